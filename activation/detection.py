@@ -1,0 +1,407 @@
+"""Reading Claude Code's `stream-json` output: did the agent really load the skill?
+
+Pure: no I/O, no clock. The runner feeds lines as they arrive (so it can stop a run the
+moment the verdict is known) and `activation detect` feeds a saved transcript; both get the
+same `Reading`, so what a trial reports is exactly what a person re-reading its transcript
+gets.
+
+The rules, and why:
+
+- **Activated** only by a `Skill` tool call naming the target (its full id
+  `<plugin>:<skill>` or the bare skill name; a leading `/` is ignored because the CLI strips
+  it; names are case-sensitive because the CLI's are) *whose tool result succeeded*. A call
+  is only the model's intent: the CLI may reject it (unknown skill, tool disabled, plugin not
+  loaded), so the result, matched to the call by `tool_use_id`, is what counts. Calls from a
+  subagent (`parent_tool_use_id` set) count: the skill was loaded all the same.
+- **Not activated**: everything else in a run that completed: prose about the skill, a
+  `Read` of its files, a call naming another skill, a failed call, a run that hit
+  `--max-turns` without such a call.
+- **Error** (never a vote): the init event does not offer the skill (the target is missing
+  from `skills`, or `Skill` is missing from `tools`), the result says `is_error` (API
+  failures keep `subtype: "success"`, so `subtype` is never used to judge failure), there is
+  no init or no result event, a line that should be an event is corrupt, or the process
+  exit code is non-zero without a max-turns result to explain it.
+
+Non-JSON lines: a blank line, or a line that does not even start like a JSON object, is
+noise (a warning some runtime printed to stdout) and is skipped and counted, because it
+cannot have been an event. A line that starts with `{` but does not parse is a corrupt
+*event*: it may have been the very tool result that decides the trial, so the reading is an
+error unless a successful activation was already seen (positive evidence stays valid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import orjson
+
+Outcome = Literal["activated", "not_activated", "error"]
+
+MAX_EVIDENCE = 40
+"""Evidence lines kept per reading: enough to explain any verdict, bounded for reports."""
+
+_SNIPPET = 200
+"""Characters of a tool result or result text kept in one evidence line."""
+
+_MAX_TURNS_SUBTYPE = "error_max_turns"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one agent run shows about the target skill.
+
+    `outcome` is the verdict; `reason` is one line a person can act on; `evidence` lists the
+    events that led there (line numbers are 1-based positions in the stream).
+    """
+
+    outcome: Outcome
+    reason: str
+    evidence: tuple[str, ...]
+    cost_usd: float | None
+    num_turns: int | None
+    input_tokens: int
+    output_tokens: int
+    saw_init: bool
+    saw_result: bool
+    events: int
+    skipped_lines: int
+
+    @property
+    def activated(self) -> bool | None:
+        """The trial's vote: None for an error, which is never a vote."""
+        if self.outcome == "error":
+            return None
+        return self.outcome == "activated"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "reading": self.outcome,
+            "reason": self.reason,
+            "evidence": list(self.evidence),
+            "cost_usd": self.cost_usd,
+            "num_turns": self.num_turns,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "events": self.events,
+            "skipped_lines": self.skipped_lines,
+        }
+
+
+@dataclass(frozen=True)
+class _Call:
+    line: int
+    name: str
+    by_subagent: bool
+
+
+def _short(text: object, limit: int = _SNIPPET) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _result_text(content: object) -> str:
+    """A tool_result's content is a string or a list of content blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [
+            str(block.get("text", ""))
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text"
+        ]
+        return " ".join(parts)
+    return ""
+
+
+class StreamReader:
+    """An incremental reader of one run's stream-json lines for one target skill.
+
+    Feed lines in order with `feed`; `activation_seen` turns true on the line carrying the
+    successful tool result (not on the tool call, which the CLI may still reject), and
+    `decided` also turns true when the init event already rules the run out, so a runner can
+    stop the process at once in both cases. `reading()` gives the verdict at any point.
+    """
+
+    def __init__(self, skill_id: str) -> None:
+        self.skill_id = skill_id
+        self.bare_name = skill_id.rsplit(":", 1)[-1]
+        self._line = 0
+        self._events = 0
+        self._skipped = 0
+        self._corrupt: str | None = None
+        self._init: dict[str, Any] | None = None
+        self._offer_error: str | None = None
+        self._result: dict[str, Any] | None = None
+        self._activation: str | None = None
+        self._calls: dict[str, _Call] = {}
+        self._evidence: list[str] = []
+        self._dropped_evidence = 0
+        self._message_usage: dict[str, tuple[int, int]] = {}
+        self._retries = 0
+
+    # -- state a runner polls -------------------------------------------------------------
+
+    @property
+    def activation_seen(self) -> bool:
+        """True from the line with the successful tool result of a target Skill call."""
+        return self._activation is not None
+
+    @property
+    def decided(self) -> bool:
+        """The verdict cannot change any more: activation seen, or the skill was not offered."""
+        return self.activation_seen or self._offer_error is not None
+
+    @property
+    def saw_init(self) -> bool:
+        return self._init is not None
+
+    @property
+    def saw_result(self) -> bool:
+        return self._result is not None
+
+    # -- feeding --------------------------------------------------------------------------
+
+    def feed(self, line: str | bytes) -> None:
+        """Take one line of stdout (with or without its newline)."""
+        self._line += 1
+        stripped = line.strip()
+        if not stripped:
+            return
+        if not stripped.startswith(b"{" if isinstance(stripped, bytes) else "{"):
+            self._skipped += 1
+            return
+        try:
+            event = orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            if self._corrupt is None:
+                self._corrupt = f"line {self._line} is not valid JSON: {_short(stripped, 80)}"
+            return
+        if not isinstance(event, dict):
+            self._skipped += 1
+            return
+        self._events += 1
+        kind = event.get("type")
+        if kind == "system":
+            self._system(event)
+        elif kind == "assistant":
+            self._assistant(event)
+        elif kind == "user":
+            self._user(event)
+        elif kind == "result":
+            self._result_event(event)
+
+    def _note(self, text: str) -> None:
+        if len(self._evidence) < MAX_EVIDENCE:
+            self._evidence.append(f"line {self._line}: {text}")
+        else:
+            self._dropped_evidence += 1
+
+    def _system(self, event: dict[str, Any]) -> None:
+        subtype = event.get("subtype")
+        if subtype == "init" and self._init is None:
+            self._init = event
+            self._check_offer(event)
+        elif subtype == "api_retry":
+            self._retries += 1
+            self._note(
+                f"API retry {event.get('attempt')}/{event.get('max_retries')} "
+                f"(status {event.get('error_status')}, {event.get('error')})"
+            )
+        elif subtype == "permission_denied":
+            self._note(f"permission denied for {event.get('tool_name')}")
+
+    def _check_offer(self, init: dict[str, Any]) -> None:
+        tools = init.get("tools")
+        skills = init.get("skills")
+        plugins = [
+            str(plugin.get("name"))
+            for plugin in init.get("plugins") or []
+            if isinstance(plugin, dict) and plugin.get("path") != "builtin"
+        ]
+        problems: list[str] = []
+        if not isinstance(tools, list) or "Skill" not in tools:
+            problems.append("the Skill tool is not available (init.tools lacks 'Skill')")
+        if not isinstance(skills, list) or self.skill_id not in skills:
+            problems.append(f"the skill {self.skill_id!r} is not offered (init.skills lacks it)")
+        self._note(
+            f"init: claude {init.get('claude_code_version', '?')}, "
+            f"plugins {plugins or 'none'}, "
+            f"{'offers' if not problems else 'does not offer'} {self.skill_id!r}"
+        )
+        if not problems:
+            return
+        errors = [
+            _short(error.get("message") or error, 300) if isinstance(error, dict) else _short(error)
+            for error in init.get("plugin_errors") or []
+        ]
+        reason = "; ".join(problems)
+        if errors:
+            reason += "; plugin errors: " + " | ".join(errors)
+        self._offer_error = reason
+
+    def _assistant(self, event: dict[str, Any]) -> None:
+        message = event.get("message")
+        if not isinstance(message, dict):
+            return
+        self._count_usage(message)
+        by_subagent = event.get("parent_tool_use_id") is not None
+        who = "a subagent" if by_subagent else "the agent"
+        for block in message.get("content") or []:
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            name = block.get("name")
+            tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
+            if name == "Skill":
+                skill = tool_input.get("skill")
+                skill = skill if isinstance(skill, str) else repr(skill)
+                use_id = block.get("id")
+                if isinstance(use_id, str):
+                    self._calls[use_id] = _Call(self._line, skill, by_subagent)
+                target = "the target" if self._names_target(skill) else "another skill"
+                self._note(f"{who} calls Skill {skill!r} ({target})")
+            elif name in ("Read", "Glob", "Grep"):
+                self._note(f"{who} calls {name} {_short(orjson.dumps(tool_input).decode(), 120)}")
+
+    def _count_usage(self, message: dict[str, Any]) -> None:
+        """Tokens per API message; the CLI repeats a message once per content block."""
+        usage = message.get("usage")
+        message_id = message.get("id")
+        if isinstance(usage, dict) and isinstance(message_id, str):
+            self._message_usage[message_id] = (
+                int(usage.get("input_tokens") or 0),
+                int(usage.get("output_tokens") or 0),
+            )
+
+    def _names_target(self, name: str) -> bool:
+        name = name.removeprefix("/")
+        return name in (self.skill_id, self.bare_name)
+
+    def _user(self, event: dict[str, Any]) -> None:
+        message = event.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("content"), list):
+            return
+        for block in message["content"]:
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
+                continue
+            call = self._calls.pop(str(block.get("tool_use_id")), None)
+            if call is None:
+                continue
+            text = _result_text(block.get("content"))
+            detail = event.get("tool_use_result")
+            succeeded = block.get("is_error") is not True and not (
+                isinstance(detail, dict) and detail.get("success") is False
+            )
+            if isinstance(detail, str) and detail.startswith("Error"):
+                succeeded = False
+            if not succeeded:
+                self._note(f"Skill {call.name!r} failed: {_short(text or detail)}")
+                continue
+            command = detail.get("commandName") if isinstance(detail, dict) else None
+            loaded = command if isinstance(command, str) else call.name
+            # A bare name could resolve to a same-named skill of another plugin: when the CLI
+            # says which command it launched, that must be the target too.
+            if not (self._names_target(call.name) and self._names_target(loaded)):
+                self._note(f"Skill {call.name!r} succeeded (another skill: {loaded!r})")
+                continue
+            self._note(f"Skill {call.name!r} succeeded: {_short(text)}")
+            if self._activation is None:
+                who = "a subagent" if call.by_subagent else "the agent"
+                self._activation = (
+                    f"{who} called Skill {call.name!r} (line {call.line}) and it succeeded "
+                    f"(line {self._line})"
+                )
+
+    def _result_event(self, event: dict[str, Any]) -> None:
+        if self._result is not None:
+            return
+        self._result = event
+        self._note(
+            f"result: is_error={event.get('is_error')}, subtype={event.get('subtype')}, "
+            f"num_turns={event.get('num_turns')}, terminal_reason={event.get('terminal_reason')}"
+        )
+
+    # -- verdict --------------------------------------------------------------------------
+
+    def _is_max_turns(self) -> bool:
+        result = self._result or {}
+        return (
+            result.get("subtype") == _MAX_TURNS_SUBTYPE
+            or result.get("terminal_reason") == "max_turns"
+        )
+
+    def reading(self, exit_code: int | None = None) -> Reading:
+        """The verdict so far; `exit_code` is the process's, when it is known.
+
+        An activation stands whatever comes after it (the runner stops the process on it, so
+        a missing result or a kill signal's exit code is expected then).
+        """
+        outcome, reason = self._verdict(exit_code)
+        evidence = list(self._evidence)
+        if self._dropped_evidence:
+            evidence.append(f"(+{self._dropped_evidence} more events)")
+        if self._skipped:
+            evidence.append(f"{self._skipped} non-JSON line(s) skipped")
+        result = self._result or {}
+        cost = result.get("total_cost_usd")
+        turns = result.get("num_turns")
+        usage = result.get("usage")
+        if isinstance(usage, dict):
+            input_tokens = int(usage.get("input_tokens") or 0)
+            output_tokens = int(usage.get("output_tokens") or 0)
+        else:
+            input_tokens = sum(tokens[0] for tokens in self._message_usage.values())
+            output_tokens = sum(tokens[1] for tokens in self._message_usage.values())
+        return Reading(
+            outcome=outcome,
+            reason=reason,
+            evidence=tuple(evidence),
+            cost_usd=float(cost) if isinstance(cost, int | float) else None,
+            num_turns=turns if isinstance(turns, int) else None,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            saw_init=self._init is not None,
+            saw_result=self._result is not None,
+            events=self._events,
+            skipped_lines=self._skipped,
+        )
+
+    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
+        if self._init is None:
+            return "error", "no init event: the output is not a Claude Code stream-json run"
+        if self._offer_error is not None:
+            return "error", f"the skill was never offered: {self._offer_error}"
+        if self._activation is not None:
+            return "activated", self._activation
+        if self._corrupt is not None:
+            return "error", self._corrupt
+        result = self._result
+        if result is None:
+            return "error", "the run ended without a result event"
+        if result.get("is_error") is True and not self._is_max_turns():
+            status = result.get("api_error_status")
+            text = _short(result.get("result") or result.get("errors") or "no message", 300)
+            prefix = f"API error {status}" if status is not None else "the run failed"
+            return "error", f"{prefix}: {text}"
+        if exit_code not in (None, 0) and not self._is_max_turns():
+            return "error", f"claude exited with code {exit_code}"
+        if self._is_max_turns():
+            return "not_activated", (
+                f"max turns reached ({result.get('num_turns')}) without a successful "
+                f"Skill call for {self.skill_id!r}"
+            )
+        return (
+            "not_activated",
+            f"the run completed without a successful Skill call for {self.skill_id!r}",
+        )
+
+
+def read_stream(
+    lines: Iterable[str | bytes], skill_id: str, exit_code: int | None = None
+) -> Reading:
+    """Read a whole transcript (a saved file's lines, or any iterable of lines)."""
+    reader = StreamReader(skill_id)
+    for line in lines:
+        reader.feed(line)
+    return reader.reading(exit_code)

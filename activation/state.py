@@ -1,0 +1,66 @@
+"""The small state folder in the target repo: `.activation/`.
+
+Stage B's default selection needs what the latest Stage A run on the same two descriptions
+flagged; Stage B keeps its transcripts there too. The folder ignores itself for git.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import orjson
+
+STATE_DIR = ".activation"
+
+
+def state_dir(repo: Path) -> Path:
+    folder = repo / STATE_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# written by activation: nothing here belongs in git\n*\n")
+    return folder
+
+
+def pair_key(skill_id: str, baseline: str, candidate: str) -> str:
+    """Names the pair of descriptions, so a Stage A result is reused only for the same pair."""
+    digest = hashlib.sha256("\x00".join((skill_id, baseline, candidate)).encode())
+    return digest.hexdigest()[:20]
+
+
+def _flag_file(repo: Path, key: str) -> Path:
+    return repo / STATE_DIR / "stage-a" / f"{key}.json"
+
+
+def record_flagged(repo: Path, key: str, flagged: list[str], model: str | None) -> Path:
+    state_dir(repo)
+    path = _flag_file(repo, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "schema": "activation-state/1",
+        "flagged": flagged,
+        "model": model,
+        "recorded_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    return path
+
+
+def last_flagged(repo: Path, key: str) -> list[str] | None:
+    """The ids the latest Stage A run on this pair flagged; None when there was none."""
+    path = _flag_file(repo, key)
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    flagged = data.get("flagged") if isinstance(data, dict) else None
+    return [str(item) for item in flagged] if isinstance(flagged, list) else None
+
+
+def new_run_dir(repo: Path, stage: str) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    folder = state_dir(repo) / "runs" / f"{stamp}-stage-{stage.lower()}"
+    folder.mkdir(parents=True)
+    return folder

@@ -1,0 +1,691 @@
+"""A local stand-in for the Anthropic Messages API, served over real HTTP on 127.0.0.1.
+
+Why real HTTP: SDK 2.x talks through ``httpx2``, so httpx mocking libraries cannot intercept
+it, and the Claude Code CLI is a native binary that only honours ``ANTHROPIC_BASE_URL``. The
+server runs uvicorn in a background thread with its own event loop; a *script* (a callable
+``FakeRequest -> Reply``) decides every answer, so tests say what the model "does" and the
+fake renders it exactly as the real API would (JSON message or SSE stream, error bodies).
+
+What the real Claude Code CLI 2.1.332 sends (measured against this fake, ``claude -p ...
+--plugin-dir P --output-format stream-json --verbose --max-turns N --no-session-persistence
+--permission-mode dontAsk --allowedTools Read,Glob,Grep,Skill`` with
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1``, fresh HOME/CLAUDE_CONFIG_DIR/TMPDIR):
+
+- Only ``POST /v1/messages?beta=true``, all with ``stream: true``; no count_tokens, no
+  other paths. Each turn of the agent loop is one request: ``turn`` 0 is the first, a
+  tool result makes the next one (``turn`` 1, ...). The model is ``claude-opus-5-5``.
+- One side request may run next to the main loop: a short title/summary call that offers
+  *no tools* and a system prompt of its own. The main loop (and a subagent's loop) always
+  offers the ``Skill`` tool, so ``FakeRequest.is_main_loop`` (``"Skill" in tool_names``)
+  tells them apart; answer side requests with anything (``Text``) and they do no harm.
+- The user's prompt is the last text block of the first user message, after a
+  ``<system-reminder>`` block; the skill listing sits in a ``role: "system"`` message
+  inside ``messages`` ("The following skills are available for use with the Skill tool:",
+  a blank line, then ``- <name>: <description>`` lines, some descriptions wrapping onto
+  several lines). ``FakeRequest.prompt`` and ``FakeRequest.menu`` read both.
+- Headers: ``x-api-key`` (the key as given), ``anthropic-version: 2023-06-01``,
+  ``anthropic-beta`` (a comma list), ``x-app: cli``, ``user-agent: claude-cli/2.1.332 ...``,
+  ``x-stainless-*``, ``x-claude-code-session-id``.
+- Errors: see ``Error``. The CLI retries 429/5xx itself (up to 10 times, exponential
+  back-off from 0.5 s, honouring ``retry-after``); ``CLAUDE_CODE_MAX_RETRIES=0`` turns that
+  off, and a ``retry-after`` of a few milliseconds keeps it fast. 401/403 are not retried.
+  After giving up, the stream ends with a ``result`` event ``is_error: true`` and exit 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Self, TypeAlias
+
+import uvicorn
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+__all__ = [
+    "MENU_HEADING",
+    "Answer",
+    "Error",
+    "FakeMessagesAPI",
+    "FakeRequest",
+    "MaxTokens",
+    "Raw",
+    "Refusal",
+    "Reply",
+    "Script",
+    "Sequence",
+    "Text",
+    "ToolUse",
+    "estimate_tokens",
+]
+
+MENU_HEADING = "The following skills are available for use with the Skill tool:"
+"""The line the agent (and Stage A) puts above the skill listing."""
+
+_MENU_ITEM = re.compile(r"^- (\S+?):(?:\s(.*))?$")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+_CHUNK = 16  # characters per streamed delta: small, so clients must really accumulate
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def _texts(content: object) -> list[str]:
+    """Text pieces of a message's or system param's content (string or list of blocks)."""
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [
+            block["text"]
+            for block in content
+            if isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
+        ]
+    return []
+
+
+def _parse_menu(text: str, into: dict[str, str]) -> None:
+    """Add every skill listed under each menu heading in ``text`` (first listing wins)."""
+    lines = text.splitlines()
+    for start, line in enumerate(lines):
+        if line.strip() != MENU_HEADING:
+            continue
+        name: str | None = None
+        for raw in lines[start + 1 :]:
+            item = _MENU_ITEM.match(raw.strip())
+            if not raw.strip():
+                if name is None:
+                    continue  # blank lines between the heading and the first item
+                break  # a blank line ends the listing
+            if item:
+                name = item.group(1)
+                into.setdefault(name, (item.group(2) or "").strip())
+            elif name is None:
+                break  # the heading is not followed by a listing
+            elif into.get(name) is not None:
+                into[name] = f"{into[name]}\n{raw.strip()}"  # a wrapped description
+
+
+@dataclass(frozen=True)
+class FakeRequest:
+    """One request the fake received, with the fields a script needs already parsed."""
+
+    body: dict[str, Any]
+    headers: Mapping[str, str] = field(default_factory=dict)
+    path: str = "/v1/messages"
+    query: str = ""
+    method: str = "POST"
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The ``messages`` param, ignoring anything that is not a message object."""
+        messages = self.body.get("messages")
+        if not isinstance(messages, list):
+            return []
+        return [m for m in messages if isinstance(m, dict)]
+
+    @property
+    def prompt(self) -> str:
+        """The user's typed prompt: the first user text that is not a system reminder."""
+        for message in self.messages:
+            if message.get("role") != "user":
+                continue
+            pieces = [_REMINDER.sub("", text).strip() for text in _texts(message.get("content"))]
+            pieces = [piece for piece in pieces if piece]
+            if pieces:
+                return "\n".join(pieces)
+        return ""
+
+    @property
+    def menu(self) -> dict[str, str]:
+        """Skill name -> description, from every listing in the system param or messages."""
+        menu: dict[str, str] = {}
+        for text in _texts(self.body.get("system")):
+            _parse_menu(text, menu)
+        for message in self.messages:
+            for text in _texts(message.get("content")):
+                _parse_menu(text, menu)
+        return menu
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Names of the tools offered, in request order."""
+        tools = self.body.get("tools")
+        if not isinstance(tools, list):
+            return []
+        return [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+
+    @property
+    def tool_results(self) -> list[dict[str, Any]]:
+        """Every ``tool_result`` block in the history, oldest first."""
+        return [
+            block
+            for message in self.messages
+            if isinstance(message.get("content"), list)
+            for block in message["content"]
+            if isinstance(block, dict) and block.get("type") == "tool_result"
+        ]
+
+    @property
+    def turn(self) -> int:
+        """How many assistant messages the history already holds (0 on the first call)."""
+        return sum(1 for message in self.messages if message.get("role") == "assistant")
+
+    @property
+    def stream(self) -> bool:
+        """Whether the client asked for SSE."""
+        return bool(self.body.get("stream", False))
+
+    @property
+    def schema(self) -> dict[str, Any] | None:
+        """The structured-output JSON schema (``output_config.format.schema``), if any."""
+        for holder in (self.body.get("output_config"), {"format": self.body.get("output_format")}):
+            fmt = holder.get("format") if isinstance(holder, dict) else None
+            if isinstance(fmt, dict) and isinstance(fmt.get("schema"), dict):
+                return fmt["schema"]
+        return None
+
+    @property
+    def model(self) -> str:
+        """The requested model id, echoed back in replies."""
+        model = self.body.get("model")
+        return model if isinstance(model, str) else ""
+
+    @property
+    def is_main_loop(self) -> bool:
+        """True for the CLI's agent loop (it offers ``Skill``), False for its side calls."""
+        return "Skill" in self.tool_names
+
+    @property
+    def is_messages(self) -> bool:
+        """True for a ``POST /v1/messages`` (the only path a script answers)."""
+        return self.method == "POST" and self.path == "/v1/messages"
+
+
+# --------------------------------------------------------------------------- replies
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The structured-output answer: text ``{"skills": [...]}``, optionally after thinking."""
+
+    skills: list[str]
+    thinking: str | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """A plain text answer (stop ``end_turn``)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolUse:
+    """A tool call (stop ``tool_use``), optionally after some prose."""
+
+    name: str
+    input: dict[str, Any] = field(default_factory=dict)
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refusal (stop ``refusal`` with ``stop_details``), with optional partial text."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class MaxTokens:
+    """Output cut off at ``max_tokens``; ``text`` is the truncated text as sent."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A text block with arbitrary (e.g. unparseable) text, stop ``end_turn``."""
+
+    text: str
+
+
+_ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+}
+
+
+@dataclass(frozen=True)
+class Error:
+    """An HTTP error with the real API's body; ``retry_after`` (seconds) sets the header.
+
+    With ``mid_stream`` a streaming request gets HTTP 200, ``message_start`` and then an SSE
+    ``error`` event (how the real API reports e.g. overload during generation).
+    """
+
+    status: int
+    retry_after: float | None = None
+    message: str = "Error from the fake Messages API"
+    type: str | None = None
+    mid_stream: bool = False
+
+    @property
+    def error_type(self) -> str:
+        """The ``error.type`` the real API uses for this status."""
+        if self.type is not None:
+            return self.type
+        return _ERROR_TYPES.get(
+            self.status, "api_error" if self.status >= 500 else "invalid_request_error"
+        )
+
+    def payload(self, request_id: str) -> dict[str, Any]:
+        """The JSON error body."""
+        return {
+            "type": "error",
+            "error": {"type": self.error_type, "message": self.message},
+            "request_id": request_id,
+        }
+
+
+Reply: TypeAlias = Answer | Text | ToolUse | Refusal | MaxTokens | Raw | Error
+Script: TypeAlias = Callable[[FakeRequest], Reply]
+_REPLY_TYPES = (Answer, Text, ToolUse, Refusal, MaxTokens, Raw, Error)
+
+
+class Sequence:
+    """A script that returns its replies in order, then repeats the last one.
+
+    An item may itself be a script (a callable), which is called with the request.
+    """
+
+    def __init__(self, *replies: Reply | Script) -> None:
+        if not replies:
+            raise ValueError("Sequence needs at least one reply")
+        self._replies = replies
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: FakeRequest) -> Reply:
+        with self._lock:
+            item = self._replies[min(self._next, len(self._replies) - 1)]
+            self._next += 1
+        return item if isinstance(item, _REPLY_TYPES) else item(request)
+
+
+def _constant(reply: Reply) -> Script:
+    """A script that always gives ``reply``."""
+    return lambda _request: reply
+
+
+def estimate_tokens(value: object) -> int:
+    """A rough, deterministic token count (4 characters a token) for ``usage`` figures."""
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return max(1, len(text) // 4)
+
+
+def _input_tokens(body: Mapping[str, Any]) -> int:
+    """What the fake reports as ``input_tokens`` for a request body."""
+    return estimate_tokens({k: body.get(k) for k in ("system", "messages", "tools")})
+
+
+def _new_id(prefix: str) -> str:
+    """A unique id shaped like the API's (``msg_01...``, ``toolu_01...``, ``req_01...``)."""
+    return f"{prefix}_01{secrets.token_hex(11)}"
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    """A message reply reduced to content blocks and a stop reason."""
+
+    blocks: list[dict[str, Any]]
+    stop_reason: str
+    stop_details: dict[str, Any] | None
+    output_tokens: int
+
+
+def _render(reply: Reply, request: FakeRequest) -> _Rendered:
+    """Turn a non-error reply into the content blocks of the message."""
+    blocks: list[dict[str, Any]] = []
+    stop_details: dict[str, Any] | None = None
+    match reply:
+        case Answer(skills=skills, thinking=thinking):
+            if thinking is not None:
+                signature = secrets.token_urlsafe(48)
+                blocks.append({"type": "thinking", "thinking": thinking, "signature": signature})
+            blocks.append({"type": "text", "text": json.dumps({"skills": list(skills)})})
+            stop = "end_turn"
+        case Text(text=text) | Raw(text=text):
+            blocks.append({"type": "text", "text": text})
+            stop = "end_turn"
+        case ToolUse(name=name, input=tool_input, text=text):
+            if text is not None:
+                blocks.append({"type": "text", "text": text})
+            tool = {"type": "tool_use", "id": _new_id("toolu"), "name": name, "input": tool_input}
+            blocks.append(tool)
+            stop = "tool_use"
+        case Refusal(text=text):
+            if text:
+                blocks.append({"type": "text", "text": text})
+            stop = "refusal"
+            stop_details = {"type": "refusal", "category": None, "explanation": None}
+        case MaxTokens(text=text):
+            blocks.append({"type": "text", "text": text})
+            stop = "max_tokens"
+        case _:
+            raise TypeError(f"not a message reply: {reply!r}")
+    output_tokens = estimate_tokens(blocks)
+    max_tokens = request.body.get("max_tokens")
+    if stop == "max_tokens" and isinstance(max_tokens, int):
+        output_tokens = max_tokens
+    return _Rendered(blocks, stop, stop_details, output_tokens)
+
+
+def _usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
+    """A realistic ``usage`` object (no prompt caching)."""
+    return {
+        "input_tokens": input_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": output_tokens,
+        "service_tier": "standard",
+    }
+
+
+def _message(request: FakeRequest, rendered: _Rendered | None, input_tokens: int) -> dict[str, Any]:
+    """The Message object; ``rendered=None`` gives the empty one of ``message_start``."""
+    return {
+        "id": _new_id("msg"),
+        "type": "message",
+        "role": "assistant",
+        "model": request.model or "claude-fake",
+        "content": rendered.blocks if rendered else [],
+        "stop_reason": rendered.stop_reason if rendered else None,
+        "stop_sequence": None,
+        "stop_details": rendered.stop_details if rendered else None,
+        "usage": _usage(input_tokens, rendered.output_tokens if rendered else 1),
+    }
+
+
+def _chunks(text: str) -> list[str]:
+    """Split ``text`` into delta-sized pieces (at least one, possibly empty)."""
+    return [text[i : i + _CHUNK] for i in range(0, len(text), _CHUNK)] or [""]
+
+
+def _block_events(index: int, block: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any]]]:
+    """The content_block_start / _delta / _stop events for one finished block."""
+    kind = block["type"]
+    if kind == "text":
+        start: dict[str, Any] = {"type": "text", "text": ""}
+        deltas = [{"type": "text_delta", "text": c} for c in _chunks(block["text"])]
+    elif kind == "thinking":
+        start = {"type": "thinking", "thinking": "", "signature": ""}
+        deltas = [{"type": "thinking_delta", "thinking": c} for c in _chunks(block["thinking"])]
+        deltas.append({"type": "signature_delta", "signature": block["signature"]})
+    else:
+        start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+        deltas = [
+            {"type": "input_json_delta", "partial_json": c}
+            for c in _chunks(json.dumps(block["input"]))
+        ]
+    yield (
+        "content_block_start",
+        {"type": "content_block_start", "index": index, "content_block": start},
+    )
+    for delta in deltas:
+        yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+    yield "content_block_stop", {"type": "content_block_stop", "index": index}
+
+
+def _stream_events(
+    request: FakeRequest, reply: Reply, input_tokens: int, request_id: str
+) -> list[tuple[str, dict[str, Any]]]:
+    """The whole SSE event sequence for a streamed reply, in the real API's order."""
+    events: list[tuple[str, dict[str, Any]]] = [
+        (
+            "message_start",
+            {"type": "message_start", "message": _message(request, None, input_tokens)},
+        ),
+        ("ping", {"type": "ping"}),
+    ]
+    if isinstance(reply, Error):
+        events.append(("error", reply.payload(request_id)))
+        return events
+    rendered = _render(reply, request)
+    for index, block in enumerate(rendered.blocks):
+        events.extend(_block_events(index, block))
+    delta = {
+        "stop_reason": rendered.stop_reason,
+        "stop_sequence": None,
+        "stop_details": rendered.stop_details,
+    }
+    usage = {
+        "input_tokens": input_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "output_tokens": rendered.output_tokens,
+    }
+    events.append(("message_delta", {"type": "message_delta", "delta": delta, "usage": usage}))
+    events.append(("message_stop", {"type": "message_stop"}))
+    return events
+
+
+# --------------------------------------------------------------------------- the server
+
+
+class FakeMessagesAPI:
+    """A scripted Messages API on ``127.0.0.1:<free port>``; use it as a context manager.
+
+    ``script`` may be a callable, a single reply (always given) or a list of replies (a
+    ``Sequence``). Unset, every message request gets ``Text("ok")``. ``latency`` delays each
+    response without blocking others. A script that raises answers 500 and makes ``__exit__``
+    raise, so a broken script cannot pass for an API error.
+    """
+
+    def __init__(
+        self, script: Script | Reply | list[Reply] | None = None, *, latency: float = 0.0
+    ) -> None:
+        self.script = script
+        self.latency = latency
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._requests: list[FakeRequest] = []
+        self._lock = threading.Lock()
+        self._script_errors: list[BaseException] = []
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+        self.base_url = ""
+
+    @property
+    def script(self) -> Script:
+        """The callable that answers each ``POST /v1/messages``."""
+        return self._script
+
+    @script.setter
+    def script(self, script: Script | Reply | list[Reply] | None) -> None:
+        if script is None:
+            self._script: Script = _constant(Text("ok"))
+        elif isinstance(script, list):
+            self._script = Sequence(*script)
+        elif isinstance(script, _REPLY_TYPES):
+            self._script = _constant(script)
+        else:
+            self._script = script
+
+    @property
+    def requests(self) -> list[FakeRequest]:
+        """A snapshot of every request received so far, in arrival order."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def message_requests(self) -> list[FakeRequest]:
+        """Only the ``POST /v1/messages`` requests."""
+        return [r for r in self.requests if r.is_messages]
+
+    def clear(self) -> None:
+        """Forget recorded requests and the in-flight high-water mark."""
+        with self._lock:
+            self._requests.clear()
+            self.max_in_flight = self.in_flight
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Self:
+        """Bind a free port and serve until ``stop``; returns once the server accepts."""
+        sock = socket.create_server(("127.0.0.1", 0))
+        app = Starlette(
+            routes=[
+                Route(
+                    "/{path:path}",
+                    self._handle,
+                    methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"],
+                )
+            ]
+        )
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            loop="asyncio",
+            http="h11",
+            ws="none",
+            timeout_graceful_shutdown=2,
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="fake-messages-api", daemon=True
+        )
+        self._server, self._thread, self._socket = server, thread, sock
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the fake Messages API did not start")
+            time.sleep(0.005)
+        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        return self
+
+    def stop(self) -> None:
+        """Ask uvicorn to exit, wait for its thread, release the port."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._thread = self._socket = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+        if exc is None and self._script_errors:
+            raise RuntimeError("the fake API's script raised") from self._script_errors[0]
+
+    # ------------------------------------------------------------------ HTTP
+
+    async def _handle(self, http: Request) -> Response:
+        """Record the request, wait ``latency`` and answer it."""
+        raw = await http.body()
+        try:
+            body = json.loads(raw) if raw else {}
+            valid = isinstance(body, dict)
+        except ValueError:
+            body, valid = {}, False
+        request = FakeRequest(
+            body=body if isinstance(body, dict) else {},
+            headers=dict(http.headers),
+            path=http.url.path,
+            query=http.url.query,
+            method=http.method,
+        )
+        with self._lock:
+            self._requests.append(request)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.latency > 0:
+                await asyncio.sleep(self.latency)
+            return self._respond(request, valid)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _respond(self, request: FakeRequest, valid: bool) -> Response:
+        """Route: messages -> the script; count_tokens -> a count; anything else -> 404."""
+        request_id = _new_id("req")
+        if request.method == "POST" and request.path == "/v1/messages/count_tokens":
+            return JSONResponse(
+                {"input_tokens": _input_tokens(request.body)}, headers={"request-id": request_id}
+            )
+        if not request.is_messages:
+            return _error_response(Error(404, message=f"Not found: {request.path}"), request_id)
+        if not valid:
+            return _error_response(
+                Error(400, message="Request body is not a JSON object"), request_id
+            )
+        try:
+            reply = self._script(request)
+            if not isinstance(reply, _REPLY_TYPES):
+                raise TypeError(f"script returned {reply!r}, not a reply")
+        except Exception as exc:
+            self._script_errors.append(exc)
+            return _error_response(Error(500, message=f"fake script raised: {exc!r}"), request_id)
+        input_tokens = _input_tokens(request.body)
+        if isinstance(reply, Error) and not (reply.mid_stream and request.stream):
+            return _error_response(reply, request_id)
+        if request.stream:
+            events = _stream_events(request, reply, input_tokens, request_id)
+            return EventSourceResponse(
+                _sse(events), sep="\n", ping=0, headers={"request-id": request_id}
+            )
+        message = _message(request, _render(reply, request), input_tokens)
+        return JSONResponse(message, headers={"request-id": request_id})
+
+
+def _error_response(error: Error, request_id: str) -> JSONResponse:
+    """An error status with the real API's JSON body and headers."""
+    headers = {"request-id": request_id}
+    if error.retry_after is not None:
+        headers["retry-after"] = f"{error.retry_after:g}"
+    return JSONResponse(error.payload(request_id), status_code=error.status, headers=headers)
+
+
+async def _sse(events: list[tuple[str, dict[str, Any]]]) -> AsyncIterator[ServerSentEvent]:
+    """Feed the prepared events to sse-starlette with ``event:`` names, compact JSON data."""
+    for name, data in events:
+        yield ServerSentEvent(data=json.dumps(data, separators=(",", ":")), event=name, sep="\n")
+        await asyncio.sleep(0)  # let other connections progress between events
