@@ -15,15 +15,16 @@ Warnings (printed, exit 0):
 - near-duplicate prompts: `difflib.SequenceMatcher` ratio >= 0.9 on the normalised prompts
   (lower-cased, whitespace collapsed). A character-level ratio catches the copy-and-tweak
   duplicates (one word or a typo changed) that token overlap misses on short prompts.
-- a prompt that echoes the description: words are lower-cased tokens (`next.js` and `asp.net`
-  stay whole) with a plural `s` stripped from alphanumeric ones; a *content word* is one that is not in `STOP_WORDS` (common English plus the
-  generic words of skill descriptions: use, app, add, fix, user, ...) and has at least three
-  characters or a digit. The description's *distinctive words* are its content words. A prompt
-  echoes the description when it shares a run of at least `ECHO_RUN` consecutive words with
-  it that holds at least two content words (a copied phrase), or when at least
-  `ECHO_MIN_WORDS` distinct distinctive words make up at least `ECHO_MIN_SHARE` of the
-  prompt's content words (a prompt assembled from the description's vocabulary). A terse
-  prompt naming one feature and one framework stays well clear of both.
+- a prompt that echoes the description: words are lower-cased tokens (`next.js` and
+  `asp.net` stay whole) with a plural `s` stripped from alphanumeric ones; a *content word* is
+  one that is not in `STOP_WORDS` (common English plus the generic words of skill
+  descriptions: use, app, add, fix, user, ...) and has at least three characters or a digit.
+  The description's *distinctive words* are its content words. A prompt echoes the
+  description when it shares a run of at least `ECHO_RUN` consecutive words with it that holds
+  at least two content words (a copied phrase), or when at least `ECHO_MIN_WORDS` distinct
+  distinctive words make up at least `ECHO_MIN_SHARE` of the prompt's content words (a prompt
+  assembled from the description's vocabulary). A terse prompt naming one feature and one
+  framework stays well clear of both, and so does a long one with pasted error text.
 - a group (`keyword-loss`, `framework-loss`, `indirect`, `negative`) with no cases.
 """
 

@@ -1,0 +1,110 @@
+"""Stage A wall time against the ideal, on the local stand-in with a fixed latency per call.
+
+    python benchmarks/stage_a.py [--cases 40] [--trials 3] [--concurrency 16] [--latency 0.2]
+
+Ideal = ceil(calls / concurrency) x latency: what a perfect scheduler with that many calls
+in flight would take. The ratio says how much the tool itself adds (SDK, parsing, the
+scheduler, git, the report). The stand-in runs in a process of its own, as the real API
+would, so its own work does not compete with the tool's for the interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stdout
+from io import StringIO
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from activation.cli import main  # noqa: E402
+from tests.fakeapi import Answer, FakeMessagesAPI, FakeRequest, Reply  # noqa: E402
+from tests.skillrepo import (  # noqa: E402
+    DISTRACTORS,
+    SKILL_ID,
+    case,
+    make_skill_repo,
+    write_cases,
+    write_distractors,
+)
+
+
+def script(request: FakeRequest) -> Reply:
+    """Positives fire, negatives go to a distractor: a fixed, cheap answer per case."""
+    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
+
+
+def serve(latency: float, channel: Connection) -> None:
+    """The stand-in's process: report the URL, serve until told, report the call count."""
+    with FakeMessagesAPI(script, latency=latency) as api:
+        channel.send(api.base_url)
+        channel.recv()
+        channel.send(len(api.message_requests))
+
+
+@contextmanager
+def stand_in(latency: float) -> Iterator[tuple[str, Connection]]:
+    ours, theirs = multiprocessing.Pipe()
+    process = multiprocessing.get_context("fork").Process(target=serve, args=(latency, theirs))
+    process.start()
+    try:
+        yield ours.recv(), ours
+    finally:
+        process.join(timeout=10)
+        process.kill()
+
+
+def measure(cases: int, trials: int, concurrency: int, latency: float) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as folder, stand_in(latency) as (base_url, channel):
+        root = Path(folder)
+        repo = make_skill_repo(root / "repo", "Use when issuing refunds.", "Use for refunds.")
+        matrix = [
+            case(f"c{i}", f"refund order {i}" if i % 2 else f"plot chart {i}", bool(i % 2))
+            for i in range(cases)
+        ]
+        cases_file = write_cases(root / "cases.json", matrix)
+        distractors = write_distractors(root / "distractors", DISTRACTORS)
+        os.environ.update(ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-bench")
+        os.chdir(repo.root)
+        argv = [
+            "--cases", str(cases_file), "--distractors", str(distractors),
+            "--trials", str(trials), "--concurrency", str(concurrency),
+        ]  # fmt: skip
+        start = time.perf_counter()
+        with redirect_stdout(StringIO()):
+            code = main(argv)
+        wall = time.perf_counter() - start
+        channel.send("stop")
+        calls = channel.recv()
+    if code != 0 or calls != cases * 2 * trials:
+        raise SystemExit(f"benchmark run failed: exit {code}, {calls} calls")
+    ideal = math.ceil(calls / concurrency) * latency
+    return wall, ideal
+
+
+def main_benchmark() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=40)
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--latency", type=float, default=0.2)
+    args = parser.parse_args()
+    wall, ideal = measure(args.cases, args.trials, args.concurrency, args.latency)
+    calls = args.cases * 2 * args.trials
+    print(
+        f"{args.cases} cases x 2 variants x {args.trials} trials = {calls} calls, "
+        f"concurrency {args.concurrency}, latency {args.latency * 1000:.0f} ms: "
+        f"wall {wall:.2f} s, ideal {ideal:.2f} s, ratio {wall / ideal:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main_benchmark()
