@@ -85,16 +85,20 @@ def _parse_case(raw: object, position: int, source: str) -> Case:
     )
 
 
-def load_cases(path: Path) -> tuple[Case, ...]:
+def read_json(path: Path) -> object:
+    """A cases file as parsed JSON; unreadable or non-JSON input is an input error."""
     try:
         raw = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read cases file {path}: {error.strerror}") from None
     try:
-        data = orjson.loads(raw)
+        return orjson.loads(raw)
     except orjson.JSONDecodeError as error:
         raise InputError(f"{path}: not valid JSON ({error})") from None
-    return parse_cases(data, str(path))
+
+
+def load_cases(path: Path) -> tuple[Case, ...]:
+    return parse_cases(read_json(path), str(path))
 
 
 def parse_only(value: str) -> tuple[str, ...]:

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
 
 import anthropic
 import anyio
@@ -16,10 +15,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from activation import state
+from activation.arguments import OneLineParser, positive_int, probability
 from activation.cases import Case, load_cases, parse_only, select
 from activation.classifier import DEFAULT_MODEL, Classifier, ClassifierConfig
 from activation.distractors import BUNDLED_CASES, BUNDLED_DISTRACTORS, Skill, load_distractors
 from activation.errors import AuthError, InputError
+from activation.lint import main_lint
 from activation.menu import MenuEntry
 from activation.plan import Plan, render_plan
 from activation.render import render_outcome
@@ -37,32 +38,10 @@ from activation.trial import Trial
 from activation.variants import Variant, description_warnings, resolve_variant, working_tree_spec
 from activation.verdicts import judge_all
 
-SUBCOMMANDS = ("detect", "lint", "calibrate")
 MAX_RETRIES = 4
 REQUEST_TIMEOUT = 180.0
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Bad flags get one clear line and exit 2, not a usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"activation: error: {message} (see activation --help)\n")
-
-
-def positive_int(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
-
-
-def probability(value: str) -> float:
-    number = float(value)
-    if not 0 < number < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {number}")
-    return number
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:
@@ -258,8 +237,13 @@ def run_main(argv: Sequence[str], out: Console, err: Console) -> int:
     return outcome.exit_code
 
 
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"lint": main_lint}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
     out = Console(highlight=False, width=None if sys.stdout.isatty() else LOG_WIDTH)
     err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else LOG_WIDTH)
     try:

@@ -46,6 +46,7 @@ _SNIPPET = 200
 """Characters of a tool result or result text kept in one evidence line."""
 
 _MAX_TURNS_SUBTYPE = "error_max_turns"
+_AUTH_STATUSES = (401, 403)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class Reading:
     saw_result: bool
     events: int
     skipped_lines: int
+    auth_status: int | None = None
 
     @property
     def activated(self) -> bool | None:
@@ -86,6 +88,7 @@ class Reading:
             "output_tokens": self.output_tokens,
             "events": self.events,
             "skipped_lines": self.skipped_lines,
+            "auth_status": self.auth_status,
         }
 
 
@@ -139,7 +142,7 @@ class StreamReader:
         self._evidence: list[str] = []
         self._dropped_evidence = 0
         self._message_usage: dict[str, tuple[int, int]] = {}
-        self._retries = 0
+        self._auth_status: int | None = None
 
     # -- state a runner polls -------------------------------------------------------------
 
@@ -149,9 +152,21 @@ class StreamReader:
         return self._activation is not None
 
     @property
+    def auth_status(self) -> int | None:
+        """401 or 403 once the API has refused the credentials (the CLI would keep retrying)."""
+        return self._auth_status
+
+    @property
     def decided(self) -> bool:
-        """The verdict cannot change any more: activation seen, or the skill was not offered."""
-        return self.activation_seen or self._offer_error is not None
+        """The verdict cannot change any more, so the run can be stopped.
+
+        True once the activation is seen, once the init event shows the skill is not offered,
+        and once the API refused the credentials (the CLI retries a 401 with back-off for
+        minutes, and no later call can succeed).
+        """
+        return (
+            self.activation_seen or self._offer_error is not None or self._auth_status is not None
+        )
 
     @property
     def saw_init(self) -> bool:
@@ -204,7 +219,9 @@ class StreamReader:
             self._init = event
             self._check_offer(event)
         elif subtype == "api_retry":
-            self._retries += 1
+            status = event.get("error_status")
+            if status in _AUTH_STATUSES and self._auth_status is None:
+                self._auth_status = int(status)
             self._note(
                 f"API retry {event.get('attempt')}/{event.get('max_retries')} "
                 f"(status {event.get('error_status')}, {event.get('error')})"
@@ -249,7 +266,12 @@ class StreamReader:
         by_subagent = event.get("parent_tool_use_id") is not None
         who = "a subagent" if by_subagent else "the agent"
         for block in message.get("content") or []:
-            if not isinstance(block, dict) or block.get("type") != "tool_use":
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and str(block.get("text", "")).strip():
+                self._note(f"{who} writes {_short(block['text'], 100)!r}")
+                continue
+            if block.get("type") != "tool_use":
                 continue
             name = block.get("name")
             tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
@@ -317,6 +339,9 @@ class StreamReader:
         if self._result is not None:
             return
         self._result = event
+        status = event.get("api_error_status")
+        if event.get("is_error") is True and status in _AUTH_STATUSES:
+            self._auth_status = self._auth_status or int(status)
         self._note(
             f"result: is_error={event.get('is_error')}, subtype={event.get('subtype')}, "
             f"num_turns={event.get('num_turns')}, terminal_reason={event.get('terminal_reason')}"
@@ -365,6 +390,7 @@ class StreamReader:
             saw_result=self._result is not None,
             events=self._events,
             skipped_lines=self._skipped,
+            auth_status=self._auth_status,
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
@@ -374,6 +400,8 @@ class StreamReader:
             return "error", f"the skill was never offered: {self._offer_error}"
         if self._activation is not None:
             return "activated", self._activation
+        if self._auth_status is not None:
+            return "error", f"the API refused the credentials (HTTP {self._auth_status})"
         if self._corrupt is not None:
             return "error", self._corrupt
         result = self._result

@@ -39,11 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Literal, NoReturn
+from typing import Literal
 
-import orjson
-
-from activation.cases import Case, parse_cases
+from activation.arguments import OneLineParser
+from activation.cases import Case, parse_cases, read_json
 from activation.distractors import BUNDLED_CASES
 from activation.errors import InputError
 from activation.frontmatter import DESCRIPTION_LIMIT
@@ -335,27 +334,8 @@ def lint_exit_code(findings: Sequence[Finding]) -> int:
     return 1 if any(finding.level == "error" for finding in findings) else 0
 
 
-def read_raw_cases(path: Path) -> object:
-    """The cases file as parsed JSON; unreadable or non-JSON input is an input error (exit 2)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read cases file {path}: {error.strerror}") from None
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise InputError(f"{path}: not valid JSON ({error})") from None
-
-
-class _OneLineParser(argparse.ArgumentParser):
-    """A bad flag gets one clear line and exit 2, like the main command, not a usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"activation lint: error: {message} (see activation lint --help)\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(
+    parser = OneLineParser(
         prog="activation lint",
         description="Static checks on a case matrix and a skill description; no model calls.",
     )
@@ -386,7 +366,7 @@ def main_lint(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse has printed help or the error; report its code
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        data = read_raw_cases(args.cases if args.cases is not None else BUNDLED_CASES)
+        data = read_json(args.cases if args.cases is not None else BUNDLED_CASES)
         description = _description(args, Path.cwd())
     except InputError as error:
         print(f"activation lint: {error}", file=sys.stderr)

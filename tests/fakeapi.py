@@ -556,7 +556,12 @@ class FakeMessagesAPI:
 
     def start(self) -> Self:
         """Bind a free port and serve until ``stop``; returns once the server accepts."""
-        sock = socket.create_server(("127.0.0.1", 0))
+        # proto IPPROTO_TCP, so asyncio sets TCP_NODELAY on accepted connections: without it
+        # Nagle and delayed ACKs stall every keep-alive response by ~40 ms, as no real API does.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(1024)
         app = Starlette(
             routes=[
                 Route(
