@@ -244,7 +244,7 @@ class StreamReader:
             problems.append(f"the skill {self.skill_id!r} is not offered (init.skills lacks it)")
         self._note(
             f"init: claude {init.get('claude_code_version', '?')}, "
-            f"plugins {plugins or 'none'}, "
+            f"plugins: {', '.join(plugins) or 'none'}, "
             f"{'offers' if not problems else 'does not offer'} {self.skill_id!r}"
         )
         if not problems:

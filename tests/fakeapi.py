@@ -6,30 +6,40 @@ server runs uvicorn in a background thread with its own event loop; a *script* (
 ``FakeRequest -> Reply``) decides every answer, so tests say what the model "does" and the
 fake renders it exactly as the real API would (JSON message or SSE stream, error bodies).
 
-What the real Claude Code CLI 2.1.332 sends (measured against this fake, ``claude -p ...
---plugin-dir P --output-format stream-json --verbose --max-turns N --no-session-persistence
---permission-mode dontAsk --allowedTools Read,Glob,Grep,Skill`` with
-``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1``, fresh HOME/CLAUDE_CONFIG_DIR/TMPDIR):
+What the real Claude Code CLI 2.1.332 sends (measured against this fake with ``claude -p
+<prompt> --plugin-dir P --output-format stream-json --verbose --max-turns N
+--no-session-persistence --permission-mode dontAsk --allowedTools Read,Glob,Grep,Skill``,
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` and a fresh HOME/CLAUDE_CONFIG_DIR/TMPDIR):
 
-- Only ``POST /v1/messages?beta=true``, all with ``stream: true``; no count_tokens, no
-  other paths. Each turn of the agent loop is one request: ``turn`` 0 is the first, a
-  tool result makes the next one (``turn`` 1, ...). The model is ``claude-opus-5-5``.
-- One side request may run next to the main loop: a short title/summary call that offers
-  *no tools* and a system prompt of its own. The main loop (and a subagent's loop) always
-  offers the ``Skill`` tool, so ``FakeRequest.is_main_loop`` (``"Skill" in tool_names``)
-  tells them apart; answer side requests with anything (``Text``) and they do no harm.
-- The user's prompt is the last text block of the first user message, after a
-  ``<system-reminder>`` block; the skill listing sits in a ``role: "system"`` message
-  inside ``messages`` ("The following skills are available for use with the Skill tool:",
-  a blank line, then ``- <name>: <description>`` lines, some descriptions wrapping onto
-  several lines). ``FakeRequest.prompt`` and ``FakeRequest.menu`` read both.
-- Headers: ``x-api-key`` (the key as given), ``anthropic-version: 2023-06-01``,
-  ``anthropic-beta`` (a comma list), ``x-app: cli``, ``user-agent: claude-cli/2.1.332 ...``,
-  ``x-stainless-*``, ``x-claude-code-session-id``.
-- Errors: see ``Error``. The CLI retries 429/5xx itself (up to 10 times, exponential
-  back-off from 0.5 s, honouring ``retry-after``); ``CLAUDE_CODE_MAX_RETRIES=0`` turns that
-  off, and a ``retry-after`` of a few milliseconds keeps it fast. 401/403 are not retried.
-  After giving up, the stream ends with a ``result`` event ``is_error: true`` and exit 1.
+- Only ``POST /v1/messages?beta=true`` with ``stream: true``: no count_tokens, no other
+  path, no title or haiku side call. One request per agent turn (``turn`` 0, 1, ...), model
+  ``claude-opus-5-5``, ``max_tokens`` 128000, ``thinking: {"type": "adaptive"}``. After a
+  stream breaks mid-way (``Error(mid_stream=True)``) it falls back to one ``stream: false``
+  request, so scripts must not assume streaming.
+- Every agent loop offers the ``Skill`` tool (``is_main_loop``). A subagent (``Agent``
+  tool) runs its own loop, also offering ``Skill``; its first user text is the ``prompt``
+  the parent gave it and its system billing line says ``cc_is_subagent=true``
+  (``is_subagent``). Subagents run in the background: the parent gets "Async agent
+  launched", and the stream can hold two ``result`` events (the parent's answer, then its
+  follow-up turn once the subagent is done).
+- Messages: the first user message is ``[<system-reminder> block, the typed prompt]``, then
+  a ``role: "system"`` message holding the skill listing (heading, a blank line, ``- name:
+  description`` lines, some descriptions wrapping onto more lines); on later turns that
+  message's content is a plain string. ``prompt`` and ``menu`` read both shapes.
+- Headers: ``x-api-key`` (the SDK 2.x sends ``authorization: Bearer`` instead),
+  ``anthropic-version: 2023-06-01``, ``anthropic-beta`` (a comma list), ``x-app: cli``,
+  ``user-agent: claude-cli/2.1.332 (external, sdk-cli)``, ``x-claude-code-session-id``,
+  ``x-stainless-retry-count`` (always 0: the CLI retries in its own loop).
+- Errors. 429, 500 *and 401* are retried 10 times (``api_retry`` system events carry
+  ``error_status``), back-off 0.5 s doubling to ~40 s: about 3 minutes before giving up.
+  ``retry-after`` counts only in whole seconds (0 or fractions fall back to the back-off).
+  529 gives up after 3 tries ("Repeated 529 Overloaded errors"). A 400 is re-sent up to
+  5 times with fewer betas/tools. ``CLAUDE_CODE_MAX_RETRIES=0`` makes every error final at
+  once. A refusal is retried once with a synthetic user note; ``max_tokens`` makes it ask
+  the model to resume (each such reply is a new ``turn``). When it gives up, the stream ends
+  with a synthetic assistant text ("API Error: ...", "Invalid API key ...") and a
+  ``result`` event with ``is_error: true``, ``subtype: "success"``, ``api_error_status``,
+  and exit code 1. ``--max-turns`` exhaustion: ``subtype: "error_max_turns"``, exit 1.
 """
 
 from __future__ import annotations
@@ -97,25 +107,32 @@ def _texts(content: object) -> list[str]:
 
 
 def _parse_menu(text: str, into: dict[str, str]) -> None:
-    """Add every skill listed under each menu heading in ``text`` (first listing wins)."""
-    lines = text.splitlines()
+    """Add every skill listed under each menu heading in ``text`` (first listing wins).
+
+    After the heading come optional blank lines, then ``- <name>: <description>`` items; a
+    non-blank line that is not an item continues the previous description (the agent wraps
+    long ones), and a blank line ends the listing.
+    """
+    lines = [line.strip() for line in text.splitlines()]
     for start, line in enumerate(lines):
-        if line.strip() != MENU_HEADING:
+        if line != MENU_HEADING:
             continue
-        name: str | None = None
-        for raw in lines[start + 1 :]:
-            item = _MENU_ITEM.match(raw.strip())
-            if not raw.strip():
-                if name is None:
-                    continue  # blank lines between the heading and the first item
-                break  # a blank line ends the listing
-            if item:
-                name = item.group(1)
-                into.setdefault(name, (item.group(2) or "").strip())
-            elif name is None:
-                break  # the heading is not followed by a listing
-            elif into.get(name) is not None:
-                into[name] = f"{into[name]}\n{raw.strip()}"  # a wrapped description
+        current: str | None = None  # the item being read, None if it was listed before
+        seen_item = False
+        for line in lines[start + 1 :]:
+            item = _MENU_ITEM.match(line)
+            if not line:
+                if seen_item:
+                    break
+            elif item:
+                seen_item = True
+                current = item.group(1) if item.group(1) not in into else None
+                if current is not None:
+                    into[current] = (item.group(2) or "").strip()
+            elif not seen_item:
+                break
+            elif current is not None:
+                into[current] = f"{into[current]}\n{line}"
 
 
 @dataclass(frozen=True)
@@ -207,6 +224,11 @@ class FakeRequest:
     def is_main_loop(self) -> bool:
         """True for the CLI's agent loop (it offers ``Skill``), False for its side calls."""
         return "Skill" in self.tool_names
+
+    @property
+    def is_subagent(self) -> bool:
+        """True when the CLI marks the request as a subagent's (``cc_is_subagent=true``)."""
+        return any("cc_is_subagent=true" in text for text in _texts(self.body.get("system")))
 
     @property
     def is_messages(self) -> bool:
