@@ -150,6 +150,7 @@ def secret_values(env: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def scrub(text: str, secrets: tuple[str, ...]) -> str:
+    """`text` with every secret value replaced, before it is stored or shown anywhere."""
     for secret in secrets:
         text = text.replace(secret, REDACTED)
     return text

@@ -12,6 +12,7 @@ from rich.console import Console
 from activation.arguments import OneLineParser, add_run_arguments, settings_from
 from activation.calibrate import main_calibrate
 from activation.cases import parse_only
+from activation.detect_command import main_detect
 from activation.errors import AuthError, InputError
 from activation.lint import main_lint
 from activation.plan import Plan, render_plan
@@ -95,12 +96,6 @@ def run_main(argv: Sequence[str], out: Console, err: Console) -> int:
         write_report(args.json, report_data(outcome))
     out.print(render_outcome(outcome, rerun_args(args, argv)))
     return outcome.exit_code
-
-
-def main_detect(argv: list[str]) -> int:
-    from activation.detect_command import main_detect as detect
-
-    return detect(argv)
 
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {

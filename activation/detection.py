@@ -191,7 +191,10 @@ class StreamReader:
             event = orjson.loads(stripped)
         except orjson.JSONDecodeError:
             if self._corrupt is None:
-                self._corrupt = f"line {self._line} is not valid JSON: {_short(stripped, 80)}"
+                text = (
+                    stripped.decode("utf-8", "replace") if isinstance(stripped, bytes) else stripped
+                )
+                self._corrupt = f"line {self._line} is not valid JSON: {_short(text, 80)}"
             return
         if not isinstance(event, dict):
             self._skipped += 1
@@ -232,6 +235,9 @@ class StreamReader:
     def _check_offer(self, init: dict[str, Any]) -> None:
         tools = init.get("tools")
         skills = init.get("skills")
+        if skills is None:
+            # A CLI without the `skills` list still lists every skill as a slash command.
+            skills = init.get("slash_commands")
         plugins = [
             str(plugin.get("name"))
             for plugin in init.get("plugins") or []

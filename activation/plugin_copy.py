@@ -125,12 +125,16 @@ def make_plugin_copy(
     """
     if skill_text is None:
         try:
-            skill_text = target.skill_file.read_text(encoding="utf-8")
+            # Bytes, not read_text: universal newlines would turn CRLF into LF, and the
+            # body must stay byte-identical.
+            skill_text = target.skill_file.read_bytes().decode("utf-8")
         except OSError as error:
             raise InputError(
                 f"{target.skill_file}: cannot read the working-tree SKILL.md to build the "
                 f"plugin copies ({error.strerror})"
             ) from None
+        except UnicodeDecodeError:
+            raise InputError(f"{target.skill_file}: the SKILL.md is not UTF-8 text") from None
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the plugin folder does not exist")
     original = split_document(skill_text, str(target.skill_file)).frontmatter

@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from activation.cli import main  # noqa: E402
-from tests.fakeapi import Answer, FakeMessagesAPI, FakeRequest, Reply  # noqa: E402
-from tests.skillrepo import (  # noqa: E402
+from activation.cli import main
+from tests.fakeapi import Answer, FakeMessagesAPI, FakeRequest, Reply
+from tests.skillrepo import (
     DISTRACTORS,
     SKILL_ID,
     case,

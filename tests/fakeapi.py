@@ -33,13 +33,14 @@ What the real Claude Code CLI 2.1.332 sends (measured against this fake with ``c
 - Errors. 429, 500 *and 401* are retried 10 times (``api_retry`` system events carry
   ``error_status``), back-off 0.5 s doubling to ~40 s: about 3 minutes before giving up.
   ``retry-after`` counts only in whole seconds (0 or fractions fall back to the back-off).
-  529 gives up after 3 tries ("Repeated 529 Overloaded errors"). A 400 is re-sent up to
-  5 times with fewer betas/tools. ``CLAUDE_CODE_MAX_RETRIES=0`` makes every error final at
-  once. A refusal is retried once with a synthetic user note; ``max_tokens`` makes it ask
-  the model to resume (each such reply is a new ``turn``). When it gives up, the stream ends
-  with a synthetic assistant text ("API Error: ...", "Invalid API key ...") and a
-  ``result`` event with ``is_error: true``, ``subtype: "success"``, ``api_error_status``,
-  and exit code 1. ``--max-turns`` exhaustion: ``subtype: "error_max_turns"``, exit 1.
+  403 is final at once; 529 gives up after 3 tries ("Repeated 529 Overloaded errors"); a
+  400 is re-sent up to 5 times with fewer betas/tools. ``CLAUDE_CODE_MAX_RETRIES=0`` makes
+  every error final at once. A refusal is retried once with a synthetic user note;
+  ``max_tokens`` makes it ask the model to resume (each such reply is a new ``turn``). When
+  it gives up, the stream ends with a synthetic assistant text ("API Error: ...", "Invalid
+  API key ...") and a ``result`` event with ``is_error: true``, ``subtype: "success"`` and
+  ``api_error_status``; exit code 1. ``--max-turns`` exhaustion: ``subtype:
+  "error_max_turns"``, ``is_error: true``, exit 1.
 """
 
 from __future__ import annotations
@@ -521,13 +522,17 @@ class FakeMessagesAPI:
     """A scripted Messages API on ``127.0.0.1:<free port>``; use it as a context manager.
 
     ``script`` may be a callable, a single reply (always given) or a list of replies (a
-    ``Sequence``). Unset, every message request gets ``Text("ok")``. ``latency`` delays each
-    response without blocking others. A script that raises answers 500 and makes ``__exit__``
-    raise, so a broken script cannot pass for an API error.
+    ``Sequence``). Unset, every message request gets ``Text("ok")``. ``latency`` (seconds,
+    or a function of the request) delays each response without blocking others. A script
+    that raises answers 500 and makes ``__exit__`` raise, so a broken script cannot pass for
+    an API error.
     """
 
     def __init__(
-        self, script: Script | Reply | list[Reply] | None = None, *, latency: float = 0.0
+        self,
+        script: Script | Reply | list[Reply] | None = None,
+        *,
+        latency: float | Callable[[FakeRequest], float] = 0.0,
     ) -> None:
         self.script = script
         self.latency = latency
@@ -664,8 +669,9 @@ class FakeMessagesAPI:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            if self.latency > 0:
-                await asyncio.sleep(self.latency)
+            delay = self.latency(request) if callable(self.latency) else self.latency
+            if delay > 0:
+                await asyncio.sleep(delay)
             return self._respond(request, valid)
         finally:
             with self._lock:

@@ -118,9 +118,7 @@ def test_a_suite_without_real_negatives_is_blind_on_false_positives(
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert data["broad"] == {"detected": False, "regressed": []}
     assert data["narrow"]["detected"] is True
-    assert [problem.split(":")[0] for problem in data["problems"]] == [
-        "blind on false positives"
-    ]
+    assert [problem.split(":")[0] for problem in data["problems"]] == ["blind on false positives"]
     assert "The suite is blind on false positives" in out
 
 

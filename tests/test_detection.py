@@ -392,6 +392,14 @@ def test_init_without_the_skill_tool_is_an_error() -> None:
     assert "init.tools lacks 'Skill'" in reading.reason
 
 
+def test_init_without_a_skills_list_falls_back_to_slash_commands() -> None:
+    event = init()
+    event["slash_commands"] = event.pop("skills")
+    assert read(event, call(SKILL), ok(), result()).outcome == "activated"
+    event["slash_commands"] = ["dataviz"]
+    assert read(event, say("hi"), result()).outcome == "error"
+
+
 def test_init_error_wins_over_a_later_success() -> None:
     reading = read(init(skills=()), call(SKILL), ok(), result())
     assert reading.outcome == "error"
@@ -499,7 +507,9 @@ def test_a_corrupt_event_line_is_an_error() -> None:
     stream += lines(result())
     reading = read_stream(stream, SKILL)
     assert reading.outcome == "error"
-    assert reading.reason.startswith("line 2 is not valid JSON")
+    assert reading.reason.startswith('line 2 is not valid JSON: {"type":"user"')
+    as_bytes = read_stream([line.encode() for line in stream], SKILL)
+    assert as_bytes.reason == reading.reason
 
 
 def test_a_corrupt_line_after_the_activation_does_not_matter() -> None:

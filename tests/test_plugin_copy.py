@@ -198,7 +198,7 @@ def test_symlinked_skill_file_is_never_written_through(tmp_path: Path) -> None:
 def test_missing_working_tree_skill_file_is_an_input_error(tmp_path: Path) -> None:
     target = make_target(tmp_path)
     target.skill_file.unlink()
-    with pytest.raises(InputError, match="working-tree SKILL.md"):
+    with pytest.raises(InputError, match=r"working-tree SKILL\.md"):
         make_plugin_copy(target, "x", tmp_path / "out")
 
 

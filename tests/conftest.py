@@ -1,0 +1,21 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.claude_cli import CLAUDE_PACKAGE, locate_claude
+
+
+@pytest.fixture(scope="session")
+def claude() -> Path:
+    """The pinned, real Claude Code CLI: skipped outside CI when it cannot be had, failed in CI."""
+    path, problem = locate_claude()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the real Claude Code CLI ({CLAUDE_PACKAGE}): {problem}")
+        pytest.skip(f"the real Claude Code CLI ({CLAUDE_PACKAGE}) is not available: {problem}")
+    return path
