@@ -7,8 +7,8 @@ share one scheduler, one limiter, one progress display and one way of being inte
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -188,24 +188,26 @@ class Reporter:
         self._progress.update(self._task, advance=1, errors=self.errors)
 
 
-@contextmanager
-def stage_runner(settings: Settings, inputs: Inputs) -> Iterator[TrialRunner]:
-    """The stage's trial runner, with whatever it holds (plugin copies) released after."""
+@asynccontextmanager
+async def stage_runner(settings: Settings, inputs: Inputs) -> AsyncIterator[TrialRunner]:
+    """The stage's trial runner, with what it holds (a client, plugin copies) released after."""
     if settings.stage == "A":
-        client = anthropic.AsyncAnthropic(max_retries=MAX_RETRIES, timeout=REQUEST_TIMEOUT)
-        yield Classifier(
-            client,
-            ClassifierConfig(
-                model=settings.effective_model or DEFAULT_MODEL,
-                seed=settings.seed,
-                target_id=inputs.target.skill_id,
-                descriptions={
-                    "baseline": inputs.baseline.description,
-                    "candidate": inputs.candidate.description,
-                },
-                distractors=tuple(MenuEntry(s.name, s.description) for s in inputs.distractors),
-            ),
-        )
+        async with anthropic.AsyncAnthropic(
+            max_retries=MAX_RETRIES, timeout=REQUEST_TIMEOUT
+        ) as client:
+            yield Classifier(
+                client,
+                ClassifierConfig(
+                    model=settings.effective_model or DEFAULT_MODEL,
+                    seed=settings.seed,
+                    target_id=inputs.target.skill_id,
+                    descriptions={
+                        "baseline": inputs.baseline.description,
+                        "candidate": inputs.candidate.description,
+                    },
+                    distractors=tuple(MenuEntry(s.name, s.description) for s in inputs.distractors),
+                ),
+            )
         return
     config = AgentConfig(
         claude=settings.claude,
@@ -227,18 +229,16 @@ def execute(settings: Settings, inputs: Inputs, console: Console) -> RunOutcome:
     finished, marked interrupted.
     """
     keys = trial_keys(inputs.cases, settings.trials)
-    limiter_size = settings.effective_concurrency
+    limiter = anyio.CapacityLimiter(settings.effective_concurrency)
     interrupted = False
-    with (
-        stage_runner(settings, inputs) as runner,
-        Reporter(console, len(keys), f"Stage {settings.stage} trials") as reporter,
-    ):
 
-        async def go() -> None:
-            await run_trials(keys, runner, anyio.CapacityLimiter(limiter_size), reporter)
+    async def go(reporter: Reporter) -> None:
+        async with stage_runner(settings, inputs) as runner:
+            await run_trials(keys, runner, limiter, reporter)
 
+    with Reporter(console, len(keys), f"Stage {settings.stage} trials") as reporter:
         try:
-            anyio.run(go)
+            anyio.run(go, reporter)
         except KeyboardInterrupt:
             interrupted = True
     verdicts = judge_all(inputs.cases, reporter.trials, settings.alpha)
