@@ -22,12 +22,11 @@ from activation.arguments import OneLineParser, add_run_arguments, settings_from
 from activation.cases import parse_only
 from activation.distractors import BUNDLED_CALIBRATION
 from activation.errors import AuthError, InputError
-from activation.render import rate_text
 from activation.report import INTERRUPTED, RunOutcome, report_data
 from activation.run import Inputs, Settings, execute, load_inputs, prepare, stage_b_selection
 from activation.terminal import consoles, warn_lengths
 from activation.variants import resolve_variant
-from activation.verdicts import Status
+from activation.verdicts import Rate, Status
 
 SCHEMA = "activation-calibration/1"
 COMPARISONS = ("narrow", "broad", "self")
@@ -135,6 +134,10 @@ EXPECTATIONS = {
 }
 
 
+def fraction(value: Rate) -> str:
+    return f"{value.hits}/{value.total}"
+
+
 def _rows(calibration: Calibration) -> list[tuple[str, ...]]:
     found = {
         "narrow": calibration.narrow_caught,
@@ -151,8 +154,8 @@ def _rows(calibration: Calibration) -> list[tuple[str, ...]]:
                 EXPECTATIONS[name],
                 "yes" if ok else "NO",
                 ", ".join(found[name]) or "-",
-                f"{rate_text(base.recall)} / {rate_text(cand.recall)}",
-                f"{rate_text(base.false_positives)} / {rate_text(cand.false_positives)}",
+                f"{fraction(base.recall)} / {fraction(cand.recall)}",
+                f"{fraction(base.false_positives)} / {fraction(cand.false_positives)}",
             )
         )
     return rows

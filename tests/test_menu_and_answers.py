@@ -53,13 +53,21 @@ def test_answer_read_from_text_blocks_after_thinking() -> None:
     assert parse_answer([text('{"skills": []}')], "end_turn", ["a"]) == ()
 
 
+def test_answer_in_a_code_fence_or_a_tool_call_is_read() -> None:
+    fenced = text('Here you go:\n```json\n{"skills": ["b"]}\n```')
+    assert parse_answer([fenced], "end_turn", ["a", "b"]) == ("b",)
+    call = {"type": "tool_use", "name": "choose", "input": {"skills": ["a", "b"]}}
+    assert parse_answer([text("Choosing."), call], "tool_use", ["a", "b"]) == ("a", "b")
+
+
 @pytest.mark.parametrize(
     ("content", "stop", "message"),
     [
         ([text('{"skills": ["a"]}')], "refusal", "stop reason refusal"),
         ([text('{"skills": ["a"')], "max_tokens", "stop reason max_tokens"),
         ([text("I would use a")], "end_turn", "not JSON: 'I would use a'"),
-        ([text('{"skill": "a"}')], "end_turn", "no 'skills' list: '{\"skill\": \"a\"}'"),
+        ([text('{"skill": "a"}')], "end_turn", "no 'skills' list: '{\"skill\":\"a\"}'"),
+        ([text('{"skills": "a"} and {')], "end_turn", "no 'skills' list: '{\"skills\":\"a\"}'"),
         ([text('{"skills": ["zzz"]}')], "end_turn", "names not on the menu: zzz"),
         ([], "end_turn", "not JSON: ''"),
     ],

@@ -277,3 +277,40 @@ def test_detect_reads_a_transcript_the_run_kept(
     assert main(["detect", transcript, "--skill", SKILL_ID, "--json"]) == 0
     reading = orjson.loads(capsys.readouterr().out)
     assert reading["reading"] == "activated"
+
+
+def test_calibrate_through_the_real_agent(
+    tmp_path: Path,
+    stage_b: tuple[SkillRepo, FakeMessagesAPI, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The agent loads the skill when the description covers the prompt: the real one
+    covers refunds, the narrow control nothing, the broad control everything."""
+    _repo, api, claude = stage_b
+
+    def covers(request: FakeRequest) -> Reply:
+        if not request.is_main_loop:
+            return Text("ok")
+        description = request.menu[SKILL_ID]
+        if "explicitly asks" in description:
+            return prose(request)
+        if "any software development task" in description or request.prompt.startswith("refund"):
+            return skill_call(request)
+        return other_skill(request)
+
+    api.script = covers
+    calibration = tmp_path / "calibration.json"
+    code = main(
+        [
+            "calibrate", "--real", "--claude", str(claude), "--only", "plain,other",
+            "--cases", str(tmp_path / "cases.json"), "--distractors", str(tmp_path / "distractors"),
+            "--max-turns", "3", "--timeout", "20", "--json", str(calibration),
+        ]
+    )  # fmt: skip
+    data = orjson.loads(calibration.read_bytes())
+    assert code == 0, capsys.readouterr().out
+    assert data["stage"] == "B"
+    assert data["narrow"] == {"detected": True, "regressed": ["plain"]}
+    assert data["broad"] == {"detected": True, "regressed": ["other"]}
+    assert data["self"] == {"false_alarms": []}
+    assert data["reports"]["self"]["candidate"]["description"] == CANDIDATE
