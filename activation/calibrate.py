@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -254,10 +254,7 @@ def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
         "broad": resolve_variant(str(args.broad), real.target, cwd),
         "self": real.baseline,
     }
-    return {
-        name: Inputs(real.target, real.cases, real.distractors, real.baseline, control)
-        for name, control in controls.items()
-    }
+    return {name: replace(real, candidate=control) for name, control in controls.items()}
 
 
 def run_calibration(
@@ -266,13 +263,9 @@ def run_calibration(
     """The three runs in turn; None when Ctrl-C cut one short."""
     outcomes = []
     for name, inputs in comparisons.items():
-        if settings.stage == "B" and not only:
-            cases, origin = stage_b_selection(inputs)
-            inputs = Inputs(
-                inputs.target, cases, inputs.distractors, inputs.baseline, inputs.candidate
-            )
-            err.print(f"{name}: {len(cases)} case(s), {origin}", soft_wrap=True)
         err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
+        if settings.stage == "B" and not only:
+            inputs = stage_b_selection(inputs, err)
         outcome = execute(settings, inputs, err)
         if outcome.interrupted:
             return None

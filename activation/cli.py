@@ -18,14 +18,7 @@ from activation.lint import main_lint
 from activation.plan import Plan, render_plan
 from activation.render import render_outcome
 from activation.report import report_data, write_report
-from activation.run import (
-    Inputs,
-    execute,
-    load_inputs,
-    prepare,
-    run_info,
-    stage_b_selection,
-)
+from activation.run import execute, load_inputs, prepare, run_info, stage_b_selection
 from activation.terminal import consoles, warn_lengths
 
 
@@ -69,26 +62,11 @@ def run_main(argv: Sequence[str], out: Console, err: Console) -> int:
     )
     warn_lengths(inputs, err)
     if settings.stage == "B" and args.only is None:
-        cases, origin = stage_b_selection(inputs)
-        inputs = Inputs(inputs.target, cases, inputs.distractors, inputs.baseline, inputs.candidate)
-        err.print(f"--real selection: {len(cases)} case(s), {origin}", soft_wrap=True)
+        inputs = stage_b_selection(inputs, err)
     if args.dry_run:
         if settings.stage == "B":
             prepare(settings, need_credentials=False)
-        info = run_info(settings, inputs)
-        out.print(
-            render_plan(
-                Plan(
-                    settings.stage,
-                    info.skill_id,
-                    inputs.cases,
-                    info.baseline,
-                    info.candidate,
-                    settings.trials,
-                    info.model,
-                )
-            )
-        )
+        out.print(render_plan(Plan(run_info(settings, inputs), inputs.cases)))
         return 0
     prepare(settings)
     outcome = execute(settings, inputs, err)

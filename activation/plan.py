@@ -10,23 +10,18 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from activation.cases import Case
-from activation.report import VariantInfo
+from activation.report import RunInfo
 
 
 @dataclass(frozen=True)
 class Plan:
-    stage: str
-    skill_id: str
+    info: RunInfo
     cases: tuple[Case, ...]
-    baseline: VariantInfo
-    candidate: VariantInfo
-    trials: int
-    model: str | None
 
     @property
     def calls(self) -> int:
         """Model calls (Stage A) or agent runs (Stage B), before any re-ask."""
-        return len(self.cases) * 2 * self.trials
+        return len(self.cases) * 2 * self.info.trials
 
 
 def groups(cases: Sequence[Case]) -> dict[str, list[str]]:
@@ -65,28 +60,29 @@ def diff_text(runs: Sequence[tuple[str, str]]) -> Text:
 
 
 def render_plan(plan: Plan) -> RenderableType:
+    info = plan.info
     positives = sum(case.should_activate for case in plan.cases)
     text = Text()
-    text.append(f"Dry run: Stage {plan.stage}, skill {plan.skill_id}\n", style="bold")
+    text.append(f"Dry run: Stage {info.stage}, skill {info.skill_id}\n", style="bold")
     text.append(
         f"{len(plan.cases)} case(s): {positives} should activate, "
         f"{len(plan.cases) - positives} should not\n"
     )
     for tag, ids in groups(plan.cases).items():
         text.append(f"  {tag} ({len(ids)}): {', '.join(ids)}\n")
-    for name, variant in (("baseline", plan.baseline), ("candidate", plan.candidate)):
+    for name, variant in (("baseline", info.baseline), ("candidate", info.candidate)):
         text.append(f"{name} {variant.spec} ({len(variant.description)} chars)\n", style="bold")
         text.append(f"  {variant.description}\n")
-    runs = word_diff(plan.baseline.description, plan.candidate.description)
+    runs = word_diff(info.baseline.description, info.candidate.description)
     changed = any(op != "=" for op, _ in runs)
     text.append("word diff (baseline → candidate):\n", style="bold")
     diff = diff_text(runs) if changed else Text("(identical)")
-    what = "model call(s)" if plan.stage == "A" else "agent run(s)"
-    model = f" to {plan.model}" if plan.model else ""
-    reask = ", plus at most one re-ask per unusable answer" if plan.stage == "A" else ""
+    what = "model call(s)" if info.stage == "A" else "agent run(s)"
+    model = f" to {info.model}" if info.model else ""
+    reask = ", plus at most one re-ask per unusable answer" if info.stage == "A" else ""
     footer = Text(
         f"\nThe run would make {plan.calls} {what}{model} "
-        f"({len(plan.cases)} cases x 2 variants x {plan.trials} trials){reask}. "
+        f"({len(plan.cases)} cases x 2 variants x {info.trials} trials){reask}. "
         "No call was made."
     )
     return Group(text, Text("  ").append_text(diff), footer)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -136,8 +136,8 @@ def pair_key(inputs: Inputs) -> str:
     )
 
 
-def stage_b_selection(inputs: Inputs) -> tuple[tuple[Case, ...], str]:
-    """Spot checks plus whatever the latest Stage A run on this pair flagged, and why."""
+def stage_b_selection(inputs: Inputs, console: Console) -> Inputs:
+    """Without `--only`: the spot checks plus what the latest Stage A run on this pair flagged."""
     flagged = state.last_flagged(inputs.target.repo, pair_key(inputs))
     chosen = {case.id for case in inputs.cases if case.spot_check} | set(flagged or ())
     selection = tuple(case for case in inputs.cases if case.id in chosen)
@@ -148,7 +148,8 @@ def stage_b_selection(inputs: Inputs) -> tuple[tuple[Case, ...], str]:
     )
     if not selection:
         raise InputError(f"no case selected for --real ({origin}): pass --only ids")
-    return selection, origin
+    console.print(f"--real selection: {len(selection)} case(s), {origin}", soft_wrap=True)
+    return replace(inputs, cases=selection)
 
 
 def prepare(settings: Settings, *, need_credentials: bool = True) -> None:
