@@ -33,8 +33,8 @@ _REQUIRED: tuple[tuple[str, type], ...] = (
 )
 
 
-def parse_cases(data: object, source: str = "cases") -> tuple[Case, ...]:
-    """Validate parsed JSON into cases; every problem names the case and the field."""
+def case_list(data: object, source: str = "cases") -> list[object]:
+    """The raw case entries of a cases file: `{"cases": [...]}` or a bare list."""
     if isinstance(data, dict):
         if "cases" not in data:
             raise InputError(f"{source}: expected a 'cases' list or a bare list of cases")
@@ -43,7 +43,13 @@ def parse_cases(data: object, source: str = "cases") -> tuple[Case, ...]:
         raise InputError(f"{source}: 'cases' must be a list")
     if not data:
         raise InputError(f"{source}: the case list is empty")
-    cases = tuple(_parse_case(raw, position, source) for position, raw in enumerate(data))
+    return data
+
+
+def parse_cases(data: object, source: str = "cases") -> tuple[Case, ...]:
+    """Validate parsed JSON into cases; every problem names the case and the field."""
+    entries = case_list(data, source)
+    cases = tuple(_parse_case(raw, position, source) for position, raw in enumerate(entries))
     seen: set[str] = set()
     duplicates = [case.id for case in cases if case.id in seen or seen.add(case.id)]
     if duplicates:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Literal
 
 from activation.arguments import OneLineParser
-from activation.cases import Case, parse_cases, read_json
+from activation.cases import Case, case_list, parse_cases, read_json
 from activation.distractors import BUNDLED_CASES
 from activation.errors import InputError
 from activation.frontmatter import DESCRIPTION_LIMIT
@@ -58,6 +58,8 @@ NEAR_DUPLICATE_RATIO = 0.9
 ECHO_RUN = 4
 ECHO_MIN_WORDS = 4
 ECHO_MIN_SHARE = 0.6
+
+_SOURCE = "cases"
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
 
@@ -271,17 +273,13 @@ def lint_raw(
     loader's), with `why` filled in for the call: a missing `why` and duplicate ids are then
     reported by `lint` alongside everything else.
     """
-    if isinstance(data, dict):
-        if "cases" not in data:
-            return (Finding("error", None, "expected a 'cases' list or a bare list of cases"),)
-        data = data["cases"]
-    if not isinstance(data, list):
-        return (Finding("error", None, "'cases' must be a list"),)
-    if not data:
-        return (Finding("error", None, "the case list is empty"),)
+    try:
+        entries = case_list(data, _SOURCE)
+    except InputError as error:
+        return (Finding("error", None, str(error).removeprefix(f"{_SOURCE}: ")),)
     findings: list[Finding] = []
     cases: list[Case] = []
-    for position, raw in enumerate(data):
+    for position, raw in enumerate(entries):
         parsed = _parse_one(raw, position)
         if isinstance(parsed, Finding):
             findings.append(parsed)
@@ -291,17 +289,16 @@ def lint_raw(
 
 
 def _parse_one(raw: object, position: int) -> Case | Finding:
-    source = "cases"
     if not isinstance(raw, dict):
         return Finding("error", None, f"case #{position + 1} is not an object")
     why = raw.get("why")
     has_why = isinstance(why, str) and bool(why.strip())
     patched = raw if has_why else {**raw, "why": "(checked separately)"}
     try:
-        (case,) = parse_cases([patched], source)
+        (case,) = parse_cases([patched], _SOURCE)
     except InputError as error:
         case_id = raw.get("id") if isinstance(raw.get("id"), str) else None
-        message = str(error).removeprefix(f"{source}: ")
+        message = str(error).removeprefix(f"{_SOURCE}: ")
         if case_id is not None:
             message = message.removeprefix(f"case {case_id!r}: ")
         else:
