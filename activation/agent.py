@@ -32,6 +32,7 @@ stores: transcripts, error reasons, evidence.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -186,8 +187,14 @@ def build_argv(config: AgentConfig, claude: str, prompt: str, plugin_dir: Path) 
 
 
 def transcript_path(transcripts_dir: Path, key: TrialKey) -> Path:
-    """`<dir>/<case>/<variant>-<index>.jsonl`, with the case id made safe as a folder name."""
+    """`<dir>/<case>/<variant>-<index>.jsonl`, with the case id made safe as a folder name.
+
+    An id that had to be changed gets a digest of the original, so two ids that read alike
+    once made safe (`x/y`, `x_y`) never share, and corrupt, one transcript.
+    """
     case = _SAFE_NAME.sub("_", key.case.id).strip(".") or "case"
+    if case != key.case.id:
+        case += "-" + hashlib.sha256(key.case.id.encode()).hexdigest()[:8]
     return transcripts_dir / case / f"{key.variant}-{key.index}.jsonl"
 
 
@@ -209,9 +216,9 @@ def check_claude(claude: str) -> str:
         f"`npm install --prefix DIR {CLAUDE_PACKAGE}`) and pass --claude PATH if it is "
         "not on PATH"
     )
-    path = shutil.which(claude)
-    if path is None:
+    if shutil.which(claude) is None:
         raise InputError(f"cannot find the Claude Code CLI {claude!r}: {hint}")
+    path = resolve_claude(claude)
     scratch = Path(tempfile.mkdtemp(prefix="activation-check-"))
     try:
         env = agent_env(os.environ, scratch, scratch / ".claude", scratch)

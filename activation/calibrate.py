@@ -22,9 +22,10 @@ from activation.arguments import OneLineParser, add_run_arguments, settings_from
 from activation.cases import parse_only
 from activation.distractors import BUNDLED_CALIBRATION
 from activation.errors import AuthError, InputError
+from activation.frontmatter import split_document
 from activation.report import INTERRUPTED, RunOutcome, report_data
 from activation.run import Inputs, Settings, execute, load_inputs, prepare, stage_b_selection
-from activation.terminal import consoles, warn_lengths
+from activation.terminal import consoles, run_warnings, warn
 from activation.variants import resolve_variant
 from activation.verdicts import Rate, Status
 
@@ -257,6 +258,21 @@ def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
     return {name: replace(real, candidate=control) for name, control in controls.items()}
 
 
+def control_warnings(comparisons: dict[str, Inputs]) -> list[str]:
+    """A control written for another skill still works, but the user should know."""
+    warnings = []
+    for name in ("narrow", "broad"):
+        inputs = comparisons[name]
+        written_for = split_document(inputs.candidate.text, inputs.candidate.source).name
+        if written_for not in (None, inputs.target.skill_name):
+            warnings.append(
+                f"the {name} control ({inputs.candidate.spec}) is written for the skill "
+                f"{written_for!r}, not {inputs.target.skill_name!r}: pass --{name} with a "
+                "control of your own for a sharper check"
+            )
+    return warnings
+
+
 def run_calibration(
     settings: Settings, comparisons: dict[str, Inputs], only: bool, err: Console
 ) -> Calibration | None:
@@ -279,8 +295,8 @@ def main_calibrate(argv: Sequence[str]) -> int:
         args = build_parser().parse_args(argv)
         settings = settings_from(args)
         comparisons = comparison_inputs(args, Path.cwd())
-        for inputs in comparisons.values():
-            warn_lengths(inputs, err)
+        warnings = [w for inputs in comparisons.values() for w in run_warnings(inputs, settings)]
+        warn(err, dict.fromkeys([*warnings, *control_warnings(comparisons)]))
         prepare(settings)
         calibration = run_calibration(settings, comparisons, args.only is not None, err)
     except SystemExit as exit_:

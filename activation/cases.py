@@ -70,7 +70,8 @@ def _parse_case(raw: object, position: int, source: str) -> Case:
             raise InputError(f"{where}: missing '{field}'")
         value = raw[field]
         if not isinstance(value, kind) or (kind is str and not value.strip()):
-            raise InputError(f"{where}: '{field}' must be a non-empty {kind.__name__}")
+            expected = "true or false" if kind is bool else "a non-empty string"
+            raise InputError(f"{where}: '{field}' must be {expected}")
     tags = raw.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
         raise InputError(f"{where}: 'tags' must be a list of strings")

@@ -19,7 +19,7 @@ from activation.plan import Plan, render_plan
 from activation.render import render_outcome
 from activation.report import report_data, write_report
 from activation.run import execute, load_inputs, prepare, run_info, stage_b_selection
-from activation.terminal import consoles, warn_lengths
+from activation.terminal import consoles, run_warnings, warn
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> list[str]:
     """The flags worth repeating in the suggested `--real` command."""
-    keep = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")
+    keep = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials", "--alpha")
     repeated: list[str] = []
     for flag in keep:
         if any(item == flag or item.startswith(flag + "=") for item in argv):
@@ -60,13 +60,14 @@ def run_main(argv: Sequence[str], out: Console, err: Console) -> int:
         candidate=args.candidate,
         only=args.only,
     )
-    warn_lengths(inputs, err)
+    warn(err, run_warnings(inputs, settings))
     if settings.stage == "B" and args.only is None:
         inputs = stage_b_selection(inputs, err)
     if args.dry_run:
         if settings.stage == "B":
             prepare(settings, need_credentials=False)
-        out.print(render_plan(Plan(run_info(settings, inputs), inputs.cases)))
+        distractors = tuple(skill.name for skill in inputs.distractors)
+        out.print(render_plan(Plan(run_info(settings, inputs), inputs.cases, distractors)))
         return 0
     prepare(settings)
     outcome = execute(settings, inputs, err)

@@ -49,7 +49,10 @@ def split_document(text: str, source: str) -> SkillDocument:
     if not isinstance(data, dict):
         raise InputError(f"{source}: the frontmatter is not a YAML mapping")
     description = data.get("description")
-    if not isinstance(description, str) or not description.strip():
+    if description is not None and not isinstance(description, str):
+        kind = type(description).__name__
+        raise InputError(f"{source}: the frontmatter's 'description' is not text (a YAML {kind})")
+    if description is None or not description.strip():
         raise InputError(f"{source}: the frontmatter has no 'description'")
     return SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]))
 

@@ -47,7 +47,7 @@ from activation.distractors import BUNDLED_CASES
 from activation.errors import InputError
 from activation.frontmatter import DESCRIPTION_LIMIT
 from activation.target import resolve_target
-from activation.variants import resolve_variant, working_tree_spec
+from activation.variants import git_ref, read_path, resolve_variant, working_tree_spec
 
 Level = Literal["error", "warning"]
 
@@ -349,9 +349,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _description(args: argparse.Namespace, cwd: Path) -> str:
-    """The description to check, resolved the way the main command resolves the candidate."""
-    target = resolve_target(args.repo, args.skill_path, cwd)
+def _description(args: argparse.Namespace, cwd: Path) -> str | None:
+    """The description to check, resolved the way the main command resolves the candidate.
+
+    A path needs no target; with no flag at all and no skill found here, the cases are
+    linted alone (None) rather than refused.
+    """
+    if args.candidate is not None and git_ref(args.candidate) is None:
+        return read_path(args.candidate, cwd).description
+    try:
+        target = resolve_target(args.repo, args.skill_path, cwd)
+    except InputError:
+        if args.repo is None and args.skill_path is None and args.candidate is None:
+            return None
+        raise
     spec = args.candidate if args.candidate is not None else working_tree_spec(target)
     return resolve_variant(spec, target, cwd).description
 
@@ -368,6 +379,12 @@ def main_lint(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"activation lint: {error}", file=sys.stderr)
         return 2
+    if description is None:
+        print(
+            "activation lint: no skill found here, so only the cases were checked "
+            "(pass --repo, --skill-path or --candidate to check a description too)",
+            file=sys.stderr,
+        )
     findings = lint_raw(data, description)
     print(render_findings(findings))
     return lint_exit_code(findings)

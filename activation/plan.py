@@ -17,6 +17,7 @@ from activation.report import RunInfo
 class Plan:
     info: RunInfo
     cases: tuple[Case, ...]
+    distractors: tuple[str, ...]
 
     @property
     def calls(self) -> int:
@@ -70,6 +71,11 @@ def render_plan(plan: Plan) -> RenderableType:
     )
     for tag, ids in groups(plan.cases).items():
         text.append(f"  {tag} ({len(ids)}): {', '.join(ids)}\n")
+    if info.stage == "A":
+        text.append(
+            f"menu: {info.skill_id} and {len(plan.distractors)} distractor(s): "
+            f"{', '.join(plan.distractors)}\n"
+        )
     for name, variant in (("baseline", info.baseline), ("candidate", info.candidate)):
         text.append(f"{name} {variant.spec} ({len(variant.description)} chars)\n", style="bold")
         text.append(f"  {variant.description}\n")

@@ -37,7 +37,7 @@ def tally_cell(tally: Tally) -> str:
 
 def rate_text(value: Rate) -> str:
     if not value.total:
-        return "n/a (no case with a verdict)"
+        return "n/a (no case to count: ERROR cases and ties are left out)"
     text = f"{value.hits}/{value.total} = {value.hits / value.total:.0%}"
     if value.interval:
         low, high = value.interval
@@ -100,12 +100,18 @@ def status_lists(outcome: RunOutcome) -> Text:
         for verdict in verdicts:
             text.append(f"  {verdict.case.id}: {cut(verdict.case.prompt)}\n")
             if status is Status.ERROR:
-                reasons = {
-                    t.error for t in outcome.trials if t.key.case == verdict.case and t.error
-                }
-                for reason in sorted(reasons):
-                    text.append(f"    error: {cut(reason, 100)}\n", style="magenta")
+                for variant, reason in first_errors(outcome, verdict.case.id):
+                    text.append(f"    {variant} error: {cut(reason, 100)}\n", style="magenta")
     return text
+
+
+def first_errors(outcome: RunOutcome, case_id: str) -> list[tuple[str, str]]:
+    """Each variant's first error reason for a case: enough to act on, without repeats."""
+    found: dict[str, str] = {}
+    for trial in sorted(outcome.trials, key=lambda t: t.key.index):
+        if trial.key.case.id == case_id and trial.error:
+            found.setdefault(trial.key.variant, trial.error)
+    return [(variant, found[variant]) for variant in VARIANTS if variant in found]
 
 
 def real_command(outcome: RunOutcome, rerun_args: Sequence[str]) -> str | None:
@@ -134,5 +140,8 @@ def render_outcome(outcome: RunOutcome, rerun_args: Sequence[str] = ()) -> Rende
         3: Text("INCOMPLETE: some trials errored, so the gate fails closed.", style="bold magenta"),
         130: Text("INTERRUPTED: partial results above.", style="bold yellow"),
     }[outcome.exit_code]
+    if outcome.unfinished:
+        ids = ", ".join(outcome.unfinished)
+        parts.append(Text(f"Not finished, left out ({len(outcome.unfinished)}): {ids}"))
     parts.append(verdict)
     return Group(*parts)

@@ -54,6 +54,8 @@ class RunOutcome:
     verdicts: tuple[CaseVerdict, ...]
     trials: tuple[Trial, ...]
     interrupted: bool = False
+    unfinished: tuple[str, ...] = ()
+    """Case ids whose trials did not all run (an interrupted run): no verdict, no figure."""
 
     @property
     def exit_code(self) -> int:
@@ -137,6 +139,7 @@ def report_data(outcome: RunOutcome) -> dict[str, object]:
         ("errors", Status.ERROR),
     ):
         summary[name] = ids_with(outcome.verdicts, status)
+    summary["unfinished"] = list(outcome.unfinished)
     usage = outcome.usage
     usage_data: dict[str, object] = {
         "requests": usage.requests,

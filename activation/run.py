@@ -7,6 +7,7 @@ share one scheduler, one limiter, one progress display and one way of being inte
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -226,8 +227,8 @@ async def stage_runner(settings: Settings, inputs: Inputs) -> AsyncIterator[Tria
 def execute(settings: Settings, inputs: Inputs, console: Console) -> RunOutcome:
     """Run every trial, judge, and remember what Stage A flagged for a later `--real`.
 
-    Ctrl-C stops the trials (the runners clean up after themselves) and returns what
-    finished, marked interrupted.
+    Ctrl-C stops the trials (the runners clean up after themselves) and returns the cases
+    whose trials all finished, marked interrupted; the others are listed as unfinished.
     """
     keys = trial_keys(inputs.cases, settings.trials)
     limiter = anyio.CapacityLimiter(settings.effective_concurrency)
@@ -242,10 +243,22 @@ def execute(settings: Settings, inputs: Inputs, console: Console) -> RunOutcome:
             anyio.run(go, reporter)
         except KeyboardInterrupt:
             interrupted = True
-    verdicts = judge_all(inputs.cases, reporter.trials, settings.alpha)
-    outcome = RunOutcome(run_info(settings, inputs), verdicts, tuple(reporter.trials), interrupted)
+    done = Counter(trial.key.case.id for trial in reporter.trials)
+    finished = [case for case in inputs.cases if done[case.id] == 2 * settings.trials]
+    verdicts = judge_all(finished, reporter.trials, settings.alpha)
+    outcome = RunOutcome(
+        run_info(settings, inputs),
+        verdicts,
+        tuple(trial for trial in reporter.trials if trial.key.case in finished),
+        interrupted,
+        unfinished=tuple(case.id for case in inputs.cases if case not in finished),
+    )
     if settings.stage == "A" and not interrupted:
         state.record_flagged(
-            inputs.target.repo, pair_key(inputs), flagged_ids(verdicts), settings.effective_model
+            inputs.target.repo,
+            pair_key(inputs),
+            [verdict.case.id for verdict in verdicts],
+            flagged_ids(verdicts),
+            settings.effective_model,
         )
     return outcome

@@ -34,13 +34,21 @@ def _flag_file(repo: Path, key: str) -> Path:
     return repo / STATE_DIR / "stage-a" / f"{key}.json"
 
 
-def record_flagged(repo: Path, key: str, flagged: list[str], model: str | None) -> Path:
+def merge_flagged(previous: list[str], ran: list[str], flagged: list[str]) -> list[str]:
+    """A run on some cases (`--only`) updates what it ran and keeps the earlier flags."""
+    kept = [case_id for case_id in previous if case_id not in set(ran)]
+    return kept + [case_id for case_id in flagged if case_id not in kept]
+
+
+def record_flagged(
+    repo: Path, key: str, ran: list[str], flagged: list[str], model: str | None
+) -> Path:
     state_dir(repo)
     path = _flag_file(repo, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "schema": "activation-state/1",
-        "flagged": flagged,
+        "flagged": merge_flagged(last_flagged(repo, key) or [], ran, flagged),
         "model": model,
         "recorded_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 from rich.console import Console
 
-from activation.run import Inputs
+from activation.run import Inputs, Settings
 from activation.variants import description_warnings
+from activation.verdicts import can_regress
 
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
@@ -20,7 +22,18 @@ def consoles() -> tuple[Console, Console]:
     return out, err
 
 
-def warn_lengths(inputs: Inputs, err: Console) -> None:
-    for variant in (inputs.baseline, inputs.candidate):
-        for warning in description_warnings(variant):
-            err.print(f"warning: {warning}", style="yellow", soft_wrap=True)
+def warn(err: Console, warnings: Iterable[str]) -> None:
+    for warning in warnings:
+        err.print(f"warning: {warning}", style="yellow", soft_wrap=True)
+
+
+def run_warnings(inputs: Inputs, settings: Settings) -> list[str]:
+    """What makes a run's answer weaker than the user may think, said before it starts."""
+    warnings = [w for v in (inputs.baseline, inputs.candidate) for w in description_warnings(v)]
+    if not can_regress(settings.trials, settings.alpha):
+        warnings.append(
+            f"with {settings.trials} trial(s) per variant no case can reach p < "
+            f"{settings.alpha}, so nothing can be REGRESSED and the gate cannot fail on a "
+            "regression: use --trials 3 or more"
+        )
+    return warnings

@@ -55,11 +55,13 @@ def git_ref(spec: str) -> str | None:
 
 def unknown_ref_message(spec: str, ref: str, repo: Path) -> str:
     """The commonest cause in CI is a shallow checkout that never fetched the base branch."""
-    fetched = ref.removeprefix("origin/")
+    if ref.startswith("HEAD") or any(mark in ref for mark in "~^@"):
+        fetch = "`git fetch --unshallow`"  # a revision expression: more history, not a branch
+    else:
+        fetch = f"`git fetch origin {ref.removeprefix('origin/')}`"
     return (
         f"{spec}: no commit {ref!r} in {repo} "
-        f"(a shallow CI clone may need `git fetch origin {fetched}`, "
-        "or a checkout with fetch-depth: 0)"
+        f"(a shallow CI clone may need {fetch}, or a checkout with fetch-depth: 0)"
     )
 
 

@@ -78,6 +78,11 @@ def one_sided_p(better_correct: int, better_n: int, worse_correct: int, worse_n:
     return float(boschloo_exact(table, alternative="greater").pvalue)
 
 
+def can_regress(trials: int, alpha: float) -> bool:
+    """Whether even a unanimous flip over `trials` trials per variant is significant."""
+    return one_sided_p(trials, trials, 0, trials) < alpha
+
+
 def judge(case: Case, baseline: Tally, candidate: Tally, alpha: float) -> CaseVerdict:
     expected = case.should_activate
     base_right = baseline.verdict == expected

@@ -395,6 +395,15 @@ def test_check_claude_reports_the_version(claude: Path) -> None:
 # --- without the CLI -------------------------------------------------------------------
 
 
+def test_check_claude_accepts_a_relative_path(
+    claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "claude").symlink_to(claude)
+    monkeypatch.chdir(tmp_path / "bin")
+    assert check_claude("./claude").startswith(CLAUDE_VERSION)
+
+
 def test_check_claude_missing_names_the_package() -> None:
     with pytest.raises(InputError, match=r"@anthropic-ai/claude-code@2\.1\.332"):
         check_claude("/nonexistent/claude")
@@ -488,3 +497,15 @@ def test_transcript_path_is_safe(tmp_path: Path) -> None:
     assert path.parent.parent == tmp_path
     assert path.name == "baseline-2.jsonl"
     assert "/" not in path.parent.name
+
+
+def test_transcripts_of_ids_that_read_alike_when_made_safe_do_not_collide(
+    tmp_path: Path,
+) -> None:
+    paths = {
+        transcript_path(tmp_path, TrialKey(case(case_id=case_id), "baseline", 0))
+        for case_id in ("x/y", "x_y", "x y")
+    }
+    assert len(paths) == 3
+    plain = transcript_path(tmp_path, TrialKey(case(case_id="kw-passkeys"), "candidate", 1))
+    assert plain == tmp_path / "kw-passkeys" / "candidate-1.jsonl"

@@ -17,12 +17,13 @@ from tests.skillrepo import (
     SkillRepo,
     case,
     make_skill_repo,
+    skill_text,
     write_cases,
     write_distractors,
 )
 
 REAL = "Use when issuing refunds or handling chargebacks."
-NARROW = "the user explicitly asks for the auth0 skill by name"
+NARROW = "explicitly asks for the"
 BROAD = "Use for any software development task"
 
 CASES = [
@@ -36,7 +37,7 @@ CASES = [
 def fires(prompt: str, description: str) -> bool:
     """The scripted model: the real description covers refunds and chargebacks only."""
     if NARROW in description:
-        return "auth0 skill" in prompt
+        return "skill by name" in prompt
     if BROAD in description:
         return True
     return "refund" in prompt or "chargeback" in prompt
@@ -84,8 +85,11 @@ def test_a_sound_suite_catches_both_controls(
     _skill, api = setup
     api.script = answer
     code = calibrate(tmp_path, CASES, "--record", str(tmp_path / "records"))
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert code == 0
+    assert "warning: the narrow control" in err
+    assert "is written for the skill 'auth0', not 'refunds'" in err
+    assert err.count("warning: ") == 2
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert data["schema"] == "activation-calibration/1"
     assert data["narrow"] == {"detected": True, "regressed": ["refund", "chargeback"]}
@@ -147,6 +151,26 @@ def test_a_flaky_case_raises_an_aa_false_alarm(
     assert code == 1
     assert data["self"] == {"false_alarms": ["refund"]}
     assert data["problems"][0].startswith("raises false alarms: A/A regressed refund")
+
+
+def test_own_controls_for_the_skill_raise_no_warning(
+    tmp_path: Path,
+    setup: tuple[SkillRepo, FakeMessagesAPI],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _skill, api = setup
+    api.script = answer
+    narrow = tmp_path / "narrow.md"
+    narrow.write_text(skill_text(f"Use only when the user {NARROW} refunds skill by name."))
+    broad = tmp_path / "broad.md"
+    broad.write_text(skill_text(f"{BROAD}."))
+    code = calibrate(tmp_path, CASES, "--narrow", str(narrow), "--broad", str(broad))
+    out, err = capsys.readouterr()
+    assert code == 0, out
+    assert "warning" not in err
+    data = orjson.loads((tmp_path / "calibration.json").read_bytes())
+    assert data["narrow"]["detected"] is True
+    assert data["reports"]["narrow"]["candidate"]["spec"] == str(narrow)
 
 
 def test_calibrate_bad_input_exits_2_before_any_call(

@@ -158,11 +158,20 @@ def test_no_description() -> None:
     assert str(error.value) == "S: the frontmatter has no 'description'"
 
 
-@pytest.mark.parametrize("value", ["42", "true", "[a, b]", "{a: b}", "null", "''", "'   '"])
-def test_non_string_or_blank_description(value: str) -> None:
+@pytest.mark.parametrize("value", ["null", "''", "'   '"])
+def test_blank_description(value: str) -> None:
     with pytest.raises(InputError) as error:
         read_description(skill(f"description: {value}"), "S")
     assert str(error.value) == "S: the frontmatter has no 'description'"
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"), [("42", "int"), ("true", "bool"), ("[a, b]", "list"), ("{a: b}", "dict")]
+)
+def test_non_string_description(value: str, kind: str) -> None:
+    with pytest.raises(InputError) as error:
+        read_description(skill(f"description: {value}"), "S")
+    assert str(error.value) == f"S: the frontmatter's 'description' is not text (a YAML {kind})"
 
 
 def test_frontmatter_that_is_a_list() -> None:

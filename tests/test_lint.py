@@ -149,7 +149,7 @@ def test_description_over_the_limit() -> None:
         ),
         (
             [{"id": "a", "prompt": "x", "should_activate": "yes", "why": "w"}],
-            Finding("error", "a", "'should_activate' must be a non-empty bool"),
+            Finding("error", "a", "'should_activate' must be true or false"),
         ),
     ],
 )
@@ -376,13 +376,34 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert err.count("\n") == 1
 
 
-def test_cli_outside_a_repo_is_exit_2(
+def test_cli_outside_a_repo_lints_the_cases_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, _, err = run([], capsys)
+    code, out, err = run([], capsys)
+    assert code == 0
+    assert out == "lint: no problems found\n"
+    assert err.startswith("activation lint: no skill found here, so only the cases were checked")
+
+
+def test_cli_candidate_path_needs_no_repo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: x\ndescription: " + "y" * 1100 + "\n---\n")
+    code, out, _ = run(["--candidate", str(skill)], capsys)
+    assert code == 1
+    assert "the description is 1,100 characters" in out
+
+
+def test_cli_explicit_repo_that_is_not_one_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["--repo", str(tmp_path)], capsys)
     assert code == 2
-    assert "not inside a git repository" in err
+    assert err.startswith("activation lint: ")
 
 
 def test_cli_bad_flag_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

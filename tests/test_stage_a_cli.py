@@ -261,7 +261,8 @@ def test_errors_are_kept_apart_and_exit_3(
     assert report["usage"]["requests"] == 19  # type: ignore[index]
     assert len(fake_api.message_requests) == 19 + 3 * 4
     out = capsys.readouterr().out
-    assert "error: API error HTTP 500" in out
+    assert "    candidate error: API error HTTP 500\n" in out
+    assert "baseline error" not in out
     assert "INCOMPLETE" in out
 
 
@@ -413,6 +414,7 @@ def test_dry_run_needs_no_key_and_makes_no_call(
         "{+refunds.+}\n"
     ) in out
     assert "48 model call(s)" in out
+    assert "menu: billing:refunds and 3 distractor(s): charts, invoices, tax-rules\n" in out
 
 
 def test_long_description_warns(
@@ -459,7 +461,7 @@ BAD_CASE_FILES: list[tuple[str, bytes, str]] = [
     (
         "wrong-type",
         orjson.dumps([{"id": "x", "prompt": "p", "should_activate": "yes", "why": "w"}]),
-        "case 'x': 'should_activate' must be a non-empty bool",
+        "case 'x': 'should_activate' must be true or false",
     ),
 ]
 
@@ -543,8 +545,18 @@ def test_missing_api_key_exits_2(
 def test_console_script_and_ctrl_c_writes_a_partial_report(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    """`python -m activation` in a real process; SIGINT mid-run gives 130 and a report."""
-    fake_api.latency = 30
+    """`python -m activation` in a real process; SIGINT mid-run gives 130 and a report of
+    the cases that finished. The last trial of one case hangs, so only that case is cut."""
+    hanging = "give money back to the buyer"
+    asked: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def latency(request: FakeRequest) -> float:
+        with lock:
+            asked[request.prompt] = asked.get(request.prompt, 0) + 1
+            return 60.0 if request.prompt == hanging and asked[hanging] > 4 else 0.0
+
+    fake_api.latency = latency
     fake_api.script = Scripted(status_rules())
     cases_file = write_cases(tmp_path / "cases.json", STATUS_CASES)
     report = tmp_path / "partial.json"
@@ -560,7 +572,7 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
             "--json",
             str(report),
             "--concurrency",
-            "2",
+            "4",
         ],
         cwd=repo.root,
         env=os.environ.copy(),
@@ -568,7 +580,9 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
-    while fake_api.in_flight < 2 and time.monotonic() < deadline:
+    while len(fake_api.message_requests) < 36 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    while fake_api.in_flight > 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
@@ -576,5 +590,30 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
     data = orjson.loads(report.read_bytes())
     assert data["interrupted"] is True
     assert data["exit_code"] == 130
-    assert "INTERRUPTED" in out.decode()
-    assert API_KEY not in out.decode() + err.decode()
+    assert data["summary"]["unfinished"] == ["never"]
+    assert [(case["id"], case["status"]) for case in data["cases"]] == [
+        ("stripe-dispute", "REGRESSED"),
+        ("plain-refund", "PASS"),
+        ("chargeback-neg", "IMPROVED"),
+        ("flaky", "UNSTABLE"),
+        ("charts-neg", "PASS"),
+    ]
+    assert data["summary"]["candidate"]["recall"] == [1, 3]
+    text = out.decode()
+    assert "INTERRUPTED" in text
+    assert "Not finished, left out (1): never" in text
+    assert "--only stripe-dispute,chargeback-neg,flaky" in text
+    assert API_KEY not in text + err.decode()
+
+
+def test_too_few_trials_to_ever_regress_warns(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "2")
+    assert code == 0
+    assert (
+        "warning: with 2 trial(s) per variant no case can reach p < 0.05, so nothing can be "
+        "REGRESSED and the gate cannot fail on a regression: use --trials 3 or more"
+    ) in capsys.readouterr().err
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "3")
+    assert "warning" not in capsys.readouterr().err

@@ -138,7 +138,7 @@ def test_ref_missing_from_a_real_shallow_clone(history: History, tmp_path: Path)
     assert resolve_variant("git:HEAD", target, clone).description == "Version two."
     assert message("git:HEAD~1", target, clone) == (
         f"git:HEAD~1: no commit 'HEAD~1' in {clone} "
-        "(a shallow CI clone may need `git fetch origin HEAD~1`, or a checkout with fetch-depth: 0)"
+        "(a shallow CI clone may need `git fetch --unshallow`, or a checkout with fetch-depth: 0)"
     )
 
 

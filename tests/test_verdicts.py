@@ -11,6 +11,7 @@ from activation.trial import Trial, TrialKey
 from activation.verdicts import (
     Status,
     Tally,
+    can_regress,
     exit_code,
     figures,
     judge,
@@ -110,6 +111,12 @@ def test_mirror_image_improves() -> None:
 
 def test_alpha_is_respected() -> None:
     assert judge(POSITIVE, tally(3, 3), tally(0, 3), alpha=0.01).status is Status.UNSTABLE
+
+
+def test_can_regress_needs_three_trials_at_the_default_alpha() -> None:
+    assert [can_regress(trials, 0.05) for trials in (1, 2, 3, 5)] == [False, False, True, True]
+    assert can_regress(3, 0.01) is False
+    assert can_regress(4, 0.01) is True
 
 
 def test_two_trials_flip_is_not_significant() -> None:
