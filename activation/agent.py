@@ -412,7 +412,7 @@ class AgentRunner:
         ended_by_us = state.stopped_early or state.timed_out
         reading = reader.reading(None if ended_by_us else returncode)
         usage = Usage(
-            requests=1,
+            requests=max(reading.model_calls, 1),  # a run that got no answer still asked
             input_tokens=reading.input_tokens,
             output_tokens=reading.output_tokens,
             cost_usd=reading.cost_usd or 0.0,

@@ -69,6 +69,8 @@ class Reading:
     events: int
     skipped_lines: int
     auth_status: int | None = None
+    model_calls: int = 0
+    """Distinct model responses in the stream (the CLI repeats one per content block)."""
 
     @property
     def activated(self) -> bool | None:
@@ -89,6 +91,7 @@ class Reading:
             "events": self.events,
             "skipped_lines": self.skipped_lines,
             "auth_status": self.auth_status,
+            "model_calls": self.model_calls,
         }
 
 
@@ -296,6 +299,8 @@ class StreamReader:
         """Tokens per API message; the CLI repeats a message once per content block."""
         usage = message.get("usage")
         message_id = message.get("id")
+        if message.get("model") == "<synthetic>":
+            return  # the CLI's own text (e.g. "API Error: ..."), not a model response
         if isinstance(usage, dict) and isinstance(message_id, str):
             self._message_usage[message_id] = (
                 int(usage.get("input_tokens") or 0),
@@ -397,6 +402,7 @@ class StreamReader:
             events=self._events,
             skipped_lines=self._skipped,
             auth_status=self._auth_status,
+            model_calls=len(self._message_usage),
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:

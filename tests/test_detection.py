@@ -611,3 +611,12 @@ def test_detect_missing_file_exits_2(tmp_path: Path) -> None:
 def test_detect_requires_skill() -> None:
     code, _, _ = run_detect([str(STREAMS / "skill.jsonl")])
     assert code == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "calls"),
+    [("skill.jsonl", 2), ("text.jsonl", 1), ("api-error-429.jsonl", 0), ("max-turns.jsonl", 2)],
+)
+def test_model_calls_count_distinct_real_responses(name: str, calls: int) -> None:
+    lines = (STREAMS / name).read_bytes().splitlines()
+    assert read_stream(lines, "auth0:auth0").model_calls == calls
