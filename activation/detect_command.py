@@ -16,6 +16,7 @@ from typing import BinaryIO, TextIO
 
 import orjson
 
+from activation.arguments import OneLineParser
 from activation.detection import Reading, read_stream
 
 EXIT_OK = 0
@@ -23,7 +24,7 @@ EXIT_NOT_A_TRANSCRIPT = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="activation detect",
         description=(
             "Read a saved Claude Code stream-json transcript and say whether the skill was "

@@ -24,19 +24,8 @@ class Skill:
     description: str
 
 
-def _bundled_suite() -> Path:
-    """The installed `activation/suite` folder, wherever the package was installed from.
-
-    `importlib.resources` is the supported way to find package data; the fallback covers a
-    namespace-package layout (no `__init__.py`), which `files()` cannot always resolve.
-    """
-    try:
-        return Path(str(importlib.resources.files("activation") / "suite"))
-    except (NotADirectoryError, TypeError, ModuleNotFoundError):
-        return Path(__file__).resolve().parent / "suite"
-
-
-BUNDLED_SUITE: Path = _bundled_suite()
+BUNDLED_SUITE: Path = Path(str(importlib.resources.files("activation") / "suite"))
+"""The installed suite (package data), wherever the package was installed from."""
 BUNDLED_CASES: Path = BUNDLED_SUITE / "cases.json"
 BUNDLED_DISTRACTORS: Path = BUNDLED_SUITE / "distractors"
 BUNDLED_CALIBRATION: Path = BUNDLED_SUITE / "calibration"

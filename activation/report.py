@@ -55,7 +55,8 @@ class RunOutcome:
     trials: tuple[Trial, ...]
     interrupted: bool = False
     unfinished: tuple[str, ...] = ()
-    """Case ids whose trials did not all run (an interrupted run): no verdict, no figure."""
+    """Case ids whose trials did not all run (an interrupted run): no verdict, no figure;
+    their finished trials still count in `usage`."""
 
     @property
     def exit_code(self) -> int:

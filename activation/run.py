@@ -249,7 +249,7 @@ def execute(settings: Settings, inputs: Inputs, console: Console) -> RunOutcome:
     outcome = RunOutcome(
         run_info(settings, inputs),
         verdicts,
-        tuple(trial for trial in reporter.trials if trial.key.case in finished),
+        tuple(reporter.trials),
         interrupted,
         unfinished=tuple(case.id for case in inputs.cases if case not in finished),
     )
