@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from activation.menu import one_line
-from activation.report import RunOutcome
+from activation.report import RunOutcome, flagged_ids
 from activation.trial import VARIANTS
-from activation.verdicts import Rate, Status, Tally, ids_with
+from activation.verdicts import FLAGGED, Rate, Status, Tally
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -92,7 +92,7 @@ def figures_text(outcome: RunOutcome) -> Text:
 
 def status_lists(outcome: RunOutcome) -> Text:
     text = Text()
-    for status in (Status.REGRESSED, Status.IMPROVED, Status.UNSTABLE, Status.ERROR):
+    for status in FLAGGED:
         verdicts = [v for v in outcome.verdicts if v.status is status]
         if not verdicts:
             continue
@@ -116,11 +116,7 @@ def first_errors(outcome: RunOutcome, case_id: str) -> list[tuple[str, str]]:
 
 def real_command(outcome: RunOutcome, rerun_args: Sequence[str]) -> str | None:
     """A ready `--real --only` line for what Stage A flagged, or None when nothing was."""
-    flagged = [
-        case_id
-        for status in (Status.REGRESSED, Status.IMPROVED, Status.UNSTABLE, Status.ERROR)
-        for case_id in ids_with(outcome.verdicts, status)
-    ]
+    flagged = flagged_ids(outcome.verdicts)
     if outcome.info.stage != "A" or not flagged:
         return None
     return shlex.join(["activation", "--real", "--only", ",".join(flagged), *rerun_args])
