@@ -2,6 +2,6 @@
 
 import sys
 
-from activation.cli import main
+from activation.commands.main import main
 
 sys.exit(main())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-STATE_DIR = ".activation"
+from activation._config import STATE_DIR
 
 
 def state_dir(repo: Path) -> Path:

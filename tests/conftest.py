@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.claude_cli import CLAUDE_PACKAGE, locate_claude
+from tests.support.claude_cli import CLAUDE_PACKAGE, locate_claude
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,45 @@
+"""Every default of the tool, once: flags, help texts and library callers all read them here."""
+
+from pathlib import PurePath
+
+TRIALS = 3
+"""Trials per case and variant in the first round."""
+ALPHA = 0.05
+SEED = 0
+"""Seed of the per-trial menu shuffle."""
+CONCURRENCY = {"A": 8, "B": 4}
+"""Parallel model calls (Stage A) or agent processes (Stage B)."""
+
+MODEL = "claude-sonnet-5-5"
+"""Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
+MAX_TOKENS = 4096
+"""Stage A's answer budget: room for a thinking model's reasoning before its short answer."""
+API_RETRIES = 4
+"""The SDK's own retries of 408/409/429/5xx, honouring `retry-after`."""
+REQUEST_TIMEOUT = 180.0
+"""Seconds per Stage A request."""
+
+CLAUDE = "claude"
+"""The Claude Code executable Stage B starts."""
+CLAUDE_PACKAGE = "@anthropic-ai/claude-code@2.1.332"
+"""The CLI release Stage B is measured and tested on (pinned: an unpinned install on Node 20
+silently picks an older release)."""
+MAX_TURNS = 8
+TIMEOUT = 300.0
+"""Seconds per Stage B run."""
+
+DESCRIPTION_LIMIT = 1024
+"""The agent cuts descriptions longer than this."""
+LONG_PROMPT = 20_000
+"""Characters above which a prompt gets a warning: it is probably pasted by mistake."""
+LARGE_PLAN = 10_000
+"""Model calls above which a plan gets a warning before it starts spending."""
+
+BASELINE = "git:HEAD"
+SKILL_PATH = PurePath("plugins/auth0/skills/auth0/SKILL.md")
+"""The default `--skill-path`, relative to the repo; else the only SKILL.md under plugins/."""
+PLUGINS_DIR = "plugins"
+STATE_DIR = ".activation"
+"""The state folder in the target repo: Stage A flags and Stage B transcripts."""
+DEBUG_ENV = "ACTIVATION_DEBUG"
+"""Set to 1 to get the traceback of an internal error."""

@@ -1,0 +1,273 @@
+"""The data every layer shares: small frozen records, no behaviour beyond what they mean.
+
+Data flows one way, inputs -> trials -> verdicts -> report, and each stage of it is one of
+these types, so any part can be tested or replaced on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Literal
+
+from activation import _config
+from activation._errors import ExitCode
+
+Stage = Literal["A", "B"]
+VariantName = Literal["baseline", "candidate"]
+VARIANTS: tuple[VariantName, VariantName] = ("baseline", "candidate")
+
+
+# --- inputs ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    prompt: str
+    should_activate: bool
+    why: str
+    tags: tuple[str, ...] = ()
+    spot_check: bool = False
+    twin: str | None = None
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A menu entry: the agent sees only a skill's name and description."""
+
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Target:
+    """The measured skill; `repo` and `plugin_root` are absolute, `skill_path` is repo-relative."""
+
+    repo: Path
+    skill_path: Path
+    plugin_root: Path
+    plugin_name: str
+    skill_name: str
+
+    @property
+    def skill_id(self) -> str:
+        """The name the agent lists and invokes the skill by."""
+        return f"{self.plugin_name}:{self.skill_name}"
+
+    @property
+    def skill_file(self) -> Path:
+        """The working-tree SKILL.md (it may not exist: a `git:` variant can still be read)."""
+        return self.repo / self.skill_path
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One side of the comparison; `source` says where it came from, for people.
+
+    The whole SKILL.md text is kept beside the description because Stage B builds a plugin
+    copy from it; only the description may differ between the two copies.
+    """
+
+    spec: str
+    description: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a run needs, validated before the first call."""
+
+    target: Target
+    cases: tuple[Case, ...]
+    distractors: tuple[Skill, ...]
+    baseline: Variant
+    candidate: Variant
+    written_for: str | None = None
+    """The skill id the cases file says it was written for (its top-level `skill`)."""
+
+    def variant(self, name: VariantName) -> Variant:
+        return self.baseline if name == "baseline" else self.candidate
+
+
+# --- trials ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrialKey:
+    case: Case
+    variant: VariantName
+    index: int
+
+
+@dataclass(frozen=True)
+class Usage:
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.requests + other.requests,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cost_usd + other.cost_usd,
+        )
+
+
+@dataclass(frozen=True)
+class Trial:
+    """`activated` is None exactly when the trial is an error: an error is never a vote."""
+
+    key: TrialKey
+    activated: bool | None
+    error: str | None = None
+    evidence: str = ""
+    transcript: str | None = None
+    usage: Usage = Usage()
+
+    @property
+    def is_error(self) -> bool:
+        return self.activated is None
+
+
+# --- verdicts --------------------------------------------------------------------------
+
+
+class Status(StrEnum):
+    REGRESSED = "REGRESSED"
+    IMPROVED = "IMPROVED"
+    UNSTABLE = "UNSTABLE"
+    PASS = "PASS"
+    FAIL = "FAIL"
+    ERROR = "ERROR"
+
+
+FLAGGED = (Status.REGRESSED, Status.IMPROVED, Status.UNSTABLE, Status.ERROR)
+"""Statuses that ask for a look with the real agent."""
+
+
+def gate(statuses: Iterable[Status]) -> ExitCode:
+    """A regression fails the gate (and wins over errors); missing evidence fails it closed."""
+    found = set(statuses)
+    if Status.REGRESSED in found:
+        return ExitCode.REGRESSED
+    if Status.ERROR in found:
+        return ExitCode.INCOMPLETE
+    return ExitCode.OK
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One variant's trials of one case; errors are counted apart and never vote."""
+
+    activated: int
+    valid: int
+    errors: int
+
+    @classmethod
+    def of(cls, trials: Iterable[Trial]) -> Tally:
+        outcomes = [trial.activated for trial in trials]
+        return cls(
+            activated=sum(outcome is True for outcome in outcomes),
+            valid=sum(outcome is not None for outcome in outcomes),
+            errors=sum(outcome is None for outcome in outcomes),
+        )
+
+    @property
+    def verdict(self) -> bool | None:
+        """Majority: True above half, False below, None on a tie or with no valid trial."""
+        if 2 * self.activated > self.valid:
+            return True
+        if 2 * self.activated < self.valid:
+            return False
+        return None
+
+    @property
+    def unanimous(self) -> bool:
+        return self.valid > 0 and self.activated in (0, self.valid)
+
+    def correct(self, should_activate: bool) -> int:
+        """How many valid trials matched the ground truth."""
+        return self.activated if should_activate else self.valid - self.activated
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """A case's status with the evidence behind it: its tallies and its own trials."""
+
+    case: Case
+    baseline: Tally
+    candidate: Tally
+    status: Status
+    p_value: float | None
+    trials: tuple[Trial, ...] = ()
+    partial: bool = False
+    """Judged from the trials an interrupted run finished, not from all it planned."""
+
+    def tally(self, variant: VariantName) -> Tally:
+        return self.baseline if variant == "baseline" else self.candidate
+
+
+# --- a run -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """How Stage B starts the Claude Code CLI; `version` is what the CLI said it is."""
+
+    claude: str = _config.CLAUDE
+    max_turns: int = _config.MAX_TURNS
+    timeout: float = _config.TIMEOUT
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What was asked for: with the inputs, everything needed to reproduce a run."""
+
+    stage: Stage = "A"
+    model: str | None = None
+    """The model the trials ask; None leaves Stage B's CLI on its own default."""
+    trials: int = _config.TRIALS
+    alpha: float = _config.ALPHA
+    seed: int = _config.SEED
+    concurrency: int | None = None
+    agent: AgentSettings | None = None
+
+    @property
+    def limit(self) -> int:
+        """Trials in flight at once."""
+        return self.concurrency or _config.CONCURRENCY[self.stage]
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    spec: RunSpec
+    inputs: Inputs
+    verdicts: tuple[CaseVerdict, ...]
+    trials: tuple[Trial, ...]
+    """Every finished trial, including those of unfinished cases (they still cost)."""
+    interrupted: bool = False
+    unfinished: tuple[str, ...] = ()
+    """Case ids an interrupted run has no trial of for some variant: no status, no figure."""
+    in_flight: int = 0
+    """Trials started but cut off by an interruption: each had sent at least one request."""
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        return gate(verdict.status for verdict in self.verdicts)
+
+    @property
+    def usage(self) -> Usage:
+        sent = sum((trial.usage for trial in self.trials), Usage())
+        return sent + Usage(requests=self.in_flight)
+
+    def ids_with(self, *statuses: Status) -> list[str]:
+        return [verdict.case.id for verdict in self.verdicts if verdict.status in statuses]

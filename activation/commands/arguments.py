@@ -1,0 +1,123 @@
+"""Argument parsing shared by every command: one clear line and exit 2 for a bad flag.
+
+Every default shown in `--help` comes from `_config`, the only place defaults live.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import NoReturn
+
+from activation import __version__, _config
+from activation._models import AgentSettings, RunSpec
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad flags get one clear line and exit 2, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parser(prog: str, description: str) -> OneLineParser:
+    made = OneLineParser(prog=prog, description=description)
+    made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
+    return made
+
+
+def positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def positive_float(value: str) -> float:
+    number = float(value)
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {value}")
+    return number
+
+
+def probability(value: str) -> float:
+    number = float(value)
+    if not 0 < number < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {number}")
+    return number
+
+
+def non_empty(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return value
+
+
+def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repo", type=Path, help="target repo (default: git root of the cwd)")
+    parser.add_argument(
+        "--skill-path",
+        help=f"SKILL.md relative to the repo (default: {_config.SKILL_PATH}, "
+        f"or the only SKILL.md under {_config.PLUGINS_DIR}/)",
+    )
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of every command that runs the matrix (the main one and `calibrate`)."""
+    add_target_arguments(parser)
+    parser.add_argument("--cases", type=Path, help="cases file (default: the bundled suite)")
+    parser.add_argument("--distractors", type=Path, help="distractor skills folder")
+    parser.add_argument(
+        "--trials",
+        type=positive_int,
+        default=_config.TRIALS,
+        help=f"trials per case and variant ({_config.TRIALS})",
+    )
+    parser.add_argument(
+        "--model", type=non_empty, help=f"model id (Stage A default {_config.MODEL})"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=_config.SEED, help=f"menu shuffle seed ({_config.SEED})"
+    )
+    parser.add_argument(
+        "--alpha",
+        type=probability,
+        default=_config.ALPHA,
+        help=f"significance level ({_config.ALPHA})",
+    )
+    concurrency = ", ".join(f"{stage}: {n}" for stage, n in _config.CONCURRENCY.items())
+    parser.add_argument(
+        "--concurrency", type=positive_int, help=f"trials in flight at once ({concurrency})"
+    )
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
+    parser.add_argument("--real", action="store_true", help="Stage B: the real Claude Code CLI")
+    parser.add_argument(
+        "--claude",
+        default=_config.CLAUDE,
+        help=f"Claude Code executable, Stage B ({_config.CLAUDE})",
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=positive_int,
+        default=_config.MAX_TURNS,
+        help=f"agent turns per run, Stage B ({_config.MAX_TURNS})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=_config.TIMEOUT,
+        help=f"seconds per run, Stage B ({_config.TIMEOUT:g})",
+    )
+
+
+def spec_from(args: argparse.Namespace) -> RunSpec:
+    stage = "B" if args.real else "A"
+    return RunSpec(
+        stage=stage,
+        model=args.model or (_config.MODEL if stage == "A" else None),
+        trials=args.trials,
+        alpha=args.alpha,
+        seed=args.seed,
+        concurrency=args.concurrency,
+        agent=AgentSettings(args.claude, args.max_turns, args.timeout) if args.real else None,
+    )

@@ -1,0 +1,80 @@
+"""Choosing and preparing a run's backend: the one place the command line knows the stages.
+
+A `Backends` checks what a stage needs from the environment before any model call and then
+makes the backend; tests pass one that makes the in-memory fake.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Protocol
+
+from rich.console import Console
+
+from activation import state
+from activation._errors import InputError
+from activation._models import Inputs, RunSpec
+from activation.trials.backend import Backend
+
+
+class Backends(Protocol):
+    def prepare(self, spec: RunSpec, *, credentials: bool = True) -> RunSpec:
+        """Check the environment (credentials, the CLI); the spec with what was found."""
+        ...
+
+    def open(self, spec: RunSpec, inputs: Inputs) -> Backend: ...
+
+
+def require_credentials(spec: RunSpec) -> None:
+    if os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+        return
+    if spec.stage == "B" and any(
+        os.environ.get(name) for name in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
+    ):
+        return
+    raise InputError("no API key: set ANTHROPIC_API_KEY (--dry-run needs none)")
+
+
+class RealBackends:
+    """Stage A over the Messages API, Stage B over the Claude Code CLI (imported lazily)."""
+
+    def prepare(self, spec: RunSpec, *, credentials: bool = True) -> RunSpec:
+        if credentials:
+            require_credentials(spec)
+        if spec.agent is None:
+            return spec
+        from activation.trials.agent.backend import check_claude
+
+        return replace(spec, agent=replace(spec.agent, version=check_claude(spec.agent.claude)))
+
+    def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+        if spec.stage == "A":
+            from activation.trials.classifier.backend import ClassifierBackend
+
+            return ClassifierBackend(spec, inputs)
+        from activation.trials.agent.backend import AgentBackend
+
+        return AgentBackend(spec, inputs, state.new_run_dir(inputs.target.repo, spec.stage))
+
+
+def pair_key(inputs: Inputs) -> str:
+    return state.pair_key(
+        inputs.target.skill_id, inputs.baseline.description, inputs.candidate.description
+    )
+
+
+def stage_b_selection(inputs: Inputs, console: Console) -> Inputs:
+    """Without `--only`: the spot checks plus what the latest Stage A run on this pair flagged."""
+    flagged = state.last_flagged(inputs.target.repo, pair_key(inputs))
+    chosen = {case.id for case in inputs.cases if case.spot_check} | set(flagged or ())
+    selection = tuple(case for case in inputs.cases if case.id in chosen)
+    origin = (
+        "spot checks and the cases the latest Stage A run on these descriptions flagged"
+        if flagged is not None
+        else "spot checks only (no Stage A run on these two descriptions yet)"
+    )
+    if not selection:
+        raise InputError(f"no case selected for --real ({origin}): pass --only ids")
+    console.print(f"--real selection: {len(selection)} case(s), {origin}", soft_wrap=True)
+    return replace(inputs, cases=selection)

@@ -1,0 +1,141 @@
+"""`activation calibrate`: prove the suite can fail, on both axes, and stays quiet on A/A."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import orjson
+
+from activation import __version__
+from activation._models import Inputs, RunSpec
+from activation.commands.arguments import add_run_arguments, parser, spec_from
+from activation.commands.backends import Backends, stage_b_selection
+from activation.commands.run import run_with_progress
+from activation.commands.session import Session, check_writable
+from activation.inputs.cases import parse_only
+from activation.inputs.frontmatter import split_document
+from activation.inputs.suite import BUNDLED_CONTROLS
+from activation.report.calibration import (
+    Calibration,
+    calibration_data,
+    calibration_markdown,
+    record_stem,
+    render_calibration,
+)
+from activation.report.plan import run_warnings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    made = parser(
+        "activation calibrate",
+        "Run the suite against a narrow control, a broad control and the real description "
+        "itself; exit 0 only when both controls are caught and A/A is quiet. "
+        "Example: activation calibrate --trials 5 --record",
+    )
+    made.add_argument(
+        "--baseline", help="the real description: git:<ref> or a path (the working tree)"
+    )
+    made.add_argument("--narrow", type=Path, default=BUNDLED_CONTROLS / "narrow" / "SKILL.md")
+    made.add_argument("--broad", type=Path, default=BUNDLED_CONTROLS / "broad" / "SKILL.md")
+    made.add_argument("--only", type=parse_only, help="comma-separated case ids")
+    made.add_argument(
+        "--record",
+        type=Path,
+        nargs="?",
+        const=Path("calibration/records"),
+        metavar="DIR",
+        help="write a dated JSON and Markdown entry (default DIR: ./calibration/records)",
+    )
+    add_run_arguments(made)
+    return made
+
+
+def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
+    """The three comparisons, all validated before the first call."""
+    from activation.inputs.load import load_inputs, resolve_variant
+
+    real = load_inputs(
+        cwd,
+        repo=args.repo,
+        skill_path=args.skill_path,
+        cases=args.cases,
+        distractors=args.distractors,
+        baseline=args.baseline,
+        only=args.only,
+    )
+    controls = {
+        "narrow": resolve_variant(str(args.narrow), real.target, cwd),
+        "broad": resolve_variant(str(args.broad), real.target, cwd),
+        "self": real.baseline,
+    }
+    return {name: replace(real, candidate=control) for name, control in controls.items()}
+
+
+def control_warnings(comparisons: dict[str, Inputs]) -> list[str]:
+    """A control written for another skill still works, but the user should know."""
+    warnings = []
+    for name in ("narrow", "broad"):
+        inputs = comparisons[name]
+        written_for = split_document(inputs.candidate.text, inputs.candidate.source).name
+        if written_for not in (None, inputs.target.skill_name):
+            warnings.append(
+                f"the {name} control ({inputs.candidate.spec}) is written for the skill "
+                f"{written_for!r}, not {inputs.target.skill_name!r}: pass --{name} with a "
+                "control of your own for a sharper check"
+            )
+    return warnings
+
+
+def run_calibration(
+    session: Session,
+    backends: Backends,
+    spec: RunSpec,
+    comparisons: dict[str, Inputs],
+    only: bool,
+) -> Calibration:
+    """The three runs in turn; an interruption stops them all."""
+    outcomes = []
+    for name, inputs in comparisons.items():
+        session.err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
+        if spec.stage == "B" and not only:
+            inputs = stage_b_selection(inputs, session.err)
+        outcome = run_with_progress(session, backends, spec, inputs)
+        if outcome.interrupted:
+            raise KeyboardInterrupt
+        outcomes.append(outcome)
+    return Calibration(*outcomes)
+
+
+def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path, Path]:
+    """A dated JSON and Markdown entry; only ever for a run that really happened."""
+    stem = record_stem(calibration, when)
+    folder.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = folder / f"{stem}.json", folder / f"{stem}.md"
+    data = calibration_data(calibration, __version__)
+    json_path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    md_path.write_text(calibration_markdown(calibration, when))
+    return json_path, md_path
+
+
+def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int:
+    args = build_parser().parse_args(argv)
+    if args.json is not None:
+        check_writable(args.json)
+    spec = spec_from(args)
+    comparisons = comparison_inputs(args, Path.cwd())
+    bundled = args.cases is None
+    warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
+    session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
+    spec = backends.prepare(spec)
+    calibration = run_calibration(session, backends, spec, comparisons, args.only is not None)
+    session.out.print(render_calibration(calibration))
+    if args.json is not None:
+        data = calibration_data(calibration, __version__)
+        args.json.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    if args.record:
+        for path in record(args.record, calibration, datetime.now(UTC)):
+            session.out.print(f"recorded {path}", soft_wrap=True)
+    return calibration.exit_code

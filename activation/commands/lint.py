@@ -1,0 +1,108 @@
+"""`activation lint`: static checks on a case matrix and a description, no model call.
+
+Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from activation._errors import ExitCode, InputError
+from activation._models import Target
+from activation.commands.arguments import add_target_arguments, parser
+from activation.commands.session import Session
+from activation.inputs.cases import check_cases
+from activation.inputs.lint import Finding, lint
+from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
+from activation.inputs.variants import git_ref, working_tree_spec
+
+
+def build_parser() -> argparse.ArgumentParser:
+    made = parser(
+        "activation lint",
+        "Static checks on a case matrix and a skill description; no model call. "
+        "Example: activation lint --cases my-cases.json --strict",
+    )
+    made.add_argument("--cases", type=Path, help="cases file (default: the bundled suite)")
+    add_target_arguments(made)
+    made.add_argument(
+        "--candidate",
+        help="description to lint: git:<ref> or a SKILL.md path (default: the working tree)",
+    )
+    made.add_argument(
+        "--strict",
+        action="store_true",
+        help="hold the cases to the bundled suite's policy: every positive has a negative "
+        "twin, all four groups are used (always on for the bundled suite)",
+    )
+    return made
+
+
+def render_findings(findings: Sequence[Finding]) -> str:
+    """Plain aligned lines, then a count: readable in a terminal and in a CI log alike."""
+    if not findings:
+        return "lint: no problems found"
+    width = max(len(finding.case_id or "-") for finding in findings)
+    lines = [
+        f"{finding.level:<7}  {(finding.case_id or '-'):<{width}}  {finding.message}"
+        for finding in findings
+    ]
+    errors = sum(finding.level == "error" for finding in findings)
+    warnings = len(findings) - errors
+    lines.append(f"lint: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
+    return "\n".join(lines)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def lint_exit_code(findings: Sequence[Finding]) -> ExitCode:
+    """Any error fails; warnings never do."""
+    failed = any(finding.level == "error" for finding in findings)
+    return ExitCode.CHECK_FAILED if failed else ExitCode.OK
+
+
+def target_and_description(args: argparse.Namespace) -> tuple[Target | None, str | None]:
+    """The description to check, resolved the way the main command resolves the candidate.
+
+    A path needs no target; with no flag at all and no skill found here, the cases are
+    linted alone rather than refused.
+    """
+    from activation.inputs.load import read_path, resolve_target, resolve_variant
+
+    cwd = Path.cwd()
+    if args.candidate is not None and git_ref(args.candidate) is None:
+        return None, read_path(args.candidate, cwd).description
+    try:
+        target = resolve_target(args.repo, args.skill_path, cwd)
+    except InputError:
+        if args.repo is None and args.skill_path is None and args.candidate is None:
+            return None, None
+        raise
+    spec = args.candidate if args.candidate is not None else working_tree_spec(target)
+    return target, resolve_variant(spec, target, cwd).description
+
+
+def main_lint(session: Session, argv: list[str]) -> int:
+    from activation.inputs.load import read_json
+
+    args = build_parser().parse_args(argv)
+    bundled = args.cases is None
+    checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
+    target, description = target_and_description(args)
+    if description is None:
+        session.warn(
+            [
+                "no skill found here, so only the cases were checked "
+                "(pass --repo, --skill-path or --candidate to check a description too)"
+            ]
+        )
+    if target is not None:
+        mismatch = suite_mismatch(checked.written_for, target.skill_id, bundled)
+        session.warn([mismatch] if mismatch else [])
+    findings = lint(checked, description, strict=bundled or args.strict)
+    session.out.print(render_findings(findings), markup=False, soft_wrap=True)
+    return lint_exit_code(findings)

@@ -1,0 +1,103 @@
+"""The main command: compare two descriptions on the case matrix and gate on the result."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from activation import __version__, state
+from activation._config import BASELINE
+from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec
+from activation.commands.arguments import add_run_arguments, parser, spec_from
+from activation.commands.backends import Backends, pair_key, stage_b_selection
+from activation.commands.session import Session, check_writable
+from activation.inputs.cases import parse_only
+from activation.report.data import build_report
+from activation.report.plan import planned_calls, render_plan, run_warnings
+from activation.report.progress import TrialProgress
+from activation.report.terminal import render_report
+from activation.trials.engine import execute
+
+DESCRIPTION = (
+    "Compare two versions of a skill description on a labelled case matrix and fail when "
+    "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
+    "Subcommands: lint, detect, calibrate (activation SUBCOMMAND --help)."
+)
+RERUN_FLAGS = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")
+"""The flags worth repeating in the suggested `--real` command."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    made = parser("activation", DESCRIPTION)
+    made.add_argument("--baseline", default=BASELINE, help=f"git:<ref> or a path ({BASELINE})")
+    made.add_argument("--candidate", help="git:<ref> or a path (the working-tree SKILL.md)")
+    made.add_argument("--only", type=parse_only, help="comma-separated case ids")
+    made.add_argument("--dry-run", action="store_true", help="validate and plan; no model call")
+    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
+    add_run_arguments(made)
+    return made
+
+
+def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> list[str]:
+    repeated: list[str] = []
+    for flag in RERUN_FLAGS:
+        if any(item == flag or item.startswith(flag + "=") for item in argv):
+            repeated += [flag, str(getattr(args, flag[2:].replace("-", "_")))]
+    return repeated
+
+
+def run_with_progress(
+    session: Session, backends: Backends, spec: RunSpec, inputs: Inputs
+) -> RunOutcome:
+    label = f"Stage {spec.stage} trials"
+    with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
+        return execute(spec, inputs, backends.open(spec, inputs), progress)
+
+
+def remember_flags(outcome: RunOutcome) -> None:
+    """What Stage A flagged, for a later `--real` on the same two descriptions."""
+    if outcome.spec.stage != "A" or outcome.interrupted:
+        return
+    state.record_flagged(
+        outcome.inputs.target.repo,
+        pair_key(outcome.inputs),
+        [verdict.case.id for verdict in outcome.verdicts],
+        outcome.ids_with(*FLAGGED),
+        outcome.spec.model,
+    )
+
+
+def main_run(session: Session, argv: list[str], backends: Backends) -> int:
+    from activation.inputs.load import load_inputs
+
+    args = build_parser().parse_args(argv)
+    if args.json is not None:
+        check_writable(args.json)
+        session.json_path = args.json
+    spec = spec_from(args)
+    inputs = load_inputs(
+        Path.cwd(),
+        repo=args.repo,
+        skill_path=args.skill_path,
+        cases=args.cases,
+        distractors=args.distractors,
+        baseline=args.baseline,
+        candidate=args.candidate,
+        only=args.only,
+    )
+    warnings = run_warnings(spec, inputs, bundled_cases=args.cases is None)
+    session.warn(warnings)
+    if spec.stage == "B" and args.only is None:
+        inputs = stage_b_selection(inputs, session.err)
+    if args.dry_run:
+        spec = backends.prepare(spec, credentials=False)
+        session.out.print(render_plan(spec, inputs))
+        return 0
+    spec = backends.prepare(spec)
+    outcome = run_with_progress(session, backends, spec, inputs)
+    remember_flags(outcome)
+    report = build_report(outcome, __version__, tuple(warnings))
+    session.out.print(render_report(report, rerun_args(args, argv)))
+    session.write_report(report)
+    return report.exit_code

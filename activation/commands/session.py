@@ -1,0 +1,138 @@
+"""One wrapper around every command: how it ends is always one of the exit codes, never a
+traceback, and never exit 1 for a crash (1 means "a case regressed" to every CI system).
+
+Bad input, refused credentials and an unreachable API are exit 2; Ctrl-C and SIGTERM are 130;
+anything unexpected is exit 4 with one line (the traceback only with `--debug` or
+ACTIVATION_DEBUG=1). With `--json`, the report is written on every way out, carrying its
+`exit_code` and, when the run could not finish, an `error`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+
+from rich.console import Console
+
+from activation import __version__
+from activation._config import DEBUG_ENV
+from activation._errors import ApiUnreachable, AuthError, ExitCode, InputError
+from activation.report.data import Report, failure_json, report_json
+
+LOG_WIDTH = 160
+"""Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
+
+
+def consoles() -> tuple[Console, Console]:
+    """The report on stdout; progress, warnings and errors on stderr."""
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else LOG_WIDTH)
+    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else LOG_WIDTH)
+    return out, err
+
+
+def interrupt(_signum: int, _frame: FrameType | None) -> None:
+    """SIGTERM (a CI cancel, `timeout`) stops a command as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+def check_writable(path: Path, flag: str = "--json") -> None:
+    """Refuse an output path before any model call, rather than lose the run's report."""
+    if path.is_dir():
+        raise InputError(f"{flag} {path}: is a directory")
+    if not path.parent.is_dir():
+        raise InputError(f"{flag} {path}: the folder {path.parent} does not exist")
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as error:
+        raise InputError(f"{flag} {path}: cannot be written ({error.strerror})") from None
+    if not existed:
+        path.unlink()
+
+
+def headline(error: BaseException) -> str:
+    """The first line of what went wrong, reaching into an exception group for the cause."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+class Session:
+    """What a command run needs around it: its consoles, its output paths, how it ends."""
+
+    def __init__(self, prog: str, debug: bool) -> None:
+        self.prog = prog
+        self.debug = debug
+        self.out, self.err = consoles()
+        self.json_path: Path | None = None
+        self.report: Report | None = None
+
+    def error_line(self, message: str) -> None:
+        self.err.print(f"{self.prog}: error: {message}", markup=False, soft_wrap=True)
+
+    def warn(self, warnings: Sequence[str]) -> None:
+        for warning in warnings:
+            self.err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
+
+    def write_report(self, report: Report) -> bool:
+        """The JSON report, if asked for; a failure is one line, never a change of verdict."""
+        self.report = report
+        if self.json_path is None:
+            return True
+        try:
+            self.json_path.write_bytes(report_json(report))
+        except OSError as error:
+            self.error_line(f"cannot write the report {self.json_path}: {error.strerror}")
+            return False
+        return True
+
+    def fail(self, code: ExitCode, message: str) -> ExitCode:
+        self.error_line(message)
+        if self.json_path is not None:
+            try:
+                data = (
+                    report_json(replace(self.report, exit_code=int(code), error=message))
+                    if self.report is not None
+                    else failure_json(code, message, __version__)
+                )
+                self.json_path.write_bytes(data)
+            except Exception as error:
+                self.error_line(f"cannot write the report {self.json_path}: {headline(error)}")
+        return code
+
+
+Command = Callable[[Session, list[str]], int]
+
+
+def run_command(prog: str, command: Command, argv: list[str]) -> int:
+    debug = "--debug" in argv or os.environ.get(DEBUG_ENV) == "1"
+    argv = [item for item in argv if item != "--debug"]
+    session = Session(prog, debug)
+    try:
+        return command(session, argv)
+    except SystemExit as exit_:  # argparse: --help, --version, or a bad flag (its own line)
+        return exit_.code if isinstance(exit_.code, int) else ExitCode.USAGE
+    except (InputError, AuthError, ApiUnreachable) as error:
+        return session.fail(ExitCode.USAGE, str(error))
+    except KeyboardInterrupt:
+        return session.fail(ExitCode.INTERRUPTED, "interrupted")
+    except Exception as error:
+        if session.debug:
+            traceback.print_exception(error, file=sys.stderr)
+        return session.fail(
+            ExitCode.INTERNAL,
+            f"internal error: {headline(error)}; please report it"
+            + ("" if session.debug else f" (--debug or {DEBUG_ENV}=1 shows where)"),
+        )
+
+
+def install_stop_signals() -> None:
+    signal.signal(signal.SIGTERM, interrupt)

@@ -1,0 +1,161 @@
+"""The labelled case matrix: the one validator, shared by the run and by `lint`.
+
+The format is the Node harness's `cases.json` (an object with a `cases` list, or a bare
+list); its files must load unchanged, so unknown keys are tolerated and `_`-keys ignored. A
+top-level `skill` says which skill the matrix was written for.
+
+`check_cases` finds every reason a file is not a valid matrix; the run refuses a file with
+any (naming the first), and `lint` lists them all, so the two never disagree on validity.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from activation._errors import InputError
+from activation._models import Case
+
+_REQUIRED: tuple[tuple[str, type], ...] = (
+    ("prompt", str),
+    ("should_activate", bool),
+    ("why", str),
+)
+_WHY = "missing 'why': it is what makes the ground truth reviewable"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a file is not a valid matrix; `case_id` is None for the file or an unnamed case."""
+
+    case_id: str | None
+    message: str
+
+    def __str__(self) -> str:
+        return self.message if self.case_id is None else f"case {self.case_id!r}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    """The well-formed cases of a file and every problem found in it."""
+
+    cases: tuple[Case, ...]
+    problems: tuple[Problem, ...]
+    written_for: str | None = None
+
+
+def normalise_prompt(prompt: str) -> str:
+    return " ".join(prompt.casefold().split())
+
+
+def check_cases(data: object) -> CaseFile:
+    """Validate parsed JSON: the shape, every field of every case, and the references."""
+    written_for: str | None = None
+    if isinstance(data, dict):
+        skill = data.get("skill")
+        if skill is not None and not (isinstance(skill, str) and skill.strip()):
+            return CaseFile((), (Problem(None, "'skill' must be a skill id like plugin:skill"),))
+        written_for = skill
+        if "cases" not in data:
+            return CaseFile((), (Problem(None, "expected a 'cases' list or a bare list of cases"),))
+        data = data["cases"]
+    if not isinstance(data, list):
+        return CaseFile((), (Problem(None, "'cases' must be a list"),))
+    if not data:
+        return CaseFile((), (Problem(None, "the case list is empty"),))
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    for position, raw in enumerate(data):
+        parsed = _parse_case(raw, position)
+        (cases if isinstance(parsed, Case) else problems).append(parsed)
+    named = [raw.get("id") for raw in data if isinstance(raw, dict)]
+    problems += _duplicate_ids(named)
+    problems += _identical_prompts(cases)
+    problems += [
+        Problem(case.id, f"twin {case.twin!r} names no case")
+        for case in cases
+        if case.twin is not None and case.twin not in named
+    ]
+    return CaseFile(tuple(cases), tuple(problems), written_for)
+
+
+def parse_cases(data: object, source: str) -> CaseFile:
+    """The checked cases, or an InputError naming the first problem and counting the rest."""
+    checked = check_cases(data)
+    if checked.problems:
+        first, more = checked.problems[0], len(checked.problems) - 1
+        extra = f" (and {more} more: `activation lint --cases {source}` lists them)" if more else ""
+        raise InputError(f"{source}: {first}{extra}")
+    return checked
+
+
+def _parse_case(raw: object, position: int) -> Case | Problem:
+    if not isinstance(raw, dict):
+        return Problem(None, f"case #{position + 1} is not an object")
+    case_id = raw.get("id")
+    if not isinstance(case_id, str) or not case_id.strip():
+        return Problem(None, f"case #{position + 1}: 'id' is missing or not a non-empty string")
+    for field, kind in _REQUIRED:
+        value = raw.get(field)
+        if field == "why" and not (isinstance(value, str) and value.strip()):
+            return Problem(case_id, _WHY)
+        if field not in raw:
+            return Problem(case_id, f"missing '{field}'")
+        if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()):
+            expected = "true or false" if kind is bool else "a non-empty string"
+            return Problem(case_id, f"'{field}' must be {expected}")
+    tags = raw.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
+        return Problem(case_id, "'tags' must be a list of strings")
+    spot_check = raw.get("spot_check", False)
+    if not isinstance(spot_check, bool):
+        return Problem(case_id, "'spot_check' must be true or false")
+    twin = raw.get("twin")
+    if twin is not None and not isinstance(twin, str):
+        return Problem(case_id, "'twin' must be a case id")
+    return Case(
+        id=case_id,
+        prompt=raw["prompt"],
+        should_activate=raw["should_activate"],
+        why=raw["why"],
+        tags=tuple(tags),
+        spot_check=spot_check,
+        twin=twin,
+    )
+
+
+def _duplicate_ids(ids: Sequence[object]) -> list[Problem]:
+    counts = Counter(case_id for case_id in ids if isinstance(case_id, str))
+    return [
+        Problem(case_id, f"duplicate id: {count} cases share it")
+        for case_id, count in counts.items()
+        if count > 1
+    ]
+
+
+def _identical_prompts(cases: Sequence[Case]) -> list[Problem]:
+    first: dict[str, str] = {}
+    problems = []
+    for case in cases:
+        key = normalise_prompt(case.prompt)
+        if key in first and first[key] != case.id:
+            problems.append(Problem(case.id, f"same prompt as {first[key]!r}"))
+        first.setdefault(key, case.id)
+    return problems
+
+
+def parse_only(value: str) -> tuple[str, ...]:
+    """`--only a,b` as ids, in order, without blanks or repeats."""
+    return tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+
+
+def select(cases: Sequence[Case], only: Iterable[str]) -> tuple[Case, ...]:
+    """The named cases in file order; unknown ids are an input error that lists them."""
+    wanted = set(only)
+    if not wanted:
+        raise InputError("--only names no case id")
+    unknown = sorted(wanted - {case.id for case in cases})
+    if unknown:
+        raise InputError(f"--only names unknown case ids: {', '.join(unknown)}")
+    return tuple(case for case in cases if case.id in wanted)

@@ -1,0 +1,217 @@
+"""Static checks on a case matrix and a description: no model call, so they run first.
+
+A green activation run means something only if the cases are sound: every label is justified,
+no case is counted twice, every positive has a negative twin that shares its vocabulary (so a
+description that merely matches words is caught), and no prompt parrots the description (which
+tests string matching, not intent).
+
+Errors: whatever makes the run refuse the file (the one validator in `cases`: shape, fields,
+a missing `why`, duplicate ids, identical prompts, a twin that names no case) and a
+description over 1,024 characters. Under the suite's policy (`strict`: the bundled suite, or
+`lint --strict`) also a positive without a twin and a twin that names a positive; for a
+user's own matrix those two are warnings.
+
+Warnings:
+
+- near-duplicate prompts: `difflib.SequenceMatcher` ratio >= 0.9 on the normalised prompts
+  (lower-cased, whitespace collapsed). A character-level ratio catches the copy-and-tweak
+  duplicates (one word or a typo changed) that token overlap misses on short prompts.
+- a prompt that echoes the description: words are lower-cased tokens (`next.js` and
+  `asp.net` stay whole) with a plural `s` stripped from alphanumeric ones; a *content word* is
+  one that is not in `STOP_WORDS` (common English plus the generic words of skill
+  descriptions: use, app, add, fix, user, ...) and has at least three characters or a digit.
+  The description's *distinctive words* are its content words. A prompt echoes the
+  description when it shares a run of at least `ECHO_RUN` consecutive words with it that holds
+  at least two content words (a copied phrase), or when at least `ECHO_MIN_WORDS` distinct
+  distinctive words make up at least `ECHO_MIN_SHARE` of the prompt's content words (a prompt
+  assembled from the description's vocabulary). A terse prompt naming one feature and one
+  framework stays well clear of both, and so does a long one with pasted error text.
+- under the suite's policy, a group (`keyword-loss`, `framework-loss`, `indirect`,
+  `negative`) with no cases.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Literal
+
+from activation._config import DESCRIPTION_LIMIT
+from activation._models import Case
+from activation.inputs.cases import CaseFile, normalise_prompt
+
+Level = Literal["error", "warning"]
+
+GROUPS: tuple[str, ...] = ("keyword-loss", "framework-loss", "indirect", "negative")
+"""The four groups the suite's policy asks for: each catches a different way a description
+goes wrong."""
+
+NEAR_DUPLICATE_RATIO = 0.9
+ECHO_RUN = 4
+ECHO_MIN_WORDS = 4
+ECHO_MIN_SHARE = 0.6
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased word tokens with a plural `s` stripped (`tokens` and `token` match)."""
+    words = []
+    for token in _TOKEN.findall(text.casefold()):
+        if len(token) > 3 and token.isalnum() and token.endswith("s") and not token.endswith("ss"):
+            token = token[:-1]
+        words.append(token)
+    return words
+
+
+STOP_WORDS: frozenset[str] = frozenset(
+    _words(
+        """
+        a about above after again against all also am an and any are as at be because been
+        before being below between both but by can cannot could did do does doing don't down
+        during each else etc even ever every few for from further get gets got had has have
+        having he her here hers him his how i if in into is isn't it its itself just let like
+        may me might more most much must my no nor not now of off on once only or other our
+        ours out over own per same she should so some such than that the their them then there
+        these they this those through to too under until up upon us very via was we were what
+        when where whether which while who whom why will with within without would yet you
+        your yours e.g i.e vs
+        use uses used using usage whenever help helps helping developer developers user users
+        app apps application applications add adds adding added fix fixes fixing fixed make
+        makes making need needs want wants work works working build builds building set sets
+        setting setup code project projects thing things way ways new existing kind kinds type
+        types task tasks request requests support supports supporting including include
+        includes feature features configure configures configuring configuration skill skills
+        framework frameworks tool tools one two
+        """
+    )
+)
+"""Common English words plus the generic vocabulary of skill descriptions (use, app, add...).
+
+Normalised like prompt words, so the plural-stripping rule applies to both sides alike.
+"""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem; `case_id` is None when it concerns the file or the description."""
+
+    level: Level
+    case_id: str | None
+    message: str
+
+
+def _is_content(word: str) -> bool:
+    return word not in STOP_WORDS and (len(word) >= 3 or any(ch.isdigit() for ch in word))
+
+
+def distinctive_words(description: str) -> frozenset[str]:
+    """The description's words that a paraphrasing prompt would not share by accident."""
+    return frozenset(word for word in _words(description) if _is_content(word))
+
+
+def _longest_shared_run(prompt: list[str], description: list[str]) -> list[str]:
+    match = SequenceMatcher(None, prompt, description, autojunk=False).find_longest_match(
+        0, len(prompt), 0, len(description)
+    )
+    return prompt[match.a : match.a + match.size]
+
+
+def echo(prompt: str, description: str) -> str | None:
+    """Why the prompt echoes the description, or None; see the module docstring for the rule."""
+    prompt_words = _words(prompt)
+    description_words = _words(description)
+    run = _longest_shared_run(prompt_words, description_words)
+    if len(run) >= ECHO_RUN and sum(map(_is_content, run)) >= 2:
+        return f"copies the phrase {' '.join(run)!r}"
+    content = {word for word in prompt_words if _is_content(word)}
+    shared = content & distinctive_words(description)
+    if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
+        return f"is built from its words {', '.join(sorted(shared))}"
+    return None
+
+
+def lint(checked: CaseFile, description: str | None, strict: bool) -> tuple[Finding, ...]:
+    """Every check; `description` None skips those that need one. Errors first, then warnings."""
+    findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
+    if description is not None and len(description) > DESCRIPTION_LIMIT:
+        findings.append(
+            Finding(
+                "error",
+                None,
+                f"the description is {len(description):,} characters, over the agent's "
+                f"{DESCRIPTION_LIMIT:,}-character limit",
+            )
+        )
+    cases = checked.cases
+    findings += _twin_findings(cases, "error" if strict else "warning")
+    findings += _near_duplicates(cases)
+    if description is not None:
+        for case in cases:
+            reason = echo(case.prompt, description)
+            if reason:
+                findings.append(
+                    Finding(
+                        "warning",
+                        case.id,
+                        f"the prompt echoes the description ({reason}): "
+                        "that tests string matching, not intent",
+                    )
+                )
+    if strict:
+        used = {tag for case in cases for tag in case.tags}
+        findings += [
+            Finding("warning", None, f"no case in group {group!r} (tag a case with it)")
+            for group in GROUPS
+            if group not in used
+        ]
+    return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
+
+
+def _twin_findings(cases: Sequence[Case], level: Level) -> list[Finding]:
+    """The suite's policy: every positive has a negative twin sharing its vocabulary."""
+    by_id = {case.id: case for case in cases}
+    findings = []
+    for case in cases:
+        twin = by_id.get(case.twin) if case.twin is not None else None
+        if twin is not None and twin.should_activate:
+            findings.append(
+                Finding(level, case.id, f"twin {case.twin!r} is a positive, not a negative")
+            )
+        elif case.twin is None and case.should_activate:
+            findings.append(
+                Finding(
+                    level,
+                    case.id,
+                    "positive without a twin: name a negative that shares its vocabulary",
+                )
+            )
+    return findings
+
+
+def _near_duplicates(cases: Sequence[Case]) -> list[Finding]:
+    """Quadratic, but on normalised strings with cheap upper bounds first: fine for hundreds."""
+    prompts = [normalise_prompt(case.prompt) for case in cases]
+    findings = []
+    for j, later in enumerate(cases):
+        for i in range(j):
+            if prompts[i] == prompts[j]:
+                continue
+            matcher = SequenceMatcher(None, prompts[i], prompts[j], autojunk=False)
+            if matcher.real_quick_ratio() < NEAR_DUPLICATE_RATIO:
+                continue
+            if matcher.quick_ratio() < NEAR_DUPLICATE_RATIO:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= NEAR_DUPLICATE_RATIO:
+                findings.append(
+                    Finding(
+                        "warning",
+                        later.id,
+                        f"prompt nearly duplicates {cases[i].id!r} (similarity {ratio:.2f})",
+                    )
+                )
+                break
+    return findings

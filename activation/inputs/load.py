@@ -1,0 +1,316 @@
+"""Reading a run's inputs from disk and git: the only module of `inputs` that does I/O.
+
+Everything it reads is validated by the pure modules beside it, and every problem is an
+InputError with one line a person can act on, raised before any model call.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePath, PurePosixPath
+
+import git
+import orjson
+from gitdb.exc import ODBError
+
+from activation._config import PLUGINS_DIR, SKILL_PATH
+from activation._errors import InputError
+from activation._models import Inputs, Skill, Target, Variant
+from activation.inputs.cases import CaseFile, parse_cases, select
+from activation.inputs.frontmatter import read_description, split_document
+from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
+from activation.inputs.target import (
+    MANIFEST,
+    SKILL_FILE_NAME,
+    choose_only_skill,
+    fallback_plugin_root,
+    plugin_name_from_manifest,
+    plugin_root_candidates,
+)
+from activation.inputs.variants import (
+    GIT_PREFIX,
+    decode_skill,
+    git_ref,
+    unknown_ref_message,
+    working_tree_spec,
+)
+
+_GIT_LOOKUP_ERRORS = (ODBError, ValueError, IndexError, NotImplementedError)
+"""What gitpython raises for a ref it cannot resolve or an object a shallow clone lacks."""
+_SYMLINK_MODE = 0o120000
+
+
+# --- cases and distractors ---------------------------------------------------------------
+
+
+def read_json(path: Path, what: str = "cases file") -> object:
+    """A JSON file, parsed; unreadable, non-UTF-8 or non-JSON input is an input error."""
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a {what}") from None
+    except OSError as error:
+        raise InputError(f"cannot read {what} {path}: {error.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 (byte {error.start})") from None
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        raise InputError(
+            f"{path}: not valid JSON at line {error.lineno}, column {error.colno} ({error.msg})"
+        ) from None
+
+
+def load_cases(path: Path) -> CaseFile:
+    return parse_cases(read_json(path), str(path))
+
+
+def load_distractors(directory: Path) -> tuple[Skill, ...]:
+    """One skill per `*.md` file, sorted by file name so the menu is the same on every machine.
+
+    The name comes from the frontmatter's `name`, else the file stem, matching how a SKILL.md
+    is named by its folder when the frontmatter omits it.
+    """
+    if not directory.is_dir():
+        raise InputError(f"distractors folder not found: {directory}")
+    files = sorted(path for path in directory.glob("*.md") if path.is_file())
+    if not files:
+        raise InputError(f"{directory}: no distractor skills (expected one *.md file per skill)")
+    skills: list[Skill] = []
+    origin: dict[str, Path] = {}
+    for path in files:
+        document = split_document(read_text(path, "distractor"), str(path))
+        name = (document.name or path.stem).strip()
+        if not name:
+            raise InputError(f"{path}: the frontmatter 'name' is empty")
+        if name in origin:
+            raise InputError(
+                f"duplicate distractor name {name!r} in {origin[name].name} and {path.name}"
+            )
+        origin[name] = path
+        skills.append(Skill(name=name, description=document.description))
+    return tuple(skills)
+
+
+def read_text(path: Path, what: str) -> str:
+    try:
+        return decode_skill(path.read_bytes(), str(path))
+    except OSError as error:
+        raise InputError(f"cannot read {what} {path}: {error.strerror}") from None
+
+
+# --- the target ----------------------------------------------------------------------------
+def git_root(cwd: Path) -> Path:
+    """The working tree containing `cwd`: the default `--repo`."""
+    try:
+        repo = git.Repo(cwd, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(f"{cwd} is not inside a git repository: pass --repo DIR") from None
+    with repo:
+        if repo.working_tree_dir is None:
+            raise InputError(f"{repo.git_dir} is a bare git repository: pass --repo DIR")
+        return Path(repo.working_tree_dir).resolve()
+
+
+def explicit_repo(repo: Path, cwd: Path) -> Path:
+    """`--repo` need not be a git repository unless a `git:` variant is read from it."""
+    path = (cwd / repo).resolve()
+    if not path.is_dir():
+        raise InputError(f"--repo {repo}: no such directory")
+    return path
+
+
+def find_skill_files(repo: Path) -> list[PurePath]:
+    """Every SKILL.md under `plugins/`, repo-relative and sorted, for the fallback."""
+    plugins = repo / PLUGINS_DIR
+    if not plugins.is_dir():
+        return []
+    return sorted(
+        PurePath(path.relative_to(repo))
+        for path in plugins.rglob(SKILL_FILE_NAME)
+        if path.is_file()
+    )
+
+
+def default_skill_path(repo: Path) -> Path:
+    """The auth0 default when present, else the only SKILL.md under `plugins/`."""
+    if (repo / SKILL_PATH).is_file():
+        return Path(SKILL_PATH)
+    return Path(choose_only_skill(find_skill_files(repo)))
+
+
+def find_plugin_root(repo: Path, skill_path: Path) -> Path:
+    """The nearest ancestor holding the manifest, else the layout-based fallback (absolute)."""
+    with_manifest = (
+        folder
+        for folder in plugin_root_candidates(skill_path)
+        if (repo / folder / MANIFEST).is_file()
+    )
+    return repo / next(with_manifest, fallback_plugin_root(skill_path))
+
+
+def read_plugin_name(plugin_root: Path) -> str:
+    """The plugin's name from its manifest when it has one, else its folder's name."""
+    manifest = plugin_root / MANIFEST
+    if not manifest.is_file():
+        return plugin_root.name
+    try:
+        data = orjson.loads(manifest.read_bytes())
+    except orjson.JSONDecodeError as error:
+        raise InputError(f"{manifest}: the plugin manifest is not valid JSON ({error})") from None
+    except OSError as error:
+        raise InputError(
+            f"{manifest}: cannot read the plugin manifest ({error.strerror})"
+        ) from None
+    return plugin_name_from_manifest(data, plugin_root.name, str(manifest))
+
+
+def resolve_target(repo: Path | None, skill_path: str | None, cwd: Path) -> Target:
+    """Resolve `--repo` and `--skill-path` (either may be None for its default)."""
+    root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
+    relative = (
+        default_skill_path(root) if skill_path is None else relative_skill_path(root, skill_path)
+    )
+    if (root / relative).is_dir():
+        raise InputError(
+            f"--skill-path {relative.as_posix()}: is a directory; "
+            f"pass the {SKILL_FILE_NAME} inside it"
+        )
+    plugin_root = find_plugin_root(root, relative)
+    return Target(
+        repo=root,
+        skill_path=relative,
+        plugin_root=plugin_root,
+        plugin_name=read_plugin_name(plugin_root),
+        skill_name=(root / relative).parent.name,
+    )
+
+
+def relative_skill_path(repo: Path, skill_path: str) -> Path:
+    """`--skill-path` relative to the repo; absolute paths are accepted if they lie inside it."""
+    given = Path(skill_path)
+    absolute = Path(os.path.normpath(given if given.is_absolute() else repo / given))
+    if not absolute.is_relative_to(repo):
+        # An absolute path may reach the (resolved) repo through a symlink, e.g. /tmp on macOS.
+        absolute = absolute.parent.resolve() / absolute.name
+    if not absolute.is_relative_to(repo):
+        raise InputError(f"--skill-path {skill_path}: not inside the repo {repo}")
+    relative = absolute.relative_to(repo)
+    if relative == Path():
+        raise InputError(f"--skill-path {skill_path}: names the repo itself, not a SKILL.md")
+    return relative
+
+
+# --- the variants --------------------------------------------------------------------------
+
+
+def _open_repo(spec: str, target: Target) -> git.Repo:
+    try:
+        return git.Repo(target.repo, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(
+            f"{spec}: {target.repo} is not a git repository (pass a file path instead)"
+        ) from None
+
+
+def path_in_tree(repo: git.Repo, target: Target) -> str:
+    """The SKILL.md's path inside git's tree, which is rooted at the working tree, not --repo."""
+    if repo.working_tree_dir is None:
+        return target.skill_path.as_posix()
+    root = Path(repo.working_tree_dir).resolve()
+    return PurePosixPath(*target.repo.relative_to(root).parts, *target.skill_path.parts).as_posix()
+
+
+def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
+    """Read the target SKILL.md as committed at `ref`."""
+    repo = _open_repo(spec, target)
+    try:
+        path = path_in_tree(repo, target)
+        data = _blob_at(repo, spec, ref, path, target.repo)
+    finally:
+        repo.close()  # gitpython keeps `git cat-file` processes alive until closed
+    source = f"{GIT_PREFIX}{ref}:{path}"
+    text = decode_skill(data, source)
+    return Variant(spec, read_description(text, source), text, source)
+
+
+def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -> bytes:
+    try:
+        obj = repo.rev_parse(ref)
+        while isinstance(obj, git.TagObject):  # an annotated tag: peel to what it tags
+            obj = obj.object
+        if not isinstance(obj, git.Commit):
+            raise InputError(f"{spec}: {ref!r} names a {obj.type}, not a commit")
+        tree = obj.tree  # a shallow clone that lacks the commit fails here
+    except _GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+    try:
+        blob = tree / path
+    except KeyError:
+        raise InputError(f"{spec}: {path} does not exist at {ref} ({obj.hexsha[:12]})") from None
+    except _GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+    if blob.type != "blob":
+        raise InputError(f"{spec}: {path} is a {blob.type} at {ref}, not a file")
+    if blob.mode == _SYMLINK_MODE:
+        raise InputError(f"{spec}: {path} is a symbolic link at {ref}; pass the file it names")
+    try:
+        return bytes(blob.data_stream.read())
+    except _GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+
+
+def read_path(spec: str, cwd: Path) -> Variant:
+    """Read a SKILL.md given as a path relative to `cwd` (or absolute)."""
+    path = cwd / spec
+    if path.is_dir():
+        raise InputError(f"{spec}: is a directory; pass the SKILL.md inside it")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{spec}: no such file ({path})") from None
+    except OSError as error:
+        raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
+    text = decode_skill(data, spec)
+    return Variant(spec, read_description(text, spec), text, spec)
+
+
+def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
+    """Turn a `--baseline`/`--candidate` SPEC into its description and full text."""
+    ref = git_ref(spec)
+    if ref is None:
+        return read_path(spec, cwd)
+    return read_at_ref(spec, ref, target)
+
+
+# --- the whole set -------------------------------------------------------------------------
+
+
+def load_inputs(
+    cwd: Path,
+    *,
+    repo: Path | None = None,
+    skill_path: str | None = None,
+    cases: Path | None = None,
+    distractors: Path | None = None,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    only: tuple[str, ...] | None = None,
+) -> Inputs:
+    """Everything a run needs; a spec left out (None) means the working-tree SKILL.md."""
+    target = resolve_target(repo, skill_path, cwd)
+    matrix = load_cases(cases or BUNDLED_CASES)
+    chosen = matrix.cases if only is None else select(matrix.cases, only)
+    menu = load_distractors(distractors or BUNDLED_DISTRACTORS)
+    if any(skill.name == target.skill_id for skill in menu):
+        raise InputError(f"a distractor is named {target.skill_id}, like the target skill")
+    return Inputs(
+        target,
+        chosen,
+        menu,
+        resolve_variant(baseline or working_tree_spec(target), target, cwd),
+        resolve_variant(candidate or working_tree_spec(target), target, cwd),
+        written_for=matrix.written_for,
+    )

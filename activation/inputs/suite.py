@@ -1,0 +1,34 @@
+"""Where the bundled suite lives, and what it is for.
+
+The real files sit at the top of the repository (`cases.json`, `distractors/`,
+`calibration/controls/`); `activation/suite/` holds relative links to them, which setuptools
+follows when it builds the wheel, so an installed package finds the same files.
+
+Asking "would you invoke this skill?" with the target alone on the menu primes a yes and makes
+every negative case meaningless, so the target is always listed among distractor skills.
+Several are auth-adjacent on purpose: a near-miss negative then has a correct home to go to,
+and only a description that really discriminates keeps the target out of it.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+BUNDLED_SUITE: Path = Path(str(importlib.resources.files("activation") / "suite"))
+BUNDLED_CASES: Path = BUNDLED_SUITE / "cases.json"
+BUNDLED_DISTRACTORS: Path = BUNDLED_SUITE / "distractors"
+BUNDLED_CONTROLS: Path = BUNDLED_SUITE / "calibration"
+"""The narrow and broad control descriptions `calibrate` compares the real one with."""
+
+
+def suite_mismatch(written_for: str | None, skill_id: str, bundled: bool) -> str | None:
+    """One line when the case matrix was written for another skill than the one measured."""
+    if written_for is None or written_for == skill_id:
+        return None
+    if bundled:
+        return (
+            f"the bundled suite was written for {written_for}; "
+            f"pass --cases and --distractors for {skill_id}"
+        )
+    return f"the cases file was written for {written_for}, not {skill_id}"

@@ -1,0 +1,60 @@
+"""The two descriptions being compared: what a `--baseline`/`--candidate` SPEC means.
+
+A SPEC is `git:<ref>` (the SKILL.md at that ref of the target repo) or a path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from activation._config import DESCRIPTION_LIMIT
+from activation._errors import InputError
+from activation._models import Target, Variant
+
+GIT_PREFIX = "git:"
+
+
+def working_tree_spec(target: Target) -> str:
+    """The default candidate: the SKILL.md as it is on disk now."""
+    return str(target.skill_file)
+
+
+def git_ref(spec: str) -> str | None:
+    """The ref of a `git:<ref>` spec, None for a path spec; an empty ref is an error."""
+    if not spec.startswith(GIT_PREFIX):
+        return None
+    ref = spec.removeprefix(GIT_PREFIX).strip()
+    if not ref:
+        raise InputError(f"{spec!r}: 'git:' needs a ref, e.g. git:main or git:HEAD")
+    return ref
+
+
+def unknown_ref_message(spec: str, ref: str, repo: Path) -> str:
+    """The commonest cause in CI is a shallow checkout that never fetched the base branch."""
+    if ref.startswith("HEAD") or any(mark in ref for mark in "~^@"):
+        fetch = "`git fetch --unshallow`"  # a revision expression: more history, not a branch
+    else:
+        fetch = f"`git fetch origin {ref.removeprefix('origin/')}`"
+    return (
+        f"{spec}: no commit {ref!r} in {repo} "
+        f"(a shallow CI clone may need {fetch}, or a checkout with fetch-depth: 0)"
+    )
+
+
+def description_warnings(variant: Variant) -> list[str]:
+    """The agent cuts descriptions at DESCRIPTION_LIMIT, so a longer one is not what it sees."""
+    length = len(variant.description)
+    if length <= DESCRIPTION_LIMIT:
+        return []
+    return [
+        f"{variant.spec}: the description is {length:,} characters, "
+        f"over the agent's limit of {DESCRIPTION_LIMIT:,}"
+    ]
+
+
+def decode_skill(data: bytes, source: str) -> str:
+    """SKILL.md files are UTF-8; a BOM is tolerated because editors on Windows add one."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{source}: not UTF-8 text (byte {error.start})") from None

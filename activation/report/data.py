@@ -1,0 +1,273 @@
+"""The report: one typed model of a run that every output renders, and its JSON form.
+
+Built from a RunOutcome; the terminal and every file format render this model, so they
+never disagree. Written with orjson; the JSON names every figure the terminal shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import orjson
+
+from activation._errors import ExitCode
+from activation._models import (
+    VARIANTS,
+    Case,
+    CaseVerdict,
+    RunOutcome,
+    RunSpec,
+    Status,
+    Tally,
+    Trial,
+    Usage,
+    Variant,
+    VariantName,
+)
+from activation.verdicts.figures import Rate, VariantFigures, figures
+
+SCHEMA = "activation-report/2"
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    spec: str
+    source: str
+    description: str
+
+
+@dataclass(frozen=True)
+class TrialRecord:
+    """One trial as reported; `activated` is None for an error, which is never a vote."""
+
+    variant: VariantName
+    index: int
+    activated: bool | None
+    evidence: str = ""
+    error: str | None = None
+    transcript: str | None = None
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def reading(self) -> str:
+        if self.activated is None:
+            return "error"
+        return "activated" if self.activated else "not_activated"
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    case: Case
+    status: Status
+    p_value: float | None
+    baseline: Tally
+    candidate: Tally
+    trials: tuple[TrialRecord, ...] = ()
+    partial: bool = False
+
+    def tally(self, variant: VariantName) -> Tally:
+        return self.baseline if variant == "baseline" else self.candidate
+
+
+@dataclass(frozen=True)
+class Report:
+    version: str
+    spec: RunSpec
+    skill_id: str
+    skill_path: str
+    baseline: VariantInfo
+    candidate: VariantInfo
+    cases: tuple[CaseReport, ...]
+    figures: Mapping[VariantName, VariantFigures]
+    usage: Usage
+    exit_code: int
+    interrupted: bool = False
+    unfinished: tuple[str, ...] = ()
+    error: str | None = None
+    """Why the run stopped without its verdicts (exit 2 or 4): one line."""
+    warnings: tuple[str, ...] = field(default=())
+
+    def variant(self, name: VariantName) -> VariantInfo:
+        return self.baseline if name == "baseline" else self.candidate
+
+    def ids_with(self, *statuses: Status) -> list[str]:
+        return [entry.case.id for entry in self.cases if entry.status in statuses]
+
+
+# --- from a run ------------------------------------------------------------------------
+
+
+def _info(variant: Variant) -> VariantInfo:
+    return VariantInfo(variant.spec, variant.source, variant.description)
+
+
+def _record(trial: Trial) -> TrialRecord:
+    key = trial.key
+    return TrialRecord(
+        key.variant, key.index, trial.activated, trial.evidence, trial.error, trial.transcript,
+        trial.usage,
+    )  # fmt: skip
+
+
+def _case_report(verdict: CaseVerdict) -> CaseReport:
+    return CaseReport(
+        verdict.case,
+        verdict.status,
+        verdict.p_value,
+        verdict.baseline,
+        verdict.candidate,
+        tuple(_record(trial) for trial in verdict.trials),
+        verdict.partial,
+    )
+
+
+def build_report(
+    outcome: RunOutcome, version: str, warnings: tuple[str, ...] = (), error: str | None = None
+) -> Report:
+    inputs, spec = outcome.inputs, outcome.spec
+    with_interval = spec.trials > 1
+    return Report(
+        version=version,
+        spec=spec,
+        skill_id=inputs.target.skill_id,
+        skill_path=inputs.target.skill_path.as_posix(),
+        baseline=_info(inputs.baseline),
+        candidate=_info(inputs.candidate),
+        cases=tuple(_case_report(verdict) for verdict in outcome.verdicts),
+        figures={v: figures(outcome.verdicts, v, with_interval) for v in VARIANTS},
+        usage=outcome.usage,
+        exit_code=int(outcome.exit_code),
+        interrupted=outcome.interrupted,
+        unfinished=outcome.unfinished,
+        error=error,
+        warnings=warnings,
+    )
+
+
+# --- JSON ------------------------------------------------------------------------------
+
+
+def _tally_data(tally: Tally) -> dict[str, object]:
+    return {
+        "activated": tally.activated,
+        "valid": tally.valid,
+        "errors": tally.errors,
+        "verdict": tally.verdict,
+    }
+
+
+def _usage_data(usage: Usage) -> dict[str, object]:
+    return {
+        "requests": usage.requests,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cost_usd": usage.cost_usd,
+    }
+
+
+def _trial_data(trial: TrialRecord) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "variant": trial.variant,
+        "index": trial.index,
+        "reading": trial.reading,
+        "activated": trial.activated,
+        "evidence": trial.evidence,
+        "usage": _usage_data(trial.usage),
+    }
+    if trial.error is not None:
+        entry["error"] = trial.error
+    if trial.transcript is not None:
+        entry["transcript"] = trial.transcript
+    return entry
+
+
+def _case_data(entry: CaseReport) -> dict[str, object]:
+    case = entry.case
+    return {
+        "id": case.id,
+        "prompt": case.prompt,
+        "should_activate": case.should_activate,
+        "why": case.why,
+        "tags": list(case.tags),
+        "spot_check": case.spot_check,
+        "twin": case.twin,
+        "status": entry.status.value,
+        "p_value": entry.p_value,
+        "partial": entry.partial,
+        "baseline": _tally_data(entry.baseline),
+        "candidate": _tally_data(entry.candidate),
+        "trials": [_trial_data(trial) for trial in entry.trials],
+    }
+
+
+def _rate_data(name: str, value: Rate) -> dict[str, object]:
+    return {
+        name: [value.hits, value.total],
+        f"{name}_interval": list(value.interval) if value.interval else None,
+    }
+
+
+def report_dict(report: Report) -> dict[str, object]:
+    spec = report.spec
+    summary: dict[str, object] = {
+        variant: {
+            **_rate_data("recall", report.figures[variant].recall),
+            **_rate_data("false_positives", report.figures[variant].false_positives),
+        }
+        for variant in VARIANTS
+    }
+    for name, status in (
+        ("regressed", Status.REGRESSED),
+        ("improved", Status.IMPROVED),
+        ("unstable", Status.UNSTABLE),
+        ("errors", Status.ERROR),
+    ):
+        summary[name] = report.ids_with(status)
+    summary["unfinished"] = list(report.unfinished)
+    agent = spec.agent
+    return {
+        "schema": SCHEMA,
+        "version": report.version,
+        "exit_code": report.exit_code,
+        "error": report.error,
+        "interrupted": report.interrupted,
+        "stage": spec.stage,
+        "model": spec.model,
+        "trials": spec.trials,
+        "alpha": spec.alpha,
+        "seed": spec.seed,
+        "concurrency": spec.limit,
+        "agent": None
+        if agent is None
+        else {
+            "claude": agent.claude,
+            "version": agent.version,
+            "max_turns": agent.max_turns,
+            "timeout": agent.timeout,
+        },
+        "skill": {"id": report.skill_id, "path": report.skill_path},
+        **{
+            variant: {
+                "spec": info.spec,
+                "source": info.source,
+                "description": info.description,
+                "chars": len(info.description),
+            }
+            for variant, info in (("baseline", report.baseline), ("candidate", report.candidate))
+        },
+        "warnings": list(report.warnings),
+        "cases": [_case_data(entry) for entry in report.cases],
+        "summary": summary,
+        "usage": _usage_data(report.usage),
+    }
+
+
+def report_json(report: Report) -> bytes:
+    return orjson.dumps(report_dict(report), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
+    """The report of a run that stopped before it had verdicts to report."""
+    data = {"schema": SCHEMA, "version": version, "exit_code": int(exit_code), "error": error}
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"

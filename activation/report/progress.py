@@ -1,0 +1,35 @@
+"""The live progress bar: trials done of planned, errors so far, time elapsed."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from activation._models import Trial
+
+
+class TrialProgress:
+    """A context manager and an `on_trial` callback for the engine."""
+
+    def __init__(self, console: Console, total: int, label: str) -> None:
+        self.errors = 0
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("errors: {task.fields[errors]}"),
+            TimeElapsedColumn(),
+            console=console,
+        )
+        self._task = self._progress.add_task(label, total=total, errors=0)
+
+    def __enter__(self) -> TrialProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def __call__(self, trial: Trial) -> None:
+        self.errors += trial.is_error
+        self._progress.update(self._task, advance=1, errors=self.errors)

@@ -1,0 +1,166 @@
+"""The terminal report: rich renderables built from a Report.
+
+Case ids and the suggested command are what a user types next, so they never wrap or get
+shortened, whatever the terminal's width; prompts and descriptions give way instead.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from activation._errors import ExitCode
+from activation._models import FLAGGED, VARIANTS, Status, Tally
+from activation.report.data import Report, TrialRecord
+from activation.verdicts.figures import Rate
+
+STATUS_STYLE = {
+    Status.REGRESSED: "bold red",
+    Status.IMPROVED: "bold green",
+    Status.UNSTABLE: "yellow",
+    Status.PASS: "green",
+    Status.FAIL: "red",
+    Status.ERROR: "bold magenta",
+}
+PROMPT_WIDTH = 72
+VERDICT_LINE = {
+    ExitCode.OK: ("OK: no case regressed, no case errored.", "bold green"),
+    ExitCode.REGRESSED: ("FAILED: the candidate regressed.", "bold red"),
+    ExitCode.INCOMPLETE: (
+        "INCOMPLETE: some trials errored, so the gate fails closed.",
+        "bold magenta",
+    ),
+    ExitCode.INTERRUPTED: ("INTERRUPTED: partial results above.", "bold yellow"),
+}
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def cut(text: str, width: int = PROMPT_WIDTH) -> str:
+    line = one_line(text)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def unbroken(text: str, style: str = "") -> Text:
+    """Text the console prints whole on one line, however narrow it is."""
+    return Text(text, style=style, no_wrap=True, overflow="ignore")
+
+
+def tally_cell(tally: Tally) -> str:
+    cell = f"{tally.activated}/{tally.valid}"
+    return f"{cell} +{tally.errors} err" if tally.errors else cell
+
+
+def rate_text(value: Rate) -> str:
+    if not value.total:
+        return "n/a (no case to count: ERROR cases and ties are left out)"
+    text = f"{value.hits}/{value.total} = {value.hits / value.total:.0%}"
+    if value.interval:
+        low, high = value.interval
+        text += f"  (95% Wilson {low:.0%}-{high:.0%})"
+    return text
+
+
+def case_table(report: Report) -> Table:
+    table = Table(title="Cases (k/n = activated of valid trials)", title_justify="left")
+    longest = max((len(entry.case.id) for entry in report.cases), default=2)
+    table.add_column("id", no_wrap=True, min_width=longest)
+    table.add_column("expected")
+    for column in ("baseline", "candidate", "p"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    for entry in report.cases:
+        status = entry.status.value + (" (partial)" if entry.partial else "")
+        table.add_row(
+            entry.case.id,
+            "activate" if entry.case.should_activate else "stay quiet",
+            tally_cell(entry.baseline),
+            tally_cell(entry.candidate),
+            "" if entry.p_value is None else f"{entry.p_value:.3f}",
+            Text(status, style=STATUS_STYLE[entry.status]),
+        )
+    return table
+
+
+def header(report: Report) -> Text:
+    spec = report.spec
+    text = Text()
+    model = f", model {spec.model}" if spec.model else ""
+    text.append(f"Stage {spec.stage}{model}, {spec.trials} trial(s), alpha {spec.alpha}\n")
+    if spec.agent is not None and spec.agent.version:
+        text.append(f"Claude Code {spec.agent.version}\n")
+    text.append(f"skill {report.skill_id} ({report.skill_path})\n")
+    for name in VARIANTS:
+        variant = report.variant(name)
+        text.append(f"{name:9} {variant.spec}  ({len(variant.description)} chars)\n")
+    return text
+
+
+def figures_text(report: Report) -> Text:
+    text = Text()
+    for variant in VARIANTS:
+        figs = report.figures[variant]
+        text.append(f"{variant:9} recall {rate_text(figs.recall)}\n")
+        text.append(f"{'':9} false positives {rate_text(figs.false_positives)}\n")
+    usage = report.usage
+    text.append(
+        f"usage: {usage.requests} request(s), {usage.input_tokens} input / "
+        f"{usage.output_tokens} output tokens"
+    )
+    if report.spec.stage == "B":
+        text.append(f", ${usage.cost_usd:.4f} reported by the CLI")
+    return text
+
+
+def status_lists(report: Report) -> list[Text]:
+    lines: list[Text] = []
+    for status in FLAGGED:
+        entries = [entry for entry in report.cases if entry.status is status]
+        if not entries:
+            continue
+        lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
+        for entry in entries:
+            line = unbroken(f"  {entry.case.id}")
+            line.append(f": {cut(entry.case.prompt)}")
+            lines.append(line)
+            if status is Status.ERROR:
+                for variant, reason in first_errors(entry.trials):
+                    lines.append(Text(f"    {variant} error: {cut(reason, 100)}", style="magenta"))
+    return lines
+
+
+def first_errors(trials: Sequence[TrialRecord]) -> list[tuple[str, str]]:
+    """Each variant's first error reason: enough to act on, without repeats."""
+    found: dict[str, str] = {}
+    for trial in sorted(trials, key=lambda t: t.index):
+        if trial.error:
+            found.setdefault(trial.variant, trial.error)
+    return [(variant, found[variant]) for variant in VARIANTS if variant in found]
+
+
+def real_command(report: Report, rerun_args: Sequence[str]) -> str | None:
+    """A ready `--real --only` line for what Stage A flagged, or None when nothing was."""
+    flagged = report.ids_with(*FLAGGED)
+    if report.spec.stage != "A" or not flagged:
+        return None
+    return shlex.join(["activation", "--real", "--only", ",".join(flagged), *rerun_args])
+
+
+def render_report(report: Report, rerun_args: Sequence[str] = ()) -> RenderableType:
+    parts: list[RenderableType] = [header(report), case_table(report), figures_text(report)]
+    parts += status_lists(report)
+    command = real_command(report, rerun_args)
+    if command:
+        parts += [Text("Check the flagged cases with the real agent:"), unbroken(f"  {command}")]
+    if report.unfinished:
+        parts.append(Text(f"Not finished, left out ({len(report.unfinished)}):"))
+        parts += [unbroken(f"  {case_id}") for case_id in report.unfinished]
+    line, style = VERDICT_LINE[ExitCode(report.exit_code)]
+    parts.append(Text(line, style=style))
+    return Group(*parts)

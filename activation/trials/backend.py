@@ -1,0 +1,24 @@
+"""What the engine needs from a stage: run one trial, and hold what the trials share.
+
+The engine takes any backend, as httpx takes a transport: the Stage A classifier and the
+Stage B agent are two, the in-memory fake a third, for tests and benchmarks. A backend is
+entered once per run (a client to open, plugin copies to make) and then runs trials
+concurrently. Only backends know which stage they are.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Self
+
+from activation._models import Trial, TrialKey
+
+
+class Backend(Protocol):
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+    async def run(self, key: TrialKey) -> Trial:
+        """One trial. Whatever goes wrong with it is an error Trial, never an exception,
+        except AuthError and ApiUnreachable, which no later trial could survive."""
+        ...

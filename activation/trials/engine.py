@@ -1,0 +1,93 @@
+"""The engine: a run's trials on any backend, judged into a RunOutcome.
+
+`execute_async` is the library entry point; `execute` is its synchronous form for the
+command line, where SIGINT and SIGTERM stop the trials (the backends clean up on the way
+out: processes killed, temporary folders removed) and the outcome judges what finished.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import AsyncIterator, Callable
+
+import anyio
+
+from activation._models import Inputs, RunOutcome, RunSpec, Trial
+from activation.trials.backend import Backend
+from activation.trials.schedule import Ledger, decisive, run_cases
+from activation.verdicts.judge import by_case, judge
+
+OnTrial = Callable[[Trial], None]
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+async def _run(spec: RunSpec, inputs: Inputs, backend: Backend, ledger: Ledger) -> None:
+    async with backend:
+        await run_cases(inputs.cases, spec.trials, backend, spec.limit, ledger)
+
+
+def judge_ledger(
+    spec: RunSpec, inputs: Inputs, ledger: Ledger, interrupted: bool = False
+) -> RunOutcome:
+    """Verdicts from what exists: a case an interruption cut short is judged from its
+    finished trials (marked partial) when each variant has one, else left unfinished."""
+    grouped = by_case(ledger.trials)
+    verdicts = []
+    unfinished = []
+    for case in inputs.cases:
+        trials = grouped.get(case.id, [])
+        if {trial.key.variant for trial in trials} != {"baseline", "candidate"}:
+            unfinished.append(case.id)
+            continue
+        verdicts.append(judge(case, trials, spec.alpha, partial=case.id not in ledger.settled))
+    return RunOutcome(
+        spec,
+        inputs,
+        tuple(verdicts),
+        tuple(ledger.trials),
+        interrupted,
+        tuple(unfinished),
+        ledger.cut_off,
+    )
+
+
+async def execute_async(
+    spec: RunSpec, inputs: Inputs, backend: Backend, on_trial: OnTrial | None = None
+) -> RunOutcome:
+    ledger = Ledger(on_trial)
+    await _run(spec, inputs, backend, ledger)
+    return judge_ledger(spec, inputs, ledger)
+
+
+def execute(
+    spec: RunSpec, inputs: Inputs, backend: Backend, on_trial: OnTrial | None = None
+) -> RunOutcome:
+    """Run to the end, or until SIGINT or SIGTERM; then judge what finished."""
+    ledger = Ledger(on_trial)
+    stopped = False
+
+    async def watch(signals: AsyncIterator[signal.Signals], scope: anyio.CancelScope) -> None:
+        nonlocal stopped
+        async for _signal in signals:
+            stopped = True
+            scope.cancel()
+            return
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+                group.start_soon(watch, signals, group.cancel_scope)
+                await _run(spec, inputs, backend, ledger)
+                group.cancel_scope.cancel()
+
+    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    try:
+        anyio.run(main)
+    except KeyboardInterrupt:
+        stopped = True
+    except BaseExceptionGroup as group:
+        raise decisive(group) from None
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+    return judge_ledger(spec, inputs, ledger, interrupted=stopped)

@@ -1,0 +1,29 @@
+"""The two statistics of the verdict contract: an exact test per case and a Wilson interval.
+
+scipy is imported inside the functions: `--help`, `lint` and `--dry-run` never need it.
+Both are cached because verdicts are recomputed from the same counts again and again.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+
+@cache
+def one_sided_p(better_correct: int, better_n: int, worse_correct: int, worse_n: int) -> float:
+    """Boschloo's exact test that the first variant's correct rate exceeds the second's."""
+    import numpy as np
+    from scipy.stats import boschloo_exact
+
+    table = np.array(
+        [[better_correct, worse_correct], [better_n - better_correct, worse_n - worse_correct]]
+    )
+    return float(boschloo_exact(table, alternative="greater").pvalue)
+
+
+@cache
+def wilson_interval(hits: int, total: int, confidence: float = 0.95) -> tuple[float, float]:
+    from scipy.stats import binomtest
+
+    ci = binomtest(hits, total).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)

@@ -1,0 +1,198 @@
+"""`activation lint` end to end: the rendering, the exit code, the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from activation.commands.lint import lint_exit_code, render_findings
+from activation.commands.main import main
+from activation.inputs.lint import GROUPS, Finding
+from tests.inputs.test_lint import DESCRIPTION, raw
+from tests.support.skill_repo import SKILL_PATH, make_skill_repo
+
+
+def test_render_findings() -> None:
+    findings = (
+        Finding("error", "kw-1", "same prompt as 'kw-0'"),
+        Finding("warning", None, "no case in group 'indirect' (tag a case with it)"),
+    )
+    assert render_findings(findings) == (
+        "error    kw-1  same prompt as 'kw-0'\n"
+        "warning  -     no case in group 'indirect' (tag a case with it)\n"
+        "lint: 1 error, 1 warning"
+    )
+    assert render_findings(()) == "lint: no problems found"
+
+
+def test_exit_code_fails_only_on_errors() -> None:
+    assert lint_exit_code(()) == 0
+    assert lint_exit_code((Finding("warning", None, "w"),)) == 0
+    assert lint_exit_code((Finding("warning", None, "w"), Finding("error", "a", "e"))) == 1
+
+
+# --- the CLI end to end ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_skill_repo(tmp_path / "repo", DESCRIPTION).root
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["lint", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_reports_errors_and_exits_1(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_bytes(
+        orjson.dumps(
+            {
+                "_comment": "broken on purpose",
+                "cases": [
+                    raw("pos", "refund order 12", True, twin="ghost", tags=GROUPS),
+                    raw("pos", "chargeback on order 9", True, why=None),
+                    raw("neg", "REFUND order 12"),
+                ],
+            }
+        )
+    )
+    code, out, err = run(["--cases", str(cases), "--repo", str(repo)], capsys)
+    assert code == 1
+    assert err == ""
+    assert out.splitlines() == [
+        "error    pos  missing 'why': it is what makes the ground truth reviewable",
+        "error    pos  duplicate id: 2 cases share it",
+        "error    neg  same prompt as 'pos'",
+        "error    pos  twin 'ghost' names no case",
+        "lint: 4 errors, 0 warnings",
+    ]
+
+
+def test_cli_warnings_alone_exit_0(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_bytes(orjson.dumps([raw("neg", "export the orders table to csv")]))
+    code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
+    assert (code, out) == (0, "lint: no problems found\n")
+    code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
+    assert code == 0
+    assert out.splitlines()[-1] == "lint: 0 errors, 3 warnings"
+
+
+def test_cli_twins_are_errors_only_when_strict(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_bytes(orjson.dumps([raw("pos", "refund order 12", True, tags=GROUPS)]))
+    line = "pos  positive without a twin: name a negative that shares its vocabulary"
+    code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
+    assert (code, out.splitlines()[0]) == (0, f"warning  {line}")
+    code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
+    assert (code, out.splitlines()[0]) == (1, f"error    {line}")
+
+
+def test_cli_bundled_suite_passes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--repo", str(repo), "--skill-path", SKILL_PATH], capsys)
+    assert (code, out) == (0, "lint: no problems found\n")
+    assert err == (
+        "warning: the bundled suite was written for auth0:auth0; "
+        "pass --cases and --distractors for billing:refunds\n"
+    )
+
+
+def test_cli_lints_the_candidate_description(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long_skill = tmp_path / "SKILL.md"
+    long_skill.write_text(f"---\nname: refunds\ndescription: {'refunds ' * 200}\n---\nbody\n")
+    code, out, _ = run(["--repo", str(repo), "--candidate", str(long_skill)], capsys)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "error    -  the description is 1,599 characters, over the agent's 1,024-character limit"
+    )
+
+
+def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--repo", str(repo), "--candidate", "git:HEAD"], capsys)
+    assert (code, out) == (0, "lint: no problems found\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--cases", "missing.json"],
+            "cannot read cases file missing.json: ",
+        ),
+        (
+            ["--cases", "bad.json"],
+            "bad.json: not valid JSON at line 1, column 2 (",
+        ),
+        (
+            ["--candidate", "nowhere/SKILL.md"],
+            "nowhere/SKILL.md: no such file",
+        ),
+        (["--candidate", "git:no-such-ref"], "git:no-such-ref: no commit"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.json").write_text("{not json")
+    code, out, err = run([*args, "--repo", str(repo)], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(f"activation lint: error: {message}")
+    assert err.count("\n") == 1
+
+
+def test_cli_outside_a_repo_lints_the_cases_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run([], capsys)
+    assert code == 0
+    assert out == "lint: no problems found\n"
+    assert err.startswith("warning: no skill found here, so only the cases were checked")
+
+
+def test_cli_candidate_path_needs_no_repo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: x\ndescription: " + "y" * 1100 + "\n---\n")
+    code, out, _ = run(["--candidate", str(skill)], capsys)
+    assert code == 1
+    assert "the description is 1,100 characters" in out
+
+
+def test_cli_explicit_repo_that_is_not_one_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["--repo", str(tmp_path)], capsys)
+    assert code == 2
+    assert err.startswith("activation lint: error: ")
+
+
+def test_cli_bad_flag_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--no-such-flag"]) == 2
+    assert capsys.readouterr().err == (
+        "activation lint: error: unrecognized arguments: --no-such-flag "
+        "(see activation lint --help)\n"
+    )

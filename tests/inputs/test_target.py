@@ -1,0 +1,336 @@
+"""The invocable id must come out as the agent derives it, for any plugin layout, not only auth0."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+
+import git
+import orjson
+import pytest
+
+from activation._errors import InputError
+from activation._models import Target
+from activation.inputs.load import resolve_target
+from activation.inputs.target import (
+    choose_only_skill,
+    fallback_plugin_root,
+    plugin_name_from_manifest,
+    plugin_root_candidates,
+)
+
+SKILL = "---\nname: s\ndescription: Use it.\n---\n"
+
+
+def write(root: Path, relative: str, text: str = SKILL) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def manifest(root: Path, plugin_dir: str, data: object) -> None:
+    write(root, f"{plugin_dir}/.claude-plugin/plugin.json", orjson.dumps(data).decode())
+
+
+def init_repo(root: Path) -> git.Repo:
+    repo = git.Repo.init(root)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.com")
+    return repo
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """Resolved, because resolve_target returns resolved paths (/tmp is a symlink on macOS)."""
+    path = tmp_path.resolve() / "repo"
+    path.mkdir()
+    return path
+
+
+# --- defaults ----------------------------------------------------------------------------
+
+
+def test_default_repo_is_the_git_root_and_default_skill_path_wins(root: Path) -> None:
+    init_repo(root).close()
+    write(root, "plugins/auth0/skills/auth0/SKILL.md")
+    write(root, "plugins/other/skills/other/SKILL.md")
+    manifest(root, "plugins/auth0", {"name": "auth0", "version": "1.0.0"})
+    cwd = root / "plugins" / "other"
+
+    target = resolve_target(None, None, cwd)
+
+    assert target == Target(
+        repo=root,
+        skill_path=Path("plugins/auth0/skills/auth0/SKILL.md"),
+        plugin_root=root / "plugins/auth0",
+        plugin_name="auth0",
+        skill_name="auth0",
+    )
+    assert target.skill_id == "auth0:auth0"
+    assert target.skill_file == root / "plugins/auth0/skills/auth0/SKILL.md"
+
+
+def test_default_repo_outside_git_says_to_pass_repo(root: Path) -> None:
+    with pytest.raises(InputError) as error:
+        resolve_target(None, None, root)
+    assert str(error.value) == f"{root} is not inside a git repository: pass --repo DIR"
+
+
+def test_the_only_skill_under_plugins_is_the_default(root: Path) -> None:
+    write(root, "plugins/payments/skills/refunds/SKILL.md")
+    write(root, "tools/elsewhere/SKILL.md")  # not under plugins/: not a candidate
+    manifest(root, "plugins/payments", {"name": "billing"})
+
+    target = resolve_target(root, None, Path("/"))
+
+    assert target == Target(
+        repo=root,
+        skill_path=Path("plugins/payments/skills/refunds/SKILL.md"),
+        plugin_root=root / "plugins/payments",
+        plugin_name="billing",
+        skill_name="refunds",
+    )
+    assert target.skill_id == "billing:refunds"
+
+
+def test_the_only_skill_may_be_nested_anywhere_under_plugins(root: Path) -> None:
+    write(root, "plugins/group/deep/p/skills/s/SKILL.md")
+    target = resolve_target(root, None, root)
+    assert target.skill_path == Path("plugins/group/deep/p/skills/s/SKILL.md")
+    assert target.plugin_root == root / "plugins/group/deep/p"
+    assert target.skill_id == "p:s"
+
+
+def test_no_skill_under_plugins(root: Path) -> None:
+    write(root, "tools/x/skills/y/SKILL.md")
+    (root / "plugins" / "empty").mkdir(parents=True)
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/: pass --skill-path"
+    )
+
+
+def test_no_plugins_folder(root: Path) -> None:
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/: pass --skill-path"
+    )
+
+
+def test_several_skills_under_plugins_are_listed(root: Path) -> None:
+    write(root, "plugins/b/skills/two/SKILL.md")
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/a/skills/three/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        "3 SKILL.md files under plugins/ (plugins/a/skills/one/SKILL.md, "
+        "plugins/a/skills/three/SKILL.md, plugins/b/skills/two/SKILL.md): "
+        "pass --skill-path to choose one"
+    )
+
+
+def test_several_skills_do_not_matter_when_skill_path_is_given(root: Path) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/a/skills/two/SKILL.md")
+    target = resolve_target(root, "plugins/a/skills/two/SKILL.md", root)
+    assert target.skill_id == "a:two"
+
+
+# --- --repo and --skill-path ---------------------------------------------------------------
+
+
+def test_explicit_repo_need_not_be_git_and_is_relative_to_cwd(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(Path("repo"), None, root.parent)
+    assert target.repo == root
+    assert target.skill_file == root / "plugins/p/skills/s/SKILL.md"
+
+
+def test_explicit_repo_must_exist(root: Path) -> None:
+    with pytest.raises(InputError) as error:
+        resolve_target(Path("nope"), None, root)
+    assert str(error.value) == "--repo nope: no such directory"
+
+
+def test_skill_not_under_plugins_by_skill_path(root: Path) -> None:
+    write(root, "tools/my-plugin/skills/x/SKILL.md")
+    target = resolve_target(root, "tools/my-plugin/skills/x/SKILL.md", root)
+    assert target == Target(
+        repo=root,
+        skill_path=Path("tools/my-plugin/skills/x/SKILL.md"),
+        plugin_root=root / "tools/my-plugin",
+        plugin_name="my-plugin",
+        skill_name="x",
+    )
+    assert target.skill_id == "my-plugin:x"
+
+
+def test_skill_path_is_relative_to_the_repo_not_cwd(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, "plugins/p/skills/s/SKILL.md", root / "plugins" / "p")
+    assert target.skill_path == Path("plugins/p/skills/s/SKILL.md")
+
+
+def test_absolute_skill_path_inside_the_repo(root: Path) -> None:
+    path = write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, str(path), Path("/"))
+    assert target.skill_path == Path("plugins/p/skills/s/SKILL.md")
+
+
+def test_skill_path_is_normalised(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, "plugins/q/../p/./skills/s/SKILL.md", root)
+    assert target.skill_path == Path("plugins/p/skills/s/SKILL.md")
+    assert target.skill_id == "p:s"
+
+
+def test_skill_path_outside_the_repo(root: Path) -> None:
+    write(root.parent, "outside/skills/s/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, "../outside/skills/s/SKILL.md", root)
+    assert str(error.value) == (
+        f"--skill-path ../outside/skills/s/SKILL.md: not inside the repo {root}"
+    )
+
+
+def test_skill_path_that_is_a_directory(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, "plugins/p/skills/s", root)
+    assert str(error.value) == (
+        "--skill-path plugins/p/skills/s: is a directory; pass the SKILL.md inside it"
+    )
+
+
+def test_skill_path_missing_from_the_working_tree_is_not_an_error_here(root: Path) -> None:
+    """It may exist only at the baseline ref; the file is checked where it is read."""
+    target = resolve_target(root, "plugins/gone/skills/old/SKILL.md", root)
+    assert target.skill_id == "gone:old"
+    assert target.plugin_root == root / "plugins/gone"
+
+
+def test_skill_at_the_repo_root(root: Path) -> None:
+    write(root, "SKILL.md")
+    target = resolve_target(root, "SKILL.md", root)
+    assert target.plugin_root == root
+    assert target.skill_id == "repo:repo"
+
+
+# --- plugin root and name ----------------------------------------------------------------
+
+
+def test_manifest_name_wins_over_folder_name(root: Path) -> None:
+    write(root, "plugins/folder-name/skills/s/SKILL.md")
+    manifest(root, "plugins/folder-name", {"name": "manifest-name"})
+    target = resolve_target(root, None, root)
+    assert (target.plugin_name, target.skill_id) == ("manifest-name", "manifest-name:s")
+
+
+def test_manifest_without_name_falls_back_to_folder_name(root: Path) -> None:
+    write(root, "plugins/folder-name/skills/s/SKILL.md")
+    manifest(root, "plugins/folder-name", {"version": "1.0.0"})
+    assert resolve_target(root, None, root).skill_id == "folder-name:s"
+
+
+def test_plugin_root_without_manifest_is_the_folder_above_skills(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, None, root)
+    assert (target.plugin_root, target.plugin_name) == (root / "plugins/p", "p")
+
+
+def test_plugin_root_without_manifest_or_skills_folder_is_the_skill_folders_parent(
+    root: Path,
+) -> None:
+    write(root, "plugins/p/s/SKILL.md")
+    target = resolve_target(root, None, root)
+    assert (target.plugin_root, target.skill_id) == (root / "plugins/p", "p:s")
+
+
+def test_the_nearest_manifest_wins(root: Path) -> None:
+    write(root, "plugins/outer/inner/skills/s/SKILL.md")
+    manifest(root, ".", {"name": "whole-repo"})
+    manifest(root, "plugins/outer", {"name": "outer"})
+    target = resolve_target(root, None, root)
+    assert (target.plugin_root, target.skill_id) == (root / "plugins/outer", "outer:s")
+
+
+def test_manifest_at_the_repo_root_makes_the_repo_the_plugin(root: Path) -> None:
+    write(root, "skills/s/SKILL.md")
+    manifest(root, ".", {"name": "single"})
+    target = resolve_target(root, "skills/s/SKILL.md", root)
+    assert (target.plugin_root, target.skill_id) == (root, "single:s")
+
+
+def test_manifest_that_is_not_json(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    write(root, "plugins/p/.claude-plugin/plugin.json", '{"name": "p",}')
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        f"{root}/plugins/p/.claude-plugin/plugin.json: the plugin manifest is not valid JSON "
+        "(trailing comma is not allowed: line 1 column 13 (char 12))"
+    )
+
+
+def test_manifest_that_is_not_an_object(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    manifest(root, "plugins/p", ["p"])
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        f"{root}/plugins/p/.claude-plugin/plugin.json: the plugin manifest is not a JSON object"
+    )
+
+
+# --- pure helpers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"name": "billing"}, "billing"),
+        ({"name": ""}, "folder"),
+        ({"name": None}, "folder"),
+        ({}, "folder"),
+    ],
+)
+def test_plugin_name_from_manifest(data: object, expected: str) -> None:
+    assert plugin_name_from_manifest(data, "folder") == expected
+
+
+@pytest.mark.parametrize("data", [{"name": 3}, {"name": ["a"]}])
+def test_plugin_name_that_is_not_a_string(data: object) -> None:
+    with pytest.raises(InputError) as error:
+        plugin_name_from_manifest(data, "folder", "m.json")
+    assert str(error.value) == "m.json: the plugin manifest's 'name' is not a string"
+
+
+@pytest.mark.parametrize(
+    ("skill_path", "expected"),
+    [
+        ("plugins/p/skills/s/SKILL.md", "plugins/p"),
+        ("skills/s/SKILL.md", "."),
+        ("plugins/p/s/SKILL.md", "plugins/p"),
+        ("s/SKILL.md", "."),
+        ("SKILL.md", "."),
+    ],
+)
+def test_fallback_plugin_root(skill_path: str, expected: str) -> None:
+    assert fallback_plugin_root(PurePath(skill_path)) == PurePath(expected)
+
+
+def test_plugin_root_candidates_are_nearest_first() -> None:
+    assert plugin_root_candidates(PurePath("a/skills/s/SKILL.md")) == [
+        PurePath("a/skills/s"),
+        PurePath("a/skills"),
+        PurePath("a"),
+        PurePath(),
+    ]
+
+
+def test_choose_only_skill() -> None:
+    assert choose_only_skill([PurePath("plugins/p/SKILL.md")]) == PurePath("plugins/p/SKILL.md")

@@ -1,0 +1,551 @@
+"""Stage B's runner against the real Claude Code CLI and the local fake Messages API.
+
+The CLI is the real, pinned release (see tests/support/claude_cli.py); only the model is
+scripted.
+Outside CI these tests skip when the CLI cannot be had; in CI (`CI` set) they fail instead,
+so a broken install can never turn the end-to-end check green.
+
+The CLI retries 429/5xx/401 with exponential back-off for minutes (measured on 2.1.332:
+0.5 s doubling, ten attempts, `retry-after: 0` not honoured), so the runs here pass
+`CLAUDE_CODE_MAX_RETRIES=0` and use errors that fail fast.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import orjson
+import pytest
+
+from activation._errors import AuthError, InputError
+from activation._models import (
+    AgentSettings,
+    Case,
+    Inputs,
+    RunSpec,
+    Target,
+    Trial,
+    TrialKey,
+    Variant,
+    VariantName,
+)
+from activation.trials.agent.backend import (
+    ALLOWED_TOOLS,
+    AgentBackend,
+    build_argv,
+    check_claude,
+    transcript_path,
+)
+from activation.trials.agent.env import REDACTED, agent_env, scrub, secret_values
+from activation.trials.engine import execute_async
+from tests.support.claude_cli import CLAUDE_VERSION
+from tests.support.messages_api import (
+    Error,
+    FakeMessagesAPI,
+    FakeRequest,
+    Reply,
+    Script,
+    Text,
+    ToolUse,
+)
+
+SKILL_ID = "acme-tools:deploy"
+SECRET = "sk-ant-test-0123456789abcdef"
+BASELINE = "Use when deploying: the app, to prod # or staging."
+CANDIDATE = 'Use for "releases" and rollbacks; not for local builds.'
+SKILL_MD = f"""---
+name: deploy
+description: {BASELINE!r}
+license: MIT
+---
+# Deploy helper
+
+BODY-MARKER: run the deploy script.
+"""
+LEAKY = "leaky-user-skill"
+
+
+# --- a plugin (not auth0), its copies, a planted user config, and a runner -------------
+
+
+def make_target(root: Path) -> Target:
+    repo = root / "repo"
+    plugin = repo / "plugins" / "acme"
+    skill = plugin / "skills" / "deploy" / "SKILL.md"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_bytes(
+        orjson.dumps({"name": "acme-tools", "version": "0.1.0"})
+    )
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL_MD)
+    (skill.parent / "notes.md").write_text("Deploy notes.\n")
+    return Target(repo, skill.relative_to(repo), plugin, "acme-tools", "deploy")
+
+
+def plant_user_config(home: Path) -> None:
+    """A user skill in the real HOME: it must never show up in a measured run."""
+    skill = home / ".claude" / "skills" / LEAKY / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"---\nname: {LEAKY}\ndescription: Planted user skill.\n---\nbody\n")
+    (home / ".claude" / "settings.json").write_text('{"env": {"LEAK": "1"}}')
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live processes whose command line contains `marker` (zombies have none)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def main_loop(*replies: Reply) -> Script:
+    """Script the agent loop by turn (the last reply repeats); side calls get text.
+
+    Keyed on the conversation's own turn count, not on a shared counter, so concurrent runs
+    and the CLI's own retries each see the same script.
+    """
+
+    def script(request: FakeRequest) -> Reply:
+        if not request.is_main_loop:
+            return Text("ok")
+        return replies[min(request.turn, len(replies) - 1)]
+
+    return script
+
+
+def case(prompt: str = "Deploy the app to production", case_id: str = "deploy-prod") -> Case:
+    return Case(case_id, prompt, True, "the deploy skill covers production deploys")
+
+
+def inputs_for(target: Target, cases: tuple[Case, ...] = ()) -> Inputs:
+    return Inputs(
+        target,
+        cases or (case(),),
+        (),
+        Variant("baseline", BASELINE, SKILL_MD, "baseline"),
+        Variant("candidate", CANDIDATE, SKILL_MD, "candidate"),
+    )
+
+
+@dataclass
+class Harness:
+    claude: Path
+    target: Target
+    transcripts: Path
+    systemp: Path
+    home: Path
+    entered: AgentBackend | None = None
+
+    @property
+    def copies(self) -> dict[str, Path]:
+        """The plugin copies of the backend now running."""
+        assert self.entered is not None
+        return self.entered.copies
+
+    def parent_env(self, api: FakeMessagesAPI, **extra: str) -> dict[str, str]:
+        return {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(self.home),
+            "CLAUDE_CONFIG_DIR": str(self.home / ".claude"),
+            "ANTHROPIC_API_KEY": SECRET,
+            "ANTHROPIC_BASE_URL": api.base_url,
+            "CLAUDE_CODE_MAX_RETRIES": "0",
+            **extra,
+        }
+
+    def spec(self, *, timeout: float = 60.0, max_turns: int = 3) -> RunSpec:
+        return RunSpec(stage="B", agent=AgentSettings(str(self.claude), max_turns, timeout))
+
+    def backend(
+        self, api: FakeMessagesAPI, *, timeout: float = 60.0, max_turns: int = 3
+    ) -> AgentBackend:
+        self.entered = AgentBackend(
+            self.spec(timeout=timeout, max_turns=max_turns),
+            inputs_for(self.target),
+            self.transcripts,
+            env=self.parent_env(api),
+        )
+        return self.entered
+
+    def run(
+        self,
+        script: Any,
+        *,
+        prompt: str = "Deploy the app to production",
+        variant: VariantName = "candidate",
+        timeout: float = 60.0,
+        max_turns: int = 3,
+        latency: float = 0.0,
+    ) -> tuple[Trial, list[FakeRequest]]:
+        with FakeMessagesAPI(script, latency=latency) as api:
+            backend = self.backend(api, timeout=timeout, max_turns=max_turns)
+
+            async def one() -> Trial:
+                async with backend:
+                    return await backend.run(TrialKey(case(prompt), variant, 0))
+
+            trial = anyio.run(one)
+            requests = api.message_requests
+        self.assert_clean()
+        return trial, requests
+
+    def assert_clean(self) -> None:
+        """No copy or run dir left in the temp folder, no process still holding one."""
+        assert list(self.systemp.iterdir()) == []
+        assert processes_mentioning(str(self.systemp)) == []
+
+    def events(self, trial: Trial) -> list[dict[str, Any]]:
+        assert trial.transcript is not None
+        return [orjson.loads(line) for line in Path(trial.transcript).read_bytes().splitlines()]
+
+
+@pytest.fixture
+def harness(claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
+    systemp = tmp_path / "systemp"
+    systemp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(systemp))
+    target = make_target(tmp_path)
+    home = tmp_path / "real-home"
+    plant_user_config(home)
+    repo_before = snapshot(target.repo)
+    yield Harness(claude, target, tmp_path / "transcripts", systemp, home)
+    assert list(systemp.iterdir()) == []  # copies and run dirs all gone
+    assert snapshot(target.repo) == repo_before  # the user's working tree is untouched
+
+
+# --- end to end with the real CLI ------------------------------------------------------
+
+real_cli = pytest.mark.real_cli
+
+
+@real_cli
+def test_skill_call_activates_and_stops_early(harness: Harness) -> None:
+    script = main_loop(
+        ToolUse("Skill", {"skill": SKILL_ID}, text="I'll use the deploy skill."),
+        Text("AFTER-THE-SKILL: this turn should never be reached."),
+    )
+    trial, _ = harness.run(script)
+    assert trial.activated is True, trial.error
+    assert trial.error is None
+    assert "stopped early" in trial.evidence
+    assert trial.usage.requests == 1
+    events = harness.events(trial)
+    assert events[0]["subtype"] == "init"
+    assert not any(event["type"] == "result" for event in events)  # killed before the end
+    assert events[-1]["tool_use_result"] == {"success": True, "commandName": SKILL_ID}
+    assert b"AFTER-THE-SKILL" not in Path(str(trial.transcript)).read_bytes()
+    assert trial.transcript == str(harness.transcripts / "deploy-prod" / "candidate-0.jsonl")
+
+
+@real_cli
+def test_bare_skill_name_activates(harness: Harness) -> None:
+    trial, _ = harness.run(main_loop(ToolUse("Skill", {"skill": "deploy"}), Text("done")))
+    assert trial.activated is True, trial.error
+
+
+@real_cli
+def test_prose_only_is_not_activated(harness: Harness) -> None:
+    trial, _ = harness.run(main_loop(Text(f"I would use the {SKILL_ID} skill for this.")))
+    assert trial.activated is False, trial.error
+    assert trial.error is None
+    assert "completed without a successful Skill call" in trial.evidence
+    assert harness.events(trial)[-1]["type"] == "result"
+    assert trial.usage.cost_usd > 0  # the CLI's total_cost_usd
+
+
+@real_cli
+def test_read_of_the_skill_file_is_not_activated(harness: Harness) -> None:
+    def script(request: FakeRequest) -> Reply:
+        if not request.is_main_loop or request.turn > 0:
+            return Text("I used the skill.")
+        skill_file = harness.copies["candidate"] / "skills" / "deploy" / "SKILL.md"
+        return ToolUse("Read", {"file_path": str(skill_file)})
+
+    trial, requests = harness.run(script)
+    assert trial.activated is False, trial.error
+    assert len(requests) == 2
+    assert any(
+        block.get("name") == "Read"
+        for event in harness.events(trial)
+        if event["type"] == "assistant"
+        for block in event["message"]["content"]
+    )
+
+
+@real_cli
+def test_another_skills_name_is_not_activated(harness: Harness) -> None:
+    script = main_loop(ToolUse("Skill", {"skill": "other-plugin:deploy"}), Text("done"))
+    trial, _ = harness.run(script)
+    assert trial.activated is False, trial.error
+
+
+@real_cli
+def test_wrong_case_name_is_not_activated(harness: Harness) -> None:
+    script = main_loop(ToolUse("Skill", {"skill": "Acme-Tools:deploy"}), Text("done"))
+    trial, _ = harness.run(script)
+    assert trial.activated is False, trial.error
+
+
+@real_cli
+def test_max_turns_without_a_call_is_not_activated(harness: Harness) -> None:
+    trial, _ = harness.run(main_loop(ToolUse("Glob", {"pattern": "**/*"})), max_turns=1)
+    assert trial.activated is False, trial.error
+    assert "max turns" in trial.evidence
+
+
+@real_cli
+@pytest.mark.parametrize("status", [400, 500])
+def test_api_error_is_an_error_not_a_miss(harness: Harness, status: int) -> None:
+    trial, _ = harness.run(main_loop(Error(status, message=f"fake failure {SECRET}")))
+    assert trial.activated is None
+    assert trial.error is not None
+    assert trial.error.startswith(f"API error {status}: API Error: {status}")
+    assert "exit code 1" in trial.error
+    assert SECRET not in trial.error
+    assert REDACTED in trial.error  # the echoed key was scrubbed
+    assert SECRET.encode() not in Path(str(trial.transcript)).read_bytes()
+
+
+@real_cli
+def test_refused_credentials_abort_the_run(harness: Harness) -> None:
+    started = time.monotonic()
+    with pytest.raises(AuthError, match="HTTP 401"):
+        harness.run(main_loop(Error(401)))
+    assert time.monotonic() - started < 20  # not the CLI's minutes of back-off
+
+
+@real_cli
+def test_time_out_kills_the_run(harness: Harness) -> None:
+    started = time.monotonic()
+    trial, requests = harness.run(main_loop(Text("too late")), timeout=3, latency=30)
+    assert time.monotonic() - started < 15
+    assert trial.activated is None
+    assert trial.error is not None
+    assert trial.error.startswith("timed out after 3s")
+    assert len(requests) >= 1
+
+
+@real_cli
+def test_cancellation_kills_the_process_and_removes_dirs(harness: Harness) -> None:
+    def wait_for_a_request(api: FakeMessagesAPI) -> bool:
+        """The fake records a request before its latency: then the CLI is up and waiting."""
+        deadline = time.monotonic() + 30
+        while not api.message_requests and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return bool(api.message_requests)
+
+    async def main(api: FakeMessagesAPI) -> None:
+        async with harness.backend(api) as backend, anyio.create_task_group() as group:
+            group.start_soon(backend.run, TrialKey(case(), "baseline", 0))
+            assert await anyio.to_thread.run_sync(wait_for_a_request, api)
+            assert processes_mentioning(str(harness.copies["baseline"]))
+            group.cancel_scope.cancel()
+
+    with FakeMessagesAPI(main_loop(Text("never")), latency=30) as api:
+        anyio.run(main, api)
+    harness.assert_clean()
+
+
+@real_cli
+def test_user_config_and_plugins_do_not_leak(harness: Harness, claude: Path) -> None:
+    # Control: the planted skill is real, the CLI does load it from that HOME.
+    with FakeMessagesAPI(main_loop(Text("hi"))) as api:
+        env = harness.parent_env(api, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        completed = subprocess.run(
+            [str(claude), "-p", "--output-format", "stream-json", "--verbose", "--", "hi"],
+            cwd=harness.systemp,
+            env=env,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    control = orjson.loads(completed.stdout.splitlines()[0])
+    assert LEAKY in control["skills"]
+
+    trial, requests = harness.run(main_loop(Text("hi")))
+    init = harness.events(trial)[0]
+    assert LEAKY not in init["skills"]
+    assert SKILL_ID in init["skills"]
+    assert [p["name"] for p in init["plugins"] if p["path"] != "builtin"] == ["acme-tools"]
+    assert init["mcp_servers"] == []
+    assert not init["cwd"].startswith(str(harness.target.repo))
+    assert requests[0].headers["x-api-key"] == SECRET  # credentials pass through
+
+
+@real_cli
+def test_prompt_reaches_the_model_verbatim(harness: Harness) -> None:
+    prompt = '--deploy: "now" $HOME `whoami` ; rm -rf x\nsecond line -p'
+    trial, requests = harness.run(main_loop(Text("ok")), prompt=prompt)
+    assert trial.activated is False, trial.error
+    assert requests[0].prompt == prompt
+
+
+@real_cli
+def test_each_variant_shows_the_agent_its_own_description(harness: Harness) -> None:
+    seen = {}
+    for variant in ("baseline", "candidate"):
+        trial, requests = harness.run(main_loop(Text("ok")), variant=variant)
+        assert trial.error is None, trial.error
+        seen[variant] = requests[0].menu[SKILL_ID]
+    assert seen == {"baseline": BASELINE, "candidate": CANDIDATE}
+
+
+@real_cli
+def test_concurrent_trials_are_isolated(harness: Harness) -> None:
+    with FakeMessagesAPI(main_loop(ToolUse("Skill", {"skill": SKILL_ID}), Text("done"))) as api:
+        backend = harness.backend(api)
+        spec = RunSpec(stage="B", trials=2, concurrency=4, agent=backend.settings)
+        outcome = anyio.run(execute_async, spec, inputs_for(harness.target), backend)
+        assert api.max_in_flight >= 1
+    assert sorted(trial.activated for trial in outcome.trials) == [True] * 4
+    assert len({trial.transcript for trial in outcome.trials}) == 4
+    harness.assert_clean()
+
+
+@real_cli
+def test_check_claude_reports_the_version(claude: Path) -> None:
+    assert check_claude(str(claude)).startswith(CLAUDE_VERSION)
+
+
+# --- without the CLI -------------------------------------------------------------------
+
+
+def test_check_claude_accepts_a_relative_path(
+    claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "claude").symlink_to(claude)
+    monkeypatch.chdir(tmp_path / "bin")
+    assert check_claude("./claude").startswith(CLAUDE_VERSION)
+
+
+def test_check_claude_missing_names_the_package() -> None:
+    with pytest.raises(InputError, match=r"@anthropic-ai/claude-code@2\.1\.332"):
+        check_claude("/nonexistent/claude")
+
+
+def test_check_claude_failing_executable(tmp_path: Path) -> None:
+    fake = tmp_path / "claude"
+    fake.write_text("#!/bin/sh\necho broken >&2\nexit 3\n")
+    fake.chmod(0o755)
+    with pytest.raises(InputError, match=r"exit 3: broken.*npm install"):
+        check_claude(str(fake))
+
+
+def test_missing_executable_is_an_error_trial(tmp_path: Path) -> None:
+    target = make_target(tmp_path)
+    spec = RunSpec(stage="B", agent=AgentSettings(claude=str(tmp_path / "no-claude")))
+    backend = AgentBackend(spec, inputs_for(target), tmp_path / "t", env={})
+
+    async def one() -> Trial:
+        async with backend:
+            return await backend.run(TrialKey(case(), "baseline", 0))
+
+    trial = anyio.run(one)
+    assert trial.activated is None
+    assert trial.error is not None
+    assert trial.error.startswith("could not run claude")
+
+
+def test_env_is_an_allowlist_plus_fresh_dirs(tmp_path: Path) -> None:
+    parent = {
+        "PATH": "/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "ANTHROPIC_API_KEY": SECRET,
+        "ANTHROPIC_BASE_URL": "http://127.0.0.1:1",
+        "HTTPS_PROXY": "http://proxy:3128",
+        "HOME": "/home/user",
+        "CLAUDE_CONFIG_DIR": "/home/user/.claude",
+        "CLAUDE_CODE_ENABLE_TELEMETRY": "1",
+        "XDG_CONFIG_HOME": "/home/user/.config",
+        "GITHUB_TOKEN": "ghp_dont_pass_me",
+        "PWD": "/home/user/repo",
+    }
+    env = agent_env(parent, tmp_path / "h", tmp_path / "h" / ".claude", tmp_path / "t")
+    assert env == {
+        "PATH": "/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "ANTHROPIC_API_KEY": SECRET,
+        "ANTHROPIC_BASE_URL": "http://127.0.0.1:1",
+        "HTTPS_PROXY": "http://proxy:3128",
+        "HOME": str(tmp_path / "h"),
+        "USERPROFILE": str(tmp_path / "h"),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "h" / ".claude"),
+        "TMPDIR": str(tmp_path / "t"),
+        "TMP": str(tmp_path / "t"),
+        "TEMP": str(tmp_path / "t"),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    }
+
+
+def test_secrets_are_scrubbed() -> None:
+    secrets = secret_values({"ANTHROPIC_API_KEY": SECRET, "GITHUB_TOKEN": "ghp_abcdef", "X": "1"})
+    assert secrets == ("sk-ant-test-0123456789abcdef", "ghp_abcdef")
+    assert scrub(f"key {SECRET} and ghp_abcdef", secrets) == f"key {REDACTED} and {REDACTED}"
+
+
+def test_argv_shape(tmp_path: Path) -> None:
+    settings = AgentSettings(claude="claude", max_turns=5)
+    argv = build_argv(settings, "m-1", "/bin/claude", "-x prompt", tmp_path / "copy")
+    assert argv == [
+        "/bin/claude",
+        "-p",
+        "--plugin-dir",
+        str(tmp_path / "copy"),
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--max-turns",
+        "5",
+        "--no-session-persistence",
+        "--permission-mode",
+        "dontAsk",
+        "--allowedTools",
+        ALLOWED_TOOLS,
+        "--model",
+        "m-1",
+        "--",
+        "-x prompt",
+    ]
+    assert "--bare" not in argv
+
+
+def test_transcript_path_is_safe(tmp_path: Path) -> None:
+    key = TrialKey(case(case_id="../weird id/x"), "baseline", 2)
+    path = transcript_path(tmp_path, key)
+    assert path.parent.parent == tmp_path
+    assert path.name == "baseline-2.jsonl"
+    assert "/" not in path.parent.name
+
+
+def test_transcripts_of_ids_that_read_alike_when_made_safe_do_not_collide(
+    tmp_path: Path,
+) -> None:
+    paths = {
+        transcript_path(tmp_path, TrialKey(case(case_id=case_id), "baseline", 0))
+        for case_id in ("x/y", "x_y", "x y")
+    }
+    assert len(paths) == 3
+    plain = transcript_path(tmp_path, TrialKey(case(case_id="kw-passkeys"), "candidate", 1))
+    assert plain == tmp_path / "kw-passkeys" / "candidate-1.jsonl"
