@@ -4,6 +4,8 @@ from pathlib import PurePath
 
 TRIALS = 3
 """Trials per case and variant in the first round."""
+MAX_TRIALS = 30
+"""Trials per variant a suspicious case may escalate to (see verdicts/escalation.py)."""
 ALPHA = 0.05
 SEED = 0
 """Seed of the per-trial menu shuffle."""

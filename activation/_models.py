@@ -205,7 +205,11 @@ class CaseVerdict:
     candidate: Tally
     status: Status
     p_value: float | None
+    q_value: float | None = None
+    """The p-value adjusted across every case of the run (Benjamini-Hochberg)."""
     trials: tuple[Trial, ...] = ()
+    escalated: bool = False
+    """It ran more than the first round."""
     partial: bool = False
     """Judged from the trials an interrupted run finished, not from all it planned."""
 
@@ -234,6 +238,9 @@ class RunSpec:
     model: str | None = None
     """The model the trials ask; None leaves Stage B's CLI on its own default."""
     trials: int = _config.TRIALS
+    """The first round, for every case."""
+    max_trials: int = _config.MAX_TRIALS
+    """The most a suspicious case escalates to; equal to `trials` turns escalation off."""
     alpha: float = _config.ALPHA
     seed: int = _config.SEED
     concurrency: int | None = None

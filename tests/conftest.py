@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.claude_cli import CLAUDE_PACKAGE, locate_claude
+from tests.support.skill_repo import SkillRepos
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +21,11 @@ def claude() -> Path:
             pytest.fail(f"CI must run the real Claude Code CLI ({CLAUDE_PACKAGE}): {problem}")
         pytest.skip(f"the real Claude Code CLI ({CLAUDE_PACKAGE}) is not available: {problem}")
     return path
+
+
+@pytest.fixture
+def skill_repo(tmp_path: Path) -> Iterator[SkillRepos]:
+    """Builds real git skill repos in the test's temp dir: `skill_repo(description, ...)`."""
+    repos = SkillRepos(tmp_path)
+    yield repos
+    repos.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from activation import __version__, _config
+from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 
 
@@ -74,6 +75,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"trials per case and variant ({_config.TRIALS})",
     )
     parser.add_argument(
+        "--max-trials",
+        type=positive_int,
+        help=f"trials per variant a suspicious case may escalate to ({_config.MAX_TRIALS}; "
+        "equal to --trials turns escalation off)",
+    )
+    parser.add_argument(
         "--model", type=non_empty, help=f"model id (Stage A default {_config.MODEL})"
     )
     parser.add_argument(
@@ -112,10 +119,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def spec_from(args: argparse.Namespace) -> RunSpec:
     stage = "B" if args.real else "A"
+    if args.max_trials is not None and args.max_trials < args.trials:
+        raise InputError(
+            f"--max-trials {args.max_trials} is below --trials {args.trials}: "
+            "escalation cannot run fewer trials than the first round"
+        )
     return RunSpec(
         stage=stage,
         model=args.model or (_config.MODEL if stage == "A" else None),
         trials=args.trials,
+        max_trials=args.max_trials or max(_config.MAX_TRIALS, args.trials),
         alpha=args.alpha,
         seed=args.seed,
         concurrency=args.concurrency,

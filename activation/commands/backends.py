@@ -7,15 +7,20 @@ makes the backend; tests pass one that makes the in-memory fake.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import replace
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from rich.console import Console
 
 from activation import state
-from activation._errors import InputError
+from activation._errors import ApiUnreachable, InputError
 from activation._models import Inputs, RunSpec
-from activation.trials.backend import Backend
+from activation.trials.backend import Backend, shown_url
+
+PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY")
+CONNECT_TIMEOUT = 10.0
 
 
 class Backends(Protocol):
@@ -36,12 +41,34 @@ def require_credentials(spec: RunSpec) -> None:
     raise InputError("no API key: set ANTHROPIC_API_KEY (--dry-run needs none)")
 
 
+def check_reachable(url: str | None) -> None:
+    """A set ANTHROPIC_BASE_URL that cannot be reached stops the run before it starts,
+    rather than after every trial has retried and failed (the CLI retries for minutes).
+    Behind a proxy the proxy decides, so nothing is checked."""
+    if not url or any(os.environ.get(name) for name in PROXY_VARIABLES):
+        return
+    parts = urlsplit(url)
+    shown = shown_url(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        port = None
+    if parts.scheme not in ("http", "https") or not parts.hostname or port is None:
+        raise ApiUnreachable(f"cannot reach {shown!r}: ANTHROPIC_BASE_URL is not an http(s) URL")
+    try:
+        socket.create_connection((parts.hostname, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        raise ApiUnreachable(f"cannot reach {shown} ({reason}): check ANTHROPIC_BASE_URL") from None
+
+
 class RealBackends:
     """Stage A over the Messages API, Stage B over the Claude Code CLI (imported lazily)."""
 
     def prepare(self, spec: RunSpec, *, credentials: bool = True) -> RunSpec:
         if credentials:
             require_credentials(spec)
+            check_reachable(os.environ.get("ANTHROPIC_BASE_URL"))
         if spec.agent is None:
             return spec
         from activation.trials.agent.backend import check_claude

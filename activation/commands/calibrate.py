@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from activation import __version__
+from activation._errors import InputError
 from activation._models import Inputs, RunSpec
 from activation.commands.arguments import add_run_arguments, parser, spec_from
 from activation.commands.backends import Backends, stage_b_selection
@@ -124,6 +125,9 @@ def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int
     args = build_parser().parse_args(argv)
     if args.json is not None:
         check_writable(args.json)
+        session.json_path = args.json
+    if args.record is not None and args.record.exists() and not args.record.is_dir():
+        raise InputError(f"--record {args.record}: is a file, not a folder")
     spec = spec_from(args)
     comparisons = comparison_inputs(args, Path.cwd())
     bundled = args.cases is None

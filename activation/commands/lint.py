@@ -87,9 +87,9 @@ def target_and_description(args: argparse.Namespace) -> tuple[Target | None, str
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
     from activation.inputs.load import read_json
 
-    args = build_parser().parse_args(argv)
     bundled = args.cases is None
     checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
     target, description = target_and_description(args)

@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+import anyio
+
 from activation import __version__, state
 from activation._config import BASELINE
 from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec
@@ -18,12 +20,17 @@ from activation.report.plan import planned_calls, render_plan, run_warnings
 from activation.report.progress import TrialProgress
 from activation.report.terminal import render_report
 from activation.trials.engine import execute
+from activation.trials.simulate import Characteristics, simulate, typical
 
 DESCRIPTION = (
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Subcommands: lint, detect, calibrate (activation SUBCOMMAND --help)."
 )
+SIMULATED_RUNS = 100
+"""Runs per population behind the characteristics `--dry-run` shows: about 2 s on 40 cases."""
+SIMULATION_LIMIT = 1_500
+"""First-round calls above which `--dry-run` does not simulate (it would take minutes)."""
 RERUN_FLAGS = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")
 """The flags worth repeating in the suggested `--real` command."""
 
@@ -47,12 +54,25 @@ def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> list[str]:
     return repeated
 
 
+def detectable(spec: RunSpec, cases: int) -> tuple[Characteristics, Characteristics]:
+    """The simulated false-alarm chance and power of these settings on this many cases."""
+    steady = typical(cases)
+
+    async def both() -> tuple[Characteristics, Characteristics]:
+        return (
+            await simulate(steady, spec, SIMULATED_RUNS),
+            await simulate(steady.with_drop(), spec, SIMULATED_RUNS),
+        )
+
+    return anyio.run(both)
+
+
 def run_with_progress(
     session: Session, backends: Backends, spec: RunSpec, inputs: Inputs
 ) -> RunOutcome:
     label = f"Stage {spec.stage} trials"
     with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
-        return execute(spec, inputs, backends.open(spec, inputs), progress)
+        return execute(spec, inputs, backends.open(spec, inputs), progress, progress.plan)
 
 
 def remember_flags(outcome: RunOutcome) -> None:
@@ -69,9 +89,9 @@ def remember_flags(outcome: RunOutcome) -> None:
 
 
 def main_run(session: Session, argv: list[str], backends: Backends) -> int:
+    args = build_parser().parse_args(argv)
     from activation.inputs.load import load_inputs
 
-    args = build_parser().parse_args(argv)
     if args.json is not None:
         check_writable(args.json)
         session.json_path = args.json
@@ -92,12 +112,14 @@ def main_run(session: Session, argv: list[str], backends: Backends) -> int:
         inputs = stage_b_selection(inputs, session.err)
     if args.dry_run:
         spec = backends.prepare(spec, credentials=False)
-        session.out.print(render_plan(spec, inputs))
+        simulated = planned_calls(spec, inputs) <= SIMULATION_LIMIT
+        found = detectable(spec, len(inputs.cases)) if simulated else None
+        session.out.print(render_plan(spec, inputs, found))
         return 0
     spec = backends.prepare(spec)
     outcome = run_with_progress(session, backends, spec, inputs)
     remember_flags(outcome)
     report = build_report(outcome, __version__, tuple(warnings))
-    session.out.print(render_report(report, rerun_args(args, argv)))
+    session.show(render_report(report, rerun_args(args, argv)))
     session.write_report(report)
     return report.exit_code

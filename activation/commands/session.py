@@ -14,11 +14,13 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.measure import Measurement
 
 from activation import __version__
 from activation._config import DEBUG_ENV
@@ -27,12 +29,19 @@ from activation.report.data import Report, failure_json, report_json
 
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
+WIDEST = 10_000
 
 
 def consoles() -> tuple[Console, Console]:
-    """The report on stdout; progress, warnings and errors on stderr."""
-    out = Console(highlight=False, width=None if sys.stdout.isatty() else LOG_WIDTH)
-    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else LOG_WIDTH)
+    """The report on stdout; progress, warnings and errors on stderr.
+
+    A terminal's width (or COLUMNS) is used as rich finds it; a pipe or file gets LOG_WIDTH.
+    """
+    sized = "COLUMNS" in os.environ
+    out = Console(highlight=False, width=None if sized or sys.stdout.isatty() else LOG_WIDTH)
+    err = Console(
+        stderr=True, highlight=False, width=None if sized or sys.stderr.isatty() else LOG_WIDTH
+    )
     return out, err
 
 
@@ -75,6 +84,17 @@ class Session:
         self.json_path: Path | None = None
         self.report: Report | None = None
 
+    def show(self, renderable: RenderableType) -> None:
+        """Print at the renderable's natural width when the terminal is narrower, so case ids
+        and commands stay whole (the terminal wraps the long lines; a copy keeps them one)."""
+        natural = Measurement.get(self.out, self.out.options.update_width(WIDEST), renderable)
+        width = self.out.width
+        self.out.width = max(width, natural.maximum)
+        try:
+            self.out.print(renderable, crop=False)
+        finally:
+            self.out.width = width
+
     def error_line(self, message: str) -> None:
         self.err.print(f"{self.prog}: error: {message}", markup=False, soft_wrap=True)
 
@@ -87,8 +107,9 @@ class Session:
         self.report = report
         if self.json_path is None:
             return True
+        data = report_json(report)
         try:
-            self.json_path.write_bytes(report_json(report))
+            self.json_path.write_bytes(data)
         except OSError as error:
             self.error_line(f"cannot write the report {self.json_path}: {error.strerror}")
             return False
@@ -96,16 +117,16 @@ class Session:
 
     def fail(self, code: ExitCode, message: str) -> ExitCode:
         self.error_line(message)
-        if self.json_path is not None:
-            try:
-                data = (
-                    report_json(replace(self.report, exit_code=int(code), error=message))
-                    if self.report is not None
-                    else failure_json(code, message, __version__)
-                )
-                self.json_path.write_bytes(data)
-            except Exception as error:
-                self.error_line(f"cannot write the report {self.json_path}: {headline(error)}")
+        if self.json_path is None:
+            return code
+        data = failure_json(code, message, __version__)
+        if self.report is not None:
+            with suppress(Exception):  # the report writer may be what broke
+                data = report_json(replace(self.report, exit_code=int(code), error=message))
+        try:
+            self.json_path.write_bytes(data)
+        except OSError as error:
+            self.error_line(f"cannot write the report {self.json_path}: {error.strerror}")
         return code
 
 

@@ -61,13 +61,19 @@ class CaseReport:
     case: Case
     status: Status
     p_value: float | None
+    q_value: float | None
     baseline: Tally
     candidate: Tally
     trials: tuple[TrialRecord, ...] = ()
+    escalated: bool = False
     partial: bool = False
 
     def tally(self, variant: VariantName) -> Tally:
         return self.baseline if variant == "baseline" else self.candidate
+
+    def trials_run(self, variant: VariantName) -> int:
+        tally = self.tally(variant)
+        return tally.valid + tally.errors
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,14 @@ class Report:
     def ids_with(self, *statuses: Status) -> list[str]:
         return [entry.case.id for entry in self.cases if entry.status in statuses]
 
+    @property
+    def extra_calls(self) -> int:
+        """Trials beyond every case's first round: what escalation cost."""
+        first = 2 * self.spec.trials
+        return sum(
+            max(0, sum(entry.trials_run(v) for v in VARIANTS) - first) for entry in self.cases
+        )
+
 
 # --- from a run ------------------------------------------------------------------------
 
@@ -115,9 +129,11 @@ def _case_report(verdict: CaseVerdict) -> CaseReport:
         verdict.case,
         verdict.status,
         verdict.p_value,
+        verdict.q_value,
         verdict.baseline,
         verdict.candidate,
         tuple(_record(trial) for trial in verdict.trials),
+        verdict.escalated,
         verdict.partial,
     )
 
@@ -194,6 +210,9 @@ def _case_data(entry: CaseReport) -> dict[str, object]:
         "twin": case.twin,
         "status": entry.status.value,
         "p_value": entry.p_value,
+        "q_value": entry.q_value,
+        "trials_run": {variant: entry.trials_run(variant) for variant in VARIANTS},
+        "escalated": entry.escalated,
         "partial": entry.partial,
         "baseline": _tally_data(entry.baseline),
         "candidate": _tally_data(entry.candidate),
@@ -225,6 +244,8 @@ def report_dict(report: Report) -> dict[str, object]:
     ):
         summary[name] = report.ids_with(status)
     summary["unfinished"] = list(report.unfinished)
+    summary["escalated"] = sum(entry.escalated for entry in report.cases)
+    summary["extra_calls"] = report.extra_calls
     agent = spec.agent
     return {
         "schema": SCHEMA,
@@ -235,6 +256,7 @@ def report_dict(report: Report) -> dict[str, object]:
         "stage": spec.stage,
         "model": spec.model,
         "trials": spec.trials,
+        "max_trials": spec.max_trials,
         "alpha": spec.alpha,
         "seed": spec.seed,
         "concurrency": spec.limit,

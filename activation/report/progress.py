@@ -1,4 +1,5 @@
-"""The live progress bar: trials done of planned, errors so far, time elapsed."""
+"""The live progress bar: trials done of planned (escalated rounds add to the plan as they
+come), errors so far, time elapsed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ class TrialProgress:
 
     def __init__(self, console: Console, total: int, label: str) -> None:
         self.errors = 0
+        self.total = total
         self._progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -33,3 +35,7 @@ class TrialProgress:
     def __call__(self, trial: Trial) -> None:
         self.errors += trial.is_error
         self._progress.update(self._task, advance=1, errors=self.errors)
+
+    def plan(self, more: int) -> None:
+        self.total += more
+        self._progress.update(self._task, total=self.total)

@@ -48,7 +48,7 @@ def cut(text: str, width: int = PROMPT_WIDTH) -> str:
 
 
 def unbroken(text: str, style: str = "") -> Text:
-    """Text the console prints whole on one line, however narrow it is."""
+    """Text never wrapped nor cut: printed at its natural width, it stays one whole line."""
     return Text(text, style=style, no_wrap=True, overflow="ignore")
 
 
@@ -67,12 +67,15 @@ def rate_text(value: Rate) -> str:
     return text
 
 
+def number(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}" if value >= 0.001 else f"{value:.0e}"
+
+
 def case_table(report: Report) -> Table:
     table = Table(title="Cases (k/n = activated of valid trials)", title_justify="left")
-    longest = max((len(entry.case.id) for entry in report.cases), default=2)
-    table.add_column("id", no_wrap=True, min_width=longest)
+    table.add_column("id", no_wrap=True)
     table.add_column("expected")
-    for column in ("baseline", "candidate", "p"):
+    for column in ("baseline", "candidate", "p", "q"):
         table.add_column(column, justify="right", no_wrap=True)
     table.add_column("status", no_wrap=True)
     for entry in report.cases:
@@ -82,7 +85,8 @@ def case_table(report: Report) -> Table:
             "activate" if entry.case.should_activate else "stay quiet",
             tally_cell(entry.baseline),
             tally_cell(entry.candidate),
-            "" if entry.p_value is None else f"{entry.p_value:.3f}",
+            number(entry.p_value),
+            number(entry.q_value),
             Text(status, style=STATUS_STYLE[entry.status]),
         )
     return table
@@ -92,7 +96,12 @@ def header(report: Report) -> Text:
     spec = report.spec
     text = Text()
     model = f", model {spec.model}" if spec.model else ""
-    text.append(f"Stage {spec.stage}{model}, {spec.trials} trial(s), alpha {spec.alpha}\n")
+    escalation = (
+        f" (up to {spec.max_trials} for suspicious cases)" if spec.max_trials > spec.trials else ""
+    )
+    text.append(
+        f"Stage {spec.stage}{model}, {spec.trials} trial(s){escalation}, alpha {spec.alpha}\n"
+    )
     if spec.agent is not None and spec.agent.version:
         text.append(f"Claude Code {spec.agent.version}\n")
     text.append(f"skill {report.skill_id} ({report.skill_path})\n")
@@ -108,6 +117,12 @@ def figures_text(report: Report) -> Text:
         figs = report.figures[variant]
         text.append(f"{variant:9} recall {rate_text(figs.recall)}\n")
         text.append(f"{'':9} false positives {rate_text(figs.false_positives)}\n")
+    if report.extra_calls:
+        escalated = sum(entry.escalated for entry in report.cases)
+        text.append(
+            f"escalated {escalated} case(s) past the first round: {report.extra_calls} "
+            "extra trial(s)\n"
+        )
     usage = report.usage
     text.append(
         f"usage: {usage.requests} request(s), {usage.input_tokens} input / "
@@ -127,6 +142,9 @@ def status_lists(report: Report) -> list[Text]:
         lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
         for entry in entries:
             line = unbroken(f"  {entry.case.id}")
+            if status is Status.UNSTABLE:
+                ran = sorted({entry.trials_run(variant) for variant in VARIANTS})
+                line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")
             line.append(f": {cut(entry.case.prompt)}")
             lines.append(line)
             if status is Status.ERROR:

@@ -9,6 +9,7 @@ concurrently. Only backends know which stage they are.
 from __future__ import annotations
 
 from typing import Protocol, Self
+from urllib.parse import urlsplit, urlunsplit
 
 from activation._models import Trial, TrialKey
 
@@ -22,3 +23,14 @@ class Backend(Protocol):
         """One trial. Whatever goes wrong with it is an error Trial, never an exception,
         except AuthError and ApiUnreachable, which no later trial could survive."""
         ...
+
+
+def shown_url(url: object) -> str:
+    """An API address as it may be shown: without credentials embedded in it."""
+    parts = urlsplit(str(url))
+    host = parts.hostname or ""
+    try:
+        netloc = f"{host}:{parts.port}" if parts.port else host
+    except ValueError:
+        netloc = host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

@@ -15,15 +15,22 @@ import anyio
 from activation._models import Inputs, RunOutcome, RunSpec, Trial
 from activation.trials.backend import Backend
 from activation.trials.schedule import Ledger, decisive, run_cases
-from activation.verdicts.judge import by_case, judge
+from activation.verdicts.escalation import Escalation
+from activation.verdicts.judge import Evidence, judge_all
 
 OnTrial = Callable[[Trial], None]
+OnPlan = Callable[[int], None]
+"""Told how many more trials an escalated round adds, as it is planned."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def escalation_for(spec: RunSpec, inputs: Inputs) -> Escalation:
+    return Escalation(spec.trials, spec.max_trials, spec.alpha, len(inputs.cases))
 
 
 async def _run(spec: RunSpec, inputs: Inputs, backend: Backend, ledger: Ledger) -> None:
     async with backend:
-        await run_cases(inputs.cases, spec.trials, backend, spec.limit, ledger)
+        await run_cases(inputs.cases, escalation_for(spec, inputs), backend, spec.limit, ledger)
 
 
 def judge_ledger(
@@ -31,19 +38,25 @@ def judge_ledger(
 ) -> RunOutcome:
     """Verdicts from what exists: a case an interruption cut short is judged from its
     finished trials (marked partial) when each variant has one, else left unfinished."""
-    grouped = by_case(ledger.trials)
-    verdicts = []
+    evidence = []
     unfinished = []
     for case in inputs.cases:
-        trials = grouped.get(case.id, [])
+        trials = ledger.by_case.get(case.id, [])
         if {trial.key.variant for trial in trials} != {"baseline", "candidate"}:
             unfinished.append(case.id)
             continue
-        verdicts.append(judge(case, trials, spec.alpha, partial=case.id not in ledger.settled))
+        evidence.append(
+            Evidence(
+                case,
+                trials,
+                escalated=case.id in ledger.escalated,
+                partial=case.id not in ledger.settled,
+            )
+        )
     return RunOutcome(
         spec,
         inputs,
-        tuple(verdicts),
+        judge_all(evidence, spec.alpha, unjudged=len(unfinished)),
         tuple(ledger.trials),
         interrupted,
         tuple(unfinished),
@@ -52,18 +65,26 @@ def judge_ledger(
 
 
 async def execute_async(
-    spec: RunSpec, inputs: Inputs, backend: Backend, on_trial: OnTrial | None = None
+    spec: RunSpec,
+    inputs: Inputs,
+    backend: Backend,
+    on_trial: OnTrial | None = None,
+    on_plan: OnPlan | None = None,
 ) -> RunOutcome:
-    ledger = Ledger(on_trial)
+    ledger = Ledger(on_trial, on_plan)
     await _run(spec, inputs, backend, ledger)
     return judge_ledger(spec, inputs, ledger)
 
 
 def execute(
-    spec: RunSpec, inputs: Inputs, backend: Backend, on_trial: OnTrial | None = None
+    spec: RunSpec,
+    inputs: Inputs,
+    backend: Backend,
+    on_trial: OnTrial | None = None,
+    on_plan: OnPlan | None = None,
 ) -> RunOutcome:
     """Run to the end, or until SIGINT or SIGTERM; then judge what finished."""
-    ledger = Ledger(on_trial)
+    ledger = Ledger(on_trial, on_plan)
     stopped = False
 
     async def watch(signals: AsyncIterator[signal.Signals], scope: anyio.CancelScope) -> None:

@@ -6,7 +6,7 @@ answer is True (activated), False (not) or None (an error trial).
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Self, TypeVar
 
@@ -43,8 +43,9 @@ def at_rates(rates: Mapping[CaseKey, float], default: float = 0.0, seed: int = 0
     an answer never depends on the order trials happen to run in."""
 
     def answer(key: TrialKey) -> Answer:
-        draw = random.Random(f"{seed}\x00{key.case.id}\x00{key.variant}\x00{key.index}")
-        return draw.random() < _lookup(rates, key, default)
+        name = f"{seed}\x00{key.case.id}\x00{key.variant}\x00{key.index}".encode()
+        draw = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest()) / 2**64
+        return draw < _lookup(rates, key, default)
 
     return answer
 

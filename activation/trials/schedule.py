@@ -1,8 +1,10 @@
-"""The one trial scheduler both stages share.
+"""The one trial scheduler both stages share: rounds per case, one limiter for all.
 
-Every trial runs in one task group under one capacity limiter, so `--concurrency` bounds
-requests (Stage A) and agent processes (Stage B) alike. Each case runs as its own task, so
-the limiter never waits for the slowest case of the run.
+Every trial runs under one capacity limiter, so `--concurrency` bounds requests (Stage A)
+and agent processes (Stage B) alike. Each case runs as its own task, round after round as
+long as its escalation asks, so the limiter never waits for the slowest case of a round:
+a case's next round queues the moment its own round ends. A later round uses new trial
+indices, so the menu permutations of Stage A stay paired between variants and distinct.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import anyio
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import VARIANTS, Case, Trial, TrialKey
 from activation.trials.backend import Backend
+from activation.verdicts.escalation import Escalation
+from activation.verdicts.judge import p_value, q_values, tallies
 
 
 def round_keys(case: Case, first: int, count: int) -> list[TrialKey]:
@@ -29,26 +33,76 @@ def round_keys(case: Case, first: int, count: int) -> list[TrialKey]:
 class Ledger:
     """What a run has done so far: what an interruption leaves to judge."""
 
-    def __init__(self, on_trial: Callable[[Trial], None] | None = None) -> None:
+    def __init__(
+        self,
+        on_trial: Callable[[Trial], None] | None = None,
+        on_plan: Callable[[int], None] | None = None,
+    ) -> None:
         self.trials: list[Trial] = []
+        self.by_case: dict[str, list[Trial]] = {}
         self.settled: set[str] = set()
         """Cases that ran every trial they were going to run."""
+        self.escalated: set[str] = set()
         self.cut_off = 0
         """Trials cancelled while running: each had sent at least one request."""
         self._on_trial = on_trial
+        self._on_plan = on_plan
+
+    def plan(self, trials: int) -> None:
+        """More trials are coming (an escalated case's next round)."""
+        if self._on_plan is not None:
+            self._on_plan(trials)
 
     def add(self, trial: Trial) -> None:
         self.trials.append(trial)
+        self.by_case.setdefault(trial.key.case.id, []).append(trial)
         if self._on_trial is not None:
             self._on_trial(trial)
 
 
+class FirstRounds:
+    """Every case's first round, for the one decision that needs the run's picture: may a
+    case stop because its first round is already significant across the run?"""
+
+    def __init__(self, cases: Sequence[Case], ledger: Ledger, alpha: float) -> None:
+        self._cases = cases
+        self._ledger = ledger
+        self._alpha = alpha
+        self._waiting = len(cases)
+        self._all_done = anyio.Event()
+        self._significant: set[str] | None = None
+
+    def done(self) -> None:
+        self._waiting -= 1
+        if not self._waiting:
+            self._all_done.set()
+
+    async def significant(self, case: Case) -> bool:
+        await self._all_done.wait()
+        if self._significant is None:
+            p_values = [
+                p_value(each, *tallies(self._ledger.by_case.get(each.id, [])))
+                for each in self._cases
+            ]
+            self._significant = {
+                each.id
+                for each, q in zip(self._cases, q_values(p_values), strict=True)
+                if q is not None and q < self._alpha
+            }
+        return case.id in self._significant
+
+
 async def run_cases(
-    cases: Sequence[Case], trials: int, backend: Backend, limit: int, ledger: Ledger
+    cases: Sequence[Case],
+    escalation: Escalation,
+    backend: Backend,
+    limit: int,
+    ledger: Ledger,
 ) -> None:
-    """Run `trials` per variant for every case; an exception (a refused key, an unreachable
-    API, a bug) cancels everything and surfaces bare."""
+    """Every case's rounds; an exception (a refused key, an unreachable API, a bug) cancels
+    everything and surfaces bare."""
     limiter = anyio.CapacityLimiter(limit)
+    first_rounds = FirstRounds(cases, ledger, escalation.alpha)
     aborted = False
 
     async def one(key: TrialKey) -> None:
@@ -66,16 +120,30 @@ async def run_cases(
                 raise
         ledger.add(trial)
 
-    async def case_trials(case: Case) -> None:
-        async with anyio.create_task_group() as group:
-            for key in round_keys(case, 0, trials):
-                group.start_soon(one, key)
+    async def rounds(case: Case) -> None:
+        done, size = 0, escalation.first
+        while size:
+            async with anyio.create_task_group() as group:
+                for key in round_keys(case, done, size):
+                    group.start_soon(one, key)
+            baseline, candidate = tallies(ledger.by_case.get(case.id, []))
+            if done == 0:
+                first_rounds.done()
+                if escalation.could_be_decided_now(
+                    case, baseline, candidate
+                ) and await first_rounds.significant(case):
+                    break
+            done += size
+            size = escalation.next_round(case, baseline, candidate)
+            if size:
+                ledger.escalated.add(case.id)
+                ledger.plan(2 * size)
         ledger.settled.add(case.id)
 
     try:
         async with anyio.create_task_group() as group:
             for case in cases:
-                group.start_soon(case_trials, case)
+                group.start_soon(rounds, case)
     except BaseExceptionGroup as failures:
         raise decisive(failures) from None
 

@@ -1,4 +1,5 @@
-"""The verdict contract of DESIGN.md: majority per variant, six statuses, exact tests.
+"""The verdict contract of DESIGN.md: majority per variant, six statuses, and significance
+judged across the whole run (Boschloo per case, Benjamini-Hochberg across cases).
 
 Everything here is computed from whatever trials exist, so more trials for some cases, or
 an interrupted run, only need the verdicts recomputed.
@@ -7,9 +8,10 @@ an interrupted run, only need the verdicts recomputed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from activation._models import Case, CaseVerdict, Status, Tally, Trial
-from activation.verdicts.stats import one_sided_p
+from activation.verdicts.stats import bh_adjust, one_sided_p
 
 
 def can_regress(trials: int, alpha: float) -> bool:
@@ -18,12 +20,15 @@ def can_regress(trials: int, alpha: float) -> bool:
 
 
 def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
-    """One-sided, in the direction the counts moved; None when the majorities agree."""
-    if baseline.verdict == candidate.verdict or not (baseline.valid and candidate.valid):
+    """One-sided, in the direction the correct counts moved (1 when they did not move);
+    None without a valid trial on each side."""
+    if not (baseline.valid and candidate.valid):
         return None
     expected = case.should_activate
     base_correct, cand_correct = baseline.correct(expected), candidate.correct(expected)
-    if base_correct * candidate.valid >= cand_correct * baseline.valid:
+    if base_correct * candidate.valid == cand_correct * baseline.valid:
+        return 1.0
+    if base_correct * candidate.valid > cand_correct * baseline.valid:
         return one_sided_p(base_correct, baseline.valid, cand_correct, candidate.valid)
     return one_sided_p(cand_correct, candidate.valid, base_correct, baseline.valid)
 
@@ -42,33 +47,59 @@ def status(case: Case, baseline: Tally, candidate: Tally, significant: bool) -> 
     return Status.UNSTABLE
 
 
-def judge(case: Case, trials: Sequence[Trial], alpha: float, partial: bool = False) -> CaseVerdict:
-    """One case's verdict from its trials (any order, both variants)."""
-    baseline = Tally.of(trial for trial in trials if trial.key.variant == "baseline")
-    candidate = Tally.of(trial for trial in trials if trial.key.variant == "candidate")
-    p = p_value(case, baseline, candidate)
-    significant = p is not None and p < alpha
-    return CaseVerdict(
-        case,
-        baseline,
-        candidate,
-        status(case, baseline, candidate, significant),
-        p,
-        tuple(sorted(trials, key=lambda trial: (trial.key.index, trial.key.variant))),
-        partial,
+def tallies(trials: Iterable[Trial]) -> tuple[Tally, Tally]:
+    """The baseline's and the candidate's tally of one case's trials."""
+    listed = list(trials)
+    return (
+        Tally.of(trial for trial in listed if trial.key.variant == "baseline"),
+        Tally.of(trial for trial in listed if trial.key.variant == "candidate"),
     )
 
 
-def by_case(trials: Iterable[Trial]) -> dict[str, list[Trial]]:
-    grouped: dict[str, list[Trial]] = {}
-    for trial in trials:
-        grouped.setdefault(trial.key.case.id, []).append(trial)
-    return grouped
+@dataclass(frozen=True)
+class Evidence:
+    """What a case is judged on: its trials, and how they came about."""
+
+    case: Case
+    trials: Sequence[Trial]
+    escalated: bool = False
+    partial: bool = False
+
+
+def q_values(p_values: Sequence[float | None]) -> list[float | None]:
+    """Benjamini-Hochberg over every case; a case without a p-value counts as p = 1."""
+    if not p_values:
+        return []
+    adjusted = bh_adjust([1.0 if p is None else p for p in p_values])
+    return [None if p is None else q for p, q in zip(p_values, adjusted, strict=True)]
 
 
 def judge_all(
-    cases: Sequence[Case], trials: Iterable[Trial], alpha: float
+    evidence: Sequence[Evidence], alpha: float, unjudged: int = 0
 ) -> tuple[CaseVerdict, ...]:
-    """Verdicts for every case from the trials that exist (in any order)."""
-    grouped = by_case(trials)
-    return tuple(judge(case, grouped.get(case.id, []), alpha) for case in cases)
+    """Every case's verdict, significance judged across all of them and the `unjudged`
+    cases of the same run (an interruption left them without evidence: they count as p = 1)."""
+    counts = [tallies(item.trials) for item in evidence]
+    ps = [p_value(item.case, *pair) for item, pair in zip(evidence, counts, strict=True)]
+    qs = q_values([*ps, *[None] * unjudged])[: len(ps)]
+    verdicts = []
+    for item, (baseline, candidate), p, q in zip(evidence, counts, ps, qs, strict=True):
+        verdicts.append(
+            CaseVerdict(
+                item.case,
+                baseline,
+                candidate,
+                status(item.case, baseline, candidate, q is not None and q < alpha),
+                p,
+                q,
+                tuple(sorted(item.trials, key=lambda trial: (trial.key.index, trial.key.variant))),
+                item.escalated,
+                item.partial,
+            )
+        )
+    return tuple(verdicts)
+
+
+def judge(case: Case, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
+    """One case on its own (a run of one case: q equals p)."""
+    return judge_all([Evidence(case, trials)], alpha)[0]

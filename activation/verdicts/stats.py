@@ -1,4 +1,5 @@
-"""The two statistics of the verdict contract: an exact test per case and a Wilson interval.
+"""The statistics of the verdict contract: an exact test per case, the false-discovery
+adjustment across cases, and a Wilson interval.
 
 scipy is imported inside the functions: `--help`, `lint` and `--dry-run` never need it.
 Both are cached because verdicts are recomputed from the same counts again and again.
@@ -6,6 +7,7 @@ Both are cached because verdicts are recomputed from the same counts again and a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 
@@ -19,6 +21,13 @@ def one_sided_p(better_correct: int, better_n: int, worse_correct: int, worse_n:
         [[better_correct, worse_correct], [better_n - better_correct, worse_n - worse_correct]]
     )
     return float(boschloo_exact(table, alternative="greater").pvalue)
+
+
+def bh_adjust(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the order given."""
+    from scipy.stats import false_discovery_control
+
+    return [float(q) for q in false_discovery_control(list(p_values), method="bh")]
 
 
 @cache

@@ -1,22 +1,30 @@
-"""`activation calibrate` end to end through the CLI against the local Messages API stand-in."""
+"""`activation calibrate` through the command line: on the in-memory fake, and once end to end
+against the local Messages API stand-in over real HTTP."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import pytest
 
+from activation._config import MODEL
+from activation._models import RunSpec, TrialKey
+from activation.commands.backends import Backends
 from activation.commands.main import main
-from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
+from activation.inputs.suite import BUNDLED_CONTROLS
+from activation.trials.fake import Answer
+from tests.support.fake_backends import FakeBackends, Prepared
+from tests.support.messages_api import Answer as Reply
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest
 from tests.support.skill_repo import (
     DISTRACTORS,
+    REFERENCE,
     SKILL_ID,
     SkillRepo,
+    SkillRepos,
     case,
-    make_skill_repo,
     skill_text,
     write_cases,
     write_distractors,
@@ -43,20 +51,21 @@ def fires(prompt: str, description: str) -> bool:
     return "refund" in prompt or "chargeback" in prompt
 
 
+def model(description: str, key: TrialKey) -> Answer:
+    return fires(key.case.prompt, description)
+
+
 @pytest.fixture
-def setup(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[SkillRepo, FakeMessagesAPI]]:
-    skill = make_skill_repo(tmp_path / "repo", REAL)
+def repo(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SkillRepo:
+    made = skill_repo(REAL, files=REFERENCE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
-    monkeypatch.chdir(skill.root)
-    with FakeMessagesAPI() as api:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-calibrate")
-        yield skill, api
+    monkeypatch.chdir(made.root)
+    return made
 
 
-def calibrate(tmp_path: Path, cases: list[dict[str, object]], *flags: str) -> int:
+def calibrate(
+    tmp_path: Path, cases: list[dict[str, object]], *flags: str, backends: Backends | None = None
+) -> int:
     cases_file = write_cases(tmp_path / "cases.json", cases)
     return main(
         [
@@ -68,21 +77,30 @@ def calibrate(tmp_path: Path, cases: list[dict[str, object]], *flags: str) -> in
             "--json",
             str(tmp_path / "calibration.json"),
             *flags,
-        ]
+        ],
+        backends,
     )
+
+
+# --- end to end over HTTP -------------------------------------------------------------------
+
+
+@pytest.fixture
+def api(repo: SkillRepo, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMessagesAPI]:
+    with FakeMessagesAPI() as api:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-calibrate")
+        yield api
 
 
 def answer(request: FakeRequest) -> Reply:
     target = request.menu[SKILL_ID]
-    return Answer([SKILL_ID] if fires(request.prompt, target) else ["charts"])
+    return Reply([SKILL_ID] if fires(request.prompt, target) else ["charts"])
 
 
 def test_a_sound_suite_catches_both_controls(
-    tmp_path: Path,
-    setup: tuple[SkillRepo, FakeMessagesAPI],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _skill, api = setup
     api.script = answer
     code = calibrate(tmp_path, CASES, "--record", str(tmp_path / "records"))
     out, err = capsys.readouterr()
@@ -108,15 +126,33 @@ def test_a_sound_suite_catches_both_controls(
     assert "| self | no REGRESSED (A/A) | yes | - |" in markdown
 
 
+# --- on the fake ----------------------------------------------------------------------------
+
+
+def test_three_comparisons_of_the_real_description(tmp_path: Path, repo: SkillRepo) -> None:
+    backends = FakeBackends(by_description=model)
+    code = calibrate(tmp_path, CASES, backends=backends)
+    assert code == 0
+    assert backends.prepared == [Prepared(RunSpec(model=MODEL), credentials=True)]
+    real = str(repo.skill_file)
+    runs = [(opened.inputs.baseline, opened.inputs.candidate) for opened in backends.opened]
+    assert [(baseline.spec, candidate.spec) for baseline, candidate in runs] == [
+        (real, str(BUNDLED_CONTROLS / "narrow" / "SKILL.md")),
+        (real, str(BUNDLED_CONTROLS / "broad" / "SKILL.md")),
+        (real, real),
+    ]
+    assert {baseline.description for baseline, _candidate in runs} == {REAL}
+    assert runs[2][1].description == REAL
+    assert backends.calls == 3 * len(CASES) * 2 * 3
+
+
 def test_a_suite_without_real_negatives_is_blind_on_false_positives(
-    tmp_path: Path,
-    setup: tuple[SkillRepo, FakeMessagesAPI],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _skill, api = setup
-    api.script = answer
     positives_only = [CASES[0], CASES[1]]
-    code = calibrate(tmp_path, positives_only, "--trials", "3")
+    code = calibrate(
+        tmp_path, positives_only, "--trials", "3", backends=FakeBackends(by_description=model)
+    )
     out = capsys.readouterr().out
     assert code == 1
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
@@ -126,27 +162,16 @@ def test_a_suite_without_real_negatives_is_blind_on_false_positives(
     assert "The suite is blind on false positives" in out
 
 
-def test_a_flaky_case_raises_an_aa_false_alarm(
-    tmp_path: Path, setup: tuple[SkillRepo, FakeMessagesAPI]
-) -> None:
-    """With one call at a time the order is fixed: narrow (3 real calls), broad (3), then
-    A/A alternating real-baseline and real-candidate; the scripted model flips after the
-    first call of each A/A pair, so the baseline fires and the candidate does not."""
-    _skill, api = setup
-    calls = {"n": 0}
-    lock = threading.Lock()
+def test_a_flaky_case_raises_an_aa_false_alarm(tmp_path: Path, repo: SkillRepo) -> None:
+    """On A/A both variants show the real description; the scripted model fires on the
+    refund case with the baseline and not with the candidate, as a flaky model might."""
 
-    def flaky(request: FakeRequest) -> Reply:
-        target = request.menu[SKILL_ID]
-        if target != REAL or request.prompt != "refund order 1234":
-            return answer(request)
-        with lock:
-            n = calls["n"]
-            calls["n"] += 1
-        return Answer([SKILL_ID] if n < 6 or n % 2 == 0 else [])
+    def flaky(description: str, key: TrialKey) -> Answer:
+        if description == REAL and key.case.id == "refund":
+            return key.variant == "baseline"
+        return model(description, key)
 
-    api.script = flaky
-    code = calibrate(tmp_path, CASES, "--concurrency", "1")
+    code = calibrate(tmp_path, CASES, backends=FakeBackends(by_description=flaky))
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert code == 1
     assert data["self"] == {"false_alarms": ["refund"]}
@@ -154,17 +179,21 @@ def test_a_flaky_case_raises_an_aa_false_alarm(
 
 
 def test_own_controls_for_the_skill_raise_no_warning(
-    tmp_path: Path,
-    setup: tuple[SkillRepo, FakeMessagesAPI],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _skill, api = setup
-    api.script = answer
     narrow = tmp_path / "narrow.md"
     narrow.write_text(skill_text(f"Use only when the user {NARROW} refunds skill by name."))
     broad = tmp_path / "broad.md"
     broad.write_text(skill_text(f"{BROAD}."))
-    code = calibrate(tmp_path, CASES, "--narrow", str(narrow), "--broad", str(broad))
+    code = calibrate(
+        tmp_path,
+        CASES,
+        "--narrow",
+        str(narrow),
+        "--broad",
+        str(broad),
+        backends=FakeBackends(by_description=model),
+    )
     out, err = capsys.readouterr()
     assert code == 0, out
     assert "warning" not in err
@@ -174,15 +203,41 @@ def test_own_controls_for_the_skill_raise_no_warning(
 
 
 def test_calibrate_bad_input_exits_2_before_any_call(
-    tmp_path: Path,
-    setup: tuple[SkillRepo, FakeMessagesAPI],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _skill, api = setup
-    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"))
+    backends = FakeBackends(by_description=model)
+    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), backends=backends)
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("activation calibrate: error: ")
     assert "missing.md" in err[0]
-    assert api.requests == []
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+def test_calibrate_bad_input_still_writes_the_report(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = FakeBackends(by_description=model)
+    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), backends=backends)
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    data = orjson.loads((tmp_path / "calibration.json").read_bytes())
+    assert code == 2
+    assert (data["exit_code"], data["error"]) == (
+        2,
+        line.removeprefix("activation calibrate: error: "),
+    )
+
+
+def test_a_record_folder_that_is_a_file_is_exit_2_before_any_call(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "records"
+    taken.write_text("not a folder")
+    backends = FakeBackends(by_description=model)
+    code = calibrate(tmp_path, CASES, "--record", str(taken), backends=backends)
+    assert code == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"activation calibrate: error: --record {taken}: is a file, not a folder"
+    ]
+    assert (backends.prepared, backends.opened) == ([], [])

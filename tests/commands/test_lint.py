@@ -11,7 +11,7 @@ from activation.commands.lint import lint_exit_code, render_findings
 from activation.commands.main import main
 from activation.inputs.lint import GROUPS, Finding
 from tests.inputs.test_lint import DESCRIPTION, raw
-from tests.support.skill_repo import SKILL_PATH, make_skill_repo
+from tests.support.skill_repo import REFERENCE, SKILL_PATH, SkillRepos
 
 
 def test_render_findings() -> None:
@@ -37,8 +37,8 @@ def test_exit_code_fails_only_on_errors() -> None:
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    return make_skill_repo(tmp_path / "repo", DESCRIPTION).root
+def repo(skill_repo: SkillRepos) -> Path:
+    return skill_repo(DESCRIPTION, files=REFERENCE).root
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

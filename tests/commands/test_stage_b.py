@@ -7,7 +7,12 @@ per description.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,11 +32,12 @@ from tests.support.messages_api import (
 )
 from tests.support.skill_repo import (
     DISTRACTORS,
+    REFERENCE,
     SKILL_ID,
     SKILL_PATH,
     SkillRepo,
+    SkillRepos,
     case,
-    make_skill_repo,
     write_cases,
     write_distractors,
 )
@@ -113,9 +119,9 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def stage_b(
-    claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    claude: Path, skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[SkillRepo, FakeMessagesAPI, Path]]:
-    repo = make_skill_repo(tmp_path / "repo", BASELINE, CANDIDATE)
+    repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
     write_cases(tmp_path / "cases.json", CASES)
     systemp = tmp_path / "systemp"
@@ -181,16 +187,24 @@ def test_real_run_statuses_evidence_early_stop_and_exit_1(
         "other": "PASS",
         "broken": "ERROR",
     }
-    assert tally(cases["dispute"]["baseline"]) == (3, 3, 0)  # type: ignore[arg-type]
-    assert tally(cases["dispute"]["candidate"]) == (0, 3, 0)  # type: ignore[arg-type]
+    # A lone unanimous flip at 3 trials is not significant across 5 cases (q = 0.078), so
+    # the case escalates until it is significant on its own: 9 of 9 against 0 of 9.
+    assert tally(cases["dispute"]["baseline"]) == (9, 9, 0)  # type: ignore[arg-type]
+    assert tally(cases["dispute"]["candidate"]) == (0, 9, 0)  # type: ignore[arg-type]
+    assert cases["dispute"]["escalated"] is True
+    assert cases["dispute"]["trials_run"] == {"baseline": 9, "candidate": 9}
+    assert [cases[c]["escalated"] for c in ("plain", "read", "other", "broken")] == [False] * 4
     assert tally(cases["broken"]["candidate"]) == (0, 0, 3)  # type: ignore[arg-type]
     assert report["stage"] == "B"
+    assert report["agent"]["version"] == "2.1.332 (Claude Code)"  # type: ignore[index]
     assert report["skill"] == {"id": SKILL_ID, "path": SKILL_PATH}
     assert report["summary"]["regressed"] == ["dispute"]  # type: ignore[index]
     assert report["summary"]["errors"] == ["broken"]  # type: ignore[index]
     # Model calls seen in the streams: one per Skill-call, prose or failed run, two per run
-    # that used a tool first (Read, another skill): 6 + 6 + 12 + 12 + 6.
-    assert report["usage"]["requests"] == 42  # type: ignore[index]
+    # that used a tool first (Read, another skill): 18 + 6 + 12 + 12 + 6.
+    assert report["usage"]["requests"] == 54  # type: ignore[index]
+    assert report["summary"]["escalated"] == 1  # type: ignore[index]
+    assert report["summary"]["extra_calls"] == 12  # type: ignore[index]
 
     # Every trial names its transcript. An activated run was stopped at the successful
     # Skill result: a later turn would hang past --timeout and make the trial an ERROR.
@@ -232,7 +246,7 @@ def test_default_selection_is_spot_checks_plus_what_stage_a_flagged(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _repo, _api, claude = stage_b
-    code, report = real(tmp_path, claude, "--trials", "1")
+    code, report = real(tmp_path, claude, "--trials", "1", "--max-trials", "1")
     assert code == 0  # one trial each: 1/1 against 0/1 is not significant
     assert [(e["id"], e["status"]) for e in report["cases"]] == [("dispute", "UNSTABLE")]  # type: ignore[union-attr,index]
     assert (
@@ -256,7 +270,7 @@ def test_default_selection_is_spot_checks_plus_what_stage_a_flagged(
     flagged = orjson.loads(stage_a_report.read_bytes())["summary"]["regressed"]
     assert flagged == ["dispute", "plain", "broken"]
 
-    code, report = real(tmp_path, claude, "--trials", "1")
+    code, report = real(tmp_path, claude, "--trials", "1", "--max-trials", "1")
     assert [e["id"] for e in report["cases"]] == ["dispute", "plain", "broken"]  # type: ignore[union-attr,index]
     assert code == 3
 
@@ -330,3 +344,61 @@ def test_calibrate_through_the_real_agent(
     assert data["broad"] == {"detected": True, "regressed": ["other"]}
     assert data["self"] == {"false_alarms": []}
     assert data["reports"]["self"]["candidate"]["description"] == CANDIDATE
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live processes whose command line contains `marker` (zombies have none)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
+    tmp_path: Path, stage_b: tuple[SkillRepo, FakeMessagesAPI, Path]
+) -> None:
+    """`kill -TERM` (a CI cancel) during `--real`: every claude process group is gone, the
+    plugin copies and run folders are removed, and the report says what finished."""
+    repo, api, claude = stage_b
+    api.latency = lambda request: HANG if request.prompt == "refund order 1234" else 0.0
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    report = tmp_path / "partial.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "activation", "--real", "--claude", str(claude),
+         "--cases", str(tmp_path / "cases.json"), "--distractors", str(tmp_path / "distractors"),
+         "--only", "dispute,plain", "--json", str(report), "--max-turns", "3",
+         "--max-trials", "3", "--concurrency", "4"],
+        cwd=repo.root, env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    hanging = "refund order 1234"
+    while time.monotonic() < deadline:
+        asked = [r for r in api.message_requests if r.is_main_loop and r.prompt == hanging]
+        if len(asked) >= 4:  # all four slots hang on `plain`: `dispute`, queued first, is done
+            break
+        time.sleep(0.1)
+    assert processes_mentioning(str(scratch)), "no claude run started"
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_mentioning(str(scratch)) == []
+    assert [path.name for path in scratch.iterdir()] == []
+    data = orjson.loads(report.read_bytes())
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    finished = {entry["id"]: entry for entry in data["cases"]}
+    # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
+    assert finished["dispute"]["status"] == "REGRESSED"
+    assert finished["dispute"]["q_value"] == pytest.approx(2 * 0.015625)
+    assert finished["dispute"]["partial"] is False
+    assert data["summary"]["unfinished"] == ["plain"]
+    assert "INTERRUPTED" in out.decode()
+    assert API_KEY not in out.decode() + err.decode()

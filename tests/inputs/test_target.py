@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path, PurePath
 
-import git
 import orjson
 import pytest
 
@@ -17,6 +16,7 @@ from activation.inputs.target import (
     plugin_name_from_manifest,
     plugin_root_candidates,
 )
+from tests.support.skill_repo import SkillRepos
 
 SKILL = "---\nname: s\ndescription: Use it.\n---\n"
 
@@ -32,14 +32,6 @@ def manifest(root: Path, plugin_dir: str, data: object) -> None:
     write(root, f"{plugin_dir}/.claude-plugin/plugin.json", orjson.dumps(data).decode())
 
 
-def init_repo(root: Path) -> git.Repo:
-    repo = git.Repo.init(root)
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.com")
-    return repo
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """Resolved, because resolve_target returns resolved paths (/tmp is a symlink on macOS)."""
@@ -51,11 +43,18 @@ def root(tmp_path: Path) -> Path:
 # --- defaults ----------------------------------------------------------------------------
 
 
-def test_default_repo_is_the_git_root_and_default_skill_path_wins(root: Path) -> None:
-    init_repo(root).close()
-    write(root, "plugins/auth0/skills/auth0/SKILL.md")
-    write(root, "plugins/other/skills/other/SKILL.md")
-    manifest(root, "plugins/auth0", {"name": "auth0", "version": "1.0.0"})
+def test_default_repo_is_the_git_root_and_default_skill_path_wins(
+    root: Path, skill_repo: SkillRepos
+) -> None:
+    skill_repo(
+        root=root,
+        plugin_dir="plugins/auth0",
+        plugin_name="auth0",
+        skill_name="auth0",
+        text=SKILL,
+        files={"plugins/other/skills/other/SKILL.md": SKILL},
+        commit=None,
+    )
     cwd = root / "plugins" / "other"
 
     target = resolve_target(None, None, cwd)

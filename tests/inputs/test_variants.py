@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from activation.inputs.variants import (
     unknown_ref_message,
     working_tree_spec,
 )
+from tests.support.skill_repo import SkillRepo, SkillRepos
 
 SKILL_PATH = "plugins/p/skills/s/SKILL.md"
 GIT_SOURCE = f"git:{{}}:{SKILL_PATH}"
@@ -27,46 +27,42 @@ def skill_text(description: str) -> str:
     return f"---\nname: s\ndescription: {description}\n---\n# Body\n"
 
 
-def init_repo(root: Path) -> git.Repo:
-    repo = git.Repo.init(root)
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.com")
-        config.set_value("commit", "gpgsign", "false")
-        config.set_value("tag", "gpgsign", "false")
-    return repo
-
-
-def commit_skill(repo: git.Repo, relative: str, text: str, message: str) -> git.Commit:
-    path = Path(repo.working_tree_dir or "") / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    repo.index.add([relative])
-    return repo.index.commit(message)
+def plugin_p(
+    skill_repo: SkillRepos, root: Path, text: str, commit: str | None, under: str = ""
+) -> SkillRepo:
+    """A repo at `root` holding skill `s` of plugin `p` (no manifest) in `<under>plugins/p`."""
+    return skill_repo(
+        root=root,
+        plugin_dir=f"{under}plugins/p",
+        plugin_name=None,
+        skill_name="s",
+        text=text,
+        commit=commit,
+    )
 
 
 @dataclass(frozen=True)
 class History:
     """v1 (branch `old`, tags `v1` and `v1-light`) -> v2 (HEAD) -> v3 (uncommitted edit)."""
 
-    repo: git.Repo
+    skill: SkillRepo
     target: Target
     first: git.Commit
     second: git.Commit
 
 
 @pytest.fixture
-def history(tmp_path: Path) -> Iterator[History]:
+def history(tmp_path: Path, skill_repo: SkillRepos) -> History:
     root = tmp_path.resolve() / "repo"
-    repo = init_repo(root)
-    first = commit_skill(repo, SKILL_PATH, skill_text("Version one."), "v1")
-    repo.create_head("old", first)
-    repo.create_tag("v1", ref=first, message="release v1")
-    repo.create_tag("v1-light", ref=first)
-    second = commit_skill(repo, SKILL_PATH, skill_text("Version two."), "v2")
-    (root / SKILL_PATH).write_text(skill_text("Version three."), encoding="utf-8")
-    with repo:  # closes gitpython's `git cat-file` helpers
-        yield History(repo, resolve_target(root, None, root), first, second)
+    skill = plugin_p(skill_repo, root, skill_text("Version one."), None)
+    first = skill.commit("v1", SKILL_PATH)
+    skill.branch("old", first)
+    skill.tag("v1", first, message="release v1")
+    skill.tag("v1-light", first)
+    skill.write_skill(skill_text("Version two."))
+    second = skill.commit("v2", SKILL_PATH)
+    skill.write_skill(skill_text("Version three."))
+    return History(skill, resolve_target(root, None, root), first, second)
 
 
 def message(spec: str, target: Target, cwd: Path) -> str:
@@ -182,8 +178,7 @@ def test_symlink_at_the_ref(history: History) -> None:
     link = root / "plugins/q/skills/s/SKILL.md"
     link.parent.mkdir(parents=True)
     link.symlink_to(root / SKILL_PATH)
-    history.repo.index.add(["plugins/q/skills/s/SKILL.md"])
-    history.repo.index.commit("link")
+    history.skill.commit("link", "plugins/q/skills/s/SKILL.md")
     target = resolve_target(root, "plugins/q/skills/s/SKILL.md", root)
     assert message("git:HEAD", target, Path("/")) == (
         "git:HEAD: plugins/q/skills/s/SKILL.md is a symbolic link at HEAD; pass the file it names"
@@ -201,20 +196,17 @@ def test_repo_that_is_not_a_git_repository(tmp_path: Path) -> None:
     )
 
 
-def test_repo_without_commits(tmp_path: Path) -> None:
+def test_repo_without_commits(tmp_path: Path, skill_repo: SkillRepos) -> None:
     root = tmp_path.resolve() / "fresh"
-    init_repo(root).close()
-    (root / "plugins/p/skills/s").mkdir(parents=True)
-    (root / SKILL_PATH).write_text(skill_text("Fresh."), encoding="utf-8")
+    plugin_p(skill_repo, root, skill_text("Fresh."), None)
     target = resolve_target(root, None, root)
     assert message("git:HEAD", target, root).startswith(f"git:HEAD: no commit 'HEAD' in {root} ")
 
 
-def test_repo_option_inside_a_larger_git_repository(tmp_path: Path) -> None:
+def test_repo_option_inside_a_larger_git_repository(tmp_path: Path, skill_repo: SkillRepos) -> None:
     """Git's tree is rooted at the work tree, so a --repo below it must be prefixed."""
     outer = tmp_path.resolve() / "mono"
-    with init_repo(outer) as repo:
-        commit_skill(repo, f"packages/skills/{SKILL_PATH}", skill_text("Nested."), "nested")
+    plugin_p(skill_repo, outer, skill_text("Nested."), "nested", under="packages/skills/")
     target = resolve_target(outer / "packages/skills", None, outer)
     variant = resolve_variant("git:HEAD", target, outer)
     assert (variant.description, variant.source) == (
@@ -224,7 +216,8 @@ def test_repo_option_inside_a_larger_git_repository(tmp_path: Path) -> None:
 
 
 def test_frontmatter_errors_name_the_ref(history: History) -> None:
-    commit_skill(history.repo, SKILL_PATH, "---\nname: s\n---\n", "drop the description")
+    history.skill.write_skill("---\nname: s\n---\n")
+    history.skill.commit("drop the description", SKILL_PATH)
     assert message("git:HEAD", history.target, Path("/")) == (
         f"git:HEAD:{SKILL_PATH}: the frontmatter has no 'description'"
     )
@@ -232,9 +225,8 @@ def test_frontmatter_errors_name_the_ref(history: History) -> None:
 
 def test_bom_and_crlf_at_a_ref(history: History) -> None:
     text = "\ufeff---\r\ndescription: >-\r\n  Windows\r\n  edited.\r\n---\r\n"
-    (history.target.repo / SKILL_PATH).write_bytes(text.encode("utf-8"))
-    history.repo.index.add([SKILL_PATH])
-    history.repo.index.commit("crlf")
+    history.skill.write_skill(text.encode("utf-8"))
+    history.skill.commit("crlf", SKILL_PATH)
     variant = resolve_variant("git:HEAD", history.target, Path("/"))
     assert (variant.description, variant.text) == ("Windows edited.", text.removeprefix("\ufeff"))
 

@@ -518,6 +518,17 @@ def _stream_events(
 # --------------------------------------------------------------------------- the server
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, noticing ``should_exit`` within milliseconds instead of its tenth of a
+    second: every test starts and stops a server, and the suite waits for each stop."""
+
+    async def main_loop(self) -> None:
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864_000
+            await asyncio.sleep(0.005)
+
+
 class FakeMessagesAPI:
     """A scripted Messages API on ``127.0.0.1:<free port>``; use it as a context manager.
 
@@ -609,7 +620,7 @@ class FakeMessagesAPI:
             ws="none",
             timeout_graceful_shutdown=2,
         )
-        server = uvicorn.Server(config)
+        server = _Server(config)
         thread = threading.Thread(
             target=server.run, kwargs={"sockets": [sock]}, name="fake-messages-api", daemon=True
         )
@@ -625,9 +636,11 @@ class FakeMessagesAPI:
         return self
 
     def stop(self) -> None:
-        """Ask uvicorn to exit, wait for its thread, release the port."""
+        """Ask uvicorn to exit at once (requests still waiting out a latency are cancelled, not
+        waited for), wait for its thread, release the port."""
         if self._server is not None:
             self._server.should_exit = True
+            self._server.force_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
         if self._socket is not None:

@@ -1,8 +1,13 @@
-"""Builds real skill repositories (git, plugin manifest, SKILL.md) in temp dirs for tests."""
+"""The one builder of skill repositories for tests: a real git repo (gitpython) in a temp dir
+holding a plugin (its folder, an optional `.claude-plugin/plugin.json` manifest) and a
+SKILL.md, plus any extra files. Tests get it as the `skill_repo` fixture (tests/conftest.py).
+
+Also the other pieces of a suite on disk: a cases file and a distractors folder.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,13 +15,20 @@ import git
 import orjson
 import yaml
 
+from activation._models import Target
+
 PLUGIN_DIR = "plugins/payments"
+PLUGIN_NAME = "billing"
+SKILL_NAME = "refunds"
 SKILL_PATH = "plugins/payments/skills/refunds/SKILL.md"
 SKILL_ID = "billing:refunds"
+DESCRIPTION = "Use when issuing refunds."
 BODY = "# Refunds\n\nSteps for issuing refunds.\n"
+REFERENCE = {"plugins/payments/skills/refunds/reference.md": "Refund API notes.\n"}
+"""A file beside the default SKILL.md, which a plugin copy must carry along."""
 
 
-def skill_text(description: str, name: str = "refunds") -> str:
+def skill_text(description: str, name: str = SKILL_NAME) -> str:
     frontmatter = yaml.safe_dump(
         {"name": name, "description": description}, sort_keys=False, width=10_000
     )
@@ -25,39 +37,124 @@ def skill_text(description: str, name: str = "refunds") -> str:
 
 @dataclass(frozen=True)
 class SkillRepo:
+    """A built repo: its paths, the skill's names, and helpers to change and commit it."""
+
     root: Path
     repo: git.Repo
+    plugin_dir: str
+    plugin_name: str | None
+    """The manifest's name; None when the plugin has no manifest."""
+    skill_name: str
+
+    @property
+    def skill_path(self) -> str:
+        """The SKILL.md, relative to the repo (POSIX)."""
+        return f"{self.plugin_dir}/skills/{self.skill_name}/SKILL.md"
 
     @property
     def skill_file(self) -> Path:
-        return self.root / SKILL_PATH
+        return self.root / self.skill_path
 
-    def write_description(self, description: str) -> None:
-        self.skill_file.write_text(skill_text(description))
+    @property
+    def plugin_root(self) -> Path:
+        return self.root / self.plugin_dir
 
-    def commit(self, message: str) -> str:
-        self.repo.git.add(all=True)
-        return self.repo.index.commit(message).hexsha
+    @property
+    def target(self) -> Target:
+        """The target as the tool resolves it: the plugin is named by its manifest, else by
+        its folder."""
+        return Target(
+            self.root,
+            Path(self.skill_path),
+            self.plugin_root,
+            self.plugin_name or self.plugin_root.name,
+            self.skill_name,
+        )
+
+    def write(self, relative: str, content: str | bytes) -> Path:
+        """A file of the working tree (text as UTF-8), its folders made as needed."""
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            content = content.encode("utf-8")
+        path.write_bytes(content)
+        return path
+
+    def write_skill(self, content: str | bytes) -> Path:
+        return self.write(self.skill_path, content)
+
+    def write_description(self, description: str) -> Path:
+        return self.write_skill(skill_text(description, self.skill_name))
+
+    def commit(self, message: str, *paths: str) -> git.Commit:
+        """Stage `paths` (every change when none is given) and commit them."""
+        if paths:
+            self.repo.index.add(list(paths))
+        else:
+            self.repo.git.add(all=True)
+        return self.repo.index.commit(message)
+
+    def branch(self, name: str, commit: git.Commit) -> None:
+        self.repo.create_head(name, commit)
+
+    def tag(self, name: str, commit: git.Commit, message: str | None = None) -> None:
+        """An annotated tag with a message, else a lightweight one."""
+        self.repo.create_tag(name, ref=commit, message=message)
 
 
-def make_skill_repo(root: Path, baseline: str, candidate: str | None = None) -> SkillRepo:
-    """A repo whose HEAD holds `baseline`; the working tree holds `candidate` if given."""
-    root.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo.init(root, initial_branch="main")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-    manifest = root / PLUGIN_DIR / ".claude-plugin" / "plugin.json"
-    manifest.parent.mkdir(parents=True)
-    manifest.write_bytes(orjson.dumps({"name": "billing", "version": "1.0.0"}))
-    skill = SkillRepo(root, repo)
-    skill.skill_file.parent.mkdir(parents=True)
-    skill.write_description(baseline)
-    (root / PLUGIN_DIR / "skills" / "refunds" / "reference.md").write_text("Refund API notes.\n")
-    skill.commit("baseline")
-    if candidate is not None:
-        skill.write_description(candidate)
-    return skill
+class SkillRepos:
+    """The `skill_repo` fixture: builds repos under the test's temp dir, closes them after."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.built: list[SkillRepo] = []
+
+    def __call__(
+        self,
+        description: str = DESCRIPTION,
+        *,
+        root: Path | None = None,
+        plugin_dir: str = PLUGIN_DIR,
+        plugin_name: str | None = PLUGIN_NAME,
+        skill_name: str = SKILL_NAME,
+        text: str | bytes | None = None,
+        files: Mapping[str, str | bytes] | None = None,
+        commit: str | None = "baseline",
+        candidate: str | None = None,
+    ) -> SkillRepo:
+        """A repo at `root` (default `<tmp>/repo`) whose SKILL.md holds `text`, else a
+        frontmatter with `description`; `files` are extra files, relative to the repo.
+
+        The manifest is written when `plugin_name` is given. Everything is committed as
+        `commit` (None: no commit at all); then `candidate`, if given, becomes the working
+        tree's description.
+        """
+        root = self.tmp_path / "repo" if root is None else root
+        root.mkdir(parents=True, exist_ok=True)
+        repo = git.Repo.init(root, initial_branch="main")
+        with repo.config_writer() as config:
+            config.set_value("user", "name", "Test")
+            config.set_value("user", "email", "test@example.invalid")
+            config.set_value("commit", "gpgsign", "false")
+            config.set_value("tag", "gpgsign", "false")
+        made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
+        self.built.append(made)
+        if plugin_name is not None:
+            manifest = {"name": plugin_name, "version": "1.0.0"}
+            made.write(f"{plugin_dir}/.claude-plugin/plugin.json", orjson.dumps(manifest))
+        made.write_skill(skill_text(description, skill_name) if text is None else text)
+        for relative, content in (files or {}).items():
+            made.write(relative, content)
+        if commit is not None:
+            made.commit(commit)
+        if candidate is not None:
+            made.write_description(candidate)
+        return made
+
+    def close(self) -> None:
+        """Stops gitpython's `git cat-file` helpers."""
+        for made in self.built:
+            made.repo.close()
 
 
 def write_cases(path: Path, cases: Sequence[dict[str, object]]) -> Path:

@@ -10,7 +10,6 @@ could do better. The SDK is imported here and nowhere else.
 from __future__ import annotations
 
 from typing import Self
-from urllib.parse import urlsplit, urlunsplit
 
 import anthropic
 import httpx2
@@ -18,6 +17,7 @@ import httpx2
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Inputs, RunSpec, Skill, Trial, TrialKey, Usage
+from activation.trials.backend import shown_url
 from activation.trials.classifier.answer import Unanswered, parse_answer
 from activation.trials.classifier.prompt import (
     answer_schema,
@@ -27,14 +27,6 @@ from activation.trials.classifier.prompt import (
 )
 
 _UNREACHABLE = (httpx2.ConnectError, httpx2.UnsupportedProtocol)
-
-
-def shown_url(url: object) -> str:
-    """The API's address without any credentials embedded in it."""
-    parts = urlsplit(str(url))
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 class ClassifierBackend:

@@ -44,7 +44,7 @@ from activation.trials.agent.backend import (
     check_claude,
     transcript_path,
 )
-from activation.trials.agent.env import REDACTED, agent_env, scrub, secret_values
+from activation.trials.agent.env import REDACTED
 from activation.trials.engine import execute_async
 from tests.support.claude_cli import CLAUDE_VERSION
 from tests.support.messages_api import (
@@ -56,6 +56,7 @@ from tests.support.messages_api import (
     Text,
     ToolUse,
 )
+from tests.support.skill_repo import SkillRepos
 
 SKILL_ID = "acme-tools:deploy"
 SECRET = "sk-ant-test-0123456789abcdef"
@@ -76,18 +77,15 @@ LEAKY = "leaky-user-skill"
 # --- a plugin (not auth0), its copies, a planted user config, and a runner -------------
 
 
-def make_target(root: Path) -> Target:
-    repo = root / "repo"
-    plugin = repo / "plugins" / "acme"
-    skill = plugin / "skills" / "deploy" / "SKILL.md"
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin" / "plugin.json").write_bytes(
-        orjson.dumps({"name": "acme-tools", "version": "0.1.0"})
-    )
-    skill.parent.mkdir(parents=True)
-    skill.write_text(SKILL_MD)
-    (skill.parent / "notes.md").write_text("Deploy notes.\n")
-    return Target(repo, skill.relative_to(repo), plugin, "acme-tools", "deploy")
+def deploy_target(skill_repo: SkillRepos) -> Target:
+    """The acme-tools plugin's deploy skill, with a notes file beside it, in a git repo."""
+    return skill_repo(
+        plugin_dir="plugins/acme",
+        plugin_name="acme-tools",
+        skill_name="deploy",
+        text=SKILL_MD,
+        files={"plugins/acme/skills/deploy/notes.md": "Deploy notes.\n"},
+    ).target
 
 
 def plant_user_config(home: Path) -> None:
@@ -219,11 +217,13 @@ class Harness:
 
 
 @pytest.fixture
-def harness(claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
+def harness(
+    claude: Path, skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Harness]:
     systemp = tmp_path / "systemp"
     systemp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(systemp))
-    target = make_target(tmp_path)
+    target = deploy_target(skill_repo)
     home = tmp_path / "real-home"
     plant_user_config(home)
     repo_before = snapshot(target.repo)
@@ -451,8 +451,8 @@ def test_check_claude_failing_executable(tmp_path: Path) -> None:
         check_claude(str(fake))
 
 
-def test_missing_executable_is_an_error_trial(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_missing_executable_is_an_error_trial(tmp_path: Path, skill_repo: SkillRepos) -> None:
+    target = deploy_target(skill_repo)
     spec = RunSpec(stage="B", agent=AgentSettings(claude=str(tmp_path / "no-claude")))
     backend = AgentBackend(spec, inputs_for(target), tmp_path / "t", env={})
 
@@ -464,45 +464,6 @@ def test_missing_executable_is_an_error_trial(tmp_path: Path) -> None:
     assert trial.activated is None
     assert trial.error is not None
     assert trial.error.startswith("could not run claude")
-
-
-def test_env_is_an_allowlist_plus_fresh_dirs(tmp_path: Path) -> None:
-    parent = {
-        "PATH": "/bin",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "ANTHROPIC_API_KEY": SECRET,
-        "ANTHROPIC_BASE_URL": "http://127.0.0.1:1",
-        "HTTPS_PROXY": "http://proxy:3128",
-        "HOME": "/home/user",
-        "CLAUDE_CONFIG_DIR": "/home/user/.claude",
-        "CLAUDE_CODE_ENABLE_TELEMETRY": "1",
-        "XDG_CONFIG_HOME": "/home/user/.config",
-        "GITHUB_TOKEN": "ghp_dont_pass_me",
-        "PWD": "/home/user/repo",
-    }
-    env = agent_env(parent, tmp_path / "h", tmp_path / "h" / ".claude", tmp_path / "t")
-    assert env == {
-        "PATH": "/bin",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "ANTHROPIC_API_KEY": SECRET,
-        "ANTHROPIC_BASE_URL": "http://127.0.0.1:1",
-        "HTTPS_PROXY": "http://proxy:3128",
-        "HOME": str(tmp_path / "h"),
-        "USERPROFILE": str(tmp_path / "h"),
-        "CLAUDE_CONFIG_DIR": str(tmp_path / "h" / ".claude"),
-        "TMPDIR": str(tmp_path / "t"),
-        "TMP": str(tmp_path / "t"),
-        "TEMP": str(tmp_path / "t"),
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
-
-
-def test_secrets_are_scrubbed() -> None:
-    secrets = secret_values({"ANTHROPIC_API_KEY": SECRET, "GITHUB_TOKEN": "ghp_abcdef", "X": "1"})
-    assert secrets == ("sk-ant-test-0123456789abcdef", "ghp_abcdef")
-    assert scrub(f"key {SECRET} and ghp_abcdef", secrets) == f"key {REDACTED} and {REDACTED}"
 
 
 def test_argv_shape(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
-import orjson
 import pytest
 import yaml
 
@@ -17,6 +16,7 @@ from activation._errors import InputError
 from activation._models import Target
 from activation.inputs.frontmatter import split_document
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, make_plugin_copy, paired_copies
+from tests.support.skill_repo import SkillRepos
 
 BODY = (
     "\n# Deploy helper\n\n"
@@ -58,29 +58,24 @@ TRICKY = {
 }
 
 
-def make_target(root: Path, text: str = ORIGINAL) -> Target:
-    repo = root / "repo"
-    plugin = repo / "plugins" / "acme"
-    skill = plugin / "skills" / "deploy" / "SKILL.md"
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin" / "plugin.json").write_bytes(orjson.dumps({"name": "acme-tools"}))
-    skill.parent.mkdir(parents=True)
-    skill.write_bytes(text.encode("utf-8"))
-    (skill.parent / "reference.md").write_text("Reference notes.\n")
-    (skill.parent / "scripts").mkdir()
-    script = skill.parent / "scripts" / "run.sh"
-    script.write_text("#!/bin/sh\necho hi\n")
-    script.chmod(0o755)
-    (plugin / "assets.bin").write_bytes(bytes(range(256)))
-    (plugin / ".git").mkdir()
-    (plugin / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
-    return Target(
-        repo=repo,
-        skill_path=skill.relative_to(repo),
-        plugin_root=plugin,
+def acme_target(skill_repo: SkillRepos, text: str = ORIGINAL) -> Target:
+    """The acme-tools plugin: its deploy skill with a reference, an executable script, a
+    binary asset, and a `.git` folder of its own that no copy may carry."""
+    target = skill_repo(
+        plugin_dir="plugins/acme",
         plugin_name="acme-tools",
         skill_name="deploy",
-    )
+        text=text,
+        files={
+            "plugins/acme/skills/deploy/reference.md": "Reference notes.\n",
+            "plugins/acme/skills/deploy/scripts/run.sh": "#!/bin/sh\necho hi\n",
+            "plugins/acme/assets.bin": bytes(range(256)),
+            "plugins/acme/.git/HEAD": "ref: refs/heads/main\n",
+        },
+        commit=None,
+    ).target
+    (target.plugin_root / "skills" / "deploy" / "scripts" / "run.sh").chmod(0o755)
+    return target
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -101,8 +96,10 @@ def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
 
 
 @pytest.mark.parametrize("description", TRICKY.values(), ids=TRICKY.keys())
-def test_description_reads_back_exactly(description: str, tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_description_reads_back_exactly(
+    description: str, tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     copy = make_plugin_copy(target, description, tmp_path / "out")
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text(encoding="utf-8")
     document = split_document(text, "copy")
@@ -111,8 +108,10 @@ def test_description_reads_back_exactly(description: str, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("description", TRICKY.values(), ids=TRICKY.keys())
-def test_only_the_description_changes(description: str, tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_only_the_description_changes(
+    description: str, tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     before = snapshot(target.repo)
     copy = make_plugin_copy(target, description, tmp_path / "out")
     skill = copy / "skills" / "deploy" / "SKILL.md"
@@ -137,16 +136,18 @@ def test_only_the_description_changes(description: str, tmp_path: Path) -> None:
     assert snapshot(target.repo) == before
 
 
-def test_multi_line_description_stays_on_one_frontmatter_line(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_multi_line_description_stays_on_one_frontmatter_line(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     copy = make_plugin_copy(target, TRICKY["multi-line"], tmp_path / "out")
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text()
     line = next(line for line in text.splitlines() if line.startswith("description:"))
     assert line == 'description: "First line.\\nSecond line: with colon.\\n\\nAfter a blank line."'
 
 
-def test_long_description_is_not_folded(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_long_description_is_not_folded(tmp_path: Path, skill_repo: SkillRepos) -> None:
+    target = acme_target(skill_repo)
     copy = make_plugin_copy(target, TRICKY["long"], tmp_path / "out")
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text()
     assert len(TRICKY["long"]) > 1024
@@ -154,17 +155,19 @@ def test_long_description_is_not_folded(tmp_path: Path) -> None:
     assert text.splitlines()[3] == "allowed-tools:"
 
 
-def test_copy_keeps_the_plugin_folder_name_and_skill_path(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_copy_keeps_the_plugin_folder_name_and_skill_path(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     copy = make_plugin_copy(target, "x", tmp_path / "out")
     assert copy == tmp_path / "out" / "acme"
     assert (copy / ".claude-plugin" / "plugin.json").is_file()
     assert (copy / target.skill_file.relative_to(target.plugin_root)).is_file()
 
 
-def test_crlf_and_bom_are_kept(tmp_path: Path) -> None:
+def test_crlf_and_bom_are_kept(tmp_path: Path, skill_repo: SkillRepos) -> None:
     original = "\ufeff" + ORIGINAL.replace("\n", "\r\n")
-    target = make_target(tmp_path, original)
+    target = acme_target(skill_repo, original)
     copy = make_plugin_copy(target, "New: description", tmp_path / "out")
     data = (copy / "skills" / "deploy" / "SKILL.md").read_bytes()
     assert data.startswith("\ufeff---\r\n".encode())
@@ -173,16 +176,18 @@ def test_crlf_and_bom_are_kept(tmp_path: Path) -> None:
     assert split_document(data.decode(), "copy").description == "New: description"
 
 
-def test_block_scalar_description_is_replaced(tmp_path: Path) -> None:
+def test_block_scalar_description_is_replaced(tmp_path: Path, skill_repo: SkillRepos) -> None:
     original = "---\nname: deploy\ndescription: >\n  Folded old\n  text.\nlicense: MIT\n---\nBody\n"
-    target = make_target(tmp_path, original)
+    target = acme_target(skill_repo, original)
     copy = make_plugin_copy(target, "New one", tmp_path / "out")
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text()
     assert text == "---\nname: deploy\ndescription: New one\nlicense: MIT\n---\nBody\n"
 
 
-def test_symlinked_skill_file_is_never_written_through(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_symlinked_skill_file_is_never_written_through(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     shared = tmp_path / "shared-SKILL.md"
     shared.write_text(ORIGINAL)
     target.skill_file.unlink()
@@ -195,23 +200,27 @@ def test_symlinked_skill_file_is_never_written_through(tmp_path: Path) -> None:
     assert split_document(skill.read_text(), "copy").description == "Changed"
 
 
-def test_missing_working_tree_skill_file_is_an_input_error(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_missing_working_tree_skill_file_is_an_input_error(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     target.skill_file.unlink()
     with pytest.raises(InputError, match=r"working-tree SKILL\.md"):
         make_plugin_copy(target, "x", tmp_path / "out")
 
 
-def test_skill_text_can_be_given(tmp_path: Path) -> None:
-    target = make_target(tmp_path)
+def test_skill_text_can_be_given(tmp_path: Path, skill_repo: SkillRepos) -> None:
+    target = acme_target(skill_repo)
     target.skill_file.unlink()
     copy = make_plugin_copy(target, "Given", tmp_path / "out", skill_text=ORIGINAL)
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text()
     assert split_document(text, "copy").description == "Given"
 
 
-def test_paired_copies_differ_only_in_the_description(private_tmp: Path) -> None:
-    target = make_target(private_tmp.parent)
+def test_paired_copies_differ_only_in_the_description(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     with paired_copies(target, "Baseline words.", "Candidate: words #2") as copies:
         assert set(copies) == {"baseline", "candidate"}
         baseline, candidate = snapshot(copies["baseline"]), snapshot(copies["candidate"])
@@ -230,24 +239,28 @@ def test_paired_copies_differ_only_in_the_description(private_tmp: Path) -> None
     assert list(private_tmp.iterdir()) == []
 
 
-def test_paired_copies_removed_when_the_body_raises(private_tmp: Path) -> None:
-    target = make_target(private_tmp.parent)
+def test_paired_copies_removed_when_the_body_raises(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     with pytest.raises(RuntimeError, match="boom"), paired_copies(target, "a", "b") as copies:
         assert copies["baseline"].is_dir()
         raise RuntimeError("boom")
     assert list(private_tmp.iterdir()) == []
 
 
-def test_paired_copies_removed_when_building_fails(private_tmp: Path) -> None:
-    target = make_target(private_tmp.parent)
+def test_paired_copies_removed_when_building_fails(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
     target.skill_file.write_text("no frontmatter here\n")
     with pytest.raises(InputError), paired_copies(target, "a", "b"):
         pass
     assert list(private_tmp.iterdir()) == []
 
 
-def test_paired_copies_removed_on_cancellation(private_tmp: Path) -> None:
-    target = make_target(private_tmp.parent)
+def test_paired_copies_removed_on_cancellation(private_tmp: Path, skill_repo: SkillRepos) -> None:
+    target = acme_target(skill_repo)
     entered = []
 
     async def main() -> None:

@@ -1,0 +1,426 @@
+"""How every command ends when something goes wrong: a crash is never a verdict, the report
+is written on every way out, signals stop runs cleanly, and the output stays usable."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+import activation
+from activation.commands import session
+from activation.commands.main import main
+from activation.commands.session import Session, run_command
+from activation.trials.classifier import backend as classifier_backend
+from activation.trials.fake import scripted
+from tests.support.cli import STATUS_CASES, one_line_error, run
+from tests.support.fake_backends import FakeBackends
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest
+from tests.support.scripted_model import API_KEY, Scripted, always
+from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
+
+DEBUG_HINT = " (--debug or ACTIVATION_DEBUG=1 shows where)"
+
+
+def error_lines(err: str) -> list[str]:
+    """What the command said went wrong (stderr also holds the progress bar's last frame)."""
+    assert "Traceback" not in err
+    return [line for line in err.splitlines() if line.startswith("activation")]
+
+
+def model() -> FakeBackends:
+    """Regresses stripe-dispute, passes the rest: exit 1 on STATUS_CASES."""
+    return FakeBackends(
+        scripted(
+            {
+                ("stripe-dispute", "baseline"): [True],
+                ("stripe-dispute", "candidate"): [False],
+                "plain-refund": [True],
+            }
+        )
+    )
+
+
+# --- a crash is exit 4, one line, and the report still on disk -------------------------------
+
+
+def test_a_crash_in_the_answer_parser_is_exit_4_with_the_report(
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(*_args: object) -> tuple[str, ...]:
+        raise RuntimeError("answer parser exploded")
+
+    monkeypatch.setattr(classifier_backend, "parse_answer", broken)
+    monkeypatch.delenv("ACTIVATION_DEBUG", raising=False)
+    fake_api.script = Scripted({entry["prompt"]: always([SKILL_ID]) for entry in STATUS_CASES})
+    code, report = run(tmp_path, STATUS_CASES)
+    message = "internal error: RuntimeError: answer parser exploded; please report it"
+    assert code == 4
+    assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
+    assert report == {
+        "schema": "activation-report/2",
+        "version": activation.__version__,
+        "exit_code": 4,
+        "error": message + DEBUG_HINT,
+    }
+
+
+def test_a_crash_in_the_report_writer_is_exit_4_with_a_report(
+    tmp_path: Path,
+    repo: SkillRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(*_args: object) -> bytes:
+        raise KeyError("figures")
+
+    monkeypatch.setattr(session, "report_json", broken)
+    monkeypatch.delenv("ACTIVATION_DEBUG", raising=False)
+    code, report = run(tmp_path, STATUS_CASES, backends=model())
+    message = "internal error: KeyError: 'figures'; please report it"
+    assert code == 4
+    assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
+    assert report == {
+        "schema": "activation-report/2",
+        "version": activation.__version__,
+        "exit_code": 4,
+        "error": message + DEBUG_HINT,
+    }
+
+
+def test_debug_shows_the_traceback(
+    tmp_path: Path,
+    repo: SkillRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(*_args: object) -> bytes:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(session, "report_json", broken)
+    code, _report = run(tmp_path, STATUS_CASES, "--debug", backends=model())
+    err = capsys.readouterr().err
+    assert code == 4
+    assert "Traceback (most recent call last)" in err
+    assert err.strip().splitlines()[-1] == (
+        "activation: error: internal error: ValueError: boom; please report it"
+    )
+
+
+def test_interrupts_anywhere_are_130_without_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def interrupted(_session: Session, _argv: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    def terminated(_session: Session, _argv: list[str]) -> int:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+        return 0
+
+    assert run_command("activation", interrupted, []) == 130
+    assert capsys.readouterr().err == "activation: error: interrupted\n"
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        session.install_stop_signals()
+        assert run_command("activation", terminated, []) == 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert capsys.readouterr().err == "activation: error: interrupted\n"
+
+
+# --- --json that cannot be written ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [
+        ("folder", "is a directory"),
+        ("missing/report.json", "the folder {tmp}/missing does not exist"),
+        ("/sys/kernel/activation-report.json", "cannot be written (Permission denied)"),
+    ],
+    ids=["directory", "missing-parent", "read-only"],
+)
+def test_an_unwritable_report_path_is_exit_2_before_any_call(
+    tmp_path: Path,
+    repo: SkillRepo,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+    problem: str,
+) -> None:
+    (tmp_path / "folder").mkdir()
+    path = tmp_path / where
+    backends = model()
+    cases = write_cases(tmp_path / "cases.json", STATUS_CASES)
+    code = main(["--cases", str(cases), "--json", str(path)], backends)
+    assert code == 2
+    expected = f"activation: error: --json {path}: {problem.format(tmp=tmp_path)}"
+    assert one_line_error(capsys) == expected
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+def test_a_report_lost_at_the_end_keeps_the_summary_and_the_verdict(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = write_cases(tmp_path / "cases.json", STATUS_CASES)
+    argv = ["--cases", str(cases), "--distractors", str(tmp_path / "distractors")]
+    code = main([*argv, "--json", "/dev/full"], model())
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "FAILED: the candidate regressed." in captured.out
+    assert error_lines(captured.err) == [
+        "activation: error: cannot write the report /dev/full: No space left on device"
+    ]
+
+
+# --- signals: SIGTERM is Ctrl-C -----------------------------------------------------------
+
+
+def test_sigterm_during_stage_a_writes_a_partial_report(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    hanging = "give money back to the buyer"
+    asked: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def latency(request: FakeRequest) -> float:
+        with lock:
+            asked[request.prompt] = asked.get(request.prompt, 0) + 1
+            return 60.0 if request.prompt == hanging else 0.0
+
+    fake_api.latency = latency
+    fake_api.script = Scripted({entry["prompt"]: always([SKILL_ID]) for entry in STATUS_CASES})
+    cases = write_cases(tmp_path / "cases.json", STATUS_CASES)
+    report = tmp_path / "partial.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "activation", "--cases", str(cases), "--distractors",
+         str(tmp_path / "distractors"), "--json", str(report), "--concurrency", "8"],
+        cwd=repo.root, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while len(fake_api.message_requests) < 36 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    data = orjson.loads(report.read_bytes())
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    assert data["summary"]["unfinished"] == ["never"]  # every one of its trials hung
+    assert len(data["cases"]) == 5
+    assert data["usage"]["requests"] == 36  # the six hanging ones were sent all the same
+    assert "INTERRUPTED" in out.decode()
+    assert API_KEY not in out.decode() + err.decode()
+
+
+# --- an unreachable API -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("http://127.0.0.1:1", "cannot reach http://127.0.0.1:1 (Connection refused): "),
+        ("not a url", "cannot reach 'not a url': ANTHROPIC_BASE_URL is not an http(s) URL"),
+    ],
+    ids=["refused", "malformed"],
+)
+@pytest.mark.parametrize("stage", [[], ["--real", "--only", "plain-refund"]], ids=["A", "B"])
+def test_an_unreachable_api_is_exit_2_before_any_trial(
+    tmp_path: Path,
+    repo: SkillRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    url: str,
+    message: str,
+    stage: list[str],
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    for proxy in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(proxy, raising=False)
+    fake_claude = tmp_path / "claude"
+    fake_claude.write_text("#!/bin/sh\necho '2.1.332 (Claude Code)'\n")
+    fake_claude.chmod(0o755)
+    code, report = run(tmp_path, STATUS_CASES, "--claude", str(fake_claude), *stage)
+    (line,) = error_lines(capsys.readouterr().err)
+    assert code == 2
+    assert line.startswith(f"activation: error: {message}")
+    assert (report["exit_code"], report["error"]) == (2, line.removeprefix("activation: error: "))
+
+
+def test_the_stage_a_backend_stops_on_an_api_it_cannot_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the check before the run (a URL that stops answering mid-run), the backend gives
+    up after the SDK's retries with the same error, rather than failing trial after trial."""
+    import anyio
+
+    from activation._config import API_RETRIES
+    from activation._errors import ApiUnreachable
+    from activation._models import RunSpec, TrialKey
+    from activation.trials.simulate import _inputs, typical
+
+    monkeypatch.setattr("activation._config.API_RETRIES", 0)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://user:secret@127.0.0.1:1/v1")
+    inputs = _inputs(typical(1))
+    backend = classifier_backend.ClassifierBackend(RunSpec(), inputs)
+
+    async def one() -> None:
+        async with backend:
+            await backend.run(TrialKey(inputs.cases[0], "baseline", 0))
+
+    with pytest.raises(ApiUnreachable) as raised:
+        anyio.run(one)
+    assert str(raised.value) == (
+        "cannot reach http://127.0.0.1:1/v1/ (check ANTHROPIC_BASE_URL and the network)"
+    )
+    assert API_RETRIES == 4
+
+
+# --- --version and what the report records -------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([flag]) == 0
+    assert capsys.readouterr().out == f"activation {activation.__version__}\n"
+
+
+def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None:
+    _code, report = run(tmp_path, STATUS_CASES, backends=model())
+    assert report["version"] == activation.__version__
+    assert report["agent"] is None
+    _code, report = run(
+        tmp_path, STATUS_CASES, "--real", "--only", "plain-refund", backends=model()
+    )
+    assert report["agent"] == {
+        "claude": "claude",
+        "version": "fake",
+        "max_turns": 8,
+        "timeout": 300.0,
+    }
+
+
+# --- ids and the suggested command stay whole at any width -----------------------------------
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_case_ids_and_the_real_command_print_unbroken(
+    width: int,
+    tmp_path: Path,
+    repo: SkillRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A terminal this narrow wraps the long lines on screen; a copy keeps each one whole."""
+    ids = [f"framework-loss-nextjs-app-router-middleware-{i}" for i in range(3)]
+    cases = [case(case_id, f"prompt number {i}", True) for i, case_id in enumerate(ids)]
+    monkeypatch.setenv("COLUMNS", str(width))
+    answers = {(ids[0], "candidate"): [False], ids[0]: [True], ids[1]: [True, False]}
+    backends = FakeBackends(scripted({**answers, ids[2]: [True]}))
+    code, _report = run(tmp_path, cases, "--max-trials", "3", backends=backends)
+    lines = capsys.readouterr().out.splitlines()
+    command = f"  activation --real --only {ids[0]},{ids[1]} --cases {tmp_path}/cases.json"
+    assert command in lines
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == ids
+    assert f"  {ids[0]}: prompt number 0" in lines
+    assert code == 1
+
+
+# --- one validator, warnings before spending ---------------------------------------------------
+
+
+def test_lint_and_the_run_agree_on_a_broken_cases_file(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = [
+        case("pos", "refund order 12", True),
+        {**case("neg", "chart it", False), "twin": "ghost"},
+    ]
+    cases = write_cases(tmp_path / "cases.json", broken)
+    assert (
+        main(["--cases", str(cases), "--distractors", str(tmp_path / "distractors")], model()) == 2
+    )
+    assert (
+        one_line_error(capsys)
+        == f"activation: error: {cases}: case 'neg': twin 'ghost' names no case"
+    )
+    assert main(["lint", "--cases", str(cases)]) == 1
+    assert "error    neg  twin 'ghost' names no case" in capsys.readouterr().out
+
+
+def test_a_huge_prompt_and_a_huge_plan_warn_before_any_call(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [case("huge", "x " * 10_001, True), *STATUS_CASES]
+    backends = model()
+    code, _report = run(tmp_path, cases, "--dry-run", "--trials", "900", backends=backends)
+    err = capsys.readouterr().err
+    assert code == 0
+    assert (
+        "warning: 1 prompt(s) over 20,000 characters (huge): each costs that much in every trial\n"
+        in err
+    )
+    assert "warning: the run plans 12,600 model calls in its first round (over 10,000): " in err
+    code, _report = run(
+        tmp_path,
+        cases,
+        "--trials",
+        "900",
+        "--max-trials",
+        "900",
+        "--only",
+        "huge",
+        backends=backends,
+    )
+    assert "warning: 1 prompt(s) over 20,000 characters" in capsys.readouterr().err
+
+
+def test_a_suite_written_for_another_skill_warns_in_one_line(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bundled = ["--distractors", str(tmp_path / "distractors"), "--only", "kw-passkeys"]
+    code = main(["--dry-run", *bundled], model())
+    err = capsys.readouterr().err
+    assert code == 0
+    assert err.splitlines()[0] == (
+        "warning: the bundled suite was written for auth0:auth0; pass --cases and "
+        f"--distractors for {SKILL_ID}"
+    )
+    own = write_cases(tmp_path / "own.json", STATUS_CASES)
+    data = orjson.loads(own.read_bytes())
+    own.write_bytes(orjson.dumps({**data, "skill": "acme:other"}))
+    main(
+        ["--cases", str(own), "--distractors", str(tmp_path / "distractors"), "--dry-run"], model()
+    )
+    assert (
+        f"warning: the cases file was written for acme:other, not {SKILL_ID}"
+        in capsys.readouterr().err
+    )
+
+
+def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo) -> None:
+    argv = ["--dry-run", "--only", "kw-passkeys", "--distractors", str(tmp_path / "distractors")]
+    probe = (
+        "import sys, contextlib, io\n"
+        "from activation.commands.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main({argv!r})\n"
+        "print(code, 'anthropic' in sys.modules)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=repo.root, capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.split() == ["0", "False"]

@@ -1,0 +1,436 @@
+"""The main command's behaviour, in-process on the in-memory fake backend: statuses and exit
+codes, the report, --only, git and path specs, --dry-run, warnings, bad input exiting 2, and
+how --real chooses its cases. The fake model reads the description, as the real one does.
+
+HTTP and the SDK are tested end to end in test_stage_a.py, the real agent in test_stage_b.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import orjson
+import pytest
+
+from activation._config import MODEL
+from activation._models import AgentSettings, RunSpec
+from activation.commands.main import main
+from activation.trials.fake import Answer, scripted
+from tests.support.cli import (
+    BASELINE,
+    CANDIDATE,
+    STATUS_CASES,
+    by_id,
+    one_line_error,
+    run,
+    tallies,
+)
+from tests.support.fake_backends import DescriptionRule, FakeBackends, Prepared
+from tests.support.skill_repo import SKILL_ID, SKILL_PATH, SkillRepo, case
+
+
+def fires_when(word: str) -> DescriptionRule:
+    return lambda description, _key: word in description
+
+
+def always(answer: Answer) -> DescriptionRule:
+    return lambda _description, _key: answer
+
+
+STATUS_RULES: dict[str, DescriptionRule] = {
+    "stripe-dispute": fires_when("Stripe"),
+    "plain-refund": always(True),
+    # The negative fires with the baseline (which names chargebacks), not the candidate.
+    "chargeback-neg": fires_when("chargebacks"),
+    # Always with the baseline; with the candidate only on its first trial.
+    "flaky": lambda description, key: description == BASELINE or key.index == 0,
+    "never": always(False),
+    "charts-neg": always(False),
+}
+
+
+def model(rules: Mapping[str, DescriptionRule] = STATUS_RULES) -> FakeBackends:
+    """A fake model answering each case by its rule."""
+    return FakeBackends(
+        by_description=lambda description, key: rules[key.case.id](description, key)
+    )
+
+
+def test_every_status_exit_1_and_the_report(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = model()
+    code, report = run(
+        tmp_path, STATUS_CASES, "--max-trials", "3", backends=backends
+    )  # fixed trials
+    out = capsys.readouterr().out
+    assert code == 1
+    cases = by_id(report)
+    assert {case_id: entry["status"] for case_id, entry in cases.items()} == {
+        "stripe-dispute": "REGRESSED",
+        "plain-refund": "PASS",
+        "chargeback-neg": "IMPROVED",
+        "flaky": "UNSTABLE",
+        "never": "FAIL",
+        "charts-neg": "PASS",
+    }
+    assert tallies(cases["stripe-dispute"]) == ((3, 3, 0), (0, 3, 0))
+    assert tallies(cases["chargeback-neg"]) == ((3, 3, 0), (0, 3, 0))
+    assert tallies(cases["flaky"]) == ((3, 3, 0), (1, 3, 0))
+    assert tallies(cases["never"]) == ((0, 3, 0), (0, 3, 0))
+    assert cases["stripe-dispute"]["p_value"] == pytest.approx(0.015625)
+    assert cases["chargeback-neg"]["p_value"] == pytest.approx(0.015625)
+    assert cases["flaky"]["p_value"] == pytest.approx(0.109375)
+    assert cases["plain-refund"]["p_value"] == 1.0  # the correct counts did not move
+    assert [(t["variant"], t["index"], t["reading"]) for t in cases["flaky"]["trials"]] == [
+        ("baseline", 0, "activated"),
+        ("candidate", 0, "activated"),
+        ("baseline", 1, "activated"),
+        ("candidate", 1, "not_activated"),
+        ("baseline", 2, "activated"),
+        ("candidate", 2, "not_activated"),
+    ]
+    assert cases["flaky"]["trials"][3]["evidence"] == "scripted: not activated"
+    summary = report["summary"]
+    assert summary["regressed"] == ["stripe-dispute"]
+    assert summary["improved"] == ["chargeback-neg"]
+    assert summary["unstable"] == ["flaky"]
+    assert summary["errors"] == []
+    assert summary["unfinished"] == []
+    assert summary["baseline"]["recall"] == [3, 4]
+    assert summary["candidate"]["recall"] == [1, 4]
+    assert summary["baseline"]["false_positives"] == [1, 2]
+    assert summary["candidate"]["false_positives"] == [0, 2]
+    low, high = summary["candidate"]["recall_interval"]
+    assert (round(low, 4), round(high, 4)) == (0.0456, 0.6994)
+    assert {key: report[key] for key in ("stage", "model", "trials", "alpha", "seed")} == {
+        "stage": "A",
+        "model": MODEL,
+        "trials": 3,
+        "alpha": 0.05,
+        "seed": 0,
+    }
+    assert report["concurrency"] == 8
+    assert report["agent"] is None
+    assert report["skill"] == {"id": SKILL_ID, "path": SKILL_PATH}
+    assert report["baseline"]["spec"] == "git:HEAD"
+    assert report["baseline"]["description"] == BASELINE
+    assert report["candidate"]["spec"] == str(repo.skill_file)
+    assert report["candidate"]["chars"] == len(CANDIDATE)
+    assert report["warnings"] == []
+    assert report["usage"] == {
+        "requests": 36,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cost_usd": 0.0,
+    }
+    assert (report["exit_code"], report["error"], report["interrupted"]) == (1, None, False)
+    assert backends.prepared == [Prepared(RunSpec(model=MODEL, max_trials=3), credentials=True)]
+    assert backends.calls == 36
+    assert "REGRESSED (1)" in out
+    assert "stripe-dispute: a customer opened a stripe dispute, what now" in out
+    assert "activation --real --only stripe-dispute,chargeback-neg,flaky" in out
+    assert "FAILED: the candidate regressed." in out
+
+
+def test_identical_descriptions_pass_with_exit_0(tmp_path: Path, repo: SkillRepo) -> None:
+    repo.write_description(BASELINE)
+    code, report = run(
+        tmp_path, STATUS_CASES[:3] + STATUS_CASES[5:], "--trials", "2", backends=model()
+    )
+    assert code == 0
+    statuses = {entry["id"]: entry["status"] for entry in report["cases"]}
+    assert statuses == {
+        "stripe-dispute": "PASS",
+        "plain-refund": "PASS",
+        "chargeback-neg": "FAIL",
+        "charts-neg": "PASS",
+    }
+    assert report["usage"]["requests"] == 16
+    assert report["summary"]["baseline"]["recall"] == [2, 2]
+
+
+def test_five_trials_non_unanimous_significant_drop_regresses(
+    tmp_path: Path, repo: SkillRepo
+) -> None:
+    backends = model({"drop": lambda description, key: description == BASELINE or key.index == 2})
+    prompt = "partial refund for a coupon order"
+    code, report = run(tmp_path, [case("drop", prompt, True)], "--trials", "5", backends=backends)
+    (entry,) = report["cases"]
+    assert tallies(entry) == ((5, 5, 0), (1, 5, 0))
+    assert entry["status"] == "REGRESSED"
+    assert entry["p_value"] == pytest.approx(0.0107421875)
+    assert code == 1
+
+
+def test_errors_are_kept_apart_and_exit_3(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = scripted({"plain-refund": [True], "broken": [True], ("broken", "candidate"): [None]})
+    cases = [STATUS_CASES[1], case("broken", "refund failed with a 500", True)]
+    code, report = run(tmp_path, cases, backends=FakeBackends(script))
+    assert code == 3
+    entries = by_id(report)
+    assert entries["broken"]["status"] == "ERROR"
+    assert tallies(entries["broken"]) == ((3, 3, 0), (0, 0, 3))
+    assert entries["broken"]["candidate"]["verdict"] is None
+    assert entries["broken"]["p_value"] is None
+    assert entries["plain-refund"]["status"] == "PASS"
+    assert report["summary"]["errors"] == ["broken"]
+    assert report["summary"]["candidate"]["recall"] == [1, 1]
+    assert report["usage"]["requests"] == 12
+    out = capsys.readouterr().out
+    assert "    candidate error: scripted error\n" in out
+    assert "baseline error" not in out
+    assert "INCOMPLETE" in out
+
+
+def test_only_selects_cases(tmp_path: Path, repo: SkillRepo) -> None:
+    backends = model()
+    code, report = run(
+        tmp_path, STATUS_CASES, "--only", "charts-neg,plain-refund", backends=backends
+    )
+    assert code == 0
+    assert [e["id"] for e in report["cases"]] == ["plain-refund", "charts-neg"]
+    assert [case.id for case in backends.opened[0].inputs.cases] == ["plain-refund", "charts-neg"]
+    assert backends.calls == 12
+
+
+def test_git_ref_and_path_specs(tmp_path: Path, repo: SkillRepo) -> None:
+    first = repo.repo.head.commit.hexsha
+    repo.commit("candidate")
+    other = tmp_path / "draft.md"
+    other.write_text(
+        repo.skill_file.read_text().replace(CANDIDATE, "Use when issuing Stripe refunds.")
+    )
+    code, report = run(
+        tmp_path,
+        STATUS_CASES[:1],
+        "--baseline",
+        f"git:{first}",
+        "--candidate",
+        str(other),
+        backends=model(),
+    )
+    assert report["baseline"]["description"] == BASELINE
+    assert report["candidate"]["description"] == "Use when issuing Stripe refunds."
+    assert code == 0
+
+
+def test_dry_run_plans_and_makes_no_call(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = model()
+    code, report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "4", backends=backends)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert report == {}
+    assert backends.prepared == [Prepared(RunSpec(model=MODEL, trials=4), credentials=False)]
+    assert backends.opened == []
+    assert "kw (2): stripe-dispute, plain-refund" in out
+    assert "negative (2): chargeback-neg, charts-neg" in out
+    assert f"baseline git:HEAD ({len(BASELINE)} chars)" in out
+    assert (
+        "  Use when issuing [-refunds, handling chargebacks, or answering Stripe disputes.-] "
+        "{+refunds.+}\n"
+    ) in out
+    assert "48 model call(s)" in out
+    assert "menu: billing:refunds and 3 distractor(s): charts, invoices, tax-rules\n" in out
+
+
+def test_long_description_warns(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write_description("Use when issuing refunds. " + "x" * 1100)
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", backends=model())
+    assert code == 0
+    err = capsys.readouterr().err
+    spec = str(repo.skill_file)
+    assert (
+        f"warning: {spec}: the description is 1,126 characters, over the agent's limit of 1,024"
+        in err
+    )
+
+
+def test_too_few_trials_to_ever_regress_warns(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "2", backends=model())
+    assert code == 0
+    assert (
+        "warning: with 2 trial(s) per variant no case can reach p < 0.05, so nothing can be "
+        "REGRESSED and the gate cannot fail on a regression: use --trials 3 or more"
+    ) in capsys.readouterr().err
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "3", backends=model())
+    assert "warning" not in capsys.readouterr().err
+
+
+BAD_CASE_FILES: list[tuple[str, bytes, str]] = [
+    ("not-json", b"{cases: [", "not valid JSON"),
+    (
+        "not-json-where",
+        b'{\n  "cases": [\n    {"id": "a",, }\n  ]\n}\n',
+        "not-json-where.json: not valid JSON at line 3, column 16 (",
+    ),
+    ("not-utf8", b'[{"id": "caf\xe9"}]', "not-utf8.json: not UTF-8 (byte 12)"),
+    ("wrong-shape", b'{"items": []}', "expected a 'cases' list or a bare list of cases"),
+    ("not-a-list", b'{"cases": {"a": 1}}', "'cases' must be a list"),
+    (
+        "duplicate",
+        orjson.dumps([case("a", "p", True), case("a", "q", False)]),
+        "case 'a': duplicate id: 2 cases share it",
+    ),
+    (
+        "missing-prompt",
+        orjson.dumps([{"id": "x", "should_activate": True, "why": "w"}]),
+        "case 'x': missing 'prompt'",
+    ),
+    (
+        "missing-why",
+        orjson.dumps([{"id": "x", "prompt": "p", "should_activate": True}]),
+        "case 'x': missing 'why'",
+    ),
+    (
+        "wrong-type",
+        orjson.dumps([{"id": "x", "prompt": "p", "should_activate": "yes", "why": "w"}]),
+        "case 'x': 'should_activate' must be true or false",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), BAD_CASE_FILES)
+def test_bad_cases_files_exit_2_before_any_call(
+    tmp_path: Path,
+    repo: SkillRepo,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    content: bytes,
+    message: str,
+) -> None:
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(content)
+    backends = FakeBackends(scripted({}))
+    code = main(["--cases", str(path), "--distractors", str(tmp_path / "distractors")], backends)
+    assert code == 2
+    assert message in one_line_error(capsys)
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--only", "nope,plain-refund,zzz"], "--only names unknown case ids: nope, zzz"),
+        (["--baseline", "git:no-such-branch"], "git fetch"),
+        (["--trials", "0"], "--trials: must be at least 1, got 0"),
+        (["--candidate", "missing/SKILL.md"], "missing/SKILL.md"),
+        (["--alpha", "2"], "--alpha: must be between 0 and 1"),
+        (["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+        (["--timeout", "0"], "--timeout: must be more than 0, got 0"),
+        (["--timeout", "-5"], "--timeout: must be more than 0, got -5"),
+        (["--model", ""], "--model: must not be empty"),
+        (["--model", "  "], "--model: must not be empty"),
+        (["--trials", "5", "--max-trials", "3"], "--max-trials 3 is below --trials 5"),
+    ],
+)
+def test_bad_flags_exit_2_before_any_call(
+    tmp_path: Path,
+    repo: SkillRepo,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    message: str,
+) -> None:
+    backends = FakeBackends(scripted({}))
+    code, _report = run(tmp_path, STATUS_CASES, *flags, backends=backends)
+    assert code == 2
+    assert message in one_line_error(capsys)
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+def test_missing_skill_at_ref_and_missing_description(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = FakeBackends(scripted({}))
+    empty = repo.repo.git.commit_tree(repo.repo.tree("HEAD").trees[0].hexsha, m="x")
+    code, _ = run(tmp_path, STATUS_CASES, "--baseline", f"git:{empty}", backends=backends)
+    assert code == 2
+    assert "SKILL.md" in one_line_error(capsys)
+    repo.skill_file.write_text("---\nname: refunds\n---\nbody\n")
+    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    assert code == 2
+    assert "no 'description'" in one_line_error(capsys)
+    repo.skill_file.write_text('---\nname: refunds\ndescription: ""\n---\nbody\n')
+    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    assert code == 2
+    assert one_line_error(capsys).endswith("SKILL.md: the description is empty")
+    repo.skill_file.write_text("# no frontmatter\n")
+    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    assert code == 2
+    assert "no YAML frontmatter" in one_line_error(capsys)
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+# --- --real on the fake: the Stage B command line without the agent ------------------------
+
+
+def test_real_run_reports_the_agent_it_prepared(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = model()
+    code, report = run(
+        tmp_path, STATUS_CASES, "--real", "--only", "stripe-dispute,plain-refund", backends=backends
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert [(e["id"], e["status"]) for e in report["cases"]] == [
+        ("stripe-dispute", "REGRESSED"),
+        ("plain-refund", "PASS"),
+    ]
+    assert (report["stage"], report["model"], report["concurrency"]) == ("B", None, 4)
+    assert report["agent"] == {
+        "claude": "claude",
+        "version": "fake",
+        "max_turns": 8,
+        "timeout": 300.0,
+    }
+    stage_b = RunSpec(stage="B", agent=AgentSettings())
+    assert backends.prepared == [Prepared(stage_b, credentials=True)]
+    assert backends.opened[0].spec == RunSpec(stage="B", agent=AgentSettings(version="fake"))
+    assert "Claude Code fake\n" in out
+    assert "activation --real --only" not in out
+
+
+def test_real_without_only_runs_spot_checks_and_what_stage_a_flagged(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = run(tmp_path, STATUS_CASES, "--real", backends=model())
+    assert code == 2
+    assert one_line_error(capsys) == (
+        "activation: error: no case selected for --real (spot checks only (no Stage A run on "
+        "these two descriptions yet)): pass --only ids"
+    )
+    assert report["error"] == (
+        "no case selected for --real (spot checks only (no Stage A run on these two "
+        "descriptions yet)): pass --only ids"
+    )
+
+    code, _report = run(tmp_path, STATUS_CASES, "--max-trials", "3", backends=model())
+    assert code == 1
+    capsys.readouterr()
+
+    backends = model()
+    code, report = run(
+        tmp_path, STATUS_CASES, "--real", "--trials", "1", "--max-trials", "1", backends=backends
+    )
+    assert code == 0  # one trial each: 1/1 against 0/1 is not significant
+    expected = ["stripe-dispute", "chargeback-neg", "flaky"]
+    assert [case.id for case in backends.opened[0].inputs.cases] == expected
+    assert [(e["id"], e["status"]) for e in report["cases"]] == [
+        ("stripe-dispute", "UNSTABLE"),
+        ("chargeback-neg", "UNSTABLE"),
+        ("flaky", "PASS"),
+    ]
+    assert (
+        "--real selection: 3 case(s), spot checks and the cases the latest Stage A run on "
+        "these descriptions flagged\n"
+    ) in capsys.readouterr().err

@@ -1,0 +1,63 @@
+"""The architecture rules of DESIGN.md, checked on every test run (so in CI too)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+HEAVY = ("anthropic", "scipy", "numpy", "git", "httpx2")
+
+
+def test_imports_point_one_way() -> None:
+    """import-linter: the layers, and heavy libraries only where they are used."""
+    completed = subprocess.run(
+        [str(BIN / "lint-imports")], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stdout
+    assert "Contracts: 2 kept, 0 broken." in completed.stdout
+
+
+def test_ruff_is_clean() -> None:
+    for command in (["check", "."], ["format", "--check", "."]):
+        completed = subprocess.run(
+            [str(BIN / "ruff"), *command], cwd=REPO, capture_output=True, text=True, check=False
+        )
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def heavy_modules_after(code: str, cwd: Path) -> list[str]:
+    """Which heavy libraries a fresh interpreter has loaded after running `code`."""
+    probe = (
+        f"{code}\nimport sys\n"
+        f"print('loaded:', *(m for m in {HEAVY!r} if m in sys.modules), file=sys.__stderr__)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    return completed.stderr.strip().splitlines()[-1].split()[1:]
+
+
+def test_importing_activation_imports_nothing_heavy(tmp_path: Path) -> None:
+    assert heavy_modules_after("import activation", tmp_path) == []
+    assert heavy_modules_after("import activation; activation.Case", tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["--version"], ["-V"], ["--no-such-flag"], ["lint", "--help"], ["detect", "-"]],
+    ids=["help", "version", "V", "bad-flag", "lint-help", "detect"],
+)
+def test_quick_commands_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
+    code = (
+        "import contextlib, io\n"
+        "from activation.commands.main import main\n"
+        "quiet = io.StringIO()\n"
+        "with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):\n"
+        f"    main({argv!r})"
+    )
+    assert heavy_modules_after(code, tmp_path) == []

@@ -1,0 +1,70 @@
+"""The wheel carries the bundled suite, and the installed package finds it from anywhere."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SOURCES = ("activation", "cases.json", "distractors", "calibration", "pyproject.toml", "README.md")
+
+
+def build_wheel(tmp_path: Path) -> Path:
+    """Build from a copy of the sources (links kept as links), offline, with this venv's
+    setuptools, so the working tree gets no build folders."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in SOURCES:
+        path = REPO / name
+        if path.is_dir():
+            shutil.copytree(
+                path, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        else:
+            shutil.copy2(path, source / name)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path / "dist"), str(source)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (wheel,) = (tmp_path / "dist").glob("activation-*.whl")
+    return wheel
+
+
+def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path: Path) -> None:
+    wheel = build_wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        bundled_cases = archive.read("activation/suite/cases.json")
+    assert bundled_cases == (REPO / "cases.json").read_bytes()
+    assert {
+        "activation/suite/calibration/narrow/SKILL.md",
+        "activation/suite/calibration/broad/SKILL.md",
+        *(f"activation/suite/distractors/{p.name}" for p in (REPO / "distractors").glob("*.md")),
+    } <= names
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    probe = (
+        f"import sys; sys.path.insert(0, {str(site)!r})\n"
+        "import activation\n"
+        "from activation.inputs.load import load_cases, load_distractors\n"
+        "from activation.inputs.suite import BUNDLED_CASES, BUNDLED_CONTROLS, BUNDLED_DISTRACTORS\n"
+        "print(activation.__file__)\n"
+        "print(len(load_cases(BUNDLED_CASES).cases), load_cases(BUNDLED_CASES).written_for)\n"
+        "print(len(load_distractors(BUNDLED_DISTRACTORS)))\n"
+        "print((BUNDLED_CONTROLS / 'narrow' / 'SKILL.md').is_file())\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=elsewhere, capture_output=True, text=True, check=True
+    )
+    where, cases, distractors, narrow = completed.stdout.splitlines()
+    assert Path(where).is_relative_to(site)
+    assert cases == "95 auth0:auth0"
+    assert distractors == "10"
+    assert narrow == "True"
