@@ -1,19 +1,23 @@
 """The report: one typed model of a run that every output renders, and its JSON form.
 
-Built from a RunOutcome; the terminal and every file format render this model, so they
-never disagree. Written with orjson; the JSON names every figure the terminal shows.
+Built from a RunOutcome, or read back from a saved JSON report (`parse_report`), so a saved
+run can be shown again in any format, compared or merged without a model call. The terminal
+and every file format render this model, so they never disagree. Written with orjson; the
+JSON names every figure the terminal shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
-from activation._errors import ExitCode
+from activation._errors import ExitCode, InputError
 from activation._models import (
     VARIANTS,
+    AgentSettings,
     Case,
     CaseVerdict,
     RunOutcome,
@@ -293,3 +297,108 @@ def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
     """The report of a run that stopped before it had verdicts to report."""
     data = {"schema": SCHEMA, "version": version, "exit_code": int(exit_code), "error": error}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+# --- back from JSON ----------------------------------------------------------------------
+
+
+def _usage(data: Mapping[str, Any]) -> Usage:
+    return Usage(
+        int(data.get("requests", 0)),
+        int(data.get("input_tokens", 0)),
+        int(data.get("output_tokens", 0)),
+        float(data.get("cost_usd", 0.0)),
+    )
+
+
+def _tally(data: Mapping[str, Any]) -> Tally:
+    return Tally(int(data["activated"]), int(data["valid"]), int(data["errors"]))
+
+
+def _trial(data: Mapping[str, Any]) -> TrialRecord:
+    return TrialRecord(
+        data["variant"],
+        int(data["index"]),
+        data["activated"],
+        data.get("evidence", ""),
+        data.get("error"),
+        data.get("transcript"),
+        _usage(data.get("usage", {})),
+    )
+
+
+def _case(data: Mapping[str, Any]) -> CaseReport:
+    case = Case(
+        data["id"],
+        data["prompt"],
+        bool(data["should_activate"]),
+        data.get("why", ""),
+        tuple(data.get("tags", ())),
+        bool(data.get("spot_check", False)),
+        data.get("twin"),
+    )
+    return CaseReport(
+        case,
+        Status(data["status"]),
+        data.get("p_value"),
+        data.get("q_value"),
+        _tally(data["baseline"]),
+        _tally(data["candidate"]),
+        tuple(_trial(trial) for trial in data.get("trials", ())),
+        bool(data.get("escalated", False)),
+        bool(data.get("partial", False)),
+    )
+
+
+def _variant_info(data: Mapping[str, Any]) -> VariantInfo:
+    return VariantInfo(data["spec"], data["source"], data["description"])
+
+
+def _rate(data: Mapping[str, Any], name: str) -> Rate:
+    hits, total = data[name]
+    interval = data.get(f"{name}_interval")
+    return Rate(int(hits), int(total), tuple(interval) if interval else None)  # type: ignore[arg-type]
+
+
+def parse_report(data: object, source: str) -> Report:
+    """A saved JSON report as the typed model; anything else is an input error."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise InputError(f"{source}: not an activation report ({SCHEMA})")
+    if "cases" not in data:
+        raise InputError(f"{source}: the report of a run that stopped early ({data.get('error')})")
+    try:
+        agent = data.get("agent")
+        spec = RunSpec(
+            stage=data["stage"],
+            model=data.get("model"),
+            trials=int(data["trials"]),
+            max_trials=int(data["max_trials"]),
+            alpha=float(data["alpha"]),
+            seed=int(data["seed"]),
+            concurrency=data.get("concurrency"),
+            agent=None if agent is None else AgentSettings(**agent),
+        )
+        summary = data["summary"]
+        return Report(
+            version=data["version"],
+            spec=spec,
+            skill_id=data["skill"]["id"],
+            skill_path=data["skill"]["path"],
+            baseline=_variant_info(data["baseline"]),
+            candidate=_variant_info(data["candidate"]),
+            cases=tuple(_case(entry) for entry in data["cases"]),
+            figures={
+                variant: VariantFigures(
+                    _rate(summary[variant], "recall"), _rate(summary[variant], "false_positives")
+                )
+                for variant in VARIANTS
+            },
+            usage=_usage(data["usage"]),
+            exit_code=int(data["exit_code"]),
+            interrupted=bool(data.get("interrupted", False)),
+            unfinished=tuple(summary.get("unfinished", ())),
+            error=data.get("error"),
+            warnings=tuple(data.get("warnings", ())),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise InputError(f"{source}: a damaged activation report ({error!r})") from None
