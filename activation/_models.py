@@ -231,6 +231,18 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
+class Shard:
+    """This process runs shard `index` of `count` of a run; merge puts the shards together."""
+
+    index: int
+    count: int
+    run_cases: tuple[str, ...]
+    """Every case id of the whole run, in order."""
+    fingerprint: str
+    """The whole run's fingerprint: only shards of the same run merge."""
+
+
+@dataclass(frozen=True)
 class RunSpec:
     """What was asked for: with the inputs, everything needed to reproduce a run."""
 
@@ -245,6 +257,7 @@ class RunSpec:
     seed: int = _config.SEED
     concurrency: int | None = None
     agent: AgentSettings | None = None
+    shard: Shard | None = None
 
     @property
     def limit(self) -> int:

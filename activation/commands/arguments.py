@@ -48,6 +48,14 @@ def probability(value: str) -> float:
     return number
 
 
+def shard(value: str) -> tuple[int, int]:
+    """`I/N`: shard I of N, counted from 1."""
+    index, _, count = value.partition("/")
+    if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count):
+        raise argparse.ArgumentTypeError(f"must be I/N with 1 <= I <= N, like 2/3; got {value!r}")
+    return int(index), int(count)
+
+
 def non_empty(value: str) -> str:
     if not value.strip():
         raise argparse.ArgumentTypeError("must not be empty")
@@ -95,6 +103,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     concurrency = ", ".join(f"{stage}: {n}" for stage, n in _config.CONCURRENCY.items())
     parser.add_argument(
         "--concurrency", type=positive_int, help=f"trials in flight at once ({concurrency})"
+    )
+    parser.add_argument(
+        "--shard",
+        type=shard,
+        metavar="I/N",
+        help="run only shard I of N of the cases (merge the reports with `activation merge`)",
     )
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
     parser.add_argument("--real", action="store_true", help="Stage B: the real Claude Code CLI")

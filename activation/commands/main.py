@@ -37,6 +37,12 @@ def _lint(session: Session, argv: list[str]) -> int:
     return main_lint(session, argv)
 
 
+def _merge(session: Session, argv: list[str]) -> int:
+    from activation.commands.merge import main_merge
+
+    return main_merge(session, argv)
+
+
 def _detect(session: Session, argv: list[str]) -> int:
     from activation.commands.detect import main_detect
 
@@ -51,6 +57,7 @@ def main(argv: Sequence[str] | None = None, backends: Backends | None = None) ->
     commands: dict[str, Command] = {
         "lint": _lint,
         "detect": _detect,
+        "merge": _merge,
         "calibrate": _calibrate(chosen),
     }
     if args and args[0] in commands:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
 
 from activation import __version__, state
 from activation._config import BASELINE
-from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec
+from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, Shard
 from activation.commands.arguments import add_run_arguments, parser, spec_from
 from activation.commands.backends import Backends, pair_key, stage_b_selection
 from activation.commands.session import Session, check_writable
-from activation.inputs.cases import parse_only
-from activation.report.data import build_report
+from activation.inputs.cases import parse_only, shard_of
+from activation.report.data import build_report, fingerprint
 from activation.report.plan import planned_calls, render_plan, run_warnings
 from activation.report.progress import TrialProgress
 from activation.report.terminal import render_report
@@ -25,7 +26,7 @@ from activation.trials.simulate import Characteristics, simulate, typical
 DESCRIPTION = (
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
-    "Subcommands: lint, detect, calibrate (activation SUBCOMMAND --help)."
+    "Subcommands: lint, detect, calibrate, merge (activation SUBCOMMAND --help)."
 )
 SIMULATED_RUNS = 100
 """Runs per population behind the characteristics `--dry-run` shows: about 2 s on 40 cases."""
@@ -75,6 +76,13 @@ def run_with_progress(
         return execute(spec, inputs, backends.open(spec, inputs), progress, progress.plan)
 
 
+def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunSpec, Inputs]:
+    """This shard's cases, with what `merge` needs to put the whole run back together."""
+    whole = Shard(index, count, tuple(case.id for case in inputs.cases), fingerprint(spec, inputs))
+    mine = tuple(case for case in inputs.cases if shard_of(case.id, count) == index)
+    return replace(spec, shard=whole), replace(inputs, cases=mine)
+
+
 def remember_flags(outcome: RunOutcome) -> None:
     """What Stage A flagged, for a later `--real` on the same two descriptions."""
     if outcome.spec.stage != "A" or outcome.interrupted:
@@ -110,6 +118,11 @@ def main_run(session: Session, argv: list[str], backends: Backends) -> int:
     session.warn(warnings)
     if spec.stage == "B" and args.only is None:
         inputs = stage_b_selection(inputs, session.err)
+    if args.shard is not None:
+        whole = len(inputs.cases)
+        spec, inputs = sharded(spec, inputs, *args.shard)
+        index, count = args.shard
+        session.err.print(f"shard {index}/{count}: {len(inputs.cases)} of {whole} case(s)")
     if args.dry_run:
         spec = backends.prepare(spec, credentials=False)
         simulated = planned_calls(spec, inputs) <= SIMULATION_LIMIT

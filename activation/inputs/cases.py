@@ -10,6 +10,7 @@ any (naming the first), and `lint` lists them all, so the two never disagree on 
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -143,6 +144,13 @@ def _identical_prompts(cases: Sequence[Case]) -> list[Problem]:
             problems.append(Problem(case.id, f"same prompt as {first[key]!r}"))
         first.setdefault(key, case.id)
     return problems
+
+
+def shard_of(case_id: str, count: int) -> int:
+    """The shard (1 to `count`) a case falls in: a stable hash of its id, the same on every
+    machine and every run, so a case's trials always stay together."""
+    digest = hashlib.sha256(case_id.encode()).digest()
+    return int.from_bytes(digest[:8]) % count + 1
 
 
 def parse_only(value: str) -> tuple[str, ...]:

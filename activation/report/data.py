@@ -8,6 +8,8 @@ JSON names every figure the terminal shows.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,8 +22,10 @@ from activation._models import (
     AgentSettings,
     Case,
     CaseVerdict,
+    Inputs,
     RunOutcome,
     RunSpec,
+    Shard,
     Status,
     Tally,
     Trial,
@@ -92,6 +96,8 @@ class Report:
     figures: Mapping[VariantName, VariantFigures]
     usage: Usage
     exit_code: int
+    fingerprint: str = ""
+    """The whole run's identity (descriptions, cases, settings): what `merge` compares."""
     interrupted: bool = False
     unfinished: tuple[str, ...] = ()
     error: str | None = None
@@ -128,7 +134,7 @@ def _record(trial: Trial) -> TrialRecord:
     )  # fmt: skip
 
 
-def _case_report(verdict: CaseVerdict) -> CaseReport:
+def case_report(verdict: CaseVerdict) -> CaseReport:
     return CaseReport(
         verdict.case,
         verdict.status,
@@ -140,6 +146,20 @@ def _case_report(verdict: CaseVerdict) -> CaseReport:
         verdict.escalated,
         verdict.partial,
     )
+
+
+def fingerprint(spec: RunSpec, inputs: Inputs) -> str:
+    """A digest of what makes two runs the same run: the skill, both descriptions, every
+    case as written, and the settings verdicts depend on."""
+    material = {
+        "skill": inputs.target.skill_id,
+        "baseline": inputs.baseline.description,
+        "candidate": inputs.candidate.description,
+        "cases": [dataclasses.asdict(case) for case in inputs.cases],
+        "settings": [spec.stage, spec.model, spec.trials, spec.max_trials, spec.alpha, spec.seed],
+        "agent": None if spec.agent is None else [spec.agent.max_turns, spec.agent.timeout],
+    }
+    return hashlib.sha256(orjson.dumps(material)).hexdigest()[:32]
 
 
 def build_report(
@@ -154,10 +174,11 @@ def build_report(
         skill_path=inputs.target.skill_path.as_posix(),
         baseline=_info(inputs.baseline),
         candidate=_info(inputs.candidate),
-        cases=tuple(_case_report(verdict) for verdict in outcome.verdicts),
+        cases=tuple(case_report(verdict) for verdict in outcome.verdicts),
         figures={v: figures(outcome.verdicts, v, with_interval) for v in VARIANTS},
         usage=outcome.usage,
         exit_code=int(outcome.exit_code),
+        fingerprint=spec.shard.fingerprint if spec.shard else fingerprint(spec, inputs),
         interrupted=outcome.interrupted,
         unfinished=outcome.unfinished,
         error=error,
@@ -264,6 +285,14 @@ def report_dict(report: Report) -> dict[str, object]:
         "alpha": spec.alpha,
         "seed": spec.seed,
         "concurrency": spec.limit,
+        "fingerprint": report.fingerprint,
+        "shard": None
+        if spec.shard is None
+        else {
+            "index": spec.shard.index,
+            "count": spec.shard.count,
+            "run_cases": list(spec.shard.run_cases),
+        },
         "agent": None
         if agent is None
         else {
@@ -367,7 +396,7 @@ def parse_report(data: object, source: str) -> Report:
     if "cases" not in data:
         raise InputError(f"{source}: the report of a run that stopped early ({data.get('error')})")
     try:
-        agent = data.get("agent")
+        agent, shard = data.get("agent"), data.get("shard")
         spec = RunSpec(
             stage=data["stage"],
             model=data.get("model"),
@@ -377,6 +406,14 @@ def parse_report(data: object, source: str) -> Report:
             seed=int(data["seed"]),
             concurrency=data.get("concurrency"),
             agent=None if agent is None else AgentSettings(**agent),
+            shard=None
+            if shard is None
+            else Shard(
+                int(shard["index"]),
+                int(shard["count"]),
+                tuple(shard["run_cases"]),
+                data["fingerprint"],
+            ),
         )
         summary = data["summary"]
         return Report(
@@ -395,6 +432,7 @@ def parse_report(data: object, source: str) -> Report:
             },
             usage=_usage(data["usage"]),
             exit_code=int(data["exit_code"]),
+            fingerprint=data["fingerprint"],
             interrupted=bool(data.get("interrupted", False)),
             unfinished=tuple(summary.get("unfinished", ())),
             error=data.get("error"),

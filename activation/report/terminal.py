@@ -31,7 +31,8 @@ VERDICT_LINE = {
     ExitCode.OK: ("OK: no case regressed, no case errored.", "bold green"),
     ExitCode.REGRESSED: ("FAILED: the candidate regressed.", "bold red"),
     ExitCode.INCOMPLETE: (
-        "INCOMPLETE: some trials errored, so the gate fails closed.",
+        "INCOMPLETE: some evidence is missing (errored trials or cases not run), so the gate "
+        "fails closed.",
         "bold magenta",
     ),
     ExitCode.INTERRUPTED: ("INTERRUPTED: partial results above.", "bold yellow"),

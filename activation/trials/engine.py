@@ -25,7 +25,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def escalation_for(spec: RunSpec, inputs: Inputs) -> Escalation:
-    return Escalation(spec.trials, spec.max_trials, spec.alpha, len(inputs.cases))
+    """A shard decides as the whole run would: by the run's number of cases."""
+    cases = len(spec.shard.run_cases) if spec.shard else len(inputs.cases)
+    return Escalation(spec.trials, spec.max_trials, spec.alpha, cases)
 
 
 async def _run(spec: RunSpec, inputs: Inputs, backend: Backend, ledger: Ledger) -> None:
@@ -40,6 +42,9 @@ def judge_ledger(
     finished trials (marked partial) when each variant has one, else left unfinished."""
     evidence = []
     unfinished = []
+    # A shard's cases are judged as if the other shards' cases had p = 1: its statuses can
+    # only be more cautious than the merged run's, which `activation merge` decides.
+    others = len(spec.shard.run_cases) - len(inputs.cases) if spec.shard else 0
     for case in inputs.cases:
         trials = ledger.by_case.get(case.id, [])
         if {trial.key.variant for trial in trials} != {"baseline", "candidate"}:
@@ -56,7 +61,7 @@ def judge_ledger(
     return RunOutcome(
         spec,
         inputs,
-        judge_all(evidence, spec.alpha, unjudged=len(unfinished)),
+        judge_all(evidence, spec.alpha, unjudged=len(inputs.cases) - len(evidence) + others),
         tuple(ledger.trials),
         interrupted,
         tuple(unfinished),

@@ -64,13 +64,21 @@ class FirstRounds:
     """Every case's first round, for the one decision that needs the run's picture: may a
     case stop because its first round is already significant across the run?"""
 
-    def __init__(self, cases: Sequence[Case], ledger: Ledger, alpha: float) -> None:
+    def __init__(self, cases: Sequence[Case], ledger: Ledger, escalation: Escalation) -> None:
         self._cases = cases
         self._ledger = ledger
-        self._alpha = alpha
+        self._alpha = escalation.alpha
+        self._first = escalation.first
+        self._others = escalation.cases - len(cases)
+        """A shard's picture counts the other shards' cases as p = 1: it decides cautiously."""
         self._waiting = len(cases)
         self._all_done = anyio.Event()
         self._significant: set[str] | None = None
+
+    def _first_round(self, case: Case) -> list[Trial]:
+        """Only the first round counts: escalated cases may be further along by now."""
+        trials = self._ledger.by_case.get(case.id, [])
+        return [trial for trial in trials if trial.key.index < self._first]
 
     def done(self) -> None:
         self._waiting -= 1
@@ -80,14 +88,12 @@ class FirstRounds:
     async def significant(self, case: Case) -> bool:
         await self._all_done.wait()
         if self._significant is None:
-            p_values = [
-                p_value(each, *tallies(self._ledger.by_case.get(each.id, [])))
-                for each in self._cases
-            ]
+            p_values = [p_value(each, *tallies(self._first_round(each))) for each in self._cases]
+            q = q_values([*p_values, *[None] * self._others])[: len(p_values)]
             self._significant = {
                 each.id
-                for each, q in zip(self._cases, q_values(p_values), strict=True)
-                if q is not None and q < self._alpha
+                for each, value in zip(self._cases, q, strict=True)
+                if value is not None and value < self._alpha
             }
         return case.id in self._significant
 
@@ -102,7 +108,7 @@ async def run_cases(
     """Every case's rounds; an exception (a refused key, an unreachable API, a bug) cancels
     everything and surfaces bare."""
     limiter = anyio.CapacityLimiter(limit)
-    first_rounds = FirstRounds(cases, ledger, escalation.alpha)
+    first_rounds = FirstRounds(cases, ledger, escalation)
     aborted = False
 
     async def one(key: TrialKey) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 import activation
 from activation.commands.main import main
+from activation.inputs.cases import shard_of
 from tests.support.messages_api import (
     Answer,
     Error,
@@ -402,3 +403,36 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     assert data["summary"]["unfinished"] == ["plain"]
     assert "INTERRUPTED" in out.decode()
     assert API_KEY not in out.decode() + err.decode()
+
+
+def test_three_shards_of_a_real_run_merge_into_the_whole_run(
+    tmp_path: Path,
+    stage_b: tuple[SkillRepo, FakeMessagesAPI, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _repo, _api, claude = stage_b
+    reports = []
+    for index in (1, 2, 3):
+        code, report = real(
+            tmp_path, claude, "--only", "dispute,plain,read,other", "--shard", f"{index}/3"
+        )
+        saved = tmp_path / f"shard-{index}.json"
+        saved.write_bytes(orjson.dumps(report))
+        reports.append(saved)
+    merged = tmp_path / "merged.json"
+    capsys.readouterr()
+    code = main(["merge", *map(str, reports), "--json", str(merged)])
+    data = orjson.loads(merged.read_bytes())
+    assert code == 1
+    assert {entry["id"]: entry["status"] for entry in data["cases"]} == {
+        "dispute": "REGRESSED",
+        "plain": "PASS",
+        "read": "PASS",
+        "other": "PASS",
+    }
+    # Significant on its own across the run's 4 cases at 6 of 6 against 0 of 6.
+    assert tally(entries(data)["dispute"]["candidate"]) == (0, 6, 0)  # type: ignore[arg-type]
+    for index, path in enumerate(reports, start=1):
+        ids = [entry["id"] for entry in orjson.loads(path.read_bytes())["cases"]]
+        assert ids == [c for c in ("dispute", "plain", "read", "other") if shard_of(c, 3) == index]
+    assert "FAILED: the candidate regressed." in capsys.readouterr().out

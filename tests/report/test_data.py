@@ -70,7 +70,8 @@ def test_the_json_names_every_figure() -> None:
     data = orjson.loads(a_report(RunSpec()))
     assert set(data) == {
         "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
-        "max_trials", "alpha", "seed", "concurrency", "agent", "skill", "baseline",
+        "max_trials", "alpha", "seed", "concurrency", "fingerprint", "shard", "agent", "skill",
+        "baseline",
         "candidate", "warnings", "cases", "summary", "usage",
     }  # fmt: skip
     assert set(data["summary"]) == {

@@ -1,0 +1,115 @@
+"""Putting the shards of one run back together: every verdict recomputed from the trials.
+
+Each shard judged its own cases cautiously (the other shards' cases counted as p = 1); the
+merged report judges every case again, from the per-trial records, with the false-discovery
+step across all cases of the run, exactly as one unsharded run would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from activation._errors import ExitCode, InputError
+from activation._models import VARIANTS, CaseVerdict, Trial, TrialKey, Usage, gate
+from activation.report.data import CaseReport, Report, case_report
+from activation.verdicts.figures import figures
+from activation.verdicts.judge import Evidence, judge_all
+
+
+@dataclass(frozen=True)
+class Merged:
+    report: Report
+    count: int
+    missing: tuple[int, ...]
+    """Shard numbers no report was given for: their cases have no evidence."""
+
+    @property
+    def missing_line(self) -> str | None:
+        if not self.missing:
+            return None
+        listed = ", ".join(f"{index}/{self.count}" for index in self.missing)
+        return f"missing shard(s) {listed}: their cases have no evidence, so the gate fails closed"
+
+
+def _trials(entry: CaseReport) -> list[Trial]:
+    return [
+        Trial(
+            TrialKey(entry.case, record.variant, record.index),
+            record.activated,
+            record.error,
+            record.evidence,
+            record.transcript,
+            record.usage,
+        )
+        for record in entry.trials
+    ]
+
+
+def check_shards(reports: Sequence[tuple[str, Report]]) -> int:
+    """The number of shards of the run; refuses reports of different runs or repeated shards."""
+    first_name, first = reports[0]
+    if first.spec.shard is None:
+        raise InputError(f"{first_name}: not the report of a shard (run with --shard I/N)")
+    count = first.spec.shard.count
+    seen: dict[int, str] = {}
+    for name, report in reports:
+        shard = report.spec.shard
+        if report.fingerprint != first.fingerprint:
+            raise InputError(
+                f"{name}: a different run than {first_name} (descriptions, cases or settings "
+                "differ): only shards of one run merge"
+            )
+        if shard is None or shard.count != count:
+            raise InputError(f"{name}: not a shard of {count} like {first_name}")
+        if shard.index in seen:
+            raise InputError(
+                f"{name}: shard {shard.index}/{count} is also in {seen[shard.index]}: "
+                "shards overlap"
+            )
+        seen[shard.index] = name
+    return count
+
+
+def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged:
+    """(file name, report) pairs of one run's shards, as one report of the whole run."""
+    count = check_shards(reports)
+    first = reports[0][1]
+    assert first.spec.shard is not None  # check_shards made sure
+    run_cases = first.spec.shard.run_cases
+    entries = {entry.case.id: entry for _name, report in reports for entry in report.cases}
+    present = {report.spec.shard.index for _name, report in reports if report.spec.shard}
+    missing = tuple(index for index in range(1, count + 1) if index not in present)
+    judged = [case_id for case_id in run_cases if case_id in entries]
+    evidence = [
+        Evidence(
+            entries[case_id].case,
+            _trials(entries[case_id]),
+            entries[case_id].escalated,
+            entries[case_id].partial,
+        )
+        for case_id in judged
+    ]
+    verdicts: tuple[CaseVerdict, ...] = judge_all(
+        evidence, first.spec.alpha, unjudged=len(run_cases) - len(judged)
+    )
+    interrupted = any(report.interrupted for _name, report in reports)
+    code = ExitCode.INTERRUPTED if interrupted else gate(v.status for v in verdicts)
+    if missing and code is ExitCode.OK:
+        code = ExitCode.INCOMPLETE
+    usage = sum((report.usage for _name, report in reports), Usage())
+    warnings = tuple(dict.fromkeys(w for _name, report in reports for w in report.warnings))
+    report = replace(
+        first,
+        version=version,
+        spec=replace(first.spec, shard=None),
+        cases=tuple(case_report(verdict) for verdict in verdicts),
+        figures={v: figures(verdicts, v, first.spec.trials > 1) for v in VARIANTS},
+        usage=usage,
+        exit_code=int(code),
+        interrupted=interrupted,
+        unfinished=tuple(case_id for case_id in run_cases if case_id not in entries),
+        error=None,
+        warnings=warnings,
+    )
+    return Merged(report, count, missing)
