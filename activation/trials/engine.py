@@ -61,7 +61,7 @@ def judge_ledger(
     return RunOutcome(
         spec,
         inputs,
-        judge_all(evidence, spec.alpha, unjudged=len(inputs.cases) - len(evidence) + others),
+        judge_all(evidence, spec.alpha, unjudged=len(unfinished) + others),
         tuple(ledger.trials),
         interrupted,
         tuple(unfinished),
