@@ -19,14 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from activation.cli import main
-from tests.claude_cli import locate_claude
-from tests.fakeapi import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
-from tests.skillrepo import (
+from activation.commands.main import main
+from tests.support.claude_cli import locate_claude
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
+from tests.support.skill_repo import (
     DISTRACTORS,
     SKILL_ID,
+    SkillRepos,
     case,
-    make_skill_repo,
     write_cases,
     write_distractors,
 )
@@ -67,7 +67,7 @@ def main_benchmark() -> None:
         FakeMessagesAPI(script, latency=args.latency) as api,
     ):
         root = Path(folder)
-        repo = make_skill_repo(root / "repo", "Use when issuing refunds.", "Use for refunds.")
+        repo = SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.")
         write_cases(
             root / "cases.json",
             [case("refund", "refund order 1234", True), case("chart", "plot sales", False)],
