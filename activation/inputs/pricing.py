@@ -38,7 +38,7 @@ def with_override(pricing: Pricing, price_in: float | None, price_out: float | N
         return pricing
     if price_in is None or price_out is None:
         raise InputError("--price-in and --price-out go together: give both")
-    override = Prices(price_in, price_out, price_in * 1.25, price_in * 0.1)
+    override = Prices(price_in, price_out, price_in * 1.25, price_in / 10)
     return Pricing(pricing.date, pricing.table, override)
 
 
