@@ -304,6 +304,8 @@ class RunSpec:
     """No trial starts once the money spent plus the trials in flight would pass it."""
     batch: bool = False
     """Stage A through the Message Batches API: half the price, results within hours."""
+    resume: bool = False
+    """With `batch`: collect the batches an interrupted run on the same inputs submitted."""
 
     @property
     def limit(self) -> int:

@@ -217,6 +217,7 @@ def spec_from(args: argparse.Namespace) -> RunSpec:
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         batch=args.batch,
+        resume=args.resume,
     )
     if spec.max_cost_usd is not None and spec.prices is None:
         model = spec.model or "the Claude Code CLI's default model (pass --model)"

@@ -106,6 +106,10 @@ class RealBackends:
         return replace(spec, agent=replace(spec.agent, version=check_claude(spec.agent.claude)))
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+        if spec.stage == "A" and spec.batch:
+            from activation.trials.classifier.batch import BatchBackend
+
+            return BatchBackend(spec, inputs, inputs.target.repo)
         if spec.stage == "A":
             from activation.trials.classifier.backend import ClassifierBackend
 

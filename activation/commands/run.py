@@ -119,6 +119,9 @@ def run_with_progress(
     backend = open_backend(backends, spec, inputs, store)
     estimate = cost_estimate(spec, inputs).per_trial if spec.max_cost_usd is not None else None
     with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
+        watch = getattr(backend, "watch", None)
+        if callable(watch):
+            watch(progress.batch)
         return execute(spec, inputs, backend, progress, progress.plan, estimate)
 
 
