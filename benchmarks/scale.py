@@ -26,6 +26,8 @@ from io import StringIO
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import platformdirs
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
@@ -84,7 +86,17 @@ def main_benchmark() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     args = parser.parse_args()
     calls = args.cases * 2 * args.trials
-    with tempfile.TemporaryDirectory() as folder, stand_in(args.latency) as (url, channel):
+    # The run's files live where the response cache lives by default, the user cache
+    # directory: on some machines /tmp creates files many times slower than the home disk.
+    scratch = Path(platformdirs.user_cache_dir("activation-benchmark", appauthor=False))
+    scratch.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(dir=scratch) as folder,
+        stand_in(args.latency) as (
+            url,
+            channel,
+        ),
+    ):
         root = Path(folder)
         repos = SkillRepos(root)
         repo = repos("Use when issuing refunds.", candidate="Use for refunds.")

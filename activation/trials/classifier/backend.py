@@ -65,14 +65,8 @@ class ClassifierBackend:
 
     def __init__(self, spec: RunSpec, inputs: Inputs) -> None:
         self.model = spec.model or _config.MODEL
-        self.seed = spec.seed
         self.prices = spec.pricing.for_model(self.model) if spec.pricing else None
         self.target_id = inputs.target.skill_id
-        self.descriptions = {
-            "baseline": inputs.baseline.description,
-            "candidate": inputs.candidate.description,
-        }
-        self.distractors = inputs.distractors
         self.requests = Requests.for_run(spec, inputs)
         self._client: anthropic.AsyncAnthropic | None = None
 

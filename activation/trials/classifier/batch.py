@@ -73,7 +73,6 @@ class BatchBackend(ClassifierBackend):
         )
         self.max_requests = _config.BATCH_MAX_REQUESTS
         self.max_bytes = _config.BATCH_MAX_BYTES
-        self.batch_ids: list[str] = []
         self.on_progress: Progress | None = None
         self._open: dict[str, tuple[int, int]] = {}
         """Batches not yet ended: (requests finished, requests) each."""
@@ -89,7 +88,6 @@ class BatchBackend(ClassifierBackend):
         await super().__aenter__()
         if self.resume:
             for batch_id in state.recorded_batches(self.repo, self.run_key):
-                self.batch_ids.append(batch_id)
                 for custom_id, result in (await self._collect(batch_id)).items():
                     if result[0] == "succeeded":
                         self._resumed[custom_id] = result
@@ -173,7 +171,6 @@ class BatchBackend(ClassifierBackend):
                 for slot in slots:
                     slot.result = ("errored", f": HTTP {error.status_code} on submission")
                 return
-            self.batch_ids.append(batch.id)
             state.record_batch(self.repo, self.run_key, batch.id)
             results = await self._collect(batch.id, len(slots))
             for slot in slots:
