@@ -30,6 +30,35 @@ MAX_TURNS = 8
 TIMEOUT = 300.0
 """Seconds per Stage B run."""
 
+CACHE_TTL = "14d"
+"""How long a cached answer is reused: a model id can change behaviour under the same name."""
+CACHE_ENV = "ACTIVATION_CACHE_DIR"
+"""Overrides the response cache's folder (the user cache directory by default)."""
+CACHE_APP = "activation"
+"""The folder name under the user cache directory (platformdirs)."""
+
+PRICING_FILE = "pricing.toml"
+"""The price table shipped with the package: list prices per model, with their date."""
+BATCH_DISCOUNT = 0.5
+"""Message Batches cost half the list price."""
+STAGE_A_OUTPUT_ESTIMATE = 100
+"""Output tokens a Stage A answer is assumed to take in cost estimates (a short JSON answer;
+a model that thinks first may take more, up to MAX_TOKENS)."""
+STAGE_B_RUN_ESTIMATE = (30_000, 1_000)
+"""(input, output) tokens one Stage B agent run is assumed to take in cost estimates: a rough
+figure for the CLI's own system prompt and tools plus a few turns."""
+
+BATCH_MAX_REQUESTS = 100_000
+"""The Message Batches API's limit on requests per batch."""
+BATCH_MAX_BYTES = 256_000_000
+"""The Message Batches API's limit on a batch's size (256 MB), counted on the JSON sent."""
+BATCH_GATHER = 0.05
+"""Seconds without a new request before the queued ones go out as a batch."""
+BATCH_POLL = (0.5, 1.5, 60.0)
+"""Batch polling: first wait, growth factor, longest wait (seconds)."""
+BATCH_CANCEL_TIMEOUT = 10.0
+"""Seconds an interrupted run waits for the API to accept a batch's cancellation."""
+
 DESCRIPTION_LIMIT = 1024
 """The agent cuts descriptions longer than this."""
 LONG_PROMPT = 20_000

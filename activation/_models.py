@@ -103,20 +103,71 @@ class TrialKey:
     index: int
 
 
+def _add_cost(one: float | None, other: float | None) -> float | None:
+    """An unknown cost stays unknown in any sum: it is never silently a 0."""
+    return None if one is None or other is None else one + other
+
+
 @dataclass(frozen=True)
 class Usage:
+    """What trials sent and what they cost; `cost_usd` is None when it is unknown (a model
+    without a price), never 0 for "unknown". `from_cache` counts trials the response cache
+    served: they sent no request and cost nothing."""
+
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    from_cache: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.requests + other.requests,
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
-            self.cost_usd + other.cost_usd,
+            _add_cost(self.cost_usd, other.cost_usd),
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.from_cache + other.from_cache,
         )
+
+
+@dataclass(frozen=True)
+class Prices:
+    """US dollars per million tokens of one model, at list price."""
+
+    input: float
+    output: float
+    cache_write: float
+    cache_read: float
+
+    def cost(self, usage: Usage, discount: float = 1.0) -> float:
+        """The list price of the usage's tokens; `discount` scales it (batches: 0.5)."""
+        tokens = (
+            usage.input_tokens * self.input
+            + usage.output_tokens * self.output
+            + usage.cache_write_tokens * self.cache_write
+            + usage.cache_read_tokens * self.cache_read
+        )
+        return tokens * discount / 1_000_000
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """The price table a run uses (its `date` says when the prices were list prices), and
+    the `--price-in`/`--price-out` override, which wins for every model."""
+
+    date: str
+    table: tuple[tuple[str, Prices], ...] = ()
+    override: Prices | None = None
+
+    def for_model(self, model: str | None) -> Prices | None:
+        """The model's prices; None when neither the override nor the table has them."""
+        if self.override is not None:
+            return self.override
+        return dict(self.table).get(model) if model else None
 
 
 @dataclass(frozen=True)
@@ -129,6 +180,8 @@ class Trial:
     evidence: str = ""
     transcript: str | None = None
     usage: Usage = Usage()
+    cached: bool = False
+    """Served from the response cache: an answer an earlier run paid for."""
 
     @property
     def is_error(self) -> bool:
@@ -258,11 +311,27 @@ class RunSpec:
     concurrency: int | None = None
     agent: AgentSettings | None = None
     shard: Shard | None = None
+    pricing: Pricing | None = None
+    """Prices to count the cost with; None leaves every cost unknown."""
+    max_cost_usd: float | None = None
+    """No trial starts once the money spent plus the trials in flight would pass it."""
+    batch: bool = False
+    """Stage A through the Message Batches API: half the price, results within hours."""
+    resume: bool = False
+    """With `batch`: collect the batches an interrupted run on the same inputs submitted."""
 
     @property
     def limit(self) -> int:
-        """Trials in flight at once."""
+        """Trials in flight at once; a batch run queues a whole round at once, so only the
+        API's own limit on a batch's size bounds it."""
+        if self.batch:
+            return _config.BATCH_MAX_REQUESTS
         return self.concurrency or _config.CONCURRENCY[self.stage]
+
+    @property
+    def prices(self) -> Prices | None:
+        """The prices of the run's model (Stage B without `--model`: only the override)."""
+        return None if self.pricing is None else self.pricing.for_model(self.model)
 
 
 @dataclass(frozen=True)
@@ -277,6 +346,8 @@ class RunOutcome:
     """Case ids an interrupted run has no trial of for some variant: no status, no figure."""
     in_flight: int = 0
     """Trials started but cut off by an interruption: each had sent at least one request."""
+    ceiling_hit: bool = False
+    """`--max-cost-usd` kept some trials from starting (their cases are ERROR)."""
 
     @property
     def exit_code(self) -> ExitCode:

@@ -72,3 +72,42 @@ def new_run_dir(repo: Path, stage: str) -> Path:
     folder = state_dir(repo) / "runs" / f"{stamp}-stage-{stage.lower()}"
     folder.mkdir(parents=True)
     return folder
+
+
+# --- Message Batches of a run, for `--batch --resume` ---------------------------------------
+
+
+def run_key(*parts: object) -> str:
+    """Names a run's inputs and settings, so `--resume` finds only the same run's batches."""
+    return hashlib.sha256(orjson.dumps([str(part) for part in parts])).hexdigest()[:20]
+
+
+def _batch_file(repo: Path, key: str) -> Path:
+    return repo / STATE_DIR / "batches" / f"{key}.json"
+
+
+def recorded_batches(repo: Path, key: str) -> list[str]:
+    """The batch ids a run on these inputs submitted and did not see to the end."""
+    try:
+        data = orjson.loads(_batch_file(repo, key).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return []
+    ids = data.get("batches") if isinstance(data, dict) else None
+    return [str(item) for item in ids] if isinstance(ids, list) else []
+
+
+def record_batch(repo: Path, key: str, batch_id: str) -> None:
+    """Written the moment a batch exists, before any wait: an interrupted run can resume."""
+    state_dir(repo)
+    path = _batch_file(repo, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ids = [*recorded_batches(repo, key), batch_id]
+    data = {"schema": "activation-batches/1", "batches": ids}
+    temporary = path.with_suffix(".tmp")
+    temporary.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    temporary.replace(path)
+
+
+def forget_batches(repo: Path, key: str) -> None:
+    """A run that saw all its batches to the end leaves nothing to resume."""
+    _batch_file(repo, key).unlink(missing_ok=True)

@@ -23,6 +23,14 @@ def claude() -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own empty response cache, never the user's."""
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture
 def skill_repo(tmp_path: Path) -> Iterator[SkillRepos]:
     """Builds real git skill repos in the test's temp dir: `skill_repo(description, ...)`."""

@@ -41,6 +41,7 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path
         bundled_cases = archive.read("activation/suite/cases.json")
     assert bundled_cases == (REPO / "cases.json").read_bytes()
     assert {
+        "activation/pricing.toml",
         "activation/suite/calibration/narrow/SKILL.md",
         "activation/suite/calibration/broad/SKILL.md",
         *(f"activation/suite/distractors/{p.name}" for p in (REPO / "distractors").glob("*.md")),
@@ -59,11 +60,14 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path
         "print(len(load_cases(BUNDLED_CASES).cases), load_cases(BUNDLED_CASES).written_for)\n"
         "print(len(load_distractors(BUNDLED_DISTRACTORS)))\n"
         "print((BUNDLED_CONTROLS / 'narrow' / 'SKILL.md').is_file())\n"
+        "from activation.inputs.load import load_pricing\n"
+        "print(load_pricing().for_model('claude-sonnet-5-5'))\n"
     )
     completed = subprocess.run(
         [sys.executable, "-c", probe], cwd=elsewhere, capture_output=True, text=True, check=True
     )
-    where, cases, distractors, narrow = completed.stdout.splitlines()
+    where, cases, distractors, narrow, prices = completed.stdout.splitlines()
+    assert prices == "Prices(input=2.0, output=10.0, cache_write=2.5, cache_read=0.2)"
     assert Path(where).is_relative_to(site)
     assert cases == "95 auth0:auth0"
     assert distractors == "10"

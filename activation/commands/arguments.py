@@ -41,6 +41,22 @@ def positive_float(value: str) -> float:
     return number
 
 
+def duration(value: str) -> float:
+    from activation.inputs.durations import parse_duration
+
+    try:
+        return parse_duration(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def non_negative_float(value: str) -> float:
+    number = float(value)
+    if not number >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return number
+
+
 def probability(value: str) -> float:
     number = float(value)
     if not 0 < number < 1:
@@ -129,6 +145,65 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         default=_config.TIMEOUT,
         help=f"seconds per run, Stage B ({_config.TIMEOUT:g})",
     )
+    add_cache_arguments(parser)
+    add_cost_arguments(parser)
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="Stage A through the Message Batches API: half the price, results within hours",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --batch: collect the batches an interrupted run on the same inputs "
+        "submitted, instead of paying for them again",
+    )
+
+
+def add_cache_folder_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"response cache folder (default: ${_config.CACHE_ENV}, else the user cache "
+        "directory)",
+    )
+
+
+def add_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    add_cache_folder_argument(parser)
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the response cache"
+    )
+    parser.add_argument(
+        "--cache-ttl",
+        type=duration,
+        default=_config.CACHE_TTL,
+        metavar="AGE",
+        help=f"reuse cached answers younger than AGE, e.g. 7d, 12h ({_config.CACHE_TTL})",
+    )
+
+
+def add_cost_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--price-in",
+        type=non_negative_float,
+        metavar="USD",
+        help="US dollars per million input tokens, for a model the price table lacks",
+    )
+    parser.add_argument(
+        "--price-out",
+        type=non_negative_float,
+        metavar="USD",
+        help="US dollars per million output tokens (with --price-in)",
+    )
+    parser.add_argument(
+        "--max-cost-usd",
+        type=positive_float,
+        metavar="USD",
+        help="start no trial once the cost so far plus the trials in flight would pass "
+        "this; the trials not run are errors (exit 3)",
+    )
 
 
 def spec_from(args: argparse.Namespace) -> RunSpec:
@@ -138,7 +213,13 @@ def spec_from(args: argparse.Namespace) -> RunSpec:
             f"--max-trials {args.max_trials} is below --trials {args.trials}: "
             "escalation cannot run fewer trials than the first round"
         )
-    return RunSpec(
+    if args.batch and stage == "B":
+        raise InputError("--batch is for Stage A: the real agent cannot run in a batch")
+    if args.resume and not args.batch:
+        raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
+    from activation.inputs.load import load_pricing
+
+    spec = RunSpec(
         stage=stage,
         model=args.model or (_config.MODEL if stage == "A" else None),
         trials=args.trials,
@@ -147,4 +228,15 @@ def spec_from(args: argparse.Namespace) -> RunSpec:
         seed=args.seed,
         concurrency=args.concurrency,
         agent=AgentSettings(args.claude, args.max_turns, args.timeout) if args.real else None,
+        pricing=load_pricing(args.price_in, args.price_out),
+        max_cost_usd=args.max_cost_usd,
+        batch=args.batch,
+        resume=args.resume,
     )
+    if spec.max_cost_usd is not None and spec.prices is None:
+        model = spec.model or "the Claude Code CLI's default model (pass --model)"
+        raise InputError(
+            f"cannot enforce a cost ceiling without prices for {model}: "
+            "pass --price-in and --price-out"
+        )
+    return spec

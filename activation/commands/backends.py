@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+import anyio
 from rich.console import Console
 
 from activation import state
 from activation._errors import ApiUnreachable, InputError
 from activation._models import Inputs, RunSpec
+from activation.report.plan import CHARS, COUNTED
 from activation.trials.backend import Backend, shown_url
 
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY")
@@ -30,9 +33,15 @@ class Backends(Protocol):
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend: ...
 
+    def count_tokens(
+        self, spec: RunSpec, requests: Sequence[dict[str, Any]]
+    ) -> tuple[list[int] | None, str]:
+        """Stage A requests' input tokens, and how they were found; None: not counted."""
+        ...
+
 
 def require_credentials(spec: RunSpec) -> None:
-    if os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+    if has_credentials():
         return
     if spec.stage == "B" and any(
         os.environ.get(name) for name in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
@@ -62,8 +71,29 @@ def check_reachable(url: str | None) -> None:
         raise ApiUnreachable(f"cannot reach {shown} ({reason}): check ANTHROPIC_BASE_URL") from None
 
 
+def has_credentials() -> bool:
+    return bool(os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN"))
+
+
 class RealBackends:
     """Stage A over the Messages API, Stage B over the Claude Code CLI (imported lazily)."""
+
+    def count_tokens(
+        self, spec: RunSpec, requests: Sequence[dict[str, Any]]
+    ) -> tuple[list[int] | None, str]:
+        """With a key, the API's token-counting endpoint (the SDK is imported only then);
+        without one, or when counting fails, None: the estimate falls back to characters."""
+        if not has_credentials():
+            return None, f"{CHARS}: no API key to count with"
+        from activation.trials.classifier.tokens import count_input_tokens, counting_failed
+
+        try:
+            return anyio.run(count_input_tokens, requests, spec.limit), COUNTED
+        except Exception as error:
+            why = counting_failed(error)
+            if why is None:
+                raise
+            return None, f"{CHARS}: token counting failed ({why})"
 
     def prepare(self, spec: RunSpec, *, credentials: bool = True) -> RunSpec:
         if credentials:
@@ -76,6 +106,10 @@ class RealBackends:
         return replace(spec, agent=replace(spec.agent, version=check_claude(spec.agent.claude)))
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+        if spec.stage == "A" and spec.batch:
+            from activation.trials.classifier.batch import BatchBackend
+
+            return BatchBackend(spec, inputs, inputs.target.repo)
         if spec.stage == "A":
             from activation.trials.classifier.backend import ClassifierBackend
 

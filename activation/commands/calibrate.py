@@ -14,7 +14,7 @@ from activation._errors import InputError
 from activation._models import Inputs, RunSpec
 from activation.commands.arguments import add_run_arguments, parser, spec_from
 from activation.commands.backends import Backends, stage_b_selection
-from activation.commands.run import run_with_progress
+from activation.commands.run import open_store, run_with_progress
 from activation.commands.session import Session, check_writable
 from activation.inputs.cases import parse_only
 from activation.inputs.frontmatter import split_document
@@ -27,6 +27,7 @@ from activation.report.calibration import (
     render_calibration,
 )
 from activation.report.plan import run_warnings
+from activation.store import TrialStore
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,6 +97,7 @@ def run_calibration(
     spec: RunSpec,
     comparisons: dict[str, Inputs],
     only: bool,
+    store: TrialStore | None = None,
 ) -> Calibration:
     """The three runs in turn; an interruption stops them all."""
     outcomes = []
@@ -103,7 +105,7 @@ def run_calibration(
         session.err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
         if spec.stage == "B" and not only:
             inputs = stage_b_selection(inputs, session.err)
-        outcome = run_with_progress(session, backends, spec, inputs)
+        outcome = run_with_progress(session, backends, spec, inputs, store)
         if outcome.interrupted:
             raise KeyboardInterrupt
         outcomes.append(outcome)
@@ -134,7 +136,9 @@ def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
     session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
     spec = backends.prepare(spec)
-    calibration = run_calibration(session, backends, spec, comparisons, args.only is not None)
+    calibration = run_calibration(
+        session, backends, spec, comparisons, args.only is not None, open_store(args)
+    )
     session.out.print(render_calibration(calibration))
     if args.json is not None:
         data = calibration_data(calibration, __version__)

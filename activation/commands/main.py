@@ -49,6 +49,12 @@ def _detect(session: Session, argv: list[str]) -> int:
     return main_detect(session, argv)
 
 
+def _cache(session: Session, argv: list[str]) -> int:
+    from activation.commands.cache import main_cache
+
+    return main_cache(session, argv)
+
+
 def main(argv: Sequence[str] | None = None, backends: Backends | None = None) -> int:
     """Run one command; `backends` replaces the real stages (tests pass the in-memory fake)."""
     install_stop_signals()
@@ -58,6 +64,7 @@ def main(argv: Sequence[str] | None = None, backends: Backends | None = None) ->
         "lint": _lint,
         "detect": _detect,
         "merge": _merge,
+        "cache": _cache,
         "calibrate": _calibrate(chosen),
     }
     if args and args[0] in commands:

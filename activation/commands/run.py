@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -17,16 +18,28 @@ from activation.commands.backends import Backends, pair_key, stage_b_selection
 from activation.commands.session import Session, check_writable
 from activation.inputs.cases import parse_only, shard_of
 from activation.report.data import build_report, fingerprint
-from activation.report.plan import planned_calls, render_plan, run_warnings
+from activation.report.plan import (
+    CHARS,
+    CostEstimate,
+    chars_tokens,
+    estimate_cost,
+    planned_calls,
+    render_plan,
+    run_warnings,
+)
 from activation.report.progress import TrialProgress
 from activation.report.terminal import render_report
+from activation.store import TrialStore, cache_folder
+from activation.trials.backend import Backend, Keyed
+from activation.trials.cache import CachedBackend
+from activation.trials.classifier.prompt import Requests
 from activation.trials.engine import execute
 from activation.trials.simulate import Characteristics, simulate, typical
 
 DESCRIPTION = (
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
-    "Subcommands: lint, detect, calibrate, merge (activation SUBCOMMAND --help)."
+    "Subcommands: lint, detect, calibrate, merge, cache (activation SUBCOMMAND --help)."
 )
 SIMULATED_RUNS = 100
 """Runs per population behind the characteristics `--dry-run` shows: about 2 s on 40 cases."""
@@ -68,12 +81,49 @@ def detectable(spec: RunSpec, cases: int) -> tuple[Characteristics, Characterist
     return anyio.run(both)
 
 
+def open_store(args: argparse.Namespace) -> TrialStore | None:
+    """The response cache the flags ask for (None with `--no-cache`)."""
+    if args.no_cache:
+        return None
+    return TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+
+
+def open_backend(
+    backends: Backends, spec: RunSpec, inputs: Inputs, store: TrialStore | None
+) -> Backend:
+    backend = backends.open(spec, inputs)
+    if store is not None and isinstance(backend, Keyed):
+        return CachedBackend(backend, store)
+    return backend
+
+
+def cost_estimate(spec: RunSpec, inputs: Inputs, backends: Backends | None = None) -> CostEstimate:
+    """What the run would cost; token counts from the API's counting endpoint when
+    `backends` can count (a dry run with a key), else from characters."""
+    if spec.stage == "B":
+        return estimate_cost(spec, inputs, None, "")
+    requests = Requests.for_run(spec, inputs).first_requests(inputs.cases)
+    counted, how = (None, CHARS) if backends is None else backends.count_tokens(spec, requests)
+    if counted is None:
+        counted = [chars_tokens(request) for request in requests]
+    return estimate_cost(spec, inputs, counted, how)
+
+
 def run_with_progress(
-    session: Session, backends: Backends, spec: RunSpec, inputs: Inputs
+    session: Session,
+    backends: Backends,
+    spec: RunSpec,
+    inputs: Inputs,
+    store: TrialStore | None = None,
 ) -> RunOutcome:
     label = f"Stage {spec.stage} trials"
+    backend = open_backend(backends, spec, inputs, store)
+    estimate = cost_estimate(spec, inputs).per_trial if spec.max_cost_usd is not None else None
     with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
-        return execute(spec, inputs, backends.open(spec, inputs), progress, progress.plan)
+        watch = getattr(backend, "watch", None)
+        if callable(watch):
+            watch(progress.batch)
+        return execute(spec, inputs, backend, progress, progress.plan, estimate)
 
 
 def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunSpec, Inputs]:
@@ -127,10 +177,11 @@ def main_run(session: Session, argv: list[str], backends: Backends) -> int:
         spec = backends.prepare(spec, credentials=False)
         simulated = planned_calls(spec, inputs) <= SIMULATION_LIMIT
         found = detectable(spec, len(inputs.cases)) if simulated else None
-        session.out.print(render_plan(spec, inputs, found))
+        cost = cost_estimate(spec, inputs, backends)
+        session.out.print(render_plan(spec, inputs, found, cost))
         return 0
     spec = backends.prepare(spec)
-    outcome = run_with_progress(session, backends, spec, inputs)
+    outcome = run_with_progress(session, backends, spec, inputs, open_store(args))
     remember_flags(outcome)
     report = build_report(outcome, __version__, tuple(warnings))
     session.show(render_report(report, rerun_args(args, argv)))

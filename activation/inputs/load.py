@@ -7,17 +7,19 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path, PurePath, PurePosixPath
 
 import git
 import orjson
 from gitdb.exc import ODBError
 
-from activation._config import PLUGINS_DIR, SKILL_PATH
+from activation._config import PLUGINS_DIR, PRICING_FILE, SKILL_PATH
 from activation._errors import InputError
-from activation._models import Inputs, Skill, Target, Variant
+from activation._models import Inputs, Pricing, Skill, Target, Variant
 from activation.inputs.cases import CaseFile, parse_cases, select
 from activation.inputs.frontmatter import read_description, split_document
+from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
 from activation.inputs.target import (
     MANIFEST,
@@ -313,4 +315,15 @@ def load_inputs(
         resolve_variant(baseline or working_tree_spec(target), target, cwd),
         resolve_variant(candidate or working_tree_spec(target), target, cwd),
         written_for=matrix.written_for,
+    )
+
+
+# --- prices ----------------------------------------------------------------------------------
+
+
+def load_pricing(price_in: float | None = None, price_out: float | None = None) -> Pricing:
+    """The bundled price table, with the `--price-in`/`--price-out` override."""
+    source = files("activation").joinpath(PRICING_FILE)
+    return with_override(
+        parse_pricing(source.read_text("utf-8"), PRICING_FILE), price_in, price_out
     )

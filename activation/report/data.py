@@ -23,6 +23,8 @@ from activation._models import (
     Case,
     CaseVerdict,
     Inputs,
+    Prices,
+    Pricing,
     RunOutcome,
     RunSpec,
     Shard,
@@ -36,6 +38,7 @@ from activation._models import (
 from activation.verdicts.figures import Rate, VariantFigures, figures
 
 SCHEMA = "activation-report/2"
+PRICE_FIELDS = ("input", "output", "cache_write", "cache_read")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class TrialRecord:
     error: str | None = None
     transcript: str | None = None
     usage: Usage = field(default_factory=Usage)
+    cached: bool = False
+    """Served from the response cache, not asked again."""
 
     @property
     def reading(self) -> str:
@@ -103,6 +108,7 @@ class Report:
     error: str | None = None
     """Why the run stopped without its verdicts (exit 2 or 4): one line."""
     warnings: tuple[str, ...] = field(default=())
+    ceiling_hit: bool = False
 
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
@@ -130,7 +136,7 @@ def _record(trial: Trial) -> TrialRecord:
     key = trial.key
     return TrialRecord(
         key.variant, key.index, trial.activated, trial.evidence, trial.error, trial.transcript,
-        trial.usage,
+        trial.usage, trial.cached,
     )  # fmt: skip
 
 
@@ -183,6 +189,7 @@ def build_report(
         unfinished=outcome.unfinished,
         error=error,
         warnings=warnings,
+        ceiling_hit=outcome.ceiling_hit,
     )
 
 
@@ -199,11 +206,30 @@ def _tally_data(tally: Tally) -> dict[str, object]:
 
 
 def _usage_data(usage: Usage) -> dict[str, object]:
+    """`requests` were sent; `from_cache` trials were served by the cache and sent none.
+    A `cost_usd` of null is unknown (a model without a price), never free."""
     return {
         "requests": usage.requests,
+        "from_cache": usage.from_cache,
         "input_tokens": usage.input_tokens,
         "output_tokens": usage.output_tokens,
+        "cache_write_tokens": usage.cache_write_tokens,
+        "cache_read_tokens": usage.cache_read_tokens,
         "cost_usd": usage.cost_usd,
+    }
+
+
+def _prices_data(prices: Prices) -> dict[str, float]:
+    return {name: getattr(prices, name) for name in PRICE_FIELDS}
+
+
+def _pricing_data(pricing: Pricing | None) -> dict[str, object] | None:
+    if pricing is None:
+        return None
+    return {
+        "date": pricing.date,
+        "override": None if pricing.override is None else _prices_data(pricing.override),
+        "models": {model: _prices_data(prices) for model, prices in pricing.table},
     }
 
 
@@ -214,6 +240,7 @@ def _trial_data(trial: TrialRecord) -> dict[str, object]:
         "reading": trial.reading,
         "activated": trial.activated,
         "evidence": trial.evidence,
+        "cached": trial.cached,
         "usage": _usage_data(trial.usage),
     }
     if trial.error is not None:
@@ -293,6 +320,10 @@ def report_dict(report: Report) -> dict[str, object]:
             "count": spec.shard.count,
             "run_cases": list(spec.shard.run_cases),
         },
+        "batch": spec.batch,
+        "max_cost_usd": spec.max_cost_usd,
+        "ceiling_hit": report.ceiling_hit,
+        "pricing": _pricing_data(spec.pricing),
         "agent": None
         if agent is None
         else {
@@ -332,11 +363,30 @@ def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
 
 
 def _usage(data: Mapping[str, Any]) -> Usage:
+    cost = data.get("cost_usd", 0.0)
     return Usage(
         int(data.get("requests", 0)),
         int(data.get("input_tokens", 0)),
         int(data.get("output_tokens", 0)),
-        float(data.get("cost_usd", 0.0)),
+        None if cost is None else float(cost),
+        int(data.get("cache_write_tokens", 0)),
+        int(data.get("cache_read_tokens", 0)),
+        int(data.get("from_cache", 0)),
+    )
+
+
+def _prices(data: Mapping[str, Any]) -> Prices:
+    return Prices(*(float(data[name]) for name in PRICE_FIELDS))
+
+
+def _pricing(data: Mapping[str, Any] | None) -> Pricing | None:
+    if data is None:
+        return None
+    override = data.get("override")
+    return Pricing(
+        str(data["date"]),
+        tuple((model, _prices(prices)) for model, prices in data.get("models", {}).items()),
+        None if override is None else _prices(override),
     )
 
 
@@ -353,6 +403,7 @@ def _trial(data: Mapping[str, Any]) -> TrialRecord:
         data.get("error"),
         data.get("transcript"),
         _usage(data.get("usage", {})),
+        bool(data.get("cached", False)),
     )
 
 
@@ -414,6 +465,9 @@ def parse_report(data: object, source: str) -> Report:
                 tuple(shard["run_cases"]),
                 data["fingerprint"],
             ),
+            pricing=_pricing(data.get("pricing")),
+            max_cost_usd=data.get("max_cost_usd"),
+            batch=bool(data.get("batch", False)),
         )
         summary = data["summary"]
         return Report(
@@ -437,6 +491,7 @@ def parse_report(data: object, source: str) -> Report:
             unfinished=tuple(summary.get("unfinished", ())),
             error=data.get("error"),
             warnings=tuple(data.get("warnings", ())),
+            ceiling_hit=bool(data.get("ceiling_hit", False)),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise InputError(f"{source}: a damaged activation report ({error!r})") from None

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from activation._config import LARGE_PLAN, LONG_PROMPT
+from activation._config import (
+    BATCH_DISCOUNT,
+    LARGE_PLAN,
+    LONG_PROMPT,
+    STAGE_A_OUTPUT_ESTIMATE,
+    STAGE_B_RUN_ESTIMATE,
+)
 from activation._models import VARIANTS, Case, Inputs, RunSpec
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
@@ -25,6 +33,100 @@ def planned_calls(spec: RunSpec, inputs: Inputs) -> int:
 def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
     """Every case escalated to `--max-trials`."""
     return len(inputs.cases) * 2 * spec.max_trials
+
+
+CHARS = "estimated from characters / 4"
+COUNTED = "counted by the token-counting endpoint"
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """What a run would cost at list price; None figures are unknown (no price)."""
+
+    how: str
+    """Where the token figures come from, said to the user."""
+    trial_input: float
+    """Mean input tokens of one trial."""
+    trial_output: int
+    per_trial: float | None
+    first_round: float | None
+    worst_case: float | None
+    model: str | None
+
+    @property
+    def known(self) -> bool:
+        return self.per_trial is not None
+
+
+def chars_tokens(request: Mapping[str, Any]) -> int:
+    """Input tokens estimated from characters (about 4 a token), without any call."""
+    text = str(request.get("system", "")) + "".join(
+        str(message.get("content", "")) for message in request.get("messages", ())
+    )
+    return len(text) // 4
+
+
+def estimate_cost(
+    spec: RunSpec, inputs: Inputs, input_tokens: Sequence[int] | None, how: str
+) -> CostEstimate:
+    """The first round's cost and the worst case (every case escalated to `--max-trials`).
+
+    Stage A: `input_tokens` per case and variant (counted, or estimated from characters)
+    and a short answer; Stage B: a rough figure per agent run (its system prompt and tools
+    dominate, and the CLI does not say them in advance).
+    """
+    if spec.stage == "A" and input_tokens:
+        trial_input = sum(input_tokens) / len(input_tokens)
+        trial_output = STAGE_A_OUTPUT_ESTIMATE
+    else:
+        trial_input, trial_output = STAGE_B_RUN_ESTIMATE
+        how = "a rough figure per agent run"
+    prices = spec.prices
+    discount = BATCH_DISCOUNT if spec.batch else 1.0
+    per_trial = (
+        None
+        if prices is None
+        else (trial_input * prices.input + trial_output * prices.output) * discount / 1_000_000
+    )
+    return CostEstimate(
+        how,
+        trial_input,
+        trial_output,
+        per_trial,
+        None if per_trial is None else per_trial * planned_calls(spec, inputs),
+        None if per_trial is None else per_trial * worst_case_calls(spec, inputs),
+        spec.model,
+    )
+
+
+def money(value: float | None) -> str:
+    return "unknown" if value is None else f"${value:,.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
+    text = Text()
+    if not estimate.known:
+        model = estimate.model or "the CLI's default model"
+        text.append(
+            f"cost: unknown, no price for {model} (pass --price-in and --price-out)\n",
+            style="bold",
+        )
+        return text
+    date = spec.pricing.date if spec.pricing else "?"
+    batch = ", at the batch discount (half)" if spec.batch else ""
+    text.append(
+        f"cost at list prices of {date}{batch}: first round {money(estimate.first_round)}, "
+        f"worst case {money(estimate.worst_case)} (every case escalated to "
+        f"{spec.max_trials} trials)\n",
+        style="bold",
+    )
+    text.append(
+        f"  per trial about {estimate.trial_input:,.0f} input tokens ({estimate.how}) and "
+        f"{estimate.trial_output:,} output tokens (assumed)\n"
+    )
+    if spec.max_cost_usd is not None:
+        text.append(f"  ceiling: {money(spec.max_cost_usd)} (--max-cost-usd)\n")
+    return text
 
 
 def run_warnings(spec: RunSpec, inputs: Inputs, bundled_cases: bool) -> list[str]:
@@ -125,6 +227,7 @@ def render_plan(
     spec: RunSpec,
     inputs: Inputs,
     detectable: tuple[Characteristics, Characteristics] | None,
+    cost: CostEstimate | None = None,
 ) -> RenderableType:
     skill_id = inputs.target.skill_id
     cases = inputs.cases
@@ -164,4 +267,7 @@ def render_plan(
             "(benchmarks/gate_validity.py measures it).\n"
         )
     )
-    return Group(text, Text("  ").append_text(diff), Text(), detects, footer)
+    parts = [text, Text("  ").append_text(diff), Text(), detects]
+    if cost is not None:
+        parts.append(cost_text(spec, cost))
+    return Group(*parts, footer)

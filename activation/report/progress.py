@@ -4,7 +4,14 @@ come), errors so far, time elapsed."""
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from activation._models import Trial
 
@@ -24,6 +31,7 @@ class TrialProgress:
             console=console,
         )
         self._task = self._progress.add_task(label, total=total, errors=0)
+        self._batch_task: TaskID | None = None
 
     def __enter__(self) -> TrialProgress:
         self._progress.start()
@@ -35,6 +43,12 @@ class TrialProgress:
     def __call__(self, trial: Trial) -> None:
         self.errors += trial.is_error
         self._progress.update(self._task, advance=1, errors=self.errors)
+
+    def batch(self, done: int, total: int) -> None:
+        """Message Batches: requests finished of submitted, from the batches' own counts."""
+        if self._batch_task is None:
+            self._batch_task = self._progress.add_task("batch requests", total=total, errors=0)
+        self._progress.update(self._batch_task, completed=done, total=total)
 
     def plan(self, more: int) -> None:
         self.total += more

@@ -8,7 +8,7 @@ concurrently. Only backends know which stage they are.
 
 from __future__ import annotations
 
-from typing import Protocol, Self
+from typing import Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from activation._models import Trial, TrialKey
@@ -23,6 +23,23 @@ class Backend(Protocol):
         """One trial. Whatever goes wrong with it is an error Trial, never an exception,
         except AuthError and ApiUnreachable, which no later trial could survive."""
         ...
+
+
+@runtime_checkable
+class Keyed(Protocol):
+    """A backend whose trials can be cached: it names each trial's cache key, a digest of
+    the exact request it would send (built by the code that sends it) and of the trial's
+    identity (case, variant role, trial index)."""
+
+    def cache_key(self, key: TrialKey) -> str: ...
+
+
+@runtime_checkable
+class Priced(Protocol):
+    """A backend that can tell, before a trial starts, that it will cost nothing (the cache
+    holds its answer), so a cost ceiling never refuses a free trial."""
+
+    def is_free(self, key: TrialKey) -> bool: ...
 
 
 def shown_url(url: object) -> str:

@@ -14,7 +14,7 @@ import anyio
 
 from activation._models import Inputs, RunOutcome, RunSpec, Trial
 from activation.trials.backend import Backend
-from activation.trials.schedule import Ledger, decisive, run_cases
+from activation.trials.schedule import Budget, Ledger, decisive, run_cases
 from activation.verdicts.escalation import Escalation
 from activation.verdicts.judge import Evidence, judge_all
 
@@ -30,13 +30,27 @@ def escalation_for(spec: RunSpec, inputs: Inputs) -> Escalation:
     return Escalation(spec.trials, spec.max_trials, spec.alpha, cases)
 
 
-async def _run(spec: RunSpec, inputs: Inputs, backend: Backend, ledger: Ledger) -> None:
+def budget_for(spec: RunSpec, first_estimate: float | None) -> Budget | None:
+    if spec.max_cost_usd is None:
+        return None
+    return Budget(spec.max_cost_usd, first_estimate)
+
+
+async def _run(
+    spec: RunSpec, inputs: Inputs, backend: Backend, ledger: Ledger, budget: Budget | None
+) -> None:
     async with backend:
-        await run_cases(inputs.cases, escalation_for(spec, inputs), backend, spec.limit, ledger)
+        await run_cases(
+            inputs.cases, escalation_for(spec, inputs), backend, spec.limit, ledger, budget
+        )
 
 
 def judge_ledger(
-    spec: RunSpec, inputs: Inputs, ledger: Ledger, interrupted: bool = False
+    spec: RunSpec,
+    inputs: Inputs,
+    ledger: Ledger,
+    interrupted: bool = False,
+    budget: Budget | None = None,
 ) -> RunOutcome:
     """Verdicts from what exists: a case an interruption cut short is judged from its
     finished trials (marked partial) when each variant has one, else left unfinished."""
@@ -66,6 +80,7 @@ def judge_ledger(
         interrupted,
         tuple(unfinished),
         ledger.cut_off,
+        ceiling_hit=budget is not None and budget.hit,
     )
 
 
@@ -75,10 +90,14 @@ async def execute_async(
     backend: Backend,
     on_trial: OnTrial | None = None,
     on_plan: OnPlan | None = None,
+    cost_estimate: float | None = None,
 ) -> RunOutcome:
+    """`cost_estimate`: a trial's expected cost in US dollars before any has finished, for
+    `spec.max_cost_usd` (see schedule.Budget)."""
     ledger = Ledger(on_trial, on_plan)
-    await _run(spec, inputs, backend, ledger)
-    return judge_ledger(spec, inputs, ledger)
+    budget = budget_for(spec, cost_estimate)
+    await _run(spec, inputs, backend, ledger, budget)
+    return judge_ledger(spec, inputs, ledger, budget=budget)
 
 
 def execute(
@@ -87,9 +106,11 @@ def execute(
     backend: Backend,
     on_trial: OnTrial | None = None,
     on_plan: OnPlan | None = None,
+    cost_estimate: float | None = None,
 ) -> RunOutcome:
     """Run to the end, or until SIGINT or SIGTERM; then judge what finished."""
     ledger = Ledger(on_trial, on_plan)
+    budget = budget_for(spec, cost_estimate)
     stopped = False
 
     async def watch(signals: AsyncIterator[signal.Signals], scope: anyio.CancelScope) -> None:
@@ -103,7 +124,7 @@ def execute(
         async with anyio.create_task_group() as group:
             with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
                 group.start_soon(watch, signals, group.cancel_scope)
-                await _run(spec, inputs, backend, ledger)
+                await _run(spec, inputs, backend, ledger, budget)
                 group.cancel_scope.cancel()
 
     handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
@@ -116,4 +137,4 @@ def execute(
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)
-    return judge_ledger(spec, inputs, ledger, interrupted=stopped)
+    return judge_ledger(spec, inputs, ledger, interrupted=stopped, budget=budget)

@@ -51,9 +51,11 @@ def at_rates(rates: Mapping[CaseKey, float], default: float = 0.0, seed: int = 0
 
 
 class FakeBackend:
-    def __init__(self, script: Script, latency: float = 0.0) -> None:
+    def __init__(self, script: Script, latency: float = 0.0, cost: float = 0.0) -> None:
         self.script = script
         self.latency = latency
+        self.cost = cost
+        """US dollars each answered trial costs (an error trial costs nothing)."""
         self.calls = 0
 
     async def __aenter__(self) -> Self:
@@ -71,4 +73,4 @@ class FakeBackend:
         if answer is None:
             return Trial(key, None, error="scripted error", usage=usage)
         evidence = "scripted: activated" if answer else "scripted: not activated"
-        return Trial(key, answer, evidence=evidence, usage=usage)
+        return Trial(key, answer, evidence=evidence, usage=Usage(requests=1, cost_usd=self.cost))

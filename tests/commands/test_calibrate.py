@@ -15,7 +15,7 @@ from activation.commands.backends import Backends
 from activation.commands.main import main
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.trials.fake import Answer
-from tests.support.fake_backends import FakeBackends, Prepared
+from tests.support.fake_backends import PRICING, FakeBackends, Prepared
 from tests.support.messages_api import Answer as Reply
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest
 from tests.support.skill_repo import (
@@ -117,7 +117,10 @@ def test_a_sound_suite_catches_both_controls(
     assert data["exit_code"] == 0
     assert data["reports"]["narrow"]["candidate"]["description"].startswith("Use only when")
     assert data["reports"]["self"]["candidate"]["description"] == REAL
-    assert len(api.message_requests) == 3 * len(CASES) * 2 * 3
+    # Each comparison's candidate is asked; the baseline (the real description, the same
+    # requests in all three) only by the first: the other two get it from the cache.
+    assert len(api.message_requests) == 3 * len(CASES) * 3 + len(CASES) * 3
+    assert data["reports"]["broad"]["usage"]["from_cache"] == len(CASES) * 3
     assert "The suite caught both controls and raised no A/A alarm." in out
     records = sorted(path.suffix for path in (tmp_path / "records").iterdir())
     assert records == [".json", ".md"]
@@ -133,7 +136,7 @@ def test_three_comparisons_of_the_real_description(tmp_path: Path, repo: SkillRe
     backends = FakeBackends(by_description=model)
     code = calibrate(tmp_path, CASES, backends=backends)
     assert code == 0
-    assert backends.prepared == [Prepared(RunSpec(model=MODEL), credentials=True)]
+    assert backends.prepared == [Prepared(RunSpec(model=MODEL, pricing=PRICING), credentials=True)]
     real = str(repo.skill_file)
     runs = [(opened.inputs.baseline, opened.inputs.candidate) for opened in backends.opened]
     assert [(baseline.spec, candidate.spec) for baseline, candidate in runs] == [

@@ -420,7 +420,10 @@ def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo) -> None:
         f"    code = main({argv!r})\n"
         "print(code, 'anthropic' in sys.modules)\n"
     )
+    # Without a key there is nothing to count tokens with, so the SDK stays unloaded.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     completed = subprocess.run(
-        [sys.executable, "-c", probe], cwd=repo.root, capture_output=True, text=True, check=True
-    )
+        [sys.executable, "-c", probe], cwd=repo.root, capture_output=True, text=True, check=True,
+        env=env,
+    )  # fmt: skip
     assert completed.stdout.split() == ["0", "False"]

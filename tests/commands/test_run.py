@@ -26,7 +26,7 @@ from tests.support.cli import (
     run,
     tallies,
 )
-from tests.support.fake_backends import DescriptionRule, FakeBackends, Prepared
+from tests.support.fake_backends import PRICING, DescriptionRule, FakeBackends, Prepared
 from tests.support.skill_repo import SKILL_ID, SKILL_PATH, SkillRepo, case
 
 
@@ -121,12 +121,17 @@ def test_every_status_exit_1_and_the_report(
     assert report["warnings"] == []
     assert report["usage"] == {
         "requests": 36,
+        "from_cache": 0,
         "input_tokens": 0,
         "output_tokens": 0,
+        "cache_write_tokens": 0,
+        "cache_read_tokens": 0,
         "cost_usd": 0.0,
     }
     assert (report["exit_code"], report["error"], report["interrupted"]) == (1, None, False)
-    assert backends.prepared == [Prepared(RunSpec(model=MODEL, max_trials=3), credentials=True)]
+    assert backends.prepared == [
+        Prepared(RunSpec(model=MODEL, max_trials=3, pricing=PRICING), credentials=True)
+    ]
     assert backends.calls == 36
     assert "REGRESSED (1)" in out
     assert "stripe-dispute: a customer opened a stripe dispute, what now" in out
@@ -226,7 +231,9 @@ def test_dry_run_plans_and_makes_no_call(
     out = capsys.readouterr().out
     assert code == 0
     assert report == {}
-    assert backends.prepared == [Prepared(RunSpec(model=MODEL, trials=4), credentials=False)]
+    assert backends.prepared == [
+        Prepared(RunSpec(model=MODEL, trials=4, pricing=PRICING), credentials=False)
+    ]
     assert backends.opened == []
     assert "kw (2): stripe-dispute, plain-refund" in out
     assert "negative (2): chargeback-neg, charts-neg" in out
@@ -393,9 +400,11 @@ def test_real_run_reports_the_agent_it_prepared(
         "max_turns": 8,
         "timeout": 300.0,
     }
-    stage_b = RunSpec(stage="B", agent=AgentSettings())
+    stage_b = RunSpec(stage="B", agent=AgentSettings(), pricing=PRICING)
     assert backends.prepared == [Prepared(stage_b, credentials=True)]
-    assert backends.opened[0].spec == RunSpec(stage="B", agent=AgentSettings(version="fake"))
+    assert backends.opened[0].spec == RunSpec(
+        stage="B", agent=AgentSettings(version="fake"), pricing=PRICING
+    )
     assert "Claude Code fake\n" in out
     assert "activation --real --only" not in out
 

@@ -70,9 +70,17 @@ def test_the_json_names_every_figure() -> None:
     data = orjson.loads(a_report(RunSpec()))
     assert set(data) == {
         "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
-        "max_trials", "alpha", "seed", "concurrency", "fingerprint", "shard", "agent", "skill",
-        "baseline",
-        "candidate", "warnings", "cases", "summary", "usage",
+        "max_trials", "alpha", "seed", "concurrency", "fingerprint", "shard", "batch",
+        "max_cost_usd", "ceiling_hit",
+        "pricing", "agent", "skill", "baseline", "candidate", "warnings", "cases", "summary",
+        "usage",
+    }  # fmt: skip
+    assert set(data["usage"]) == {
+        "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
+        "cache_read_tokens", "cost_usd",
+    }  # fmt: skip
+    assert set(data["cases"][0]["trials"][0]) == {
+        "variant", "index", "reading", "activated", "evidence", "cached", "usage",
     }  # fmt: skip
     assert set(data["summary"]) == {
         "baseline", "candidate", "regressed", "improved", "unstable", "errors", "unfinished",

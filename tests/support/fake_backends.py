@@ -8,12 +8,17 @@ stopped it before any backend was prepared.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from activation._models import Inputs, RunSpec, TrialKey
+from activation.inputs.load import load_pricing
+from activation.report.plan import CHARS
 from activation.trials.fake import Answer, FakeBackend, Script
 
+PRICING = load_pricing()
+"""The bundled price table, as every run's spec carries it."""
 FAKE_VERSION = "fake"
 """The Claude Code version a prepared Stage B spec carries."""
 
@@ -58,6 +63,12 @@ class FakeBackends:
         backend = FakeBackend(self.script_for(inputs))
         self.opened.append(Opened(spec, inputs, backend))
         return backend
+
+    def count_tokens(
+        self, spec: RunSpec, requests: Sequence[dict[str, Any]]
+    ) -> tuple[list[int] | None, str]:
+        """No API to count with: the estimate comes from characters."""
+        return None, CHARS
 
     def script_for(self, inputs: Inputs) -> Script:
         if self.script is not None:

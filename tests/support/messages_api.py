@@ -68,6 +68,7 @@ __all__ = [
     "MENU_HEADING",
     "Answer",
     "Error",
+    "Expired",
     "FakeMessagesAPI",
     "FakeRequest",
     "MaxTokens",
@@ -332,9 +333,14 @@ class Error:
         }
 
 
-Reply: TypeAlias = Answer | Text | ToolUse | Refusal | MaxTokens | Raw | Error
+@dataclass(frozen=True)
+class Expired:
+    """In a Message Batch: the request expired before it was processed (``expired``)."""
+
+
+Reply: TypeAlias = Answer | Text | ToolUse | Refusal | MaxTokens | Raw | Error | Expired
 Script: TypeAlias = Callable[[FakeRequest], Reply]
-_REPLY_TYPES = (Answer, Text, ToolUse, Refusal, MaxTokens, Raw, Error)
+_REPLY_TYPES = (Answer, Text, ToolUse, Refusal, MaxTokens, Raw, Error, Expired)
 
 
 class Sequence:
@@ -544,9 +550,13 @@ class FakeMessagesAPI:
         script: Script | Reply | list[Reply] | None = None,
         *,
         latency: float | Callable[[FakeRequest], float] = 0.0,
+        batch_processing: float = 0.0,
     ) -> None:
         self.script = script
         self.latency = latency
+        self.batch_processing = batch_processing
+        """Seconds a Message Batch stays ``in_progress`` after it is created."""
+        self.batches: dict[str, _Batch] = {}
         self.in_flight = 0
         self.max_in_flight = 0
         self._requests: list[FakeRequest] = []
@@ -583,6 +593,17 @@ class FakeMessagesAPI:
     def message_requests(self) -> list[FakeRequest]:
         """Only the ``POST /v1/messages`` requests."""
         return [r for r in self.requests if r.is_messages]
+
+    @property
+    def batch_requests(self) -> list[FakeRequest]:
+        """Every message request sent inside a Message Batch (its ``params``), in order."""
+        with self._lock:
+            return [item for batch in self.batches.values() for item in batch.requests]
+
+    @property
+    def model_requests(self) -> int:
+        """Message requests of any kind: direct ones plus those inside batches."""
+        return len(self.message_requests) + len(self.batch_requests)
 
     def clear(self) -> None:
         """Forget recorded requests and the in-flight high-water mark."""
@@ -693,6 +714,8 @@ class FakeMessagesAPI:
     def _respond(self, request: FakeRequest, valid: bool) -> Response:
         """Route: messages -> the script; count_tokens -> a count; anything else -> 404."""
         request_id = _new_id("req")
+        if request.path.startswith("/v1/messages/batches"):
+            return self._batches(request, request_id)
         if request.method == "POST" and request.path == "/v1/messages/count_tokens":
             return JSONResponse(
                 {"input_tokens": _input_tokens(request.body)}, headers={"request-id": request_id}
@@ -711,6 +734,8 @@ class FakeMessagesAPI:
             self._script_errors.append(exc)
             return _error_response(Error(500, message=f"fake script raised: {exc!r}"), request_id)
         input_tokens = _input_tokens(request.body)
+        if isinstance(reply, Expired):  # only a batch request can expire
+            reply = Error(500, message="Expired() answers batch requests only")
         if isinstance(reply, Error) and not (reply.mid_stream and request.stream):
             return _error_response(reply, request_id)
         if request.stream:
@@ -720,6 +745,106 @@ class FakeMessagesAPI:
             )
         message = _message(request, _render(reply, request), input_tokens)
         return JSONResponse(message, headers={"request-id": request_id})
+
+    # ------------------------------------------------------------------ Message Batches
+
+    def _batches(self, request: FakeRequest, request_id: str) -> Response:
+        """create (POST), retrieve (GET), results (GET .../results, JSONL), cancel (POST)."""
+        parts = request.path.removeprefix("/v1/messages/batches").strip("/").split("/")
+        headers = {"request-id": request_id}
+        if request.method == "POST" and parts == [""]:
+            batch = self._create_batch(request)
+            return JSONResponse(batch.data(self.base_url), headers=headers)
+        batch = self.batches.get(parts[0])
+        if batch is None:
+            return _error_response(Error(404, message=f"no batch {parts[0]}"), request_id)
+        if request.method == "GET" and len(parts) == 1:
+            return JSONResponse(batch.data(self.base_url), headers=headers)
+        if request.method == "POST" and parts[1:] == ["cancel"]:
+            batch.cancel()
+            return JSONResponse(batch.data(self.base_url), headers=headers)
+        if request.method == "GET" and parts[1:] == ["results"] and batch.ended:
+            lines = b"".join(json.dumps(line).encode() + b"\n" for line in batch.results())
+            return Response(lines, media_type="application/binary", headers=headers)
+        return _error_response(Error(400, message="not a batch operation"), request_id)
+
+    def _create_batch(self, request: FakeRequest) -> _Batch:
+        items = request.body.get("requests")
+        if not isinstance(items, list) or not items:
+            raise ValueError("a batch needs requests")
+        batch = _Batch(_new_id("msgbatch"), time.monotonic() + self.batch_processing)
+        for item in items:
+            params = FakeRequest(body=item["params"], headers=request.headers)
+            try:
+                reply = self._script(params)
+            except Exception as exc:
+                self._script_errors.append(exc)
+                reply = Error(500, message=f"fake script raised: {exc!r}")
+            batch.requests.append(params)
+            batch.answers.append((item["custom_id"], params, reply))
+        with self._lock:
+            self.batches[batch.id] = batch
+        return batch
+
+
+@dataclass
+class _Batch:
+    """One Message Batch: its requests and their answers, ended once its time is up."""
+
+    id: str
+    ends_at: float
+    requests: list[FakeRequest] = field(default_factory=list)
+    answers: list[tuple[str, FakeRequest, Reply]] = field(default_factory=list)
+    canceled: bool = False
+    created_at: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+    @property
+    def ended(self) -> bool:
+        return self.canceled or time.monotonic() >= self.ends_at
+
+    def cancel(self) -> None:
+        """Requests not yet processed are canceled (here: all, unless the batch has ended)."""
+        if not self.ended:
+            self.canceled = True
+
+    def results(self) -> list[dict[str, Any]]:
+        lines = []
+        for custom_id, request, reply in self.answers:
+            if self.canceled:
+                result: dict[str, Any] = {"type": "canceled"}
+            elif isinstance(reply, Expired):
+                result = {"type": "expired"}
+            elif isinstance(reply, Error):
+                result = {"type": "errored", "error": reply.payload(_new_id("req"))}
+            else:
+                message = _message(request, _render(reply, request), _input_tokens(request.body))
+                message["usage"]["service_tier"] = "batch"
+                result = {"type": "succeeded", "message": message}
+            lines.append({"custom_id": custom_id, "result": result})
+        return lines
+
+    def data(self, base_url: str) -> dict[str, Any]:
+        total = len(self.answers)
+        counts = dict.fromkeys(("processing", "succeeded", "errored", "canceled", "expired"), 0)
+        if not self.ended:
+            counts["processing"] = total
+        else:
+            for line in self.results():
+                counts[line["result"]["type"]] += 1
+        return {
+            "id": self.id,
+            "type": "message_batch",
+            "processing_status": "ended" if self.ended else "in_progress",
+            "request_counts": counts,
+            "created_at": self.created_at,
+            "expires_at": self.created_at,
+            "ended_at": self.created_at if self.ended else None,
+            "cancel_initiated_at": self.created_at if self.canceled else None,
+            "archived_at": None,
+            "results_url": f"{base_url}/v1/messages/batches/{self.id}/results"
+            if self.ended
+            else None,
+        }
 
 
 def _error_response(error: Error, request_id: str) -> JSONResponse:

@@ -24,18 +24,19 @@ import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Mapping
 from contextlib import ExitStack, aclosing, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO, Self
 
 import anyio
+import orjson
 from anyio.abc import ByteReceiveStream, Process
 
 from activation import _config
 from activation._errors import AuthError, InputError
 from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage
 from activation.trials.agent.env import agent_env, scrub, scrub_bytes, secret_values
-from activation.trials.agent.plugin_copy import paired_copies
+from activation.trials.agent.plugin_copy import paired_copies, tree_digest
 from activation.trials.agent.stream import Reading, StreamReader
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
@@ -188,6 +189,8 @@ class AgentBackend:
         self.transcripts_dir = transcripts_dir
         self.claude = resolve_claude(self.settings.claude)
         self.copies: dict[str, Path] = {}
+        self.copy_digests: dict[str, str] = {}
+        self.pricing = spec.pricing
         self._parent_env = dict(os.environ if env is None else env)
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
@@ -201,6 +204,7 @@ class AgentBackend:
                 self.inputs.candidate.description,
             )
         )
+        self.copy_digests = {variant: tree_digest(copy) for variant, copy in self.copies.items()}
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -295,6 +299,37 @@ class AgentBackend:
         finally:
             state.stderr_closed.set()
 
+    def _usage(self, reading: Reading) -> Usage:
+        """The CLI's own `total_cost_usd` when the run reached its result event; else (a run
+        stopped early) its tokens at the list price of the model that answered."""
+        tokens = Usage(
+            requests=max(reading.model_calls, 1),  # a run that got no answer still asked
+            input_tokens=reading.input_tokens,
+            output_tokens=reading.output_tokens,
+            cache_write_tokens=reading.cache_write_tokens,
+            cache_read_tokens=reading.cache_read_tokens,
+        )
+        cost = reading.cost_usd if reading.saw_result else None
+        if cost is None:
+            prices = self.pricing.for_model(self.model or reading.model) if self.pricing else None
+            cost = None if prices is None else prices.cost(tokens)
+        return replace(tokens, cost_usd=cost)
+
+    def cache_key(self, key: TrialKey) -> str:
+        """The trial's cache key: the CLI's version, the variant's plugin copy (by content),
+        the command line as `run` builds it (prompt, model, max turns, tools) and the trial."""
+        argv = build_argv(self.settings, self.model, "claude", key.case.prompt, Path("plugin"))
+        identity = {
+            "kind": "claude-code",
+            "version": self.settings.version,
+            "plugin": self.copy_digests[key.variant],
+            "argv": argv,
+            "case": key.case.id,
+            "variant": key.variant,
+            "index": key.index,
+        }
+        return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
     def _trial(
         self,
         key: TrialKey,
@@ -311,12 +346,7 @@ class AgentBackend:
             )
         ended_by_us = state.stopped_early or state.timed_out
         reading = reader.reading(None if ended_by_us else returncode)
-        usage = Usage(
-            requests=max(reading.model_calls, 1),  # a run that got no answer still asked
-            input_tokens=reading.input_tokens,
-            output_tokens=reading.output_tokens,
-            cost_usd=reading.cost_usd or 0.0,
-        )
+        usage = self._usage(reading)
         where = str(transcript)
         if state.timed_out and not reader.decided:
             reason = f"timed out after {self.settings.timeout:g}s"

@@ -16,6 +16,7 @@ Stage B figure meaningless.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import tempfile
@@ -181,3 +182,14 @@ def paired_copies(
         yield copies
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+def tree_digest(folder: Path) -> str:
+    """A digest of a plugin copy's content (paths and bytes, not where the copy lives), so a
+    cached Stage B answer is reused only for exactly the same plugin."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\x00")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()

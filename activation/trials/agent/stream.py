@@ -71,6 +71,10 @@ class Reading:
     auth_status: int | None = None
     model_calls: int = 0
     """Distinct model responses in the stream (the CLI repeats one per content block)."""
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    model: str | None = None
+    """The model that answered (the last response's), for pricing a run stopped early."""
 
     @property
     def activated(self) -> bool | None:
@@ -144,7 +148,8 @@ class StreamReader:
         self._calls: dict[str, _Call] = {}
         self._evidence: list[str] = []
         self._dropped_evidence = 0
-        self._message_usage: dict[str, tuple[int, int]] = {}
+        self._message_usage: dict[str, tuple[int, int, int, int]] = {}
+        self._model: str | None = None
         self._auth_status: int | None = None
 
     # -- state a runner polls -------------------------------------------------------------
@@ -305,7 +310,11 @@ class StreamReader:
             self._message_usage[message_id] = (
                 int(usage.get("input_tokens") or 0),
                 int(usage.get("output_tokens") or 0),
+                int(usage.get("cache_creation_input_tokens") or 0),
+                int(usage.get("cache_read_input_tokens") or 0),
             )
+            if isinstance(message.get("model"), str):
+                self._model = message["model"]
 
     def _names_target(self, name: str) -> bool:
         name = name.removeprefix("/")
@@ -384,11 +393,18 @@ class StreamReader:
         turns = result.get("num_turns")
         usage = result.get("usage")
         if isinstance(usage, dict):
-            input_tokens = int(usage.get("input_tokens") or 0)
-            output_tokens = int(usage.get("output_tokens") or 0)
+            tokens = tuple(
+                int(usage.get(name) or 0)
+                for name in (
+                    "input_tokens",
+                    "output_tokens",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                )
+            )
         else:
-            input_tokens = sum(tokens[0] for tokens in self._message_usage.values())
-            output_tokens = sum(tokens[1] for tokens in self._message_usage.values())
+            tokens = tuple(sum(each[i] for each in self._message_usage.values()) for i in range(4))
+        input_tokens, output_tokens, cache_write_tokens, cache_read_tokens = tokens
         return Reading(
             outcome=outcome,
             reason=reason,
@@ -403,6 +419,9 @@ class StreamReader:
             skipped_lines=self._skipped,
             auth_status=self._auth_status,
             model_calls=len(self._message_usage),
+            cache_write_tokens=cache_write_tokens,
+            cache_read_tokens=cache_read_tokens,
+            model=self._model,
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:

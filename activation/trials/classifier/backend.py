@@ -4,29 +4,60 @@ The answer is a JSON-schema structured output (models that think by default reje
 tool calls). The SDK retries 408/409/429/5xx itself, honouring `retry-after`; what still
 fails after that, or cannot be parsed after one re-ask, becomes an error trial. Refused
 credentials and an API that cannot be reached at all stop the run instead: no later trial
-could do better. The SDK is imported here and nowhere else.
+could do better. The SDK is imported here and in the batch backend beside it, nowhere else.
+
+Client CPU is what limits a large run (thousands of calls in flight on one core), so the
+request's constant parts are built once (`Requests`) and the response is read as raw JSON
+with orjson instead of being built into the SDK's typed models, which cost more than the
+whole rest of a call's bookkeeping.
 """
 
 from __future__ import annotations
 
-from typing import Self
+from collections.abc import Mapping
+from typing import Any, Self
 
 import anthropic
 import httpx2
+import orjson
 
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import Inputs, RunSpec, Skill, Trial, TrialKey, Usage
+from activation._models import Inputs, Prices, RunSpec, Trial, TrialKey, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.answer import Unanswered, parse_answer
-from activation.trials.classifier.prompt import (
-    answer_schema,
-    build_menu,
-    permutation,
-    system_prompt,
-)
+from activation.trials.classifier.prompt import Requests, request_digest
 
 _UNREACHABLE = (httpx2.ConnectError, httpx2.UnsupportedProtocol)
+KIND = "messages-api"
+"""The backend kind in Stage A's cache keys (batches ask the same, so they share it)."""
+
+
+def refused(error: anthropic.APIStatusError) -> AuthError:
+    return AuthError(
+        f"the API refused the credentials (HTTP {error.status_code}); check ANTHROPIC_API_KEY"
+    )
+
+
+def message_usage(data: Mapping[str, Any], prices: Prices | None, discount: float = 1.0) -> Usage:
+    """One response's tokens and their cost (unknown without prices)."""
+    usage = data.get("usage") or {}
+    tokens = Usage(
+        requests=1,
+        input_tokens=int(usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("output_tokens") or 0),
+        cache_write_tokens=int(usage.get("cache_creation_input_tokens") or 0),
+        cache_read_tokens=int(usage.get("cache_read_input_tokens") or 0),
+    )
+    cost = None if prices is None else prices.cost(tokens, discount)
+    return Usage(
+        tokens.requests,
+        tokens.input_tokens,
+        tokens.output_tokens,
+        cost,
+        tokens.cache_write_tokens,
+        tokens.cache_read_tokens,
+    )
 
 
 class ClassifierBackend:
@@ -34,13 +65,9 @@ class ClassifierBackend:
 
     def __init__(self, spec: RunSpec, inputs: Inputs) -> None:
         self.model = spec.model or _config.MODEL
-        self.seed = spec.seed
+        self.prices = spec.pricing.for_model(self.model) if spec.pricing else None
         self.target_id = inputs.target.skill_id
-        self.descriptions = {
-            "baseline": inputs.baseline.description,
-            "candidate": inputs.candidate.description,
-        }
-        self.distractors = inputs.distractors
+        self.requests = Requests.for_run(spec, inputs)
         self._client: anthropic.AsyncAnthropic | None = None
 
     async def __aenter__(self) -> Self:
@@ -54,32 +81,33 @@ class ClassifierBackend:
             await self._client.close()
             self._client = None
 
-    def menu(self, key: TrialKey) -> tuple[Skill, ...]:
-        target = Skill(self.target_id, self.descriptions[key.variant])
-        order = permutation(self.seed, key.case.id, key.index, len(self.distractors) + 1)
-        return build_menu(target, self.distractors, order)
+    def cache_key(self, key: TrialKey) -> str:
+        """The trial's cache key, from the very request `run` sends."""
+        return request_digest(KIND, self.requests.request(key), key)
+
+    def answer(self, key: TrialKey, message: Mapping[str, Any], usage: Usage) -> Trial | str:
+        """The trial a response makes, or why it holds no usable answer (to re-ask)."""
+        try:
+            chosen = parse_answer(
+                message.get("content") or [], message.get("stop_reason"), self.requests.names
+            )
+        except Unanswered as error:
+            return str(error)
+        activated = self.target_id in chosen
+        evidence = f"chose {', '.join(chosen) if chosen else 'nothing'}"
+        return Trial(key, activated, evidence=evidence, usage=usage)
 
     async def run(self, key: TrialKey) -> Trial:
         assert self._client is not None, "enter the backend before running trials"
-        menu = self.menu(key)
-        names = [entry.name for entry in menu]
-        request = {
-            "model": self.model,
-            "max_tokens": _config.MAX_TOKENS,
-            "system": system_prompt(menu),
-            "messages": [{"role": "user", "content": key.case.prompt}],
-            "output_config": {"format": {"type": "json_schema", "schema": answer_schema(names)}},
-        }
+        request = self.requests.request(key)
         usage = Usage()
         problem = ""
         for _attempt in range(2):
             try:
-                response = await self._client.messages.create(**request)
+                raw = await self._client.messages.with_raw_response.create(**request)
+                message = orjson.loads(await raw.read())
             except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
-                raise AuthError(
-                    f"the API refused the credentials (HTTP {error.status_code}); "
-                    "check ANTHROPIC_API_KEY"
-                ) from None
+                raise refused(error) from None
             except anthropic.APIStatusError as error:
                 usage += Usage(requests=1)
                 return Trial(key, None, error=f"API error HTTP {error.status_code}", usage=usage)
@@ -92,17 +120,13 @@ class ClassifierBackend:
                 usage += Usage(requests=1)
                 kind = "timed out" if isinstance(error, anthropic.APITimeoutError) else "failed"
                 return Trial(key, None, error=f"connection {kind}", usage=usage)
-            usage += Usage(1, response.usage.input_tokens, response.usage.output_tokens)
-            try:
-                chosen = parse_answer(
-                    [block.model_dump() for block in response.content],
-                    response.stop_reason,
-                    names,
-                )
-            except Unanswered as error:
-                problem = str(error)
+            except orjson.JSONDecodeError:
+                usage += Usage(requests=1)
+                problem = "the response is not JSON"
                 continue
-            activated = self.target_id in chosen
-            evidence = f"chose {', '.join(chosen) if chosen else 'nothing'}"
-            return Trial(key, activated, evidence=evidence, usage=usage)
+            usage += message_usage(message, self.prices)
+            found = self.answer(key, message, usage)
+            if isinstance(found, Trial):
+                return found
+            problem = found
         return Trial(key, None, error=f"unusable answer after a re-ask ({problem})", usage=usage)

@@ -7,10 +7,15 @@ position bias cancels out in the comparison.
 
 from __future__ import annotations
 
+import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from activation._models import Skill
+import orjson
+
+from activation import _config
+from activation._models import VARIANTS, Case, Inputs, RunSpec, Skill, TrialKey, VariantName
 
 HEADING = "The following skills are available for use with the Skill tool:"
 
@@ -62,3 +67,79 @@ def answer_schema(names: Sequence[str]) -> dict[str, object]:
         "required": ["skills"],
         "additionalProperties": False,
     }
+
+
+class Requests:
+    """Stage A's requests of one run, with what is constant built once: the menu lines of
+    both variants, the answer format and the names an answer may use. Both the backend and
+    the dry-run's token count build requests here, so what is counted, cached and sent is
+    the same request."""
+
+    def __init__(
+        self,
+        model: str,
+        max_tokens: int,
+        seed: int,
+        target: Mapping[VariantName, Skill],
+        distractors: Sequence[Skill],
+    ) -> None:
+        self.model = model
+        self.max_tokens = max_tokens
+        self.seed = seed
+        self.size = len(distractors) + 1
+        others = [f"- {entry.name}: {one_line(entry.description)}" for entry in distractors]
+        self._lines = {
+            variant: (f"- {skill.name}: {one_line(skill.description)}", *others)
+            for variant, skill in target.items()
+        }
+        self.names = tuple(sorted({skill.name for skill in (*target.values(), *distractors)}))
+        self._format = {"format": {"type": "json_schema", "schema": answer_schema(self.names)}}
+        head, _, tail = INSTRUCTIONS.partition("{menu}")
+        self._head = f"{head}{HEADING}\n\n"
+        self._tail = tail
+
+    @classmethod
+    def for_run(cls, spec: RunSpec, inputs: Inputs) -> Requests:
+        target_id = inputs.target.skill_id
+        return cls(
+            spec.model or _config.MODEL,
+            _config.MAX_TOKENS,
+            spec.seed,
+            {name: Skill(target_id, inputs.variant(name).description) for name in VARIANTS},
+            inputs.distractors,
+        )
+
+    def first_requests(self, cases: Sequence[Case]) -> list[dict[str, Any]]:
+        """One request per case and variant (trial 0): what a cost estimate counts; later
+        trials differ only in the menu's order."""
+        return [self.request(TrialKey(case, variant, 0)) for case in cases for variant in VARIANTS]
+
+    def system(self, key: TrialKey) -> str:
+        """The system prompt: the instructions and the menu in this trial's order."""
+        lines = self._lines[key.variant]
+        order = permutation(self.seed, key.case.id, key.index, self.size)
+        return self._head + "\n".join(lines[i] for i in order) + self._tail
+
+    def request(self, key: TrialKey) -> dict[str, Any]:
+        """The exact Messages API request of a trial."""
+        return {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": self.system(key),
+            "messages": [{"role": "user", "content": key.case.prompt}],
+            "output_config": self._format,
+        }
+
+
+def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
+    """A trial's cache key: the backend kind, the exact request and the trial's identity (the
+    case, the variant role and the trial index), so repeats stay independent samples and the
+    two sides of an A/A run never share an answer. Nothing secret is in a request."""
+    identity = {
+        "kind": kind,
+        "request": request,
+        "case": key.case.id,
+        "variant": key.variant,
+        "index": key.index,
+    }
+    return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()

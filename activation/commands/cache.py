@@ -1,0 +1,58 @@
+"""`activation cache info` and `activation cache clear [--older-than AGE]`: the response
+cache's entries, size and folder, and removing them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from activation.commands.arguments import add_cache_folder_argument, duration, parser
+from activation.commands.session import Session
+from activation.store import cache_folder, cache_info, clear_cache
+
+
+def build_parser() -> argparse.ArgumentParser:
+    made = parser(
+        "activation cache",
+        "The response cache: every successful trial's answer, reused by later runs that "
+        "send the very same request (until --cache-ttl).",
+    )
+    actions = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
+    info = actions.add_parser("info", help="entries, size and folder")
+    add_cache_folder_argument(info)
+    clear = actions.add_parser("clear", help="remove entries")
+    add_cache_folder_argument(clear)
+    clear.add_argument(
+        "--older-than", type=duration, metavar="AGE", help="only entries older than AGE (30d)"
+    )
+    return made
+
+
+def size_text(size: int) -> str:
+    if size < 1000:
+        return f"{size} bytes"
+    value = float(size)
+    for unit in ("KB", "MB", "GB"):
+        value /= 1000
+        if value < 1000 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
+
+
+def main_cache(session: Session, argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    folder = cache_folder(args.cache_dir, os.environ)
+    if args.action == "info":
+        info = cache_info(folder)
+        session.out.print(f"folder: {info.folder}", soft_wrap=True, markup=False)
+        session.out.print(f"entries: {info.entries}")
+        session.out.print(f"size: {size_text(info.size)}")
+        return 0
+    removed = clear_cache(folder, args.older_than)
+    scope = "" if args.older_than is None else " older than the given age"
+    session.out.print(
+        f"removed {removed} entr{'y' if removed == 1 else 'ies'}{scope} from {folder}",
+        soft_wrap=True,
+        markup=False,
+    )
+    return 0

@@ -1,0 +1,137 @@
+"""Stage A at scale, cold and warm: wall time against the ideal, client CPU per call, RSS.
+
+    python benchmarks/scale.py [--cases 500] [--trials 3] [--concurrency 64] [--latency 0.2]
+
+500 cases x 2 variants x 3 trials = 3,000 calls at `--concurrency 64` against the local
+stand-in with 200 ms latency per call. Ideal = ceil(calls / concurrency) x latency. Client
+CPU is this process's CPU time (user + system, every thread) over the whole command, imports
+and report included, divided by the calls; the stand-in runs in a process of its own, as
+the real API would, so its work is not counted. Then the same run again on the warm
+response cache: it must make 0 model requests. Peak RSS is this process's high-water mark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stdout
+from io import StringIO
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import platformdirs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from activation.commands.main import main
+from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
+from tests.support.skill_repo import (
+    DISTRACTORS,
+    SKILL_ID,
+    SkillRepos,
+    case,
+    write_cases,
+    write_distractors,
+)
+
+
+def script(request: FakeRequest) -> Reply:
+    """Positives fire, negatives go to a distractor: a fixed, cheap answer per case."""
+    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
+
+
+def serve(latency: float, channel: Connection) -> None:
+    """The stand-in's process: report the URL, then the request count whenever asked."""
+    with FakeMessagesAPI(script, latency=latency) as api:
+        channel.send(api.base_url)
+        while channel.recv() == "count":
+            channel.send(api.model_requests)
+            api.clear()
+
+
+@contextmanager
+def stand_in(latency: float) -> Iterator[tuple[str, Connection]]:
+    ours, theirs = multiprocessing.Pipe()
+    process = multiprocessing.get_context("fork").Process(target=serve, args=(latency, theirs))
+    process.start()
+    try:
+        yield ours.recv(), ours
+    finally:
+        ours.send("stop")
+        process.join(timeout=10)
+        process.kill()
+
+
+def timed(argv: list[str]) -> tuple[int, float, float]:
+    """Exit code, wall seconds and CPU seconds of one in-process run of the command."""
+    cpu = time.process_time()
+    start = time.perf_counter()
+    with redirect_stdout(StringIO()):
+        code = main(argv)
+    return code, time.perf_counter() - start, time.process_time() - cpu
+
+
+def main_benchmark() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=500)
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--latency", type=float, default=0.2)
+    args = parser.parse_args()
+    calls = args.cases * 2 * args.trials
+    # The run's files live where the response cache lives by default, the user cache
+    # directory: on some machines /tmp creates files many times slower than the home disk.
+    scratch = Path(platformdirs.user_cache_dir("activation-benchmark", appauthor=False))
+    scratch.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(dir=scratch) as folder,
+        stand_in(args.latency) as (
+            url,
+            channel,
+        ),
+    ):
+        root = Path(folder)
+        repos = SkillRepos(root)
+        repo = repos("Use when issuing refunds.", candidate="Use for refunds.")
+        matrix = [
+            case(f"c{i}", f"refund order {i}" if i % 2 else f"plot chart {i}", bool(i % 2))
+            for i in range(args.cases)
+        ]
+        cases_file = write_cases(root / "cases.json", matrix)
+        distractors = write_distractors(root / "distractors", DISTRACTORS)
+        os.environ.update(ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="sk-bench")
+        os.chdir(repo.root)
+        argv = [
+            "--cases", str(cases_file), "--distractors", str(distractors),
+            "--trials", str(args.trials), "--max-trials", str(args.trials),
+            "--concurrency", str(args.concurrency), "--cache-dir", str(root / "cache"),
+        ]  # fmt: skip
+        code, wall, cpu = timed(argv)
+        channel.send("count")
+        cold_calls = channel.recv()
+        warm_code, warm_wall, _warm_cpu = timed(argv)
+        channel.send("count")
+        warm_calls = channel.recv()
+        repos.close()
+    if code != 0 or cold_calls != calls or warm_code != 0:
+        raise SystemExit(f"benchmark run failed: exit {code}/{warm_code}, {cold_calls} calls")
+    ideal = math.ceil(calls / args.concurrency) * args.latency
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"{args.cases} cases x 2 variants x {args.trials} trials = {calls} calls, concurrency "
+        f"{args.concurrency}, latency {args.latency * 1000:.0f} ms: wall {wall:.2f} s, ideal "
+        f"{ideal:.2f} s, ratio {wall / ideal:.2f}; client CPU {cpu:.2f} s = "
+        f"{cpu / calls * 1000:.2f} ms per call; peak RSS {peak:.0f} MB; warm rerun "
+        f"{warm_wall:.2f} s with {warm_calls} model requests"
+    )
+
+
+if __name__ == "__main__":
+    main_benchmark()

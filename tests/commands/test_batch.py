@@ -1,0 +1,219 @@
+"""`--batch` end to end: the CLI, the real SDK's batches API, real HTTP to the local stand-in
+with its batch endpoints (create, retrieve, results as JSONL, cancel)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from activation import _config
+from activation.trials.classifier.batch import _Slot, split
+from tests.support.cli import by_id, run
+from tests.support.messages_api import (
+    Answer,
+    Error,
+    Expired,
+    FakeMessagesAPI,
+    FakeRequest,
+    Raw,
+    Reply,
+)
+from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
+
+CASES = [
+    case("refund", "refund order 1234", True),
+    case("charts", "plot monthly revenue", False),
+]
+
+
+def answer(request: FakeRequest) -> Reply:
+    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
+
+
+def test_a_round_goes_out_as_one_batch_at_half_price(
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake_api.script = answer
+    fake_api.batch_processing = 0.3
+    code, report = run(tmp_path, CASES, "--batch", "--max-trials", "3")
+    assert code == 0
+    assert fake_api.message_requests == []
+    assert len(fake_api.batches) == 1
+    (batch,) = fake_api.batches.values()
+    assert len(batch.requests) == 12
+    ids = [custom_id for custom_id, _request, _reply in batch.answers]
+    assert len(set(ids)) == 12
+    assert all(len(i) <= 64 and i.replace("-", "").isalnum() for i in ids)
+    assert [e["status"] for e in report["cases"]] == ["PASS", "PASS"]
+    usage = report["usage"]
+    assert usage["requests"] == 12
+    assert usage["cost_usd"] == pytest.approx(
+        (usage["input_tokens"] * 2 + usage["output_tokens"] * 10) / 1_000_000 * 0.5
+    )
+    assert report["batch"] is True
+    assert report["concurrency"] == _config.BATCH_MAX_REQUESTS
+    assert "at the batch discount" in capsys.readouterr().out
+    assert not (repo.root / ".activation" / "batches").exists() or not list(
+        (repo.root / ".activation" / "batches").iterdir()
+    )
+
+    # The cache is consulted before a request goes into a batch: a rerun submits none.
+    code, again = run(tmp_path, CASES, "--batch", "--max-trials", "3")
+    assert (code, again["usage"]["from_cache"], len(fake_api.batches)) == (0, 12, 1)
+
+
+def test_expired_errored_and_unusable_requests_are_error_trials(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    asked: dict[str, int] = {}
+
+    def script(request: FakeRequest) -> Reply:
+        asked[request.prompt] = asked.get(request.prompt, 0) + 1
+        if request.prompt == "too late":
+            return Expired()
+        if request.prompt == "bad request":
+            return Error(400)
+        if request.prompt == "garbled":
+            return Raw("I would pick refunds")
+        return answer(request)
+
+    fake_api.script = script
+    cases = [
+        *CASES,
+        case("late", "too late", True),
+        case("bad", "bad request", True),
+        case("garbled", "garbled", True),
+    ]
+    code, report = run(tmp_path, cases, "--batch", "--trials", "1", "--max-trials", "1")
+    assert code == 3
+    entries = by_id(report)
+    errors = {
+        case_id: sorted({t["error"] for t in entry["trials"] if t["reading"] == "error"})
+        for case_id, entry in entries.items()
+    }
+    assert errors == {
+        "refund": [],
+        "charts": [],
+        "late": ["batch request expired"],
+        "bad": ["batch request errored: invalid_request_error"],
+        "garbled": ["unusable answer after a re-ask (not JSON: 'I would pick refunds')"],
+    }
+    assert report["summary"]["errors"] == ["late", "bad", "garbled"]
+    # The unusable answers were asked again once, in a second batch.
+    assert asked["garbled"] == 4
+    assert len(fake_api.batches) == 2
+    assert [len(b.requests) for b in fake_api.batches.values()] == [10, 2]
+
+
+def test_a_batch_is_split_at_the_size_limit(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_api.script = answer
+    one = len(orjson.dumps({"custom_id": "x" * 42, "params": {"system": "y" * 1200}}))
+    monkeypatch.setattr(_config, "BATCH_MAX_BYTES", 5 * one)
+    code, _report = run(tmp_path, CASES, "--batch", "--max-trials", "3")
+    assert code == 0
+    sizes = [len(b.requests) for b in fake_api.batches.values()]
+    assert sum(sizes) == 12
+    assert len(sizes) >= 3
+    assert max(sizes) < 12
+
+
+def test_split_keeps_order_within_count_and_size() -> None:
+    slots = [_Slot(f"id-{n}", {"system": "x" * 10}) for n in range(7)]
+    assert [[s.custom_id for s in b] for b in split(slots, 3, 10**6)] == [
+        ["id-0", "id-1", "id-2"], ["id-3", "id-4", "id-5"], ["id-6"],
+    ]  # fmt: skip
+    item = len(orjson.dumps({"custom_id": "id-0", "params": {"system": "x" * 10}})) + 1
+    assert [len(b) for b in split(slots, 100, 2 * item)] == [2, 2, 2, 1]
+    assert [len(b) for b in split(slots[:1], 1, 1)] == [1]  # one request always goes
+
+
+def cli(repo: SkillRepo, tmp_path: Path, report: Path, *flags: str) -> subprocess.Popen[bytes]:
+    cases_file = write_cases(tmp_path / "cases.json", CASES)
+    return subprocess.Popen(
+        [
+            sys.executable, "-m", "activation", "--cases", str(cases_file),
+            "--distractors", str(tmp_path / "distractors"), "--json", str(report),
+            "--batch", "--max-trials", "3", *flags,
+        ],
+        cwd=repo.root, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+def wait_for_a_batch(api: FakeMessagesAPI, repo: SkillRepo) -> None:
+    deadline = time.monotonic() + 60
+    state = repo.root / ".activation" / "batches"
+    while time.monotonic() < deadline:
+        if api.batches and state.is_dir() and list(state.glob("*.json")):
+            return
+        time.sleep(0.05)
+    raise AssertionError("no batch was submitted and recorded")
+
+
+def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    fake_api.script = answer
+    fake_api.batch_processing = 120
+    report = tmp_path / "partial.json"
+    process = cli(repo, tmp_path, report)
+    wait_for_a_batch(fake_api, repo)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    (batch,) = fake_api.batches.values()
+    assert batch.canceled is True
+    cancels = [r for r in fake_api.requests if r.path.endswith("/cancel")]
+    assert len(cancels) == 1
+    data = orjson.loads(report.read_bytes())
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    assert data["summary"]["unfinished"] == ["refund", "charts"]
+
+
+def test_resume_collects_an_interrupted_runs_batch_instead_of_paying_twice(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    fake_api.script = answer
+    fake_api.batch_processing = 2.0
+    process = cli(repo, tmp_path, tmp_path / "killed.json")
+    wait_for_a_batch(fake_api, repo)
+    process.kill()  # no cleanup at all: the batch goes on at the API
+    process.communicate(timeout=60)
+    (first,) = fake_api.batches
+    recorded = orjson.loads(
+        next((repo.root / ".activation" / "batches").glob("*.json")).read_bytes()
+    )
+    assert recorded["batches"] == [first]
+
+    code, report = run(tmp_path, CASES, "--batch", "--resume", "--max-trials", "3")
+    assert code == 0
+    assert list(fake_api.batches) == [first]  # nothing submitted again
+    assert fake_api.message_requests == []
+    assert [e["status"] for e in report["cases"]] == ["PASS", "PASS"]
+    assert report["usage"]["requests"] == 12
+    assert not list((repo.root / ".activation" / "batches").glob("*.json"))
+
+
+def test_batch_is_stage_a_only_and_resume_needs_batch(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    code, report = run(tmp_path, CASES, "--batch", "--real", "--only", "refund")
+    assert (code, report["error"]) == (
+        2, "--batch is for Stage A: the real agent cannot run in a batch",
+    )  # fmt: skip
+    code, report = run(tmp_path, CASES, "--resume")
+    assert (code, report["error"]) == (
+        2, "--resume picks up an interrupted --batch run: pass --batch too",
+    )  # fmt: skip
+    assert fake_api.requests == []
