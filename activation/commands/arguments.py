@@ -1,4 +1,5 @@
-"""Argument parsing shared by every command: one clear line and exit 2 for a bad flag.
+"""Argument parsing shared by every command: one clear line and exit 2 for a bad flag, and
+`--help` grouped by purpose (inputs, trials, outputs, Stage B) with rich formatting.
 
 Every default shown in `--help` comes from `_config`, the only place defaults live.
 """
@@ -6,23 +7,42 @@ Every default shown in `--help` comes from `_config`, the only place defaults li
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
+
+from rich.markup import escape
+from rich_argparse import RichHelpFormatter
 
 from activation import __version__, _config
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 
+CONFIG_EPILOG = escape(
+    f"Every option can also be set in {_config.CONFIG_FILE} (or [tool.activation] in "
+    f"{_config.PYPROJECT}) at the target repo's root, its key the flag without --, or as "
+    f"{_config.ENV_PREFIX}<KEY> (upper case, - as _). The command line wins, then the "
+    "environment, then the file, then the defaults shown here."
+)
+
+
+class HelpFormatter(RichHelpFormatter):
+    """Rich help, with the group names as written ("Stage B (--real)", not title case)."""
+
+    group_name_formatter = staticmethod(lambda name: name[:1].upper() + name[1:])
+
 
 class OneLineParser(argparse.ArgumentParser):
-    """Bad flags get one clear line and exit 2, not a usage block."""
+    """Bad flags get one clear line and exit 2, not a usage block; help is rich-formatted."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def parser(prog: str, description: str) -> OneLineParser:
-    made = OneLineParser(prog=prog, description=description)
+def parser(prog: str, description: str, epilog: str | None = None) -> OneLineParser:
+    made = OneLineParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=HelpFormatter
+    )
     made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
     return made
 
@@ -54,66 +74,131 @@ def non_empty(value: str) -> str:
     return value
 
 
-def add_target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", type=Path, help="target repo (default: git root of the cwd)")
-    parser.add_argument(
+@dataclass(frozen=True)
+class Groups:
+    """The help sections a matrix-running command's flags are filed under."""
+
+    inputs: argparse._ArgumentGroup
+    trials: argparse._ArgumentGroup
+    outputs: argparse._ArgumentGroup
+    stage_b: argparse._ArgumentGroup
+
+
+def add_target_arguments(group: argparse._ActionsContainer) -> None:
+    group.add_argument(
+        "--repo", type=Path, metavar="DIR", help="target repo (default: git root of the cwd)"
+    )
+    group.add_argument(
         "--skill-path",
+        metavar="PATH",
         help=f"SKILL.md relative to the repo (default: {_config.SKILL_PATH}, "
         f"or the only SKILL.md under {_config.PLUGINS_DIR}/)",
     )
 
 
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+def add_run_arguments(parser: argparse.ArgumentParser) -> Groups:
     """The flags of every command that runs the matrix (the main one and `calibrate`)."""
-    add_target_arguments(parser)
-    parser.add_argument("--cases", type=Path, help="cases file (default: the bundled suite)")
-    parser.add_argument("--distractors", type=Path, help="distractor skills folder")
-    parser.add_argument(
+    groups = Groups(
+        inputs=parser.add_argument_group("inputs"),
+        trials=parser.add_argument_group("trials"),
+        outputs=parser.add_argument_group("outputs"),
+        stage_b=parser.add_argument_group("Stage B (--real)"),
+    )
+    add_target_arguments(groups.inputs)
+    groups.inputs.add_argument(
+        "--cases", type=Path, metavar="FILE", help="cases file (default: the bundled suite)"
+    )
+    groups.inputs.add_argument(
+        "--distractors",
+        type=Path,
+        metavar="DIR",
+        help="distractor skills folder (default: the bundled ones)",
+    )
+    trials = groups.trials
+    trials.add_argument(
         "--trials",
         type=positive_int,
+        metavar="N",
         default=_config.TRIALS,
-        help=f"trials per case and variant ({_config.TRIALS})",
+        help=f"trials per case and variant in the first round ({_config.TRIALS})",
     )
-    parser.add_argument(
+    trials.add_argument(
         "--max-trials",
         type=positive_int,
+        metavar="N",
         help=f"trials per variant a suspicious case may escalate to ({_config.MAX_TRIALS}; "
         "equal to --trials turns escalation off)",
     )
-    parser.add_argument(
-        "--model", type=non_empty, help=f"model id (Stage A default {_config.MODEL})"
+    trials.add_argument(
+        "--model",
+        type=non_empty,
+        metavar="ID",
+        help=f"model id (Stage A: {_config.MODEL}; Stage B: the CLI's own default)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=_config.SEED, help=f"menu shuffle seed ({_config.SEED})"
+    trials.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        default=_config.SEED,
+        help=f"menu shuffle seed ({_config.SEED})",
     )
-    parser.add_argument(
+    trials.add_argument(
         "--alpha",
         type=probability,
+        metavar="P",
         default=_config.ALPHA,
-        help=f"significance level ({_config.ALPHA})",
+        help=f"significance level, on q-values across the run ({_config.ALPHA})",
     )
-    concurrency = ", ".join(f"{stage}: {n}" for stage, n in _config.CONCURRENCY.items())
-    parser.add_argument(
-        "--concurrency", type=positive_int, help=f"trials in flight at once ({concurrency})"
+    concurrency = ", ".join(f"Stage {stage}: {n}" for stage, n in _config.CONCURRENCY.items())
+    trials.add_argument(
+        "--concurrency",
+        type=positive_int,
+        metavar="N",
+        help=f"trials in flight at once ({concurrency})",
     )
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
-    parser.add_argument("--real", action="store_true", help="Stage B: the real Claude Code CLI")
-    parser.add_argument(
+    groups.outputs.add_argument(
+        "--json", type=Path, metavar="PATH", help="write the JSON report (also on a crash)"
+    )
+    stage_b = groups.stage_b
+    stage_b.add_argument(
+        "--real", action="store_true", help="Stage B: run the real Claude Code CLI"
+    )
+    stage_b.add_argument(
         "--claude",
+        metavar="PATH",
         default=_config.CLAUDE,
-        help=f"Claude Code executable, Stage B ({_config.CLAUDE})",
+        help=f"Claude Code executable ({_config.CLAUDE})",
     )
-    parser.add_argument(
+    stage_b.add_argument(
         "--max-turns",
         type=positive_int,
+        metavar="N",
         default=_config.MAX_TURNS,
-        help=f"agent turns per run, Stage B ({_config.MAX_TURNS})",
+        help=f"agent turns per run ({_config.MAX_TURNS})",
     )
-    parser.add_argument(
+    stage_b.add_argument(
         "--timeout",
         type=positive_float,
+        metavar="SECONDS",
         default=_config.TIMEOUT,
-        help=f"seconds per run, Stage B ({_config.TIMEOUT:g})",
+        help=f"seconds per run ({_config.TIMEOUT:g})",
+    )
+    return groups
+
+
+def add_report_outputs(group: argparse._ActionsContainer) -> None:
+    """The report files any run, or a saved report, can be rendered to."""
+    group.add_argument(
+        "--junit", type=Path, metavar="PATH", help="write JUnit XML: one testcase per case"
+    )
+    group.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="PATH",
+        help="write the Markdown summary (short enough for a pull-request comment)",
+    )
+    group.add_argument(
+        "--html", type=Path, metavar="PATH", help="write one self-contained HTML report"
     )
 
 

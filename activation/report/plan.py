@@ -6,10 +6,11 @@ import difflib
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from activation._config import LARGE_PLAN, LONG_PROMPT
-from activation._models import VARIANTS, Case, Inputs, RunSpec
+from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.trials.simulate import Characteristics
@@ -165,3 +166,26 @@ def render_plan(
         )
     )
     return Group(text, Text("  ").append_text(diff), Text(), detects, footer)
+
+
+def setting_text(value: object) -> str:
+    """A setting as a person would type it: TOML's true/false, ids joined by commas."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def settings_table(settings: Sequence[Setting]) -> Table:
+    """Every setting of the run, its value and where that value came from."""
+    table = Table(title="Settings (command line > environment > file > default)")
+    table.title_justify = "left"
+    for column in ("key", "value", "source"):
+        table.add_column(column, no_wrap=column == "key")
+    for setting in settings:
+        style = "" if setting.source == "default" else "bold"
+        table.add_row(setting.key, setting_text(setting.value), setting.source, style=style)
+    return table
