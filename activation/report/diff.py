@@ -120,7 +120,7 @@ def diff_table(diff: RunDiff) -> Table:
     for change in diff.changes:
         movement = change.movement
         table.add_row(
-            change.case_id,
+            Text(change.case_id),
             *_side(change.old),
             *_side(change.new),
             Text(movement, style=MOVE_STYLE.get(movement, "")),

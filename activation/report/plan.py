@@ -179,13 +179,15 @@ def setting_text(value: object) -> str:
     return str(value)
 
 
-def settings_table(settings: Sequence[Setting]) -> Table:
-    """Every setting of the run, its value and where that value came from."""
-    table = Table(title="Settings (command line > environment > file > default)")
-    table.title_justify = "left"
+def settings_table(settings: Sequence[Setting]) -> RenderableType:
+    """Every setting of the run, its value and where that value came from; never wrapped,
+    so a path or a file name can be copied whole."""
+    table = Table()
     for column in ("key", "value", "source"):
-        table.add_column(column, no_wrap=column == "key")
+        table.add_column(column, no_wrap=True)
     for setting in settings:
         style = "" if setting.source == "default" else "bold"
-        table.add_row(setting.key, setting_text(setting.value), setting.source, style=style)
-    return table
+        cells = (setting.key, setting_text(setting.value), setting.source)
+        table.add_row(*(Text(cell) for cell in cells), style=style)
+    title = Text("Settings (command line > environment > file > default):", style="bold")
+    return Group(title, table)
