@@ -109,6 +109,10 @@ def from_file(key: str, action: argparse.Action, raw: object, settings: Settings
         if not isinstance(raw, bool):
             raise InputError(f"{where} must be {TYPE_NAMES[bool]}, got {_type_name(raw)}")
         return action.const if raw else action.default
+    wanted = TYPE_NAMES.get(kind or str, TYPE_NAMES[str]) + (" or true" if optional_value else "")
+    wrong = InputError(f"{where} must be {wanted}, got {_type_name(raw)} {raw!r}")
+    if kind in (int, float) and isinstance(raw, str):
+        return _numeric_text(action, raw, where, wrong)
     if kind is int:
         ok = isinstance(raw, int) and not isinstance(raw, bool)
     elif kind is float:
@@ -116,14 +120,26 @@ def from_file(key: str, action: argparse.Action, raw: object, settings: Settings
     else:
         ok = isinstance(raw, str)
     if not ok:
-        wanted = TYPE_NAMES.get(kind or str, TYPE_NAMES[str])
-        if optional_value:
-            wanted += " or true"
-        raise InputError(f"{where} must be {wanted}, got {_type_name(raw)} {raw!r}")
+        raise wrong
     text = str(raw)
     if kind is Path:
         text = str(settings.path.parent / text)
     return convert(action, text, where)
+
+
+def _numeric_text(action: argparse.Action, raw: str, where: str, wrong: InputError) -> object:
+    """A number written as a string ("3") is refused: TOML has numbers. Text the flag's
+    own converter reads as something else (a duration like "7d") is taken."""
+    try:
+        float(raw)
+    except ValueError:
+        pass
+    else:
+        raise wrong
+    try:
+        return convert(action, raw, where)
+    except InputError:
+        raise wrong from None
 
 
 def from_env(action: argparse.Action, text: str, name: str) -> object:

@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from activation import _config
+from activation._errors import InputError
 from activation._models import RunSpec, Setting
 from activation.commands.arguments import positive_float
 from activation.commands.config import configurable_keys, env_name, resolve
@@ -126,6 +127,7 @@ def test_settings_in_both_files_are_refused(
          "trials, max-trials, cases)"),
         ('trials = "3"', "trials must be an integer, got a string '3'"),
         ("trials = 2.5", "trials must be an integer, got a number 2.5"),
+        ('trials = "three"', "trials must be an integer, got a string 'three'"),
         ("trials = 0", "trials: must be at least 1, got 0"),
         ("alpha = true", "alpha must be a number, got a boolean True"),
         ("alpha = 2", "alpha: must be between 0 and 1, got 2.0"),
@@ -238,23 +240,37 @@ def test_calibrate_takes_its_trials_from_the_file(suite: SkillRepo) -> None:
     assert len(backends.opened) == 3
 
 
+def hours(value: str) -> float:
+    """A converter of the kind a later flag may have: text in, a number out."""
+    if not value.endswith("h"):
+        raise argparse.ArgumentTypeError(f"must be like 12h, got {value!r}")
+    return float(value[:-1]) * 3600
+
+
 def test_a_flag_added_later_gets_a_key_and_a_variable(tmp_path: Path) -> None:
     def later() -> argparse.ArgumentParser:
         made = run_parser()
         made.add_argument("--max-cost-usd", type=positive_float)
         made.add_argument("--batch", action="store_true")
         made.add_argument("--cache-dir", type=Path)
+        made.add_argument("--cache-ttl", type=hours)
         return made
 
     (tmp_path / ".git").mkdir()
-    (tmp_path / "activation.toml").write_text('max-cost-usd = 2\ncache-dir = "cache"\n')
-    keys = configurable_keys() | {"max-cost-usd", "batch", "cache-dir"}
+    (tmp_path / "activation.toml").write_text(
+        'max-cost-usd = 2\ncache-dir = "cache"\ncache-ttl = "12h"\n'
+    )
+    keys = configurable_keys() | {"max-cost-usd", "batch", "cache-dir", "cache-ttl"}
     args, settings = resolve(later, [], tmp_path, {"ACTIVATION_BATCH": "1"}, keys)
     assert (args.max_cost_usd, args.batch, args.cache_dir) == (2.0, True, tmp_path / "cache")
+    assert args.cache_ttl == 43_200.0
     assert env_name("max-cost-usd") == "ACTIVATION_MAX_COST_USD"
     assert Setting("batch", True, "ACTIVATION_BATCH") in settings
     (tmp_path / "activation.toml").write_text('max-cost-usd = "2"\n')
-    with pytest.raises(Exception, match=r"max-cost-usd must be a number, got a string '2'"):
+    with pytest.raises(InputError, match=r"max-cost-usd must be a number, got a string '2'$"):
+        resolve(later, [], tmp_path, {}, keys)
+    (tmp_path / "activation.toml").write_text('cache-ttl = "soon"\n')
+    with pytest.raises(InputError, match=r"cache-ttl must be a number, got a string 'soon'$"):
         resolve(later, [], tmp_path, {}, keys)
 
 
