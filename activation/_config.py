@@ -74,3 +74,15 @@ STATE_DIR = ".activation"
 """The state folder in the target repo: Stage A flags and Stage B transcripts."""
 DEBUG_ENV = "ACTIVATION_DEBUG"
 """Set to 1 to get the traceback of an internal error."""
+
+CONFIG_FILE = "activation.toml"
+"""The project's settings file at the target repo's root (or `[tool.activation]` in
+pyproject.toml; one of the two)."""
+PYPROJECT = "pyproject.toml"
+ENV_PREFIX = "ACTIVATION_"
+"""`ACTIVATION_<KEY>`: every setting from the environment, KEY its flag upper-cased, - as _."""
+SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+"""The job summary file of a GitHub Actions step: the Markdown report is appended to it."""
+SUMMARY_LIST_LIMIT = 25
+"""Flagged cases listed by name in the Markdown report: it must stay short enough to be a
+pull-request comment; the rest are counted, and the HTML and JSON reports list them all."""

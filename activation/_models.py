@@ -274,6 +274,16 @@ class CaseVerdict:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One setting of a command and where its value came from: "default", "command line",
+    an `ACTIVATION_*` variable's name, or the settings file."""
+
+    key: str
+    value: object
+    source: str
+
+
+@dataclass(frozen=True)
 class AgentSettings:
     """How Stage B starts the Claude Code CLI; `version` is what the CLI said it is."""
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE_PACKAGE, locate_claude
 from tests.support.skill_repo import SkillRepos
 
@@ -29,6 +30,21 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     folder = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(folder))
     return folder
+
+
+@pytest.fixture
+def chromium() -> Launcher:
+    """Starts headless Chromium from the system packages (`with chromium() as browser:`):
+    skipped outside CI when it is missing, failed in CI (`.ci/run` installs it).
+
+    A launcher rather than a browser: Playwright's sync API holds an event loop while it
+    runs, so a test computes its reports (anyio) first and opens the browser after."""
+    if not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must open the HTML report in a real browser: {problem}")
+        pytest.skip(f"no browser to open the HTML report in: {problem}")
+    return launch
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-HEAVY = ("anthropic", "scipy", "numpy", "git", "httpx2")
+HEAVY = ("anthropic", "scipy", "numpy", "git", "httpx2", "jinja2")
 
 
 def test_imports_point_one_way() -> None:
@@ -49,8 +49,17 @@ def test_importing_activation_imports_nothing_heavy(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--help"], ["--version"], ["-V"], ["--no-such-flag"], ["lint", "--help"], ["detect", "-"]],
-    ids=["help", "version", "V", "bad-flag", "lint-help", "detect"],
+    [
+        ["--help"],
+        ["--version"],
+        ["-V"],
+        ["--no-such-flag"],
+        ["lint", "--help"],
+        ["detect", "-"],
+        ["report", "--help"],
+        ["diff", "--help"],
+    ],
+    ids=["help", "version", "V", "bad-flag", "lint-help", "detect", "report", "diff"],
 )
 def test_quick_commands_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
     code = (

@@ -1,4 +1,5 @@
-"""The wheel carries the bundled suite, and the installed package finds it from anywhere."""
+"""The wheel carries the bundled suite and the HTML template, and the installed package
+finds them from anywhere."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path
     assert bundled_cases == (REPO / "cases.json").read_bytes()
     assert {
         "activation/pricing.toml",
+        "activation/report/templates/report.html.j2",
         "activation/suite/calibration/narrow/SKILL.md",
         "activation/suite/calibration/broad/SKILL.md",
         *(f"activation/suite/distractors/{p.name}" for p in (REPO / "distractors").glob("*.md")),
@@ -62,13 +64,16 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path
         "print((BUNDLED_CONTROLS / 'narrow' / 'SKILL.md').is_file())\n"
         "from activation.inputs.load import load_pricing\n"
         "print(load_pricing().for_model('claude-sonnet-5-5'))\n"
+        "from activation.report.html import environment\n"
+        "print(environment().get_template('report.html.j2').filename.startswith(sys.path[0]))\n"
     )
     completed = subprocess.run(
         [sys.executable, "-c", probe], cwd=elsewhere, capture_output=True, text=True, check=True
     )
-    where, cases, distractors, narrow, prices = completed.stdout.splitlines()
+    where, cases, distractors, narrow, prices, template = completed.stdout.splitlines()
     assert prices == "Prices(input=2.0, output=10.0, cache_write=2.5, cache_read=0.2)"
     assert Path(where).is_relative_to(site)
     assert cases == "95 auth0:auth0"
     assert distractors == "10"
     assert narrow == "True"
+    assert template == "True"

@@ -1,4 +1,5 @@
-"""Argument parsing shared by every command: one clear line and exit 2 for a bad flag.
+"""Argument parsing shared by every command: one clear line and exit 2 for a bad flag, and
+`--help` grouped by purpose (inputs, trials, outputs, Stage B) with rich formatting.
 
 Every default shown in `--help` comes from `_config`, the only place defaults live.
 """
@@ -6,23 +7,42 @@ Every default shown in `--help` comes from `_config`, the only place defaults li
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
+
+from rich.markup import escape
+from rich_argparse import RichHelpFormatter
 
 from activation import __version__, _config
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 
+CONFIG_EPILOG = escape(
+    f"Every option can also be set in {_config.CONFIG_FILE} (or [tool.activation] in "
+    f"{_config.PYPROJECT}) at the target repo's root, its key the flag without --, or as "
+    f"{_config.ENV_PREFIX}<KEY> (upper case, - as _). The command line wins, then the "
+    "environment, then the file, then the defaults shown here."
+)
+
+
+class HelpFormatter(RichHelpFormatter):
+    """Rich help, with the group names as written ("Stage B (--real)", not title case)."""
+
+    group_name_formatter = staticmethod(lambda name: name[:1].upper() + name[1:])
+
 
 class OneLineParser(argparse.ArgumentParser):
-    """Bad flags get one clear line and exit 2, not a usage block."""
+    """Bad flags get one clear line and exit 2, not a usage block; help is rich-formatted."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def parser(prog: str, description: str) -> OneLineParser:
-    made = OneLineParser(prog=prog, description=description)
+def parser(prog: str, description: str, epilog: str | None = None) -> OneLineParser:
+    made = OneLineParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=HelpFormatter
+    )
     made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
     return made
 
@@ -78,90 +98,141 @@ def non_empty(value: str) -> str:
     return value
 
 
-def add_target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", type=Path, help="target repo (default: git root of the cwd)")
-    parser.add_argument(
+@dataclass(frozen=True)
+class Groups:
+    """The help sections a matrix-running command's flags are filed under."""
+
+    inputs: argparse._ArgumentGroup
+    trials: argparse._ArgumentGroup
+    cost: argparse._ArgumentGroup
+    outputs: argparse._ArgumentGroup
+    stage_b: argparse._ArgumentGroup
+
+
+def add_target_arguments(group: argparse._ActionsContainer) -> None:
+    group.add_argument(
+        "--repo", type=Path, metavar="DIR", help="target repo (default: git root of the cwd)"
+    )
+    group.add_argument(
         "--skill-path",
+        metavar="PATH",
         help=f"SKILL.md relative to the repo (default: {_config.SKILL_PATH}, "
         f"or the only SKILL.md under {_config.PLUGINS_DIR}/)",
     )
 
 
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+def add_run_arguments(parser: argparse.ArgumentParser) -> Groups:
     """The flags of every command that runs the matrix (the main one and `calibrate`)."""
-    add_target_arguments(parser)
-    parser.add_argument("--cases", type=Path, help="cases file (default: the bundled suite)")
-    parser.add_argument("--distractors", type=Path, help="distractor skills folder")
-    parser.add_argument(
-        "--trials",
-        type=positive_int,
-        default=_config.TRIALS,
-        help=f"trials per case and variant ({_config.TRIALS})",
+    groups = Groups(
+        inputs=parser.add_argument_group("inputs"),
+        trials=parser.add_argument_group("trials"),
+        cost=parser.add_argument_group("cost and cache"),
+        outputs=parser.add_argument_group("outputs"),
+        stage_b=parser.add_argument_group("Stage B (--real)"),
     )
-    parser.add_argument(
-        "--max-trials",
-        type=positive_int,
-        help=f"trials per variant a suspicious case may escalate to ({_config.MAX_TRIALS}; "
-        "equal to --trials turns escalation off)",
+    add_target_arguments(groups.inputs)
+    groups.inputs.add_argument(
+        "--cases", type=Path, metavar="FILE", help="cases file (default: the bundled suite)"
     )
-    parser.add_argument(
-        "--model", type=non_empty, help=f"model id (Stage A default {_config.MODEL})"
+    groups.inputs.add_argument(
+        "--distractors",
+        type=Path,
+        metavar="DIR",
+        help="distractor skills folder (default: the bundled ones)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=_config.SEED, help=f"menu shuffle seed ({_config.SEED})"
-    )
-    parser.add_argument(
-        "--alpha",
-        type=probability,
-        default=_config.ALPHA,
-        help=f"significance level ({_config.ALPHA})",
-    )
-    concurrency = ", ".join(f"{stage}: {n}" for stage, n in _config.CONCURRENCY.items())
-    parser.add_argument(
-        "--concurrency", type=positive_int, help=f"trials in flight at once ({concurrency})"
-    )
-    parser.add_argument(
+    groups.inputs.add_argument(
         "--shard",
         type=shard,
         metavar="I/N",
         help="run only shard I of N of the cases (merge the reports with `activation merge`)",
     )
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
-    parser.add_argument("--real", action="store_true", help="Stage B: the real Claude Code CLI")
-    parser.add_argument(
-        "--claude",
-        default=_config.CLAUDE,
-        help=f"Claude Code executable, Stage B ({_config.CLAUDE})",
-    )
-    parser.add_argument(
-        "--max-turns",
+    trials = groups.trials
+    trials.add_argument(
+        "--trials",
         type=positive_int,
-        default=_config.MAX_TURNS,
-        help=f"agent turns per run, Stage B ({_config.MAX_TURNS})",
+        metavar="N",
+        default=_config.TRIALS,
+        help=f"trials per case and variant in the first round ({_config.TRIALS})",
     )
-    parser.add_argument(
-        "--timeout",
-        type=positive_float,
-        default=_config.TIMEOUT,
-        help=f"seconds per run, Stage B ({_config.TIMEOUT:g})",
+    trials.add_argument(
+        "--max-trials",
+        type=positive_int,
+        metavar="N",
+        help=f"trials per variant a suspicious case may escalate to ({_config.MAX_TRIALS}; "
+        "equal to --trials turns escalation off)",
     )
-    add_cache_arguments(parser)
-    add_cost_arguments(parser)
-    parser.add_argument(
+    trials.add_argument(
+        "--model",
+        type=non_empty,
+        metavar="ID",
+        help=f"model id (Stage A: {_config.MODEL}; Stage B: the CLI's own default)",
+    )
+    trials.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        default=_config.SEED,
+        help=f"menu shuffle seed ({_config.SEED})",
+    )
+    trials.add_argument(
+        "--alpha",
+        type=probability,
+        metavar="P",
+        default=_config.ALPHA,
+        help=f"significance level, on q-values across the run ({_config.ALPHA})",
+    )
+    concurrency = ", ".join(f"Stage {stage}: {n}" for stage, n in _config.CONCURRENCY.items())
+    trials.add_argument(
+        "--concurrency",
+        type=positive_int,
+        metavar="N",
+        help=f"trials in flight at once ({concurrency})",
+    )
+    trials.add_argument(
         "--batch",
         action="store_true",
         help="Stage A through the Message Batches API: half the price, results within hours",
     )
-    parser.add_argument(
+    trials.add_argument(
         "--resume",
         action="store_true",
         help="with --batch: collect the batches an interrupted run on the same inputs "
         "submitted, instead of paying for them again",
     )
+    add_cache_arguments(groups.cost)
+    add_cost_arguments(groups.cost)
+    groups.outputs.add_argument(
+        "--json", type=Path, metavar="PATH", help="write the JSON report (also on a crash)"
+    )
+    stage_b = groups.stage_b
+    stage_b.add_argument(
+        "--real", action="store_true", help="Stage B: run the real Claude Code CLI"
+    )
+    stage_b.add_argument(
+        "--claude",
+        metavar="PATH",
+        default=_config.CLAUDE,
+        help=f"Claude Code executable ({_config.CLAUDE})",
+    )
+    stage_b.add_argument(
+        "--max-turns",
+        type=positive_int,
+        metavar="N",
+        default=_config.MAX_TURNS,
+        help=f"agent turns per run ({_config.MAX_TURNS})",
+    )
+    stage_b.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        default=_config.TIMEOUT,
+        help=f"seconds per run ({_config.TIMEOUT:g})",
+    )
+    return groups
 
 
-def add_cache_folder_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def add_cache_folder_argument(group: argparse._ActionsContainer) -> None:
+    group.add_argument(
         "--cache-dir",
         type=Path,
         metavar="DIR",
@@ -170,12 +241,12 @@ def add_cache_folder_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_cache_arguments(parser: argparse.ArgumentParser) -> None:
-    add_cache_folder_argument(parser)
-    parser.add_argument(
+def add_cache_arguments(group: argparse._ActionsContainer) -> None:
+    add_cache_folder_argument(group)
+    group.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the response cache"
     )
-    parser.add_argument(
+    group.add_argument(
         "--cache-ttl",
         type=duration,
         default=_config.CACHE_TTL,
@@ -184,25 +255,41 @@ def add_cache_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_cost_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def add_cost_arguments(group: argparse._ActionsContainer) -> None:
+    group.add_argument(
         "--price-in",
         type=non_negative_float,
         metavar="USD",
         help="US dollars per million input tokens, for a model the price table lacks",
     )
-    parser.add_argument(
+    group.add_argument(
         "--price-out",
         type=non_negative_float,
         metavar="USD",
         help="US dollars per million output tokens (with --price-in)",
     )
-    parser.add_argument(
+    group.add_argument(
         "--max-cost-usd",
         type=positive_float,
         metavar="USD",
         help="start no trial once the cost so far plus the trials in flight would pass "
         "this; the trials not run are errors (exit 3)",
+    )
+
+
+def add_report_outputs(group: argparse._ActionsContainer) -> None:
+    """The report files any run, or a saved report, can be rendered to."""
+    group.add_argument(
+        "--junit", type=Path, metavar="PATH", help="write JUnit XML: one testcase per case"
+    )
+    group.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="PATH",
+        help="write the Markdown summary (short enough for a pull-request comment)",
+    )
+    group.add_argument(
+        "--html", type=Path, metavar="PATH", help="write one self-contained HTML report"
     )
 
 

@@ -12,13 +12,13 @@ import orjson
 from activation import __version__
 from activation._errors import InputError
 from activation._models import Inputs, RunSpec
-from activation.commands.arguments import add_run_arguments, parser, spec_from
+from activation.commands.arguments import spec_from
 from activation.commands.backends import Backends, stage_b_selection
+from activation.commands.config import parse_settings
+from activation.commands.parsers import calibrate_parser
 from activation.commands.run import open_store, run_with_progress
 from activation.commands.session import Session, check_writable
-from activation.inputs.cases import parse_only
 from activation.inputs.frontmatter import split_document
-from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.report.calibration import (
     Calibration,
     calibration_data,
@@ -28,31 +28,6 @@ from activation.report.calibration import (
 )
 from activation.report.plan import run_warnings
 from activation.store import TrialStore
-
-
-def build_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation calibrate",
-        "Run the suite against a narrow control, a broad control and the real description "
-        "itself; exit 0 only when both controls are caught and A/A is quiet. "
-        "Example: activation calibrate --trials 5 --record",
-    )
-    made.add_argument(
-        "--baseline", help="the real description: git:<ref> or a path (the working tree)"
-    )
-    made.add_argument("--narrow", type=Path, default=BUNDLED_CONTROLS / "narrow" / "SKILL.md")
-    made.add_argument("--broad", type=Path, default=BUNDLED_CONTROLS / "broad" / "SKILL.md")
-    made.add_argument("--only", type=parse_only, help="comma-separated case ids")
-    made.add_argument(
-        "--record",
-        type=Path,
-        nargs="?",
-        const=Path("calibration/records"),
-        metavar="DIR",
-        help="write a dated JSON and Markdown entry (default DIR: ./calibration/records)",
-    )
-    add_run_arguments(made)
-    return made
 
 
 def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
@@ -124,7 +99,8 @@ def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path
 
 
 def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int:
-    args = build_parser().parse_args(argv)
+    args, _settings = parse_settings(calibrate_parser, argv)
+    session.debug = session.debug or args.debug
     if args.json is not None:
         check_writable(args.json)
         session.json_path = args.json

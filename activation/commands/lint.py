@@ -11,33 +11,13 @@ from pathlib import Path
 
 from activation._errors import ExitCode, InputError
 from activation._models import Target
-from activation.commands.arguments import add_target_arguments, parser
+from activation.commands.config import parse_settings
+from activation.commands.parsers import lint_parser
 from activation.commands.session import Session
 from activation.inputs.cases import check_cases
 from activation.inputs.lint import Finding, lint
 from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
 from activation.inputs.variants import git_ref, working_tree_spec
-
-
-def build_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation lint",
-        "Static checks on a case matrix and a skill description; no model call. "
-        "Example: activation lint --cases my-cases.json --strict",
-    )
-    made.add_argument("--cases", type=Path, help="cases file (default: the bundled suite)")
-    add_target_arguments(made)
-    made.add_argument(
-        "--candidate",
-        help="description to lint: git:<ref> or a SKILL.md path (default: the working tree)",
-    )
-    made.add_argument(
-        "--strict",
-        action="store_true",
-        help="hold the cases to the bundled suite's policy: every positive has a negative "
-        "twin, all four groups are used (always on for the bundled suite)",
-    )
-    return made
 
 
 def render_findings(findings: Sequence[Finding]) -> str:
@@ -87,7 +67,8 @@ def target_and_description(args: argparse.Namespace) -> tuple[Target | None, str
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args, _settings = parse_settings(lint_parser, argv)
+    session.debug = session.debug or args.debug
     from activation.inputs.load import read_json
 
     bundled = args.cases is None

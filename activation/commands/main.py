@@ -55,6 +55,18 @@ def _cache(session: Session, argv: list[str]) -> int:
     return main_cache(session, argv)
 
 
+def _report(session: Session, argv: list[str]) -> int:
+    from activation.commands.report import main_report
+
+    return main_report(session, argv)
+
+
+def _diff(session: Session, argv: list[str]) -> int:
+    from activation.commands.diff import main_diff
+
+    return main_diff(session, argv)
+
+
 def main(argv: Sequence[str] | None = None, backends: Backends | None = None) -> int:
     """Run one command; `backends` replaces the real stages (tests pass the in-memory fake)."""
     install_stop_signals()
@@ -66,6 +78,8 @@ def main(argv: Sequence[str] | None = None, backends: Backends | None = None) ->
         "merge": _merge,
         "cache": _cache,
         "calibrate": _calibrate(chosen),
+        "report": _report,
+        "diff": _diff,
     }
     if args and args[0] in commands:
         return run_command(f"activation {args[0]}", commands[args[0]], args[1:])

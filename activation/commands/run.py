@@ -11,12 +11,14 @@ from pathlib import Path
 import anyio
 
 from activation import __version__, state
-from activation._config import BASELINE
 from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, Shard
-from activation.commands.arguments import add_run_arguments, parser, spec_from
+from activation.commands.arguments import spec_from
 from activation.commands.backends import Backends, pair_key, stage_b_selection
+from activation.commands.config import parse_settings
+from activation.commands.outputs import chosen_outputs, write_outputs
+from activation.commands.parsers import run_parser
 from activation.commands.session import Session, check_writable
-from activation.inputs.cases import parse_only, shard_of
+from activation.inputs.cases import shard_of
 from activation.report.data import build_report, fingerprint
 from activation.report.plan import (
     CHARS,
@@ -26,6 +28,7 @@ from activation.report.plan import (
     planned_calls,
     render_plan,
     run_warnings,
+    settings_table,
 )
 from activation.report.progress import TrialProgress
 from activation.report.terminal import render_report
@@ -36,36 +39,20 @@ from activation.trials.classifier.prompt import Requests
 from activation.trials.engine import execute
 from activation.trials.simulate import Characteristics, simulate, typical
 
-DESCRIPTION = (
-    "Compare two versions of a skill description on a labelled case matrix and fail when "
-    "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
-    "Subcommands: lint, detect, calibrate, merge, cache (activation SUBCOMMAND --help)."
-)
 SIMULATED_RUNS = 100
 """Runs per population behind the characteristics `--dry-run` shows: about 2 s on 40 cases."""
 SIMULATION_LIMIT = 1_500
 """First-round calls above which `--dry-run` does not simulate (it would take minutes)."""
 RERUN_FLAGS = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")
-"""The flags worth repeating in the suggested `--real` command."""
+"""The flags worth repeating in a suggested command (settings from a file are read again)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    made = parser("activation", DESCRIPTION)
-    made.add_argument("--baseline", default=BASELINE, help=f"git:<ref> or a path ({BASELINE})")
-    made.add_argument("--candidate", help="git:<ref> or a path (the working-tree SKILL.md)")
-    made.add_argument("--only", type=parse_only, help="comma-separated case ids")
-    made.add_argument("--dry-run", action="store_true", help="validate and plan; no model call")
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    add_run_arguments(made)
-    return made
-
-
-def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> list[str]:
+def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> tuple[str, ...]:
     repeated: list[str] = []
     for flag in RERUN_FLAGS:
         if any(item == flag or item.startswith(flag + "=") for item in argv):
             repeated += [flag, str(getattr(args, flag[2:].replace("-", "_")))]
-    return repeated
+    return tuple(repeated)
 
 
 def detectable(spec: RunSpec, cases: int) -> tuple[Characteristics, Characteristics]:
@@ -147,12 +134,14 @@ def remember_flags(outcome: RunOutcome) -> None:
 
 
 def main_run(session: Session, argv: list[str], backends: Backends) -> int:
-    args = build_parser().parse_args(argv)
+    args, settings = parse_settings(run_parser, argv)
+    session.debug = session.debug or args.debug
     from activation.inputs.load import load_inputs
 
     if args.json is not None:
         check_writable(args.json)
         session.json_path = args.json
+    outputs = chosen_outputs(args, os.environ)
     spec = spec_from(args)
     inputs = load_inputs(
         Path.cwd(),
@@ -179,11 +168,13 @@ def main_run(session: Session, argv: list[str], backends: Backends) -> int:
         found = detectable(spec, len(inputs.cases)) if simulated else None
         cost = cost_estimate(spec, inputs, backends)
         session.out.print(render_plan(spec, inputs, found, cost))
+        session.show(settings_table(settings))
         return 0
     spec = backends.prepare(spec)
     outcome = run_with_progress(session, backends, spec, inputs, open_store(args))
     remember_flags(outcome)
-    report = build_report(outcome, __version__, tuple(warnings))
-    session.show(render_report(report, rerun_args(args, argv)))
+    report = build_report(outcome, __version__, tuple(warnings), rerun=rerun_args(args, argv))
+    session.show(render_report(report))
     session.write_report(report)
+    write_outputs(session, report, outputs)
     return report.exit_code

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ import orjson
 
 from activation._errors import ExitCode, InputError
 from activation._models import (
+    FLAGGED,
     VARIANTS,
     AgentSettings,
     Case,
@@ -39,6 +41,16 @@ from activation.verdicts.figures import Rate, VariantFigures, figures
 
 SCHEMA = "activation-report/2"
 PRICE_FIELDS = ("input", "output", "cache_write", "cache_read")
+VERDICTS = {
+    ExitCode.OK: "OK: no case regressed, no case errored.",
+    ExitCode.REGRESSED: "FAILED: the candidate regressed.",
+    ExitCode.INCOMPLETE: (
+        "INCOMPLETE: some evidence is missing (errored trials or cases not run), so the gate "
+        "fails closed."
+    ),
+    ExitCode.INTERRUPTED: "INTERRUPTED: partial results.",
+}
+"""A run's verdict in one line, by its exit code: every output says it the same way."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +121,8 @@ class Report:
     """Why the run stopped without its verdicts (exit 2 or 4): one line."""
     warnings: tuple[str, ...] = field(default=())
     ceiling_hit: bool = False
+    rerun: tuple[str, ...] = ()
+    """The flags worth repeating to check this run again (`--baseline git:main ...`)."""
 
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
@@ -123,6 +137,27 @@ class Report:
         return sum(
             max(0, sum(entry.trials_run(v) for v in VARIANTS) - first) for entry in self.cases
         )
+
+    @property
+    def verdict(self) -> str:
+        return VERDICTS.get(ExitCode(self.exit_code), self.error or f"exit {self.exit_code}")
+
+    def count(self, status: Status) -> int:
+        return sum(entry.status is status for entry in self.cases)
+
+    @property
+    def real_command(self) -> str | None:
+        """A ready `--real --only` line for what Stage A flagged, or None when nothing was."""
+        flagged = self.ids_with(*FLAGGED)
+        if self.spec.stage != "A" or not flagged:
+            return None
+        return shlex.join(["activation", "--real", "--only", ",".join(flagged), *self.rerun])
+
+    @property
+    def rerun_command(self) -> str:
+        """This run again, with the flags that chose its inputs."""
+        real = ["--real"] if self.spec.stage == "B" else []
+        return shlex.join(["activation", *real, *self.rerun])
 
 
 # --- from a run ------------------------------------------------------------------------
@@ -169,7 +204,11 @@ def fingerprint(spec: RunSpec, inputs: Inputs) -> str:
 
 
 def build_report(
-    outcome: RunOutcome, version: str, warnings: tuple[str, ...] = (), error: str | None = None
+    outcome: RunOutcome,
+    version: str,
+    warnings: tuple[str, ...] = (),
+    error: str | None = None,
+    rerun: tuple[str, ...] = (),
 ) -> Report:
     inputs, spec = outcome.inputs, outcome.spec
     with_interval = spec.trials > 1
@@ -190,6 +229,7 @@ def build_report(
         error=error,
         warnings=warnings,
         ceiling_hit=outcome.ceiling_hit,
+        rerun=rerun,
     )
 
 
@@ -343,6 +383,7 @@ def report_dict(report: Report) -> dict[str, object]:
             for variant, info in (("baseline", report.baseline), ("candidate", report.candidate))
         },
         "warnings": list(report.warnings),
+        "rerun": list(report.rerun),
         "cases": [_case_data(entry) for entry in report.cases],
         "summary": summary,
         "usage": _usage_data(report.usage),
@@ -492,6 +533,7 @@ def parse_report(data: object, source: str) -> Report:
             error=data.get("error"),
             warnings=tuple(data.get("warnings", ())),
             ceiling_hit=bool(data.get("ceiling_hit", False)),
+            rerun=tuple(data.get("rerun", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise InputError(f"{source}: a damaged activation report ({error!r})") from None

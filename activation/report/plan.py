@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from activation._config import (
@@ -17,7 +18,7 @@ from activation._config import (
     STAGE_A_OUTPUT_ESTIMATE,
     STAGE_B_RUN_ESTIMATE,
 )
-from activation._models import VARIANTS, Case, Inputs, RunSpec
+from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.trials.simulate import Characteristics
@@ -271,3 +272,28 @@ def render_plan(
     if cost is not None:
         parts.append(cost_text(spec, cost))
     return Group(*parts, footer)
+
+
+def setting_text(value: object) -> str:
+    """A setting as a person would type it: TOML's true/false, ids joined by commas."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def settings_table(settings: Sequence[Setting]) -> RenderableType:
+    """Every setting of the run, its value and where that value came from; never wrapped,
+    so a path or a file name can be copied whole."""
+    table = Table()
+    for column in ("key", "value", "source"):
+        table.add_column(column, no_wrap=True)
+    for setting in settings:
+        style = "" if setting.source == "default" else "bold"
+        cells = (setting.key, setting_text(setting.value), setting.source)
+        table.add_row(*(Text(cell) for cell in cells), style=style)
+    title = Text("Settings (command line > environment > file > default):", style="bold")
+    return Group(title, table)

@@ -6,7 +6,6 @@ shortened, whatever the terminal's width; prompts and descriptions give way inst
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
@@ -27,15 +26,11 @@ STATUS_STYLE = {
     Status.ERROR: "bold magenta",
 }
 PROMPT_WIDTH = 72
-VERDICT_LINE = {
-    ExitCode.OK: ("OK: no case regressed, no case errored.", "bold green"),
-    ExitCode.REGRESSED: ("FAILED: the candidate regressed.", "bold red"),
-    ExitCode.INCOMPLETE: (
-        "INCOMPLETE: some evidence is missing (errored trials or cases not run), so the gate "
-        "fails closed.",
-        "bold magenta",
-    ),
-    ExitCode.INTERRUPTED: ("INTERRUPTED: partial results above.", "bold yellow"),
+VERDICT_STYLE = {
+    ExitCode.OK: "bold green",
+    ExitCode.REGRESSED: "bold red",
+    ExitCode.INCOMPLETE: "bold magenta",
+    ExitCode.INTERRUPTED: "bold yellow",
 }
 
 
@@ -186,23 +181,14 @@ def first_errors(trials: Sequence[TrialRecord]) -> list[tuple[str, str]]:
     return [(variant, found[variant]) for variant in VARIANTS if variant in found]
 
 
-def real_command(report: Report, rerun_args: Sequence[str]) -> str | None:
-    """A ready `--real --only` line for what Stage A flagged, or None when nothing was."""
-    flagged = report.ids_with(*FLAGGED)
-    if report.spec.stage != "A" or not flagged:
-        return None
-    return shlex.join(["activation", "--real", "--only", ",".join(flagged), *rerun_args])
-
-
-def render_report(report: Report, rerun_args: Sequence[str] = ()) -> RenderableType:
+def render_report(report: Report) -> RenderableType:
     parts: list[RenderableType] = [header(report), case_table(report), figures_text(report)]
     parts += status_lists(report)
-    command = real_command(report, rerun_args)
+    command = report.real_command
     if command:
         parts += [Text("Check the flagged cases with the real agent:"), unbroken(f"  {command}")]
     if report.unfinished:
         parts.append(Text(f"Not finished, left out ({len(report.unfinished)}):"))
         parts += [unbroken(f"  {case_id}") for case_id in report.unfinished]
-    line, style = VERDICT_LINE[ExitCode(report.exit_code)]
-    parts.append(Text(line, style=style))
+    parts.append(Text(report.verdict, style=VERDICT_STYLE.get(ExitCode(report.exit_code), "")))
     return Group(*parts)

@@ -33,7 +33,8 @@ def a_report(spec: RunSpec) -> bytes:
         }
     )
     outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answers))
-    return report_json(build_report(outcome, "9.9.9", warnings=("a warning",)))
+    report = build_report(outcome, "9.9.9", warnings=("a warning",), rerun=("--trials", "5"))
+    return report_json(report)
 
 
 @pytest.mark.parametrize(
@@ -47,6 +48,7 @@ def test_a_saved_report_reads_back_to_the_same_report(spec: RunSpec) -> None:
     assert report_json(report) == saved
     assert report.version == "9.9.9"
     assert report.warnings == ("a warning",)
+    assert report.rerun == ("--trials", "5")
     statuses = {entry.case.id: entry.status for entry in report.cases}
     assert statuses["case-1"] is Status.ERROR
     assert statuses["case-3"] is Status.PASS
@@ -72,8 +74,8 @@ def test_the_json_names_every_figure() -> None:
         "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
         "max_trials", "alpha", "seed", "concurrency", "fingerprint", "shard", "batch",
         "max_cost_usd", "ceiling_hit",
-        "pricing", "agent", "skill", "baseline", "candidate", "warnings", "cases", "summary",
-        "usage",
+        "pricing", "agent", "skill", "baseline", "candidate", "warnings", "rerun", "cases",
+        "summary", "usage",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",

@@ -1,0 +1,46 @@
+"""`activation report FILE.json [--junit PATH] [--markdown PATH] [--html PATH]`: a saved run,
+rendered again in any format without a model call; the terminal view when no format is asked.
+
+Exit 0 once rendered (the saved run's own exit code is in the report), 2 when FILE is not a
+report, 4 when a file could not be written after all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from activation._errors import ExitCode, InputError
+from activation.commands.outputs import FORMATS, Outputs, write_outputs
+from activation.commands.parsers import report_parser
+from activation.commands.session import Session, check_writable
+from activation.report.data import Report, parse_report
+from activation.report.terminal import render_report
+
+
+def load_report(path: Path) -> Report:
+    """A report saved with `--json`; anything else is an input error naming the file."""
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a report") from None
+    except OSError as error:
+        raise InputError(f"cannot read the report {path}: {error.strerror}") from None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise InputError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+    return parse_report(data, str(path))
+
+
+def main_report(session: Session, argv: list[str]) -> int:
+    args = report_parser().parse_args(argv)
+    report = load_report(args.file)
+    files = {name: getattr(args, name) for name in FORMATS if getattr(args, name)}
+    for name, path in files.items():
+        check_writable(path, f"--{name}")
+    if not files:
+        session.show(render_report(report))
+        return ExitCode.OK
+    return ExitCode.OK if write_outputs(session, report, Outputs(files)) else ExitCode.INTERNAL

@@ -1,0 +1,163 @@
+"""Two saved runs of the same suite side by side: per case what moved, and the figures.
+
+Useful to compare main last week with main today, or two models on the same cases. A case
+*regressed between the runs* when it passed in OLD (PASS or IMPROVED: the candidate was
+right) and is REGRESSED or FAIL in NEW (the candidate is wrong); that is what fails `diff`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from activation._errors import ExitCode
+from activation._models import VARIANTS, Status
+from activation.report.data import CaseReport, Report
+from activation.report.terminal import STATUS_STYLE, rate_text, tally_cell
+
+PASSED = (Status.PASS, Status.IMPROVED)
+BROKEN = (Status.REGRESSED, Status.FAIL)
+MOVE_STYLE = {
+    "regressed": "bold red",
+    "fixed": "bold green",
+    "changed": "yellow",
+    "added": "cyan",
+    "removed": "cyan",
+}
+
+
+@dataclass(frozen=True)
+class CaseChange:
+    case_id: str
+    old: CaseReport | None
+    new: CaseReport | None
+
+    @property
+    def movement(self) -> str:
+        """regressed, fixed, changed, added, removed, or "" when nothing moved."""
+        old, new = self.old, self.new
+        if old is None:
+            return "added"
+        if new is None:
+            return "removed"
+        if old.status in PASSED and new.status in BROKEN:
+            return "regressed"
+        if old.status in BROKEN and new.status in PASSED:
+            return "fixed"
+        verdicts = [(old.tally(v).verdict, new.tally(v).verdict) for v in VARIANTS]
+        if old.status is not new.status or any(a != b for a, b in verdicts):
+            return "changed"
+        return ""
+
+
+@dataclass(frozen=True)
+class RunDiff:
+    old: Report
+    new: Report
+    changes: tuple[CaseChange, ...]
+
+    def ids(self, movement: str) -> list[str]:
+        return [change.case_id for change in self.changes if change.movement == movement]
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return ExitCode.REGRESSED if self.ids("regressed") else ExitCode.OK
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes the two runs less comparable than they look."""
+        found = []
+        if self.old.skill_id != self.new.skill_id:
+            found.append(
+                f"the runs measure different skills ({self.old.skill_id} and "
+                f"{self.new.skill_id}): is this the same suite?"
+            )
+        if self.old.spec.stage != self.new.spec.stage:
+            found.append(f"comparing Stage {self.old.spec.stage} with Stage {self.new.spec.stage}")
+        for report, name in ((self.old, "OLD"), (self.new, "NEW")):
+            if report.interrupted:
+                found.append(f"{name} was interrupted: its unfinished cases show as removed/added")
+        return found
+
+
+def compare(old: Report, new: Report) -> RunDiff:
+    """Every case of either run: NEW's order, then the cases only OLD had."""
+    before = {entry.case.id: entry for entry in old.cases}
+    after = {entry.case.id: entry for entry in new.cases}
+    order = list(after) + [case_id for case_id in before if case_id not in after]
+    return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i)) for i in order))
+
+
+def _side(entry: CaseReport | None) -> tuple[str, str, Text]:
+    if entry is None:
+        return "", "", Text("-")
+    status = Text(entry.status.value, style=STATUS_STYLE[entry.status])
+    return tally_cell(entry.baseline), tally_cell(entry.candidate), status
+
+
+def _run_line(name: str, path: str, report: Report) -> Text:
+    spec = report.spec
+    model = f", model {spec.model}" if spec.model else ""
+    return Text(
+        f"{name} {path}: {report.skill_id}, Stage {spec.stage}{model}, {spec.trials} trial(s), "
+        f"baseline {report.baseline.spec}, candidate {report.candidate.spec}, "
+        f"exit {report.exit_code}"
+    )
+
+
+def diff_table(diff: RunDiff) -> Table:
+    table = Table(title="Cases, OLD and NEW (k/n = activated of valid trials)")
+    table.title_justify = "left"
+    table.add_column("id", no_wrap=True)
+    for column in ("OLD baseline", "OLD candidate", "OLD status"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for column in ("NEW baseline", "NEW candidate", "NEW status"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("moved", no_wrap=True)
+    for change in diff.changes:
+        movement = change.movement
+        table.add_row(
+            Text(change.case_id),
+            *_side(change.old),
+            *_side(change.new),
+            Text(movement, style=MOVE_STYLE.get(movement, "")),
+        )
+    return table
+
+
+def figures_text(diff: RunDiff) -> Text:
+    text = Text()
+    for variant in VARIANTS:
+        old, new = diff.old.figures[variant], diff.new.figures[variant]
+        text.append(f"{variant:9} recall          OLD {rate_text(old.recall)}\n")
+        text.append(f"{'':9}                 NEW {rate_text(new.recall)}\n")
+        text.append(f"{'':9} false positives OLD {rate_text(old.false_positives)}\n")
+        text.append(f"{'':9}                 NEW {rate_text(new.false_positives)}\n")
+    return text
+
+
+def render_diff(diff: RunDiff, old_path: str, new_path: str) -> RenderableType:
+    parts: list[RenderableType] = [
+        _run_line("OLD", old_path, diff.old),
+        _run_line("NEW", new_path, diff.new),
+        diff_table(diff),
+        figures_text(diff),
+    ]
+    moved = [(name, diff.ids(name)) for name in MOVE_STYLE]
+    for name, ids in moved:
+        if ids:
+            parts.append(Text(f"{name} ({len(ids)}): {', '.join(ids)}", style=MOVE_STYLE[name]))
+    regressed = diff.ids("regressed")
+    if regressed:
+        parts.append(
+            Text(
+                f"FAILED: {len(regressed)} case(s) that passed in OLD regressed in NEW.",
+                style="bold red",
+            )
+        )
+    else:
+        parts.append(Text("OK: no case that passed in OLD regressed in NEW.", style="bold green"))
+    return Group(*parts)

@@ -1,0 +1,159 @@
+"""The HTML report: one self-contained page to look at, rendered from a Report.
+
+Everything is inline (styles, script, SVG charts) and a Content-Security-Policy forbids any
+fetch, so the file opens offline and shows the same thing anywhere. The template is a jinja2
+file shipped with the package, autoescaped: prompts and descriptions are user text.
+
+Per case a small chart shows each variant's correct rate with its 95% Wilson interval, so a
+reviewer sees at a glance which cases moved and how sure the run is.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePath, PurePosixPath
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from activation._models import FLAGGED, VARIANTS, Status, VariantName
+from activation.report.data import CaseReport, Report, TrialRecord
+from activation.report.plan import word_diff
+from activation.report.terminal import number, rate_text, tally_cell
+from activation.verdicts.stats import wilson_interval
+
+if TYPE_CHECKING:
+    import jinja2
+
+CHART_WIDTH = 200
+CHART_LEFT = 8
+CHART_RIGHT = 192
+ROW_Y = {"baseline": 14, "candidate": 32}
+STATUS_ORDER = {status: position for position, status in enumerate(Status)}
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One variant's correct rate in a case's chart, with its x positions in the SVG."""
+
+    variant: VariantName
+    correct: int
+    valid: int
+    errors: int
+    rate: float | None
+    low: float | None
+    high: float | None
+    y: int
+
+    @staticmethod
+    def x(value: float) -> float:
+        return round(CHART_LEFT + value * (CHART_RIGHT - CHART_LEFT), 1)
+
+    @property
+    def label(self) -> str:
+        if self.rate is None:
+            return f"{self.variant}: no valid trial"
+        text = f"{self.variant}: {self.correct}/{self.valid} correct ({self.rate:.0%}"
+        if self.low is not None and self.high is not None:
+            text += f", 95% Wilson {self.low:.0%}-{self.high:.0%}"
+        return text + (f", {self.errors} errored" if self.errors else "") + ")"
+
+
+@dataclass(frozen=True)
+class TrialLink:
+    variant: VariantName
+    index: int
+    reading: str
+    href: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Row:
+    entry: CaseReport
+    group: str
+    bars: tuple[Bar, ...]
+    trials: tuple[TrialLink, ...]
+
+    @property
+    def delta(self) -> float | None:
+        """Candidate minus baseline correct rate: how far the case moved."""
+        base, cand = (bar.rate for bar in self.bars)
+        return None if base is None or cand is None else cand - base
+
+    @property
+    def search_text(self) -> str:
+        case = self.entry.case
+        return " ".join((case.id, case.prompt, *case.tags, self.entry.status.value)).lower()
+
+
+def bar(entry: CaseReport, variant: VariantName) -> Bar:
+    tally = entry.tally(variant)
+    correct = tally.correct(entry.case.should_activate)
+    if not tally.valid:
+        return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
+    low, high = wilson_interval(correct, tally.valid)
+    return Bar(
+        variant, correct, tally.valid, tally.errors, correct / tally.valid, low, high,
+        ROW_Y[variant],
+    )  # fmt: skip
+
+
+def transcript_href(transcript: str, base: PurePath | None) -> str:
+    """A link to a transcript: relative to the page's folder when both are absolute paths."""
+    path = PurePosixPath(transcript)
+    if base is not None and path.is_absolute() and base.is_absolute():
+        return quote(PurePosixPath(os.path.relpath(path, base)).as_posix())
+    return path.as_uri() if path.is_absolute() else quote(path.as_posix())
+
+
+def _trial(trial: TrialRecord, base: PurePath | None) -> TrialLink:
+    href = transcript_href(trial.transcript, base) if trial.transcript else None
+    return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error)
+
+
+def rows(report: Report, base: PurePath | None) -> list[Row]:
+    return [
+        Row(
+            entry,
+            entry.case.tags[0] if entry.case.tags else "",
+            tuple(bar(entry, variant) for variant in VARIANTS),
+            tuple(
+                _trial(trial, base)
+                for trial in sorted(entry.trials, key=lambda t: (t.variant, t.index))
+            ),
+        )
+        for entry in report.cases
+    ]
+
+
+@cache
+def environment() -> jinja2.Environment:
+    import jinja2
+
+    made = jinja2.Environment(
+        loader=jinja2.PackageLoader("activation.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    made.filters.update(number=number, tally=tally_cell, rate=rate_text)
+    return made
+
+
+def render_html(report: Report, base: PurePath | None = None) -> str:
+    """The page; `base` is the folder it will be saved in, for relative transcript links."""
+    template = environment().get_template("report.html.j2")
+    return template.render(
+        report=report,
+        rows=rows(report, base),
+        statuses=list(Status),
+        flagged=FLAGGED,
+        status_order=STATUS_ORDER,
+        variants=VARIANTS,
+        diff=word_diff(report.baseline.description, report.candidate.description),
+        chart_width=CHART_WIDTH,
+        ticks=[(Bar.x(value), f"{value:.0%}") for value in (0.0, 0.5, 1.0)],
+    )
