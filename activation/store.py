@@ -1,20 +1,22 @@
-"""The response cache on disk: one small JSON file per trial, under the user cache folder.
+"""The response cache on disk: one SQLite database under the user cache folder.
 
 This is an edge, beside the state folder: it is the only code that reads and writes the
-cache's files, so the backend wrapper that uses it (trials/cache.py) stays free of I/O.
-Entries are written atomically (a temporary file in the same folder, then `os.replace`), so
-two runs writing at once (two CI jobs on one runner) each leave a whole entry, and a torn or
-unreadable entry (a crash mid-write, a full disk) reads as a miss, never as a crash. Entries
-hold an answer and its evidence, never a secret: the key is a digest of the request, and a
-request holds no credentials.
+cache, so the backend wrapper that uses it (trials/cache.py) stays free of I/O. SQLite (the
+standard library's) makes every entry a transaction: two runs writing at once (two CI jobs on
+one runner) each leave whole entries, and a crash mid-write leaves none, not a torn one. In
+WAL mode a write costs a few microseconds, where a file per entry cost a file creation each,
+the largest share of a large run's client CPU. A database that cannot be read (a damaged
+file, a full disk) is set aside or skipped: the cache only saves money, it never stops a
+run. Entries hold an answer and its evidence, never a secret: the key is a digest of the
+request, and a request holds no credentials.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import sqlite3
 import time
 from collections.abc import Callable, Mapping
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +25,16 @@ import orjson
 
 from activation._config import CACHE_APP, CACHE_ENV
 
-SCHEMA = "activation-cache/1"
-ENTRIES = "trials"
-"""The subfolder of the cache folder that holds the entries (two-character shards)."""
+DATABASE = "trials.sqlite3"
+BUSY_TIMEOUT = 30.0
+"""Seconds a writer waits for another process's write to finish."""
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    key TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    trial BLOB NOT NULL
+) WITHOUT ROWID
+"""
 Clock = Callable[[], float]
 
 
@@ -40,8 +49,27 @@ def cache_folder(flag: Path | None, env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir(CACHE_APP, appauthor=False))
 
 
+def connect(folder: Path) -> sqlite3.Connection:
+    """The cache's database, made if need be; a file that is not a database is set aside."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / DATABASE
+    for attempt in range(2):
+        database = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        try:
+            database.execute("PRAGMA journal_mode=WAL")
+            database.execute("PRAGMA synchronous=NORMAL")
+            database.execute(SCHEMA)
+            return database
+        except sqlite3.DatabaseError:
+            database.close()
+            if attempt:
+                raise
+            path.replace(path.with_name(f"{DATABASE}.damaged-{time.time_ns()}"))
+    raise AssertionError("unreachable")
+
+
 class TrialStore:
-    """Entries younger than `ttl` seconds are hits; older, torn or missing ones are misses."""
+    """Entries younger than `ttl` seconds are hits; older or unreadable ones are misses."""
 
     def __init__(self, folder: Path, ttl: float, clock: Clock = time.time) -> None:
         self.folder = folder
@@ -49,19 +77,38 @@ class TrialStore:
         self.clock = clock
         self.write_errors = 0
         """Entries that could not be written (the run goes on: the cache only saves money)."""
+        self._database: sqlite3.Connection | None = None
+        self._broken = False
 
-    def path(self, key: str) -> Path:
-        return self.folder / ENTRIES / key[:2] / f"{key}.json"
+    def _open(self) -> sqlite3.Connection | None:
+        if self._database is None and not self._broken:
+            try:
+                self._database = connect(self.folder)
+            except (OSError, sqlite3.Error):
+                self._broken = True
+        return self._database
+
+    def close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+            self._database = None
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored trial of `key`, or None. A Stage B transcript that is gone is marked,
         so the trial can say so instead of pointing at nothing."""
+        database = self._open()
+        if database is None:
+            return None
         try:
-            entry = orjson.loads(self.path(key).read_bytes())
-            if entry["schema"] != SCHEMA or self.clock() - float(entry["created"]) > self.ttl:
+            row = database.execute(
+                "SELECT created, trial FROM entries WHERE key = ?", (key,)
+            ).fetchone()
+            if row is None or self.clock() - float(row[0]) > self.ttl:
                 return None
-            trial = dict(entry["trial"])
-        except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            trial = orjson.loads(row[1])
+        except (sqlite3.Error, orjson.JSONDecodeError, TypeError, ValueError):
+            return None
+        if not isinstance(trial, dict):
             return None
         transcript = trial.get("transcript")
         if isinstance(transcript, str) and not Path(transcript).is_file():
@@ -69,19 +116,16 @@ class TrialStore:
         return trial
 
     def put(self, key: str, trial: Mapping[str, Any]) -> None:
-        path = self.path(key)
-        data = orjson.dumps({"schema": SCHEMA, "created": self.clock(), "trial": trial})
-        temporary: str | None = None
+        database = self._open()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            Path(temporary).replace(path)
-        except OSError:
+            if database is None:
+                raise sqlite3.OperationalError("the cache cannot be opened")
+            database.execute(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
+                (key, self.clock(), orjson.dumps(trial)),
+            )
+        except (sqlite3.Error, TypeError):
             self.write_errors += 1
-            if temporary is not None:
-                Path(temporary).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -89,41 +133,31 @@ class CacheInfo:
     folder: Path
     entries: int
     size: int
-    """Bytes of the entry files."""
-
-
-def _entry_files(folder: Path) -> list[Path]:
-    root = folder / ENTRIES
-    return sorted(root.glob("*/*.json")) if root.is_dir() else []
+    """Bytes of the database and its write-ahead log."""
 
 
 def cache_info(folder: Path) -> CacheInfo:
-    files = _entry_files(folder)
+    path = folder / DATABASE
+    if not path.is_file():
+        return CacheInfo(folder, 0, 0)
+    with closing(connect(folder)) as database:
+        (entries,) = database.execute("SELECT count(*) FROM entries").fetchone()
     size = 0
-    for path in files:
-        try:
-            size += path.stat().st_size
-        except OSError:
-            continue
-    return CacheInfo(folder, len(files), size)
+    for file in (path, path.with_name(f"{DATABASE}-wal")):
+        with suppress(OSError):
+            size += file.stat().st_size
+    return CacheInfo(folder, int(entries), size)
 
 
 def clear_cache(folder: Path, older_than: float | None = None, clock: Clock = time.time) -> int:
-    """Remove every entry, or those older than `older_than` seconds (a torn entry, whose age
-    cannot be read, goes too); how many were removed."""
-    removed = 0
-    now = clock()
-    for path in _entry_files(folder):
-        if older_than is not None:
-            try:
-                created = float(orjson.loads(path.read_bytes())["created"])
-            except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-                created = None
-            if created is not None and now - created <= older_than:
-                continue
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            continue
-        removed += 1
-    return removed
+    """Remove every entry, or those older than `older_than` seconds; how many went."""
+    if not (folder / DATABASE).is_file():
+        return 0
+    with closing(connect(folder)) as database:
+        if older_than is None:
+            removed = database.execute("DELETE FROM entries").rowcount
+        else:
+            cutoff = clock() - older_than
+            removed = database.execute("DELETE FROM entries WHERE created < ?", (cutoff,)).rowcount
+        database.execute("VACUUM")
+    return int(removed)

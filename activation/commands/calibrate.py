@@ -112,9 +112,10 @@ def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
     session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
     spec = backends.prepare(spec)
-    calibration = run_calibration(
-        session, backends, spec, comparisons, args.only is not None, open_store(args)
-    )
+    with open_store(args) as store:
+        calibration = run_calibration(
+            session, backends, spec, comparisons, args.only is not None, store
+        )
     session.out.print(render_calibration(calibration))
     if args.json is not None:
         data = calibration_data(calibration, __version__)

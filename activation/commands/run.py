@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -68,11 +69,17 @@ def detectable(spec: RunSpec, cases: int) -> tuple[Characteristics, Characterist
     return anyio.run(both)
 
 
-def open_store(args: argparse.Namespace) -> TrialStore | None:
-    """The response cache the flags ask for (None with `--no-cache`)."""
+@contextmanager
+def open_store(args: argparse.Namespace) -> Iterator[TrialStore | None]:
+    """The response cache the flags ask for (None with `--no-cache`), closed after."""
     if args.no_cache:
-        return None
-    return TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+        yield None
+        return
+    store = TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def open_backend(
@@ -171,7 +178,8 @@ def main_run(session: Session, argv: list[str], backends: Backends) -> int:
         session.show(settings_table(settings))
         return 0
     spec = backends.prepare(spec)
-    outcome = run_with_progress(session, backends, spec, inputs, open_store(args))
+    with open_store(args) as store:
+        outcome = run_with_progress(session, backends, spec, inputs, store)
     remember_flags(outcome)
     report = build_report(outcome, __version__, tuple(warnings), rerun=rerun_args(args, argv))
     session.show(render_report(report))

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from activation.store import cache_info
 from tests.support.cli import STATUS_CASES, by_id, run
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, estimate_tokens
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case
@@ -45,7 +46,7 @@ def test_a_warm_rerun_sends_no_request_and_says_so(
     assert cold["usage"]["cost_usd"] == pytest.approx(sonnet_cost(cold))
     assert cold["usage"]["cost_usd"] > 0
     assert all(not t["cached"] for entry in cold["cases"] for t in entry["trials"])
-    assert len(list((cache_dir / "trials").rglob("*.json"))) == 12
+    assert cache_info(cache_dir).entries == 12
     capsys.readouterr()
 
     fake_api.clear()
@@ -100,7 +101,7 @@ def test_a_ttl_of_zero_and_another_folder_miss(
     other = tmp_path / "other-cache"
     _code, elsewhere = run(tmp_path, CASES, "--max-trials", "3", "--cache-dir", str(other))
     assert elsewhere["usage"]["from_cache"] == 0
-    assert len(list((other / "trials").rglob("*.json"))) == 12
+    assert cache_info(other).entries == 12
     assert len(fake_api.message_requests) == 24
 
 
