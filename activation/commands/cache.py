@@ -15,7 +15,8 @@ def build_parser() -> argparse.ArgumentParser:
     made = parser(
         "activation cache",
         "The response cache: every successful trial's answer, reused by later runs that "
-        "send the very same request (until --cache-ttl).",
+        "send the very same request (until --cache-ttl). "
+        "Example: activation cache clear --older-than 30d",
     )
     actions = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
     info = actions.add_parser("info", help="entries, size and folder")

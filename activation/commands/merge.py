@@ -6,42 +6,29 @@ errored (the evidence is incomplete), 0 otherwise; 2 for reports that do not bel
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+import os
 
 from activation import __version__
-from activation.commands.arguments import parser
+from activation.commands.outputs import chosen_outputs, write_outputs
+from activation.commands.parsers import merge_parser
+from activation.commands.report import load_report
 from activation.commands.session import Session, check_writable
 from activation.report.merge import merge_reports
 from activation.report.terminal import render_report
 
 
-def build_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation merge",
-        "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
-        "run: every verdict and the false-discovery step recomputed across all cases. "
-        "Example: activation merge shard-*.json --json report.json",
-    )
-    made.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="shard reports")
-    made.add_argument("--json", type=Path, metavar="PATH", help="write the merged JSON report")
-    return made
-
-
 def main_merge(session: Session, argv: list[str]) -> int:
-    from activation.inputs.load import read_json
-    from activation.report.data import parse_report
-
-    args = build_parser().parse_args(argv)
+    args = merge_parser().parse_args(argv)
+    session.debug = session.debug or args.debug
     if args.json is not None:
         check_writable(args.json)
         session.json_path = args.json
-    reports = [
-        (str(path), parse_report(read_json(path, "report"), str(path))) for path in args.reports
-    ]
+    outputs = chosen_outputs(args, os.environ)
+    reports = [(str(path), load_report(path)) for path in args.reports]
     merged = merge_reports(reports, __version__)
     if merged.missing_line:
         session.warn([merged.missing_line])
     session.show(render_report(merged.report))
     session.write_report(merged.report)
+    write_outputs(session, merged.report, outputs)
     return merged.report.exit_code

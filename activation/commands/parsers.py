@@ -162,5 +162,27 @@ def diff_parser() -> argparse.ArgumentParser:
     return made
 
 
+def merge_parser() -> argparse.ArgumentParser:
+    made = parser(
+        "activation merge",
+        "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
+        "run: every verdict and the false-discovery step recomputed across all cases. Exit 1 "
+        "when a case regressed, 3 when shards are missing or a case errored, 2 when the "
+        "reports are not shards of one run. "
+        "Example: activation merge shard-*.json --json report.json --junit junit.xml",
+    )
+    made.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="shard reports")
+    outputs = made.add_argument_group("outputs")
+    outputs.add_argument("--json", type=Path, metavar="PATH", help="write the merged JSON report")
+    add_report_outputs(outputs)
+    outputs.add_argument(
+        "--no-summary",
+        action="store_true",
+        help="do not append the Markdown summary to $GITHUB_STEP_SUMMARY (appended when set)",
+    )
+    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
+    return made
+
+
 CONFIGURED = {"run": run_parser, "calibrate": calibrate_parser, "lint": lint_parser}
 """The commands that read the settings file and the environment."""

@@ -34,7 +34,7 @@ from activation.report.plan import (
 from activation.report.progress import TrialProgress
 from activation.report.terminal import render_report
 from activation.store import TrialStore, cache_folder
-from activation.trials.backend import Backend, Keyed
+from activation.trials.backend import Backend, Keyed, Watched
 from activation.trials.cache import CachedBackend
 from activation.trials.classifier.prompt import Requests
 from activation.trials.engine import execute
@@ -114,9 +114,8 @@ def run_with_progress(
     backend = open_backend(backends, spec, inputs, store)
     estimate = cost_estimate(spec, inputs).per_trial if spec.max_cost_usd is not None else None
     with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
-        watch = getattr(backend, "watch", None)
-        if callable(watch):
-            watch(progress.batch)
+        if isinstance(backend, Watched):
+            backend.watch(progress.batch)
         return execute(spec, inputs, backend, progress, progress.plan, estimate)
 
 

@@ -139,6 +139,53 @@ class Report:
         )
 
     @property
+    def cost_line(self) -> str:
+        """The run's cost, and where it comes from; unknown is said, never shown as $0."""
+        spec, cost = self.spec, self.usage.cost_usd
+        if cost is None or (spec.pricing is None and spec.stage == "A"):
+            model = spec.model or "the CLI's default model"
+            return f"cost unknown (no price for {model}: pass --price-in and --price-out)"
+        if spec.pricing is None:
+            return f"cost ${cost:.4f} (the CLI's reported cost)"
+        source = "the CLI's reported cost, and " if spec.stage == "B" else ""
+        batch = " at the batch discount" if spec.batch else ""
+        return f"cost ${cost:.4f} ({source}list prices of {spec.pricing.date}{batch})"
+
+    @property
+    def usage_lines(self) -> list[str]:
+        """What the run spent, in words every output shares."""
+        usage = self.usage
+        lines = []
+        if self.extra_calls:
+            escalated = sum(entry.escalated for entry in self.cases)
+            lines.append(
+                f"escalated {escalated} case(s) past the first round: {self.extra_calls} "
+                "extra trial(s)"
+            )
+        line = (
+            f"usage: {usage.requests} request(s), {usage.input_tokens} input / "
+            f"{usage.output_tokens} output tokens"
+        )
+        if usage.cache_write_tokens or usage.cache_read_tokens:
+            line += (
+                f", prompt cache {usage.cache_write_tokens} written / "
+                f"{usage.cache_read_tokens} read"
+            )
+        lines.append(f"{line}; {self.cost_line}")
+        if usage.from_cache:
+            lines.append(f"{usage.from_cache} trial(s) from the cache (no request, no cost)")
+        return lines
+
+    @property
+    def ceiling_line(self) -> str | None:
+        if not self.ceiling_hit:
+            return None
+        return (
+            f"cost ceiling ${self.spec.max_cost_usd:g} reached: the trials not started are "
+            'errors ("cost ceiling")'
+        )
+
+    @property
     def verdict(self) -> str:
         return VERDICTS.get(ExitCode(self.exit_code), self.error or f"exit {self.exit_code}")
 

@@ -63,6 +63,9 @@ def _figures(report: Report) -> list[str]:
             f"| {name} {code(report.variant(name).spec)} | {rate_text(figures.recall)} "
             f"| {rate_text(figures.false_positives)} |"
         )
+    lines += ["", *(escape(line) for line in report.usage_lines)]
+    if report.ceiling_line:
+        lines.append(f"**{escape(report.ceiling_line)}**")
     return [*lines, ""]
 
 

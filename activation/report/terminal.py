@@ -113,43 +113,12 @@ def figures_text(report: Report) -> Text:
         figs = report.figures[variant]
         text.append(f"{variant:9} recall {rate_text(figs.recall)}\n")
         text.append(f"{'':9} false positives {rate_text(figs.false_positives)}\n")
-    if report.extra_calls:
-        escalated = sum(entry.escalated for entry in report.cases)
-        text.append(
-            f"escalated {escalated} case(s) past the first round: {report.extra_calls} "
-            "extra trial(s)\n"
-        )
-    usage = report.usage
-    text.append(
-        f"usage: {usage.requests} request(s), {usage.input_tokens} input / "
-        f"{usage.output_tokens} output tokens"
-    )
-    if usage.cache_write_tokens or usage.cache_read_tokens:
-        text.append(
-            f", prompt cache {usage.cache_write_tokens} written / {usage.cache_read_tokens} read"
-        )
-    text.append(f"; {cost_line(report)}")
-    if usage.from_cache:
-        text.append(f"\n{usage.from_cache} trial(s) from the cache (no request, no cost)")
+    for line in report.usage_lines:
+        text.append(f"{line}\n")
     if report.ceiling_hit:
-        text.append(
-            f"\ncost ceiling ${report.spec.max_cost_usd:g} reached: the trials not started are "
-            'errors ("cost ceiling")',
-            style="bold magenta",
-        )
+        text.append(report.ceiling_line or "", style="bold magenta")
+    text.rstrip()
     return text
-
-
-def cost_line(report: Report) -> str:
-    """The run's cost, and where it comes from; unknown is said, never shown as $0."""
-    spec, cost = report.spec, report.usage.cost_usd
-    if cost is None:
-        model = spec.model or "the CLI's default model"
-        return f"cost unknown (no price for {model}: pass --price-in and --price-out)"
-    source = "the CLI's reported cost, and " if spec.stage == "B" else ""
-    date = spec.pricing.date if spec.pricing else "?"
-    batch = " at the batch discount" if spec.batch else ""
-    return f"cost ${cost:.4f} ({source}list prices of {date}{batch})"
 
 
 def status_lists(report: Report) -> list[Text]:

@@ -8,6 +8,7 @@ concurrently. Only backends know which stage they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
@@ -40,6 +41,18 @@ class Priced(Protocol):
     holds its answer), so a cost ceiling never refuses a free trial."""
 
     def is_free(self, key: TrialKey) -> bool: ...
+
+
+BatchProgress = Callable[[int, int], None]
+"""(requests finished, requests submitted) over a run's batches."""
+
+
+@runtime_checkable
+class Watched(Protocol):
+    """A backend whose trials wait on something slower than a request (a batch), and that
+    reports its progress in the meantime."""
+
+    def watch(self, on_progress: BatchProgress) -> None: ...
 
 
 def shown_url(url: object) -> str:

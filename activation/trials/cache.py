@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, Self
 
 from activation._models import Trial, TrialKey, Usage
-from activation.trials.backend import Backend, Keyed
+from activation.trials.backend import Backend, BatchProgress, Keyed, Watched
 
 MISSING_TRANSCRIPT = "the transcript of the run that produced it is gone"
 
@@ -79,9 +79,10 @@ class CachedBackend:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.inner.__aexit__(*exc_info)
 
-    def __getattr__(self, name: str) -> Any:
-        """Anything else (a batch backend's progress hook) is the inner backend's."""
-        return getattr(self.inner, name)
+    def watch(self, on_progress: BatchProgress) -> None:
+        """A batch backend inside reports its batches' progress."""
+        if isinstance(self.inner, Watched):
+            self.inner.watch(on_progress)
 
     def _lookup(self, key: TrialKey) -> tuple[str, Trial | None]:
         """The trial's cache key and its cached trial, looked up once per trial."""

@@ -14,7 +14,8 @@ import anyio
 
 from activation._models import Inputs, RunOutcome, RunSpec, Trial
 from activation.trials.backend import Backend
-from activation.trials.schedule import Budget, Ledger, decisive, run_cases
+from activation.trials.budget import Budget
+from activation.trials.schedule import Ledger, decisive, run_cases
 from activation.verdicts.escalation import Escalation
 from activation.verdicts.judge import Evidence, judge_all
 

@@ -10,7 +10,7 @@ import pytest
 from activation import _config
 from activation.commands.main import main
 
-SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff")
+SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache")
 
 
 def help_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -51,15 +51,16 @@ def run_to(
     return code, report
 
 
-def merge(*reports: Path, out: Path) -> int:
-    return main(["merge", *map(str, reports), "--json", str(out)])
+def merge(*reports: Path, out: Path, more: tuple[str, ...] = ()) -> int:
+    return main(["merge", *map(str, reports), "--json", str(out), *more])
 
 
 def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> None:
     whole_code, whole = run_to(tmp_path, "whole")
     shards = [run_to(tmp_path, f"shard-{i}", "--shard", f"{i}/3") for i in (1, 2, 3)]
     merged = tmp_path / "merged.json"
-    code = merge(*(path for _code, path in shards), out=merged)
+    junit = tmp_path / "merged.xml"
+    code = merge(*(path for _code, path in shards), out=merged, more=("--junit", str(junit)))
     one = orjson.loads(whole.read_bytes())
     together = orjson.loads(merged.read_bytes())
     assert (code, whole_code) == (together["exit_code"], one["exit_code"]) == (1, 1)
@@ -73,6 +74,8 @@ def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> No
     assert together["usage"] == one["usage"]
     assert together["fingerprint"] == one["fingerprint"]
     assert together["shard"] is None
+    assert junit.read_text().count("<testcase ") == len(CASES)
+    assert junit.read_text().count("<failure ") == len(one["summary"]["regressed"])
     statuses = {case_id: entry["status"] for case_id, entry in by_id(one).items()}
     assert statuses["case-01"] == "REGRESSED"
     assert statuses["case-05"] == "ERROR"

@@ -7,9 +7,9 @@ import pytest
 
 from activation._errors import ExitCode
 from activation._models import RunSpec, Status
+from activation.trials.budget import CEILING
 from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend, scripted
-from activation.trials.schedule import CEILING
 from activation.trials.simulate import _inputs, typical
 
 

@@ -14,7 +14,6 @@ a later batch. Ctrl-C and SIGTERM cancel the open batches on the way out (shield
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,9 @@ import orjson
 from activation import _config, state
 from activation._errors import ApiUnreachable
 from activation._models import Inputs, RunSpec, Trial, TrialKey, Usage
-from activation.trials.backend import shown_url
+from activation.trials.backend import BatchProgress, shown_url
 from activation.trials.classifier.backend import ClassifierBackend, message_usage, refused
 
-Progress = Callable[[int, int], None]
-"""(requests finished, requests submitted) over the run's batches."""
 Result = tuple[str, Any]
 """("succeeded", message dict) or ("errored" | "expired" | "canceled", detail)."""
 
@@ -73,7 +70,7 @@ class BatchBackend(ClassifierBackend):
         )
         self.max_requests = _config.BATCH_MAX_REQUESTS
         self.max_bytes = _config.BATCH_MAX_BYTES
-        self.on_progress: Progress | None = None
+        self.on_progress: BatchProgress | None = None
         self._open: dict[str, tuple[int, int]] = {}
         """Batches not yet ended: (requests finished, requests) each."""
         self._closed = 0
@@ -81,7 +78,7 @@ class BatchBackend(ClassifierBackend):
         self._queue: list[_Slot] = []
         self._gathering = False
 
-    def watch(self, on_progress: Progress) -> None:
+    def watch(self, on_progress: BatchProgress) -> None:
         self.on_progress = on_progress
 
     async def __aenter__(self) -> BatchBackend:
