@@ -16,8 +16,8 @@ from activation.commands.arguments import spec_from
 from activation.commands.backends import Backends, stage_b_selection
 from activation.commands.config import parse_settings
 from activation.commands.parsers import calibrate_parser
-from activation.commands.run import open_store, run_with_progress
-from activation.commands.session import Session, check_writable
+from activation.commands.run import inputs_from, open_store, run_with_progress
+from activation.commands.session import Session
 from activation.inputs.frontmatter import split_document
 from activation.report.calibration import (
     Calibration,
@@ -32,17 +32,9 @@ from activation.store import TrialStore
 
 def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
     """The three comparisons, all validated before the first call."""
-    from activation.inputs.load import load_inputs, resolve_variant
+    from activation.inputs.load import resolve_variant
 
-    real = load_inputs(
-        cwd,
-        repo=args.repo,
-        skill_path=args.skill_path,
-        cases=args.cases,
-        distractors=args.distractors,
-        baseline=args.baseline,
-        only=args.only,
-    )
+    real = inputs_from(args, cwd, candidate=None)
     controls = {
         "narrow": resolve_variant(str(args.narrow), real.target, cwd),
         "broad": resolve_variant(str(args.broad), real.target, cwd),
@@ -100,10 +92,7 @@ def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path
 
 def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int:
     args, _settings = parse_settings(calibrate_parser, argv)
-    session.debug = session.debug or args.debug
-    if args.json is not None:
-        check_writable(args.json)
-        session.json_path = args.json
+    session.adopt(args.debug, args.json)
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
     spec = spec_from(args)

@@ -12,17 +12,14 @@ from activation import __version__
 from activation.commands.outputs import chosen_outputs, write_outputs
 from activation.commands.parsers import merge_parser
 from activation.commands.report import load_report
-from activation.commands.session import Session, check_writable
+from activation.commands.session import Session
 from activation.report.merge import merge_reports
 from activation.report.terminal import render_report
 
 
 def main_merge(session: Session, argv: list[str]) -> int:
     args = merge_parser().parse_args(argv)
-    session.debug = session.debug or args.debug
-    if args.json is not None:
-        check_writable(args.json)
-        session.json_path = args.json
+    session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
     reports = [(str(path), load_report(path)) for path in args.reports]
     merged = merge_reports(reports, __version__)

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
-from activation._errors import ExitCode, InputError
+from activation._errors import ExitCode
 from activation.commands.outputs import FORMATS, Outputs, write_outputs
 from activation.commands.parsers import report_parser
 from activation.commands.session import Session, check_writable
@@ -21,17 +19,9 @@ from activation.report.terminal import render_report
 
 def load_report(path: Path) -> Report:
     """A report saved with `--json`; anything else is an input error naming the file."""
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a report") from None
-    except OSError as error:
-        raise InputError(f"cannot read the report {path}: {error.strerror}") from None
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise InputError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
-    return parse_report(data, str(path))
+    from activation.inputs.load import read_json
+
+    return parse_report(read_json(path, "report"), str(path))
 
 
 def main_report(session: Session, argv: list[str]) -> int:

@@ -18,7 +18,7 @@ from activation.commands.backends import Backends, pair_key, stage_b_selection
 from activation.commands.config import parse_settings
 from activation.commands.outputs import chosen_outputs, write_outputs
 from activation.commands.parsers import run_parser
-from activation.commands.session import Session, check_writable
+from activation.commands.session import Session
 from activation.inputs.cases import shard_of
 from activation.report.data import build_report, fingerprint
 from activation.report.plan import (
@@ -116,7 +116,14 @@ def run_with_progress(
     with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
         if isinstance(backend, Watched):
             backend.watch(progress.batch)
-        return execute(spec, inputs, backend, progress, progress.plan, estimate)
+        return execute(
+            spec,
+            inputs,
+            backend,
+            on_trial=progress,
+            on_plan=progress.plan,
+            cost_estimate=estimate,
+        )
 
 
 def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunSpec, Inputs]:
@@ -124,6 +131,22 @@ def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunS
     whole = Shard(index, count, tuple(case.id for case in inputs.cases), fingerprint(spec, inputs))
     mine = tuple(case for case in inputs.cases if shard_of(case.id, count) == index)
     return replace(spec, shard=whole), replace(inputs, cases=mine)
+
+
+def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> Inputs:
+    """The inputs the flags name; `candidate` None is the working-tree SKILL.md."""
+    from activation.inputs.load import load_inputs
+
+    return load_inputs(
+        cwd,
+        repo=args.repo,
+        skill_path=args.skill_path,
+        cases=args.cases,
+        distractors=args.distractors,
+        baseline=args.baseline,
+        candidate=candidate,
+        only=args.only,
+    )
 
 
 def remember_flags(outcome: RunOutcome) -> None:
@@ -141,24 +164,10 @@ def remember_flags(outcome: RunOutcome) -> None:
 
 def main_run(session: Session, argv: list[str], backends: Backends) -> int:
     args, settings = parse_settings(run_parser, argv)
-    session.debug = session.debug or args.debug
-    from activation.inputs.load import load_inputs
-
-    if args.json is not None:
-        check_writable(args.json)
-        session.json_path = args.json
+    session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
     spec = spec_from(args)
-    inputs = load_inputs(
-        Path.cwd(),
-        repo=args.repo,
-        skill_path=args.skill_path,
-        cases=args.cases,
-        distractors=args.distractors,
-        baseline=args.baseline,
-        candidate=args.candidate,
-        only=args.only,
-    )
+    inputs = inputs_from(args, Path.cwd(), args.candidate)
     warnings = run_warnings(spec, inputs, bundled_cases=args.cases is None)
     session.warn(warnings)
     if spec.stage == "B" and args.only is None:

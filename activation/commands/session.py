@@ -84,6 +84,14 @@ class Session:
         self.json_path: Path | None = None
         self.report: Report | None = None
 
+    def adopt(self, debug: bool, json_path: Path | None) -> None:
+        """The options every run-like command shares: `--debug` (also from the settings
+        file) and the JSON report's path, checked before any model call."""
+        self.debug = self.debug or debug
+        if json_path is not None:
+            check_writable(json_path)
+            self.json_path = json_path
+
     def show(self, renderable: RenderableType) -> None:
         """Print at the renderable's natural width when the terminal is narrower, so case ids
         and commands stay whole (the terminal wraps the long lines; a copy keeps them one)."""

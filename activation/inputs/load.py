@@ -45,14 +45,19 @@ _SYMLINK_MODE = 0o120000
 # --- cases and distractors ---------------------------------------------------------------
 
 
-def read_json(path: Path, what: str = "cases file") -> object:
-    """A JSON file, parsed; unreadable, non-UTF-8 or non-JSON input is an input error."""
+def read_bytes(path: Path, what: str) -> bytes:
+    """A file's bytes; a folder or an unreadable file is an input error naming `what` it is."""
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, not a {what}") from None
     except OSError as error:
-        raise InputError(f"cannot read {what} {path}: {error.strerror}") from None
+        raise InputError(f"cannot read the {what} {path}: {error.strerror}") from None
+
+
+def read_json(path: Path, what: str = "cases file") -> object:
+    """A JSON file, parsed; unreadable, non-UTF-8 or non-JSON input is an input error."""
+    raw = read_bytes(path, what)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -97,10 +102,7 @@ def load_distractors(directory: Path) -> tuple[Skill, ...]:
 
 
 def read_text(path: Path, what: str) -> str:
-    try:
-        return decode_skill(path.read_bytes(), str(path))
-    except OSError as error:
-        raise InputError(f"cannot read {what} {path}: {error.strerror}") from None
+    return decode_skill(read_bytes(path, what), str(path))
 
 
 # --- the target ----------------------------------------------------------------------------

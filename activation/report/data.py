@@ -295,15 +295,7 @@ def _tally_data(tally: Tally) -> dict[str, object]:
 def _usage_data(usage: Usage) -> dict[str, object]:
     """`requests` were sent; `from_cache` trials were served by the cache and sent none.
     A `cost_usd` of null is unknown (a model without a price), never free."""
-    return {
-        "requests": usage.requests,
-        "from_cache": usage.from_cache,
-        "input_tokens": usage.input_tokens,
-        "output_tokens": usage.output_tokens,
-        "cache_write_tokens": usage.cache_write_tokens,
-        "cache_read_tokens": usage.cache_read_tokens,
-        "cost_usd": usage.cost_usd,
-    }
+    return dataclasses.asdict(usage)
 
 
 def _prices_data(prices: Prices) -> dict[str, float]:

@@ -195,11 +195,8 @@ def diff_text(runs: Sequence[tuple[str, str]]) -> Text:
 def percent(value: Rate | None) -> str:
     if value is None or not value.total:
         return "n/a"
-    text = f"{value.hits / value.total:.0%}"
-    if value.interval:
-        low, high = value.interval
-        text += f" ({low:.0%}-{high:.0%})"
-    return text
+    interval = f" ({value.interval_text})" if value.interval_text else ""
+    return f"{value.hits / value.total:.0%}{interval}"
 
 
 def characteristics_text(

@@ -56,11 +56,8 @@ def tally_cell(tally: Tally) -> str:
 def rate_text(value: Rate) -> str:
     if not value.total:
         return "n/a (no case to count: ERROR cases and ties are left out)"
-    text = f"{value.hits}/{value.total} = {value.hits / value.total:.0%}"
-    if value.interval:
-        low, high = value.interval
-        text += f"  (95% Wilson {low:.0%}-{high:.0%})"
-    return text
+    interval = f"  (95% Wilson {value.interval_text})" if value.interval_text else ""
+    return f"{value.hits}/{value.total} = {value.hits / value.total:.0%}{interval}"
 
 
 def number(value: float | None) -> str:

@@ -10,6 +10,7 @@ from the cache carries `cached=True` and a usage of one trial from the cache and
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, Protocol, Self
 
@@ -30,18 +31,13 @@ class KeyedBackend(Backend, Keyed, Protocol):
 
 
 def trial_entry(trial: Trial) -> dict[str, Any]:
-    """What is kept of a successful trial: the answer, why, and where its transcript is."""
-    usage = trial.usage
+    """What is kept of a successful trial: the answer, why, where its transcript is, and
+    what it cost when it was asked."""
     return {
         "activated": trial.activated,
         "evidence": trial.evidence,
         "transcript": trial.transcript,
-        "usage": {
-            "requests": usage.requests,
-            "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens,
-            "cost_usd": usage.cost_usd,
-        },
+        "usage": dataclasses.asdict(trial.usage),
     }
 
 

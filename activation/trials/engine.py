@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import signal
 from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
+from functools import partial
+from typing import Any
 
 import anyio
 
@@ -92,24 +95,11 @@ async def execute_async(
     on_trial: OnTrial | None = None,
     on_plan: OnPlan | None = None,
     cost_estimate: float | None = None,
+    stop_on_signals: bool = False,
 ) -> RunOutcome:
     """`cost_estimate`: a trial's expected cost in US dollars before any has finished, for
-    `spec.max_cost_usd` (see schedule.Budget)."""
-    ledger = Ledger(on_trial, on_plan)
-    budget = budget_for(spec, cost_estimate)
-    await _run(spec, inputs, backend, ledger, budget)
-    return judge_ledger(spec, inputs, ledger, budget=budget)
-
-
-def execute(
-    spec: RunSpec,
-    inputs: Inputs,
-    backend: Backend,
-    on_trial: OnTrial | None = None,
-    on_plan: OnPlan | None = None,
-    cost_estimate: float | None = None,
-) -> RunOutcome:
-    """Run to the end, or until SIGINT or SIGTERM; then judge what finished."""
+    `spec.max_cost_usd` (see trials/budget.py). With `stop_on_signals` (the main thread
+    only), SIGINT and SIGTERM stop the trials and the outcome judges what finished."""
     ledger = Ledger(on_trial, on_plan)
     budget = budget_for(spec, cost_estimate)
     stopped = False
@@ -121,21 +111,26 @@ def execute(
             scope.cancel()
             return
 
-    async def main() -> None:
+    with ExitStack() as stack:
         async with anyio.create_task_group() as group:
-            with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            if stop_on_signals:
+                signals = stack.enter_context(anyio.open_signal_receiver(*STOP_SIGNALS))
                 group.start_soon(watch, signals, group.cancel_scope)
+            try:
                 await _run(spec, inputs, backend, ledger, budget)
+            finally:
                 group.cancel_scope.cancel()
+    return judge_ledger(spec, inputs, ledger, interrupted=stopped, budget=budget)
 
+
+def execute(spec: RunSpec, inputs: Inputs, backend: Backend, **options: Any) -> RunOutcome:
+    """`execute_async` with the same options, blocking, stopped by SIGINT or SIGTERM."""
     handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    run = partial(execute_async, spec, inputs, backend, stop_on_signals=True, **options)
     try:
-        anyio.run(main)
-    except KeyboardInterrupt:
-        stopped = True
+        return anyio.run(run)
     except BaseExceptionGroup as group:
         raise decisive(group) from None
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)
-    return judge_ledger(spec, inputs, ledger, interrupted=stopped, budget=budget)

@@ -21,6 +21,14 @@ class Rate:
     def value(self) -> float | None:
         return self.hits / self.total if self.total else None
 
+    @property
+    def interval_text(self) -> str | None:
+        """The 95 % Wilson interval in whole percent, "30%-95%"; None without one."""
+        if self.interval is None:
+            return None
+        low, high = self.interval
+        return f"{low:.0%}-{high:.0%}"
+
 
 def rate(hits: int, total: int, with_interval: bool) -> Rate:
     if not total or not with_interval:

@@ -223,10 +223,10 @@ def test_one_file_serves_every_command(
     assert main(["lint"]) == 2
     missing = suite.root / "activation" / "missing.json"
     assert one_line_error(capsys) == (
-        f"activation lint: error: cannot read cases file {missing}: No such file or directory"
+        f"activation lint: error: cannot read the cases file {missing}: No such file or directory"
     )
     assert main(["--dry-run"], model()) == 2
-    assert "cannot read cases file" in one_line_error(capsys)
+    assert "cannot read the cases file" in one_line_error(capsys)
     args, settings = resolve(calibrate_parser, [], suite.root, {}, configurable_keys())
     assert args.narrow == suite.root / "controls" / "narrow.md"
     assert args.record == Path("calibration/records")

@@ -130,7 +130,7 @@ def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str
     [
         (
             ["--cases", "missing.json"],
-            "cannot read cases file missing.json: ",
+            "cannot read the cases file missing.json: ",
         ),
         (
             ["--cases", "bad.json"],

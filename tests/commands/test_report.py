@@ -48,7 +48,11 @@ def test_report_renders_a_saved_run_as_the_run_did(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"{not json", "{path}: not JSON (unexpected character, expected a string key at line 1)"),
+        (
+            b"{not json",
+            "{path}: not valid JSON at line 1, column 2 (unexpected character, expected a "
+            "string key)",
+        ),
         (b'{"schema": "other"}', "{path}: not an activation report (activation-report/2)"),
         (
             b'{"schema": "activation-report/2", "exit_code": 2, "error": "no API key"}',

@@ -68,7 +68,15 @@ def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> Non
         "activated": False,
         "evidence": "chose nothing",
         "transcript": "/t/c.jsonl",
-        "usage": {"requests": 1, "input_tokens": 300, "output_tokens": 20, "cost_usd": 0.0008},
+        "usage": {
+            "requests": 1,
+            "input_tokens": 300,
+            "output_tokens": 20,
+            "cost_usd": 0.0008,
+            "cache_write_tokens": 0,
+            "cache_read_tokens": 0,
+            "from_cache": 0,
+        },
     }
     revived = cached_trial(key, entry)
     assert revived == Trial(
