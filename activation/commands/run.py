@@ -40,8 +40,9 @@ from activation.trials.classifier.prompt import Requests
 from activation.trials.engine import execute
 from activation.trials.simulate import Characteristics, simulate, typical
 
-SIMULATED_RUNS = 100
-"""Runs per population behind the characteristics `--dry-run` shows: about 2 s on 40 cases."""
+SIMULATED_RUNS = 60
+"""Runs per population behind the characteristics `--dry-run` shows: a few seconds on 95
+cases, with intervals that say how sure the figures are (benchmarks run 400)."""
 SIMULATION_LIMIT = 1_500
 """First-round calls above which `--dry-run` does not simulate (it would take minutes)."""
 RERUN_FLAGS = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")

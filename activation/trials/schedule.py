@@ -9,7 +9,8 @@ indices, so the menu permutations of Stage A stay paired between variants and di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 
 import anyio
 
@@ -99,6 +100,20 @@ class FirstRounds:
         return case.id in self._significant
 
 
+@asynccontextmanager
+async def limited(limiter: anyio.CapacityLimiter) -> AsyncIterator[None]:
+    """A slot of the limiter: taken at once when one is free (no trip through the event
+    loop, which was most of a simulated trial's cost), else in turn."""
+    try:
+        limiter.acquire_nowait()
+    except anyio.WouldBlock:
+        await limiter.acquire()
+    try:
+        yield
+    finally:
+        limiter.release()
+
+
 async def run_cases(
     cases: Sequence[Case],
     escalation: Escalation,
@@ -115,7 +130,7 @@ async def run_cases(
 
     async def one(key: TrialKey) -> None:
         nonlocal aborted
-        async with limiter:
+        async with limited(limiter):
             if aborted:  # the run is ending: no new request while the cancellation spreads
                 return
             counted = budget is not None and not (
