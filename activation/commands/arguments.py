@@ -1,12 +1,14 @@
 """Argument parsing shared by every command: one clear line and exit 2 for a bad flag, and
 `--help` grouped by purpose (inputs, trials, outputs, Stage B) with rich formatting.
 
-Every default shown in `--help` comes from `_config`, the only place defaults live.
+Every default shown in `--help` comes from `_config`, the only place defaults live, and is
+printed from the value the flag is given (see `Flag`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -15,6 +17,21 @@ from rich.markup import escape
 from rich_argparse import RichHelpFormatter
 
 from activation import __version__, _config
+from activation._config import (
+    ALPHA,
+    CACHE_ENV,
+    CACHE_TTL,
+    CLAUDE,
+    CONCURRENCY,
+    MAX_TRIALS,
+    MAX_TURNS,
+    MODEL,
+    PLUGINS_DIR,
+    SEED,
+    SKILL_PATH,
+    TIMEOUT,
+    TRIALS,
+)
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 
@@ -24,6 +41,14 @@ CONFIG_EPILOG = escape(
     f"{_config.ENV_PREFIX}<KEY> (upper case, - as _). The command line wins, then the "
     "environment, then the file, then the defaults shown here."
 )
+RUN_EPILOG = (
+    "A suspicious case escalates to more trials per variant, up to --max-trials (equal to "
+    "--trials turns escalation off). --price-in and --price-out price a model the price table "
+    "lacks. --max-cost-usd counts the cost so far plus the trials in flight; the trials it "
+    "keeps from starting are errors (exit 3). --resume collects the batches an interrupted "
+    "--batch run on the same inputs submitted, instead of paying for them again. "
+) + CONFIG_EPILOG
+"""Run and calibrate's epilog: what their flags' one-line help leaves out, then the settings."""
 
 
 class HelpFormatter(RichHelpFormatter):
@@ -37,14 +62,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def parser(prog: str, description: str, epilog: str | None = None) -> OneLineParser:
-    made = OneLineParser(
-        prog=prog, description=description, epilog=epilog, formatter_class=HelpFormatter
-    )
-    made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
-    return made
 
 
 def positive_int(value: str) -> int:
@@ -99,198 +116,128 @@ def non_empty(value: str) -> str:
 
 
 @dataclass(frozen=True)
-class Groups:
-    """The help sections a matrix-running command's flags are filed under."""
+class Flag:
+    """One option as data, so a command's flags read as a table and the help's default is
+    generated from the value itself: `default`, or `shown` where argparse's default is None
+    (the value is settled later) or is not worth printing (a bundled file's full path)."""
 
-    inputs: argparse._ArgumentGroup
-    trials: argparse._ArgumentGroup
-    cost: argparse._ArgumentGroup
-    outputs: argparse._ArgumentGroup
-    stage_b: argparse._ArgumentGroup
+    name: str
+    metavar: str | None
+    help: str
+    type: Callable[[str], object] | None = None
+    default: object = None
+    shown: object = None
+    action: str = "store"
+    nargs: str | None = None
+    const: object = None
 
-
-def add_target_arguments(group: argparse._ActionsContainer) -> None:
-    group.add_argument(
-        "--repo", type=Path, metavar="DIR", help="target repo (default: git root of the cwd)"
-    )
-    group.add_argument(
-        "--skill-path",
-        metavar="PATH",
-        help=f"SKILL.md relative to the repo (default: {_config.SKILL_PATH}, "
-        f"or the only SKILL.md under {_config.PLUGINS_DIR}/)",
-    )
-
-
-def add_run_arguments(parser: argparse.ArgumentParser) -> Groups:
-    """The flags of every command that runs the matrix (the main one and `calibrate`)."""
-    groups = Groups(
-        inputs=parser.add_argument_group("inputs"),
-        trials=parser.add_argument_group("trials"),
-        cost=parser.add_argument_group("cost and cache"),
-        outputs=parser.add_argument_group("outputs"),
-        stage_b=parser.add_argument_group("Stage B (--real)"),
-    )
-    add_target_arguments(groups.inputs)
-    groups.inputs.add_argument(
-        "--cases", type=Path, metavar="FILE", help="cases file (default: the bundled suite)"
-    )
-    groups.inputs.add_argument(
-        "--distractors",
-        type=Path,
-        metavar="DIR",
-        help="distractor skills folder (default: the bundled ones)",
-    )
-    groups.inputs.add_argument(
-        "--shard",
-        type=shard,
-        metavar="I/N",
-        help="run only shard I of N of the cases (merge the reports with `activation merge`)",
-    )
-    trials = groups.trials
-    trials.add_argument(
-        "--trials",
-        type=positive_int,
-        metavar="N",
-        default=_config.TRIALS,
-        help=f"trials per case and variant in the first round ({_config.TRIALS})",
-    )
-    trials.add_argument(
-        "--max-trials",
-        type=positive_int,
-        metavar="N",
-        help=f"trials per variant a suspicious case may escalate to ({_config.MAX_TRIALS}; "
-        "equal to --trials turns escalation off)",
-    )
-    trials.add_argument(
-        "--model",
-        type=non_empty,
-        metavar="ID",
-        help=f"model id (Stage A: {_config.MODEL}; Stage B: the CLI's own default)",
-    )
-    trials.add_argument(
-        "--seed",
-        type=int,
-        metavar="N",
-        default=_config.SEED,
-        help=f"menu shuffle seed ({_config.SEED})",
-    )
-    trials.add_argument(
-        "--alpha",
-        type=probability,
-        metavar="P",
-        default=_config.ALPHA,
-        help=f"significance level, on q-values across the run ({_config.ALPHA})",
-    )
-    concurrency = ", ".join(f"Stage {stage}: {n}" for stage, n in _config.CONCURRENCY.items())
-    trials.add_argument(
-        "--concurrency",
-        type=positive_int,
-        metavar="N",
-        help=f"trials in flight at once ({concurrency})",
-    )
-    trials.add_argument(
-        "--batch",
-        action="store_true",
-        help="Stage A through the Message Batches API: half the price, results within hours",
-    )
-    trials.add_argument(
-        "--resume",
-        action="store_true",
-        help="with --batch: collect the batches an interrupted run on the same inputs "
-        "submitted, instead of paying for them again",
-    )
-    add_cache_arguments(groups.cost)
-    add_cost_arguments(groups.cost)
-    groups.outputs.add_argument(
-        "--json", type=Path, metavar="PATH", help="write the JSON report (also on a crash)"
-    )
-    stage_b = groups.stage_b
-    stage_b.add_argument(
-        "--real", action="store_true", help="Stage B: run the real Claude Code CLI"
-    )
-    stage_b.add_argument(
-        "--claude",
-        metavar="PATH",
-        default=_config.CLAUDE,
-        help=f"Claude Code executable ({_config.CLAUDE})",
-    )
-    stage_b.add_argument(
-        "--max-turns",
-        type=positive_int,
-        metavar="N",
-        default=_config.MAX_TURNS,
-        help=f"agent turns per run ({_config.MAX_TURNS})",
-    )
-    stage_b.add_argument(
-        "--timeout",
-        type=positive_float,
-        metavar="SECONDS",
-        default=_config.TIMEOUT,
-        help=f"seconds per run ({_config.TIMEOUT:g})",
-    )
-    return groups
+    @property
+    def help_text(self) -> str:
+        if self.nargs == "?" and self.const is not None:
+            return f"{self.help} (default {self.metavar}: {show(self.const)})"
+        value = self.default if self.shown is None else self.shown
+        return self.help if value is None else f"{self.help} ({show(value)})"
 
 
-def add_cache_folder_argument(group: argparse._ActionsContainer) -> None:
-    group.add_argument(
-        "--cache-dir",
-        type=Path,
-        metavar="DIR",
-        help=f"response cache folder (default: ${_config.CACHE_ENV}, else the user cache "
-        "directory)",
-    )
+def switch(name: str, help: str) -> Flag:
+    return Flag(name, None, help, action="store_true")
 
 
-def add_cache_arguments(group: argparse._ActionsContainer) -> None:
-    add_cache_folder_argument(group)
-    group.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the response cache"
-    )
-    group.add_argument(
-        "--cache-ttl",
-        type=duration,
-        default=_config.CACHE_TTL,
-        metavar="AGE",
-        help=f"reuse cached answers younger than AGE, e.g. 7d, 12h ({_config.CACHE_TTL})",
-    )
+def show(value: object) -> str:
+    """A default as help prints it: 300.0 as 300, a mapping as its value per stage."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Mapping):
+        return ", ".join(f"Stage {stage}: {show(each)}" for stage, each in value.items())
+    return str(value)
 
 
-def add_cost_arguments(group: argparse._ActionsContainer) -> None:
-    group.add_argument(
-        "--price-in",
-        type=non_negative_float,
-        metavar="USD",
-        help="US dollars per million input tokens, for a model the price table lacks",
-    )
-    group.add_argument(
-        "--price-out",
-        type=non_negative_float,
-        metavar="USD",
-        help="US dollars per million output tokens (with --price-in)",
-    )
-    group.add_argument(
-        "--max-cost-usd",
-        type=positive_float,
-        metavar="USD",
-        help="start no trial once the cost so far plus the trials in flight would pass "
-        "this; the trials not run are errors (exit 3)",
-    )
+Section = tuple[str | None, Sequence[Flag]]
+"""A help group's title (None: the parser's own options) and the flags filed under it."""
 
 
-def add_report_outputs(group: argparse._ActionsContainer) -> None:
-    """The report files any run, or a saved report, can be rendered to."""
-    group.add_argument(
-        "--junit", type=Path, metavar="PATH", help="write JUnit XML: one testcase per case"
+def add_flags(group: argparse._ActionsContainer, flags: Iterable[Flag]) -> None:
+    for flag in flags:
+        given = {
+            "type": flag.type,
+            "metavar": flag.metavar,
+            "default": flag.default,
+            "nargs": flag.nargs,
+            "const": flag.const,
+        }
+        options = {key: value for key, value in given.items() if value is not None}
+        group.add_argument(flag.name, action=flag.action, help=flag.help_text, **options)
+
+
+def parser(
+    prog: str, description: str, epilog: str | None = None, sections: Iterable[Section] = ()
+) -> OneLineParser:
+    """A command's parser. Each section's flags go to the group of that title, made when the
+    title first comes (None: the parser's own options), so a command adds its own flags to
+    the groups of the shared ones."""
+    made = OneLineParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=HelpFormatter
     )
-    group.add_argument(
-        "--markdown",
-        type=Path,
-        metavar="PATH",
-        help="write the Markdown summary (short enough for a pull-request comment)",
-    )
-    group.add_argument(
-        "--html", type=Path, metavar="PATH", help="write one self-contained HTML report"
-    )
+    made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
+    groups: dict[str | None, argparse._ActionsContainer] = {None: made}
+    for title, flags in sections:
+        if title not in groups:
+            groups[title] = made.add_argument_group(title)
+        add_flags(groups[title], flags)
+    return made
+
+
+SKILL_DEFAULT = f"{SKILL_PATH}, or the only SKILL.md under {PLUGINS_DIR}/"
+TARGET = (
+    Flag("--repo", "DIR", "target repo", Path, shown="git root of the cwd"),
+    Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
+)
+CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite")
+MATRIX_INPUTS = (
+    *TARGET,
+    CASES,
+    Flag("--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones"),
+    Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard),
+)
+TRIAL_OPTIONS = (
+    Flag("--trials", "N", "trials per case and variant in the first round", positive_int, TRIALS),
+    Flag("--max-trials", "N", "trials per variant on escalation", positive_int, shown=MAX_TRIALS),
+    Flag("--model", "ID", "model id", non_empty, shown={"A": MODEL, "B": "the CLI's own default"}),
+    Flag("--seed", "N", "menu shuffle seed", int, SEED),
+    Flag("--alpha", "P", "significance level, on q-values across the run", probability, ALPHA),
+    Flag("--concurrency", "N", "trials in flight at once", positive_int, shown=CONCURRENCY),
+    switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
+    switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
+)
+CACHE_DIR_DEFAULT = f"${CACHE_ENV}, else the user cache directory"
+CACHE_DIR = Flag("--cache-dir", "DIR", "response cache folder", Path, shown=CACHE_DIR_DEFAULT)
+COST_AND_CACHE = (
+    CACHE_DIR,
+    switch("--no-cache", "neither read nor write the response cache"),
+    Flag("--cache-ttl", "AGE", "reuse cached answers younger than AGE", duration, CACHE_TTL),
+    Flag("--price-in", "USD", "US dollars per million input tokens", non_negative_float),
+    Flag("--price-out", "USD", "US dollars per million output tokens", non_negative_float),
+    Flag("--max-cost-usd", "USD", "start no trial that could pass this cost", positive_float),
+)
+REPORT_OUTPUTS = (
+    Flag("--junit", "PATH", "write JUnit XML: one testcase per case", Path),
+    Flag("--markdown", "PATH", "write the Markdown summary (fits a pull-request comment)", Path),
+    Flag("--html", "PATH", "write one self-contained HTML report", Path),
+)
+STAGE_B_OPTIONS = (
+    switch("--real", "Stage B: run the real Claude Code CLI"),
+    Flag("--claude", "PATH", "Claude Code executable", default=CLAUDE),
+    Flag("--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS),
+    Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT),
+)
+RUN_SECTIONS: tuple[Section, ...] = (
+    ("inputs", MATRIX_INPUTS),
+    ("trials", TRIAL_OPTIONS),
+    ("cost and cache", COST_AND_CACHE),
+    ("outputs", (Flag("--json", "PATH", "write the JSON report (also on a crash)", Path),)),
+    ("Stage B (--real)", STAGE_B_OPTIONS),
+)
+"""The flags of every command that runs the matrix (the main one and `calibrate`)."""
 
 
 def spec_from(args: argparse.Namespace) -> RunSpec:

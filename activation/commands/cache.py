@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from activation.commands.arguments import add_cache_folder_argument, duration, parser
+from activation.commands.arguments import CACHE_DIR, Flag, add_flags, duration, parser
 from activation.commands.session import Session
 from activation.store import cache_folder, cache_info, clear_cache
+
+OLDER_THAN = Flag("--older-than", "AGE", "only entries older than AGE, e.g. 30d", duration)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,13 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Example: activation cache clear --older-than 30d",
     )
     actions = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
-    info = actions.add_parser("info", help="entries, size and folder")
-    add_cache_folder_argument(info)
-    clear = actions.add_parser("clear", help="remove entries")
-    add_cache_folder_argument(clear)
-    clear.add_argument(
-        "--older-than", type=duration, metavar="AGE", help="only entries older than AGE (30d)"
-    )
+    add_flags(actions.add_parser("info", help="entries, size and folder"), (CACHE_DIR,))
+    add_flags(actions.add_parser("clear", help="remove entries"), (CACHE_DIR, OLDER_THAN))
     return made
 
 

@@ -10,13 +10,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from activation._config import BASELINE
+from activation._config import BASELINE, SUMMARY_ENV
 from activation.commands.arguments import (
+    CASES,
     CONFIG_EPILOG,
-    add_report_outputs,
-    add_run_arguments,
-    add_target_arguments,
+    REPORT_OUTPUTS,
+    RUN_EPILOG,
+    RUN_SECTIONS,
+    TARGET,
+    Flag,
+    Section,
     parser,
+    switch,
 )
 from activation.inputs.cases import parse_only
 from activation.inputs.suite import BUNDLED_CONTROLS
@@ -28,160 +33,126 @@ RUN_DESCRIPTION = (
     "Subcommands: lint, detect, calibrate, report, diff, merge, cache "
     "(activation SUBCOMMAND --help)."
 )
+CALIBRATE_DESCRIPTION = (
+    "Run the suite against a narrow control, a broad control and the real description "
+    "itself; exit 0 only when both controls are caught and A/A is quiet. "
+    "Example: activation calibrate --trials 5 --record"
+)
+LINT_DESCRIPTION = (
+    "Static checks on a case matrix and a skill description; no model call. "
+    "Example: activation lint --cases my-cases.json --strict"
+)
+LINT_EPILOG = (
+    "The bundled suite's policy (--strict): every positive has a negative twin, and all "
+    "four groups are used. " + CONFIG_EPILOG
+)
+REPORT_DESCRIPTION = (
+    "Render a saved JSON report again, in any format, without a model call; with no "
+    "format flag it prints the terminal view. Exit 0 once rendered (the saved run's own "
+    "exit code is in the report), 2 when FILE is not a report. "
+    "Example: activation report report.json --html report.html --junit junit.xml"
+)
+DIFF_DESCRIPTION = (
+    "Compare two saved runs of the same suite (main last week and main today, or two "
+    "models): per case the counts and statuses side by side, what moved, and the figures "
+    "per variant. Exit 1 when a case that passed in OLD (PASS or IMPROVED) is REGRESSED "
+    "or FAIL in NEW, else 0; 2 when a file is not a report. "
+    "Example: activation diff last-week.json today.json"
+)
+MERGE_DESCRIPTION = (
+    "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
+    "run: every verdict and the false-discovery step recomputed across all cases. Exit 1 "
+    "when a case regressed, 3 when shards are missing or a case errored, 2 when the "
+    "reports are not shards of one run. "
+    "Example: activation merge shard-*.json --json report.json --junit junit.xml"
+)
+
 RECORDS = Path("calibration/records")
+NARROW = BUNDLED_CONTROLS / "narrow" / "SKILL.md"
+BROAD = BUNDLED_CONTROLS / "broad" / "SKILL.md"
+BUNDLED = "the bundled one, written for auth0"
+SPEC = "git:<ref> or a SKILL.md path"
+ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
+NO_SUMMARY = switch("--no-summary", f"do not append the Markdown summary to ${SUMMARY_ENV}")
+DEBUG = switch("--debug", "show the traceback of a crash")
+
+RUN_INPUTS = (
+    Flag("--baseline", "SPEC", SPEC, default=BASELINE),
+    Flag("--candidate", "SPEC", SPEC, shown="the working-tree SKILL.md"),
+    ONLY,
+)
+RUN_OPTIONS = (
+    switch("--dry-run", "validate, plan and show every setting with its source; no model call"),
+    DEBUG,
+)
+RUN: tuple[Section, ...] = (
+    *RUN_SECTIONS,
+    ("inputs", RUN_INPUTS),
+    ("outputs", (*REPORT_OUTPUTS, NO_SUMMARY)),
+    (None, RUN_OPTIONS),
+)
+CALIBRATE_INPUTS = (
+    Flag("--baseline", "SPEC", "the real description: " + SPEC, shown="the working tree"),
+    Flag("--narrow", "PATH", "the narrow control's SKILL.md", Path, NARROW, shown=BUNDLED),
+    Flag("--broad", "PATH", "the broad control's SKILL.md", Path, BROAD, shown=BUNDLED),
+    ONLY,
+)
+CALIBRATE_OUTPUTS = (
+    Flag("--record", "DIR", "add a dated JSON and Markdown entry", Path, nargs="?", const=RECORDS),
+)
+CALIBRATE: tuple[Section, ...] = (
+    *RUN_SECTIONS,
+    ("inputs", CALIBRATE_INPUTS),
+    ("outputs", CALIBRATE_OUTPUTS),
+    (None, (DEBUG,)),
+)
+LINT_INPUTS = (
+    CASES,
+    *TARGET,
+    Flag("--candidate", "SPEC", "description to lint: " + SPEC, shown="the working tree"),
+)
+STRICT = switch("--strict", "hold the cases to the bundled suite's policy (always on for it)")
+LINT: tuple[Section, ...] = (("inputs", LINT_INPUTS), (None, (STRICT, DEBUG)))
+REPORT: tuple[Section, ...] = (
+    (None, (Flag("file", "FILE", "a report written with --json", Path),)),
+    ("outputs", REPORT_OUTPUTS),
+    (None, (DEBUG,)),
+)
+DIFF_REPORTS = (
+    Flag("old", "OLD", "the earlier report (--json)", Path),
+    Flag("new", "NEW", "the later report (--json)", Path),
+)
+DIFF: tuple[Section, ...] = ((None, (*DIFF_REPORTS, DEBUG)),)
+MERGE_OUTPUTS = (Flag("--json", "PATH", "write the merged JSON report", Path), *REPORT_OUTPUTS)
+MERGE: tuple[Section, ...] = (
+    (None, (Flag("reports", "REPORT", "shard reports", Path, nargs="+"),)),
+    ("outputs", (*MERGE_OUTPUTS, NO_SUMMARY)),
+    (None, (DEBUG,)),
+)
 
 
 def run_parser() -> argparse.ArgumentParser:
-    made = parser("activation", RUN_DESCRIPTION, CONFIG_EPILOG)
-    groups = add_run_arguments(made)
-    groups.inputs.add_argument(
-        "--baseline",
-        default=BASELINE,
-        metavar="SPEC",
-        help=f"git:<ref> or a SKILL.md path ({BASELINE})",
-    )
-    groups.inputs.add_argument(
-        "--candidate",
-        metavar="SPEC",
-        help="git:<ref> or a SKILL.md path (default: the working-tree SKILL.md)",
-    )
-    groups.inputs.add_argument(
-        "--only", type=parse_only, metavar="IDS", help="comma-separated case ids"
-    )
-    add_report_outputs(groups.outputs)
-    groups.outputs.add_argument(
-        "--no-summary",
-        action="store_true",
-        help="do not append the Markdown summary to $GITHUB_STEP_SUMMARY (appended when set)",
-    )
-    made.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="validate, plan and show every setting with its source; no model call",
-    )
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation", RUN_DESCRIPTION, RUN_EPILOG, RUN)
 
 
 def calibrate_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation calibrate",
-        "Run the suite against a narrow control, a broad control and the real description "
-        "itself; exit 0 only when both controls are caught and A/A is quiet. "
-        "Example: activation calibrate --trials 5 --record",
-        CONFIG_EPILOG,
-    )
-    groups = add_run_arguments(made)
-    groups.inputs.add_argument(
-        "--baseline",
-        metavar="SPEC",
-        help="the real description: git:<ref> or a path (the working tree)",
-    )
-    groups.inputs.add_argument(
-        "--narrow",
-        type=Path,
-        metavar="PATH",
-        default=BUNDLED_CONTROLS / "narrow" / "SKILL.md",
-        help="the narrow control's SKILL.md (the bundled one, written for auth0)",
-    )
-    groups.inputs.add_argument(
-        "--broad",
-        type=Path,
-        metavar="PATH",
-        default=BUNDLED_CONTROLS / "broad" / "SKILL.md",
-        help="the broad control's SKILL.md (the bundled one, written for auth0)",
-    )
-    groups.inputs.add_argument(
-        "--only", type=parse_only, metavar="IDS", help="comma-separated case ids"
-    )
-    groups.outputs.add_argument(
-        "--record",
-        type=Path,
-        nargs="?",
-        const=RECORDS,
-        metavar="DIR",
-        help=f"write a dated JSON and Markdown entry (default DIR: ./{RECORDS})",
-    )
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation calibrate", CALIBRATE_DESCRIPTION, RUN_EPILOG, CALIBRATE)
 
 
 def lint_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation lint",
-        "Static checks on a case matrix and a skill description; no model call. "
-        "Example: activation lint --cases my-cases.json --strict",
-        CONFIG_EPILOG,
-    )
-    inputs = made.add_argument_group("inputs")
-    inputs.add_argument(
-        "--cases", type=Path, metavar="FILE", help="cases file (default: the bundled suite)"
-    )
-    add_target_arguments(inputs)
-    inputs.add_argument(
-        "--candidate",
-        metavar="SPEC",
-        help="description to lint: git:<ref> or a SKILL.md path (default: the working tree)",
-    )
-    made.add_argument(
-        "--strict",
-        action="store_true",
-        help="hold the cases to the bundled suite's policy: every positive has a negative "
-        "twin, all four groups are used (always on for the bundled suite)",
-    )
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation lint", LINT_DESCRIPTION, LINT_EPILOG, LINT)
 
 
 def report_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation report",
-        "Render a saved JSON report again, in any format, without a model call; with no "
-        "format flag it prints the terminal view. Exit 0 once rendered (the saved run's own "
-        "exit code is in the report), 2 when FILE is not a report. "
-        "Example: activation report report.json --html report.html --junit junit.xml",
-    )
-    made.add_argument("file", type=Path, metavar="FILE", help="a report written with --json")
-    add_report_outputs(made.add_argument_group("outputs"))
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation report", REPORT_DESCRIPTION, sections=REPORT)
 
 
 def diff_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation diff",
-        "Compare two saved runs of the same suite (main last week and main today, or two "
-        "models): per case the counts and statuses side by side, what moved, and the figures "
-        "per variant. Exit 1 when a case that passed in OLD (PASS or IMPROVED) is REGRESSED "
-        "or FAIL in NEW, else 0; 2 when a file is not a report. "
-        "Example: activation diff last-week.json today.json",
-    )
-    made.add_argument("old", type=Path, metavar="OLD", help="the earlier report (--json)")
-    made.add_argument("new", type=Path, metavar="NEW", help="the later report (--json)")
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation diff", DIFF_DESCRIPTION, sections=DIFF)
 
 
 def merge_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation merge",
-        "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
-        "run: every verdict and the false-discovery step recomputed across all cases. Exit 1 "
-        "when a case regressed, 3 when shards are missing or a case errored, 2 when the "
-        "reports are not shards of one run. "
-        "Example: activation merge shard-*.json --json report.json --junit junit.xml",
-    )
-    made.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="shard reports")
-    outputs = made.add_argument_group("outputs")
-    outputs.add_argument("--json", type=Path, metavar="PATH", help="write the merged JSON report")
-    add_report_outputs(outputs)
-    outputs.add_argument(
-        "--no-summary",
-        action="store_true",
-        help="do not append the Markdown summary to $GITHUB_STEP_SUMMARY (appended when set)",
-    )
-    made.add_argument("--debug", action="store_true", help="show the traceback of a crash")
-    return made
+    return parser("activation merge", MERGE_DESCRIPTION, sections=MERGE)
 
 
 CONFIGURED = {"run": run_parser, "calibrate": calibrate_parser, "lint": lint_parser}

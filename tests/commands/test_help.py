@@ -35,7 +35,7 @@ def test_the_main_help_is_grouped_and_shows_every_default(
     text = " ".join(out.split())
     for shown in (
         f"({_config.TRIALS})",
-        f"({_config.MAX_TRIALS};",
+        f"({_config.MAX_TRIALS})",
         f"Stage A: {_config.MODEL}",
         f"({_config.SEED})",
         f"({_config.ALPHA})",
@@ -44,7 +44,7 @@ def test_the_main_help_is_grouped_and_shows_every_default(
         f"({_config.MAX_TURNS})",
         f"({_config.TIMEOUT:g})",
         f"({_config.BASELINE})",
-        f"default: {_config.SKILL_PATH}",
+        f"({_config.SKILL_PATH},",
         f"{_config.CONFIG_FILE} (or [tool.activation] in {_config.PYPROJECT})",
         f"{_config.ENV_PREFIX}<KEY>",
     ):
