@@ -80,7 +80,7 @@ def measure(cases: int, trials: int, concurrency: int, latency: float) -> tuple[
         os.chdir(repo.root)
         argv = [
             "--cases", str(cases_file), "--distractors", str(distractors),
-            "--trials", str(trials), "--concurrency", str(concurrency),
+            "--trials", str(trials), "--concurrency", str(concurrency), "--no-cache",
         ]  # fmt: skip
         activation.verdicts.stats.bh_adjust([0.5])  # scipy, imported before the clock
         start = time.perf_counter()

@@ -44,6 +44,7 @@ def timed_run(claude: Path, root: Path, concurrency: int) -> float:
         "--real", "--claude", str(claude), "--only", "refund,chart",
         "--cases", str(root / "cases.json"), "--distractors", str(root / "distractors"),
         "--trials", "3", "--concurrency", str(concurrency), "--max-turns", "3",
+        "--no-cache",
     ]  # fmt: skip
     start = time.perf_counter()
     with redirect_stdout(StringIO()):
