@@ -49,23 +49,29 @@ def cache_folder(flag: Path | None, env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir(CACHE_APP, appauthor=False))
 
 
+def open_database(path: Path) -> sqlite3.Connection:
+    database = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+    try:
+        database.execute("PRAGMA journal_mode=WAL")
+        database.execute("PRAGMA synchronous=NORMAL")
+        database.execute(SCHEMA)
+    except sqlite3.Error:
+        database.close()
+        raise
+    return database
+
+
 def connect(folder: Path) -> sqlite3.Connection:
     """The cache's database, made if need be; a file that is not a database is set aside."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / DATABASE
-    for attempt in range(2):
-        database = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
-        try:
-            database.execute("PRAGMA journal_mode=WAL")
-            database.execute("PRAGMA synchronous=NORMAL")
-            database.execute(SCHEMA)
-            return database
-        except sqlite3.DatabaseError:
-            database.close()
-            if attempt:
-                raise
-            path.replace(path.with_name(f"{DATABASE}.damaged-{time.time_ns()}"))
-    raise AssertionError("unreachable")
+    try:
+        return open_database(path)
+    except sqlite3.OperationalError:
+        raise  # locked by another run, or not openable: not damaged, so not set aside
+    except sqlite3.DatabaseError:
+        path.replace(path.with_name(f"{DATABASE}.damaged-{time.time_ns()}"))
+        return open_database(path)
 
 
 class TrialStore:

@@ -93,6 +93,25 @@ def test_an_unusable_folder_counts_a_write_error_and_never_raises(tmp_path: Path
     assert store.get(KEY) is None
 
 
+def test_a_locked_database_is_left_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock held too long is not damage: nothing is set aside, the run goes on without
+    the cache, and the other run's entries are still there once it lets go."""
+    monkeypatch.setattr("activation.store.BUSY_TIMEOUT", 0.1)
+    other = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    other.execute("CREATE TABLE kept (x)")
+    other.execute("BEGIN EXCLUSIVE")
+    store = TrialStore(tmp_path, ttl=3600, clock=Clock())
+    assert store.get(KEY) is None
+    store.put(KEY, ENTRY)
+    assert store.write_errors == 1
+    assert list(tmp_path.glob(f"{DATABASE}.damaged-*")) == []
+    other.execute("COMMIT")
+    assert other.execute("SELECT name FROM sqlite_master").fetchall() == [("kept",)]
+    other.close()
+
+
 def _writer(folder: str, worker: int, rounds: int) -> None:
     store = TrialStore(Path(folder), ttl=3600)
     for round_ in range(rounds):

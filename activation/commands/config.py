@@ -156,7 +156,7 @@ def from_env(action: argparse.Action, text: str, name: str) -> object:
     return convert(action, text, where)
 
 
-def git_root(start: Path) -> Path | None:
+def nearest_git_folder(start: Path) -> Path | None:
     """The nearest folder holding `.git` (a folder, or a worktree's file), found without git."""
     for folder in (start, *start.parents):
         if (folder / ".git").exists():
@@ -254,7 +254,7 @@ def resolve(
     repo = vars(args).get("repo", _UNSET)
     if repo is _UNSET:
         repo = env.get("repo", (None, ""))[0]
-    root = git_root(cwd) if repo is None else cwd / Path(str(repo))
+    root = nearest_git_folder(cwd) if repo is None else cwd / Path(str(repo))
     settings = read_settings_file(root) if root is not None else None
     file = file_layer(settings, actions, known) if settings is not None else {}
     chosen: list[Setting] = []

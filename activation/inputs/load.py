@@ -106,6 +106,8 @@ def read_text(path: Path, what: str) -> str:
 
 
 # --- the target ----------------------------------------------------------------------------
+
+
 def git_root(cwd: Path) -> Path:
     """The working tree containing `cwd`: the default `--repo`."""
     try:

@@ -41,6 +41,7 @@ def _trials(entry: CaseReport) -> list[Trial]:
             record.evidence,
             record.transcript,
             record.usage,
+            record.cached,
         )
         for record in entry.trials
     ]
@@ -111,5 +112,6 @@ def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged
         unfinished=tuple(case_id for case_id in run_cases if case_id not in entries),
         error=None,
         warnings=warnings,
+        ceiling_hit=any(report.ceiling_hit for _name, report in reports),
     )
     return Merged(report, count, missing)

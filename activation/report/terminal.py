@@ -34,12 +34,9 @@ VERDICT_STYLE = {
 }
 
 
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def cut(text: str, width: int = PROMPT_WIDTH) -> str:
-    line = one_line(text)
+    """The text on one line, cut to `width` characters."""
+    line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
 
 

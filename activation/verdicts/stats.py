@@ -1,8 +1,9 @@
 """The statistics of the verdict contract: an exact test per case, the false-discovery
 adjustment across cases, and a Wilson interval.
 
-scipy is imported inside the functions: `--help`, `lint` and `--dry-run` never need it.
-Both are cached because verdicts are recomputed from the same counts again and again.
+scipy is imported inside the functions: `--help`, `lint` and `detect` never need it. The
+exact test and the interval are cached: verdicts are recomputed from the same counts again
+and again.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -9,6 +10,8 @@ import pytest
 
 from activation.commands.main import main
 from activation.inputs.cases import shard_of
+from activation.report.data import parse_report
+from activation.report.merge import merge_reports
 from activation.trials.fake import scripted
 from tests.support.cli import by_id, tallies
 from tests.support.fake_backends import FakeBackends
@@ -70,6 +73,7 @@ def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> No
         assert merged_entry["status"] == entry["status"], case_id
         assert tallies(merged_entry) == tallies(entry), case_id
         assert merged_entry["q_value"] == entry["q_value"], case_id
+        assert merged_entry["trials"] == entry["trials"], case_id
     assert together["summary"] == one["summary"]
     assert together["usage"] == one["usage"]
     assert together["fingerprint"] == one["fingerprint"]
@@ -88,6 +92,27 @@ def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> No
         assert [e["id"] for e in shard["cases"]] == [
             c["id"] for c in CASES if shard_of(str(c["id"]), 3) == index
         ]
+
+
+def test_merged_trials_keep_their_cache_flag_and_a_shards_ceiling_stays_hit(
+    tmp_path: Path, repo: SkillRepo
+) -> None:
+    first, second = (
+        parse_report(
+            orjson.loads(run_to(tmp_path, f"s{i}", "--shard", f"{i}/2")[1].read_bytes()), "s"
+        )
+        for i in (1, 2)
+    )
+    entry = first.cases[0]
+    served = tuple(replace(record, cached=True) for record in entry.trials)
+    first = replace(first, cases=(replace(entry, trials=served), *first.cases[1:]))
+    second = replace(second, ceiling_hit=True)
+    merged = merge_reports([("s1", first), ("s2", second)], "test").report
+    (again,) = [each for each in merged.cases if each.case.id == entry.case.id]
+    assert [record.cached for record in again.trials] == [True] * len(served)
+    others = [record.cached for each in merged.cases if each is not again for record in each.trials]
+    assert others and not any(others)
+    assert merged.ceiling_hit is True
 
 
 def test_a_missing_shard_is_incomplete_evidence(

@@ -39,24 +39,6 @@ def permutation(seed: int, case_id: str, trial: int, size: int) -> tuple[int, ..
     return tuple(order)
 
 
-def build_menu(
-    target: Skill, distractors: Sequence[Skill], order: Sequence[int]
-) -> tuple[Skill, ...]:
-    """The target first, then the distractors, then reordered by `order`."""
-    entries = (target, *distractors)
-    return tuple(entries[i] for i in order)
-
-
-def render_menu(entries: Sequence[Skill]) -> str:
-    lines = [HEADING, ""]
-    lines += [f"- {entry.name}: {one_line(entry.description)}" for entry in entries]
-    return "\n".join(lines)
-
-
-def system_prompt(menu: Sequence[Skill]) -> str:
-    return INSTRUCTIONS.format(menu=render_menu(menu))
-
-
 def answer_schema(names: Sequence[str]) -> dict[str, object]:
     """The structured answer: the chosen names, from the menu only (none is an answer too)."""
     return {

@@ -5,26 +5,15 @@ from __future__ import annotations
 from activation._models import Case, Skill, TrialKey
 from activation.trials.classifier.prompt import (
     HEADING,
+    INSTRUCTIONS,
     Requests,
     answer_schema,
-    build_menu,
     permutation,
-    render_menu,
     request_digest,
-    system_prompt,
 )
 
 TARGET = Skill("billing:refunds", "Use when issuing refunds.")
 OTHERS = (Skill("charts", "Draw charts."), Skill("tests", "Write tests.\n  Fast ones."))
-
-
-def test_menu_is_the_agents_listing_format() -> None:
-    assert render_menu(build_menu(TARGET, OTHERS, (2, 0, 1))) == (
-        f"{HEADING}\n\n"
-        "- tests: Write tests. Fast ones.\n"
-        "- billing:refunds: Use when issuing refunds.\n"
-        "- charts: Draw charts."
-    )
 
 
 def test_permutation_is_seeded_per_case_and_trial_not_per_variant() -> None:
@@ -53,14 +42,39 @@ def requests(model: str = "m", seed: int = 0, candidate: str = "Use for refunds.
     return Requests(model, 4096, seed, target, OTHERS)
 
 
-def test_requests_render_the_menu_of_the_reference_format() -> None:
+LINES = (
+    "- billing:refunds: Use when issuing refunds.",
+    "- charts: Draw charts.",
+    "- tests: Write tests. Fast ones.",
+)
+"""The menu entries in the agent's listing format: the target first, descriptions on one line."""
+
+
+def test_the_system_prompt_lists_the_menu_in_the_trials_seeded_order() -> None:
     key = TrialKey(Case("case-a", "refund it", True, "w"), "baseline", 3)
     order = permutation(0, "case-a", 3, 3)
+    menu = "\n".join(LINES[i] for i in order)
+    assert requests().system(key) == INSTRUCTIONS.format(menu=f"{HEADING}\n\n{menu}")
+    other_trials = {requests().system(TrialKey(key.case, "baseline", i)) for i in range(12)}
+    assert len(other_trials) > 1
+
+
+def test_both_variants_of_a_trial_see_the_same_order() -> None:
+    made = requests(candidate="Use for refunds.")
+    case = Case("case-a", "refund it", True, "w")
+    for index in range(6):
+        baseline = made.system(TrialKey(case, "baseline", index))
+        candidate = made.system(TrialKey(case, "candidate", index))
+        assert candidate == baseline.replace("Use when issuing refunds.", "Use for refunds.")
+
+
+def test_requests_are_the_messages_api_request() -> None:
+    key = TrialKey(Case("case-a", "refund it", True, "w"), "baseline", 3)
     request = requests().request(key)
     assert request == {
         "model": "m",
         "max_tokens": 4096,
-        "system": system_prompt(build_menu(TARGET, OTHERS, order)),
+        "system": requests().system(key),
         "messages": [{"role": "user", "content": "refund it"}],
         "output_config": {"format": {"type": "json_schema", "schema": answer_schema(
             ["billing:refunds", "charts", "tests"]
