@@ -346,6 +346,8 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class RunOutcome:
+    """What a run did: its verdicts and every trial behind them, whatever stopped it."""
+
     spec: RunSpec
     inputs: Inputs
     verdicts: tuple[CaseVerdict, ...]

@@ -62,6 +62,8 @@ class Bar:
 
 @dataclass(frozen=True)
 class TrialLink:
+    """A trial in the table: its reading, and where its transcript is (Stage B)."""
+
     variant: VariantName
     index: int
     reading: str
@@ -71,10 +73,17 @@ class TrialLink:
 
 @dataclass(frozen=True)
 class Row:
+    """One case of the page's table: its chart's bars and a link per trial."""
+
     entry: CaseReport
-    group: str
     bars: tuple[Bar, ...]
     trials: tuple[TrialLink, ...]
+
+    @property
+    def group(self) -> str:
+        """The case's first tag, which the table shows and filters by."""
+        tags = self.entry.case.tags
+        return tags[0] if tags else ""
 
     @property
     def delta(self) -> float | None:
@@ -117,7 +126,6 @@ def rows(report: Report, base: PurePath | None) -> list[Row]:
     return [
         Row(
             entry,
-            entry.case.tags[0] if entry.case.tags else "",
             tuple(bar(entry, variant) for variant in VARIANTS),
             tuple(
                 _trial(trial, base)
