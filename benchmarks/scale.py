@@ -16,59 +16,22 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
-import os
 import resource
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import redirect_stdout
 from io import StringIO
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 import platformdirs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from refund_stand_in import refund_suite, stand_in
+
 from activation.commands.main import main
-from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
-from tests.support.skill_repo import (
-    DISTRACTORS,
-    SKILL_ID,
-    SkillRepos,
-    case,
-    write_cases,
-    write_distractors,
-)
-
-
-def script(request: FakeRequest) -> Reply:
-    """Positives fire, negatives go to a distractor: a fixed, cheap answer per case."""
-    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
-
-
-def serve(latency: float, channel: Connection) -> None:
-    """The stand-in's process: report the URL, then the request count whenever asked."""
-    with FakeMessagesAPI(script, latency=latency) as api:
-        channel.send(api.base_url)
-        while channel.recv() == "count":
-            channel.send(api.model_requests)
-            api.clear()
-
-
-@contextmanager
-def stand_in(latency: float) -> Iterator[tuple[str, Connection]]:
-    ours, theirs = multiprocessing.Pipe()
-    process = multiprocessing.get_context("fork").Process(target=serve, args=(latency, theirs))
-    process.start()
-    try:
-        yield ours.recv(), ours
-    finally:
-        ours.send("stop")
-        process.join(timeout=10)
-        process.kill()
+from tests.support.skill_repo import write_cases
 
 
 def timed(argv: list[str]) -> tuple[int, float, float]:
@@ -94,41 +57,25 @@ def main_benchmark() -> None:
     scratch.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(dir=scratch) as folder,
-        stand_in(args.latency) as (
-            url,
-            channel,
-        ),
+        stand_in(args.latency) as (url, requests),
+        refund_suite(Path(folder), args.cases, url) as suite,
     ):
         root = Path(folder)
-        repos = SkillRepos(root)
-        repo = repos("Use when issuing refunds.", candidate="Use for refunds.")
-        matrix = [
-            case(f"c{i}", f"refund order {i}" if i % 2 else f"plot chart {i}", bool(i % 2))
-            for i in range(args.cases)
-        ]
-        cases_file = write_cases(root / "cases.json", matrix)
-        distractors = write_distractors(root / "distractors", DISTRACTORS)
-        os.environ.update(ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="sk-bench")
-        os.chdir(repo.root)
 
         def argv(cases: Path, cache: str) -> list[str]:
             return [
-                "--cases", str(cases), "--distractors", str(distractors),
+                "--cases", str(cases), "--distractors", str(suite.distractors),
                 "--trials", str(args.trials), "--max-trials", str(args.trials),
                 "--concurrency", str(args.concurrency), "--cache-dir", str(root / cache),
             ]  # fmt: skip
 
-        small = write_cases(root / "small.json", matrix[:10])
+        small = write_cases(root / "small.json", suite.matrix[:10])
         _code, _wall, first_cpu = timed(argv(small, "small-cache"))
-        channel.send("count")
-        channel.recv()
-        code, wall, cpu = timed(argv(cases_file, "cache"))
-        channel.send("count")
-        cold_calls = channel.recv()
-        warm_code, warm_wall, _warm_cpu = timed(argv(cases_file, "cache"))
-        channel.send("count")
-        warm_calls = channel.recv()
-        repos.close()
+        requests()
+        code, wall, cpu = timed(argv(suite.cases, "cache"))
+        cold_calls = requests()
+        warm_code, warm_wall, _warm_cpu = timed(argv(suite.cases, "cache"))
+        warm_calls = requests()
     if code != 0 or cold_calls != calls or warm_code != 0:
         raise SystemExit(f"benchmark run failed: exit {code}/{warm_code}, {cold_calls} calls")
     ideal = math.ceil(calls / args.concurrency) * args.latency

@@ -14,72 +14,30 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
-import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import redirect_stdout
 from io import StringIO
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from refund_stand_in import refund_suite, stand_in
+
 import activation.trials.classifier.backend
 import activation.verdicts.stats
 from activation.commands.main import main
-from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
-from tests.support.skill_repo import (
-    DISTRACTORS,
-    SKILL_ID,
-    SkillRepos,
-    case,
-    write_cases,
-    write_distractors,
-)
-
-
-def script(request: FakeRequest) -> Reply:
-    """Positives fire, negatives go to a distractor: a fixed, cheap answer per case."""
-    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
-
-
-def serve(latency: float, channel: Connection) -> None:
-    """The stand-in's process: report the URL, serve until told, report the call count."""
-    with FakeMessagesAPI(script, latency=latency) as api:
-        channel.send(api.base_url)
-        channel.recv()
-        channel.send(len(api.message_requests))
-
-
-@contextmanager
-def stand_in(latency: float) -> Iterator[tuple[str, Connection]]:
-    ours, theirs = multiprocessing.Pipe()
-    process = multiprocessing.get_context("fork").Process(target=serve, args=(latency, theirs))
-    process.start()
-    try:
-        yield ours.recv(), ours
-    finally:
-        process.join(timeout=10)
-        process.kill()
 
 
 def measure(cases: int, trials: int, concurrency: int, latency: float) -> tuple[float, float]:
-    with tempfile.TemporaryDirectory() as folder, stand_in(latency) as (base_url, channel):
-        root = Path(folder)
-        repo = SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.")
-        matrix = [
-            case(f"c{i}", f"refund order {i}" if i % 2 else f"plot chart {i}", bool(i % 2))
-            for i in range(cases)
-        ]
-        cases_file = write_cases(root / "cases.json", matrix)
-        distractors = write_distractors(root / "distractors", DISTRACTORS)
-        os.environ.update(ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-bench")
-        os.chdir(repo.root)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        stand_in(latency) as (base_url, requests),
+        refund_suite(Path(folder), cases, base_url) as suite,
+    ):
         argv = [
-            "--cases", str(cases_file), "--distractors", str(distractors),
+            "--cases", str(suite.cases), "--distractors", str(suite.distractors),
             "--trials", str(trials), "--concurrency", str(concurrency), "--no-cache",
         ]  # fmt: skip
         activation.verdicts.stats.bh_adjust([0.5])  # scipy, imported before the clock
@@ -87,8 +45,7 @@ def measure(cases: int, trials: int, concurrency: int, latency: float) -> tuple[
         with redirect_stdout(StringIO()):
             code = main(argv)
         wall = time.perf_counter() - start
-        channel.send("stop")
-        calls = channel.recv()
+        calls = requests()
     if code != 0 or calls != cases * 2 * trials:
         raise SystemExit(f"benchmark run failed: exit {code}, {calls} calls")
     ideal = math.ceil(calls / concurrency) * latency

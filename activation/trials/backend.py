@@ -8,9 +8,12 @@ concurrently. Only backends know which stage they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol, Self, runtime_checkable
+import hashlib
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
+
+import orjson
 
 from activation._models import Trial, TrialKey
 
@@ -33,6 +36,20 @@ class Keyed(Protocol):
     identity (case, variant role, trial index)."""
 
     def cache_key(self, key: TrialKey) -> str: ...
+
+
+def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
+    """A trial's cache key: the backend kind, the exact request and the trial's identity (the
+    case, the variant role and the trial index), so repeats stay independent samples and the
+    two sides of an A/A run never share an answer. Nothing secret is in a request."""
+    identity = {
+        "kind": kind,
+        "request": request,
+        "case": key.case.id,
+        "variant": key.variant,
+        "index": key.index,
+    }
+    return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 @runtime_checkable

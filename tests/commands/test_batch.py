@@ -3,10 +3,8 @@ with its batch endpoints (create, retrieve, results as JSONL, cancel)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,9 +13,8 @@ import pytest
 
 from activation import _config
 from activation.trials.classifier.batch import _Slot, split
-from tests.support.cli import by_id, run
+from tests.support.cli import by_id, run, spawn
 from tests.support.messages_api import (
-    Answer,
     Error,
     Expired,
     FakeMessagesAPI,
@@ -25,16 +22,13 @@ from tests.support.messages_api import (
     Raw,
     Reply,
 )
-from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
+from tests.support.scripted_model import refunds_fire
+from tests.support.skill_repo import SkillRepo, case, write_cases
 
 CASES = [
     case("refund", "refund order 1234", True),
     case("charts", "plot monthly revenue", False),
 ]
-
-
-def answer(request: FakeRequest) -> Reply:
-    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
 
 
 def test_a_round_goes_out_as_one_batch_at_half_price(
@@ -43,7 +37,7 @@ def test_a_round_goes_out_as_one_batch_at_half_price(
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     fake_api.batch_processing = 0.3
     code, report = run(tmp_path, CASES, "--batch", "--max-trials", "3")
     assert code == 0
@@ -85,7 +79,7 @@ def test_expired_errored_and_unusable_requests_are_error_trials(
             return Error(400)
         if request.prompt == "garbled":
             return Raw("I would pick refunds")
-        return answer(request)
+        return refunds_fire(request)
 
     fake_api.script = script
     cases = [
@@ -118,7 +112,7 @@ def test_expired_errored_and_unusable_requests_are_error_trials(
 def test_a_batch_is_split_at_the_size_limit(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     one = len(orjson.dumps({"custom_id": "x" * 42, "params": {"system": "y" * 1200}}))
     monkeypatch.setattr(_config, "BATCH_MAX_BYTES", 5 * one)
     code, _report = run(tmp_path, CASES, "--batch", "--max-trials", "3")
@@ -141,14 +135,7 @@ def test_split_keeps_order_within_count_and_size() -> None:
 
 def cli(repo: SkillRepo, tmp_path: Path, report: Path, *flags: str) -> subprocess.Popen[bytes]:
     cases_file = write_cases(tmp_path / "cases.json", CASES)
-    return subprocess.Popen(
-        [
-            sys.executable, "-m", "activation", "--cases", str(cases_file),
-            "--distractors", str(tmp_path / "distractors"), "--json", str(report),
-            "--batch", "--max-trials", "3", *flags,
-        ],
-        cwd=repo.root, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    return spawn(repo.root, tmp_path, cases_file, report, "--batch", "--max-trials", "3", *flags)
 
 
 def wait_for_a_batch(api: FakeMessagesAPI, repo: SkillRepo) -> None:
@@ -164,7 +151,7 @@ def wait_for_a_batch(api: FakeMessagesAPI, repo: SkillRepo) -> None:
 def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     fake_api.batch_processing = 120
     report = tmp_path / "partial.json"
     process = cli(repo, tmp_path, report)
@@ -184,7 +171,7 @@ def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
 def test_resume_collects_an_interrupted_runs_batch_instead_of_paying_twice(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     fake_api.batch_processing = 2.0
     process = cli(repo, tmp_path, tmp_path / "killed.json")
     wait_for_a_batch(fake_api, repo)

@@ -11,17 +11,14 @@ import pytest
 from activation.commands.main import main
 from activation.store import cache_info
 from tests.support.cli import STATUS_CASES, by_id, run
-from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, estimate_tokens
+from tests.support.messages_api import FakeMessagesAPI, estimate_tokens
+from tests.support.scripted_model import refunds_fire
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case
 
 CASES = [
     case("refund", "refund order 1234", True),
     case("charts", "plot monthly revenue", False),
 ]
-
-
-def answer(request: FakeRequest) -> Reply:
-    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
 
 
 def sonnet_cost(report: dict) -> float:
@@ -37,7 +34,7 @@ def test_a_warm_rerun_sends_no_request_and_says_so(
     cache_dir: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     code, cold = run(tmp_path, CASES, "--max-trials", "3")
     assert code == 0
     assert len(fake_api.message_requests) == 12
@@ -75,7 +72,7 @@ def test_a_warm_rerun_sends_no_request_and_says_so(
 def test_a_changed_candidate_reuses_only_the_baseline(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     run(tmp_path, CASES, "--max-trials", "3")
     repo.write_description("Use when issuing refunds or credits.")
     fake_api.clear()
@@ -93,7 +90,7 @@ def test_a_changed_candidate_reuses_only_the_baseline(
 def test_a_ttl_of_zero_and_another_folder_miss(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     run(tmp_path, CASES, "--max-trials", "3")
     fake_api.clear()
     _code, expired = run(tmp_path, CASES, "--max-trials", "3", "--cache-ttl", "0s")
@@ -112,7 +109,7 @@ def test_cache_info_and_clear(
     cache_dir: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     run(tmp_path, CASES, "--max-trials", "3")
     capsys.readouterr()
     assert main(["cache", "info"]) == 0
@@ -136,7 +133,7 @@ def test_the_ceiling_stops_the_run_with_exit_3(
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     # Measure one trial's cost, then allow about 4.5 of them, one trial at a time.
     _code, probe = run(tmp_path, CASES[:1], "--trials", "1", "--max-trials", "1", "--no-cache")
     assert probe["usage"]["requests"] == 2
@@ -167,7 +164,7 @@ def test_an_unknown_model_has_an_unknown_cost_and_cannot_have_a_ceiling(
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     code, report = run(tmp_path, CASES, "--trials", "1", "--model", "claude-nonesuch-1")
     out = capsys.readouterr().out
     assert code == 0
@@ -240,7 +237,7 @@ def test_a_cached_report_reads_back(
 ) -> None:
     from activation.report.data import parse_report, report_json
 
-    fake_api.script = answer
+    fake_api.script = refunds_fire
     run(tmp_path, CASES, "--trials", "1")
     run(tmp_path, CASES, "--trials", "1")
     saved = (tmp_path / "report.json").read_bytes()

@@ -3,19 +3,14 @@ to the local stand-in, with counts scripted per prompt and description."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import orjson
 import pytest
 
-from tests.support.cli import BASELINE, by_id, run, tallies
-from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest
+from tests.support.cli import BASELINE, by_id, hang_on, run, spawn, tallies, wait_until
+from tests.support.messages_api import Answer, FakeMessagesAPI
 from tests.support.scripted_model import Scripted, always, fires_when
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
 
@@ -116,32 +111,14 @@ def test_ctrl_c_during_escalation_keeps_what_ran(
 ) -> None:
     """The escalated case's later rounds hang; SIGINT then gives 130 and a report that judges
     it from the trials it finished, marked partial."""
-    asked: dict[str, int] = {}
-    lock = threading.Lock()
-
-    def latency(request: FakeRequest) -> float:
-        with lock:
-            asked[request.prompt] = asked.get(request.prompt, 0) + 1
-            return 60.0 if request.prompt == DROPS and asked[DROPS] > 8 else 0.0
-
-    fake_api.latency = latency
+    fake_api.latency = hang_on(DROPS, after=8)
     fake_api.script = rules()
     cases_file = write_cases(tmp_path / "cases.json", CASES)
     report_file = tmp_path / "partial.json"
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "activation", "--cases", str(cases_file),
-            "--distractors", str(tmp_path / "distractors"), "--json", str(report_file),
-        ],
-        cwd=repo.root, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    process = spawn(repo.root, tmp_path, cases_file, report_file)
     # Everything but the four hanging trials of the escalated case's second round: 6 per case
     # in the first round, 6 for the other escalated case, 2 of the hanging round, 4 hanging.
-    deadline = time.monotonic() + 60
-    while len(fake_api.message_requests) < 36 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    while fake_api.in_flight > 4 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(fake_api.message_requests) >= 36 and fake_api.in_flight <= 4)
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,9 +19,9 @@ from activation.commands.main import main
 from activation.commands.session import Session, run_command
 from activation.trials.classifier import backend as classifier_backend
 from activation.trials.fake import scripted
-from tests.support.cli import STATUS_CASES, one_line_error, run
+from tests.support.cli import STATUS_CASES, hang_on, one_line_error, run, spawn, wait_until
 from tests.support.fake_backends import FakeBackends
-from tests.support.messages_api import FakeMessagesAPI, FakeRequest
+from tests.support.messages_api import FakeMessagesAPI
 from tests.support.scripted_model import API_KEY, Scripted, always
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
 
@@ -190,27 +189,12 @@ def test_a_report_lost_at_the_end_keeps_the_summary_and_the_verdict(
 def test_sigterm_during_stage_a_writes_a_partial_report(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    hanging = "give money back to the buyer"
-    asked: dict[str, int] = {}
-    lock = threading.Lock()
-
-    def latency(request: FakeRequest) -> float:
-        with lock:
-            asked[request.prompt] = asked.get(request.prompt, 0) + 1
-            return 60.0 if request.prompt == hanging else 0.0
-
-    fake_api.latency = latency
+    fake_api.latency = hang_on("give money back to the buyer")
     fake_api.script = Scripted({entry["prompt"]: always([SKILL_ID]) for entry in STATUS_CASES})
     cases = write_cases(tmp_path / "cases.json", STATUS_CASES)
     report = tmp_path / "partial.json"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "activation", "--cases", str(cases), "--distractors",
-         str(tmp_path / "distractors"), "--json", str(report), "--concurrency", "8"],
-        cwd=repo.root, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while len(fake_api.message_requests) < 36 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    process = spawn(repo.root, tmp_path, cases, report, "--concurrency", "8")
+    wait_until(lambda: len(fake_api.message_requests) >= 36)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()

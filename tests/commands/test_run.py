@@ -21,6 +21,7 @@ from tests.support.cli import (
     BASELINE,
     CANDIDATE,
     STATUS_CASES,
+    STATUS_EXPECTED,
     by_id,
     one_line_error,
     run,
@@ -67,14 +68,7 @@ def test_every_status_exit_1_and_the_report(
     out = capsys.readouterr().out
     assert code == 1
     cases = by_id(report)
-    assert {case_id: entry["status"] for case_id, entry in cases.items()} == {
-        "stripe-dispute": "REGRESSED",
-        "plain-refund": "PASS",
-        "chargeback-neg": "IMPROVED",
-        "flaky": "UNSTABLE",
-        "never": "FAIL",
-        "charts-neg": "PASS",
-    }
+    assert {case_id: entry["status"] for case_id, entry in cases.items()} == STATUS_EXPECTED
     assert tallies(cases["stripe-dispute"]) == ((3, 3, 0), (0, 3, 0))
     assert tallies(cases["chargeback-neg"]) == ((3, 3, 0), (0, 3, 0))
     assert tallies(cases["flaky"]) == ((3, 3, 0), (1, 3, 0))

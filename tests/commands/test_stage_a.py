@@ -9,12 +9,8 @@ the in-memory fake, in test_run.py.
 from __future__ import annotations
 
 import itertools
-import os
 import signal
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import orjson
@@ -25,10 +21,14 @@ from tests.support.cli import (
     BASELINE,
     CANDIDATE,
     STATUS_CASES,
+    STATUS_EXPECTED,
     by_id,
+    hang_on,
     one_line_error,
     run,
+    spawn,
     tallies,
+    wait_until,
 )
 from tests.support.messages_api import (
     Answer,
@@ -66,14 +66,7 @@ def test_every_status_and_exit_1(
     out = capsys.readouterr().out
     assert code == 1
     cases = by_id(report)
-    assert {case_id: entry["status"] for case_id, entry in cases.items()} == {
-        "stripe-dispute": "REGRESSED",
-        "plain-refund": "PASS",
-        "chargeback-neg": "IMPROVED",
-        "flaky": "UNSTABLE",
-        "never": "FAIL",
-        "charts-neg": "PASS",
-    }
+    assert {case_id: entry["status"] for case_id, entry in cases.items()} == STATUS_EXPECTED
     assert tallies(cases["stripe-dispute"]) == ((3, 3, 0), (0, 3, 0))
     assert tallies(cases["flaky"]) == ((3, 3, 0), (1, 3, 0))
     assert cases["stripe-dispute"]["p_value"] == pytest.approx(0.015625)
@@ -292,45 +285,13 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
     """`python -m activation` in a real process; SIGINT mid-run gives 130 and a report of
     what finished. The last trial of one case hangs, so that case is judged from the trials
     it finished (partial), and the requests in flight still count as sent."""
-    hanging = "give money back to the buyer"
-    asked: dict[str, int] = {}
-    lock = threading.Lock()
-
-    def latency(request: FakeRequest) -> float:
-        with lock:
-            asked[request.prompt] = asked.get(request.prompt, 0) + 1
-            return 60.0 if request.prompt == hanging and asked[hanging] > 4 else 0.0
-
-    fake_api.latency = latency
+    fake_api.latency = hang_on("give money back to the buyer", after=4)
     fake_api.script = Scripted(status_rules())
     cases_file = write_cases(tmp_path / "cases.json", STATUS_CASES)
     report = tmp_path / "partial.json"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "activation",
-            "--cases",
-            str(cases_file),
-            "--distractors",
-            str(tmp_path / "distractors"),
-            "--json",
-            str(report),
-            "--concurrency",
-            "4",
-            "--max-trials",
-            "3",
-        ],
-        cwd=repo.root,
-        env=os.environ.copy(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while len(fake_api.message_requests) < 36 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    while fake_api.in_flight > 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    flags = ("--concurrency", "4", "--max-trials", "3")
+    process = spawn(repo.root, tmp_path, cases_file, report, *flags)
+    wait_until(lambda: len(fake_api.message_requests) >= 36 and fake_api.in_flight <= 2)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +19,8 @@ import pytest
 import activation
 from activation.commands.main import main
 from activation.inputs.cases import shard_of
+from tests.support.claude_cli import processes_mentioning
+from tests.support.cli import HANG, hang_on, spawn, wait_until
 from tests.support.messages_api import (
     Answer,
     Error,
@@ -98,9 +97,6 @@ def agent_script(request: FakeRequest) -> Reply:
         return Text("Refund help")
     with_baseline, with_candidate = BEHAVIOUR[request.prompt]
     return (with_baseline if description == BASELINE else with_candidate)(request)
-
-
-HANG = 60.0
 
 
 def hang_after_activation(request: FakeRequest) -> float:
@@ -347,46 +343,29 @@ def test_calibrate_through_the_real_agent(
     assert data["reports"]["self"]["candidate"]["description"] == CANDIDATE
 
 
-def processes_mentioning(marker: str) -> list[int]:
-    """Live processes whose command line contains `marker` (zombies have none)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     tmp_path: Path, stage_b: tuple[SkillRepo, FakeMessagesAPI, Path]
 ) -> None:
     """`kill -TERM` (a CI cancel) during `--real`: every claude process group is gone, the
     plugin copies and run folders are removed, and the report says what finished."""
     repo, api, claude = stage_b
-    api.latency = lambda request: HANG if request.prompt == "refund order 1234" else 0.0
+    api.latency = hang_on("refund order 1234")
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     report = tmp_path / "partial.json"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "activation", "--real", "--claude", str(claude),
-         "--cases", str(tmp_path / "cases.json"), "--distractors", str(tmp_path / "distractors"),
-         "--only", "dispute,plain", "--json", str(report), "--max-turns", "3",
-         "--max-trials", "3", "--concurrency", "4"],
-        cwd=repo.root, env={**os.environ, "TMPDIR": str(scratch)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    process = spawn(
+        repo.root, tmp_path, tmp_path / "cases.json", report,
+        "--real", "--claude", str(claude), "--only", "dispute,plain", "--max-turns", "3",
+        "--max-trials", "3", "--concurrency", "4",
+        env={**os.environ, "TMPDIR": str(scratch)},
     )  # fmt: skip
-    deadline = time.monotonic() + 90
-    hanging = "refund order 1234"
-    while time.monotonic() < deadline:
-        asked = [r for r in api.message_requests if r.is_main_loop and r.prompt == hanging]
-        if len(asked) >= 4:  # all four slots hang on `plain`: `dispute`, queued first, is done
-            break
-        time.sleep(0.1)
+
+    def hanging_runs() -> int:
+        main_loop = [r for r in api.message_requests if r.is_main_loop]
+        return sum(request.prompt == "refund order 1234" for request in main_loop)
+
+    # All four slots hang on `plain`: `dispute`, queued first, is done.
+    wait_until(lambda: hanging_runs() >= 4, seconds=90)
     assert processes_mentioning(str(scratch)), "no claude run started"
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)

@@ -79,3 +79,18 @@ def locate_claude() -> tuple[Path | None, str]:
 def find_or_install_claude() -> Path | None:
     """The pinned CLI's path, or None when it cannot be had here."""
     return locate_claude()[0]
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live processes whose command line contains `marker` (zombies have none)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found

@@ -1,4 +1,5 @@
-"""Running the `activation` command in-process on a test suite, and reading its JSON report.
+"""Running the `activation` command on a test suite, in-process or (to send it a signal) in
+a process of its own, and reading its JSON report.
 
 The suite: a refunds skill whose HEAD description is BASELINE and whose working tree holds
 CANDIDATE (the `repo` fixture of tests/commands/conftest.py), three distractors, and the
@@ -7,6 +8,12 @@ STATUS_CASES matrix, which a scripted model turns into every status.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +22,7 @@ import pytest
 
 from activation.commands.backends import Backends
 from activation.commands.main import main
+from tests.support.messages_api import FakeRequest
 from tests.support.skill_repo import case, write_cases
 
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
@@ -28,6 +36,18 @@ STATUS_CASES = [
     case("never", "give money back to the buyer", True, ["indirect"]),
     case("charts-neg", "plot monthly revenue", False, ["negative"]),
 ]
+
+STATUS_EXPECTED = {
+    "stripe-dispute": "REGRESSED",
+    "plain-refund": "PASS",
+    "chargeback-neg": "IMPROVED",
+    "flaky": "UNSTABLE",
+    "never": "FAIL",
+    "charts-neg": "PASS",
+}
+"""The status of each of STATUS_CASES once the scripted model has answered three trials."""
+HANG = 60.0
+"""Seconds a hanging request waits: longer than any test runs."""
 
 Report = dict[str, Any]
 
@@ -76,3 +96,45 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     assert len(lines) == 1, captured.err
     assert "Traceback" not in captured.err
     return lines[0]
+
+
+def spawn(
+    cwd: Path,
+    tmp_path: Path,
+    cases: Path,
+    report: Path,
+    *flags: str,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """`python -m activation` in a process of its own, so a signal reaches it and not pytest:
+    `cases` with the test distractors, the JSON report to `report`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "activation", "--cases", str(cases),
+         "--distractors", str(tmp_path / "distractors"), "--json", str(report), *flags],
+        cwd=cwd, env=dict(os.environ if env is None else env),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+def hang_on(prompt: str, after: int = 0) -> Callable[[FakeRequest], float]:
+    """A latency for the stand-in: `prompt` hangs once it has been asked `after` times; every
+    other request is answered at once."""
+    asked = 0
+    lock = threading.Lock()
+
+    def latency(request: FakeRequest) -> float:
+        nonlocal asked
+        if request.prompt != prompt:
+            return 0.0
+        with lock:
+            asked += 1
+            return HANG if asked > after else 0.0
+
+    return latency
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Poll until `condition` holds or `seconds` pass; the assertions after it say which."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)

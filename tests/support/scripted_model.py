@@ -15,6 +15,11 @@ Rule = Callable[[str, int], Reply]
 """(target description, how many times this prompt+description was asked before) -> reply"""
 
 
+def refunds_fire(request: FakeRequest) -> Reply:
+    """A script for any suite: prompts about refunds pick the skill, the rest a distractor."""
+    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
+
+
 def fires_when(word: str) -> Rule:
     return lambda description, _n: Answer([SKILL_ID] if word in description else ["invoices"])
 

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import BinaryIO, Self
 
 import anyio
-import orjson
 from anyio.abc import ByteReceiveStream, Process
 
 from activation import _config
@@ -38,6 +37,7 @@ from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, 
 from activation.trials.agent.env import agent_env, scrub, scrub_bytes, secret_values
 from activation.trials.agent.plugin_copy import paired_copies, tree_digest
 from activation.trials.agent.stream import Reading, StreamReader
+from activation.trials.backend import request_digest
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -319,16 +319,12 @@ class AgentBackend:
         """The trial's cache key: the CLI's version, the variant's plugin copy (by content),
         the command line as `run` builds it (prompt, model, max turns, tools) and the trial."""
         argv = build_argv(self.settings, self.model, "claude", key.case.prompt, Path("plugin"))
-        identity = {
-            "kind": "claude-code",
+        run = {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
             "argv": argv,
-            "case": key.case.id,
-            "variant": key.variant,
-            "index": key.index,
         }
-        return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return request_digest("claude-code", run, key)
 
     def _trial(
         self,

@@ -15,6 +15,7 @@ whole rest of a call's bookkeeping.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Self
 
 import anthropic
@@ -24,13 +25,28 @@ import orjson
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Inputs, Prices, RunSpec, Trial, TrialKey, Usage
-from activation.trials.backend import shown_url
+from activation.trials.backend import request_digest, shown_url
 from activation.trials.classifier.answer import Unanswered, parse_answer
-from activation.trials.classifier.prompt import Requests, request_digest
+from activation.trials.classifier.prompt import Requests
 
 _UNREACHABLE = (httpx2.ConnectError, httpx2.UnsupportedProtocol)
 KIND = "messages-api"
 """The backend kind in Stage A's cache keys (batches ask the same, so they share it)."""
+
+
+SENT = Usage(requests=1)
+"""The usage of a request that brought no answer back."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What one request brought: the skills chosen, or why there are none (`final`: a failed
+    request, not worth asking again; otherwise an unusable answer, asked again once)."""
+
+    usage: Usage
+    chosen: tuple[str, ...] | None = None
+    problem: str = ""
+    final: bool = False
 
 
 def refused(error: anthropic.APIStatusError) -> AuthError:
@@ -85,48 +101,51 @@ class ClassifierBackend:
         """The trial's cache key, from the very request `run` sends."""
         return request_digest(KIND, self.requests.request(key), key)
 
-    def answer(self, key: TrialKey, message: Mapping[str, Any], usage: Usage) -> Trial | str:
-        """The trial a response makes, or why it holds no usable answer (to re-ask)."""
+    def read(self, message: Mapping[str, Any], usage: Usage) -> Asked:
+        """The skills a response chose, or why it holds no usable answer."""
         try:
             chosen = parse_answer(
                 message.get("content") or [], message.get("stop_reason"), self.requests.names
             )
         except Unanswered as error:
-            return str(error)
-        activated = self.target_id in chosen
-        evidence = f"chose {', '.join(chosen) if chosen else 'nothing'}"
-        return Trial(key, activated, evidence=evidence, usage=usage)
+            return Asked(usage, problem=str(error))
+        return Asked(usage, chosen=chosen)
+
+    async def ask(self, key: TrialKey, request: dict[str, Any], attempt: int) -> Asked:
+        """One request to the Messages API and what came of it."""
+        assert self._client is not None, "enter the backend before running trials"
+        try:
+            raw = await self._client.messages.with_raw_response.create(**request)
+            message = orjson.loads(await raw.read())
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
+            raise refused(error) from None
+        except anthropic.APIStatusError as error:
+            return Asked(SENT, problem=f"API error HTTP {error.status_code}", final=True)
+        except anthropic.APIConnectionError as error:
+            if isinstance(error.__cause__, _UNREACHABLE):
+                raise ApiUnreachable(
+                    f"cannot reach {shown_url(self._client.base_url)} "
+                    "(check ANTHROPIC_BASE_URL and the network)"
+                ) from None
+            kind = "timed out" if isinstance(error, anthropic.APITimeoutError) else "failed"
+            return Asked(SENT, problem=f"connection {kind}", final=True)
+        except orjson.JSONDecodeError:
+            return Asked(SENT, problem="the response is not JSON")
+        return self.read(message, message_usage(message, self.prices))
 
     async def run(self, key: TrialKey) -> Trial:
-        assert self._client is not None, "enter the backend before running trials"
+        """Ask; an unusable answer is asked again once, a failed request is an error trial."""
         request = self.requests.request(key)
         usage = Usage()
         problem = ""
-        for _attempt in range(2):
-            try:
-                raw = await self._client.messages.with_raw_response.create(**request)
-                message = orjson.loads(await raw.read())
-            except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
-                raise refused(error) from None
-            except anthropic.APIStatusError as error:
-                usage += Usage(requests=1)
-                return Trial(key, None, error=f"API error HTTP {error.status_code}", usage=usage)
-            except anthropic.APIConnectionError as error:
-                if isinstance(error.__cause__, _UNREACHABLE):
-                    raise ApiUnreachable(
-                        f"cannot reach {shown_url(self._client.base_url)} "
-                        "(check ANTHROPIC_BASE_URL and the network)"
-                    ) from None
-                usage += Usage(requests=1)
-                kind = "timed out" if isinstance(error, anthropic.APITimeoutError) else "failed"
-                return Trial(key, None, error=f"connection {kind}", usage=usage)
-            except orjson.JSONDecodeError:
-                usage += Usage(requests=1)
-                problem = "the response is not JSON"
-                continue
-            usage += message_usage(message, self.prices)
-            found = self.answer(key, message, usage)
-            if isinstance(found, Trial):
-                return found
-            problem = found
+        for attempt in range(2):
+            asked = await self.ask(key, request, attempt)
+            usage += asked.usage
+            if asked.chosen is not None:
+                chosen = ", ".join(asked.chosen) or "nothing"
+                activated = self.target_id in asked.chosen
+                return Trial(key, activated, evidence=f"chose {chosen}", usage=usage)
+            if asked.final:
+                return Trial(key, None, error=asked.problem, usage=usage)
+            problem = asked.problem
         return Trial(key, None, error=f"unusable answer after a re-ask ({problem})", usage=usage)

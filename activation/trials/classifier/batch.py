@@ -24,9 +24,15 @@ import orjson
 
 from activation import _config, state
 from activation._errors import ApiUnreachable
-from activation._models import Inputs, RunSpec, Trial, TrialKey, Usage
+from activation._models import Inputs, RunSpec, TrialKey
 from activation.trials.backend import BatchProgress, shown_url
-from activation.trials.classifier.backend import ClassifierBackend, message_usage, refused
+from activation.trials.classifier.backend import (
+    SENT,
+    Asked,
+    ClassifierBackend,
+    message_usage,
+    refused,
+)
 
 Result = tuple[str, Any]
 """("succeeded", message dict) or ("errored" | "expired" | "canceled", detail)."""
@@ -111,24 +117,14 @@ class BatchBackend(ClassifierBackend):
         except anthropic.APIError:
             return  # it may have ended meanwhile; the recorded id still allows a resume
 
-    async def run(self, key: TrialKey) -> Trial:
-        request = self.requests.request(key)
-        digest = self.cache_key(key)[:40]
-        usage = Usage()
-        problem = ""
-        for attempt in range(2):
-            kind, detail = await self._ask(f"{digest}-{attempt}", request)
-            if kind != "succeeded":
-                usage += Usage(requests=1)
-                return Trial(key, None, error=f"batch request {kind}{detail}", usage=usage)
-            usage += message_usage(detail, self.prices, _config.BATCH_DISCOUNT)
-            found = self.answer(key, detail, usage)
-            if isinstance(found, Trial):
-                return found
-            problem = found
-        return Trial(key, None, error=f"unusable answer after a re-ask ({problem})", usage=usage)
+    async def ask(self, key: TrialKey, request: dict[str, Any], attempt: int) -> Asked:
+        """The request through a batch; a re-ask goes in a later batch, under its own id."""
+        kind, detail = await self._in_batch(f"{self.cache_key(key)[:40]}-{attempt}", request)
+        if kind != "succeeded":
+            return Asked(SENT, problem=f"batch request {kind}{detail}", final=True)
+        return self.read(detail, message_usage(detail, self.prices, _config.BATCH_DISCOUNT))
 
-    async def _ask(self, custom_id: str, request: dict[str, Any]) -> Result:
+    async def _in_batch(self, custom_id: str, request: dict[str, Any]) -> Result:
         if custom_id in self._resumed:
             return self._resumed.pop(custom_id)
         slot = _Slot(custom_id, request)

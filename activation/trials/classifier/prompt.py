@@ -7,12 +7,9 @@ position bias cancels out in the comparison.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import orjson
 
 from activation import _config
 from activation._models import VARIANTS, Case, Inputs, RunSpec, Skill, TrialKey, VariantName
@@ -111,17 +108,3 @@ class Requests:
             "messages": [{"role": "user", "content": key.case.prompt}],
             "output_config": self._format,
         }
-
-
-def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
-    """A trial's cache key: the backend kind, the exact request and the trial's identity (the
-    case, the variant role and the trial index), so repeats stay independent samples and the
-    two sides of an A/A run never share an answer. Nothing secret is in a request."""
-    identity = {
-        "kind": kind,
-        "request": request,
-        "case": key.case.id,
-        "variant": key.variant,
-        "index": key.index,
-    }
-    return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()

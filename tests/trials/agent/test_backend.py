@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ from activation.trials.agent.backend import (
 )
 from activation.trials.agent.env import REDACTED
 from activation.trials.engine import execute_async
-from tests.support.claude_cli import CLAUDE_VERSION
+from tests.support.claude_cli import CLAUDE_VERSION, processes_mentioning
 from tests.support.messages_api import (
     Error,
     FakeMessagesAPI,
@@ -98,21 +98,6 @@ def plant_user_config(home: Path) -> None:
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-
-
-def processes_mentioning(marker: str) -> list[int]:
-    """Live processes whose command line contains `marker` (zombies have none)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
 
 
 def main_loop(*replies: Reply) -> Script:
@@ -464,6 +449,51 @@ def test_missing_executable_is_an_error_trial(tmp_path: Path, skill_repo: SkillR
     assert trial.activated is None
     assert trial.error is not None
     assert trial.error.startswith("could not run claude")
+
+
+def test_the_cache_key_changes_with_every_part_of_the_run(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    """Stage B's key: the CLI version, the plugin copy's content, the command line and the
+    trial. An A/A run's two sides share a plugin's content but never a key."""
+    target = deploy_target(skill_repo)
+
+    def keys(
+        *, version: str = CLAUDE_VERSION, model: str | None = None, max_turns: int = 3,
+        candidate: str = CANDIDATE, prompt: str = "Deploy the app to production",
+    ) -> dict[tuple[VariantName, int], str]:  # fmt: skip
+        agent = AgentSettings("claude", max_turns, 60.0, version)
+        inputs = replace(
+            inputs_for(target, (case(prompt),)),
+            candidate=Variant("candidate", candidate, SKILL_MD, "candidate"),
+        )
+        backend = AgentBackend(RunSpec(stage="B", model=model, agent=agent), inputs, tmp_path)
+
+        async def all_keys() -> dict[tuple[VariantName, int], str]:
+            async with backend:
+                return {
+                    (variant, index): backend.cache_key(TrialKey(inputs.cases[0], variant, index))
+                    for variant in ("baseline", "candidate")
+                    for index in (0, 1)
+                }
+
+        return anyio.run(all_keys)
+
+    reference = keys()
+    assert reference == keys()  # stable, wherever the copies live
+    assert len(set(reference.values())) == 4  # every trial its own sample
+    changed = [
+        keys(version="2.1.333"),
+        keys(model="claude-haiku-4-5"),
+        keys(max_turns=4),
+        keys(prompt="Ship it"),
+    ]
+    for other in changed:
+        assert set(other.values()).isdisjoint(reference.values())
+    same_description = keys(candidate=BASELINE)
+    assert same_description["baseline", 0] == reference["baseline", 0]
+    a_a = same_description["candidate", 0]
+    assert a_a not in {reference["candidate", 0], reference["baseline", 0]}
 
 
 def test_argv_shape(tmp_path: Path) -> None:

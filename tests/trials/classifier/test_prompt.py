@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from activation._models import Case, Skill, TrialKey
+from activation.trials.backend import request_digest
 from activation.trials.classifier.prompt import (
     HEADING,
     INSTRUCTIONS,
     Requests,
     answer_schema,
     permutation,
-    request_digest,
 )
 
 TARGET = Skill("billing:refunds", "Use when issuing refunds.")
