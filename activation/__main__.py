@@ -1,7 +1,5 @@
 """`python -m activation`."""
 
-import sys
+from activation.commands.main import console
 
-from activation.commands.main import main
-
-sys.exit(main())
+console()

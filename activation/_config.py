@@ -9,8 +9,14 @@ MAX_TRIALS = 30
 ALPHA = 0.05
 SEED = 0
 """Seed of the per-trial menu shuffle."""
-CONCURRENCY = {"A": 8, "B": 4}
-"""Parallel model calls (Stage A) or agent processes (Stage B)."""
+CONCURRENCY = 8
+"""Stage A's model calls in flight at the start (the limit then adapts, see MAX_CONCURRENCY),
+and the engine's fixed limit for a spec that sets none (a library call)."""
+AGENT_CONCURRENCY = 4
+"""Stage B's agent processes at once (fixed: each is a whole CLI run on this machine)."""
+MAX_CONCURRENCY = 128
+"""The ceiling of an adaptive limit (`--concurrency auto`): it grows while the API keeps up
+and halves on a 429 or 529."""
 
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
@@ -52,8 +58,6 @@ BATCH_MAX_REQUESTS = 100_000
 """The Message Batches API's limit on requests per batch."""
 BATCH_MAX_BYTES = 256_000_000
 """The Message Batches API's limit on a batch's size (256 MB), counted on the JSON sent."""
-BATCH_GATHER = 0.05
-"""Seconds without a new request before the queued ones go out as a batch."""
 BATCH_POLL = (0.5, 1.5, 60.0)
 """Batch polling: first wait, growth factor, longest wait (seconds)."""
 BATCH_CANCEL_TIMEOUT = 10.0

@@ -1,13 +1,18 @@
 """The data every layer shares: small frozen records, no behaviour beyond what they mean.
 
 Data flows one way, inputs -> trials -> verdicts -> report, and each stage of it is one of
-these types, so any part can be tested or replaced on its own.
+these types, so any part can be tested or replaced on its own. The records a run produces
+(`Trial`, `Tally`, `CaseVerdict`, `Usage`, `RunSpec`) are also what its JSON report holds:
+report/codec.py converts them to and from plain data, so a field added here is a field of
+the report. A field set with `init=False` is derived (`Tally.verdict`, `Trial.reading`):
+it is written into the report for its readers and computed again whenever a record is
+made, also when one is read back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Literal
@@ -18,6 +23,14 @@ from activation._errors import ExitCode
 Stage = Literal["A", "B"]
 VariantName = Literal["baseline", "candidate"]
 VARIANTS: tuple[VariantName, VariantName] = ("baseline", "candidate")
+Reading = Literal["activated", "not_activated", "error"]
+UNTAGGED = "untagged"
+"""The group of a case without tags, in every output."""
+
+
+def _derive(record: object, name: str, value: object) -> None:
+    """Set a derived field of a frozen record (from its `__post_init__`)."""
+    object.__setattr__(record, name, value)
 
 
 # --- inputs ----------------------------------------------------------------------------
@@ -32,6 +45,11 @@ class Case:
     tags: tuple[str, ...] = ()
     spot_check: bool = False
     twin: str | None = None
+
+    @property
+    def group(self) -> str:
+        """The case's first tag: what reports group and filter it by."""
+        return self.tags[0] if self.tags else UNTAGGED
 
 
 @dataclass(frozen=True)
@@ -96,13 +114,6 @@ class Inputs:
 # --- trials ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TrialKey:
-    case: Case
-    variant: VariantName
-    index: int
-
-
 def _add_cost(one: float | None, other: float | None) -> float | None:
     """An unknown cost stays unknown in any sum: it is never silently a 0."""
     return None if one is None or other is None else one + other
@@ -112,7 +123,8 @@ def _add_cost(one: float | None, other: float | None) -> float | None:
 class Usage:
     """What trials sent and what they cost; `cost_usd` is None when it is unknown (a model
     without a price), never 0 for "unknown". `from_cache` counts trials the response cache
-    served: they sent no request and cost nothing."""
+    served: they sent no request and cost nothing. `throttled` counts the requests the API
+    answered 429 or 529 (too many requests, overloaded) before a retry."""
 
     requests: int = 0
     input_tokens: int = 0
@@ -121,6 +133,7 @@ class Usage:
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
     from_cache: int = 0
+    throttled: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -131,6 +144,7 @@ class Usage:
             self.cache_write_tokens + other.cache_write_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
             self.from_cache + other.from_cache,
+            self.throttled + other.throttled,
         )
 
 
@@ -160,28 +174,67 @@ class Pricing:
     the `--price-in`/`--price-out` override, which wins for every model."""
 
     date: str
-    table: tuple[tuple[str, Prices], ...] = ()
+    models: Mapping[str, Prices] = field(default_factory=dict)
     override: Prices | None = None
 
     def for_model(self, model: str | None) -> Prices | None:
         """The model's prices; None when neither the override nor the table has them."""
         if self.override is not None:
             return self.override
-        return dict(self.table).get(model) if model else None
+        return self.models.get(model) if model else None
+
+
+@dataclass(frozen=True)
+class TrialKey:
+    """Which trial to run: the case it asks, the variant it asks with, its index."""
+
+    case: Case
+    variant: VariantName
+    index: int
+
+    def answer(
+        self,
+        activated: bool,
+        evidence: str = "",
+        usage: Usage = Usage(),
+        transcript: str | None = None,
+    ) -> Trial:
+        """This trial, answered."""
+        return Trial(self.case.id, self.variant, self.index, activated, evidence, None,
+                     transcript, usage)  # fmt: skip
+
+    def failed(self, error: str, usage: Usage = Usage(), transcript: str | None = None) -> Trial:
+        """This trial as an error: never a vote."""
+        return Trial(self.case.id, self.variant, self.index, None, "", error, transcript, usage)
 
 
 @dataclass(frozen=True)
 class Trial:
-    """`activated` is None exactly when the trial is an error: an error is never a vote."""
+    """One trial's outcome; `activated` is None exactly when it is an error, which is
+    never a vote."""
 
-    key: TrialKey
+    case_id: str
+    variant: VariantName
+    index: int
     activated: bool | None
-    error: str | None = None
     evidence: str = ""
+    error: str | None = None
     transcript: str | None = None
     usage: Usage = Usage()
     cached: bool = False
     """Served from the response cache: an answer an earlier run paid for."""
+    reading: Reading = field(init=False, default="error")
+    """"activated", "not_activated" or "error" (derived from `activated`)."""
+
+    def __post_init__(self) -> None:
+        reading = (
+            "error"
+            if self.activated is None
+            else "activated"
+            if self.activated
+            else "not_activated"
+        )
+        _derive(self, "reading", reading)
 
     @property
     def is_error(self) -> bool:
@@ -221,6 +274,12 @@ class Tally:
     activated: int
     valid: int
     errors: int
+    verdict: bool | None = field(init=False, default=None)
+    """Majority: True above half, False below, None on a tie or with no valid trial."""
+
+    def __post_init__(self) -> None:
+        twice = 2 * self.activated
+        _derive(self, "verdict", None if twice == self.valid else twice > self.valid)
 
     @classmethod
     def of(cls, trials: Iterable[Trial]) -> Tally:
@@ -232,17 +291,13 @@ class Tally:
         )
 
     @property
-    def verdict(self) -> bool | None:
-        """Majority: True above half, False below, None on a tie or with no valid trial."""
-        if 2 * self.activated > self.valid:
-            return True
-        if 2 * self.activated < self.valid:
-            return False
-        return None
-
-    @property
     def unanimous(self) -> bool:
         return self.valid > 0 and self.activated in (0, self.valid)
+
+    @property
+    def run(self) -> int:
+        """Trials run, valid or not."""
+        return self.valid + self.errors
 
     def correct(self, should_activate: bool) -> int:
         """How many valid trials matched the ground truth."""
@@ -250,21 +305,71 @@ class Tally:
 
 
 @dataclass(frozen=True)
-class CaseVerdict:
-    """A case's status with the evidence behind it: its tallies and its own trials."""
+class TrialsRun:
+    baseline: int
+    candidate: int
 
-    case: Case
-    baseline: Tally
-    candidate: Tally
+
+@dataclass(frozen=True, kw_only=True)
+class CaseVerdict(Case):
+    """A case with what the run found: its status, the tallies and the trials behind them.
+
+    It extends the case rather than holding it, so the report's entry for a case is the
+    case's own fields followed by its verdict.
+    """
+
     status: Status
     p_value: float | None
     q_value: float | None = None
     """The p-value adjusted across every case of the run (Benjamini-Hochberg)."""
+    baseline: Tally
+    candidate: Tally
     trials: tuple[Trial, ...] = ()
     escalated: bool = False
     """It ran more than the first round."""
     partial: bool = False
     """Judged from the trials an interrupted run finished, not from all it planned."""
+    trials_run: TrialsRun = field(init=False, default=TrialsRun(0, 0))
+    """Trials per variant, valid or not (derived)."""
+
+    def __post_init__(self) -> None:
+        _derive(self, "trials_run", TrialsRun(self.baseline.run, self.candidate.run))
+
+    @classmethod
+    def of(
+        cls,
+        case: Case,
+        status: Status,
+        p_value: float | None,
+        q_value: float | None,
+        baseline: Tally,
+        candidate: Tally,
+        trials: tuple[Trial, ...] = (),
+        escalated: bool = False,
+        partial: bool = False,
+    ) -> CaseVerdict:
+        """The verdict on `case` (its fields first, as `case` gives them back)."""
+        return cls(
+            id=case.id,
+            prompt=case.prompt,
+            should_activate=case.should_activate,
+            why=case.why,
+            tags=case.tags,
+            spot_check=case.spot_check,
+            twin=case.twin,
+            status=status,
+            p_value=p_value,
+            q_value=q_value,
+            baseline=baseline,
+            candidate=candidate,
+            trials=trials,
+            escalated=escalated,
+            partial=partial,
+        )
+
+    @property
+    def case(self) -> Case:
+        return Case(**{item.name: getattr(self, item.name) for item in fields(Case)})
 
     def tally(self, variant: VariantName) -> Tally:
         return self.baseline if variant == "baseline" else self.candidate
@@ -301,8 +406,8 @@ class Shard:
     count: int
     run_cases: tuple[str, ...]
     """Every case id of the whole run, in order."""
-    fingerprint: str
-    """The whole run's fingerprint: only shards of the same run merge."""
+    fingerprint: str = ""
+    """The whole run's identity: only shards of the same run merge."""
 
 
 @dataclass(frozen=True)
@@ -319,6 +424,11 @@ class RunSpec:
     alpha: float = _config.ALPHA
     seed: int = _config.SEED
     concurrency: int | None = None
+    """Trials in flight at once: the fixed number, or where an adaptive limit starts; None
+    until the stage sets its own default."""
+    max_concurrency: int | None = None
+    """The ceiling of an adaptive limit (it grows while the API keeps up, halves on 429 or
+    529); None: `concurrency` is fixed."""
     agent: AgentSettings | None = None
     shard: Shard | None = None
     pricing: Pricing | None = None
@@ -331,17 +441,14 @@ class RunSpec:
     """With `batch`: collect the batches an interrupted run on the same inputs submitted."""
 
     @property
-    def limit(self) -> int:
-        """Trials in flight at once; a batch run queues a whole round at once, so only the
-        API's own limit on a batch's size bounds it."""
-        if self.batch:
-            return _config.BATCH_MAX_REQUESTS
-        return self.concurrency or _config.CONCURRENCY[self.stage]
-
-    @property
     def prices(self) -> Prices | None:
         """The prices of the run's model (Stage B without `--model`: only the override)."""
         return None if self.pricing is None else self.pricing.for_model(self.model)
+
+    @property
+    def spec(self) -> RunSpec:
+        """Only the spec's own fields (of a record that extends it, such as a report)."""
+        return RunSpec(**{item.name: getattr(self, item.name) for item in fields(RunSpec)})
 
 
 @dataclass(frozen=True)
@@ -360,6 +467,10 @@ class RunOutcome:
     """Trials started but cut off by an interruption: each had sent at least one request."""
     ceiling_hit: bool = False
     """`--max-cost-usd` kept some trials from starting (their cases are ERROR)."""
+    peak_concurrency: int = 0
+    """The most trials that were in flight at once."""
+    final_concurrency: int = 0
+    """The concurrency limit when the run ended (an adaptive limit moves)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -373,4 +484,4 @@ class RunOutcome:
         return sent + Usage(requests=self.in_flight)
 
     def ids_with(self, *statuses: Status) -> list[str]:
-        return [verdict.case.id for verdict in self.verdicts if verdict.status in statuses]
+        return [verdict.id for verdict in self.verdicts if verdict.status in statuses]

@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 
 from activation._config import STATE_DIR
+from activation._models import Inputs
 
 
 def state_dir(repo: Path) -> Path:
@@ -24,10 +25,10 @@ def state_dir(repo: Path) -> Path:
     return folder
 
 
-def pair_key(skill_id: str, baseline: str, candidate: str) -> str:
+def pair_key(inputs: Inputs) -> str:
     """Names the pair of descriptions, so a Stage A result is reused only for the same pair."""
-    digest = hashlib.sha256("\x00".join((skill_id, baseline, candidate)).encode())
-    return digest.hexdigest()[:20]
+    parts = (inputs.target.skill_id, inputs.baseline.description, inputs.candidate.description)
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:20]
 
 
 def _flag_file(repo: Path, key: str) -> Path:
@@ -75,11 +76,6 @@ def new_run_dir(repo: Path, stage: str) -> Path:
 
 
 # --- Message Batches of a run, for `--batch --resume` ---------------------------------------
-
-
-def run_key(*parts: object) -> str:
-    """Names a run's inputs and settings, so `--resume` finds only the same run's batches."""
-    return hashlib.sha256(orjson.dumps([str(part) for part in parts])).hexdigest()[:20]
 
 
 def _batch_file(repo: Path, key: str) -> Path:

@@ -2,7 +2,8 @@
 
     python benchmarks/gate_validity.py [--runs 400] [--cases 40]
 
-Every run goes through the real engine (escalation, Boschloo, Benjamini-Hochberg) with the
+Every run goes through the real schedule and verdicts (escalation, Boschloo,
+Benjamini-Hochberg) with the
 in-memory fake answering at random with set correct rates per case and variant. Two
 populations of unchanged cases, each also with its first case falling from 0.9 to 0.3:
 
@@ -23,13 +24,11 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import anyio
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation._models import RunSpec
+from activation.report.words import percent
 from activation.trials.simulate import Characteristics, Population, borderline, simulate, typical
-from activation.verdicts.figures import Rate
 
 SETTINGS = {
     "defaults (--trials 3)": RunSpec(),
@@ -40,14 +39,7 @@ SETTINGS = {
 
 def measure(job: tuple[str, RunSpec, Population, int]) -> tuple[str, Characteristics]:
     setting, spec, population, runs = job
-    return setting, anyio.run(simulate, population, spec, runs, 1)
-
-
-def share(value: Rate | None) -> str:
-    if value is None or value.interval is None:
-        return "-"
-    low, high = value.interval
-    return f"{value.hits / value.total:.1%} ({low:.1%}-{high:.1%})"
+    return setting, simulate(population, spec, runs, 1)
 
 
 def main() -> None:
@@ -70,8 +62,10 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for setting, found in results:
         print(
-            f"| {setting} | {found.population} | {share(found.false_alarms)} | "
-            f"{share(found.caught)} | {found.relative_calls:.2f}x |"
+            f"| {setting} | {found.population} | "
+            f"{percent(found.false_alarms, found.false_alarms_interval)} | "
+            f"{percent(found.caught, found.caught_interval) if found.caught else '-'} | "
+            f"{found.relative_calls:.2f}x |"
         )
 
 

@@ -73,9 +73,9 @@ def main_benchmark() -> None:
         _code, _wall, first_cpu = timed(argv(small, "small-cache"))
         requests()
         code, wall, cpu = timed(argv(suite.cases, "cache"))
-        cold_calls = requests()
+        cold_calls = requests().requests
         warm_code, warm_wall, _warm_cpu = timed(argv(suite.cases, "cache"))
-        warm_calls = requests()
+        warm_calls = requests().requests
     if code != 0 or cold_calls != calls or warm_code != 0:
         raise SystemExit(f"benchmark run failed: exit {code}/{warm_code}, {cold_calls} calls")
     ideal = math.ceil(calls / args.concurrency) * args.latency

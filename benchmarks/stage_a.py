@@ -45,7 +45,7 @@ def measure(cases: int, trials: int, concurrency: int, latency: float) -> tuple[
         with redirect_stdout(StringIO()):
             code = main(argv)
         wall = time.perf_counter() - start
-        calls = requests()
+        calls = requests().requests
     if code != 0 or calls != cases * 2 * trials:
         raise SystemExit(f"benchmark run failed: exit {code}, {calls} calls")
     ideal = math.ceil(calls / concurrency) * latency

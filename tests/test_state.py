@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from activation._models import Inputs, Target, Variant
 from activation.state import last_flagged, merge_flagged, pair_key, record_flagged
 
 
@@ -13,9 +14,16 @@ def test_merge_keeps_flags_of_cases_the_run_did_not_touch() -> None:
     assert merge_flagged(["a"], ran=["a", "b"], flagged=[]) == []
 
 
+def pair(baseline: str, candidate: str) -> str:
+    """The state key of a pair of descriptions of one skill."""
+    target = Target(Path("r"), Path("s/SKILL.md"), Path("r"), "p", "s")
+    old, new = (Variant(d, d, "", d) for d in (baseline, candidate))
+    return pair_key(Inputs(target, (), (), old, new))
+
+
 def test_records_per_pair_and_ignores_itself_for_git(tmp_path: Path) -> None:
-    one = pair_key("p:s", "old", "new")
-    other = pair_key("p:s", "old", "newer")
+    one = pair("old", "new")
+    other = pair("old", "newer")
     assert one != other
     assert last_flagged(tmp_path, one) is None
     record_flagged(tmp_path, one, ran=["a", "b", "c"], flagged=["a", "c"], model="m")

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import git
-import orjson
 import pytest
 import yaml
 
+from tests.support.cli import read_report
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.skill_repo import (
     DISTRACTORS,
@@ -244,7 +244,7 @@ def test_stage_a_steps_gate_and_report(pull_request: SkillRepo, tmp_path: Path) 
     installs = (runner.folder / "installs.log").read_text().splitlines()
     assert installs == [f"pip -m pip install {workflow['env']['ACTIVATION_INSTALL']}"]
     root = pull_request.root
-    report = orjson.loads((root / "activation-report.json").read_bytes())
+    report = read_report(root / "activation-report.json")
     assert report["baseline"]["spec"] == "git:origin/main"
     assert report["baseline"]["description"] == BASELINE
     assert report["summary"]["regressed"] == ["stripe-dispute"]
@@ -282,7 +282,7 @@ def test_stage_b_steps_run_the_real_agent_on_what_stage_a_flagged(
     installs = (stage_b.folder / "installs.log").read_text().splitlines()
     assert installs[1] == "npm install --global @anthropic-ai/claude-code@2.1.332"
     root = pull_request.root
-    real = orjson.loads((root / "activation-real.json").read_bytes())
+    real = read_report(root / "activation-real.json")
     assert (real["stage"], real["summary"]["regressed"]) == ("B", ["stripe-dispute"])
     transcripts = [trial["transcript"] for trial in real["cases"][0]["trials"]]
     assert len(transcripts) == 6

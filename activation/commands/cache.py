@@ -3,27 +3,11 @@ cache's entries, size and folder, and removing them."""
 
 from __future__ import annotations
 
-import argparse
 import os
 
-from activation.commands.arguments import CACHE_DIR, Flag, add_flags, duration, parser
+from activation.commands.flags import CACHE
 from activation.commands.session import Session
 from activation.store import cache_folder, cache_info, clear_cache
-
-OLDER_THAN = Flag("--older-than", "AGE", "only entries older than AGE, e.g. 30d", duration)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation cache",
-        "The response cache: every successful trial's answer, reused by later runs that "
-        "send the very same request (until --cache-ttl). "
-        "Example: activation cache clear --older-than 30d",
-    )
-    actions = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
-    add_flags(actions.add_parser("info", help="entries, size and folder"), (CACHE_DIR,))
-    add_flags(actions.add_parser("clear", help="remove entries"), (CACHE_DIR, OLDER_THAN))
-    return made
 
 
 def size_text(size: int) -> str:
@@ -38,7 +22,7 @@ def size_text(size: int) -> str:
 
 
 def main_cache(session: Session, argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = CACHE.parse(argv)
     folder = cache_folder(args.cache_dir, os.environ)
     if args.action == "info":
         info = cache_info(folder)

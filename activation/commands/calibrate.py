@@ -12,11 +12,16 @@ import orjson
 from activation import __version__
 from activation._errors import InputError
 from activation._models import Inputs, RunSpec
-from activation.commands.arguments import spec_from
-from activation.commands.backends import Backends, stage_b_selection
 from activation.commands.config import parse_settings
-from activation.commands.parsers import calibrate_parser
-from activation.commands.run import inputs_from, open_store, run_with_progress
+from activation.commands.flags import CALIBRATE
+from activation.commands.runner import (
+    Stages,
+    inputs_from,
+    open_store,
+    run_trials,
+    spec_from,
+    stage_of,
+)
 from activation.commands.session import Session
 from activation.inputs.frontmatter import split_document
 from activation.report.calibration import (
@@ -28,6 +33,7 @@ from activation.report.calibration import (
 )
 from activation.report.plan import run_warnings
 from activation.store import TrialStore
+from activation.trials.stage import Stage
 
 
 def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
@@ -35,6 +41,8 @@ def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
     from activation.inputs.load import resolve_variant
 
     real = inputs_from(args, cwd, candidate=None)
+    if args.baseline is None:  # the real description is the working tree's
+        real = replace(real, baseline=real.candidate)
     controls = {
         "narrow": resolve_variant(str(args.narrow), real.target, cwd),
         "broad": resolve_variant(str(args.broad), real.target, cwd),
@@ -60,7 +68,7 @@ def control_warnings(comparisons: dict[str, Inputs]) -> list[str]:
 
 def run_calibration(
     session: Session,
-    backends: Backends,
+    stage: Stage,
     spec: RunSpec,
     comparisons: dict[str, Inputs],
     only: bool,
@@ -70,9 +78,9 @@ def run_calibration(
     outcomes = []
     for name, inputs in comparisons.items():
         session.err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
-        if spec.stage == "B" and not only:
-            inputs = stage_b_selection(inputs, session.err)
-        outcome = run_with_progress(session, backends, spec, inputs, store)
+        if not only:
+            inputs = stage.select(inputs, session.say)
+        outcome = run_trials(session, stage, spec, inputs, store)
         if outcome.interrupted:
             raise KeyboardInterrupt
         outcomes.append(outcome)
@@ -90,20 +98,21 @@ def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path
     return json_path, md_path
 
 
-def main_calibrate(session: Session, argv: list[str], backends: Backends) -> int:
-    args, _settings = parse_settings(calibrate_parser, argv)
+def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> int:
+    args, _settings = parse_settings(CALIBRATE, argv)
     session.adopt(args.debug, args.json)
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
-    spec = spec_from(args)
+    stage = stage_of(args, stages)
+    spec = spec_from(args, stage)
     comparisons = comparison_inputs(args, Path.cwd())
     bundled = args.cases is None
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
     session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
-    spec = backends.prepare(spec)
+    spec = stage.preflight(spec)
     with open_store(args) as store:
         calibration = run_calibration(
-            session, backends, spec, comparisons, args.only is not None, store
+            session, stage, spec, comparisons, args.only is not None, store
         )
     session.out.print(render_calibration(calibration))
     if args.json is not None:

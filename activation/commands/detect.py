@@ -9,35 +9,15 @@ init event), because then there is nothing to read.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import orjson
 
 from activation._errors import ExitCode, InputError
-from activation.commands.arguments import parser
+from activation.commands.flags import DETECT
 from activation.commands.session import Session
 from activation.trials.agent.stream import Reading, read_stream
-
-
-def build_parser() -> argparse.ArgumentParser:
-    made = parser(
-        "activation detect",
-        "Read a saved Claude Code stream-json transcript and say whether the skill was "
-        "activated (a successful Skill tool call naming it). "
-        "Example: activation detect .activation/runs/<run>/<case>/candidate-0.jsonl "
-        "--skill auth0:auth0",
-    )
-    made.add_argument("file", metavar="FILE", help="the transcript (.jsonl); '-' for stdin")
-    made.add_argument(
-        "--skill",
-        required=True,
-        metavar="ID",
-        help="the skill id, '<plugin>:<skill folder>' (the bare skill name is also matched)",
-    )
-    made.add_argument("--json", action="store_true", help="print one JSON object")
-    return made
 
 
 def render_reading(reading: Reading) -> str:
@@ -67,7 +47,7 @@ def read_file(name: str, skill: str) -> Reading:
 
 
 def main_detect(session: Session, argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = DETECT.parse(argv)
     name = "stdin" if args.file == "-" else args.file
     reading = read_file(args.file, args.skill)
     if reading.events == 0:

@@ -6,14 +6,14 @@ scheduled job can compare main with itself over time; else 0; 2 when a file is n
 
 from __future__ import annotations
 
-from activation.commands.parsers import diff_parser
+from activation.commands.flags import DIFF
 from activation.commands.report import load_report
 from activation.commands.session import Session
 from activation.report.diff import compare, render_diff
 
 
 def main_diff(session: Session, argv: list[str]) -> int:
-    args = diff_parser().parse_args(argv)
+    args = DIFF.parse(argv)
     comparison = compare(load_report(args.old), load_report(args.new))
     session.warn(comparison.warnings)
     session.show(render_diff(comparison, str(args.old), str(args.new)))

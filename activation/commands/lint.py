@@ -12,7 +12,7 @@ from pathlib import Path
 from activation._errors import ExitCode, InputError
 from activation._models import Target
 from activation.commands.config import parse_settings
-from activation.commands.parsers import lint_parser
+from activation.commands.flags import LINT
 from activation.commands.session import Session
 from activation.inputs.cases import check_cases
 from activation.inputs.lint import Finding, lint
@@ -67,7 +67,7 @@ def target_and_description(args: argparse.Namespace) -> tuple[Target | None, str
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
-    args, _settings = parse_settings(lint_parser, argv)
+    args, _settings = parse_settings(LINT, argv)
     session.debug = session.debug or args.debug
     from activation.inputs.load import read_json
 

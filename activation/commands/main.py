@@ -6,37 +6,46 @@ imported when it runs, so `--help` and `--version` start in a blink.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import NoReturn
 
-from activation.commands.backends import Backends, RealBackends
 from activation.commands.session import Command, Session, install_stop_signals, run_command
+from activation.trials.stage import Stage
 
-SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache")
+SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema")
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
-WITH_BACKENDS = frozenset({"run", "calibrate"})
-"""The commands that run trials, and so take the backends."""
+WITH_STAGES = frozenset({"run", "calibrate"})
+"""The commands that run trials, and so take the stages."""
 
 
-def loaded(name: str, backends: Backends) -> Command:
+def loaded(name: str, stages: Mapping[str, Stage] | None) -> Command:
     """The command `name`, its module imported only when it runs."""
 
     def command(session: Session, argv: list[str]) -> int:
         module = importlib.import_module(f"activation.commands.{name}")
         entry = getattr(module, f"main_{name}")
-        return int(
-            entry(session, argv, backends) if name in WITH_BACKENDS else entry(session, argv)
-        )
+        return int(entry(session, argv, stages) if name in WITH_STAGES else entry(session, argv))
 
     return command
 
 
-def main(argv: Sequence[str] | None = None, backends: Backends | None = None) -> int:
-    """Run one command; `backends` replaces the real stages (tests pass the in-memory fake)."""
+def console() -> NoReturn:
+    """The console script: `main`, then an exit that does not pay for tearing down what a
+    run imported (the SDK, scipy: up to half a second of collecting objects one by one).
+    `gc.freeze` moves them out of the collector's way; every file and folder the command
+    opened is already closed or removed, by `main`, on every way out."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
+def main(argv: Sequence[str] | None = None, stages: Mapping[str, Stage] | None = None) -> int:
+    """Run one command; `stages` replaces the stages by name (tests pass in-memory fakes)."""
     install_stop_signals()
     args = list(sys.argv[1:] if argv is None else argv)
-    chosen = backends or RealBackends()
     if args and args[0] in SUBCOMMANDS:
-        return run_command(f"activation {args[0]}", loaded(args[0], chosen), args[1:])
-    return run_command("activation", loaded("run", chosen), args)
+        return run_command(f"activation {args[0]}", loaded(args[0], stages), args[1:])
+    return run_command("activation", loaded("run", stages), args)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 
 from activation import __version__
+from activation.commands.flags import MERGE
 from activation.commands.outputs import chosen_outputs, write_outputs
-from activation.commands.parsers import merge_parser
 from activation.commands.report import load_report
 from activation.commands.session import Session
 from activation.report.merge import merge_reports
@@ -18,14 +18,14 @@ from activation.report.terminal import render_report
 
 
 def main_merge(session: Session, argv: list[str]) -> int:
-    args = merge_parser().parse_args(argv)
+    args = MERGE.parse(argv)
     session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
     reports = [(str(path), load_report(path)) for path in args.reports]
     merged = merge_reports(reports, __version__)
     if merged.missing_line:
         session.warn([merged.missing_line])
-    session.show(render_report(merged.report))
+    session.show(render_report(merged.report, args.show))
     session.write_report(merged.report)
     write_outputs(session, merged.report, outputs)
     return merged.report.exit_code

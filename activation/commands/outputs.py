@@ -14,7 +14,7 @@ from pathlib import Path
 
 from activation._config import SUMMARY_ENV
 from activation.commands.session import Session, check_writable
-from activation.report.data import Report
+from activation.report.model import Report
 
 FORMATS = ("junit", "markdown", "html")
 
@@ -33,8 +33,9 @@ def chosen_outputs(args: argparse.Namespace, environ: Mapping[str, str]) -> Outp
     for name, path in files.items():
         check_writable(path, f"--{name}")
     summary = environ.get(SUMMARY_ENV)
-    wanted = summary and not getattr(args, "no_summary", True)
-    return Outputs(files, Path(summary) if wanted else None)
+    if not summary or getattr(args, "no_summary", True):
+        return Outputs(files)
+    return Outputs(files, Path(summary))
 
 
 def render(name: str, report: Report, path: Path) -> bytes:

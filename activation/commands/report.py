@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from activation._errors import ExitCode
+from activation.commands.flags import REPORT
 from activation.commands.outputs import FORMATS, Outputs, write_outputs
-from activation.commands.parsers import report_parser
 from activation.commands.session import Session, check_writable
-from activation.report.data import Report, parse_report
+from activation.report.codec import parse_report
+from activation.report.model import Report
 from activation.report.terminal import render_report
 
 
@@ -25,12 +26,12 @@ def load_report(path: Path) -> Report:
 
 
 def main_report(session: Session, argv: list[str]) -> int:
-    args = report_parser().parse_args(argv)
+    args = REPORT.parse(argv)
     report = load_report(args.file)
     files = {name: getattr(args, name) for name in FORMATS if getattr(args, name)}
     for name, path in files.items():
         check_writable(path, f"--{name}")
     if not files:
-        session.show(render_report(report))
+        session.show(render_report(report, args.show))
         return ExitCode.OK
     return ExitCode.OK if write_outputs(session, report, Outputs(files)) else ExitCode.INTERNAL

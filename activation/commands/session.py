@@ -18,6 +18,7 @@ from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 from rich.measure import Measurement
@@ -25,7 +26,9 @@ from rich.measure import Measurement
 from activation import __version__
 from activation._config import DEBUG_ENV
 from activation._errors import ApiUnreachable, AuthError, ExitCode, InputError
-from activation.report.data import Report, failure_json, report_json
+
+if TYPE_CHECKING:
+    from activation.report.model import Report
 
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
@@ -103,6 +106,10 @@ class Session:
         finally:
             self.out.width = width
 
+    def say(self, message: str) -> None:
+        """A line about a choice the run made (stderr, never wrapped)."""
+        self.err.print(message, markup=False, soft_wrap=True)
+
     def error_line(self, message: str) -> None:
         self.err.print(f"{self.prog}: error: {message}", markup=False, soft_wrap=True)
 
@@ -115,6 +122,8 @@ class Session:
         self.report = report
         if self.json_path is None:
             return True
+        from activation.report.codec import report_json
+
         data = report_json(report)
         try:
             self.json_path.write_bytes(data)
@@ -127,6 +136,8 @@ class Session:
         self.error_line(message)
         if self.json_path is None:
             return code
+        from activation.report.codec import failure_json, report_json
+
         data = failure_json(code, message, __version__)
         if self.report is not None:
             with suppress(Exception):  # the report writer may be what broke

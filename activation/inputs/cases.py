@@ -10,7 +10,6 @@ any (naming the first), and `lint` lists them all, so the two never disagree on 
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -69,7 +68,10 @@ def check_cases(data: object) -> CaseFile:
     problems: list[Problem] = []
     for position, raw in enumerate(data):
         parsed = _parse_case(raw, position)
-        (cases if isinstance(parsed, Case) else problems).append(parsed)
+        if isinstance(parsed, Case):
+            cases.append(parsed)
+        else:
+            problems.append(parsed)
     named = [raw.get("id") for raw in data if isinstance(raw, dict)]
     problems += _duplicate_ids(named)
     problems += _identical_prompts(cases)
@@ -144,13 +146,6 @@ def _identical_prompts(cases: Sequence[Case]) -> list[Problem]:
             problems.append(Problem(case.id, f"same prompt as {first[key]!r}"))
         first.setdefault(key, case.id)
     return problems
-
-
-def shard_of(case_id: str, count: int) -> int:
-    """The shard (1 to `count`) a case falls in: a stable hash of its id, the same on every
-    machine and every run, so a case's trials always stay together."""
-    digest = hashlib.sha256(case_id.encode()).digest()
-    return int.from_bytes(digest[:8]) % count + 1
 
 
 def parse_only(value: str) -> tuple[str, ...]:

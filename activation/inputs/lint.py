@@ -107,7 +107,7 @@ def _is_content(word: str) -> bool:
     return word not in STOP_WORDS and (len(word) >= 3 or any(ch.isdigit() for ch in word))
 
 
-def distinctive_words(description: str) -> frozenset[str]:
+def content_words(description: str) -> frozenset[str]:
     """The description's words that a paraphrasing prompt would not share by accident."""
     return frozenset(word for word in _words(description) if _is_content(word))
 
@@ -127,7 +127,7 @@ def echo(prompt: str, description: str) -> str | None:
     if len(run) >= ECHO_RUN and sum(map(_is_content, run)) >= 2:
         return f"copies the phrase {' '.join(run)!r}"
     content = {word for word in prompt_words if _is_content(word)}
-    shared = content & distinctive_words(description)
+    shared = content & content_words(description)
     if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
         return f"is built from its words {', '.join(sorted(shared))}"
     return None

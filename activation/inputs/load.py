@@ -14,7 +14,7 @@ import git
 import orjson
 from gitdb.exc import ODBError
 
-from activation._config import PLUGINS_DIR, PRICING_FILE, SKILL_PATH
+from activation._config import BASELINE, PLUGINS_DIR, PRICING_FILE, SKILL_PATH
 from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, Target, Variant
 from activation.inputs.cases import CaseFile, parse_cases, select
@@ -305,7 +305,8 @@ def load_inputs(
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
 ) -> Inputs:
-    """Everything a run needs; a spec left out (None) means the working-tree SKILL.md."""
+    """Everything a run needs: as the command line, the baseline defaults to `git:HEAD`
+    and the candidate to the working-tree SKILL.md."""
     target = resolve_target(repo, skill_path, cwd)
     matrix = load_cases(cases or BUNDLED_CASES)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
@@ -316,7 +317,7 @@ def load_inputs(
         target,
         chosen,
         menu,
-        resolve_variant(baseline or working_tree_spec(target), target, cwd),
+        resolve_variant(baseline or BASELINE, target, cwd),
         resolve_variant(candidate or working_tree_spec(target), target, cwd),
         written_for=matrix.written_for,
     )

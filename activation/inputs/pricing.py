@@ -19,10 +19,10 @@ def parse_pricing(text: str, source: str) -> Pricing:
     try:
         data = tomllib.loads(text)
         models = data["models"]
-        table = tuple(
-            (model, Prices(*(float(prices[name]) for name in FIELDS)))
+        table = {
+            model: Prices(*(float(prices[name]) for name in FIELDS))
             for model, prices in sorted(models.items())
-        )
+        }
         return Pricing(str(data["date"]), table)
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as error:
         raise InputError(f"{source}: a damaged price table ({error})") from None
@@ -39,7 +39,7 @@ def with_override(pricing: Pricing, price_in: float | None, price_out: float | N
     if price_in is None or price_out is None:
         raise InputError("--price-in and --price-out go together: give both")
     override = Prices(price_in, price_out, price_in * 1.25, price_in / 10)
-    return Pricing(pricing.date, pricing.table, override)
+    return Pricing(pricing.date, pricing.models, override)
 
 
 def unknown_price(model: str) -> str:

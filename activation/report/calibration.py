@@ -16,8 +16,9 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
-from activation.report.data import build_report, report_dict
-from activation.verdicts.figures import Rate, figures
+from activation.report.codec import report_data
+from activation.report.model import build_report
+from activation.verdicts.figures import Count, figures
 
 SCHEMA = "activation-calibration/1"
 COMPARISONS = ("narrow", "broad", "self")
@@ -33,10 +34,9 @@ class Calibration:
 
     def regressed(self, outcome: RunOutcome, should_activate: bool) -> list[str]:
         return [
-            verdict.case.id
+            verdict.id
             for verdict in outcome.verdicts
-            if verdict.status is Status.REGRESSED
-            and verdict.case.should_activate is should_activate
+            if verdict.status is Status.REGRESSED and verdict.should_activate is should_activate
         ]
 
     @property
@@ -49,13 +49,13 @@ class Calibration:
 
     @property
     def false_alarms(self) -> list[str]:
-        return [v.case.id for v in self.itself.verdicts if v.status is Status.REGRESSED]
+        return [v.id for v in self.itself.verdicts if v.status is Status.REGRESSED]
 
     @property
     def errors(self) -> list[str]:
         return sorted(
             {
-                f"{name}:{verdict.case.id}"
+                f"{name}:{verdict.id}"
                 for name, outcome in self.outcomes()
                 for verdict in outcome.verdicts
                 if verdict.status is Status.ERROR
@@ -115,7 +115,7 @@ def calibration_data(calibration: Calibration, version: str) -> dict[str, object
         "errors": calibration.errors,
         "problems": calibration.problems,
         "reports": {
-            name: report_dict(build_report(outcome, version))
+            name: report_data(build_report(outcome, version))
             for name, outcome in calibration.outcomes()
         },
         "exit_code": int(calibration.exit_code),
@@ -129,11 +129,11 @@ EXPECTATIONS = {
 }
 
 
-def fraction(value: Rate) -> str:
+def fraction(value: Count) -> str:
     return f"{value.hits}/{value.total}"
 
 
-def _rows(calibration: Calibration) -> list[tuple[str, ...]]:
+def _rows(calibration: Calibration) -> list[tuple[str, str, str, str, str, str]]:
     found = {
         "narrow": calibration.narrow_caught,
         "broad": calibration.broad_caught,

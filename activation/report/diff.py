@@ -14,9 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import VARIANTS, Status
-from activation.report.data import CaseReport, Report
-from activation.report.terminal import STATUS_STYLE, rate_text, tally_cell
+from activation._models import VARIANTS, CaseVerdict, Status
+from activation.report import words
+from activation.report.model import Report
+from activation.report.terminal import STATUS_STYLE
 
 PASSED = (Status.PASS, Status.IMPROVED)
 BROKEN = (Status.REGRESSED, Status.FAIL)
@@ -32,8 +33,8 @@ MOVE_STYLE = {
 @dataclass(frozen=True)
 class CaseChange:
     case_id: str
-    old: CaseReport | None
-    new: CaseReport | None
+    old: CaseVerdict | None
+    new: CaseVerdict | None
 
     @property
     def movement(self) -> str:
@@ -70,13 +71,13 @@ class RunDiff:
     def warnings(self) -> list[str]:
         """What makes the two runs less comparable than they look."""
         found = []
-        if self.old.skill_id != self.new.skill_id:
+        if self.old.skill.id != self.new.skill.id:
             found.append(
-                f"the runs measure different skills ({self.old.skill_id} and "
-                f"{self.new.skill_id}): is this the same suite?"
+                f"the runs measure different skills ({self.old.skill.id} and "
+                f"{self.new.skill.id}): is this the same suite?"
             )
-        if self.old.spec.stage != self.new.spec.stage:
-            found.append(f"comparing Stage {self.old.spec.stage} with Stage {self.new.spec.stage}")
+        if self.old.stage != self.new.stage:
+            found.append(f"comparing Stage {self.old.stage} with Stage {self.new.stage}")
         for report, name in ((self.old, "OLD"), (self.new, "NEW")):
             if report.interrupted:
                 found.append(f"{name} was interrupted: its unfinished cases show as removed/added")
@@ -85,24 +86,23 @@ class RunDiff:
 
 def compare(old: Report, new: Report) -> RunDiff:
     """Every case of either run: NEW's order, then the cases only OLD had."""
-    before = {entry.case.id: entry for entry in old.cases}
-    after = {entry.case.id: entry for entry in new.cases}
+    before = {entry.id: entry for entry in old.cases}
+    after = {entry.id: entry for entry in new.cases}
     order = list(after) + [case_id for case_id in before if case_id not in after]
     return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i)) for i in order))
 
 
-def _side(entry: CaseReport | None) -> tuple[str, str, Text]:
+def _side(entry: CaseVerdict | None) -> tuple[str, str, Text]:
     if entry is None:
         return "", "", Text("-")
     status = Text(entry.status.value, style=STATUS_STYLE[entry.status])
-    return tally_cell(entry.baseline), tally_cell(entry.candidate), status
+    return words.tally_cell(entry.baseline), words.tally_cell(entry.candidate), status
 
 
 def _run_line(name: str, path: str, report: Report) -> Text:
-    spec = report.spec
-    model = f", model {spec.model}" if spec.model else ""
+    model = f", model {report.model}" if report.model else ""
     return Text(
-        f"{name} {path}: {report.skill_id}, Stage {spec.stage}{model}, {spec.trials} trial(s), "
+        f"{name} {path}: {report.skill.id}, Stage {report.stage}{model}, {report.trials} trial(s), "
         f"baseline {report.baseline.spec}, candidate {report.candidate.spec}, "
         f"exit {report.exit_code}"
     )
@@ -131,11 +131,11 @@ def diff_table(diff: RunDiff) -> Table:
 def figures_text(diff: RunDiff) -> Text:
     text = Text()
     for variant in VARIANTS:
-        old, new = diff.old.figures[variant], diff.new.figures[variant]
-        text.append(f"{variant:9} recall          OLD {rate_text(old.recall)}\n")
-        text.append(f"{'':9}                 NEW {rate_text(new.recall)}\n")
-        text.append(f"{'':9} false positives OLD {rate_text(old.false_positives)}\n")
-        text.append(f"{'':9}                 NEW {rate_text(new.false_positives)}\n")
+        old, new = diff.old.summary.figures(variant), diff.new.summary.figures(variant)
+        text.append(f"{variant:9} recall          OLD {words.recall_text(old)}\n")
+        text.append(f"{'':9}                 NEW {words.recall_text(new)}\n")
+        text.append(f"{'':9} false positives OLD {words.false_positives_text(old)}\n")
+        text.append(f"{'':9}                 NEW {words.false_positives_text(new)}\n")
     return text
 
 

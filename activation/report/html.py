@@ -17,10 +17,9 @@ from pathlib import PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from activation._models import FLAGGED, VARIANTS, Status, VariantName
-from activation.report.data import CaseReport, Report, TrialRecord
-from activation.report.plan import word_diff
-from activation.report.terminal import number, rate_text, tally_cell
+from activation._models import VARIANTS, CaseVerdict, Status, Trial, VariantName
+from activation.report import words
+from activation.report.model import Report
 from activation.verdicts.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -75,15 +74,17 @@ class TrialLink:
 class Row:
     """One case of the page's table: its chart's bars and a link per trial."""
 
-    entry: CaseReport
+    entry: CaseVerdict
     bars: tuple[Bar, ...]
     trials: tuple[TrialLink, ...]
 
     @property
     def group(self) -> str:
-        """The case's first tag, which the table shows and filters by."""
-        tags = self.entry.case.tags
-        return tags[0] if tags else ""
+        return self.entry.group
+
+    @property
+    def expected(self) -> str:
+        return words.EXPECTED[self.entry.should_activate]
 
     @property
     def delta(self) -> float | None:
@@ -93,13 +94,13 @@ class Row:
 
     @property
     def search_text(self) -> str:
-        case = self.entry.case
-        return " ".join((case.id, case.prompt, *case.tags, self.entry.status.value)).lower()
+        entry = self.entry
+        return " ".join((entry.id, entry.prompt, *entry.tags, entry.status.value)).lower()
 
 
-def bar(entry: CaseReport, variant: VariantName) -> Bar:
+def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
     tally = entry.tally(variant)
-    correct = tally.correct(entry.case.should_activate)
+    correct = tally.correct(entry.should_activate)
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)
@@ -117,7 +118,7 @@ def transcript_href(transcript: str, base: PurePath | None) -> str:
     return path.as_uri() if path.is_absolute() else quote(path.as_posix())
 
 
-def _trial(trial: TrialRecord, base: PurePath | None) -> TrialLink:
+def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
     href = transcript_href(trial.transcript, base) if trial.transcript else None
     return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error)
 
@@ -147,8 +148,23 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    made.filters.update(number=number, tally=tally_cell, rate=rate_text)
+    made.filters.update(number=words.number, tally=words.tally_cell)
     return made
+
+
+def said(report: Report) -> dict[str, object]:
+    """What the page says in words, from the one wording module."""
+    return {
+        "verdict": words.verdict(report),
+        "recall": {v: words.recall_text(report.summary.figures(v)) for v in VARIANTS},
+        "false_positives": {
+            v: words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
+        },
+        "real_command": words.real_command(report),
+        "rerun_command": words.rerun_command(report),
+        "usage_lines": words.usage_lines(report),
+        "ceiling_line": words.ceiling_line(report),
+    }
 
 
 def render_html(report: Report, base: PurePath | None = None) -> str:
@@ -158,10 +174,10 @@ def render_html(report: Report, base: PurePath | None = None) -> str:
         report=report,
         rows=rows(report, base),
         statuses=list(Status),
-        flagged=FLAGGED,
         status_order=STATUS_ORDER,
         variants=VARIANTS,
-        diff=word_diff(report.baseline.description, report.candidate.description),
+        said=said(report),
+        diff=words.word_diff(report.baseline.description, report.candidate.description),
         chart_width=CHART_WIDTH,
         ticks=[(Bar.x(value), f"{value:.0%}") for value in (0.0, 0.5, 1.0)],
     )

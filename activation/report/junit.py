@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from activation._models import Status
-from activation.report.data import CaseReport, Report
-from activation.report.terminal import first_errors, number, tally_cell
+from activation._models import CaseVerdict, Status
+from activation.report import words
+from activation.report.model import Report
 
-UNTAGGED = "untagged"
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -26,86 +25,76 @@ def xml_text(text: str) -> str:
 
 
 def _properties(report: Report) -> dict[str, str]:
-    spec = report.spec
     found = {
-        "skill": report.skill_id,
-        "skill_path": report.skill_path,
-        "stage": spec.stage,
-        "model": spec.model or "the CLI's default",
-        "trials": str(spec.trials),
-        "max_trials": str(spec.max_trials),
-        "alpha": str(spec.alpha),
+        "skill": report.skill.id,
+        "skill_path": report.skill.path,
+        "stage": report.stage,
+        "model": report.model or "the CLI's default",
+        "trials": str(report.trials),
+        "max_trials": str(report.max_trials),
+        "alpha": str(report.alpha),
         "baseline": report.baseline.spec,
         "candidate": report.candidate.spec,
         "exit_code": str(report.exit_code),
-        "verdict": report.verdict,
+        "verdict": words.verdict(report),
         "activation_version": report.version,
     }
-    if spec.agent is not None and spec.agent.version:
-        found["claude_code_version"] = spec.agent.version
+    if report.agent is not None and report.agent.version:
+        found["claude_code_version"] = report.agent.version
+    if report.notice:
+        found["notice"] = report.notice
     return found
 
 
-def case_body(entry: CaseReport) -> str:
-    case = entry.case
+def case_body(entry: CaseVerdict) -> str:
     lines = [
         f"status: {entry.status.value}",
-        f"expected: {'activate' if case.should_activate else 'stay quiet'}",
-        f"baseline: {tally_cell(entry.baseline)} activated",
-        f"candidate: {tally_cell(entry.candidate)} activated",
-        f"p: {number(entry.p_value) or '-'}",
-        f"q: {number(entry.q_value) or '-'}",
-        f"prompt: {case.prompt}",
-        f"why: {case.why}",
+        f"expected: {words.EXPECTED[entry.should_activate]}",
+        f"baseline: {words.tally_cell(entry.baseline)} activated",
+        f"candidate: {words.tally_cell(entry.candidate)} activated",
+        f"p: {words.number(entry.p_value) or '-'}",
+        f"q: {words.number(entry.q_value) or '-'}",
+        f"prompt: {entry.prompt}",
+        f"why: {entry.why}",
     ]
-    lines += [f"{variant} error: {reason}" for variant, reason in first_errors(entry.trials)]
+    lines += [f"{variant} error: {reason}" for variant, reason in words.first_errors(entry.trials)]
     return "\n".join(lines) + "\n"
 
 
-def _summary_line(entry: CaseReport) -> str:
-    q = f", q {number(entry.q_value)}" if entry.q_value is not None else ""
-    return (
-        f"{entry.status.value}: baseline {tally_cell(entry.baseline)}, "
-        f"candidate {tally_cell(entry.candidate)}{q}"
-    )
-
-
-def _testcase(parent: ET.Element, entry: CaseReport) -> None:
-    classname = entry.case.tags[0] if entry.case.tags else UNTAGGED
-    element = ET.SubElement(parent, "testcase", classname=classname, name=entry.case.id)
-    body = case_body(entry)
+def _testcase(parent: ET.Element, entry: CaseVerdict) -> None:
+    element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
     kind = {Status.ERROR: "error", Status.REGRESSED: "failure"}.get(entry.status, "system-out")
     child = ET.SubElement(element, kind)
     if kind != "system-out":
-        child.attrib.update(type=entry.status.value, message=_summary_line(entry))
-    child.text = body
+        child.attrib.update(type=entry.status.value, message=words.case_summary(entry))
+    child.text = case_body(entry)
 
 
 def render_junit(report: Report) -> bytes:
-    cases = report.cases
-    counts = {
-        "tests": str(len(cases) + len(report.unfinished)),
+    cases, unfinished = report.cases, report.summary.unfinished
+    counts: dict[str, str] = {
+        "tests": str(len(cases) + len(unfinished)),
         "failures": str(report.count(Status.REGRESSED)),
         "errors": str(report.count(Status.ERROR)),
-        "skipped": str(len(report.unfinished)),
+        "skipped": str(len(unfinished)),
     }
-    name = f"activation {report.skill_id}"
-    root = ET.Element(
-        "testsuites", name="activation", **{k: counts[k] for k in counts if k != "skipped"}
-    )
-    suite = ET.SubElement(root, "testsuite", name=name, **counts)
+    name = f"activation {report.skill.id}"
+    totals = {key: value for key, value in counts.items() if key != "skipped"}
+    root = ET.Element("testsuites", {"name": "activation", **totals})
+    suite = ET.SubElement(root, "testsuite", {"name": name, **counts})
     properties = ET.SubElement(suite, "properties")
     for key, value in _properties(report).items():
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
         _testcase(suite, entry)
-    for case_id in report.unfinished:
-        unfinished = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
-        ET.SubElement(unfinished, "skipped").text = "not finished: the run was interrupted"
+    for case_id in unfinished:
+        left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
+        ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"
     for element in root.iter():
         if element.text:
             element.text = xml_text(element.text)
         for key, value in element.attrib.items():
             element.attrib[key] = xml_text(value)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return written + b"\n"

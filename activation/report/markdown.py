@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 
 from activation._config import SUMMARY_LIST_LIMIT
-from activation._models import FLAGGED, VARIANTS, Status
-from activation.report.data import CaseReport, Report
-from activation.report.plan import word_diff
-from activation.report.terminal import cut, number, rate_text, tally_cell
+from activation._models import VARIANTS, CaseVerdict, Status
+from activation.report import words
+from activation.report.model import Report
 
 PROMPT_WIDTH = 90
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -31,15 +30,18 @@ def code(text: str) -> str:
 
 
 def _header(report: Report) -> list[str]:
-    spec = report.spec
-    title = " ".join(filter(None, (ICONS.get(report.exit_code), "activation:", report.verdict)))
-    model = f", model {code(spec.model)}" if spec.model else ""
-    escalation = f" (up to {spec.max_trials})" if spec.max_trials > spec.trials else ""
+    title = " ".join(
+        filter(None, (ICONS.get(report.exit_code), "activation:", words.verdict(report)))
+    )
+    model = f", model {code(report.model)}" if report.model else ""
+    escalation = f" (up to {report.max_trials})" if report.max_trials > report.trials else ""
+    lines = [f"### {escape(title)}", ""]
+    if report.notice:
+        lines += [f"> **Note:** {escape(report.notice)}", ""]
     return [
-        f"### {escape(title)}",
-        "",
-        f"Skill {code(report.skill_id)} ({code(report.skill_path)}), Stage {spec.stage}{model}, "
-        f"{spec.trials} trial(s) per variant{escalation}, alpha {spec.alpha}, "
+        *lines,
+        f"Skill {code(report.skill.id)} ({code(report.skill.path)}), Stage {report.stage}{model}, "
+        f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",
     ]
@@ -58,34 +60,31 @@ def _counts(report: Report) -> list[str]:
 def _figures(report: Report) -> list[str]:
     lines = ["| variant | recall | false positives |", "|---|---|---|"]
     for name in VARIANTS:
-        figures = report.figures[name]
+        figures = report.summary.figures(name)
         lines.append(
-            f"| {name} {code(report.variant(name).spec)} | {rate_text(figures.recall)} "
-            f"| {rate_text(figures.false_positives)} |"
+            f"| {name} {code(report.variant(name).spec)} | {words.recall_text(figures)} "
+            f"| {words.false_positives_text(figures)} |"
         )
-    lines += ["", *(escape(line) for line in report.usage_lines)]
-    if report.ceiling_line:
-        lines.append(f"**{escape(report.ceiling_line)}**")
+    lines += ["", *(escape(line) for line in words.usage_lines(report))]
+    ceiling = words.ceiling_line(report)
+    if ceiling:
+        lines.append(f"**{escape(ceiling)}**")
     return [*lines, ""]
 
 
-def _case_line(entry: CaseReport) -> str:
-    q = f", q {number(entry.q_value)}" if entry.q_value is not None else ""
+def _case_line(entry: CaseVerdict) -> str:
+    q = f", q {words.number(entry.q_value)}" if entry.q_value is not None else ""
     return (
-        f"- {code(entry.case.id)} (baseline {tally_cell(entry.baseline)}, candidate "
-        f"{tally_cell(entry.candidate)}{q}): {escape(cut(entry.case.prompt, PROMPT_WIDTH))}"
+        f"- {code(entry.id)} (baseline {words.tally_cell(entry.baseline)}, candidate "
+        f"{words.tally_cell(entry.candidate)}{q}): {escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
     )
 
 
 def _flagged(report: Report) -> list[str]:
     lines: list[str] = []
     budget = SUMMARY_LIST_LIMIT
-    for status in FLAGGED:
-        entries = [entry for entry in report.cases if entry.status is status]
-        if not entries:
-            continue
-        lines.append(f"**{status.value}** ({len(entries)})")
-        lines.append("")
+    for status, entries in words.flagged_entries(report):
+        lines += [f"**{status.value}** ({len(entries)})", ""]
         shown = entries[: max(budget, 0)]
         budget -= len(shown)
         lines += [_case_line(entry) for entry in shown]
@@ -96,29 +95,29 @@ def _flagged(report: Report) -> list[str]:
 
 
 def _diff(report: Report) -> list[str]:
-    runs = word_diff(report.baseline.description, report.candidate.description)
-    sizes = f"{len(report.baseline.description)} → {len(report.candidate.description)} chars"
+    runs = words.word_diff(report.baseline.description, report.candidate.description)
+    sizes = f"{report.baseline.chars} → {report.candidate.chars} chars"
     if all(op == "=" for op, _ in runs):
         return [f"**Description** ({sizes}): unchanged.", ""]
     marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
-    text = " ".join(marks[op].format(escape(words)) for op, words in runs)
+    text = " ".join(marks[op].format(escape(run)) for op, run in runs)
     title = f"**Description** (baseline → candidate, {sizes}; ~~removed~~ **added**)"
     return [title, "", f"> {text}", ""]
 
 
 def _commands(report: Report) -> list[str]:
     lines = []
-    real = report.real_command
+    real = words.real_command(report)
     if real:
         lines += ["Check the flagged cases with the real agent:", "", "```sh", real, "```", ""]
-    lines += ["Run this check again:", "", "```sh", report.rerun_command, "```", ""]
+    lines += ["Run this check again:", "", "```sh", words.rerun_command(report), "```", ""]
     return lines
 
 
 def render_markdown(report: Report) -> str:
     lines = _header(report) + _counts(report) + _figures(report) + _flagged(report)
-    if report.unfinished:
-        lines += [f"Not finished, left out: {len(report.unfinished)} case(s).", ""]
+    if report.summary.unfinished:
+        lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
     if report.warnings:
         lines += [f"- warning: {escape(warning)}" for warning in report.warnings] + [""]
     lines += _diff(report) + _commands(report)

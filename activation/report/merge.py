@@ -1,8 +1,8 @@
 """Putting the shards of one run back together: every verdict recomputed from the trials.
 
 Each shard judged its own cases cautiously (the other shards' cases counted as p = 1); the
-merged report judges every case again, from the per-trial records, with the false-discovery
-step across all cases of the run, exactly as one unsharded run would have.
+merged report judges every case again, from its trials, with the false-discovery step across
+all cases of the run, exactly as one unsharded run would have.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from activation._errors import ExitCode, InputError
-from activation._models import VARIANTS, CaseVerdict, Trial, TrialKey, Usage, gate
-from activation.report.data import CaseReport, Report, case_report
-from activation.verdicts.figures import figures
-from activation.verdicts.judge import Evidence, judge_all
+from activation._models import Usage, gate
+from activation.report.model import Report
+from activation.verdicts.figures import summarise
+from activation.verdicts.judge import rejudge
 
 
 @dataclass(frozen=True)
@@ -32,30 +32,15 @@ class Merged:
         return f"missing shard(s) {listed}: their cases have no evidence, so the gate fails closed"
 
 
-def _trials(entry: CaseReport) -> list[Trial]:
-    return [
-        Trial(
-            TrialKey(entry.case, record.variant, record.index),
-            record.activated,
-            record.error,
-            record.evidence,
-            record.transcript,
-            record.usage,
-            record.cached,
-        )
-        for record in entry.trials
-    ]
-
-
 def check_shards(reports: Sequence[tuple[str, Report]]) -> int:
     """The number of shards of the run; refuses reports of different runs or repeated shards."""
     first_name, first = reports[0]
-    if first.spec.shard is None:
+    if first.shard is None:
         raise InputError(f"{first_name}: not the report of a shard (run with --shard I/N)")
-    count = first.spec.shard.count
+    count = first.shard.count
     seen: dict[int, str] = {}
     for name, report in reports:
-        shard = report.spec.shard
+        shard = report.shard
         if report.fingerprint != first.fingerprint:
             raise InputError(
                 f"{name}: a different run than {first_name} (descriptions, cases or settings "
@@ -76,42 +61,31 @@ def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged
     """(file name, report) pairs of one run's shards, as one report of the whole run."""
     count = check_shards(reports)
     first = reports[0][1]
-    assert first.spec.shard is not None  # check_shards made sure
-    run_cases = first.spec.shard.run_cases
-    entries = {entry.case.id: entry for _name, report in reports for entry in report.cases}
-    present = {report.spec.shard.index for _name, report in reports if report.spec.shard}
+    assert first.shard is not None  # check_shards made sure
+    run_cases = first.shard.run_cases
+    entries = {entry.id: entry for _name, report in reports for entry in report.cases}
+    present = {report.shard.index for _name, report in reports if report.shard}
     missing = tuple(index for index in range(1, count + 1) if index not in present)
-    judged = [case_id for case_id in run_cases if case_id in entries]
-    evidence = [
-        Evidence(
-            entries[case_id].case,
-            _trials(entries[case_id]),
-            entries[case_id].escalated,
-            entries[case_id].partial,
-        )
-        for case_id in judged
-    ]
-    verdicts: tuple[CaseVerdict, ...] = judge_all(
-        evidence, first.spec.alpha, unjudged=len(run_cases) - len(judged)
-    )
+    judged = [entries[case_id] for case_id in run_cases if case_id in entries]
+    verdicts = rejudge(judged, first.alpha, unjudged=len(run_cases) - len(judged))
     interrupted = any(report.interrupted for _name, report in reports)
     code = ExitCode.INTERRUPTED if interrupted else gate(v.status for v in verdicts)
     if missing and code is ExitCode.OK:
         code = ExitCode.INCOMPLETE
-    usage = sum((report.usage for _name, report in reports), Usage())
-    warnings = tuple(dict.fromkeys(w for _name, report in reports for w in report.warnings))
+    unfinished = tuple(case_id for case_id in run_cases if case_id not in entries)
     report = replace(
         first,
         version=version,
-        spec=replace(first.spec, shard=None),
-        cases=tuple(case_report(verdict) for verdict in verdicts),
-        figures={v: figures(verdicts, v, first.spec.trials > 1) for v in VARIANTS},
-        usage=usage,
+        shard=None,
+        cases=verdicts,
+        summary=summarise(verdicts, first.trials, unfinished),
+        usage=sum((report.usage for _name, report in reports), Usage()),
         exit_code=int(code),
         interrupted=interrupted,
-        unfinished=tuple(case_id for case_id in run_cases if case_id not in entries),
         error=None,
-        warnings=warnings,
+        warnings=tuple(dict.fromkeys(w for _name, report in reports for w in report.warnings)),
         ceiling_hit=any(report.ceiling_hit for _name, report in reports),
+        peak_concurrency=sum(report.peak_concurrency for _name, report in reports),
+        final_concurrency=sum(report.final_concurrency for _name, report in reports),
     )
     return Merged(report, count, missing)

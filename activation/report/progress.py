@@ -1,5 +1,5 @@
 """The live progress bar: trials done of planned (escalated rounds add to the plan as they
-come), errors so far, time elapsed."""
+come), errors so far, time elapsed; and a second bar for a batch's requests."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from activation._models import Trial
 
 
 class TrialProgress:
-    """A context manager and an `on_trial` callback for the engine."""
+    """A context manager, and the engine's `Progress`."""
 
     def __init__(self, console: Console, total: int, label: str) -> None:
         self.errors = 0
@@ -40,16 +40,16 @@ class TrialProgress:
     def __exit__(self, *exc: object) -> None:
         self._progress.stop()
 
-    def __call__(self, trial: Trial) -> None:
+    def trial(self, trial: Trial) -> None:
         self.errors += trial.is_error
         self._progress.update(self._task, advance=1, errors=self.errors)
+
+    def planned(self, more: int) -> None:
+        self.total += more
+        self._progress.update(self._task, total=self.total)
 
     def batch(self, done: int, total: int) -> None:
         """Message Batches: requests finished of submitted, from the batches' own counts."""
         if self._batch_task is None:
             self._batch_task = self._progress.add_task("batch requests", total=total, errors=0)
         self._progress.update(self._batch_task, completed=done, total=total)
-
-    def plan(self, more: int) -> None:
-        self.total += more
-        self._progress.update(self._task, total=self.total)

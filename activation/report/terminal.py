@@ -1,21 +1,22 @@
 """The terminal report: rich renderables built from a Report.
 
 Case ids and the suggested command are what a user types next, so they never wrap or get
-shortened, whatever the terminal's width; prompts and descriptions give way instead.
+shortened, whatever the terminal's width; prompts and descriptions give way instead. A
+suite of more than TABLE_LIMIT cases shows only its flagged cases in the table and counts
+the rest, as pytest summarises its passes (`--show all` prints every row; the JSON and HTML
+reports always hold every case).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import FLAGGED, VARIANTS, Status, Tally
-from activation.report.data import Report, TrialRecord
-from activation.verdicts.figures import Rate
+from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
+from activation.report import words
+from activation.report.model import Report
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -26,6 +27,8 @@ STATUS_STYLE = {
     Status.ERROR: "bold magenta",
 }
 PROMPT_WIDTH = 72
+TABLE_LIMIT = 50
+"""Cases above which the table shows only the flagged ones, unless `--show all`."""
 VERDICT_STYLE = {
     ExitCode.OK: "bold green",
     ExitCode.REGRESSED: "bold red",
@@ -34,124 +37,125 @@ VERDICT_STYLE = {
 }
 
 
-def cut(text: str, width: int = PROMPT_WIDTH) -> str:
-    """The text on one line, cut to `width` characters."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1] + "…"
-
-
 def unbroken(text: str, style: str = "") -> Text:
     """Text never wrapped nor cut: printed at its natural width, it stays one whole line."""
     return Text(text, style=style, no_wrap=True, overflow="ignore")
 
 
-def tally_cell(tally: Tally) -> str:
-    cell = f"{tally.activated}/{tally.valid}"
-    return f"{cell} +{tally.errors} err" if tally.errors else cell
+def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
+    """`show`: "all", "flagged", or "auto" (all up to TABLE_LIMIT cases, else flagged)."""
+    if show == "all" or (show == "auto" and len(report.cases) <= TABLE_LIMIT):
+        return list(report.cases)
+    return [entry for entry in report.cases if entry.status in FLAGGED]
 
 
-def rate_text(value: Rate) -> str:
-    if not value.total:
-        return "n/a (no case to count: ERROR cases and ties are left out)"
-    interval = f"  (95% Wilson {value.interval_text})" if value.interval_text else ""
-    return f"{value.hits}/{value.total} = {value.hits / value.total:.0%}{interval}"
-
-
-def number(value: float | None) -> str:
-    return "" if value is None else f"{value:.3f}" if value >= 0.001 else f"{value:.0e}"
-
-
-def case_table(report: Report) -> Table:
+def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
     table = Table(title="Cases (k/n = activated of valid trials)", title_justify="left")
     table.add_column("id", no_wrap=True)
     table.add_column("expected")
     for column in ("baseline", "candidate", "p", "q"):
         table.add_column(column, justify="right", no_wrap=True)
     table.add_column("status", no_wrap=True)
-    for entry in report.cases:
-        status = entry.status.value + (" (partial)" if entry.partial else "")
+    for entry in entries:
         table.add_row(
-            entry.case.id,
-            "activate" if entry.case.should_activate else "stay quiet",
-            tally_cell(entry.baseline),
-            tally_cell(entry.candidate),
-            number(entry.p_value),
-            number(entry.q_value),
-            Text(status, style=STATUS_STYLE[entry.status]),
+            entry.id,
+            words.EXPECTED[entry.should_activate],
+            words.tally_cell(entry.baseline),
+            words.tally_cell(entry.candidate),
+            words.number(entry.p_value),
+            words.number(entry.q_value),
+            Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
         )
     return table
 
 
+def rest_line(report: Report, shown: int) -> Text | None:
+    """What the table left out, counted per status."""
+    left = len(report.cases) - shown
+    if not left:
+        return None
+    counts = ", ".join(
+        f"{status.value} {report.count(status)}"
+        for status in Status
+        if status not in FLAGGED and report.count(status)
+    )
+    return Text(
+        f"{left} more case(s) not flagged ({counts}): `--show all` prints every row", style="dim"
+    )
+
+
 def header(report: Report) -> Text:
-    spec = report.spec
     text = Text()
-    model = f", model {spec.model}" if spec.model else ""
+    if report.notice:
+        text.append(f"NOTE: {report.notice}\n", style="bold yellow")
+    model = f", model {report.model}" if report.model else ""
     escalation = (
-        f" (up to {spec.max_trials} for suspicious cases)" if spec.max_trials > spec.trials else ""
+        f" (up to {report.max_trials} for suspicious cases)"
+        if report.max_trials > report.trials
+        else ""
     )
     text.append(
-        f"Stage {spec.stage}{model}, {spec.trials} trial(s){escalation}, alpha {spec.alpha}\n"
+        f"Stage {report.stage}{model}, {report.trials} trial(s){escalation}, alpha {report.alpha}\n"
     )
-    if spec.agent is not None and spec.agent.version:
-        text.append(f"Claude Code {spec.agent.version}\n")
-    text.append(f"skill {report.skill_id} ({report.skill_path})\n")
+    if report.agent is not None and report.agent.version:
+        text.append(f"Claude Code {report.agent.version}\n")
+    text.append(f"skill {report.skill.id} ({report.skill.path})\n")
     for name in VARIANTS:
         variant = report.variant(name)
-        text.append(f"{name:9} {variant.spec}  ({len(variant.description)} chars)\n")
+        text.append(f"{name:9} {variant.spec}  ({variant.chars} chars)\n")
     return text
 
 
 def figures_text(report: Report) -> Text:
     text = Text()
     for variant in VARIANTS:
-        figs = report.figures[variant]
-        text.append(f"{variant:9} recall {rate_text(figs.recall)}\n")
-        text.append(f"{'':9} false positives {rate_text(figs.false_positives)}\n")
-    for line in report.usage_lines:
+        figures = report.summary.figures(variant)
+        text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
+        text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
+    for line in words.usage_lines(report):
         text.append(f"{line}\n")
-    if report.ceiling_hit:
-        text.append(report.ceiling_line or "", style="bold magenta")
+    ceiling = words.ceiling_line(report)
+    if ceiling:
+        text.append(ceiling, style="bold magenta")
     text.rstrip()
     return text
 
 
 def status_lists(report: Report) -> list[Text]:
     lines: list[Text] = []
-    for status in FLAGGED:
-        entries = [entry for entry in report.cases if entry.status is status]
-        if not entries:
-            continue
+    for status, entries in words.flagged_entries(report):
         lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
         for entry in entries:
-            line = unbroken(f"  {entry.case.id}")
+            line = unbroken(f"  {entry.id}")
             if status is Status.UNSTABLE:
-                ran = sorted({entry.trials_run(variant) for variant in VARIANTS})
+                ran = sorted({entry.trials_run.baseline, entry.trials_run.candidate})
                 line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")
-            line.append(f": {cut(entry.case.prompt)}")
+            line.append(f": {words.cut(entry.prompt, PROMPT_WIDTH)}")
             lines.append(line)
             if status is Status.ERROR:
-                for variant, reason in first_errors(entry.trials):
-                    lines.append(Text(f"    {variant} error: {cut(reason, 100)}", style="magenta"))
+                for variant, reason in words.first_errors(entry.trials):
+                    lines.append(
+                        Text(f"    {variant} error: {words.cut(reason, 100)}", style="magenta")
+                    )
     return lines
 
 
-def first_errors(trials: Sequence[TrialRecord]) -> list[tuple[str, str]]:
-    """Each variant's first error reason: enough to act on, without repeats."""
-    found: dict[str, str] = {}
-    for trial in sorted(trials, key=lambda t: t.index):
-        if trial.error:
-            found.setdefault(trial.variant, trial.error)
-    return [(variant, found[variant]) for variant in VARIANTS if variant in found]
-
-
-def render_report(report: Report) -> RenderableType:
-    parts: list[RenderableType] = [header(report), case_table(report), figures_text(report)]
+def render_report(report: Report, show: str = "auto") -> RenderableType:
+    entries = shown_cases(report, show)
+    parts: list[RenderableType] = [header(report), case_table(report, entries)]
+    rest = rest_line(report, len(entries))
+    if rest is not None:
+        parts.append(rest)
+    parts.append(figures_text(report))
     parts += status_lists(report)
-    command = report.real_command
+    command = words.real_command(report)
     if command:
         parts += [Text("Check the flagged cases with the real agent:"), unbroken(f"  {command}")]
-    if report.unfinished:
-        parts.append(Text(f"Not finished, left out ({len(report.unfinished)}):"))
-        parts += [unbroken(f"  {case_id}") for case_id in report.unfinished]
-    parts.append(Text(report.verdict, style=VERDICT_STYLE.get(ExitCode(report.exit_code), "")))
+    if report.summary.unfinished:
+        parts.append(Text(f"Not finished, left out ({len(report.summary.unfinished)}):"))
+        parts += [unbroken(f"  {case_id}") for case_id in report.summary.unfinished]
+    if report.notice:
+        parts.append(Text(f"NOTE: {report.notice}", style="bold yellow"))
+    verdict_style = VERDICT_STYLE.get(ExitCode(report.exit_code), "")
+    parts.append(Text(words.verdict(report), style=verdict_style))
     return Group(*parts)

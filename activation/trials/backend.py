@@ -1,21 +1,105 @@
-"""What the engine needs from a stage: run one trial, and hold what the trials share.
+"""What the engine needs from a stage: run a round of trials, and name each trial's cache key.
 
-The engine takes any backend, as httpx takes a transport: the Stage A classifier and the
-Stage B agent are two, the in-memory fake a third, for tests and benchmarks. A backend is
-entered once per run (a client to open, plugin copies to make) and then runs trials
-concurrently. Only backends know which stage they are.
+The engine takes any backend, as httpx takes a transport: the Stage A classifier, its batch
+form, the Stage B agent, the offline mock and the in-memory fake. A backend is entered once
+per run (a client to open, plugin copies to make) and is then handed each round of trials as
+it becomes ready: every key the scheduler can ask for at that moment, so a batch backend
+sends them as one batch and a one-by-one backend runs them under the run's limiter
+(`Round.each`). Wrappers compose explicitly: the response cache wraps a backend
+(trials/cache.py); the limiter and the cost ceiling are the run's slots, which every round
+carries.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, Self, runtime_checkable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, Self
 from urllib.parse import urlsplit, urlunsplit
 
+import anyio
 import orjson
 
 from activation._models import Trial, TrialKey
+
+RunOne = Callable[[TrialKey], Awaitable[Trial]]
+
+
+class Slots(Protocol):
+    """The run's capacity for trials: the concurrency limit and the cost ceiling."""
+
+    async def run(self, key: TrialKey, run: RunOne) -> Trial | None:
+        """`run(key)` once a slot is free and the ceiling allows it (else a ceiling error
+        trial); None when the run is ending and the trial was not started or was cut off."""
+        ...
+
+    def admit(self, key: TrialKey) -> bool:
+        """Whether the ceiling lets this trial start now, without waiting for a slot (a
+        batch queues a whole round at once); the caller then reports it with `done`."""
+        ...
+
+    def done(self, trial: Trial | None) -> None:
+        """An admitted trial ended (None: it never got an answer)."""
+        ...
+
+    def throttled(self, sent_at: float | None = None) -> None:
+        """The API answered 429 or 529 to a request sent at `sent_at` (`time.monotonic()`;
+        None: just now): an adaptive limit halves."""
+        ...
+
+
+class Progress(Protocol):
+    """What a run tells the person watching it."""
+
+    def trial(self, trial: Trial) -> None: ...
+
+    def planned(self, more: int) -> None:
+        """More trials are coming (an escalated case's next round)."""
+        ...
+
+    def batch(self, done: int, total: int) -> None:
+        """Requests finished of submitted over the run's batches."""
+        ...
+
+
+class Silent:
+    """Progress nobody watches (library calls, simulations)."""
+
+    def trial(self, trial: Trial) -> None:
+        return None
+
+    def planned(self, more: int) -> None:
+        return None
+
+    def batch(self, done: int, total: int) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Round:
+    """Trials that are ready to run, and where each goes when it is done."""
+
+    keys: tuple[TrialKey, ...]
+    deliver: Callable[[Trial], None]
+    slots: Slots
+    progress: Progress
+
+    def of(self, keys: Sequence[TrialKey], deliver: Callable[[Trial], None] | None = None) -> Round:
+        """Part of this round (the keys a wrapper passes on), delivered the same way or
+        through `deliver`."""
+        return replace(self, keys=tuple(keys), deliver=deliver or self.deliver)
+
+    async def each(self, run: RunOne) -> None:
+        """One by one: every key under the run's limit, each delivered as it finishes."""
+        async with anyio.create_task_group() as group:
+            for key in self.keys:
+                group.start_soon(self._one, key, run)
+
+    async def _one(self, key: TrialKey, run: RunOne) -> None:
+        trial = await self.slots.run(key, run)
+        if trial is not None:
+            self.deliver(trial)
 
 
 class Backend(Protocol):
@@ -23,19 +107,16 @@ class Backend(Protocol):
 
     async def __aexit__(self, *exc_info: object) -> None: ...
 
-    async def run(self, key: TrialKey) -> Trial:
-        """One trial. Whatever goes wrong with it is an error Trial, never an exception,
-        except AuthError and ApiUnreachable, which no later trial could survive."""
+    def cache_key(self, key: TrialKey) -> str | None:
+        """A digest of the exact request the trial would send and of the trial's identity,
+        or None when its answers must not be reused."""
         ...
 
-
-@runtime_checkable
-class Keyed(Protocol):
-    """A backend whose trials can be cached: it names each trial's cache key, a digest of
-    the exact request it would send (built by the code that sends it) and of the trial's
-    identity (case, variant role, trial index)."""
-
-    def cache_key(self, key: TrialKey) -> str: ...
+    async def run_round(self, round: Round) -> None:
+        """Run the round's trials and deliver each. Whatever goes wrong with one is an error
+        trial, never an exception, except AuthError and ApiUnreachable, which no later trial
+        could survive."""
+        ...
 
 
 def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
@@ -50,26 +131,6 @@ def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
         "index": key.index,
     }
     return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-@runtime_checkable
-class Priced(Protocol):
-    """A backend that can tell, before a trial starts, that it will cost nothing (the cache
-    holds its answer), so a cost ceiling never refuses a free trial."""
-
-    def is_free(self, key: TrialKey) -> bool: ...
-
-
-BatchProgress = Callable[[int, int], None]
-"""(requests finished, requests submitted) over a run's batches."""
-
-
-@runtime_checkable
-class Watched(Protocol):
-    """A backend whose trials wait on something slower than a request (a batch), and that
-    reports its progress in the meantime."""
-
-    def watch(self, on_progress: BatchProgress) -> None: ...
 
 
 def shown_url(url: object) -> str:

@@ -13,11 +13,14 @@ from typing import Self, TypeVar
 import anyio
 
 from activation._models import Trial, TrialKey, Usage, VariantName
+from activation.trials.backend import Round, request_digest
 
 Answer = bool | None
 Script = Callable[[TrialKey], Answer]
 CaseKey = str | tuple[str, VariantName]
 """A case id (both variants) or a (case id, variant) pair; the pair wins."""
+Request = Callable[[TrialKey], Mapping[str, object]]
+"""What a trial asks, for the cache key (a fake model that reads the description)."""
 T = TypeVar("T")
 
 
@@ -38,24 +41,45 @@ def scripted(table: Mapping[CaseKey, Sequence[Answer]], default: Answer = False)
     return answer
 
 
+def draw(seed: int, key: TrialKey) -> float:
+    """A number in [0, 1) from the trial's own seeded stream, so an answer never depends on
+    the order trials happen to run in."""
+    name = f"{seed}\x00{key.case.id}\x00{key.variant}\x00{key.index}".encode()
+    return int.from_bytes(hashlib.blake2b(name, digest_size=8).digest()) / 2**64
+
+
 def at_rates(rates: Mapping[CaseKey, float], default: float = 0.0, seed: int = 0) -> Script:
-    """Activated with the given probability, drawn from the trial's own seeded stream, so
-    an answer never depends on the order trials happen to run in."""
+    """Activated with the given probability, drawn from the trial's own seeded stream."""
 
     def answer(key: TrialKey) -> Answer:
-        name = f"{seed}\x00{key.case.id}\x00{key.variant}\x00{key.index}".encode()
-        draw = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest()) / 2**64
-        return draw < _lookup(rates, key, default)
+        return draw(seed, key) < _lookup(rates, key, default)
 
     return answer
 
 
+def fake_trial(key: TrialKey, answer: Answer, cost: float = 0.0) -> Trial:
+    if answer is None:
+        return key.failed("scripted error", Usage(requests=1))
+    evidence = "scripted: activated" if answer else "scripted: not activated"
+    return key.answer(answer, evidence, Usage(requests=1, cost_usd=cost))
+
+
 class FakeBackend:
-    def __init__(self, script: Script, latency: float = 0.0, cost: float = 0.0) -> None:
+    """`request`, when given, names what each trial asks, so its answers are cached like a
+    real backend's (a test then sees a second run served from the cache)."""
+
+    def __init__(
+        self,
+        script: Script,
+        latency: float = 0.0,
+        cost: float = 0.0,
+        request: Request | None = None,
+    ) -> None:
         self.script = script
         self.latency = latency
         self.cost = cost
         """US dollars each answered trial costs (an error trial costs nothing)."""
+        self.request = request
         self.calls = 0
 
     async def __aenter__(self) -> Self:
@@ -64,13 +88,14 @@ class FakeBackend:
     async def __aexit__(self, *exc_info: object) -> None:
         return None
 
+    def cache_key(self, key: TrialKey) -> str | None:
+        return None if self.request is None else request_digest("fake", self.request(key), key)
+
+    async def run_round(self, round: Round) -> None:
+        await round.each(self.run)
+
     async def run(self, key: TrialKey) -> Trial:
         self.calls += 1
         if self.latency:
             await anyio.sleep(self.latency)
-        answer = self.script(key)
-        usage = Usage(requests=1)
-        if answer is None:
-            return Trial(key, None, error="scripted error", usage=usage)
-        evidence = "scripted: activated" if answer else "scripted: not activated"
-        return Trial(key, answer, evidence=evidence, usage=Usage(requests=1, cost_usd=self.cost))
+        return fake_trial(key, self.script(key), self.cost)

@@ -1,23 +1,28 @@
-"""The one trial scheduler both stages share: rounds per case, one limiter for all.
+"""The one trial scheduler every backend shares: rounds per case, the run's slots.
 
-Every trial runs under one capacity limiter, so `--concurrency` bounds requests (Stage A)
-and agent processes (Stage B) alike. Each case runs as its own task, round after round as
-long as its escalation asks, so the limiter never waits for the slowest case of a round:
-a case's next round queues the moment its own round ends. A later round uses new trial
-indices, so the menu permutations of Stage A stay paired between variants and distinct.
+`Schedule` decides which trials a run needs next, from the trials it has so far. It is pure
+bookkeeping (no I/O, no clock, no waiting): given a finished trial it says which trials have
+become ready, so the same decisions drive a real run (trials/engine.py), a simulation
+(trials/simulate.py) and a test. Each case runs round after round as long as its escalation
+asks, and its next round is ready the moment its own round is complete, so no case waits for
+the slowest case of a round. A later round uses new trial indices, so the menu orders of
+Stage A stay paired between variants and distinct.
+
+`RunSlots` is what every trial passes through: the one concurrency limit (fixed or
+adaptive, see limiter.py) and the cost ceiling.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 
 import anyio
 
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import VARIANTS, Case, Trial, TrialKey
-from activation.trials.backend import Backend, Priced
+from activation._models import VARIANTS, Case, Tally, Trial, TrialKey
+from activation.trials.backend import RunOne
 from activation.trials.budget import CEILING, Budget
+from activation.trials.limiter import Limiter
 from activation.verdicts.escalation import Escalation
 from activation.verdicts.judge import p_value, q_values, tallies
 
@@ -32,153 +37,136 @@ def round_keys(case: Case, first: int, count: int) -> list[TrialKey]:
     ]
 
 
-class Ledger:
-    """What a run has done so far: what an interruption leaves to judge."""
+class Schedule:
+    """Which trials a run needs next, from what it has so far.
 
-    def __init__(
-        self,
-        on_trial: Callable[[Trial], None] | None = None,
-        on_plan: Callable[[int], None] | None = None,
-    ) -> None:
+    `start` gives every case's first round; `record` takes each finished trial and returns
+    the trials that became ready because of it (the case's next round, or, once every first
+    round is in, the rounds of the cases that waited for the run's picture).
+    """
+
+    def __init__(self, cases: Sequence[Case], escalation: Escalation) -> None:
+        self.cases = tuple(cases)
+        self.escalation = escalation
         self.trials: list[Trial] = []
         self.by_case: dict[str, list[Trial]] = {}
         self.settled: set[str] = set()
         """Cases that ran every trial they were going to run."""
         self.escalated: set[str] = set()
+        self._cases = {case.id: case for case in self.cases}
+        self._round: dict[str, int] = {}
+        """The index after a case's current round: where its next round starts."""
+        self._missing: dict[str, int] = {}
+        """Trials of a case's current round not yet in."""
+        self._first_rounds_left = len(self.cases)
+        self._waiting: list[Case] = []
+        """Cases whose first round the run's picture may already decide (a mass change)."""
+
+    def start(self) -> list[TrialKey]:
+        keys: list[TrialKey] = []
+        for case in self.cases:
+            keys += self._open(case, 0, self.escalation.first)
+        return keys
+
+    def record(self, trial: Trial) -> list[TrialKey]:
+        self.trials.append(trial)
+        self.by_case.setdefault(trial.case_id, []).append(trial)
+        self._missing[trial.case_id] -= 1
+        if self._missing[trial.case_id]:
+            return []
+        case = self._cases[trial.case_id]
+        baseline, candidate = tallies(self.by_case[case.id])
+        if self._round[case.id] > self.escalation.first:
+            return self._next(case, baseline, candidate)
+        self._first_rounds_left -= 1
+        if self.escalation.could_be_decided_now(case, baseline, candidate):
+            self._waiting.append(case)
+            keys = []
+        else:
+            keys = self._next(case, baseline, candidate)
+        return keys if self._first_rounds_left else keys + self._release()
+
+    def _open(self, case: Case, first: int, size: int) -> list[TrialKey]:
+        self._round[case.id] = first + size
+        self._missing[case.id] = 2 * size
+        return round_keys(case, first, size)
+
+    def _next(self, case: Case, baseline: Tally, candidate: Tally) -> list[TrialKey]:
+        size = self.escalation.next_round(case, baseline, candidate)
+        if not size:
+            self.settled.add(case.id)
+            return []
+        self.escalated.add(case.id)
+        return self._open(case, self._round[case.id], size)
+
+    def _release(self) -> list[TrialKey]:
+        """Every first round is in: a waiting case significant in the run's picture (only
+        first rounds count) is decided; the others go on as their escalation says."""
+        first = self.escalation.first
+        p_values = [
+            p_value(case, *tallies(t for t in self.by_case.get(case.id, []) if t.index < first))
+            for case in self.cases
+        ]
+        others = self.escalation.cases - len(self.cases)
+        """A shard's picture counts the other shards' cases as p = 1: it decides cautiously."""
+        q = q_values([*p_values, *[None] * others])[: len(p_values)]
+        significant = {
+            case.id
+            for case, value in zip(self.cases, q, strict=True)
+            if value is not None and value < self.escalation.alpha
+        }
+        keys: list[TrialKey] = []
+        for case in self._waiting:
+            if case.id in significant:
+                self.settled.add(case.id)
+            else:
+                keys += self._next(case, *tallies(self.by_case[case.id]))
+        self._waiting = []
+        return keys
+
+
+class RunSlots:
+    """Every trial of a run passes here: the concurrency limit, then the cost ceiling."""
+
+    def __init__(self, limiter: Limiter, budget: Budget | None = None) -> None:
+        self.limiter = limiter
+        self.budget = budget
         self.cut_off = 0
         """Trials cancelled while running: each had sent at least one request."""
-        self._on_trial = on_trial
-        self._on_plan = on_plan
+        self.aborted = False
+        """A refused key or an unreachable API: no new trial starts."""
 
-    def plan(self, trials: int) -> None:
-        """More trials are coming (an escalated case's next round)."""
-        if self._on_plan is not None:
-            self._on_plan(trials)
-
-    def add(self, trial: Trial) -> None:
-        self.trials.append(trial)
-        self.by_case.setdefault(trial.key.case.id, []).append(trial)
-        if self._on_trial is not None:
-            self._on_trial(trial)
-
-
-class FirstRounds:
-    """Every case's first round, for the one decision that needs the run's picture: may a
-    case stop because its first round is already significant across the run?"""
-
-    def __init__(self, cases: Sequence[Case], ledger: Ledger, escalation: Escalation) -> None:
-        self._cases = cases
-        self._ledger = ledger
-        self._alpha = escalation.alpha
-        self._first = escalation.first
-        self._others = escalation.cases - len(cases)
-        """A shard's picture counts the other shards' cases as p = 1: it decides cautiously."""
-        self._waiting = len(cases)
-        self._all_done = anyio.Event()
-        self._significant: set[str] | None = None
-
-    def _first_round(self, case: Case) -> list[Trial]:
-        """Only the first round counts: escalated cases may be further along by now."""
-        trials = self._ledger.by_case.get(case.id, [])
-        return [trial for trial in trials if trial.key.index < self._first]
-
-    def done(self) -> None:
-        self._waiting -= 1
-        if not self._waiting:
-            self._all_done.set()
-
-    async def significant(self, case: Case) -> bool:
-        await self._all_done.wait()
-        if self._significant is None:
-            p_values = [p_value(each, *tallies(self._first_round(each))) for each in self._cases]
-            q = q_values([*p_values, *[None] * self._others])[: len(p_values)]
-            self._significant = {
-                each.id
-                for each, value in zip(self._cases, q, strict=True)
-                if value is not None and value < self._alpha
-            }
-        return case.id in self._significant
-
-
-@asynccontextmanager
-async def limited(limiter: anyio.CapacityLimiter) -> AsyncIterator[None]:
-    """A slot of the limiter: taken at once when one is free (no trip through the event
-    loop, which was most of a simulated trial's cost), else in turn."""
-    try:
-        limiter.acquire_nowait()
-    except anyio.WouldBlock:
-        await limiter.acquire()
-    try:
-        yield
-    finally:
-        limiter.release()
-
-
-async def run_cases(
-    cases: Sequence[Case],
-    escalation: Escalation,
-    backend: Backend,
-    limit: int,
-    ledger: Ledger,
-    budget: Budget | None = None,
-) -> None:
-    """Every case's rounds; an exception (a refused key, an unreachable API, a bug) cancels
-    everything and surfaces bare. With a `budget`, trials past it are error trials."""
-    limiter = anyio.CapacityLimiter(limit)
-    first_rounds = FirstRounds(cases, ledger, escalation)
-    aborted = False
-
-    async def one(key: TrialKey) -> None:
-        nonlocal aborted
-        async with limited(limiter):
-            if aborted:  # the run is ending: no new request while the cancellation spreads
-                return
-            counted = budget is not None and not (
-                isinstance(backend, Priced) and backend.is_free(key)
-            )
-            if counted and not await budget.admit():
-                ledger.add(Trial(key, None, error=CEILING))
-                return
-            trial = None
+    async def run(self, key: TrialKey, run: RunOne) -> Trial | None:
+        await self.limiter.acquire()
+        trial: Trial | None = None
+        try:
+            if self.aborted:  # the run is ending: no new request while the cancellation spreads
+                return None
+            if not self.admit(key):
+                return key.failed(CEILING)
             try:
-                trial = await backend.run(key)
+                trial = await run(key)
             except anyio.get_cancelled_exc_class():
-                ledger.cut_off += 1
+                self.cut_off += 1
                 raise
             except (AuthError, ApiUnreachable):
-                aborted = True
+                self.aborted = True
                 raise
             finally:
-                if counted:
-                    budget.finish(trial)
-        ledger.add(trial)
+                self.done(trial)
+            return trial
+        finally:
+            self.limiter.release(succeeded=trial is not None and not trial.is_error)
 
-    async def rounds(case: Case) -> None:
-        done, size = 0, escalation.first
-        while size:
-            async with anyio.create_task_group() as group:
-                for key in round_keys(case, done, size):
-                    group.start_soon(one, key)
-            baseline, candidate = tallies(ledger.by_case.get(case.id, []))
-            if done == 0:
-                first_rounds.done()
-                if escalation.could_be_decided_now(
-                    case, baseline, candidate
-                ) and await first_rounds.significant(case):
-                    break
-            done += size
-            size = escalation.next_round(case, baseline, candidate)
-            if size:
-                ledger.escalated.add(case.id)
-                ledger.plan(2 * size)
-        ledger.settled.add(case.id)
+    def admit(self, key: TrialKey) -> bool:
+        return self.budget is None or self.budget.admit()
 
-    try:
-        async with anyio.create_task_group() as group:
-            for case in cases:
-                group.start_soon(rounds, case)
-    except BaseExceptionGroup as failures:
-        raise decisive(failures) from None
+    def done(self, trial: Trial | None) -> None:
+        if self.budget is not None:
+            self.budget.finish(trial)
+
+    def throttled(self, sent_at: float | None = None) -> None:
+        self.limiter.throttled(sent_at)
 
 
 def decisive(group: BaseExceptionGroup) -> BaseException:

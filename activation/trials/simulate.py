@@ -1,27 +1,25 @@
-"""What the gate can detect: simulated runs through the real engine on the in-memory fake.
+"""What the gate can detect: simulated runs through the real schedule and verdicts.
 
 A population gives every case a correct rate per variant; each simulated run draws the
-answers at random with those rates (seeded per run) and goes through the same escalation
-and verdicts as a real run. `--dry-run` and benchmarks/gate_validity.py both use this.
+answers at random with those rates (seeded per run) and goes through the same schedule
+(first round, escalation, the run-wide early decision) and the same verdicts as a real run,
+trial by trial, without an event loop: the schedule decides from the trials it is given,
+not from when they arrive. `--dry-run --simulate` and benchmarks/gate_validity.py use this.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from activation._models import (
-    Case,
-    Inputs,
-    RunSpec,
-    Status,
-    Target,
-    Variant,
-)
-from activation.trials.engine import execute_async
-from activation.trials.fake import FakeBackend, at_rates
-from activation.verdicts.figures import Rate, rate
+from activation._models import VARIANTS, Case, Inputs, RunSpec, Status, Target, Variant
+from activation.trials.engine import escalation_for, judge_schedule
+from activation.trials.fake import CaseKey, at_rates, fake_trial
+from activation.trials.limiter import Limiter
+from activation.trials.schedule import RunSlots, Schedule
+from activation.verdicts.figures import Count, Interval, interval
 
 DROP = (0.9, 0.3)
 """The regression the gate must catch: a case right 9 times in 10 falls to 3 in 10."""
@@ -66,10 +64,12 @@ def borderline(size: int) -> Population:
 class Characteristics:
     population: str
     runs: int
-    false_alarms: Rate
+    false_alarms: Count
     """Runs in which a case that did not change was REGRESSED."""
-    caught: Rate | None
+    false_alarms_interval: Interval | None
+    caught: Count | None
     """Runs in which the case that changed was REGRESSED (None without one)."""
+    caught_interval: Interval | None
     mean_calls: float
     fixed_calls: int
     """Calls of a run with 3 trials per case and variant and no escalation."""
@@ -79,7 +79,8 @@ class Characteristics:
         return self.mean_calls / self.fixed_calls
 
 
-def _inputs(population: Population) -> Inputs:
+def simulated_inputs(population: Population) -> Inputs:
+    """A suite of positive cases with nothing behind them but their rates."""
     cases = tuple(
         Case(f"case-{index}", f"simulated prompt {index}", True, "simulated")
         for index in range(len(population.rates))
@@ -90,22 +91,24 @@ def _inputs(population: Population) -> Inputs:
     return Inputs(target, cases, (), variant, variant)
 
 
-async def simulate(
-    population: Population, spec: RunSpec, runs: int, seed: int = 0
-) -> Characteristics:
+def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) -> Characteristics:
     """`runs` seeded runs of the population with the spec's trials, alpha and escalation."""
-    inputs = _inputs(population)
-    rates = {
+    inputs = simulated_inputs(population)
+    rates: dict[CaseKey, float] = {
         (case.id, variant): correct
         for case, pair in zip(inputs.cases, population.rates, strict=True)
-        for variant, correct in zip(("baseline", "candidate"), pair, strict=True)
+        for variant, correct in zip(VARIANTS, pair, strict=True)
     }
-    spec = replace(spec, concurrency=len(inputs.cases) * 2 * spec.max_trials)
     false_alarms = caught = calls = 0
     for run in range(runs):
-        backend = FakeBackend(at_rates(rates, seed=seed * 100_003 + run))
-        outcome = await execute_async(spec, inputs, backend)
-        calls += backend.calls
+        answer = at_rates(rates, seed=seed * 100_003 + run)
+        schedule = Schedule(inputs.cases, escalation_for(spec, inputs))
+        ready = deque(schedule.start())
+        while ready:
+            key = ready.popleft()
+            calls += 1
+            ready.extend(schedule.record(fake_trial(key, answer(key))))
+        outcome = judge_schedule(spec, inputs, schedule, RunSlots(Limiter(1)))
         regressed = {
             index
             for index, verdict in enumerate(outcome.verdicts)
@@ -113,11 +116,15 @@ async def simulate(
         }
         caught += population.dropped in regressed
         false_alarms += bool(regressed - {population.dropped})
+    alarms = Count(false_alarms, runs)
+    found = None if population.dropped is None else Count(caught, runs)
     return Characteristics(
         population.name,
         runs,
-        rate(false_alarms, runs, with_interval=True),
-        None if population.dropped is None else rate(caught, runs, with_interval=True),
+        alarms,
+        interval(alarms, with_interval=True),
+        found,
+        None if found is None else interval(found, with_interval=True),
         calls / runs,
         len(inputs.cases) * 2 * 3,
     )

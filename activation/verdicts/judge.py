@@ -11,12 +11,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from activation._models import Case, CaseVerdict, Status, Tally, Trial
-from activation.verdicts.stats import bh_adjust, one_sided_p
+from activation.verdicts.stats import bh_adjust, one_sided_p, unanimous_flip_p
 
 
 def can_regress(trials: int, alpha: float) -> bool:
     """Whether even a unanimous flip over `trials` trials per variant is significant."""
-    return one_sided_p(trials, trials, 0, trials) < alpha
+    return unanimous_flip_p(trials) < alpha
 
 
 def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
@@ -51,8 +51,8 @@ def tallies(trials: Iterable[Trial]) -> tuple[Tally, Tally]:
     """The baseline's and the candidate's tally of one case's trials."""
     listed = list(trials)
     return (
-        Tally.of(trial for trial in listed if trial.key.variant == "baseline"),
-        Tally.of(trial for trial in listed if trial.key.variant == "candidate"),
+        Tally.of(trial for trial in listed if trial.variant == "baseline"),
+        Tally.of(trial for trial in listed if trial.variant == "candidate"),
     )
 
 
@@ -82,24 +82,31 @@ def judge_all(
     counts = [tallies(item.trials) for item in evidence]
     ps = [p_value(item.case, *pair) for item, pair in zip(evidence, counts, strict=True)]
     qs = q_values([*ps, *[None] * unjudged])[: len(ps)]
-    verdicts = []
-    for item, (baseline, candidate), p, q in zip(evidence, counts, ps, qs, strict=True):
-        verdicts.append(
-            CaseVerdict(
-                item.case,
-                baseline,
-                candidate,
-                status(item.case, baseline, candidate, q is not None and q < alpha),
-                p,
-                q,
-                tuple(sorted(item.trials, key=lambda trial: (trial.key.index, trial.key.variant))),
-                item.escalated,
-                item.partial,
-            )
+    return tuple(
+        CaseVerdict.of(
+            item.case,
+            status(item.case, baseline, candidate, q is not None and q < alpha),
+            p,
+            q,
+            baseline,
+            candidate,
+            tuple(sorted(item.trials, key=lambda trial: (trial.index, trial.variant))),
+            item.escalated,
+            item.partial,
         )
-    return tuple(verdicts)
+        for item, (baseline, candidate), p, q in zip(evidence, counts, ps, qs, strict=True)
+    )
 
 
 def judge(case: Case, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
     """One case on its own (a run of one case: q equals p)."""
     return judge_all([Evidence(case, trials)], alpha)[0]
+
+
+def rejudge(
+    verdicts: Sequence[CaseVerdict], alpha: float, unjudged: int = 0
+) -> tuple[CaseVerdict, ...]:
+    """Verdicts judged again from their own trials, across all of them (merging shards)."""
+    return judge_all(
+        [Evidence(v.case, v.trials, v.escalated, v.partial) for v in verdicts], alpha, unjudged
+    )

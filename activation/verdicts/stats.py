@@ -1,15 +1,21 @@
 """The statistics of the verdict contract: an exact test per case, the false-discovery
 adjustment across cases, and a Wilson interval.
 
-scipy is imported inside the functions: `--help`, `lint` and `detect` never need it. The
-exact test and the interval are cached: verdicts are recomputed from the same counts again
-and again.
+scipy is imported inside the functions: `--help`, `lint`, `detect` and a dry run never need
+it, and a run imports it in a worker thread while its first requests are out (see
+`warm_up`). The exact test and the interval are cached: verdicts are recomputed from the
+same counts again and again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+
+
+def warm_up() -> None:
+    """Import what the statistics need, so the first verdict does not wait for it."""
+    import scipy.stats  # noqa: F401
 
 
 @cache
@@ -22,6 +28,14 @@ def one_sided_p(better_correct: int, better_n: int, worse_correct: int, worse_n:
         [[better_correct, worse_correct], [better_n - better_correct, worse_n - worse_correct]]
     )
     return float(boschloo_exact(table, alternative="greater").pvalue)
+
+
+def unanimous_flip_p(trials: int) -> float:
+    """Boschloo's p of the most extreme table, `trials` of `trials` against 0 of `trials`,
+    in closed form: no other table is as extreme, so the p-value is the largest chance of it
+    under one shared rate r, max over r of (r (1 - r))^n = 4^-n (tests check it equals
+    `one_sided_p`). It says whether a case can regress at all without importing scipy."""
+    return float(4.0**-trials)
 
 
 def bh_adjust(p_values: Sequence[float]) -> list[float]:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import orjson
 import pytest
 
 from activation import _config
-from activation.trials.classifier.batch import _Slot, split
-from tests.support.cli import by_id, run, spawn
+from activation.trials.classifier.batch import split
+from tests.support.cli import by_id, read_report, run, spawn, wait_until
 from tests.support.messages_api import (
     Error,
     Expired,
@@ -124,8 +123,8 @@ def test_a_batch_is_split_at_the_size_limit(
 
 
 def test_split_keeps_order_within_count_and_size() -> None:
-    slots = [_Slot(f"id-{n}", {"system": "x" * 10}) for n in range(7)]
-    assert [[s.custom_id for s in b] for b in split(slots, 3, 10**6)] == [
+    slots = [(f"id-{n}", {"system": "x" * 10}) for n in range(7)]
+    assert [[custom_id for custom_id, _params in b] for b in split(slots, 3, 10**6)] == [
         ["id-0", "id-1", "id-2"], ["id-3", "id-4", "id-5"], ["id-6"],
     ]  # fmt: skip
     item = len(orjson.dumps({"custom_id": "id-0", "params": {"system": "x" * 10}})) + 1
@@ -139,13 +138,12 @@ def cli(repo: SkillRepo, tmp_path: Path, report: Path, *flags: str) -> subproces
 
 
 def wait_for_a_batch(api: FakeMessagesAPI, repo: SkillRepo) -> None:
-    deadline = time.monotonic() + 60
     state = repo.root / ".activation" / "batches"
-    while time.monotonic() < deadline:
-        if api.batches and state.is_dir() and list(state.glob("*.json")):
-            return
-        time.sleep(0.05)
-    raise AssertionError("no batch was submitted and recorded")
+    wait_until(
+        lambda: bool(api.batches and state.is_dir() and list(state.glob("*.json"))),
+        60,
+        "a batch submitted and recorded",
+    )
 
 
 def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
@@ -163,7 +161,7 @@ def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
     assert batch.canceled is True
     cancels = [r for r in fake_api.requests if r.path.endswith("/cancel")]
     assert len(cancels) == 1
-    data = orjson.loads(report.read_bytes())
+    data = read_report(report)
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     assert data["summary"]["unfinished"] == ["refund", "charts"]
 

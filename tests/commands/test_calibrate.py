@@ -3,19 +3,19 @@ against the local Messages API stand-in over real HTTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import orjson
 import pytest
 
-from activation._config import MODEL
+from activation._config import CONCURRENCY, MAX_CONCURRENCY, MODEL
 from activation._models import RunSpec, TrialKey
-from activation.commands.backends import Backends
 from activation.commands.main import main
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.trials.fake import Answer
-from tests.support.fake_backends import PRICING, FakeBackends, Prepared
+from activation.trials.stage import Stage
+from tests.support.fake_stages import PRICING, FakeStages, Prepared
 from tests.support.messages_api import Answer as Reply
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest
 from tests.support.skill_repo import (
@@ -64,7 +64,10 @@ def repo(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def calibrate(
-    tmp_path: Path, cases: list[dict[str, object]], *flags: str, backends: Backends | None = None
+    tmp_path: Path,
+    cases: Sequence[Mapping[str, object]],
+    *flags: str,
+    stages: Mapping[str, Stage] | None = None,
 ) -> int:
     cases_file = write_cases(tmp_path / "cases.json", cases)
     return main(
@@ -78,7 +81,7 @@ def calibrate(
             str(tmp_path / "calibration.json"),
             *flags,
         ],
-        backends,
+        stages,
     )
 
 
@@ -133,10 +136,13 @@ def test_a_sound_suite_catches_both_controls(
 
 
 def test_three_comparisons_of_the_real_description(tmp_path: Path, repo: SkillRepo) -> None:
-    backends = FakeBackends(by_description=model)
-    code = calibrate(tmp_path, CASES, backends=backends)
+    backends = FakeStages(by_description=model)
+    code = calibrate(tmp_path, CASES, stages=backends)
     assert code == 0
-    assert backends.prepared == [Prepared(RunSpec(model=MODEL, pricing=PRICING), credentials=True)]
+    spec = RunSpec(
+        model=MODEL, concurrency=CONCURRENCY, max_concurrency=MAX_CONCURRENCY, pricing=PRICING
+    )
+    assert backends.prepared == [Prepared(spec, calls=True)]
     real = str(repo.skill_file)
     runs = [(opened.inputs.baseline, opened.inputs.candidate) for opened in backends.opened]
     assert [(baseline.spec, candidate.spec) for baseline, candidate in runs] == [
@@ -146,7 +152,8 @@ def test_three_comparisons_of_the_real_description(tmp_path: Path, repo: SkillRe
     ]
     assert {baseline.description for baseline, _candidate in runs} == {REAL}
     assert runs[2][1].description == REAL
-    assert backends.calls == 3 * len(CASES) * 2 * 3
+    # The baseline's requests are the same in all three comparisons: the cache asks them once.
+    assert backends.calls == len(CASES) * 3 + 3 * len(CASES) * 3
 
 
 def test_a_suite_without_real_negatives_is_blind_on_false_positives(
@@ -154,7 +161,7 @@ def test_a_suite_without_real_negatives_is_blind_on_false_positives(
 ) -> None:
     positives_only = [CASES[0], CASES[1]]
     code = calibrate(
-        tmp_path, positives_only, "--trials", "3", backends=FakeBackends(by_description=model)
+        tmp_path, positives_only, "--trials", "3", stages=FakeStages(by_description=model)
     )
     out = capsys.readouterr().out
     assert code == 1
@@ -174,7 +181,7 @@ def test_a_flaky_case_raises_an_aa_false_alarm(tmp_path: Path, repo: SkillRepo) 
             return key.variant == "baseline"
         return model(description, key)
 
-    code = calibrate(tmp_path, CASES, backends=FakeBackends(by_description=flaky))
+    code = calibrate(tmp_path, CASES, stages=FakeStages(by_description=flaky))
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert code == 1
     assert data["self"] == {"false_alarms": ["refund"]}
@@ -195,7 +202,7 @@ def test_own_controls_for_the_skill_raise_no_warning(
         str(narrow),
         "--broad",
         str(broad),
-        backends=FakeBackends(by_description=model),
+        stages=FakeStages(by_description=model),
     )
     out, err = capsys.readouterr()
     assert code == 0, out
@@ -208,8 +215,8 @@ def test_own_controls_for_the_skill_raise_no_warning(
 def test_calibrate_bad_input_exits_2_before_any_call(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    backends = FakeBackends(by_description=model)
-    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), backends=backends)
+    backends = FakeStages(by_description=model)
+    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), stages=backends)
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
@@ -221,8 +228,8 @@ def test_calibrate_bad_input_exits_2_before_any_call(
 def test_calibrate_bad_input_still_writes_the_report(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    backends = FakeBackends(by_description=model)
-    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), backends=backends)
+    backends = FakeStages(by_description=model)
+    code = calibrate(tmp_path, CASES, "--narrow", str(tmp_path / "missing.md"), stages=backends)
     (line,) = capsys.readouterr().err.strip().splitlines()
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert code == 2
@@ -237,8 +244,8 @@ def test_a_record_folder_that_is_a_file_is_exit_2_before_any_call(
 ) -> None:
     taken = tmp_path / "records"
     taken.write_text("not a folder")
-    backends = FakeBackends(by_description=model)
-    code = calibrate(tmp_path, CASES, "--record", str(taken), backends=backends)
+    backends = FakeStages(by_description=model)
+    code = calibrate(tmp_path, CASES, "--record", str(taken), stages=backends)
     assert code == 2
     assert capsys.readouterr().err.strip().splitlines() == [
         f"activation calibrate: error: --record {taken}: is a file, not a folder"

@@ -1,28 +1,37 @@
 """Project settings: `activation.toml` or `[tool.activation]`, `ACTIVATION_*` variables and
 the command line, in that rising order; every key from the flags; every error exit 2.
 
-In-process on the in-memory fake (`FakeBackends` records the spec each run asked for).
+In-process on the in-memory fake (`FakeStages` records the spec each run asked for).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
-import orjson
 import pytest
 
 from activation import _config
 from activation._errors import InputError
 from activation._models import RunSpec, Setting
-from activation.commands.arguments import positive_float
 from activation.commands.config import configurable_keys, env_name, resolve
+from activation.commands.flags import (
+    CALIBRATE,
+    INTEGER,
+    LINT,
+    NUMBER,
+    PATH,
+    RUN,
+    Flag,
+    positive_float,
+    switch,
+)
 from activation.commands.main import main
-from activation.commands.parsers import calibrate_parser, lint_parser, run_parser
 from activation.inputs.load import load_pricing
 from tests.commands.test_run import model
-from tests.support.cli import STATUS_CASES, one_line_error
-from tests.support.fake_backends import FakeBackends
+from tests.support.cli import STATUS_CASES, one_line_error, read_report
+from tests.support.fake_stages import FakeStages
 from tests.support.skill_repo import SkillRepo, write_cases
 
 TWO_CASES = STATUS_CASES[:2]
@@ -67,23 +76,38 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["seed"] == ("8", "ACTIVATION_SEED")
     assert rows["alpha"] == ("0.3", "command line")
     assert rows["dry-run"] == ("true", "command line")
+    # cache-dir comes from ACTIVATION_CACHE_DIR, which every test sets (tests/conftest.py).
+    assert set(rows) == {
+        "cases",
+        "distractors",
+        "trials",
+        "model",
+        "seed",
+        "alpha",
+        "dry-run",
+        "cache-dir",
+    }
+    assert main(["--dry-run", "--verbose"], backends) == 0
+    rows = settings_rows(capsys.readouterr().out)
     assert rows["concurrency"] == ("-", "default")
     assert rows["max-turns"] == (str(_config.MAX_TURNS), "default")
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
         "repo", "skill-path", "cases", "distractors", "trials", "max-trials", "model", "seed",
         "alpha", "concurrency", "json", "real", "claude", "max-turns", "timeout", "baseline",
-        "candidate", "only", "junit", "markdown", "html", "no-summary", "dry-run", "debug",
-        "shard", "batch", "resume", "cache-dir", "no-cache", "cache-ttl", "price-in",
-        "price-out", "max-cost-usd",
+        "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
+        "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
+        "cache-ttl", "price-in", "price-out", "max-cost-usd",
     }  # fmt: skip
-    (prepared,) = backends.prepared
+    prepared = backends.prepared[0]
     assert prepared.spec == RunSpec(
         model="file-model",
         trials=4,
         max_trials=_config.MAX_TRIALS,
         alpha=0.3,
         seed=8,
+        concurrency=_config.CONCURRENCY,
+        max_concurrency=_config.MAX_CONCURRENCY,
         pricing=load_pricing(None, None),
     )
 
@@ -99,7 +123,7 @@ def test_pyproject_table_paths_relative_to_the_file_from_a_subfolder(
     monkeypatch.chdir(suite.root / "plugins")
     backends = model()
     assert main([], backends) == 1
-    report = orjson.loads((suite.root / "report.json").read_bytes())
+    report = read_report(suite.root / "report.json")
     assert [entry["id"] for entry in report["cases"]] == ["stripe-dispute", "plain-refund"]
     assert report["max_trials"] == 3
     assert not (suite.root / "plugins" / "report.json").exists()
@@ -227,7 +251,7 @@ def test_one_file_serves_every_command(
     )
     assert main(["--dry-run"], model()) == 2
     assert "cannot read the cases file" in one_line_error(capsys)
-    args, settings = resolve(calibrate_parser, [], suite.root, {}, configurable_keys())
+    args, settings = resolve(CALIBRATE, [], suite.root, {}, configurable_keys())
     assert args.narrow == suite.root / "controls" / "narrow.md"
     assert args.record == Path("calibration/records")
     assert (
@@ -242,7 +266,7 @@ def test_calibrate_takes_its_trials_from_the_file(suite: SkillRepo) -> None:
         'cases = "activation/cases.json"\ndistractors = "activation/distractors"\n'
         "trials = 2\nmax-trials = 2\n",
     )
-    backends = FakeBackends(by_description=lambda _description, _key: True)
+    backends = FakeStages(by_description=lambda _description, _key: True)
     main(["calibrate"], backends)
     assert {opened.spec.trials for opened in backends.opened} == {2}
     assert len(backends.opened) == 3
@@ -256,25 +280,34 @@ def hours(value: str) -> float:
 
 
 def test_a_flag_added_later_gets_a_key_and_a_variable(tmp_path: Path) -> None:
-    def later() -> argparse.ArgumentParser:
-        made = run_parser()
-        made.add_argument("--max-minutes", type=positive_float)
-        made.add_argument("--verbose-trials", action="store_true")
-        made.add_argument("--notes-dir", type=Path)
-        made.add_argument("--grace", type=hours)
-        return made
-
+    later = replace(
+        RUN,
+        sections=(
+            *RUN.sections,
+            (
+                "later",
+                (
+                    Flag("--max-minutes", "N", "a number", positive_float, toml=NUMBER),
+                    switch("--verbose-trials", "a switch"),
+                    Flag("--notes-dir", "DIR", "a folder", Path, toml=PATH),
+                    Flag("--grace", "AGE", "a duration", hours),
+                    Flag("--retries", "N", "an integer", int, toml=INTEGER),
+                ),
+            ),
+        ),
+    )
     (tmp_path / ".git").mkdir()
     (tmp_path / "activation.toml").write_text(
-        'max-minutes = 2\nnotes-dir = "notes"\ngrace = "12h"\n'
+        'max-minutes = 2\nnotes-dir = "notes"\ngrace = "12h"\nretries = 3\n'
     )
-    keys = configurable_keys() | {"max-minutes", "verbose-trials", "notes-dir", "grace"}
+    keys = configurable_keys() | {"max-minutes", "verbose-trials", "notes-dir", "grace", "retries"}
     env = {"ACTIVATION_VERBOSE_TRIALS": "1"}
     args, settings = resolve(later, [], tmp_path, env, keys)
-    assert (args.max_minutes, args.verbose_trials, args.notes_dir) == (
+    assert (args.max_minutes, args.verbose_trials, args.notes_dir, args.retries) == (
         2.0,
         True,
         tmp_path / "notes",
+        3,
     )
     assert args.grace == 43_200.0
     assert env_name("max-minutes") == "ACTIVATION_MAX_MINUTES"
@@ -282,8 +315,11 @@ def test_a_flag_added_later_gets_a_key_and_a_variable(tmp_path: Path) -> None:
     (tmp_path / "activation.toml").write_text('max-minutes = "2"\n')
     with pytest.raises(InputError, match=r"max-minutes must be a number, got a string '2'$"):
         resolve(later, [], tmp_path, {}, keys)
+    (tmp_path / "activation.toml").write_text("retries = 2.5\n")
+    with pytest.raises(InputError, match=r"retries must be an integer, got a number 2.5$"):
+        resolve(later, [], tmp_path, {}, keys)
     (tmp_path / "activation.toml").write_text('grace = "soon"\n')
-    with pytest.raises(InputError, match=r"grace must be a number, got a string 'soon'$"):
+    with pytest.raises(InputError, match=r"grace: must be like 12h, got 'soon'$"):
         resolve(later, [], tmp_path, {}, keys)
 
 
@@ -294,7 +330,7 @@ def test_the_cost_cache_and_shard_flags_are_settings_too(tmp_path: Path) -> None
         "price-in = 1\nprice-out = 5\n"
     )
     env = {"ACTIVATION_NO_CACHE": "1"}
-    args, settings = resolve(run_parser, [], tmp_path, env, configurable_keys())
+    args, settings = resolve(RUN, [], tmp_path, env, configurable_keys())
     assert (args.max_cost_usd, args.cache_dir, args.cache_ttl) == (
         2.0,
         tmp_path / "cache",
@@ -308,8 +344,10 @@ def test_every_configured_command_has_its_keys() -> None:
     keys = configurable_keys()
     assert {"narrow", "broad", "record", "strict", "junit", "html", "no-summary"} <= keys
     assert not {"help", "version"} & keys
-    assert keys == {
-        key for build in (run_parser, calibrate_parser, lint_parser)
-        for action in build()._actions
+    parsed = {
+        key
+        for command in (RUN, CALIBRATE, LINT)
+        for action in command.parser()._actions
         for key in [flag[2:] for flag in action.option_strings if flag.startswith("--")]
-    } - {"help", "version"}  # fmt: skip
+    }
+    assert keys == parsed - {"help", "version"}

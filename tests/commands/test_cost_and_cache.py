@@ -59,6 +59,7 @@ def test_a_warm_rerun_sends_no_request_and_says_so(
         "cache_write_tokens": 0,
         "cache_read_tokens": 0,
         "cost_usd": 0.0,
+        "throttled": 0,
     }
     assert all(t["cached"] for entry in warm["cases"] for t in entry["trials"])
     assert [e["status"] for e in warm["cases"]] == [e["status"] for e in cold["cases"]]
@@ -235,7 +236,7 @@ def test_dry_run_counts_tokens_with_a_key(
 def test_a_cached_report_reads_back(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    from activation.report.data import parse_report, report_json
+    from activation.report.codec import parse_report, report_json
 
     fake_api.script = refunds_fire
     run(tmp_path, CASES, "--trials", "1")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-import orjson
 import pytest
 
-from tests.support.cli import BASELINE, by_id, hang_on, run, spawn, tallies, wait_until
+from tests.support.cli import BASELINE, by_id, hang_on, read_report, run, spawn, tallies, wait_until
 from tests.support.messages_api import Answer, FakeMessagesAPI
 from tests.support.scripted_model import Scripted, always, fires_when
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
@@ -122,7 +121,7 @@ def test_ctrl_c_during_escalation_keeps_what_ran(
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
-    report = orjson.loads(report_file.read_bytes())
+    report = read_report(report_file)
     assert report["interrupted"] is True
     cases = by_id(report)
     assert cases["drops"]["partial"] is True

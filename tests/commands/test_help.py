@@ -10,7 +10,7 @@ import pytest
 from activation import _config
 from activation.commands.main import main
 
-SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache")
+SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema")
 
 
 def help_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -39,7 +39,8 @@ def test_the_main_help_is_grouped_and_shows_every_default(
         f"Stage A: {_config.MODEL}",
         f"({_config.SEED})",
         f"({_config.ALPHA})",
-        f"(Stage A: {_config.CONCURRENCY['A']}, Stage B: {_config.CONCURRENCY['B']})",
+        f"(Stage A: auto: from {_config.CONCURRENCY}, up to {_config.MAX_CONCURRENCY}, "
+        f"Stage B: {_config.AGENT_CONCURRENCY})",
         f"({_config.CLAUDE})",
         f"({_config.MAX_TURNS})",
         f"({_config.TIMEOUT:g})",
@@ -51,7 +52,8 @@ def test_the_main_help_is_grouped_and_shows_every_default(
         assert shown in text, shown
     for flag in ("--junit PATH", "--markdown PATH", "--html PATH", "--no-summary"):
         assert flag in text
-    assert "Subcommands: lint, detect, calibrate, report, diff, merge, cache" in text
+    assert "Subcommands: lint, detect, calibrate, report, diff, merge, cache, schema" in text
+    assert "activation --model mock" in text
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

@@ -5,16 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.inputs.cases import shard_of
-from activation.report.data import parse_report
+from activation.inputs.identity import shard_of
+from activation.report.codec import parse_report
 from activation.report.merge import merge_reports
 from activation.trials.fake import scripted
-from tests.support.cli import by_id, tallies
-from tests.support.fake_backends import FakeBackends
+from tests.support.cli import by_id, read_report, tallies
+from tests.support.fake_stages import FakeStages
 from tests.support.skill_repo import SkillRepo, case, write_cases
 
 CASES = [case(f"case-{i:02}", f"refund request number {i}", i % 3 != 0) for i in range(12)]
@@ -40,16 +39,18 @@ ANSWERS = scripted(
 
 
 def run_to(
-    tmp_path: Path, name: str, *flags: str, answers: FakeBackends | None = None
+    tmp_path: Path, name: str, *flags: str, answers: FakeStages | None = None
 ) -> tuple[int, Path]:
+    """A run (or a shard) that asks every trial: no cache, so shards and the whole run are
+    the same draws, compared trial for trial."""
     cases = write_cases(tmp_path / "cases.json", CASES)
     report = tmp_path / f"{name}.json"
     code = main(
         [
             "--cases", str(cases), "--distractors", str(tmp_path / "distractors"),
-            "--json", str(report), *flags,
+            "--json", str(report), "--no-cache", *flags,
         ],
-        answers or FakeBackends(ANSWERS),
+        answers or FakeStages(ANSWERS),
     )  # fmt: skip
     return code, report
 
@@ -64,8 +65,8 @@ def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> No
     merged = tmp_path / "merged.json"
     junit = tmp_path / "merged.xml"
     code = merge(*(path for _code, path in shards), out=merged, more=("--junit", str(junit)))
-    one = orjson.loads(whole.read_bytes())
-    together = orjson.loads(merged.read_bytes())
+    one = read_report(whole)
+    together = read_report(merged)
     assert (code, whole_code) == (together["exit_code"], one["exit_code"]) == (1, 1)
     assert [e["id"] for e in together["cases"]] == [c["id"] for c in CASES]
     for case_id, entry in by_id(one).items():
@@ -84,7 +85,7 @@ def test_shards_merged_judge_like_one_run(tmp_path: Path, repo: SkillRepo) -> No
     assert statuses["case-01"] == "REGRESSED"
     assert statuses["case-05"] == "ERROR"
     for index, (_code, path) in enumerate(shards, start=1):
-        shard = orjson.loads(path.read_bytes())
+        shard = read_report(path)
         assert shard["shard"]["index"] == index
         assert shard["shard"]["count"] == 3
         assert shard["shard"]["run_cases"] == [c["id"] for c in CASES]
@@ -98,9 +99,7 @@ def test_merged_trials_keep_their_cache_flag_and_a_shards_ceiling_stays_hit(
     tmp_path: Path, repo: SkillRepo
 ) -> None:
     first, second = (
-        parse_report(
-            orjson.loads(run_to(tmp_path, f"s{i}", "--shard", f"{i}/2")[1].read_bytes()), "s"
-        )
+        parse_report(read_report(run_to(tmp_path, f"s{i}", "--shard", f"{i}/2")[1]), "s")
         for i in (1, 2)
     )
     entry = first.cases[0]
@@ -118,7 +117,7 @@ def test_merged_trials_keep_their_cache_flag_and_a_shards_ceiling_stays_hit(
 def test_a_missing_shard_is_incomplete_evidence(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    quiet = FakeBackends(scripted({c["id"]: [bool(c["should_activate"])] for c in CASES}))
+    quiet = FakeStages(scripted({c["id"]: [bool(c["should_activate"])] for c in CASES}))
     shards = [run_to(tmp_path, f"s{i}", "--shard", f"{i}/3", answers=quiet)[1] for i in (1, 3)]
     merged = tmp_path / "merged.json"
     capsys.readouterr()
@@ -128,7 +127,7 @@ def test_a_missing_shard_is_incomplete_evidence(
         "warning: missing shard(s) 2/3: their cases have no evidence, so the gate fails closed"
         in err
     )
-    data = orjson.loads(merged.read_bytes())
+    data = read_report(merged)
     assert data["summary"]["unfinished"] == [
         c["id"] for c in CASES if shard_of(str(c["id"]), 3) == 2
     ]

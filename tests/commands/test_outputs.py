@@ -11,17 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import junitparser
-import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.report.data import parse_report
+from activation.report.codec import parse_report
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
 from tests.commands.test_run import model
 from tests.support.browser import ARTIFACTS, Launcher, visit
-from tests.support.cli import STATUS_CASES, one_line_error, run
+from tests.support.cli import STATUS_CASES, one_line_error, read_report, run
 from tests.support.skill_repo import SkillRepo, write_cases
 
 STATUSES = ["REGRESSED", "PASS", "IMPROVED", "UNSTABLE", "FAIL", "PASS"]
@@ -48,7 +47,7 @@ def test_every_output_renders_the_one_report(
     summary.write_text("earlier step\n")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     paths = outputs(tmp_path)
-    code, data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags(paths), backends=model())
+    code, data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags(paths), stages=model())
     assert code == 1
     report = parse_report(data, "report.json")
     assert [entry.status.value for entry in report.cases] == STATUSES
@@ -66,7 +65,7 @@ def test_no_summary_leaves_the_job_summary_alone(
 ) -> None:
     summary = tmp_path / "step-summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    code, _ = run(tmp_path, STATUS_CASES, "--max-trials", "3", "--no-summary", backends=model())
+    code, _ = run(tmp_path, STATUS_CASES, "--max-trials", "3", "--no-summary", stages=model())
     assert code == 1
     assert not summary.exists()
 
@@ -77,7 +76,7 @@ def test_an_unwritable_output_is_exit_2_before_any_call(
 ) -> None:
     backends = model()
     missing = tmp_path / "no-such-folder" / "out"
-    code, data = run(tmp_path, STATUS_CASES, f"--{name}", str(missing), backends=backends)
+    code, data = run(tmp_path, STATUS_CASES, f"--{name}", str(missing), stages=backends)
     assert code == 2
     assert one_line_error(capsys) == (
         f"activation: error: --{name} {missing}: the folder {missing.parent} does not exist"
@@ -92,7 +91,7 @@ def test_a_summary_lost_at_the_end_is_one_line_and_keeps_the_verdict(
 ) -> None:  # fmt: skip
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path))  # a folder: cannot be appended to
     paths = outputs(tmp_path)
-    code, data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags(paths), backends=model())
+    code, data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags(paths), stages=model())
     assert code == 1
     assert data["exit_code"] == 1
     assert all(path.exists() for path in paths.values())
@@ -123,7 +122,7 @@ def test_a_new_user_run_with_every_output_from_pyproject(
     assert sorted(path.name for path in reports.iterdir()) == [
         "activation.html", "activation.json", "junit.xml", "summary.md",
     ]  # fmt: skip
-    data = orjson.loads((reports / "activation.json").read_bytes())
+    data = read_report(reports / "activation.json")
     assert [entry["status"] for entry in data["cases"]] == STATUSES
     (suite,) = list(junitparser.JUnitXml.fromfile(str(reports / "junit.xml")))
     assert (suite.tests, suite.failures, suite.errors) == (6, 1, 0)

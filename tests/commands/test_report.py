@@ -10,13 +10,13 @@ import pytest
 
 from activation.commands.main import main
 from tests.commands.test_run import model
-from tests.support.cli import BASELINE, STATUS_CASES, one_line_error, run
+from tests.support.cli import BASELINE, STATUS_CASES, one_line_error, read_report, run
 from tests.support.skill_repo import SkillRepo
 
 
 def saved_run(tmp_path: Path, name: str, *flags: str) -> Path:
     """A run's JSON report, kept under `name`."""
-    code, _data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags, backends=model())
+    code, _data = run(tmp_path, STATUS_CASES, "--max-trials", "3", *flags, stages=model())
     assert code in (0, 1)
     kept = tmp_path / name
     (tmp_path / "report.json").rename(kept)
@@ -31,7 +31,7 @@ def test_report_renders_a_saved_run_as_the_run_did(
     formats = ("junit", "markdown", "html")
     names = {"junit": "junit.xml", "markdown": "summary.md", "html": "report.html"}
     written = [item for f in formats for item in (f"--{f}", str(first / names[f]))]
-    code, _ = run(tmp_path, STATUS_CASES, "--max-trials", "3", *written, backends=model())
+    code, _ = run(tmp_path, STATUS_CASES, "--max-trials", "3", *written, stages=model())
     printed = capsys.readouterr().out
     assert code == 1
     again = tmp_path / "again"
@@ -53,7 +53,10 @@ def test_report_renders_a_saved_run_as_the_run_did(
             "{path}: not valid JSON at line 1, column 2 (unexpected character, expected a "
             "string key)",
         ),
-        (b'{"schema": "other"}', "{path}: not an activation report (activation-report/2)"),
+        (
+            b'{"schema": "other"}',
+            "{path}: not an activation report (activation-report/2 or activation-report/3)",
+        ),
         (
             b'{"schema": "activation-report/2", "exit_code": 2, "error": "no API key"}',
             "{path}: the report of a run that stopped early (no API key)",
@@ -128,7 +131,7 @@ def test_diff_shows_added_and_removed_cases_and_other_skills(
 ) -> None:
     old = saved_run(tmp_path, "old.json", "--only", "plain-refund,never")
     new = saved_run(tmp_path, "new.json", "--only", "plain-refund,charts-neg")
-    data = orjson.loads(new.read_bytes())
+    data = read_report(new)
     data["skill"]["id"] = "other:skill"
     new.write_bytes(orjson.dumps(data))
     capsys.readouterr()

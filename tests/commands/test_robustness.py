@@ -17,10 +17,19 @@ import activation
 from activation.commands import session
 from activation.commands.main import main
 from activation.commands.session import Session, run_command
+from activation.report import codec
 from activation.trials.classifier import backend as classifier_backend
-from activation.trials.fake import scripted
-from tests.support.cli import STATUS_CASES, hang_on, one_line_error, run, spawn, wait_until
-from tests.support.fake_backends import FakeBackends
+from activation.trials.fake import CaseKey, scripted
+from tests.support.cli import (
+    STATUS_CASES,
+    hang_on,
+    one_line_error,
+    read_report,
+    run,
+    spawn,
+    wait_until,
+)
+from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import FakeMessagesAPI
 from tests.support.scripted_model import API_KEY, Scripted, always
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
@@ -34,9 +43,9 @@ def error_lines(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("activation")]
 
 
-def model() -> FakeBackends:
+def model() -> FakeStages:
     """Regresses stripe-dispute, passes the rest: exit 1 on STATUS_CASES."""
-    return FakeBackends(
+    return FakeStages(
         scripted(
             {
                 ("stripe-dispute", "baseline"): [True],
@@ -68,7 +77,7 @@ def test_a_crash_in_the_answer_parser_is_exit_4_with_the_report(
     assert code == 4
     assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
     assert report == {
-        "schema": "activation-report/2",
+        "schema": "activation-report/3",
         "version": activation.__version__,
         "exit_code": 4,
         "error": message + DEBUG_HINT,
@@ -84,14 +93,14 @@ def test_a_crash_in_the_report_writer_is_exit_4_with_a_report(
     def broken(*_args: object) -> bytes:
         raise KeyError("figures")
 
-    monkeypatch.setattr(session, "report_json", broken)
+    monkeypatch.setattr(codec, "report_json", broken)
     monkeypatch.delenv("ACTIVATION_DEBUG", raising=False)
-    code, report = run(tmp_path, STATUS_CASES, backends=model())
+    code, report = run(tmp_path, STATUS_CASES, stages=model())
     message = "internal error: KeyError: 'figures'; please report it"
     assert code == 4
     assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
     assert report == {
-        "schema": "activation-report/2",
+        "schema": "activation-report/3",
         "version": activation.__version__,
         "exit_code": 4,
         "error": message + DEBUG_HINT,
@@ -107,8 +116,8 @@ def test_debug_shows_the_traceback(
     def broken(*_args: object) -> bytes:
         raise ValueError("boom")
 
-    monkeypatch.setattr(session, "report_json", broken)
-    code, _report = run(tmp_path, STATUS_CASES, "--debug", backends=model())
+    monkeypatch.setattr(codec, "report_json", broken)
+    code, _report = run(tmp_path, STATUS_CASES, "--debug", stages=model())
     err = capsys.readouterr().err
     assert code == 4
     assert "Traceback (most recent call last)" in err
@@ -198,7 +207,7 @@ def test_sigterm_during_stage_a_writes_a_partial_report(
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
-    data = orjson.loads(report.read_bytes())
+    data = read_report(report)
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     assert data["summary"]["unfinished"] == ["never"]  # every one of its trials hung
     assert len(data["cases"]) == 5
@@ -249,16 +258,18 @@ def test_the_stage_a_backend_stops_on_an_api_it_cannot_reach(
     up after the SDK's retries with the same error, rather than failing trial after trial."""
     import anyio
 
-    from activation._config import API_RETRIES
     from activation._errors import ApiUnreachable
     from activation._models import RunSpec, TrialKey
-    from activation.trials.simulate import _inputs, typical
+    from activation.trials.simulate import simulated_inputs, typical
+    from activation.trials.stage import stage_named
 
     monkeypatch.setattr("activation._config.API_RETRIES", 0)
     monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://user:secret@127.0.0.1:1/v1")
-    inputs = _inputs(typical(1))
-    backend = classifier_backend.ClassifierBackend(RunSpec(), inputs)
+    inputs = simulated_inputs(typical(1))
+    stage = stage_named("A")
+    backend = stage.open(stage.configure(RunSpec()), inputs)
+    assert isinstance(backend, classifier_backend.ClassifierBackend)
 
     async def one() -> None:
         async with backend:
@@ -269,7 +280,6 @@ def test_the_stage_a_backend_stops_on_an_api_it_cannot_reach(
     assert str(raised.value) == (
         "cannot reach http://127.0.0.1:1/v1/ (check ANTHROPIC_BASE_URL and the network)"
     )
-    assert API_RETRIES == 4
 
 
 # --- --version and what the report records -------------------------------------------------
@@ -282,12 +292,10 @@ def test_version(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None:
-    _code, report = run(tmp_path, STATUS_CASES, backends=model())
+    _code, report = run(tmp_path, STATUS_CASES, stages=model())
     assert report["version"] == activation.__version__
     assert report["agent"] is None
-    _code, report = run(
-        tmp_path, STATUS_CASES, "--real", "--only", "plain-refund", backends=model()
-    )
+    _code, report = run(tmp_path, STATUS_CASES, "--real", "--only", "plain-refund", stages=model())
     assert report["agent"] == {
         "claude": "claude",
         "version": "fake",
@@ -311,9 +319,13 @@ def test_case_ids_and_the_real_command_print_unbroken(
     ids = [f"framework-loss-nextjs-app-router-middleware-{i}" for i in range(3)]
     cases = [case(case_id, f"prompt number {i}", True) for i, case_id in enumerate(ids)]
     monkeypatch.setenv("COLUMNS", str(width))
-    answers = {(ids[0], "candidate"): [False], ids[0]: [True], ids[1]: [True, False]}
-    backends = FakeBackends(scripted({**answers, ids[2]: [True]}))
-    code, _report = run(tmp_path, cases, "--max-trials", "3", backends=backends)
+    answers: dict[CaseKey, list[bool]] = {
+        (ids[0], "candidate"): [False],
+        ids[0]: [True],
+        ids[1]: [True, False],
+    }
+    backends = FakeStages(scripted({**answers, ids[2]: [True]}))
+    code, _report = run(tmp_path, cases, "--max-trials", "3", stages=backends)
     lines = capsys.readouterr().out.splitlines()
     command = f"  activation --real --only {ids[0]},{ids[1]} --cases {tmp_path}/cases.json"
     assert command in lines
@@ -350,7 +362,7 @@ def test_a_huge_prompt_and_a_huge_plan_warn_before_any_call(
 ) -> None:
     cases = [case("huge", "x " * 10_001, True), *STATUS_CASES]
     backends = model()
-    code, _report = run(tmp_path, cases, "--dry-run", "--trials", "900", backends=backends)
+    code, _report = run(tmp_path, cases, "--dry-run", "--trials", "900", stages=backends)
     err = capsys.readouterr().err
     assert code == 0
     assert (
@@ -367,7 +379,7 @@ def test_a_huge_prompt_and_a_huge_plan_warn_before_any_call(
         "900",
         "--only",
         "huge",
-        backends=backends,
+        stages=backends,
     )
     assert "warning: 1 prompt(s) over 20,000 characters" in capsys.readouterr().err
 

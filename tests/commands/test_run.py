@@ -8,12 +8,14 @@ HTTP and the SDK are tested end to end in test_stage_a.py, the real agent in tes
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 
-from activation._config import MODEL
+from activation._config import CONCURRENCY, MAX_CONCURRENCY, MODEL
 from activation._models import AgentSettings, RunSpec
 from activation.commands.main import main
 from activation.trials.fake import Answer, scripted
@@ -27,7 +29,7 @@ from tests.support.cli import (
     run,
     tallies,
 )
-from tests.support.fake_backends import PRICING, DescriptionRule, FakeBackends, Prepared
+from tests.support.fake_stages import PRICING, DescriptionRule, FakeStages, Prepared
 from tests.support.skill_repo import SKILL_ID, SKILL_PATH, SkillRepo, case
 
 
@@ -51,23 +53,30 @@ STATUS_RULES: dict[str, DescriptionRule] = {
 }
 
 
-def model(rules: Mapping[str, DescriptionRule] = STATUS_RULES) -> FakeBackends:
+def model(rules: Mapping[str, DescriptionRule] = STATUS_RULES) -> FakeStages:
     """A fake model answering each case by its rule."""
-    return FakeBackends(
-        by_description=lambda description, key: rules[key.case.id](description, key)
-    )
+    return FakeStages(by_description=lambda description, key: rules[key.case.id](description, key))
 
 
-def test_every_status_exit_1_and_the_report(
-    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
-) -> None:
-    backends = model()
-    code, report = run(
-        tmp_path, STATUS_CASES, "--max-trials", "3", backends=backends
-    )  # fixed trials
-    out = capsys.readouterr().out
-    assert code == 1
-    cases = by_id(report)
+@dataclass(frozen=True)
+class StatusRun:
+    code: int
+    report: dict[str, Any]
+    out: str
+    stages: FakeStages
+
+
+@pytest.fixture
+def status_run(tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]) -> StatusRun:
+    """The STATUS_CASES run with fixed trials (`--max-trials 3`): every status."""
+    stages = model()
+    code, report = run(tmp_path, STATUS_CASES, "--max-trials", "3", stages=stages)
+    return StatusRun(code, report, capsys.readouterr().out, stages)
+
+
+def test_every_status_and_exit_1(status_run: StatusRun) -> None:
+    assert status_run.code == 1
+    cases = by_id(status_run.report)
     assert {case_id: entry["status"] for case_id, entry in cases.items()} == STATUS_EXPECTED
     assert tallies(cases["stripe-dispute"]) == ((3, 3, 0), (0, 3, 0))
     assert tallies(cases["chargeback-neg"]) == ((3, 3, 0), (0, 3, 0))
@@ -77,7 +86,11 @@ def test_every_status_exit_1_and_the_report(
     assert cases["chargeback-neg"]["p_value"] == pytest.approx(0.015625)
     assert cases["flaky"]["p_value"] == pytest.approx(0.109375)
     assert cases["plain-refund"]["p_value"] == 1.0  # the correct counts did not move
-    assert [(t["variant"], t["index"], t["reading"]) for t in cases["flaky"]["trials"]] == [
+
+
+def test_the_report_keeps_every_trial_in_order(status_run: StatusRun) -> None:
+    flaky = by_id(status_run.report)["flaky"]
+    assert [(t["variant"], t["index"], t["reading"]) for t in flaky["trials"]] == [
         ("baseline", 0, "activated"),
         ("candidate", 0, "activated"),
         ("baseline", 1, "activated"),
@@ -85,8 +98,12 @@ def test_every_status_exit_1_and_the_report(
         ("baseline", 2, "activated"),
         ("candidate", 2, "not_activated"),
     ]
-    assert cases["flaky"]["trials"][3]["evidence"] == "scripted: not activated"
-    summary = report["summary"]
+    assert flaky["trials"][3]["evidence"] == "scripted: not activated"
+    assert {t["case_id"] for t in flaky["trials"]} == {"flaky"}
+
+
+def test_the_summary_lists_the_flagged_cases_and_the_rates(status_run: StatusRun) -> None:
+    summary = status_run.report["summary"]
     assert summary["regressed"] == ["stripe-dispute"]
     assert summary["improved"] == ["chargeback-neg"]
     assert summary["unstable"] == ["flaky"]
@@ -98,6 +115,10 @@ def test_every_status_exit_1_and_the_report(
     assert summary["candidate"]["false_positives"] == [0, 2]
     low, high = summary["candidate"]["recall_interval"]
     assert (round(low, 4), round(high, 4)) == (0.0456, 0.6994)
+
+
+def test_the_report_says_what_ran_against_what(status_run: StatusRun, repo: SkillRepo) -> None:
+    report = status_run.report
     assert {key: report[key] for key in ("stage", "model", "trials", "alpha", "seed")} == {
         "stage": "A",
         "model": MODEL,
@@ -105,7 +126,7 @@ def test_every_status_exit_1_and_the_report(
         "alpha": 0.05,
         "seed": 0,
     }
-    assert report["concurrency"] == 8
+    assert (report["concurrency"], report["max_concurrency"]) == (CONCURRENCY, MAX_CONCURRENCY)
     assert report["agent"] is None
     assert report["skill"] == {"id": SKILL_ID, "path": SKILL_PATH}
     assert report["baseline"]["spec"] == "git:HEAD"
@@ -113,7 +134,11 @@ def test_every_status_exit_1_and_the_report(
     assert report["candidate"]["spec"] == str(repo.skill_file)
     assert report["candidate"]["chars"] == len(CANDIDATE)
     assert report["warnings"] == []
-    assert report["usage"] == {
+    assert (report["exit_code"], report["error"], report["interrupted"]) == (1, None, False)
+
+
+def test_the_run_asked_once_per_trial_and_counts_it(status_run: StatusRun) -> None:
+    assert status_run.report["usage"] == {
         "requests": 36,
         "from_cache": 0,
         "input_tokens": 0,
@@ -121,12 +146,25 @@ def test_every_status_exit_1_and_the_report(
         "cache_write_tokens": 0,
         "cache_read_tokens": 0,
         "cost_usd": 0.0,
+        "throttled": 0,
     }
-    assert (report["exit_code"], report["error"], report["interrupted"]) == (1, None, False)
-    assert backends.prepared == [
-        Prepared(RunSpec(model=MODEL, max_trials=3, pricing=PRICING), credentials=True)
+    assert status_run.stages.prepared == [
+        Prepared(
+            RunSpec(
+                model=MODEL,
+                max_trials=3,
+                pricing=PRICING,
+                concurrency=CONCURRENCY,
+                max_concurrency=MAX_CONCURRENCY,
+            ),
+            calls=True,
+        )
     ]
-    assert backends.calls == 36
+    assert status_run.stages.calls == 36
+
+
+def test_the_terminal_names_the_regression_and_what_to_run_next(status_run: StatusRun) -> None:
+    out = status_run.out
     assert "REGRESSED (1)" in out
     assert "stripe-dispute: a customer opened a stripe dispute, what now" in out
     assert "activation --real --only stripe-dispute,chargeback-neg,flaky" in out
@@ -136,7 +174,7 @@ def test_every_status_exit_1_and_the_report(
 def test_identical_descriptions_pass_with_exit_0(tmp_path: Path, repo: SkillRepo) -> None:
     repo.write_description(BASELINE)
     code, report = run(
-        tmp_path, STATUS_CASES[:3] + STATUS_CASES[5:], "--trials", "2", backends=model()
+        tmp_path, STATUS_CASES[:3] + STATUS_CASES[5:], "--trials", "2", stages=model()
     )
     assert code == 0
     statuses = {entry["id"]: entry["status"] for entry in report["cases"]}
@@ -155,7 +193,7 @@ def test_five_trials_non_unanimous_significant_drop_regresses(
 ) -> None:
     backends = model({"drop": lambda description, key: description == BASELINE or key.index == 2})
     prompt = "partial refund for a coupon order"
-    code, report = run(tmp_path, [case("drop", prompt, True)], "--trials", "5", backends=backends)
+    code, report = run(tmp_path, [case("drop", prompt, True)], "--trials", "5", stages=backends)
     (entry,) = report["cases"]
     assert tallies(entry) == ((5, 5, 0), (1, 5, 0))
     assert entry["status"] == "REGRESSED"
@@ -168,7 +206,7 @@ def test_errors_are_kept_apart_and_exit_3(
 ) -> None:
     script = scripted({"plain-refund": [True], "broken": [True], ("broken", "candidate"): [None]})
     cases = [STATUS_CASES[1], case("broken", "refund failed with a 500", True)]
-    code, report = run(tmp_path, cases, backends=FakeBackends(script))
+    code, report = run(tmp_path, cases, stages=FakeStages(script))
     assert code == 3
     entries = by_id(report)
     assert entries["broken"]["status"] == "ERROR"
@@ -187,9 +225,7 @@ def test_errors_are_kept_apart_and_exit_3(
 
 def test_only_selects_cases(tmp_path: Path, repo: SkillRepo) -> None:
     backends = model()
-    code, report = run(
-        tmp_path, STATUS_CASES, "--only", "charts-neg,plain-refund", backends=backends
-    )
+    code, report = run(tmp_path, STATUS_CASES, "--only", "charts-neg,plain-refund", stages=backends)
     assert code == 0
     assert [e["id"] for e in report["cases"]] == ["plain-refund", "charts-neg"]
     assert [case.id for case in backends.opened[0].inputs.cases] == ["plain-refund", "charts-neg"]
@@ -210,7 +246,7 @@ def test_git_ref_and_path_specs(tmp_path: Path, repo: SkillRepo) -> None:
         f"git:{first}",
         "--candidate",
         str(other),
-        backends=model(),
+        stages=model(),
     )
     assert report["baseline"]["description"] == BASELINE
     assert report["candidate"]["description"] == "Use when issuing Stripe refunds."
@@ -221,16 +257,27 @@ def test_dry_run_plans_and_makes_no_call(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
     backends = model()
-    code, report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "4", backends=backends)
+    code, report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "4", stages=backends)
     out = capsys.readouterr().out
     assert code == 0
     assert report == {}
     assert backends.prepared == [
-        Prepared(RunSpec(model=MODEL, trials=4, pricing=PRICING), credentials=False)
+        Prepared(
+            RunSpec(
+                model=MODEL,
+                trials=4,
+                pricing=PRICING,
+                concurrency=CONCURRENCY,
+                max_concurrency=MAX_CONCURRENCY,
+            ),
+            calls=False,
+        )
     ]
     assert backends.opened == []
-    assert "kw (2): stripe-dispute, plain-refund" in out
-    assert "negative (2): chargeback-neg, charts-neg" in out
+    assert "  kw (2)\n" in out
+    assert "  negative (2)\n" in out
+    assert "stripe-dispute" not in out
+    assert "What these settings can detect on a suite this size: add --simulate." in out
     assert f"baseline git:HEAD ({len(BASELINE)} chars)" in out
     assert (
         "  Use when issuing [-refunds, handling chargebacks, or answering Stripe disputes.-] "
@@ -238,13 +285,38 @@ def test_dry_run_plans_and_makes_no_call(
     ) in out
     assert "48 model call(s)" in out
     assert "menu: billing:refunds and 3 distractor(s): charts, invoices, tax-rules\n" in out
+    assert "Settings (command line > environment > file > default):" in out
+    assert " trials " in out and " max-turns " not in out  # only what differs from a default
+
+
+def test_dry_run_verbose_lists_every_case_and_setting_and_simulates_on_request(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run(tmp_path, STATUS_CASES, "--dry-run", "--verbose", "--simulate", stages=model())
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "kw (2): stripe-dispute, plain-refund" in out
+    assert "negative (2): chargeback-neg, charts-neg" in out
+    assert " max-turns " in out
+    assert "What these settings can detect on 6 cases (simulated, 60 runs each;" in out
+    assert "a false alarm when nothing changed: 0% (0%-6%)" in out
+
+
+def test_simulate_and_verbose_go_with_dry_run(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backends = model()
+    for flag in ("--simulate", "--verbose"):
+        code, report = run(tmp_path, STATUS_CASES, flag, stages=backends)
+        assert (code, report["error"]) == (2, f"{flag} goes with --dry-run")
+    assert backends.prepared == []
 
 
 def test_long_description_warns(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo.write_description("Use when issuing refunds. " + "x" * 1100)
-    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", backends=model())
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", stages=model())
     assert code == 0
     err = capsys.readouterr().err
     spec = str(repo.skill_file)
@@ -257,13 +329,13 @@ def test_long_description_warns(
 def test_too_few_trials_to_ever_regress_warns(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "2", backends=model())
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "2", stages=model())
     assert code == 0
     assert (
         "warning: with 2 trial(s) per variant no case can reach p < 0.05, so nothing can be "
         "REGRESSED and the gate cannot fail on a regression: use --trials 3 or more"
     ) in capsys.readouterr().err
-    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "3", backends=model())
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run", "--trials", "3", stages=model())
     assert "warning" not in capsys.readouterr().err
 
 
@@ -311,7 +383,7 @@ def test_bad_cases_files_exit_2_before_any_call(
 ) -> None:
     path = tmp_path / f"{name}.json"
     path.write_bytes(content)
-    backends = FakeBackends(scripted({}))
+    backends = FakeStages(scripted({}))
     code = main(["--cases", str(path), "--distractors", str(tmp_path / "distractors")], backends)
     assert code == 2
     assert message in one_line_error(capsys)
@@ -341,8 +413,8 @@ def test_bad_flags_exit_2_before_any_call(
     flags: list[str],
     message: str,
 ) -> None:
-    backends = FakeBackends(scripted({}))
-    code, _report = run(tmp_path, STATUS_CASES, *flags, backends=backends)
+    backends = FakeStages(scripted({}))
+    code, _report = run(tmp_path, STATUS_CASES, *flags, stages=backends)
     assert code == 2
     assert message in one_line_error(capsys)
     assert (backends.prepared, backends.opened) == ([], [])
@@ -351,21 +423,21 @@ def test_bad_flags_exit_2_before_any_call(
 def test_missing_skill_at_ref_and_missing_description(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    backends = FakeBackends(scripted({}))
+    backends = FakeStages(scripted({}))
     empty = repo.repo.git.commit_tree(repo.repo.tree("HEAD").trees[0].hexsha, m="x")
-    code, _ = run(tmp_path, STATUS_CASES, "--baseline", f"git:{empty}", backends=backends)
+    code, _ = run(tmp_path, STATUS_CASES, "--baseline", f"git:{empty}", stages=backends)
     assert code == 2
     assert "SKILL.md" in one_line_error(capsys)
     repo.skill_file.write_text("---\nname: refunds\n---\nbody\n")
-    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    code, _ = run(tmp_path, STATUS_CASES, stages=backends)
     assert code == 2
     assert "no 'description'" in one_line_error(capsys)
     repo.skill_file.write_text('---\nname: refunds\ndescription: ""\n---\nbody\n')
-    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    code, _ = run(tmp_path, STATUS_CASES, stages=backends)
     assert code == 2
     assert one_line_error(capsys).endswith("SKILL.md: the description is empty")
     repo.skill_file.write_text("# no frontmatter\n")
-    code, _ = run(tmp_path, STATUS_CASES, backends=backends)
+    code, _ = run(tmp_path, STATUS_CASES, stages=backends)
     assert code == 2
     assert "no YAML frontmatter" in one_line_error(capsys)
     assert (backends.prepared, backends.opened) == ([], [])
@@ -379,7 +451,7 @@ def test_real_run_reports_the_agent_it_prepared(
 ) -> None:
     backends = model()
     code, report = run(
-        tmp_path, STATUS_CASES, "--real", "--only", "stripe-dispute,plain-refund", backends=backends
+        tmp_path, STATUS_CASES, "--real", "--only", "stripe-dispute,plain-refund", stages=backends
     )
     out = capsys.readouterr().out
     assert code == 1
@@ -394,10 +466,10 @@ def test_real_run_reports_the_agent_it_prepared(
         "max_turns": 8,
         "timeout": 300.0,
     }
-    stage_b = RunSpec(stage="B", agent=AgentSettings(), pricing=PRICING)
-    assert backends.prepared == [Prepared(stage_b, credentials=True)]
+    stage_b = RunSpec(stage="B", agent=AgentSettings(), concurrency=4, pricing=PRICING)
+    assert backends.prepared == [Prepared(stage_b, calls=True)]
     assert backends.opened[0].spec == RunSpec(
-        stage="B", agent=AgentSettings(version="fake"), pricing=PRICING
+        stage="B", agent=AgentSettings(version="fake"), concurrency=4, pricing=PRICING
     )
     assert "Claude Code fake\n" in out
     assert "activation --real --only" not in out
@@ -406,7 +478,7 @@ def test_real_run_reports_the_agent_it_prepared(
 def test_real_without_only_runs_spot_checks_and_what_stage_a_flagged(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = run(tmp_path, STATUS_CASES, "--real", backends=model())
+    code, report = run(tmp_path, STATUS_CASES, "--real", stages=model())
     assert code == 2
     assert one_line_error(capsys) == (
         "activation: error: no case selected for --real (spot checks only (no Stage A run on "
@@ -417,13 +489,13 @@ def test_real_without_only_runs_spot_checks_and_what_stage_a_flagged(
         "descriptions yet)): pass --only ids"
     )
 
-    code, _report = run(tmp_path, STATUS_CASES, "--max-trials", "3", backends=model())
+    code, _report = run(tmp_path, STATUS_CASES, "--max-trials", "3", stages=model())
     assert code == 1
     capsys.readouterr()
 
     backends = model()
     code, report = run(
-        tmp_path, STATUS_CASES, "--real", "--trials", "1", "--max-trials", "1", backends=backends
+        tmp_path, STATUS_CASES, "--real", "--trials", "1", "--max-trials", "1", stages=backends
     )
     assert code == 0  # one trial each: 1/1 against 0/1 is not significant
     expected = ["stripe-dispute", "chargeback-neg", "flaky"]

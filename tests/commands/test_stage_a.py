@@ -13,7 +13,6 @@ import signal
 import threading
 from pathlib import Path
 
-import orjson
 import pytest
 
 import activation
@@ -25,6 +24,7 @@ from tests.support.cli import (
     by_id,
     hang_on,
     one_line_error,
+    read_report,
     run,
     spawn,
     tallies,
@@ -85,7 +85,7 @@ def test_every_status_and_exit_1(
     assert summary["candidate"]["false_positives"] == [0, 2]
     low, high = summary["candidate"]["recall_interval"]
     assert (round(low, 4), round(high, 4)) == (0.0456, 0.6994)
-    assert report["schema"] == "activation-report/2"
+    assert report["schema"] == "activation-report/3"
     assert report["stage"] == "A"
     assert report["model"] == "claude-sonnet-5-5"
     assert report["trials"] == 3
@@ -206,7 +206,7 @@ def test_auth_failure_aborts_at_once_without_echoing_the_key(
     assert code == 2
     message = "the API refused the credentials (HTTP 401); check ANTHROPIC_API_KEY"
     assert report == {
-        "schema": "activation-report/2",
+        "schema": "activation-report/3",
         "version": activation.__version__,
         "exit_code": 2,
         "error": message,
@@ -295,7 +295,7 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
-    data = orjson.loads(report.read_bytes())
+    data = read_report(report)
     assert data["interrupted"] is True
     assert data["exit_code"] == 130
     assert data["summary"]["unfinished"] == []

@@ -12,15 +12,17 @@ import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 
 import activation
 from activation.commands.main import main
-from activation.inputs.cases import shard_of
+from activation.inputs.identity import shard_of
+from activation.trials.agent.stream import StreamReader
 from tests.support.claude_cli import processes_mentioning
-from tests.support.cli import HANG, hang_on, spawn, wait_until
+from tests.support.cli import HANG, hang_on, read_report, spawn, wait_until
 from tests.support.messages_api import (
     Answer,
     Error,
@@ -135,7 +137,7 @@ def stage_b(
     assert snapshot(repo.root) == before  # the user's working tree is untouched
 
 
-def real(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, dict[str, object]]:
+def real(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, dict[str, Any]]:
     report = tmp_path / "report.json"
     report.unlink(missing_ok=True)
     code = main(
@@ -156,11 +158,11 @@ def real(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, dict[str, obje
             *flags,
         ]
     )
-    return code, orjson.loads(report.read_bytes()) if report.exists() else {}
+    return code, read_report(report) if report.exists() else {}
 
 
-def entries(report: dict[str, object]) -> dict[str, dict[str, object]]:
-    return {entry["id"]: entry for entry in report["cases"]}  # type: ignore[index,union-attr]
+def entries(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {entry["id"]: entry for entry in report["cases"]}
 
 
 def tally(side: dict[str, int]) -> tuple[int, int, int]:
@@ -186,31 +188,31 @@ def test_real_run_statuses_evidence_early_stop_and_exit_1(
     }
     # A lone unanimous flip at 3 trials is not significant across 5 cases (q = 0.078), so
     # the case escalates until it is significant on its own: 9 of 9 against 0 of 9.
-    assert tally(cases["dispute"]["baseline"]) == (9, 9, 0)  # type: ignore[arg-type]
-    assert tally(cases["dispute"]["candidate"]) == (0, 9, 0)  # type: ignore[arg-type]
+    assert tally(cases["dispute"]["baseline"]) == (9, 9, 0)
+    assert tally(cases["dispute"]["candidate"]) == (0, 9, 0)
     assert cases["dispute"]["escalated"] is True
     assert cases["dispute"]["trials_run"] == {"baseline": 9, "candidate": 9}
     assert [cases[c]["escalated"] for c in ("plain", "read", "other", "broken")] == [False] * 4
-    assert tally(cases["broken"]["candidate"]) == (0, 0, 3)  # type: ignore[arg-type]
+    assert tally(cases["broken"]["candidate"]) == (0, 0, 3)
     assert report["stage"] == "B"
-    assert report["agent"]["version"] == "2.1.332 (Claude Code)"  # type: ignore[index]
+    assert report["agent"]["version"] == "2.1.332 (Claude Code)"
     assert report["skill"] == {"id": SKILL_ID, "path": SKILL_PATH}
-    assert report["summary"]["regressed"] == ["dispute"]  # type: ignore[index]
-    assert report["summary"]["errors"] == ["broken"]  # type: ignore[index]
+    assert report["summary"]["regressed"] == ["dispute"]
+    assert report["summary"]["errors"] == ["broken"]
     # Model calls seen in the streams: one per Skill-call, prose or failed run, two per run
     # that used a tool first (Read, another skill): 18 + 6 + 12 + 12 + 6.
-    assert report["usage"]["requests"] == 54  # type: ignore[index]
-    assert report["summary"]["escalated"] == 1  # type: ignore[index]
-    assert report["summary"]["extra_calls"] == 12  # type: ignore[index]
+    assert report["usage"]["requests"] == 54
+    assert report["summary"]["escalated"] == 1
+    assert report["summary"]["extra_calls"] == 12
 
     # Every trial names its transcript. An activated run was stopped at the successful
     # Skill result: a later turn would hang past --timeout and make the trial an ERROR.
     for entry in cases.values():
-        for trial in entry["trials"]:  # type: ignore[union-attr]
+        for trial in entry["trials"]:
             lines = Path(trial["transcript"]).read_bytes().splitlines()
             assert lines
             assert API_KEY.encode() not in b"".join(lines)
-    plain_trial = cases["plain"]["trials"][0]  # type: ignore[index]
+    plain_trial = cases["plain"]["trials"][0]
     assert plain_trial["reading"] == "activated"
     events = [
         orjson.loads(line) for line in Path(plain_trial["transcript"]).read_bytes().splitlines()
@@ -219,10 +221,10 @@ def test_real_run_statuses_evidence_early_stop_and_exit_1(
     assert plain_trial["evidence"].endswith("run stopped early at that point")
     main_loop = [r for r in api.message_requests if r.is_main_loop]
     assert len([r for r in main_loop if r.prompt == "refund order 1234" and r.turn == 0]) == 6
-    errors = {t["error"] for t in cases["broken"]["trials"] if t["reading"] == "error"}  # type: ignore[union-attr,index]
+    errors = {t["error"] for t in cases["broken"]["trials"] if t["reading"] == "error"}
     assert len(errors) == 1
     assert "500" in errors.pop()
-    read_evidence = {t["evidence"] for t in cases["read"]["trials"]}  # type: ignore[union-attr,index]
+    read_evidence = {t["evidence"] for t in cases["read"]["trials"]}
     assert read_evidence == {f"the run completed without a successful Skill call for '{SKILL_ID}'"}
     assert "FAILED: the candidate regressed." in captured.out
     assert API_KEY not in captured.out + captured.err
@@ -234,7 +236,29 @@ def test_errors_alone_fail_closed_with_exit_3(
     _repo, _api, claude = stage_b
     code, report = real(tmp_path, claude, "--only", "plain,broken", "--trials", "1")
     assert code == 3
-    assert [e["status"] for e in report["cases"]] == ["PASS", "ERROR"]  # type: ignore[union-attr,index]
+    assert [e["status"] for e in report["cases"]] == ["PASS", "ERROR"]
+
+
+def test_a_bug_in_a_run_is_an_internal_error_not_an_error_trial(
+    tmp_path: Path,
+    stage_b: tuple[SkillRepo, FakeMessagesAPI, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A failure of the run itself (a process that cannot start, a broken pipe) is an error
+    trial and exit 3; a bug in the code reading it is exit 4, as in Stage A, so CI says
+    "report it", not "re-run the job"."""
+    _repo, _api, claude = stage_b
+
+    def broken(self: StreamReader, line: str | bytes) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(StreamReader, "feed", broken)
+    code, report = real(tmp_path, claude, "--only", "plain", "--trials", "1")
+    assert code == 4
+    assert report["exit_code"] == 4
+    assert report["error"].startswith("internal error: ZeroDivisionError: a bug; please report it")
+    assert "internal error: ZeroDivisionError: a bug" in capsys.readouterr().err
 
 
 def test_default_selection_is_spot_checks_plus_what_stage_a_flagged(
@@ -245,7 +269,7 @@ def test_default_selection_is_spot_checks_plus_what_stage_a_flagged(
     _repo, _api, claude = stage_b
     code, report = real(tmp_path, claude, "--trials", "1", "--max-trials", "1")
     assert code == 0  # one trial each: 1/1 against 0/1 is not significant
-    assert [(e["id"], e["status"]) for e in report["cases"]] == [("dispute", "UNSTABLE")]  # type: ignore[union-attr,index]
+    assert [(e["id"], e["status"]) for e in report["cases"]] == [("dispute", "UNSTABLE")]
     assert (
         "spot checks only (no Stage A run on these two descriptions yet)" in capsys.readouterr().err
     )
@@ -264,11 +288,11 @@ def test_default_selection_is_spot_checks_plus_what_stage_a_flagged(
         ]
     )
     assert stage_a == 1
-    flagged = orjson.loads(stage_a_report.read_bytes())["summary"]["regressed"]
+    flagged = read_report(stage_a_report)["summary"]["regressed"]
     assert flagged == ["dispute", "plain", "broken"]
 
     code, report = real(tmp_path, claude, "--trials", "1", "--max-trials", "1")
-    assert [e["id"] for e in report["cases"]] == ["dispute", "plain", "broken"]  # type: ignore[union-attr,index]
+    assert [e["id"] for e in report["cases"]] == ["dispute", "plain", "broken"]
     assert code == 3
 
 
@@ -283,7 +307,7 @@ def test_missing_claude_is_exit_2_with_an_install_hint(
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "@anthropic-ai/claude-code@2.1.332" in line
     assert report == {
-        "schema": "activation-report/2",
+        "schema": "activation-report/3",
         "version": activation.__version__,
         "exit_code": 2,
         "error": line.removeprefix("activation: error: "),
@@ -299,7 +323,7 @@ def test_detect_reads_a_transcript_the_run_kept(
     _repo, _api, claude = stage_b
     code, report = real(tmp_path, claude, "--only", "plain", "--trials", "1")
     assert code == 0
-    transcript = report["cases"][0]["trials"][0]["transcript"]  # type: ignore[index]
+    transcript = report["cases"][0]["trials"][0]["transcript"]
     capsys.readouterr()
     assert main(["detect", transcript, "--skill", SKILL_ID, "--json"]) == 0
     reading = orjson.loads(capsys.readouterr().out)
@@ -372,7 +396,7 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     assert process.returncode == 130, err.decode()
     assert processes_mentioning(str(scratch)) == []
     assert [path.name for path in scratch.iterdir()] == []
-    data = orjson.loads(report.read_bytes())
+    data = read_report(report)
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     finished = {entry["id"]: entry for entry in data["cases"]}
     # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
@@ -401,7 +425,7 @@ def test_three_shards_of_a_real_run_merge_into_the_whole_run(
     merged = tmp_path / "merged.json"
     capsys.readouterr()
     code = main(["merge", *map(str, reports), "--json", str(merged)])
-    data = orjson.loads(merged.read_bytes())
+    data = read_report(merged)
     assert code == 1
     assert {entry["id"]: entry["status"] for entry in data["cases"]} == {
         "dispute": "REGRESSED",
@@ -410,8 +434,8 @@ def test_three_shards_of_a_real_run_merge_into_the_whole_run(
         "other": "PASS",
     }
     # Significant on its own across the run's 4 cases at 6 of 6 against 0 of 6.
-    assert tally(entries(data)["dispute"]["candidate"]) == (0, 6, 0)  # type: ignore[arg-type]
+    assert tally(entries(data)["dispute"]["candidate"]) == (0, 6, 0)
     for index, path in enumerate(reports, start=1):
-        ids = [entry["id"] for entry in orjson.loads(path.read_bytes())["cases"]]
+        ids = [entry["id"] for entry in read_report(path)["cases"]]
         assert ids == [c for c in ("dispute", "plain", "read", "other") if shard_of(c, 3) == index]
     assert "FAILED: the candidate regressed." in capsys.readouterr().out

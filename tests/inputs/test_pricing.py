@@ -47,7 +47,7 @@ def test_the_override_wins_and_needs_both_prices() -> None:
 
 def test_a_damaged_table_is_an_input_error() -> None:
     table = 'date = "d"\n[models.m]\ninput = 1\noutput = 2\ncache_write = 3\ncache_read = 4\n'
-    assert parse_pricing(table, "t") == Pricing("d", (("m", Prices(1, 2, 3, 4)),))
+    assert parse_pricing(table, "t") == Pricing("d", {"m": Prices(1, 2, 3, 4)})
     with pytest.raises(InputError, match=r"^t: a damaged price table"):
         parse_pricing('date = "d"\n[models.m]\ninput = 1\n', "t")
     with pytest.raises(InputError, match=r"^t: a damaged price table"):

@@ -12,8 +12,8 @@ import pytest
 from activation._models import FLAGGED, Inputs, RunSpec, Target, TrialKey, Variant
 from activation.inputs.load import load_cases
 from activation.inputs.suite import BUNDLED_CASES
-from activation.report.data import build_report
 from activation.report.markdown import escape, render_markdown
+from activation.report.model import build_report
 from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend
 from tests.support.reports import every_status_report

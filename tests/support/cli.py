@@ -13,15 +13,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import orjson
 import pytest
 
-from activation.commands.backends import Backends
 from activation.commands.main import main
+from activation.report.codec import report_schema
+from activation.trials.stage import Stage
 from tests.support.messages_api import FakeRequest
 from tests.support.skill_repo import case, write_cases
 
@@ -50,16 +52,25 @@ HANG = 60.0
 """Seconds a hanging request waits: longer than any test runs."""
 
 Report = dict[str, Any]
+REPORTS = jsonschema.Draft202012Validator(report_schema())
+"""Every report a test reads is checked against the schema the package ships."""
+
+
+def read_report(path: Path) -> Report:
+    """A JSON report the command wrote, valid against the report's schema."""
+    data: Report = orjson.loads(path.read_bytes())
+    REPORTS.validate(data)
+    return data
 
 
 def run(
     tmp_path: Path,
-    cases: list[dict[str, object]],
+    cases: Sequence[Mapping[str, object]],
     *flags: str,
-    backends: Backends | None = None,
+    stages: Mapping[str, Stage] | None = None,
 ) -> tuple[int, Report]:
     """`activation` on `cases` with the test distractors; the exit code and the JSON report
-    ({} when none was written). Without `backends`, the real ones."""
+    ({} when none was written). Without `stages`, the real ones."""
     cases_file = write_cases(tmp_path / "cases.json", cases)
     report = tmp_path / "report.json"
     report.unlink(missing_ok=True)
@@ -73,9 +84,9 @@ def run(
             str(report),
             *flags,
         ],
-        backends,
+        stages,
     )
-    return code, orjson.loads(report.read_bytes()) if report.exists() else {}
+    return code, read_report(report) if report.exists() else {}
 
 
 def by_id(report: Report) -> dict[str, Report]:
@@ -133,8 +144,10 @@ def hang_on(prompt: str, after: int = 0) -> Callable[[FakeRequest], float]:
     return latency
 
 
-def wait_until(condition: Callable[[], bool], seconds: float = 60.0) -> None:
-    """Poll until `condition` holds or `seconds` pass; the assertions after it say which."""
+def wait_until(condition: Callable[[], bool], seconds: float = 60.0, what: str = "") -> None:
+    """Poll until `condition` holds; fail the test when `seconds` pass first."""
     deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {what or condition}")
         time.sleep(0.05)

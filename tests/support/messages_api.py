@@ -753,8 +753,8 @@ class FakeMessagesAPI:
         parts = request.path.removeprefix("/v1/messages/batches").strip("/").split("/")
         headers = {"request-id": request_id}
         if request.method == "POST" and parts == [""]:
-            batch = self._create_batch(request)
-            return JSONResponse(batch.data(self.base_url), headers=headers)
+            created = self._create_batch(request)
+            return JSONResponse(created.data(self.base_url), headers=headers)
         batch = self.batches.get(parts[0])
         if batch is None:
             return _error_response(Error(404, message=f"no batch {parts[0]}"), request_id)

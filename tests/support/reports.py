@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 
 from activation._models import Case, Inputs, RunSpec, Target, TrialKey, Variant
-from activation.report.data import Report, build_report
+from activation.report.model import Report, build_report
 from activation.trials.engine import execute_async
 from activation.trials.fake import Answer, FakeBackend
 from tests.support.skill_repo import SKILL_PATH
@@ -85,9 +85,7 @@ def every_status_report(stage: str = "A", transcripts: Path | None = None) -> Re
         replace(
             entry,
             trials=tuple(
-                replace(
-                    t, transcript=str(transcripts / entry.case.id / f"{t.variant}-{t.index}.jsonl")
-                )
+                replace(t, transcript=str(transcripts / entry.id / f"{t.variant}-{t.index}.jsonl"))
                 for t in entry.trials
             ),
         )

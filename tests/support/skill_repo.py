@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import git
 import orjson
@@ -157,14 +158,22 @@ class SkillRepos:
             made.repo.close()
 
 
-def write_cases(path: Path, cases: Sequence[dict[str, object]]) -> Path:
+class CaseEntry(TypedDict):
+    """One entry of a cases file, as `case` writes it."""
+
+    id: str
+    prompt: str
+    should_activate: bool
+    why: str
+    tags: list[str]
+
+
+def write_cases(path: Path, cases: Sequence[Mapping[str, object]]) -> Path:
     path.write_bytes(orjson.dumps({"_comment": "test cases", "cases": list(cases)}))
     return path
 
 
-def case(
-    case_id: str, prompt: str, should_activate: bool, tags: Sequence[str] = ()
-) -> dict[str, object]:
+def case(case_id: str, prompt: str, should_activate: bool, tags: Sequence[str] = ()) -> CaseEntry:
     return {
         "id": case_id,
         "prompt": prompt,

@@ -13,7 +13,7 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import anthropic
 import pytest
@@ -36,9 +36,10 @@ from tests.support.messages_api import (
 )
 
 pytestmark = pytest.mark.anyio
+BlockT = TypeVar("BlockT", bound=anthropic.types.ContentBlock)
 
 MODEL = "claude-test-1"
-USER = [{"role": "user", "content": "hi"}]
+USER: list[anthropic.types.MessageParam] = [{"role": "user", "content": "hi"}]
 INPUT_TOKENS = estimate_tokens({"system": None, "messages": USER, "tools": None})
 
 
@@ -99,6 +100,13 @@ def sse(text: str) -> list[tuple[str, dict[str, Any]]]:
         lines = dict(line.split(": ", 1) for line in chunk.splitlines())
         events.append((lines["event"], json.loads(lines["data"])))
     return events
+
+
+def first_block(message: anthropic.types.Message, kind: type[BlockT]) -> BlockT:
+    """The message's first content block, which the test expects to be a ``kind``."""
+    block = message.content[0]
+    assert isinstance(block, kind)
+    return block
 
 
 def blocks(message: anthropic.types.Message) -> list[dict[str, Any]]:
@@ -255,7 +263,11 @@ async def test_tool_use_streams_input_as_json_deltas(api: FakeMessagesAPI) -> No
     assert start.type == "content_block_start"
     assert start.content_block.type == "tool_use"
     assert start.content_block.input == {}
-    partial = [e.delta.partial_json for e in events if e.type == "content_block_delta"]
+    partial: list[str] = []
+    for e in events:
+        if e.type == "content_block_delta":
+            assert isinstance(e.delta, anthropic.types.InputJSONDelta)
+            partial.append(e.delta.partial_json)
     assert len(partial) == 5  # 16 characters a delta, like the real API's small chunks
     assert json.loads("".join(partial)) == tool_input
     assert events[-2].type == "message_delta"
@@ -266,7 +278,10 @@ async def test_tool_use_ids_are_unique(api: FakeMessagesAPI) -> None:
     api.script = ToolUse("Read", {"file_path": "/tmp/x"})
     async with client(api) as sdk:
         ids = [
-            (await sdk.messages.create(model=MODEL, max_tokens=8, messages=USER)).content[0].id
+            first_block(
+                await sdk.messages.create(model=MODEL, max_tokens=8, messages=USER),
+                anthropic.types.ToolUseBlock,
+            ).id
             for _ in range(3)
         ]
     assert len(set(ids)) == 3
@@ -347,10 +362,12 @@ async def test_mid_stream_error_is_an_sse_error_event(api: FakeMessagesAPI) -> N
         with pytest.raises(anthropic.APIStatusError) as raised:
             async with sdk.messages.stream(model=MODEL, max_tokens=8, messages=USER) as s:
                 await s.get_final_message()
-    assert raised.value.body == {
+    body = raised.value.body
+    assert isinstance(body, dict)
+    assert body == {
         "type": "error",
         "error": {"type": "overloaded_error", "message": "Overloaded"},
-        "request_id": raised.value.body["request_id"],  # type: ignore[index]
+        "request_id": body["request_id"],
     }
     # Without streaming the same reply is a plain HTTP error.
     async with client(api) as sdk:
@@ -378,7 +395,10 @@ async def test_script_may_be_a_list_or_a_single_reply(api: FakeMessagesAPI) -> N
     api.script = [Text("one"), Text("two")]
     async with client(api) as sdk:
         texts = [
-            (await sdk.messages.create(model=MODEL, max_tokens=8, messages=USER)).content[0].text  # type: ignore[union-attr]
+            first_block(
+                await sdk.messages.create(model=MODEL, max_tokens=8, messages=USER),
+                anthropic.types.TextBlock,
+            ).text
             for _ in range(3)
         ]
     assert texts == ["one", "two", "two"]
@@ -651,8 +671,8 @@ async def test_latency_may_depend_on_the_request(api: FakeMessagesAPI) -> None:
     async with client(api) as sdk:
 
         async def ask(prompt: str) -> None:
-            messages = [{"role": "user", "content": prompt}]
-            message = await sdk.messages.create(model=MODEL, max_tokens=8, messages=messages)  # type: ignore[arg-type]
+            messages: list[anthropic.types.MessageParam] = [{"role": "user", "content": prompt}]
+            message = await sdk.messages.create(model=MODEL, max_tokens=8, messages=messages)
             finished.extend(block.text for block in message.content if block.type == "text")
 
         await asyncio.gather(ask("slow"), ask("fast"))

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from activation._models import Case, CaseVerdict, Tally, Trial, TrialKey
+from activation._models import Case, CaseVerdict, Tally, Trial, TrialKey, VariantName
 from activation.verdicts.judge import judge as judge_trials
 
 POSITIVE = Case("pos", "add login", True, "needs auth", ("keyword-loss",))
 NEGATIVE = Case("neg", "rotate my aws keys", False, "cloud IAM", ("negative",))
+
+
+def answered(key: TrialKey, outcome: bool | None) -> Trial:
+    """The trial with this outcome (None: an error)."""
+    return key.failed("scripted error") if outcome is None else key.answer(outcome)
 
 
 def tally(activated: int, valid: int, errors: int = 0) -> Tally:
@@ -15,9 +20,13 @@ def tally(activated: int, valid: int, errors: int = 0) -> Tally:
 
 def judge(case: Case, baseline: Tally, candidate: Tally, alpha: float) -> CaseVerdict:
     """The verdict on trials that add up to the two tallies."""
+    tallies: tuple[tuple[VariantName, Tally], ...] = (
+        ("baseline", baseline),
+        ("candidate", candidate),
+    )
     trials = [
-        Trial(TrialKey(case, variant, index), outcome)
-        for variant, counts in (("baseline", baseline), ("candidate", candidate))
+        answered(TrialKey(case, variant, index), outcome)
+        for variant, counts in tallies
         for index, outcome in enumerate(
             [True] * counts.activated
             + [False] * (counts.valid - counts.activated)

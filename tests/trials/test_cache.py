@@ -9,10 +9,13 @@ from typing import Any
 import anyio
 
 from activation._models import Case, RunSpec, Trial, TrialKey, Usage
+from activation.trials.backend import Round, Silent
 from activation.trials.cache import MISSING_TRANSCRIPT, CachedBackend, cached_trial, trial_entry
 from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend, scripted
-from activation.trials.simulate import _inputs, typical
+from activation.trials.limiter import Limiter
+from activation.trials.schedule import RunSlots
+from activation.trials.simulate import simulated_inputs, typical
 
 CASE = Case("c", "refund order 1", True, "why")
 
@@ -22,6 +25,19 @@ class KeyedFake(FakeBackend):
 
     def cache_key(self, key: TrialKey) -> str:
         return f"{key.case.id}-{key.variant}-{key.index}"
+
+
+def run_keys(backend: CachedBackend, *keys: TrialKey) -> list[Trial]:
+    """One round of `keys` through the wrapper, on a fixed limit: the trials delivered."""
+    delivered: list[Trial] = []
+
+    async def go() -> None:
+        async with backend:
+            slots = RunSlots(Limiter(4))
+            await backend.run_round(Round(keys, delivered.append, slots, Silent()))
+
+    anyio.run(go)
+    return delivered
 
 
 class MemoryStore:
@@ -36,7 +52,7 @@ class MemoryStore:
 
 
 def test_a_second_run_is_served_from_the_cache_except_its_errors() -> None:
-    inputs = _inputs(typical(4))
+    inputs = simulated_inputs(typical(4))
     answers = scripted({"case-0": [True], "case-1": [True, None, True], "case-2": [False]})
     store = MemoryStore()
     spec = RunSpec(max_trials=3)
@@ -61,8 +77,7 @@ def test_a_second_run_is_served_from_the_cache_except_its_errors() -> None:
 
 def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> None:
     key = TrialKey(CASE, "candidate", 2)
-    trial = Trial(key, False, evidence="chose nothing", transcript="/t/c.jsonl",
-                  usage=Usage(1, 300, 20, 0.0008))  # fmt: skip
+    trial = key.answer(False, "chose nothing", Usage(1, 300, 20, 0.0008), "/t/c.jsonl")
     entry = trial_entry(trial)
     assert entry == {
         "activated": False,
@@ -76,11 +91,12 @@ def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> Non
             "cache_write_tokens": 0,
             "cache_read_tokens": 0,
             "from_cache": 0,
+            "throttled": 0,
         },
     }
     revived = cached_trial(key, entry)
     assert revived == Trial(
-        key, False, evidence="chose nothing", transcript="/t/c.jsonl",
+        "c", "candidate", 2, False, evidence="chose nothing", transcript="/t/c.jsonl",
         usage=Usage(cost_usd=0.0, from_cache=1), cached=True,
     )  # fmt: skip
     gone = cached_trial(key, {**entry, "transcript_missing": True})
@@ -91,17 +107,22 @@ def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> Non
 
 def test_errors_are_never_stored() -> None:
     store = MemoryStore()
-    backend = CachedBackend(KeyedFake(scripted({"c": [None]})), store)
-
-    async def twice() -> list[Trial]:
-        async with backend:
-            return [await backend.run(TrialKey(CASE, "baseline", 0)) for _ in range(2)]
-
-    first, second = anyio.run(twice)
+    inner = KeyedFake(scripted({"c": [None]}))
+    (first,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
+    (second,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
     assert first.is_error and second.is_error
     assert not first.cached and not second.cached
     assert store.entries == {}
-    assert backend.is_free(TrialKey(CASE, "baseline", 0)) is False
+    assert inner.calls == 2
+
+
+def test_a_backend_without_a_key_is_never_cached() -> None:
+    store = MemoryStore()
+    inner = FakeBackend(scripted({"c": [True]}))
+    for _ in range(2):
+        (trial,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
+        assert trial.cached is False
+    assert (store.entries, inner.calls) == ({}, 2)
 
 
 def test_the_store_on_disk_round_trips_through_the_wrapper(tmp_path: Path) -> None:
@@ -110,12 +131,9 @@ def test_the_store_on_disk_round_trips_through_the_wrapper(tmp_path: Path) -> No
     store = TrialStore(tmp_path, ttl=60)
     key = TrialKey(CASE, "baseline", 0)
 
-    async def run_with(backend: CachedBackend) -> Trial:
-        async with backend:
-            return await backend.run(key)
-
     asked = KeyedFake(scripted({"c": [True]}))
-    assert anyio.run(run_with, CachedBackend(asked, store)).cached is False
+    (first,) = run_keys(CachedBackend(asked, store), key)
+    assert first.cached is False
     again = KeyedFake(scripted({"c": [False]}))  # a cached answer wins over the model's
-    trial = anyio.run(run_with, CachedBackend(again, store))
+    (trial,) = run_keys(CachedBackend(again, store), key)
     assert (trial.cached, trial.activated, again.calls) == (True, True, 0)

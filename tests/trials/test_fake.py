@@ -8,7 +8,7 @@ import random
 import anyio
 
 from activation._models import Case, Trial, TrialKey, Usage, VariantName
-from activation.trials.fake import FakeBackend, Script, at_rates, scripted
+from activation.trials.fake import CaseKey, FakeBackend, Script, at_rates, scripted
 
 A = Case("a", "refund order 1234", True, "names refunds")
 B = Case("b", "plot monthly revenue", False, "charts")
@@ -71,7 +71,7 @@ def test_at_rates_pair_wins_and_a_higher_rate_only_adds_activations() -> None:
 
 
 def test_at_rates_gives_the_same_answer_for_a_key_whatever_the_order() -> None:
-    rates = {"a": 0.5, "b": 0.3}
+    rates: dict[CaseKey, float] = {"a": 0.5, "b": 0.3}
     in_order = at_rates(rates, seed=3)
     expected = {key: in_order(key) for key in keys(A, B)}
     shuffled = keys(A, B)
@@ -104,9 +104,9 @@ def test_fake_trials_read_as_the_real_backends_trials() -> None:
     backend = FakeBackend(scripted({"a": [True, False, None]}))
     trial_keys = [TrialKey(A, "baseline", index) for index in range(3)]
     assert run_all(backend, trial_keys) == [
-        Trial(trial_keys[0], True, evidence="scripted: activated", usage=Usage(requests=1)),
-        Trial(trial_keys[1], False, evidence="scripted: not activated", usage=Usage(requests=1)),
-        Trial(trial_keys[2], None, error="scripted error", usage=Usage(requests=1)),
+        Trial("a", "baseline", 0, True, evidence="scripted: activated", usage=Usage(requests=1)),
+        Trial("a", "baseline", 1, False, "scripted: not activated", usage=Usage(requests=1)),
+        Trial("a", "baseline", 2, None, error="scripted error", usage=Usage(requests=1)),
     ]
     assert backend.calls == 3
     assert [trial.is_error for trial in run_all(backend, trial_keys)] == [False, False, True]

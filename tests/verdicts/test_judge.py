@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from activation._models import Case, Status, Tally, Trial, TrialKey
+from activation._models import Case, Status, Tally, TrialKey
 from activation.verdicts.judge import Evidence, can_regress, judge_all
 from tests.support.verdicts import NEGATIVE, POSITIVE, judge, tally
 
@@ -69,15 +69,11 @@ def test_any_error_makes_the_case_error_and_is_not_a_vote() -> None:
     assert verdict.candidate.verdict is True
 
 
-def key(case: Case, variant: str, index: int) -> TrialKey:
-    return TrialKey(case, variant, index)  # type: ignore[arg-type]
-
-
 def test_judge_all_groups_trials_and_counts_errors_apart() -> None:
-    trials = [Trial(key(POSITIVE, "baseline", i), True) for i in range(3)] + [
-        Trial(key(POSITIVE, "candidate", 0), False),
-        Trial(key(POSITIVE, "candidate", 1), None, error="timed out"),
-        Trial(key(POSITIVE, "candidate", 2), False),
+    trials = [TrialKey(POSITIVE, "baseline", i).answer(True) for i in range(3)] + [
+        TrialKey(POSITIVE, "candidate", 0).answer(False),
+        TrialKey(POSITIVE, "candidate", 1).failed("timed out"),
+        TrialKey(POSITIVE, "candidate", 2).answer(False),
     ]
     (verdict,) = judge_all([Evidence(POSITIVE, trials)], 0.05)
     assert verdict.baseline == Tally(3, 3, 0)
@@ -94,8 +90,8 @@ def test_significance_is_judged_across_the_run() -> None:
         return [
             Evidence(
                 case,
-                [Trial(key(case, "baseline", i), True) for i in range(3)]
-                + [Trial(key(case, "candidate", i), index >= flipped) for i in range(3)],
+                [TrialKey(case, "baseline", i).answer(True) for i in range(3)]
+                + [TrialKey(case, "candidate", i).answer(index >= flipped) for i in range(3)],
             )
             for index, case in enumerate(cases)
         ]

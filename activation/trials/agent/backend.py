@@ -22,9 +22,10 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO, Self
 
@@ -33,11 +34,11 @@ from anyio.abc import ByteReceiveStream, Process
 
 from activation import _config
 from activation._errors import AuthError, InputError
-from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage, VariantName
 from activation.trials.agent.env import agent_env, scrub, scrub_bytes, secret_values
 from activation.trials.agent.plugin_copy import paired_copies, tree_digest
 from activation.trials.agent.stream import Reading, StreamReader
-from activation.trials.backend import request_digest
+from activation.trials.backend import Round, request_digest
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -50,6 +51,15 @@ _VERSION_TIMEOUT = 30.0
 _DRAIN_GRACE = 2.0
 """Seconds to wait for the last of stderr after the process is gone."""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+RUN_FAILURES = (
+    OSError,
+    subprocess.SubprocessError,
+    anyio.BrokenResourceError,
+    anyio.ClosedResourceError,
+    UnicodeError,
+)
+"""What can go wrong with a run itself (starting the process, its pipes, the transcript
+file, undecodable output): an error trial. Anything else is a bug, and surfaces as one."""
 
 
 def build_argv(
@@ -141,7 +151,7 @@ def check_claude(claude: str) -> str:
     return version.splitlines()[0]
 
 
-async def _lines(stream: ByteReceiveStream) -> AsyncIterator[bytes]:
+async def _lines(stream: ByteReceiveStream) -> AsyncGenerator[bytes]:
     """Split a byte stream into lines (newline kept); a last unterminated line is yielded."""
     buffer = bytearray()
     async for chunk in stream:
@@ -188,7 +198,7 @@ class AgentBackend:
         self.skill_id = inputs.target.skill_id
         self.transcripts_dir = transcripts_dir
         self.claude = resolve_claude(self.settings.claude)
-        self.copies: dict[str, Path] = {}
+        self.copies: dict[VariantName, Path] = {}
         self.copy_digests: dict[str, str] = {}
         self.pricing = spec.pricing
         self._parent_env = dict(os.environ if env is None else env)
@@ -210,24 +220,27 @@ class AgentBackend:
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
 
-    async def run(self, key: TrialKey) -> Trial:
+    async def run_round(self, round: Round) -> None:
+        await round.each(partial(self.run, throttled=round.slots.throttled))
+
+    async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
         """Run one trial in its own temp dirs; they are removed on every way out."""
         transcript = transcript_path(self.transcripts_dir, key)
         base: Path | None = None
         try:
             transcript.parent.mkdir(parents=True, exist_ok=True)
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
-            return await self._run_in(key, base, transcript)
-        except AuthError:
-            raise
-        except Exception as error:
+            return await self._run_in(key, base, transcript, throttled)
+        except RUN_FAILURES as error:
             reason = scrub(f"could not run claude: {type(error).__name__}: {error}", self._secrets)
-            return Trial(key, None, error=reason, transcript=str(transcript))
+            return key.failed(reason, transcript=str(transcript))
         finally:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
 
-    async def _run_in(self, key: TrialKey, base: Path, transcript: Path) -> Trial:
+    async def _run_in(
+        self, key: TrialKey, base: Path, transcript: Path, throttled: Callable[[], None]
+    ) -> Trial:
         work, home, tmp = base / "work", base / "home", base / "tmp"
         config_dir = home / ".claude"
         for folder in (work, config_dir, tmp):
@@ -236,7 +249,7 @@ class AgentBackend:
         argv = build_argv(
             self.settings, self.model, self.claude, key.case.prompt, self.copies[key.variant]
         )
-        reader = StreamReader(self.skill_id)
+        reader = StreamReader(self.skill_id, on_throttle=throttled)
         state = _RunState()
         process = await anyio.open_process(
             argv,
@@ -308,6 +321,7 @@ class AgentBackend:
             output_tokens=reading.output_tokens,
             cache_write_tokens=reading.cache_write_tokens,
             cache_read_tokens=reading.cache_read_tokens,
+            throttled=reading.throttled,
         )
         cost = reading.cost_usd if reading.saw_result else None
         if cost is None:
@@ -347,25 +361,19 @@ class AgentBackend:
         if state.timed_out and not reader.decided:
             reason = f"timed out after {self.settings.timeout:g}s"
             reason += f" ({_progress(reading)})"
-            return Trial(key, None, error=reason, transcript=where, usage=usage)
+            return key.failed(reason, usage, where)
         if reading.outcome == "error":
             reason = reading.reason
             if not reading.saw_result and stderr:
                 reason += f"; stderr: {_tail(stderr)}"
             if not state.stopped_early and returncode not in (None, 0):
                 reason += f" (exit code {returncode})"
-            reason = scrub(reason, self._secrets)
-            return Trial(key, None, error=reason, transcript=where, usage=usage)
+            return key.failed(scrub(reason, self._secrets), usage, where)
         evidence = reading.reason
         if state.stopped_early:
             evidence += "; run stopped early at that point"
-        return Trial(
-            key,
-            reading.activated,
-            evidence=scrub(evidence, self._secrets),
-            transcript=where,
-            usage=usage,
-        )
+        return key.answer(reading.outcome == "activated", scrub(evidence, self._secrets),
+                          usage, where)  # fmt: skip
 
 
 def _progress(reading: Reading) -> str:

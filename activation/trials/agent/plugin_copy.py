@@ -83,7 +83,7 @@ def rewrite_description(text: str, description: str, source: str) -> str:
     """
     document = split_document(text, source)  # validates the frontmatter first
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    lines = _LINE.findall(text.removeprefix("\ufeff"))
+    lines: list[str] = _LINE.findall(text.removeprefix("\ufeff"))
     closing = next(
         i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() in ("---", "...")
     )

@@ -31,7 +31,7 @@ error unless a successful activation was already seen (positive evidence stays v
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -47,6 +47,7 @@ _SNIPPET = 200
 
 _MAX_TURNS_SUBTYPE = "error_max_turns"
 _AUTH_STATUSES = (401, 403)
+_THROTTLED_STATUSES = (429, 529)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class Reading:
     cache_read_tokens: int = 0
     model: str | None = None
     """The model that answered (the last response's), for pricing a run stopped early."""
+    throttled: int = 0
+    """API retries after a 429 or 529 (too many requests, overloaded)."""
 
     @property
     def activated(self) -> bool | None:
@@ -134,8 +137,10 @@ class StreamReader:
     stop the process at once in both cases. `reading()` gives the verdict at any point.
     """
 
-    def __init__(self, skill_id: str) -> None:
+    def __init__(self, skill_id: str, on_throttle: Callable[[], None] = lambda: None) -> None:
         self.skill_id = skill_id
+        self._on_throttle = on_throttle
+        self._throttled = 0
         self.bare_name = skill_id.rsplit(":", 1)[-1]
         self._line = 0
         self._events = 0
@@ -192,7 +197,7 @@ class StreamReader:
         stripped = line.strip()
         if not stripped:
             return
-        if not stripped.startswith(b"{" if isinstance(stripped, bytes) else "{"):
+        if stripped[:1] not in (b"{", "{"):
             self._skipped += 1
             return
         try:
@@ -233,6 +238,9 @@ class StreamReader:
             status = event.get("error_status")
             if status in _AUTH_STATUSES and self._auth_status is None:
                 self._auth_status = int(status)
+            if status in _THROTTLED_STATUSES:
+                self._throttled += 1
+                self._on_throttle()
             self._note(
                 f"API retry {event.get('attempt')}/{event.get('max_retries')} "
                 f"(status {event.get('error_status')}, {event.get('error')})"
@@ -288,7 +296,8 @@ class StreamReader:
             if block.get("type") != "tool_use":
                 continue
             name = block.get("name")
-            tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
+            given = block.get("input")
+            tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
             if name == "Skill":
                 skill = tool_input.get("skill")
                 skill = skill if isinstance(skill, str) else repr(skill)
@@ -422,6 +431,7 @@ class StreamReader:
             cache_write_tokens=cache_write_tokens,
             cache_read_tokens=cache_read_tokens,
             model=self._model,
+            throttled=self._throttled,
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:

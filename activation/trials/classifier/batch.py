@@ -1,94 +1,89 @@
 """Stage A through the Message Batches API (`--batch`): the same requests at half the price.
 
-The scheduler queues a case's round at once and, with `--batch`, lets every trial in (its
-limit is the API's batch size), so the requests queued at about the same moment (every
-case's first round, then the escalated rounds that land together) go out as one batch: the
-first request of a gathering waits until no new one arrives for `BATCH_GATHER` seconds,
-then submits them all, split where a batch would pass the API's limits on count or size.
-Each batch id is written to the state folder the moment it exists, before any wait, so
-`--batch --resume` collects an interrupted run's batches instead of paying for them again;
-polling backs off, and the results are mapped back to trials by `custom_id`. An errored,
-expired or canceled request is an error trial; an unusable answer is asked again once, in
-a later batch. Ctrl-C and SIGTERM cancel the open batches on the way out (shielded).
+The engine hands this backend every trial that is ready at one moment (every case's first
+round, then the escalated rounds that became ready together), and each round goes out as
+one batch, split where it would pass the API's limits on count or size. Each batch id is
+written to the state folder the moment it exists, before any wait, so `--batch --resume`
+collects an interrupted run's batches instead of paying for them again; polling backs off,
+and the results are mapped back to trials by `custom_id`. An errored, expired or canceled
+request is an error trial; an unusable answer is asked again once, in a second batch of the
+same round. Ctrl-C and SIGTERM cancel the open batches on the way out (shielded).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import anthropic
 import anyio
 import orjson
 
 from activation import _config, state
-from activation._errors import ApiUnreachable
-from activation._models import Inputs, RunSpec, TrialKey
-from activation.trials.backend import BatchProgress, shown_url
-from activation.trials.classifier.backend import (
+from activation._models import Prices, Trial, TrialKey, Usage
+from activation.trials.backend import Round, request_digest
+from activation.trials.budget import CEILING
+from activation.trials.classifier.backend import chose, read, unusable
+from activation.trials.classifier.messages import (
+    KIND,
     SENT,
-    Asked,
-    ClassifierBackend,
+    client,
     message_usage,
     refused,
+    unreachable,
 )
+from activation.trials.classifier.prompt import Requests
 
 Result = tuple[str, Any]
 """("succeeded", message dict) or ("errored" | "expired" | "canceled", detail)."""
 
 
-@dataclass
-class _Slot:
-    custom_id: str
-    request: dict[str, Any]
-    done: anyio.Event = field(default_factory=anyio.Event)
-    result: Result = ("errored", "no result")
-
-
-def split(slots: list[_Slot], max_requests: int, max_bytes: int) -> list[list[_Slot]]:
+def split(
+    requests: Sequence[tuple[str, dict[str, Any]]], max_requests: int, max_bytes: int
+) -> list[list[tuple[str, dict[str, Any]]]]:
     """Batches within the API's limits on request count and size, in queue order."""
-    batches: list[list[_Slot]] = [[]]
+    batches: list[list[tuple[str, dict[str, Any]]]] = [[]]
     size = 0
-    for slot in slots:
-        item = len(orjson.dumps({"custom_id": slot.custom_id, "params": slot.request})) + 1
+    for custom_id, params in requests:
+        item = len(orjson.dumps({"custom_id": custom_id, "params": params})) + 1
         if batches[-1] and (len(batches[-1]) >= max_requests or size + item > max_bytes):
             batches.append([])
             size = 0
-        batches[-1].append(slot)
+        batches[-1].append((custom_id, params))
         size += item
     return batches
 
 
-class BatchBackend(ClassifierBackend):
-    """The Stage A backend over Message Batches; `repo` holds the state folder."""
+class BatchBackend:
+    """The Stage A backend over Message Batches; `repo` holds the state folder, `run_key`
+    names the run (its identity) so a resume finds only its own batches."""
 
-    def __init__(self, spec: RunSpec, inputs: Inputs, repo: Path) -> None:
-        super().__init__(spec, inputs)
+    def __init__(
+        self,
+        requests: Requests,
+        target_id: str,
+        prices: Prices | None,
+        repo: Path,
+        run_key: str,
+        resume: bool,
+    ) -> None:
+        self.requests = requests
+        self.target_id = target_id
+        self.prices = prices
         self.repo = repo
-        self.resume = spec.resume
-        self.run_key = state.run_key(
-            inputs.target.skill_id,
-            inputs.baseline.description,
-            inputs.candidate.description,
-            self.model,
-            spec.seed,
-        )
+        self.run_key = run_key
+        self.resume = resume
         self.max_requests = _config.BATCH_MAX_REQUESTS
         self.max_bytes = _config.BATCH_MAX_BYTES
-        self.on_progress: BatchProgress | None = None
+        self._client: anthropic.AsyncAnthropic | None = None
         self._open: dict[str, tuple[int, int]] = {}
         """Batches not yet ended: (requests finished, requests) each."""
         self._closed = 0
         self._resumed: dict[str, Result] = {}
-        self._queue: list[_Slot] = []
-        self._gathering = False
 
-    def watch(self, on_progress: BatchProgress) -> None:
-        self.on_progress = on_progress
-
-    async def __aenter__(self) -> BatchBackend:
-        await super().__aenter__()
+    async def __aenter__(self) -> Self:
+        self._client = client()
         if self.resume:
             for batch_id in state.recorded_batches(self.repo, self.run_key):
                 for custom_id, result in (await self._collect(batch_id)).items():
@@ -108,7 +103,92 @@ class BatchBackend(ClassifierBackend):
             elif exc_info[0] is None:
                 state.forget_batches(self.repo, self.run_key)
         finally:
-            await super().__aexit__(*exc_info)
+            if self._client is not None:
+                await self._client.close()
+                self._client = None
+
+    def cache_key(self, key: TrialKey) -> str:
+        return request_digest(KIND, self.requests.request(key), key)
+
+    async def run_round(self, round: Round) -> None:
+        """The round's trials the cost ceiling admits, in one batch; then the unusable
+        answers once more, in a second."""
+        keys = []
+        for key in round.keys:
+            if round.slots.admit(key):
+                keys.append(key)
+            else:
+                round.deliver(key.failed(CEILING))
+        usage = {key: Usage() for key in keys}
+        problems: dict[TrialKey, str] = {}
+        trials: dict[TrialKey, Trial] = {}
+        asking = keys
+        for attempt in range(2):
+            results = await self._ask_all(asking, attempt, round)
+            again = []
+            for key in asking:
+                trial, problem = self._read(key, results[key], usage)
+                if trial is not None:
+                    trials[key] = trial
+                else:
+                    problems[key] = problem
+                    again.append(key)
+            asking = again
+        for key in asking:
+            trials[key] = unusable(key, problems[key], usage[key])
+        for key in keys:
+            round.slots.done(trials[key])
+            round.deliver(trials[key])
+
+    def _read(
+        self, key: TrialKey, result: Result, usage: dict[TrialKey, Usage]
+    ) -> tuple[Trial | None, str]:
+        """A result as the trial, or (None, why it holds no usable answer)."""
+        kind, detail = result
+        if kind != "succeeded":
+            usage[key] += SENT
+            return key.failed(f"batch request {kind}{detail}", usage[key]), ""
+        usage[key] += message_usage(detail, self.prices, _config.BATCH_DISCOUNT)
+        chosen, problem = read(detail, self.requests.names)
+        if chosen is None:
+            return None, problem
+        return chose(key, self.target_id, chosen, usage[key]), ""
+
+    async def _ask_all(
+        self, keys: Sequence[TrialKey], attempt: int, round: Round
+    ) -> dict[TrialKey, Result]:
+        """Each key's result: from a resumed batch, or from new ones (each re-ask under an
+        id of its own)."""
+        ids = {key: f"{self.cache_key(key)[:40]}-{attempt}" for key in keys}
+        results = {key: self._resumed.pop(ids[key]) for key in keys if ids[key] in self._resumed}
+        asked = [(ids[key], self.requests.request(key)) for key in keys if key not in results]
+        found: dict[str, Result] = {}
+        async with anyio.create_task_group() as group:
+            for part in split(asked, self.max_requests, self.max_bytes):
+                group.start_soon(self._one_batch, part, found, round)
+        for key in keys:
+            results.setdefault(key, found.get(ids[key], ("errored", ": no result")))
+        return results
+
+    async def _one_batch(
+        self, part: list[tuple[str, dict[str, Any]]], found: dict[str, Result], round: Round
+    ) -> None:
+        assert self._client is not None
+        try:
+            requests: Any = [
+                {"custom_id": custom_id, "params": params} for custom_id, params in part
+            ]
+            batch = await self._client.messages.batches.create(requests=requests)
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
+            raise refused(error) from None
+        except anthropic.APIConnectionError:
+            raise unreachable(self._client, " to submit a batch") from None
+        except anthropic.APIStatusError as error:
+            for custom_id, _params in part:
+                found[custom_id] = ("errored", f": HTTP {error.status_code} on submission")
+            return
+        state.record_batch(self.repo, self.run_key, batch.id)
+        found.update(await self._collect(batch.id, len(part), round))
 
     async def _cancel(self, batch_id: str) -> None:
         assert self._client is not None
@@ -117,73 +197,20 @@ class BatchBackend(ClassifierBackend):
         except anthropic.APIError:
             return  # it may have ended meanwhile; the recorded id still allows a resume
 
-    async def ask(self, key: TrialKey, request: dict[str, Any], attempt: int) -> Asked:
-        """The request through a batch; a re-ask goes in a later batch, under its own id."""
-        kind, detail = await self._in_batch(f"{self.cache_key(key)[:40]}-{attempt}", request)
-        if kind != "succeeded":
-            return Asked(SENT, problem=f"batch request {kind}{detail}", final=True)
-        return self.read(detail, message_usage(detail, self.prices, _config.BATCH_DISCOUNT))
-
-    async def _in_batch(self, custom_id: str, request: dict[str, Any]) -> Result:
-        if custom_id in self._resumed:
-            return self._resumed.pop(custom_id)
-        slot = _Slot(custom_id, request)
-        self._queue.append(slot)
-        if not self._gathering:
-            self._gathering = True
-            await self._gather_and_submit()
-        await slot.done.wait()
-        return slot.result
-
-    async def _gather_and_submit(self) -> None:
-        """Wait until no request has joined for a moment, then submit all queued ones."""
-        seen = -1
-        while seen != len(self._queue):
-            seen = len(self._queue)
-            await anyio.sleep(_config.BATCH_GATHER)
-        slots, self._queue, self._gathering = self._queue, [], False
-        async with anyio.create_task_group() as group:
-            for part in split(slots, self.max_requests, self.max_bytes):
-                group.start_soon(self._one_batch, part)
-
-    async def _one_batch(self, slots: list[_Slot]) -> None:
-        assert self._client is not None
-        try:
-            try:
-                batch = await self._client.messages.batches.create(
-                    requests=[{"custom_id": s.custom_id, "params": s.request} for s in slots]
-                )
-            except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
-                raise refused(error) from None
-            except anthropic.APIConnectionError:
-                raise ApiUnreachable(
-                    f"cannot reach {shown_url(self._client.base_url)} to submit a batch "
-                    "(check ANTHROPIC_BASE_URL and the network)"
-                ) from None
-            except anthropic.APIStatusError as error:
-                for slot in slots:
-                    slot.result = ("errored", f": HTTP {error.status_code} on submission")
-                return
-            state.record_batch(self.repo, self.run_key, batch.id)
-            results = await self._collect(batch.id, len(slots))
-            for slot in slots:
-                slot.result = results.get(slot.custom_id, ("errored", ": no result"))
-        finally:
-            for slot in slots:
-                slot.done.set()
-
-    async def _collect(self, batch_id: str, size: int | None = None) -> dict[str, Result]:
+    async def _collect(
+        self, batch_id: str, size: int | None = None, round: Round | None = None
+    ) -> dict[str, Result]:
         """Poll the batch until it has ended (backing off), then read its results."""
         assert self._client is not None
         wait, factor, longest = _config.BATCH_POLL
         batch = await self._client.messages.batches.retrieve(batch_id)
         self._open[batch_id] = (0, size or 0)
         while batch.processing_status != "ended":
-            self._progress(batch_id, batch.request_counts)
+            self._progress(batch_id, batch.request_counts, round)
             await anyio.sleep(wait)
             wait = min(wait * factor, longest)
             batch = await self._client.messages.batches.retrieve(batch_id)
-        self._progress(batch_id, batch.request_counts)
+        self._progress(batch_id, batch.request_counts, round)
         results: dict[str, Result] = {}
         async for item in await self._client.messages.batches.results(batch_id):
             result = item.result
@@ -197,12 +224,12 @@ class BatchBackend(ClassifierBackend):
         self._closed += total
         return results
 
-    def _progress(self, batch_id: str, counts: Any) -> None:
+    def _progress(self, batch_id: str, counts: Any, round: Round | None) -> None:
         total = sum(
             getattr(counts, name)
             for name in ("processing", "succeeded", "errored", "canceled", "expired")
         )
         self._open[batch_id] = (total - counts.processing, total)
-        if self.on_progress is not None:
+        if round is not None:
             done = self._closed + sum(finished for finished, _ in self._open.values())
-            self.on_progress(done, self._closed + sum(t for _, t in self._open.values()))
+            round.progress.batch(done, self._closed + sum(t for _, t in self._open.values()))

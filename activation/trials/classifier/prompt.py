@@ -30,6 +30,26 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def menu_entries(system: str) -> list[tuple[str, str]]:
+    """The (name, description) entries of the menu in a system prompt, in listed order."""
+    _head, found, listing = system.partition(HEADING)
+    if not found:
+        return []
+    entries = []
+    for line in listing.strip().splitlines():
+        if not line.startswith("- "):
+            break
+        name, _colon, description = line[2:].partition(": ")
+        entries.append((name, description))
+    return entries
+
+
+def user_prompt(request: Mapping[str, Any]) -> str:
+    """The case prompt of a request: its one user message."""
+    messages = request.get("messages") or [{}]
+    return str(messages[0].get("content", ""))
+
+
 def permutation(seed: int, case_id: str, trial: int, size: int) -> tuple[int, ...]:
     order = list(range(size))
     random.Random(f"{seed}\x00{case_id}\x00{trial}").shuffle(order)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from activation._errors import InputError
-from activation._models import Target
+from activation._models import Target, VariantName
 from activation.inputs.frontmatter import split_document
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, make_plugin_copy, paired_copies
 from tests.support.skill_repo import SkillRepos
@@ -227,10 +227,11 @@ def test_paired_copies_differ_only_in_the_description(
         assert set(baseline) == set(candidate)
         differing = {name for name in baseline if baseline[name] != candidate[name]}
         assert differing == {"skills/deploy/SKILL.md"}
-        for variant, description in (
+        descriptions: tuple[tuple[VariantName, str], ...] = (
             ("baseline", "Baseline words."),
             ("candidate", "Candidate: words #2"),
-        ):
+        )
+        for variant, description in descriptions:
             skill = copies[variant] / "skills" / "deploy" / "SKILL.md"
             assert split_document(skill.read_text(), variant).description == description
         parent = copies["baseline"].parent.parent

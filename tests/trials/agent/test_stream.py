@@ -417,7 +417,8 @@ def test_activation_stands_after_a_later_api_error() -> None:
 def test_auth_failure_during_retries_is_decided_at_once() -> None:
     reader = StreamReader(SKILL)
     reader.feed(lines(init())[0])
-    assert not reader.decided
+    decided_at_init = reader.decided  # a local: mypy would keep `reader.decided` narrowed
+    assert not decided_at_init
     retry = {"type": "system", "subtype": "api_retry", "attempt": 1, "error_status": 401}
     reader.feed(lines(retry)[0])
     assert reader.decided

@@ -12,7 +12,10 @@ def text(value: str) -> dict[str, object]:
 
 
 def test_answer_read_from_text_blocks_after_thinking() -> None:
-    content = [{"type": "thinking", "thinking": '{"skills": ["x"]}'}, text('{"skills": ["a"]}')]
+    content: list[dict[str, object]] = [
+        {"type": "thinking", "thinking": '{"skills": ["x"]}'},
+        text('{"skills": ["a"]}'),
+    ]
     assert parse_answer(content, "end_turn", ["a", "b"]) == ("a",)
     assert parse_answer([text('{"skills": []}')], "end_turn", ["a"]) == ()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from activation._models import Case, Skill, TrialKey
+from activation._models import Case, Skill, TrialKey, VariantName
 from activation.trials.backend import request_digest
 from activation.trials.classifier.prompt import (
     HEADING,
@@ -38,7 +38,10 @@ def test_schema_enumerates_menu_names() -> None:
 
 
 def requests(model: str = "m", seed: int = 0, candidate: str = "Use for refunds.") -> Requests:
-    target = {"baseline": TARGET, "candidate": Skill(TARGET.name, candidate)}
+    target: dict[VariantName, Skill] = {
+        "baseline": TARGET,
+        "candidate": Skill(TARGET.name, candidate),
+    }
     return Requests(model, 4096, seed, target, OTHERS)
 
 

@@ -1,0 +1,687 @@
+"""Every command's flags, as data, in one light module: the parsers, `--help` and the settings.
+
+A `Flag` says everything about one option: its help, the converter its text goes through,
+its default (the help shows it from the value itself, so the two cannot drift apart) and the
+TOML types a settings file may give it. A `Command` is a program's flags in help groups; it
+builds the argparse parser, and config.py reads its settings from the same table, so a flag
+added here is a key of the settings file and an `ACTIVATION_*` variable with no other change.
+Bad flags get one clear line and exit 2; help is grouped by purpose with rich formatting.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from rich.markup import escape
+from rich_argparse import RichHelpFormatter
+
+from activation import __version__, _config
+from activation._config import (
+    AGENT_CONCURRENCY,
+    ALPHA,
+    BASELINE,
+    CACHE_ENV,
+    CACHE_TTL,
+    CLAUDE,
+    CONCURRENCY,
+    MAX_CONCURRENCY,
+    MAX_TRIALS,
+    MAX_TURNS,
+    MODEL,
+    PLUGINS_DIR,
+    SEED,
+    SKILL_PATH,
+    SUMMARY_ENV,
+    TIMEOUT,
+    TRIALS,
+)
+from activation.inputs.cases import parse_only
+from activation.inputs.suite import BUNDLED_CONTROLS
+
+# --- converters: text in, a value out (or argparse.ArgumentTypeError) ----------------------
+
+
+def positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def positive_float(value: str) -> float:
+    number = float(value)
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {value}")
+    return number
+
+
+def non_negative_float(value: str) -> float:
+    number = float(value)
+    if not number >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return number
+
+
+def probability(value: str) -> float:
+    number = float(value)
+    if not 0 < number < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {number}")
+    return number
+
+
+def duration(value: str) -> float:
+    from activation.inputs.durations import parse_duration
+
+    try:
+        return parse_duration(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def shard(value: str) -> tuple[int, int]:
+    """`I/N`: shard I of N, counted from 1."""
+    index, _, count = value.partition("/")
+    if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count):
+        raise argparse.ArgumentTypeError(f"must be I/N with 1 <= I <= N, like 2/3; got {value!r}")
+    return int(index), int(count)
+
+
+def non_empty(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return value
+
+
+AUTO = "auto"
+
+
+def concurrency(value: str) -> tuple[int | None, int | None]:
+    """`N` (a fixed number in flight), `auto` (adaptive up to MAX_CONCURRENCY) or `auto:N`
+    (adaptive up to N): (fixed, ceiling)."""
+    text = value.strip().lower()
+    if text.isdigit():
+        return positive_int(text), None
+    if text == AUTO:
+        return None, MAX_CONCURRENCY
+    if text.startswith(AUTO + ":") and text[len(AUTO) + 1 :].isdigit():
+        return None, positive_int(text[len(AUTO) + 1 :])
+    raise argparse.ArgumentTypeError(f"must be a number, auto or auto:N; got {value!r}")
+
+
+# --- flags -----------------------------------------------------------------------------------
+
+
+Toml = tuple[type, ...]
+"""The TOML value types a settings file may give a flag (bool is never an int here)."""
+TEXT: Toml = (str,)
+INTEGER: Toml = (int,)
+NUMBER: Toml = (float,)
+"""An integer or a float."""
+PATH: Toml = (Path,)
+"""A string in the file, read as a path relative to the file."""
+SWITCH: Toml = (bool,)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One option (or, named without `--`, a positional argument) as data; `shown` is the
+    default the help prints where argparse's default is None (settled later) or not worth
+    printing (a bundled file's full path)."""
+
+    name: str
+    metavar: str | None
+    help: str
+    convert: Callable[[str], object] | None = None
+    default: object = None
+    shown: object = None
+    toml: Toml = TEXT
+    action: str = "store"
+    nargs: str | None = None
+    const: object = None
+    choices: tuple[str, ...] | None = None
+    required: bool = False
+
+    @property
+    def key(self) -> str:
+        """Its settings key: the long flag without `--`."""
+        return self.name.removeprefix("--")
+
+    @property
+    def dest(self) -> str:
+        return self.key.replace("-", "_")
+
+    @property
+    def positional(self) -> bool:
+        return not self.name.startswith("--")
+
+    @property
+    def takes_value(self) -> bool:
+        return self.action == "store"
+
+    @property
+    def optional_value(self) -> bool:
+        """A flag whose value may be left out (`--record` alone means its `const`)."""
+        return self.nargs == "?" and self.const is not None
+
+    @property
+    def help_text(self) -> str:
+        if self.optional_value:
+            return f"{self.help} (default {self.metavar}: {show(self.const)})"
+        value = self.default if self.shown is None else self.shown
+        return self.help if value is None else f"{self.help} ({show(value)})"
+
+    def value_of(self, text: str) -> object:
+        """The value of `text`, as the command line would read it."""
+        return self.convert(text) if self.convert is not None else text
+
+
+def switch(name: str, help: str) -> Flag:
+    return Flag(name, None, help, default=False, toml=SWITCH, action="store_true")
+
+
+def show(value: object) -> str:
+    """A default as help prints it: 300.0 as 300, a mapping as its value per stage."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Mapping):
+        return ", ".join(f"Stage {stage}: {show(each)}" for stage, each in value.items())
+    return str(value)
+
+
+Section = tuple[str | None, Sequence[Flag]]
+"""A help group's title (None: the parser's own options) and the flags filed under it."""
+
+
+def capitalised(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+class HelpFormatter(RichHelpFormatter):
+    """Rich help, with the group names as written ("Stage B (--real)", not title case)."""
+
+    group_name_formatter = capitalised
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad flags get one clear line and exit 2, not a usage block; help is rich-formatted."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_flags(group: argparse._ActionsContainer, flags: Iterable[Flag], marked: bool) -> None:
+    """`marked`: options get no default at all, so what the command line gave is told
+    apart from what it did not (config.py fills in the rest)."""
+    for flag in flags:
+        given = {
+            "type": flag.convert,
+            "metavar": flag.metavar,
+            "nargs": flag.nargs,
+            "const": flag.const,
+            "choices": flag.choices,
+        }
+        options: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
+        if flag.positional:
+            group.add_argument(flag.name, help=flag.help_text, **options)
+            continue
+        default = argparse.SUPPRESS if marked else flag.default
+        if flag.required:
+            options["required"] = True
+        group.add_argument(
+            flag.name, action=flag.action, help=flag.help_text, default=default, **options
+        )
+
+
+@dataclass(frozen=True)
+class Command:
+    """A program's flags in help groups, and its parser."""
+
+    prog: str
+    description: str
+    sections: tuple[Section, ...]
+    epilog: str | None = None
+    settings: bool = False
+    """It reads the settings file and the `ACTIVATION_*` variables."""
+    actions: Mapping[str, Command] = field(default_factory=dict)
+    """Sub-actions (`cache info`, `cache clear`), each with flags of its own."""
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """Every flag once (a flag may be filed in a section twice by shared tables)."""
+        found: dict[str, Flag] = {}
+        for _title, flags in self.sections:
+            for flag in flags:
+                found.setdefault(flag.name, flag)
+        return tuple(found.values())
+
+    @property
+    def options(self) -> dict[str, Flag]:
+        """Key -> flag of every option (positionals aside)."""
+        return {flag.key: flag for flag in self.flags if not flag.positional}
+
+    def parser(self, marked: bool = False) -> OneLineParser:
+        """Each section's flags go to the group of that title, made when the title first
+        comes (None: the parser's own options)."""
+        made = OneLineParser(
+            prog=self.prog,
+            description=self.description,
+            epilog=self.epilog,
+            formatter_class=HelpFormatter,
+        )
+        made.add_argument("-V", "--version", action="version", version=f"activation {__version__}")
+        groups: dict[str | None, argparse._ActionsContainer] = {None: made}
+        for title, flags in self.sections:
+            if title not in groups:
+                groups[title] = made.add_argument_group(title)
+            add_flags(groups[title], flags, marked)
+        if self.actions:
+            chosen = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
+            for name, action in self.actions.items():
+                sub = chosen.add_parser(name, help=action.description)
+                for _title, flags in action.sections:
+                    add_flags(sub, flags, marked)
+        return made
+
+    def parse(self, argv: Sequence[str]) -> argparse.Namespace:
+        return self.parser().parse_args(list(argv))
+
+
+# --- the tables -------------------------------------------------------------------------------
+
+
+CONFIG_EPILOG = escape(
+    f"Every option can also be set in {_config.CONFIG_FILE} (or [tool.activation] in "
+    f"{_config.PYPROJECT}) at the target repo's root, its key the flag without --, or as "
+    f"{_config.ENV_PREFIX}<KEY> (upper case, - as _). The command line wins, then the "
+    "environment, then the file, then the defaults shown here."
+)
+RUN_EPILOG = (
+    "A suspicious case escalates to more trials per variant, up to --max-trials (equal to "
+    "--trials turns escalation off). --concurrency auto lets Stage A's limit grow while the "
+    "API keeps up and halve on a 429 or 529 (auto:N caps it at N); a number fixes it. "
+    "--price-in and --price-out price a model the price table lacks. --max-cost-usd counts "
+    "the cost so far plus the trials in flight; the trials it keeps from starting are errors "
+    "(exit 3). --resume collects the batches an interrupted --batch run on the same inputs "
+    "submitted, instead of paying for them again. --model mock answers offline, with no key, "
+    "by word overlap: it shows the tool working and says nothing about a real agent. "
+) + CONFIG_EPILOG
+"""Run and calibrate's epilog: what their flags' one-line help leaves out, then the settings."""
+
+SKILL_DEFAULT = f"{SKILL_PATH}, or the only SKILL.md under {PLUGINS_DIR}/"
+TARGET = (
+    Flag("--repo", "DIR", "target repo", Path, shown="git root of the cwd", toml=PATH),
+    Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
+)
+CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
+MATRIX_INPUTS = (
+    *TARGET,
+    CASES,
+    Flag(
+        "--distractors",
+        "DIR",
+        "distractor skills folder",
+        Path,
+        shown="the bundled ones",
+        toml=PATH,
+    ),
+    Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard),
+)
+CONCURRENCY_SHOWN = {
+    "A": f"auto: from {CONCURRENCY}, up to {MAX_CONCURRENCY}",
+    "B": AGENT_CONCURRENCY,
+}
+TRIAL_OPTIONS = (
+    Flag(
+        "--trials",
+        "N",
+        "trials per case and variant in the first round",
+        positive_int,
+        TRIALS,
+        toml=INTEGER,
+    ),
+    Flag(
+        "--max-trials",
+        "N",
+        "trials per variant on escalation",
+        positive_int,
+        shown=MAX_TRIALS,
+        toml=INTEGER,
+    ),
+    Flag(
+        "--model",
+        "ID",
+        "model id; mock: the offline mock model",
+        non_empty,
+        shown={"A": MODEL, "B": "the CLI's own default"},
+    ),
+    Flag("--seed", "N", "menu shuffle seed", int, SEED, toml=INTEGER),
+    Flag(
+        "--alpha",
+        "P",
+        "significance level, on q-values across the run",
+        probability,
+        ALPHA,
+        toml=NUMBER,
+    ),
+    Flag(
+        "--concurrency",
+        "N|auto[:N]",
+        "trials in flight at once",
+        concurrency,
+        shown=CONCURRENCY_SHOWN,
+        toml=(int, str),
+    ),
+    switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
+    switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
+)
+CACHE_DIR_DEFAULT = f"${CACHE_ENV}, else the user cache directory"
+CACHE_DIR = Flag(
+    "--cache-dir", "DIR", "response cache folder", Path, shown=CACHE_DIR_DEFAULT, toml=PATH
+)
+COST_AND_CACHE = (
+    CACHE_DIR,
+    switch("--no-cache", "neither read nor write the response cache"),
+    Flag("--cache-ttl", "AGE", "reuse cached answers younger than AGE", duration, CACHE_TTL),
+    Flag(
+        "--price-in",
+        "USD",
+        "US dollars per million input tokens",
+        non_negative_float,
+        toml=NUMBER,
+    ),
+    Flag(
+        "--price-out",
+        "USD",
+        "US dollars per million output tokens",
+        non_negative_float,
+        toml=NUMBER,
+    ),
+    Flag(
+        "--max-cost-usd",
+        "USD",
+        "start no trial that could pass this cost",
+        positive_float,
+        toml=NUMBER,
+    ),
+)
+REPORT_OUTPUTS = (
+    Flag("--junit", "PATH", "write JUnit XML: one testcase per case", Path, toml=PATH),
+    Flag(
+        "--markdown",
+        "PATH",
+        "write the Markdown summary (fits a pull-request comment)",
+        Path,
+        toml=PATH,
+    ),
+    Flag("--html", "PATH", "write one self-contained HTML report", Path, toml=PATH),
+)
+SHOW = Flag(
+    "--show",
+    "ROWS",
+    "the terminal's case table: every row, or the flagged ones (auto: all up to 50 cases)",
+    default="auto",
+    choices=("auto", "all", "flagged"),
+)
+JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
+STAGE_B_OPTIONS = (
+    switch("--real", "Stage B: run the real Claude Code CLI"),
+    Flag("--claude", "PATH", "Claude Code executable", default=CLAUDE),
+    Flag("--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS, toml=INTEGER),
+    Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT, toml=NUMBER),
+)
+RUN_SECTIONS: tuple[Section, ...] = (
+    ("inputs", MATRIX_INPUTS),
+    ("trials", TRIAL_OPTIONS),
+    ("cost and cache", COST_AND_CACHE),
+    ("outputs", (JSON,)),
+    ("Stage B (--real)", STAGE_B_OPTIONS),
+)
+"""The flags of every command that runs the matrix (the main one and `calibrate`)."""
+
+RECORDS = Path("calibration/records")
+NARROW = BUNDLED_CONTROLS / "narrow" / "SKILL.md"
+BROAD = BUNDLED_CONTROLS / "broad" / "SKILL.md"
+BUNDLED = "the bundled one, written for auth0"
+SPEC = "git:<ref> or a SKILL.md path"
+ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
+NO_SUMMARY = switch("--no-summary", f"do not append the Markdown summary to ${SUMMARY_ENV}")
+DEBUG = switch("--debug", "show the traceback of a crash")
+
+RUN = Command(
+    "activation",
+    "Compare two versions of a skill description on a labelled case matrix and fail when "
+    "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
+    "Example: activation --baseline git:origin/main --json report.json --html report.html. "
+    "Subcommands: lint, detect, calibrate, report, diff, merge, cache, schema "
+    "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
+    "model, activation --model mock.",
+    (
+        *RUN_SECTIONS,
+        (
+            "inputs",
+            (
+                Flag("--baseline", "SPEC", SPEC, default=BASELINE),
+                Flag("--candidate", "SPEC", SPEC, shown="the working-tree SKILL.md"),
+                ONLY,
+            ),
+        ),
+        ("outputs", (*REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        (
+            None,
+            (
+                switch(
+                    "--dry-run",
+                    "validate, plan and show the settings that differ from their defaults; "
+                    "no model call",
+                ),
+                switch(
+                    "--simulate",
+                    "with --dry-run: simulate what these settings can detect (a few seconds)",
+                ),
+                switch("--verbose", "with --dry-run: every case id and every setting"),
+                DEBUG,
+            ),
+        ),
+    ),
+    RUN_EPILOG,
+    settings=True,
+)
+CALIBRATE = Command(
+    "activation calibrate",
+    "Run the suite against a narrow control, a broad control and the real description "
+    "itself; exit 0 only when both controls are caught and A/A is quiet. "
+    "Example: activation calibrate --trials 5 --record",
+    (
+        *RUN_SECTIONS,
+        (
+            "inputs",
+            (
+                Flag(
+                    "--baseline",
+                    "SPEC",
+                    "the real description: " + SPEC,
+                    shown="the working tree",
+                ),
+                Flag(
+                    "--narrow",
+                    "PATH",
+                    "the narrow control's SKILL.md",
+                    Path,
+                    NARROW,
+                    shown=BUNDLED,
+                    toml=PATH,
+                ),
+                Flag(
+                    "--broad",
+                    "PATH",
+                    "the broad control's SKILL.md",
+                    Path,
+                    BROAD,
+                    shown=BUNDLED,
+                    toml=PATH,
+                ),
+                ONLY,
+            ),
+        ),
+        (
+            "outputs",
+            (
+                Flag(
+                    "--record",
+                    "DIR",
+                    "add a dated JSON and Markdown entry",
+                    Path,
+                    nargs="?",
+                    const=RECORDS,
+                    toml=PATH,
+                ),
+            ),
+        ),
+        (None, (DEBUG,)),
+    ),
+    RUN_EPILOG,
+    settings=True,
+)
+LINT = Command(
+    "activation lint",
+    "Static checks on a case matrix and a skill description; no model call. "
+    "Example: activation lint --cases my-cases.json --strict",
+    (
+        (
+            "inputs",
+            (
+                CASES,
+                *TARGET,
+                Flag(
+                    "--candidate", "SPEC", "description to lint: " + SPEC, shown="the working tree"
+                ),
+            ),
+        ),
+        (
+            None,
+            (
+                switch(
+                    "--strict", "hold the cases to the bundled suite's policy (always on for it)"
+                ),
+                DEBUG,
+            ),
+        ),
+    ),
+    "The bundled suite's policy (--strict): every positive has a negative twin, and all "
+    "four groups are used. " + CONFIG_EPILOG,
+    settings=True,
+)
+REPORT = Command(
+    "activation report",
+    "Render a saved JSON report again, in any format, without a model call; with no "
+    "format flag it prints the terminal view. Exit 0 once rendered (the saved run's own "
+    "exit code is in the report), 2 when FILE is not a report, 4 when an output cannot be "
+    "written. Example: activation report report.json --html report.html --junit junit.xml",
+    (
+        (None, (Flag("file", "FILE", "a report written with --json", Path),)),
+        ("outputs", (*REPORT_OUTPUTS, SHOW)),
+        (None, (DEBUG,)),
+    ),
+)
+DIFF = Command(
+    "activation diff",
+    "Compare two saved runs of the same suite (main last week and main today, or two "
+    "models): per case the counts and statuses side by side, what moved, and the figures "
+    "per variant. Exit 1 when a case that passed in OLD (PASS or IMPROVED) is REGRESSED "
+    "or FAIL in NEW, else 0; 2 when a file is not a report. "
+    "Example: activation diff last-week.json today.json",
+    (
+        (
+            None,
+            (
+                Flag("old", "OLD", "the earlier report (--json)", Path),
+                Flag("new", "NEW", "the later report (--json)", Path),
+                DEBUG,
+            ),
+        ),
+    ),
+)
+MERGE = Command(
+    "activation merge",
+    "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
+    "run: every verdict and the false-discovery step recomputed across all cases. Exit 1 "
+    "when a case regressed, 3 when shards are missing or a case errored, 2 when the "
+    "reports are not shards of one run. "
+    "Example: activation merge shard-*.json --json report.json --junit junit.xml",
+    (
+        (None, (Flag("reports", "REPORT", "shard reports", Path, nargs="+"),)),
+        (
+            "outputs",
+            (
+                Flag("--json", "PATH", "write the merged JSON report", Path),
+                *REPORT_OUTPUTS,
+                NO_SUMMARY,
+                SHOW,
+            ),
+        ),
+        (None, (DEBUG,)),
+    ),
+)
+DETECT = Command(
+    "activation detect",
+    "Read a saved Claude Code stream-json transcript and say whether the skill was "
+    "activated (a successful Skill tool call naming it). "
+    "Example: activation detect .activation/runs/<run>/<case>/candidate-0.jsonl "
+    "--skill auth0:auth0",
+    (
+        (
+            None,
+            (
+                Flag("file", "FILE", "the transcript (.jsonl); '-' for stdin"),
+                Flag(
+                    "--skill",
+                    "ID",
+                    "the skill id, '<plugin>:<skill folder>' (the bare skill name is also matched)",
+                    required=True,
+                ),
+                switch("--json", "print one JSON object"),
+                DEBUG,
+            ),
+        ),
+    ),
+)
+OLDER_THAN = Flag("--older-than", "AGE", "only entries older than AGE, e.g. 30d", duration)
+CACHE = Command(
+    "activation cache",
+    "The response cache: every successful trial's answer, reused by later runs that "
+    "send the very same request (until --cache-ttl). "
+    "Example: activation cache clear --older-than 30d",
+    ((None, (DEBUG,)),),
+    actions={
+        "info": Command(
+            "activation cache info", "entries, size and folder", ((None, (CACHE_DIR,)),)
+        ),
+        "clear": Command(
+            "activation cache clear", "remove entries", ((None, (CACHE_DIR, OLDER_THAN)),)
+        ),
+    },
+)
+SCHEMA = Command(
+    "activation schema",
+    "Print the JSON Schema of the report --json writes (activation-report/3), generated from "
+    "the report's own types. Example: activation schema > activation-report.schema.json",
+    ((None, (DEBUG,)),),
+)
+
+COMMANDS: Mapping[str, Command] = {
+    "run": RUN,
+    "calibrate": CALIBRATE,
+    "lint": LINT,
+    "report": REPORT,
+    "diff": DIFF,
+    "merge": MERGE,
+    "detect": DETECT,
+    "cache": CACHE,
+    "schema": SCHEMA,
+}
+CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
+"""The commands that read the settings file and the environment."""

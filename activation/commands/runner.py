@@ -1,0 +1,119 @@
+"""What every command that runs trials shares (the main run and `calibrate`): the stage the
+flags choose, the spec, the inputs, the response cache, and a run with its progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from activation._config import MAX_TRIALS
+from activation._errors import InputError
+from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
+from activation.commands.session import Session
+from activation.inputs.identity import run_identity, shard_of
+from activation.report.progress import TrialProgress
+from activation.store import TrialStore, cache_folder
+from activation.trials.cache import CachedBackend
+from activation.trials.engine import execute
+from activation.trials.stage import Stage, planned_calls, stage_named
+
+Stages = Mapping[str, Stage]
+
+
+def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
+    """The stage `--real` chooses (the `stages` given replace the registry's, by name)."""
+    name = "B" if args.real else "A"
+    return stages[name] if stages and name in stages else stage_named(name)
+
+
+def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
+    """The spec the flags ask for, with the stage's own defaults."""
+    if args.max_trials is not None and args.max_trials < args.trials:
+        raise InputError(
+            f"--max-trials {args.max_trials} is below --trials {args.trials}: "
+            "escalation cannot run fewer trials than the first round"
+        )
+    if args.resume and not args.batch:
+        raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
+    from activation.inputs.load import load_pricing
+
+    fixed, ceiling = args.concurrency or (None, None)
+    spec = stage.configure(
+        RunSpec(
+            stage="B" if args.real else "A",
+            model=args.model,
+            trials=args.trials,
+            max_trials=args.max_trials or max(MAX_TRIALS, args.trials),
+            alpha=args.alpha,
+            seed=args.seed,
+            concurrency=fixed,
+            max_concurrency=ceiling,
+            agent=AgentSettings(args.claude, args.max_turns, args.timeout) if args.real else None,
+            pricing=load_pricing(args.price_in, args.price_out),
+            max_cost_usd=args.max_cost_usd,
+            batch=args.batch,
+            resume=args.resume,
+        )
+    )
+    if spec.max_cost_usd is not None and spec.prices is None:
+        model = spec.model or "the Claude Code CLI's default model (pass --model)"
+        raise InputError(
+            f"cannot enforce a cost ceiling without prices for {model}: "
+            "pass --price-in and --price-out"
+        )
+    return spec
+
+
+def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> Inputs:
+    """The inputs the flags name; `candidate` None is the working-tree SKILL.md."""
+    from activation.inputs.load import load_inputs
+
+    return load_inputs(
+        cwd,
+        repo=args.repo,
+        skill_path=args.skill_path,
+        cases=args.cases,
+        distractors=args.distractors,
+        baseline=args.baseline,
+        candidate=candidate,
+        only=args.only,
+    )
+
+
+def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunSpec, Inputs]:
+    """This shard's cases, with what `merge` needs to put the whole run back together."""
+    whole = Shard(index, count, tuple(case.id for case in inputs.cases), run_identity(spec, inputs))
+    mine = tuple(case for case in inputs.cases if shard_of(case.id, count) == index)
+    return replace(spec, shard=whole), replace(inputs, cases=mine)
+
+
+@contextmanager
+def open_store(args: argparse.Namespace) -> Iterator[TrialStore | None]:
+    """The response cache the flags ask for (None with `--no-cache`), closed after."""
+    if args.no_cache:
+        yield None
+        return
+    store = TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def run_trials(
+    session: Session, stage: Stage, spec: RunSpec, inputs: Inputs, store: TrialStore | None
+) -> RunOutcome:
+    """The run, its answers kept in and served from `store`, SIGINT and SIGTERM stopping it."""
+    backend = stage.open(spec, inputs)
+    if store is not None:
+        backend = CachedBackend(backend, store)
+    estimate = None
+    if spec.max_cost_usd is not None:
+        estimate = stage.estimate(spec, inputs).per_trial
+    label = f"Stage {spec.stage} trials"
+    with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
+        return execute(spec, inputs, backend, progress, estimate, stop_on_signals=True)

@@ -1,0 +1,37 @@
+"""Which run this is, and which shard a case falls in: the two rules shards and resumes
+rely on, side by side so they cannot drift apart.
+
+A run's identity is a digest of everything that makes two runs the same run: the skill,
+both descriptions, every case as written, the menu's other skills, and the settings the
+trials and verdicts depend on. Shards of one run carry it (`merge` joins only those), the
+report shows it, and `--batch --resume` finds an interrupted run's batches by it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import orjson
+
+from activation._models import Inputs, RunSpec
+
+
+def run_identity(spec: RunSpec, inputs: Inputs) -> str:
+    material = {
+        "skill": inputs.target.skill_id,
+        "baseline": inputs.baseline.description,
+        "candidate": inputs.candidate.description,
+        "cases": [dataclasses.asdict(case) for case in inputs.cases],
+        "menu": [dataclasses.asdict(skill) for skill in inputs.distractors],
+        "settings": [spec.stage, spec.model, spec.trials, spec.max_trials, spec.alpha, spec.seed],
+        "agent": None if spec.agent is None else [spec.agent.max_turns, spec.agent.timeout],
+    }
+    return hashlib.sha256(orjson.dumps(material)).hexdigest()[:32]
+
+
+def shard_of(case_id: str, count: int) -> int:
+    """The shard (1 to `count`) a case falls in: a stable hash of its id, the same on every
+    machine and every run, so a case's trials always stay together."""
+    digest = hashlib.sha256(case_id.encode()).digest()
+    return int.from_bytes(digest[:8]) % count + 1

@@ -1,0 +1,101 @@
+"""The report's JSON: one codec generated from the report's types, and its JSON Schema.
+
+msgspec turns the typed records into plain data and back (`to_builtins`, and `convert`,
+which validates every field against its type), and writes their JSON Schema; orjson reads
+and writes the bytes. So a field added to a record is in the JSON, read back and described
+by the schema with no change here. The schema ships with the package (`activation schema`
+prints it; a test keeps the committed file equal to what the types give).
+
+`activation-report/3` adds to `/2` and renames or drops nothing. A `/2` report is read by
+adding what it lacks and can be told from the rest (each trial's case id); its other new
+fields take their defaults.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+import msgspec
+import orjson
+
+from activation._errors import ExitCode, InputError
+from activation.report.model import SCHEMA, Report
+
+READABLE = ("activation-report/2", SCHEMA)
+SCHEMA_FILE = "report.schema.json"
+"""The shipped JSON Schema, beside this module."""
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(report)
+    return data
+
+
+def report_json(report: Report) -> bytes:
+    return orjson.dumps(report_data(report), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
+    """The record of a run that stopped before it had verdicts to report."""
+    data = {"schema": SCHEMA, "version": version, "exit_code": int(exit_code), "error": error}
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """A `/2` report in the `/3` shape: each trial names its case, as `/3` trials do."""
+    if data.get("schema") == SCHEMA:
+        return data
+    cases = [
+        {**entry, "trials": [{"case_id": entry.get("id"), **t} for t in entry.get("trials", ())]}
+        if isinstance(entry, dict)
+        else entry
+        for entry in data.get("cases") or ()
+    ]
+    return {**data, "schema": SCHEMA, "cases": cases}
+
+
+def parse_report(data: object, source: str) -> Report:
+    """A saved JSON report as the typed model; anything else is an input error."""
+    if not isinstance(data, dict) or data.get("schema") not in READABLE:
+        raise InputError(f"{source}: not an activation report ({' or '.join(READABLE)})")
+    if "cases" not in data:
+        raise InputError(f"{source}: the report of a run that stopped early ({data.get('error')})")
+    try:
+        return msgspec.convert(upgraded(data), Report)
+    except msgspec.ValidationError as error:
+        raise InputError(f"{source}: a damaged activation report ({error})") from None
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of a report, from the types (a run that stopped early writes only
+    `schema`, `version`, `exit_code` and `error`)."""
+    (body,), components = msgspec.json.schema_components([Report], ref_template="#/$defs/{name}")
+    stopped = {
+        "title": "StoppedEarly",
+        "description": "A run that stopped before it had verdicts (exit 2 or 4).",
+        "type": "object",
+        "properties": {
+            "schema": {"const": SCHEMA},
+            "version": {"type": "string"},
+            "exit_code": {"type": "integer"},
+            "error": {"type": "string"},
+        },
+        "required": ["schema", "version", "exit_code", "error"],
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "activation report",
+        "anyOf": [body, stopped],
+        "$defs": components,
+    }
+
+
+def schema_json() -> bytes:
+    return orjson.dumps(report_schema(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def shipped_schema() -> bytes:
+    """The schema file the package carries."""
+    return files("activation.report").joinpath(SCHEMA_FILE).read_bytes()

@@ -1,0 +1,209 @@
+"""Every sentence and figure a report says in words, once, for every renderer: the terminal,
+Markdown, JUnit, HTML, `diff`, the plan. So the outputs never say the same thing two ways.
+
+Plain text only (no markup); each renderer escapes or styles it its own way. What depends
+on the stage (where a cost comes from, which flags chose it, what checks its flagged cases)
+comes from the stage itself, found by the name the report carries.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+from collections.abc import Sequence
+
+from activation._errors import ExitCode
+from activation._models import FLAGGED, VARIANTS, CaseVerdict, RunSpec, Status, Tally, Trial
+from activation.report.model import Report
+from activation.trials.stage import stage_named
+from activation.verdicts.figures import Count, Interval, VariantFigures
+
+VERDICTS = {
+    ExitCode.OK: "OK: no case regressed, no case errored.",
+    ExitCode.REGRESSED: "FAILED: the candidate regressed.",
+    ExitCode.INCOMPLETE: (
+        "INCOMPLETE: some evidence is missing (errored trials or cases not run), so the gate "
+        "fails closed."
+    ),
+    ExitCode.INTERRUPTED: "INTERRUPTED: partial results.",
+}
+"""A run's verdict in one line, by its exit code."""
+EXPECTED = {True: "activate", False: "stay quiet"}
+NO_RATE = "n/a (no case to count: ERROR cases are left out)"
+
+
+def verdict(report: Report) -> str:
+    return VERDICTS.get(ExitCode(report.exit_code), report.error or f"exit {report.exit_code}")
+
+
+def cut(text: str, width: int) -> str:
+    """The text on one line, cut to `width` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def number(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}" if value >= 0.001 else f"{value:.0e}"
+
+
+def money(value: float | None) -> str:
+    return "unknown" if value is None else f"${value:,.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def tally_cell(tally: Tally) -> str:
+    cell = f"{tally.activated}/{tally.valid}"
+    return f"{cell} +{tally.errors} err" if tally.errors else cell
+
+
+def interval_text(interval: Interval | None) -> str | None:
+    """A 95 % Wilson interval in whole percent, "30%-95%"; None without one."""
+    if interval is None:
+        return None
+    low, high = interval
+    return f"{low:.0%}-{high:.0%}"
+
+
+def rate_text(count: Count, interval: Interval | None) -> str:
+    if not count.total:
+        return NO_RATE
+    shown = interval_text(interval)
+    wilson = f"  (95% Wilson {shown})" if shown else ""
+    return f"{count.hits}/{count.total} = {count.hits / count.total:.0%}{wilson}"
+
+
+def percent(count: Count | None, interval: Interval | None) -> str:
+    if count is None or not count.total:
+        return "n/a"
+    shown = interval_text(interval)
+    return f"{count.hits / count.total:.0%}" + (f" ({shown})" if shown else "")
+
+
+def recall_text(figures: VariantFigures) -> str:
+    return rate_text(figures.recall, figures.recall_interval)
+
+
+def false_positives_text(figures: VariantFigures) -> str:
+    return rate_text(figures.false_positives, figures.false_positives_interval)
+
+
+def model_text(spec: RunSpec) -> str:
+    return spec.model or "the CLI's default model"
+
+
+def cost_line(report: Report) -> str:
+    """The run's cost, and where it comes from; unknown is said, never shown as $0."""
+    cost, basis = report.usage.cost_usd, stage_named(report.stage).cost_basis(report)
+    if cost is None or basis is None:
+        return f"cost unknown (no price for {model_text(report)}: pass --price-in and --price-out)"
+    return f"cost ${cost:.4f} ({basis})"
+
+
+def usage_lines(report: Report) -> list[str]:
+    """What the run spent, in words every output shares."""
+    usage, summary = report.usage, report.summary
+    lines = []
+    if summary.extra_calls:
+        lines.append(
+            f"escalated {summary.escalated} case(s) past the first round: "
+            f"{summary.extra_calls} extra trial(s)"
+        )
+    line = (
+        f"usage: {usage.requests} request(s), {usage.input_tokens} input / "
+        f"{usage.output_tokens} output tokens"
+    )
+    if usage.cache_write_tokens or usage.cache_read_tokens:
+        line += (
+            f", prompt cache {usage.cache_write_tokens} written / {usage.cache_read_tokens} read"
+        )
+    lines.append(f"{line}; {cost_line(report)}")
+    if usage.from_cache:
+        lines.append(f"{usage.from_cache} trial(s) from the cache (no request, no cost)")
+    if usage.throttled or report.max_concurrency is not None:
+        lines.append(concurrency_line(report))
+    return lines
+
+
+def concurrency_line(report: Report) -> str:
+    """How many trials were in flight, and how often the API pushed back."""
+    if report.max_concurrency is None:
+        line = (
+            f"concurrency {report.concurrency} (fixed), at most {report.peak_concurrency} in flight"
+        )
+    else:
+        line = (
+            f"concurrency adaptive from {report.concurrency} (ceiling {report.max_concurrency}): "
+            f"peak {report.peak_concurrency}, final {report.final_concurrency}"
+        )
+    pushback = report.usage.throttled
+    return line + (f"; {pushback} request(s) answered 429/529 and retried" if pushback else "")
+
+
+def ceiling_line(report: Report) -> str | None:
+    if not report.ceiling_hit:
+        return None
+    return (
+        f"cost ceiling ${report.max_cost_usd:g} reached: the trials not started are "
+        'errors ("cost ceiling")'
+    )
+
+
+def real_command(report: Report) -> str | None:
+    """A ready command that checks what this run flagged with the stage that confirms it
+    (Stage A's with `--real`), or None when nothing was flagged or nothing confirms it."""
+    confirm = stage_named(report.stage).confirmed_by
+    flagged = report.ids_with(*FLAGGED)
+    if confirm is None or not flagged:
+        return None
+    return shlex.join(["activation", *confirm, "--only", ",".join(flagged), *report.rerun])
+
+
+def rerun_command(report: Report) -> str:
+    """This run again, with the flags that chose its inputs."""
+    return shlex.join(["activation", *stage_named(report.stage).flags, *report.rerun])
+
+
+def first_errors(trials: Sequence[Trial]) -> list[tuple[str, str]]:
+    """Each variant's first error reason: enough to act on, without repeats."""
+    found: dict[str, str] = {}
+    for trial in sorted(trials, key=lambda t: t.index):
+        if trial.error:
+            found.setdefault(trial.variant, trial.error)
+    return [(variant, found[variant]) for variant in VARIANTS if variant in found]
+
+
+def status_text(entry: CaseVerdict) -> str:
+    return entry.status.value + (" (partial)" if entry.partial else "")
+
+
+def case_summary(entry: CaseVerdict) -> str:
+    """One case's counts in a line: "REGRESSED: baseline 3/3, candidate 0/3, q 0.012"."""
+    q = f", q {number(entry.q_value)}" if entry.q_value is not None else ""
+    return (
+        f"{entry.status.value}: baseline {tally_cell(entry.baseline)}, "
+        f"candidate {tally_cell(entry.candidate)}{q}"
+    )
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """(op, words) runs with op one of '=', '-', '+', from a word-level alignment."""
+    a, b = old.split(), new.split()
+    runs: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            runs.append(("=", " ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            runs.append(("-", " ".join(a[i1:i2])))
+        if j2 > j1:
+            runs.append(("+", " ".join(b[j1:j2])))
+    return runs
+
+
+def flagged_entries(report: Report) -> list[tuple[Status, list[CaseVerdict]]]:
+    """The flagged statuses that occur, each with its cases, in the order reports list them."""
+    found = []
+    for status in FLAGGED:
+        entries = [entry for entry in report.cases if entry.status is status]
+        if entries:
+            found.append((status, entries))
+    return found

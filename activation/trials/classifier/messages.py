@@ -1,0 +1,146 @@
+"""Stage A's requests to the Messages API, through the `anthropic` SDK: the one module (with
+the batch backend beside it) that imports it.
+
+The SDK retries 408/409/429/5xx itself, honouring `retry-after`; what still fails after
+that is a failed request. Refused credentials and an API that cannot be reached at all stop
+the run instead: no later trial could do better. Every 429 or 529 the API answers (also one
+the SDK then retries) is seen by a middleware, which runs once per attempt: it counts the
+pushback in the trial's usage and tells the run's limit at once, so an adaptive limit halves
+while the retry waits.
+
+Client CPU is what limits a large run (thousands of calls in flight on one core), so the
+response is read as raw JSON with orjson instead of being built into the SDK's typed models,
+which cost more than the whole rest of a call's bookkeeping.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import Any, Self
+
+import anthropic
+import httpx2
+import orjson
+
+from activation import _config
+from activation._errors import ApiUnreachable, AuthError
+from activation._models import Prices, Usage
+from activation.trials.backend import shown_url
+from activation.trials.classifier.provider import Reply, Throttled
+
+KIND = "messages-api"
+"""The backend kind in Stage A's cache keys (batches ask the same, so they share it)."""
+THROTTLED = frozenset({429, 529})
+"""Too many requests, overloaded: the API asks for fewer requests at once."""
+SENT = Usage(requests=1)
+"""The usage of a request that brought no answer back."""
+_UNREACHABLE = (httpx2.ConnectError, httpx2.UnsupportedProtocol)
+
+
+@dataclass
+class _Pushback:
+    """The trial being asked: how often the API pushed back, and whom to tell (with when
+    the refused attempt was sent)."""
+
+    tell: Throttled
+    count: int = 0
+
+
+_ASKING: ContextVar[_Pushback | None] = ContextVar("activation_asking", default=None)
+
+
+async def _watch(request: Any, call_next: Any) -> Any:
+    """Runs once per attempt, retries included."""
+    sent_at = time.monotonic()
+    response = await call_next(request)
+    pushback = _ASKING.get()
+    if pushback is not None and response.status_code in THROTTLED:
+        pushback.count += 1
+        pushback.tell(sent_at)
+    return response
+
+
+def refused(error: anthropic.APIStatusError) -> AuthError:
+    return AuthError(
+        f"the API refused the credentials (HTTP {error.status_code}); check ANTHROPIC_API_KEY"
+    )
+
+
+def unreachable(client: anthropic.AsyncAnthropic, what: str = "") -> ApiUnreachable:
+    return ApiUnreachable(
+        f"cannot reach {shown_url(client.base_url)}{what} "
+        "(check ANTHROPIC_BASE_URL and the network)"
+    )
+
+
+def message_usage(data: Mapping[str, Any], prices: Prices | None, discount: float = 1.0) -> Usage:
+    """One response's tokens and their cost (unknown without prices)."""
+    usage = data.get("usage") or {}
+    tokens = Usage(
+        requests=1,
+        input_tokens=int(usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("output_tokens") or 0),
+        cache_write_tokens=int(usage.get("cache_creation_input_tokens") or 0),
+        cache_read_tokens=int(usage.get("cache_read_input_tokens") or 0),
+    )
+    return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens, discount))
+
+
+def client() -> anthropic.AsyncAnthropic:
+    """The SDK's client as Stage A uses it; ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are
+    read by the SDK itself."""
+    return anthropic.AsyncAnthropic(
+        max_retries=_config.API_RETRIES, timeout=_config.REQUEST_TIMEOUT, middleware=[_watch]
+    )
+
+
+class MessagesAPI:
+    """Stage A's requests over one shared `AsyncAnthropic` client."""
+
+    kind = KIND
+
+    def __init__(self, prices: Prices | None) -> None:
+        self.prices = prices
+        self._client: anthropic.AsyncAnthropic | None = None
+
+    async def __aenter__(self) -> Self:
+        self._client = client()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
+        """One request and what came of it."""
+        assert self._client is not None, "enter the provider before asking"
+        pushback = _Pushback(throttled)
+        token = _ASKING.set(pushback)
+        try:
+            reply = await self._ask(self._client, request)
+        finally:
+            _ASKING.reset(token)
+        if not pushback.count:
+            return reply
+        return replace(reply, usage=replace(reply.usage, throttled=pushback.count))
+
+    async def _ask(self, client: anthropic.AsyncAnthropic, request: dict[str, Any]) -> Reply:
+        try:
+            raw = await client.messages.with_raw_response.create(**request)
+            message = orjson.loads(await raw.read())
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
+            raise refused(error) from None
+        except anthropic.APIStatusError as error:
+            return Reply(SENT, problem=f"API error HTTP {error.status_code}")
+        except anthropic.APIConnectionError as error:
+            if isinstance(error.__cause__, _UNREACHABLE):
+                raise unreachable(client) from None
+            kind = "timed out" if isinstance(error, anthropic.APITimeoutError) else "failed"
+            return Reply(SENT, problem=f"connection {kind}")
+        except orjson.JSONDecodeError:
+            return Reply(SENT, problem="the response is not JSON", again=True)
+        return Reply(message_usage(message, self.prices), message=message)

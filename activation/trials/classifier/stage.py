@@ -1,0 +1,156 @@
+"""Stage A, the classifier: a model asked which skills of the agent's menu it would invoke.
+
+Its requests go to the Messages API (one by one, or in Message Batches with `--batch`) or,
+with `--model mock`, to the offline mock model. Nothing heavy is imported here: the SDK
+comes with the backend that uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from activation import _config, state
+from activation._errors import InputError
+from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec
+from activation.inputs.identity import run_identity
+from activation.trials import api_check
+from activation.trials.backend import Backend
+from activation.trials.classifier import mock
+from activation.trials.classifier.prompt import Requests
+from activation.trials.stage import CostEstimate, Say, priced
+
+CHARS = "estimated from characters / 4"
+COUNTED = "counted by the token-counting endpoint"
+
+
+def chars_tokens(request: Mapping[str, Any]) -> int:
+    """Input tokens estimated from characters (about 4 a token), without any call."""
+    text = str(request.get("system", "")) + "".join(
+        str(message.get("content", "")) for message in request.get("messages", ())
+    )
+    return len(text) // 4
+
+
+def is_mock(spec: RunSpec) -> bool:
+    return spec.model == mock.MODEL
+
+
+class ClassifierStage:
+    name = "A"
+    noun = "model call"
+    flags: tuple[str, ...] = ()
+    confirmed_by: tuple[str, ...] | None = ("--real",)
+
+    def configure(self, spec: RunSpec) -> RunSpec:
+        model = spec.model or _config.MODEL
+        if spec.batch and model == mock.MODEL:
+            raise InputError("--batch is for the Messages API: the mock model answers at once")
+        if spec.batch:
+            # A batch holds a whole round; only the API's limit on a batch's size bounds it.
+            return replace(spec, model=model, concurrency=_config.BATCH_MAX_REQUESTS,
+                           max_concurrency=None)  # fmt: skip
+        if spec.concurrency is not None:
+            return replace(spec, model=model)
+        ceiling = spec.max_concurrency or _config.MAX_CONCURRENCY
+        start = min(_config.CONCURRENCY, ceiling)
+        return replace(spec, model=model, concurrency=start, max_concurrency=ceiling)
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        if calls and not is_mock(spec):
+            api_check.require_credentials()
+            api_check.check_reachable()
+        return spec
+
+    def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+        requests = Requests.for_run(spec, inputs)
+        target_id = inputs.target.skill_id
+        if is_mock(spec):
+            from activation.trials.classifier.backend import ClassifierBackend
+
+            return ClassifierBackend(requests, mock.MockModel(), target_id)
+        if spec.batch:
+            from activation.trials.classifier.batch import BatchBackend
+
+            identity = spec.shard.fingerprint if spec.shard else run_identity(spec, inputs)
+            run_key = f"{identity}-{spec.shard.index}" if spec.shard else identity
+            return BatchBackend(
+                requests, target_id, spec.prices, inputs.target.repo, run_key, spec.resume
+            )
+        from activation.trials.classifier.backend import ClassifierBackend
+        from activation.trials.classifier.messages import MessagesAPI
+
+        return ClassifierBackend(requests, MessagesAPI(spec.prices), target_id)
+
+    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+        """Input tokens of every case's first request (later trials differ only in the
+        menu's order), counted by the API when `count` and a key allow, else from
+        characters; the answer is assumed to be short."""
+        requests = Requests.for_run(spec, inputs).first_requests(inputs.cases)
+        discount = _config.BATCH_DISCOUNT if spec.batch else 1.0
+        output = _config.STAGE_A_OUTPUT_ESTIMATE
+        if is_mock(spec):
+            return CostEstimate(
+                "the mock model reads no tokens", "the mock model's price: nothing", 0, 0, 0.0,
+                0.0, 0.0,
+            )  # fmt: skip
+        tokens, how = None, CHARS
+        if count and api_check.has_credentials():
+            tokens, how = self._count(spec, requests)
+        elif count:
+            how = f"{CHARS}: no API key to count with"
+        counted = tokens or [chars_tokens(request) for request in requests]
+        mean = sum(counted) / len(counted) if counted else 0.0
+        return priced(spec, inputs, how, mean, output, discount)
+
+    @staticmethod
+    def _count(spec: RunSpec, requests: list[dict[str, Any]]) -> tuple[list[int] | None, str]:
+        import anyio
+
+        from activation.trials.classifier.tokens import count_input_tokens, counting_failed
+
+        try:
+            limit = spec.max_concurrency or spec.concurrency or _config.CONCURRENCY
+            return anyio.run(count_input_tokens, requests, limit), COUNTED
+        except Exception as error:
+            why = counting_failed(error)
+            if why is None:
+                raise
+            return None, f"{CHARS}: token counting failed ({why})"
+
+    def cost_basis(self, spec: RunSpec) -> str | None:
+        if is_mock(spec):
+            return "the mock model is free"
+        if spec.pricing is None:
+            return None
+        batch = " at the batch discount" if spec.batch else ""
+        return f"list prices of {spec.pricing.date}{batch}"
+
+    def notice(self, spec: RunSpec) -> str | None:
+        return mock.NOTICE if is_mock(spec) else None
+
+    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+        names = [skill.name for skill in inputs.distractors]
+        return [
+            f"menu: {inputs.target.skill_id} and {len(names)} distractor(s): {', '.join(names)}",
+            "an unusable answer is asked again once",
+        ]
+
+    def select(self, inputs: Inputs, say: Say) -> Inputs:
+        return inputs
+
+    def remember(self, outcome: RunOutcome) -> None:
+        """What Stage A flagged, for a later `--real` on the same two descriptions."""
+        if outcome.interrupted:
+            return
+        state.record_flagged(
+            outcome.inputs.target.repo,
+            state.pair_key(outcome.inputs),
+            [verdict.id for verdict in outcome.verdicts],
+            outcome.ids_with(*FLAGGED),
+            outcome.spec.model,
+        )
+
+
+STAGE = ClassifierStage()

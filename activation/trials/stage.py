@@ -1,0 +1,140 @@
+"""A stage owns itself: everything that differs between Stage A, Stage B and each agent or
+model provider lives behind this one interface, so the engine, the report and the commands
+never ask which stage they are running.
+
+A stage sets its own defaults on a spec, checks what it needs from the machine before any
+call (credentials, an executable), builds its backend, estimates what a run costs and says
+where a cost comes from, picks the cases it runs by default and remembers what a run found
+for the next one. `stage_named` finds a stage by the name a spec or a saved report carries;
+the modules are imported only then, and import nothing heavy themselves.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from activation._models import Inputs, RunOutcome, RunSpec
+from activation.trials.backend import Backend
+
+Say = Callable[[str], None]
+"""Where a stage tells the person running it about a choice it made (stderr)."""
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """What a run would cost at list price; None figures are unknown (no price)."""
+
+    how: str
+    """Where the token figures come from, said to the user."""
+    basis: str
+    """What the tokens are priced at ("list prices of 2026-11-30")."""
+    trial_input: float
+    """Mean input tokens of one trial."""
+    trial_output: int
+    per_trial: float | None
+    first_round: float | None
+    worst_case: float | None
+    """Every case escalated to `--max-trials`."""
+
+    @property
+    def known(self) -> bool:
+        return self.per_trial is not None
+
+
+def planned_calls(spec: RunSpec, inputs: Inputs) -> int:
+    """Trials of the first round, before any re-ask."""
+    return len(inputs.cases) * 2 * spec.trials
+
+
+def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
+    """Every case escalated to `--max-trials`."""
+    return len(inputs.cases) * 2 * spec.max_trials
+
+
+def priced(
+    spec: RunSpec, inputs: Inputs, how: str, trial_input: float, trial_output: int, discount: float
+) -> CostEstimate:
+    """A trial's tokens at the spec's prices, for the first round and the worst case."""
+    prices = spec.prices
+    per_trial = (
+        None
+        if prices is None
+        else (trial_input * prices.input + trial_output * prices.output) * discount / 1_000_000
+    )
+    date = spec.pricing.date if spec.pricing else "?"
+    half = ", at the batch discount (half)" if discount < 1 else ""
+    return CostEstimate(
+        how,
+        f"list prices of {date}{half}",
+        trial_input,
+        trial_output,
+        per_trial,
+        None if per_trial is None else per_trial * planned_calls(spec, inputs),
+        None if per_trial is None else per_trial * worst_case_calls(spec, inputs),
+    )
+
+
+class Stage(Protocol):
+    name: str
+    """What a spec and a report call it ("A", "B")."""
+    noun: str
+    """One trial, in words ("model call", "agent run")."""
+    flags: tuple[str, ...]
+    """The command-line flags that choose this stage (repeated in a suggested command)."""
+    confirmed_by: tuple[str, ...] | None
+    """The flags of the stage that checks this one's flagged cases (Stage A: `--real`)."""
+
+    def configure(self, spec: RunSpec) -> RunSpec:
+        """The spec with this stage's defaults (model, concurrency); InputError for an
+        option this stage does not take."""
+        ...
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        """Check the machine before any call (with `calls` False: a dry run, which needs no
+        credentials); the spec with what was found (an executable's version)."""
+        ...
+
+    def open(self, spec: RunSpec, inputs: Inputs) -> Backend: ...
+
+    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+        """What a run would cost; `count` allows a free call that counts tokens exactly."""
+        ...
+
+    def cost_basis(self, spec: RunSpec) -> str | None:
+        """Where a known cost of this stage's run comes from ("list prices of 2026-11-30");
+        None when this spec cannot know it (no prices to count with)."""
+        ...
+
+    def notice(self, spec: RunSpec) -> str | None:
+        """What every output must say about the answers (a mock's mean nothing)."""
+        ...
+
+    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+        """Lines a dry run shows about what this stage would ask."""
+        ...
+
+    def select(self, inputs: Inputs, say: Say) -> Inputs:
+        """The cases a run takes when none are named (`--only`)."""
+        ...
+
+    def remember(self, outcome: RunOutcome) -> None:
+        """Keep what a finished run found, for a later run (Stage A's flagged cases)."""
+        ...
+
+
+STAGE_MODULES: Mapping[str, str] = {
+    "A": "activation.trials.classifier.stage",
+    "B": "activation.trials.agent.stage",
+}
+"""Each module holds `STAGE`; a new stage is a new module and one line here."""
+
+
+def stage_named(name: str) -> Stage:
+    module = STAGE_MODULES.get(name)
+    if module is None:
+        raise KeyError(f"no stage {name!r}")
+    stage: Stage = importlib.import_module(module).STAGE
+    return stage

@@ -1,0 +1,170 @@
+"""The report's codec: a run's records written as JSON, read back to the same report, the
+JSON Schema generated from the types and shipped, and `/2` reports still read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import jsonschema
+import orjson
+import pytest
+
+from activation._errors import ExitCode, InputError
+from activation._models import AgentSettings, RunSpec, Status
+from activation.report.codec import (
+    failure_json,
+    parse_report,
+    report_data,
+    report_json,
+    report_schema,
+    schema_json,
+    shipped_schema,
+)
+from activation.report.model import build_report
+from activation.trials.engine import execute_async
+from activation.trials.fake import FakeBackend, scripted
+from activation.trials.simulate import simulated_inputs, typical
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
+REPO_SCHEMA = Path(__file__).resolve().parents[2] / "activation" / "report" / "report.schema.json"
+SPECS = [RunSpec(), RunSpec(stage="B", trials=2, max_trials=2, agent=AgentSettings(version="2.1"))]
+
+
+def a_report(spec: RunSpec) -> bytes:
+    inputs = simulated_inputs(typical(4))
+    answers = scripted(
+        {
+            ("case-0", "baseline"): [True],
+            ("case-0", "candidate"): [False],
+            ("case-1", "candidate"): [True, None, True],
+            "case-1": [True],
+            "case-2": [True, False],
+            "case-3": [True],
+        }
+    )
+    outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answers))
+    report = build_report(outcome, "9.9.9", warnings=("a warning",), rerun=("--trials", "5"))
+    return report_json(report)
+
+
+def key_paths(data: object, prefix: str = "") -> set[str]:
+    """Every key of a JSON value, as paths ("cases[].trials[].usage.requests")."""
+    if isinstance(data, dict):
+        found = set()
+        for key, value in data.items():
+            path = f"{prefix}.{key}" if prefix else key
+            found |= {path} | key_paths(value, path)
+        return found
+    if isinstance(data, list | tuple):
+        return set().union(*(key_paths(item, prefix + "[]") for item in data))
+    return set()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_saved_report_reads_back_to_the_same_report(spec: RunSpec) -> None:
+    saved = a_report(spec)
+    report = parse_report(orjson.loads(saved), "saved.json")
+    assert report_json(report) == saved
+    assert (report.version, report.warnings, report.rerun) == (
+        "9.9.9",
+        ("a warning",),
+        ("--trials", "5"),
+    )
+    statuses = {entry.id: entry.status for entry in report.cases}
+    assert statuses["case-1"] is Status.ERROR
+    assert statuses["case-3"] is Status.PASS
+    assert report.cases[0].trials[0].case_id == "case-0"
+
+
+def test_what_is_not_a_report_is_an_input_error() -> None:
+    with pytest.raises(InputError, match=r"^x.json: not an activation report"):
+        parse_report({"schema": "something-else"}, "x.json")
+    with pytest.raises(InputError, match=r"^x.json: not an activation report"):
+        parse_report([1, 2], "x.json")
+    stopped = orjson.loads(failure_json(ExitCode.USAGE, "no API key", "1.0"))
+    with pytest.raises(InputError, match=r"the report of a run that stopped early \(no API key\)"):
+        parse_report(stopped, "x.json")
+    damaged = orjson.loads(a_report(RunSpec()))
+    del damaged["summary"]
+    with pytest.raises(InputError, match=r"^x.json: a damaged activation report \(.*summary"):
+        parse_report(damaged, "x.json")
+    damaged = orjson.loads(a_report(RunSpec()))
+    damaged["cases"][0]["status"] = "MAYBE"
+    with pytest.raises(InputError, match=r"Invalid enum value 'MAYBE' - at `\$.cases\[0\].status`"):
+        parse_report(damaged, "x.json")
+
+
+def test_the_json_names_every_figure() -> None:
+    data = orjson.loads(a_report(RunSpec()))
+    assert set(data) == {
+        "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
+        "max_trials", "alpha", "seed", "concurrency", "max_concurrency", "fingerprint",
+        "shard", "batch", "resume", "max_cost_usd", "ceiling_hit", "peak_concurrency",
+        "final_concurrency", "pricing", "agent", "skill", "baseline", "candidate", "notice",
+        "warnings", "rerun", "cases", "summary", "usage",
+    }  # fmt: skip
+    assert set(data["usage"]) == {
+        "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
+        "cache_read_tokens", "cost_usd", "throttled",
+    }  # fmt: skip
+    assert set(data["cases"][0]["trials"][0]) == {
+        "case_id", "variant", "index", "reading", "activated", "evidence", "error",
+        "transcript", "cached", "usage",
+    }  # fmt: skip
+    assert set(data["summary"]) == {
+        "baseline", "candidate", "regressed", "improved", "unstable", "errors", "unfinished",
+        "escalated", "extra_calls",
+    }  # fmt: skip
+    steady = data["cases"][3]
+    assert steady["trials_run"] == {"baseline": 3, "candidate": 3}
+    assert steady["baseline"] == {"activated": 3, "valid": 3, "errors": 0, "verdict": True}
+    assert orjson.loads(report_json(parse_report(data, "x"))) == data
+
+
+@pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
+def test_a_v2_report_reads_and_v3_keeps_every_v2_field(name: str) -> None:
+    """Saved with activation 0.2.0: `report`, `diff` and `merge` read it, and /3 adds to
+    /2 without renaming, dropping or changing any field."""
+    old = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
+    report = parse_report(old, f"{name}.json")
+    new = report_data(report)
+    assert key_paths(old) <= key_paths(new)
+    assert new["schema"] == "activation-report/3"
+
+    def same(before: object, after: object, path: str) -> None:
+        if isinstance(before, dict):
+            assert isinstance(after, dict), path
+            for key, value in before.items():
+                if path == "" and key == "schema":
+                    continue
+                same(value, after[key], f"{path}.{key}")
+        elif isinstance(before, list):
+            assert isinstance(after, list | tuple) and len(after) == len(before), path
+            for position, (one, other) in enumerate(zip(before, after, strict=True)):
+                same(one, other, f"{path}[{position}]")
+        else:
+            assert before == after, path
+
+    same(old, new, "")
+
+
+def test_the_shipped_schema_is_the_one_the_types_give() -> None:
+    assert REPO_SCHEMA.read_bytes() == schema_json(), (
+        "the committed schema is stale: write activation/report/report.schema.json from "
+        "activation.report.codec.schema_json()"
+    )
+    assert shipped_schema() == REPO_SCHEMA.read_bytes()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_the_schema_validates_reports_and_refuses_what_is_not_one(spec: RunSpec) -> None:
+    validator = jsonschema.Draft202012Validator(report_schema())
+    data = orjson.loads(a_report(spec))
+    validator.validate(data)
+    validator.validate(orjson.loads(failure_json(ExitCode.INTERNAL, "a bug", "1.0")))
+    data["cases"][0]["baseline"]["valid"] = "three"
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(data)
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"schema": "activation-report/3", "version": "1.0"})

@@ -1,0 +1,53 @@
+"""The public surface serves a library user: every exported name resolves, and the README's
+library example runs as printed, comparing the working tree with git:HEAD."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import activation
+from tests.support.skill_repo import SkillRepos
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_every_exported_name_resolves() -> None:
+    for name in activation.__all__:
+        assert getattr(activation, name) is not None, name
+    wanted = {
+        "ClassifierBackend", "MessagesAPI", "MockModel", "BatchBackend", "AgentBackend",
+        "FakeBackend", "CachedBackend", "Usage", "InputError", "AuthError", "ApiUnreachable",
+        "judge", "judge_all", "parse_report", "report_json", "report_schema", "stage_named",
+        "execute", "execute_async",
+    }  # fmt: skip
+    assert wanted <= set(activation.__all__)
+
+
+def library_example() -> str:
+    """The Python blocks of the README's "From Python" section, in order."""
+    section = README.read_text().split("\n### From Python\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert blocks, "the README has no Python example"
+    return "\n".join(blocks)
+
+
+def test_the_readme_library_example_runs_head_against_the_working_tree(
+    skill_repo: SkillRepos,
+) -> None:
+    made = skill_repo(
+        "Use when adding login, signup, or authentication to a web app with Auth0.",
+        plugin_dir="plugins/auth0", plugin_name="auth0", skill_name="auth0",
+        candidate="Use when adding Auth0 to a web app.",
+    )  # fmt: skip
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(made.root)}
+    done = subprocess.run(
+        [sys.executable, "-c", library_example()],
+        cwd=made.root, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("REGRESSED git:HEAD ")  # the mock: HEAD against the edit
+    assert lines[1].split()[0] in {"OK", "REGRESSED", "INCOMPLETE"}
