@@ -246,6 +246,8 @@ class Trial:
 
 class Status(StrEnum):
     REGRESSED = "REGRESSED"
+    WEAKENED = "WEAKENED"
+    """Both variants right by majority, the candidate significantly less often."""
     IMPROVED = "IMPROVED"
     UNSTABLE = "UNSTABLE"
     PASS = "PASS"
@@ -253,14 +255,17 @@ class Status(StrEnum):
     ERROR = "ERROR"
 
 
-FLAGGED = (Status.REGRESSED, Status.IMPROVED, Status.UNSTABLE, Status.ERROR)
+FLAGGED = (Status.REGRESSED, Status.WEAKENED, Status.IMPROVED, Status.UNSTABLE, Status.ERROR)
 """Statuses that ask for a look with the real agent."""
+WEAKENED_FAILS = "weakened"
+"""`--fail-on weakened`: a WEAKENED case fails the gate as a regression does."""
 
 
-def gate(statuses: Iterable[Status]) -> ExitCode:
-    """A regression fails the gate (and wins over errors); missing evidence fails it closed."""
+def gate(statuses: Iterable[Status], fail_on: Iterable[str] = ()) -> ExitCode:
+    """A regression fails the gate (and wins over errors), a weakened case too when asked;
+    missing evidence fails it closed."""
     found = set(statuses)
-    if Status.REGRESSED in found:
+    if Status.REGRESSED in found or (Status.WEAKENED in found and WEAKENED_FAILS in fail_on):
         return ExitCode.REGRESSED
     if Status.ERROR in found:
         return ExitCode.INCOMPLETE
@@ -439,6 +444,8 @@ class RunSpec:
     """Stage A through the Message Batches API: half the price, results within hours."""
     resume: bool = False
     """With `batch`: collect the batches an interrupted run on the same inputs submitted."""
+    fail_on: tuple[str, ...] = ()
+    """Statuses beyond REGRESSED that fail the gate: `("weakened",)` or none."""
 
     @property
     def prices(self) -> Prices | None:
@@ -476,7 +483,7 @@ class RunOutcome:
     def exit_code(self) -> ExitCode:
         if self.interrupted:
             return ExitCode.INTERRUPTED
-        return gate(verdict.status for verdict in self.verdicts)
+        return gate((verdict.status for verdict in self.verdicts), self.spec.fail_on)
 
     @property
     def usage(self) -> Usage:

@@ -375,6 +375,12 @@ TRIAL_OPTIONS = (
         shown=CONCURRENCY_SHOWN,
         toml=(int, str),
     ),
+    Flag(
+        "--fail-on",
+        "STATUS",
+        "also fail the gate (exit 1) on WEAKENED cases",
+        choices=("weakened",),
+    ),
     switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
     switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
 )

@@ -57,6 +57,7 @@ def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
             max_cost_usd=args.max_cost_usd,
             batch=args.batch,
             resume=args.resume,
+            fail_on=(args.fail_on,) if args.fail_on else (),
         )
     )
     if spec.max_cost_usd is not None and spec.prices is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from activation._models import CaseVerdict, Status
+from activation._models import WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
 
@@ -61,9 +61,21 @@ def case_body(entry: CaseVerdict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _testcase(parent: ET.Element, entry: CaseVerdict) -> None:
+def failing(report: Report) -> tuple[Status, ...]:
+    """The statuses that fail the gate, as JUnit failures."""
+    weakened = (Status.WEAKENED,) if WEAKENED_FAILS in report.fail_on else ()
+    return (Status.REGRESSED, *weakened)
+
+
+def _testcase(parent: ET.Element, entry: CaseVerdict, failures: tuple[Status, ...]) -> None:
     element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
-    kind = {Status.ERROR: "error", Status.REGRESSED: "failure"}.get(entry.status, "system-out")
+    kind = (
+        "error"
+        if entry.status is Status.ERROR
+        else "failure"
+        if entry.status in failures
+        else "system-out"
+    )
     child = ET.SubElement(element, kind)
     if kind != "system-out":
         child.attrib.update(type=entry.status.value, message=words.case_summary(entry))
@@ -74,7 +86,7 @@ def render_junit(report: Report) -> bytes:
     cases, unfinished = report.cases, report.summary.unfinished
     counts: dict[str, str] = {
         "tests": str(len(cases) + len(unfinished)),
-        "failures": str(report.count(Status.REGRESSED)),
+        "failures": str(sum(report.count(status) for status in failing(report))),
         "errors": str(report.count(Status.ERROR)),
         "skipped": str(len(unfinished)),
     }
@@ -86,7 +98,7 @@ def render_junit(report: Report) -> bytes:
     for key, value in _properties(report).items():
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
-        _testcase(suite, entry)
+        _testcase(suite, entry, failing(report))
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"

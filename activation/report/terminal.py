@@ -20,6 +20,7 @@ from activation.report.model import Report
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
+    Status.WEAKENED: "red",
     Status.IMPROVED: "bold green",
     Status.UNSTABLE: "yellow",
     Status.PASS: "green",

@@ -33,7 +33,10 @@ NO_RATE = "n/a (no case to count: ERROR cases are left out)"
 
 
 def verdict(report: Report) -> str:
-    return VERDICTS.get(ExitCode(report.exit_code), report.error or f"exit {report.exit_code}")
+    code = ExitCode(report.exit_code)
+    if code is ExitCode.REGRESSED and not report.summary.regressed and report.summary.weakened:
+        return "FAILED: the candidate weakened (--fail-on weakened)."
+    return VERDICTS.get(code, report.error or f"exit {report.exit_code}")
 
 
 def cut(text: str, width: int) -> str:

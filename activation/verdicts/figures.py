@@ -80,6 +80,7 @@ class Summary:
     """Cases that ran more than the first round."""
     extra_calls: int
     """Trials beyond every case's first round: what escalation cost."""
+    weakened: tuple[str, ...] = ()
 
     def figures(self, variant: VariantName) -> VariantFigures:
         return self.baseline if variant == "baseline" else self.candidate
@@ -107,4 +108,5 @@ def summarise(
         tuple(unfinished),
         sum(verdict.escalated for verdict in verdicts),
         extra,
+        ids(Status.WEAKENED),
     )

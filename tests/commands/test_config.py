@@ -94,7 +94,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
         "repo", "skill-path", "cases", "distractors", "trials", "max-trials", "model", "seed",
-        "alpha", "concurrency", "json", "real", "claude", "max-turns", "timeout", "baseline",
+        "alpha", "concurrency", "fail-on", "json", "real", "claude", "max-turns", "timeout",
+        "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",

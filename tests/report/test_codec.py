@@ -100,7 +100,7 @@ def test_the_json_names_every_figure() -> None:
     assert set(data) == {
         "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
         "max_trials", "alpha", "seed", "concurrency", "max_concurrency", "fingerprint",
-        "shard", "batch", "resume", "max_cost_usd", "ceiling_hit", "peak_concurrency",
+        "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "skill", "baseline", "candidate", "notice",
         "warnings", "rerun", "cases", "summary", "usage",
     }  # fmt: skip
@@ -113,8 +113,8 @@ def test_the_json_names_every_figure() -> None:
         "transcript", "cached", "usage",
     }  # fmt: skip
     assert set(data["summary"]) == {
-        "baseline", "candidate", "regressed", "improved", "unstable", "errors", "unfinished",
-        "escalated", "extra_calls",
+        "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
+        "unfinished", "escalated", "extra_calls",
     }  # fmt: skip
     steady = data["cases"][3]
     assert steady["trials_run"] == {"baseline": 3, "candidate": 3}
