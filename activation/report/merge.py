@@ -69,7 +69,9 @@ def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged
     judged = [entries[case_id] for case_id in run_cases if case_id in entries]
     verdicts = rejudge(judged, first.alpha, unjudged=len(run_cases) - len(judged))
     interrupted = any(report.interrupted for _name, report in reports)
-    code = ExitCode.INTERRUPTED if interrupted else gate((v.status for v in verdicts), first.fail_on)
+    code = (
+        ExitCode.INTERRUPTED if interrupted else gate((v.status for v in verdicts), first.fail_on)
+    )
     if missing and code is ExitCode.OK:
         code = ExitCode.INCOMPLETE
     unfinished = tuple(case_id for case_id in run_cases if case_id not in entries)
