@@ -22,6 +22,9 @@ MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
 MAX_TOKENS = 4096
 """Stage A's answer budget: room for a thinking model's reasoning before its short answer."""
+MENU_ORDERS = 4
+"""Stage A's listing orders: rotations of one seeded order, taken in turn by each case's
+trials, so position bias cancels over trials while the listing stays a cacheable prefix."""
 API_RETRIES = 4
 """The SDK's own retries of 408/409/429/5xx, honouring `retry-after`."""
 REQUEST_TIMEOUT = 180.0
@@ -65,6 +68,10 @@ BATCH_CANCEL_TIMEOUT = 10.0
 
 DESCRIPTION_LIMIT = 1024
 """The agent cuts descriptions longer than this."""
+SIMILAR_WARN = 0.5
+SIMILAR_ERROR = 0.75
+"""`lint`: two skills of one menu whose entries share this much of their content words
+(Dice coefficient, see inputs/overlap.py) are a warning, and from SIMILAR_ERROR an error."""
 LONG_PROMPT = 20_000
 """Characters above which a prompt gets a warning: it is probably pasted by mistake."""
 LARGE_PLAN = 10_000
@@ -74,6 +81,9 @@ BASELINE = "git:HEAD"
 SKILL_PATH = PurePath("plugins/auth0/skills/auth0/SKILL.md")
 """The default `--skill-path`, relative to the repo; else the only SKILL.md under plugins/."""
 PLUGINS_DIR = "plugins"
+SKILL_FOLDERS = (".claude/skills", "skills", ".agents/skills")
+"""The skills-folder layouts looked for at a repo's root (a project's Claude Code skills and
+the Agent Skills layouts): their skills are invoked by bare name."""
 STATE_DIR = ".activation"
 """The state folder in the target repo: Stage A flags and Stage B transcripts."""
 DEBUG_ENV = "ACTIVATION_DEBUG"

@@ -11,7 +11,7 @@ made, also when one is read back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
@@ -36,8 +36,36 @@ def _derive(record: object, name: str, value: object) -> None:
 # --- inputs ----------------------------------------------------------------------------
 
 
+def skill_id(plugin: str | None, folder: str) -> str:
+    """How the agent invokes a skill: `<plugin>:<folder>` in a plugin, with every UTF-16
+    unit of the folder outside `[A-Za-z0-9_-]` made a `-` (`éclair` is `-clair`, an emoji
+    `--`, as Claude Code names it); the bare folder name in a skills folder."""
+    if plugin is None:
+        return folder
+    safe = "".join(
+        char if char.isascii() and (char.isalnum() or char in "_-") else "-" * _utf16_units(char)
+        for char in folder
+    )
+    return f"{plugin}:{safe}"
+
+
+def _utf16_units(char: str) -> int:
+    return 2 if ord(char) > 0xFFFF else 1
+
+
+NONE = "none"
+"""Where a prompt went when no skill fired, in routes and the confusion matrix."""
+OTHER = "other"
+"""The expectation of a `should_activate: false` case: any skill but the target, or none."""
+
+
 @dataclass(frozen=True)
 class Case:
+    """One prompt and where it belongs. `expect` (ids resolved against the menu) says which
+    skills may fire first, `()` that none should; None means the case does not route: it
+    says only whether the target should fire (`should_activate`, which a routing case
+    derives). `must_not` are skills that must not fire at all."""
+
     id: str
     prompt: str
     should_activate: bool
@@ -45,35 +73,104 @@ class Case:
     tags: tuple[str, ...] = ()
     spot_check: bool = False
     twin: str | None = None
+    expect: tuple[str, ...] | None = None
+    must_not: tuple[str, ...] = ()
 
     @property
     def group(self) -> str:
         """The case's first tag: what reports group and filter it by."""
         return self.tags[0] if self.tags else UNTAGGED
 
+    def expected(self, target: str) -> str:
+        """The case's expectation in one word, for routes and the confusion matrix: the
+        skill that should fire (`a|b` for several), `none`, or `other` (not the target)."""
+        if self.expect is None:
+            return target if self.should_activate else OTHER
+        return "|".join(self.expect) or NONE
+
+    def expects(self, skill: str, target: str) -> bool:
+        """Whether `skill` is a right first answer to this case (it is a positive of it)."""
+        if self.expect is None:
+            return self.should_activate and skill == target
+        return skill in self.expect
+
+    def is_right(self, chose: Sequence[str], target: str) -> bool:
+        """Whether skills firing in this order are right for the case. A routing case is
+        judged on the first that fired (nothing, when `expect` is empty); a
+        `should_activate` case, as it always was, on whether the target fired at all."""
+        if any(skill in self.must_not for skill in chose):
+            return False
+        if self.expect is None:
+            return (target in chose) == self.should_activate
+        if not self.expect:
+            return not chose
+        return bool(chose) and chose[0] in self.expect
+
+    def settled(self, chose: Sequence[str], target: str) -> bool:
+        """Whether skills firing in this order already decide `is_right`, whatever fires
+        next: a run can stop there."""
+        if any(skill in self.must_not for skill in chose):
+            return True
+        if self.must_not:
+            return False
+        if self.expect is None:
+            return target in chose
+        return bool(chose)
+
+
+SkillSource = Literal["user", "project", "plugin"]
+"""Where the agent finds a skill: the user's own, the project's, a plugin's."""
+
 
 @dataclass(frozen=True)
 class Skill:
-    """A menu entry: the agent sees only a skill's name and description."""
+    """A skill as the agent lists it: `name` is the id it is invoked by; the rest is what
+    its frontmatter says (the agent lists description and `when_to_use`, and the
+    frontmatter name when it differs from the folder's). `text` is the whole SKILL.md, for a
+    copy of its set; `source` is where the agent would find it."""
 
     name: str
-    description: str
+    description: str | None
+    when_to_use: str | None = None
+    display: str | None = None
+    source: SkillSource = "user"
+    path: str = ""
+    text: str = ""
+    listed: bool = True
+    """False when the agent hides it from the model (`disable-model-invocation`)."""
 
 
 @dataclass(frozen=True)
 class Target:
-    """The measured skill; `repo` and `plugin_root` are absolute, `skill_path` is repo-relative."""
+    """The measured skill and the set it belongs to: a plugin, or (`plugin_name` None) a
+    skills folder. `repo` and `plugin_root` (the plugin's root, or the skills folder) are
+    absolute, `skill_path` is repo-relative."""
 
     repo: Path
     skill_path: Path
     plugin_root: Path
-    plugin_name: str
+    plugin_name: str | None
     skill_name: str
 
     @property
     def skill_id(self) -> str:
         """The name the agent lists and invokes the skill by."""
-        return f"{self.plugin_name}:{self.skill_name}"
+        return skill_id(self.plugin_name, self.skill_name)
+
+    @property
+    def in_plugin(self) -> bool:
+        return self.plugin_name is not None
+
+    @property
+    def skills_dir(self) -> Path:
+        """The folder holding the set's skill folders (repo-relative)."""
+        return self.skill_path.parent.parent
+
+    @property
+    def in_set(self) -> bool:
+        """Whether the skill sits in a set the agent loads together (a plugin's `skills/`,
+        or a skills folder), so its siblings count; a SKILL.md elsewhere stands alone."""
+        return not self.in_plugin or self.skills_dir.name == "skills"
 
     @property
     def skill_file(self) -> Path:
@@ -83,16 +180,18 @@ class Target:
 
 @dataclass(frozen=True)
 class Variant:
-    """One side of the comparison; `source` says where it came from, for people.
+    """One side of the comparison: the measured skill's SKILL.md at a spec, and the rest of
+    its set at the same spec (`siblings`); `source` says where it came from, for people.
 
-    The whole SKILL.md text is kept beside the description because Stage B builds a plugin
-    copy from it; only the description may differ between the two copies.
+    The whole SKILL.md texts are kept because Stage B builds a copy of the set from them.
     """
 
     spec: str
     description: str
     text: str
     source: str
+    when_to_use: str | None = None
+    siblings: tuple[Skill, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +205,11 @@ class Inputs:
     candidate: Variant
     written_for: str | None = None
     """The skill id the cases file says it was written for (its top-level `skill`)."""
+    catalog: tuple[Skill, ...] = ()
+    """Other installed skills the menu lists (`--catalog`)."""
+    working_text: str | None = None
+    """The measured skill's working-tree SKILL.md (None when it has none): Stage B's copies
+    start from it, so both stages list its name and body with each variant's fields."""
 
     def variant(self, name: VariantName) -> Variant:
         return self.baseline if name == "baseline" else self.candidate
@@ -199,9 +303,24 @@ class TrialKey:
         usage: Usage = Usage(),
         transcript: str | None = None,
     ) -> Trial:
-        """This trial, answered."""
+        """This trial, answered by whether the target fired (which skills did is unknown)."""
+        right = activated == self.case.should_activate
         return Trial(self.case.id, self.variant, self.index, activated, evidence, None,
-                     transcript, usage)  # fmt: skip
+                     transcript, usage, correct=right)  # fmt: skip
+
+    def fired(
+        self,
+        chose: Sequence[str],
+        target: str,
+        evidence: str = "",
+        usage: Usage = Usage(),
+        transcript: str | None = None,
+    ) -> Trial:
+        """This trial, answered by the skills that fired, in order."""
+        chosen = tuple(chose)
+        return Trial(self.case.id, self.variant, self.index, target in chosen, evidence, None,
+                     transcript, usage, chose=chosen,
+                     correct=self.case.is_right(chosen, target))  # fmt: skip
 
     def failed(self, error: str, usage: Usage = Usage(), transcript: str | None = None) -> Trial:
         """This trial as an error: never a vote."""
@@ -223,6 +342,10 @@ class Trial:
     usage: Usage = Usage()
     cached: bool = False
     """Served from the response cache: an answer an earlier run paid for."""
+    chose: tuple[str, ...] = ()
+    """The skills that fired, first first (Stage A: chosen; Stage B: successful Skill calls)."""
+    correct: bool | None = None
+    """Right for the case (None exactly when the trial is an error)."""
     reading: Reading = field(init=False, default="error")
     """"activated", "not_activated" or "error" (derived from `activated`)."""
 
@@ -239,6 +362,14 @@ class Trial:
     @property
     def is_error(self) -> bool:
         return self.activated is None
+
+    @property
+    def route(self) -> str | None:
+        """Where the trial went: the first skill that fired, `none`, or None when only
+        whether the measured skill fired is known (or the trial is an error)."""
+        if self.is_error or (self.activated and not self.chose):
+            return None
+        return self.chose[0] if self.chose else NONE
 
 
 # --- verdicts --------------------------------------------------------------------------
@@ -277,36 +408,48 @@ class Tally:
     """One variant's trials of one case; errors are counted apart and never vote."""
 
     activated: int
+    """Valid trials in which the measured skill fired (anywhere in the answer)."""
     valid: int
     errors: int
+    correct: int
+    """Valid trials that were right for the case (`Case.is_right`)."""
+    routes: Mapping[str, int] = field(default_factory=dict)
+    """Where the valid trials went: the first skill that fired (`none`: nothing) -> trials."""
     verdict: bool | None = field(init=False, default=None)
-    """Majority: True above half, False below, None on a tie or with no valid trial."""
+    """Activation by majority: True above half, False below, None on a tie or no trial."""
+    right: bool = field(init=False, default=False)
+    """Right by majority: more than half the valid trials were correct."""
 
     def __post_init__(self) -> None:
         twice = 2 * self.activated
         _derive(self, "verdict", None if twice == self.valid else twice > self.valid)
+        _derive(self, "right", 2 * self.correct > self.valid)
 
     @classmethod
     def of(cls, trials: Iterable[Trial]) -> Tally:
-        outcomes = [trial.activated for trial in trials]
+        listed = list(trials)
+        valid = [trial for trial in listed if not trial.is_error]
+        routes: dict[str, int] = {}
+        for trial in valid:
+            if trial.route is not None:
+                routes[trial.route] = routes.get(trial.route, 0) + 1
         return cls(
-            activated=sum(outcome is True for outcome in outcomes),
-            valid=sum(outcome is not None for outcome in outcomes),
-            errors=sum(outcome is None for outcome in outcomes),
+            activated=sum(trial.activated is True for trial in valid),
+            valid=len(valid),
+            errors=len(listed) - len(valid),
+            correct=sum(trial.correct is True for trial in valid),
+            routes=dict(sorted(routes.items())),
         )
 
     @property
     def unanimous(self) -> bool:
-        return self.valid > 0 and self.activated in (0, self.valid)
+        """Every valid trial agreed on whether it was right."""
+        return self.valid > 0 and self.correct in (0, self.valid)
 
     @property
     def run(self) -> int:
         """Trials run, valid or not."""
         return self.valid + self.errors
-
-    def correct(self, should_activate: bool) -> int:
-        """How many valid trials matched the ground truth."""
-        return self.activated if should_activate else self.valid - self.activated
 
 
 @dataclass(frozen=True)
@@ -355,13 +498,7 @@ class CaseVerdict(Case):
     ) -> CaseVerdict:
         """The verdict on `case` (its fields first, as `case` gives them back)."""
         return cls(
-            id=case.id,
-            prompt=case.prompt,
-            should_activate=case.should_activate,
-            why=case.why,
-            tags=case.tags,
-            spot_check=case.spot_check,
-            twin=case.twin,
+            **{item.name: getattr(case, item.name) for item in fields(Case)},
             status=status,
             p_value=p_value,
             q_value=q_value,

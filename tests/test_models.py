@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from activation._models import gate
+from activation._models import Case, TrialKey, gate
 from tests.support.verdicts import NEGATIVE, POSITIVE, judge, tally
 
 
@@ -23,3 +23,75 @@ def test_exit_code_precedence() -> None:
     assert gate(v.status for v in [passed]) == 0
     assert gate(v.status for v in [passed, errored]) == 3
     assert gate(v.status for v in [errored, regressed]) == 1
+
+
+# --- where a case's prompt should go ---------------------------------------------------
+
+TARGET = "p:deploy"
+LEGACY_POSITIVE = Case("a", "ship it", True, "w")
+LEGACY_NEGATIVE = Case("b", "undo it", False, "w")
+TO_SIBLING = Case("c", "undo it", False, "w", expect=("p:rollback",))
+TO_EITHER = Case("d", "ship or undo", True, "w", expect=("p:deploy", "p:rollback"))
+TO_NONE = Case("e", "hello", False, "w", expect=())
+STRICT = Case("f", "ship it", True, "w", expect=("p:deploy",), must_not=("p:legacy",))
+
+
+@pytest.mark.parametrize(
+    ("case", "chose", "right"),
+    [
+        (LEGACY_POSITIVE, ("p:deploy",), True),
+        (LEGACY_POSITIVE, ("p:rollback", "p:deploy"), True),  # anywhere, as it always was
+        (LEGACY_POSITIVE, ("p:rollback",), False),
+        (LEGACY_POSITIVE, (), False),
+        (LEGACY_NEGATIVE, (), True),
+        (LEGACY_NEGATIVE, ("p:rollback",), True),
+        (LEGACY_NEGATIVE, ("p:rollback", "p:deploy"), False),
+        (TO_SIBLING, ("p:rollback",), True),
+        (TO_SIBLING, ("p:rollback", "p:deploy"), True),  # the first that fired decides
+        (TO_SIBLING, ("p:deploy", "p:rollback"), False),
+        (TO_SIBLING, (), False),
+        (TO_EITHER, ("p:rollback",), True),
+        (TO_EITHER, ("p:deploy",), True),
+        (TO_EITHER, ("other",), False),
+        (TO_NONE, (), True),
+        (TO_NONE, ("p:rollback",), False),
+        (STRICT, ("p:deploy",), True),
+        (STRICT, ("p:deploy", "p:legacy"), False),  # must_not: anywhere
+    ],
+)
+def test_is_right(case: Case, chose: tuple[str, ...], right: bool) -> None:
+    assert case.is_right(chose, TARGET) is right
+
+
+@pytest.mark.parametrize(
+    ("case", "chose", "settled"),
+    [
+        (LEGACY_POSITIVE, ("p:rollback",), False),  # the target may still fire
+        (LEGACY_POSITIVE, ("p:rollback", "p:deploy"), True),
+        (LEGACY_NEGATIVE, (), False),
+        (TO_SIBLING, (), False),
+        (TO_SIBLING, ("p:deploy",), True),
+        (TO_NONE, ("x",), True),
+        (STRICT, ("p:deploy",), False),  # a must_not may still fire
+        (STRICT, ("p:legacy",), True),
+    ],
+)
+def test_settled(case: Case, chose: tuple[str, ...], settled: bool) -> None:
+    assert case.settled(chose, TARGET) is settled
+    if settled:  # nothing that fires later changes the answer
+        assert case.is_right((*chose, "p:deploy"), TARGET) == case.is_right(chose, TARGET)
+        assert case.is_right((*chose, "z"), TARGET) == case.is_right(chose, TARGET)
+
+
+def test_expected_names_the_home_of_a_case() -> None:
+    cases = (LEGACY_POSITIVE, LEGACY_NEGATIVE, TO_SIBLING, TO_EITHER, TO_NONE)
+    expected = ["p:deploy", "other", "p:rollback", "p:deploy|p:rollback", "none"]
+    assert [case.expected(TARGET) for case in cases] == expected
+
+
+def test_a_trial_records_what_fired_and_whether_it_was_right() -> None:
+    trial = TrialKey(TO_SIBLING, "candidate", 1).fired(["p:deploy", "p:rollback"], TARGET)
+    assert (trial.chose, trial.activated, trial.correct, trial.reading) == (
+        ("p:deploy", "p:rollback"), True, False, "activated",
+    )  # fmt: skip
+    assert TrialKey(TO_SIBLING, "baseline", 0).failed("boom").correct is None

@@ -32,7 +32,6 @@ from activation._config import (
     MAX_TRIALS,
     MAX_TURNS,
     MODEL,
-    PLUGINS_DIR,
     SEED,
     SKILL_PATH,
     SUMMARY_ENV,
@@ -41,6 +40,7 @@ from activation._config import (
 )
 from activation.inputs.cases import parse_only
 from activation.inputs.suite import BUNDLED_CONTROLS
+from activation.inputs.target import WHERE
 
 # --- converters: text in, a value out (or argparse.ArgumentTypeError) ----------------------
 
@@ -311,23 +311,27 @@ RUN_EPILOG = (
 ) + CONFIG_EPILOG
 """Run and calibrate's epilog: what their flags' one-line help leaves out, then the settings."""
 
-SKILL_DEFAULT = f"{SKILL_PATH}, or the only SKILL.md under {PLUGINS_DIR}/"
+SKILL_DEFAULT = f"{SKILL_PATH}, or the only skill found under {WHERE}"
 TARGET = (
     Flag("--repo", "DIR", "target repo", Path, shown="git root of the cwd", toml=PATH),
     Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
 )
 CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
+DISTRACTORS = Flag(
+    "--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones", toml=PATH
+)
+CATALOG = Flag(
+    "--catalog",
+    "DIR",
+    "other installed skills the menu lists too (<name>/SKILL.md or <plugin>/skills/...)",
+    Path,
+    toml=PATH,
+)
 MATRIX_INPUTS = (
     *TARGET,
     CASES,
-    Flag(
-        "--distractors",
-        "DIR",
-        "distractor skills folder",
-        Path,
-        shown="the bundled ones",
-        toml=PATH,
-    ),
+    DISTRACTORS,
+    CATALOG,
     Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard),
 )
 CONCURRENCY_SHOWN = {
@@ -565,6 +569,8 @@ LINT = Command(
                 Flag(
                     "--candidate", "SPEC", "description to lint: " + SPEC, shown="the working tree"
                 ),
+                DISTRACTORS,
+                CATALOG,
             ),
         ),
         (
@@ -673,7 +679,7 @@ CACHE = Command(
 )
 SCHEMA = Command(
     "activation schema",
-    "Print the JSON Schema of the report --json writes (activation-report/3), generated from "
+    "Print the JSON Schema of the report --json writes (activation-report/4), generated from "
     "the report's own types. Example: activation schema > activation-report.schema.json",
     ((None, (DEBUG,)),),
 )

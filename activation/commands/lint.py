@@ -1,4 +1,5 @@
-"""`activation lint`: static checks on a case matrix and a description, no model call.
+"""`activation lint`: static checks on a case matrix, a description and the menu around it
+(its siblings, the distractors, the catalog), no model call.
 
 Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad input.
 """
@@ -10,13 +11,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from activation._errors import ExitCode, InputError
-from activation._models import Target
+from activation._models import Skill, Target
 from activation.commands.config import parse_settings
 from activation.commands.flags import LINT
 from activation.commands.session import Session
 from activation.inputs.cases import check_cases
-from activation.inputs.lint import Finding, lint
-from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
+from activation.inputs.frontmatter import split_document
+from activation.inputs.lint import Finding, Menu, lint
+from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS, suite_mismatch
 from activation.inputs.variants import git_ref, working_tree_spec
 
 
@@ -45,25 +47,47 @@ def lint_exit_code(findings: Sequence[Finding]) -> ExitCode:
     return ExitCode.CHECK_FAILED if failed else ExitCode.OK
 
 
-def target_and_description(args: argparse.Namespace) -> tuple[Target | None, str | None]:
-    """The description to check, resolved the way the main command resolves the candidate.
+def target_and_menu(
+    args: argparse.Namespace,
+) -> tuple[Target | None, str | None, Menu | None]:
+    """The description to check, resolved the way the main command resolves the candidate,
+    and the menu it would be listed in (its set, the distractors, the catalog).
 
-    A path needs no target; with no flag at all and no skill found here, the cases are
-    linted alone rather than refused.
+    A path needs no target (it is then checked alone); with no flag at all and no skill
+    found here, the cases are linted alone rather than refused.
     """
-    from activation.inputs.load import read_path, resolve_target, resolve_variant
+    from activation.inputs.load import (
+        load_catalog,
+        load_distractors,
+        read_text,
+        resolve_target,
+        resolve_variant,
+    )
 
     cwd = Path.cwd()
-    if args.candidate is not None and git_ref(args.candidate) is None:
-        return None, read_path(args.candidate, cwd).description
     try:
         target = resolve_target(args.repo, args.skill_path, cwd)
     except InputError:
+        if args.candidate is not None and git_ref(args.candidate) is None:
+            path = cwd / args.candidate
+            return (
+                None,
+                split_document(read_text(path, "SKILL.md"), args.candidate).description,
+                None,
+            )
         if args.repo is None and args.skill_path is None and args.candidate is None:
-            return None, None
+            return None, None, None
         raise
     spec = args.candidate if args.candidate is not None else working_tree_spec(target)
-    return target, resolve_variant(spec, target, cwd).description
+    variant = resolve_variant(spec, target, cwd)
+    ours = (
+        Skill(target.skill_id, variant.description, variant.when_to_use),
+        *(skill for skill in variant.siblings if skill.listed),
+    )
+    others = load_distractors(args.distractors or BUNDLED_DISTRACTORS)
+    if args.catalog is not None:
+        others += load_catalog(args.catalog)
+    return target, variant.description, Menu(target.skill_id, ours, others)
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
@@ -73,7 +97,7 @@ def main_lint(session: Session, argv: list[str]) -> int:
 
     bundled = args.cases is None
     checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
-    target, description = target_and_description(args)
+    target, description, menu = target_and_menu(args)
     if description is None:
         session.warn(
             [
@@ -84,6 +108,6 @@ def main_lint(session: Session, argv: list[str]) -> int:
     if target is not None:
         mismatch = suite_mismatch(checked.written_for, target.skill_id, bundled)
         session.warn([mismatch] if mismatch else [])
-    findings = lint(checked, description, strict=bundled or args.strict)
+    findings = lint(checked, description, strict=bundled or args.strict, menu=menu)
     session.out.print(render_findings(findings), markup=False, soft_wrap=True)
     return lint_exit_code(findings)

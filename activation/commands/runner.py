@@ -79,6 +79,7 @@ def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> I
         skill_path=args.skill_path,
         cases=args.cases,
         distractors=args.distractors,
+        catalog=args.catalog,
         baseline=args.baseline,
         candidate=candidate,
         only=args.only,
@@ -111,7 +112,7 @@ def run_trials(
     """The run, its answers kept in and served from `store`, SIGINT and SIGTERM stopping it."""
     backend = stage.open(spec, inputs)
     if store is not None:
-        backend = CachedBackend(backend, store)
+        backend = CachedBackend(backend, store, inputs.target.skill_id)
     estimate = None
     if spec.max_cost_usd is not None:
         estimate = stage.estimate(spec, inputs).per_trial

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from activation._errors import InputError
 from activation._models import Case
@@ -99,10 +99,13 @@ def _parse_case(raw: object, position: int) -> Case | Problem:
     case_id = raw.get("id")
     if not isinstance(case_id, str) or not case_id.strip():
         return Problem(None, f"case #{position + 1}: 'id' is missing or not a non-empty string")
+    routes = "expect" in raw
     for field, kind in _REQUIRED:
         value = raw.get(field)
         if field == "why" and not (isinstance(value, str) and value.strip()):
             return Problem(case_id, _WHY)
+        if field == "should_activate" and routes and field not in raw:
+            continue  # a routing case says which skill should fire instead
         if field not in raw:
             return Problem(case_id, f"missing '{field}'")
         if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()):
@@ -117,15 +120,59 @@ def _parse_case(raw: object, position: int) -> Case | Problem:
     twin = raw.get("twin")
     if twin is not None and not isinstance(twin, str):
         return Problem(case_id, "'twin' must be a case id")
+    expect = _ids(raw.get("expect"), nullable=True)
+    if routes and isinstance(expect, Problem):
+        return Problem(case_id, f"'expect' {expect.message}")
+    must_not = _ids(raw.get("must_not", []), nullable=False)
+    if isinstance(must_not, Problem):
+        return Problem(case_id, f"'must_not' {must_not.message}")
     return Case(
         id=case_id,
         prompt=raw["prompt"],
-        should_activate=raw["should_activate"],
+        should_activate=raw.get("should_activate", False),
         why=raw["why"],
         tags=tuple(tags),
         spot_check=spot_check,
         twin=twin,
+        expect=expect if routes and not isinstance(expect, Problem) else None,
+        must_not=must_not or (),
     )
+
+
+def _ids(value: object, nullable: bool) -> tuple[str, ...] | Problem | None:
+    """A skill id, a list of them, or (`nullable`) null for no skill at all: as ids."""
+    if value is None and nullable:
+        return ()
+    if isinstance(value, str) and value.strip():
+        return (value.strip(),)
+    if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+        return tuple(dict.fromkeys(v.strip() for v in value))
+    must = "a skill id, a list of skill ids" + (" or null" if nullable else "")
+    return Problem(None, f"must be {must}")
+
+
+def resolve_ids(cases: Sequence[Case], target: str, menu: Sequence[str]) -> tuple[Case, ...]:
+    """The cases with their skill ids resolved against the menu's (a bare name stands for
+    the one `plugin:name` it names), and a routing case's `should_activate` derived from
+    whether it expects the target. An id that names no skill, or several, is an input
+    error: a case pointing nowhere would be judged wrong for ever."""
+
+    def resolve(case: Case, given: str) -> str:
+        if given in menu:
+            return given
+        found = [skill for skill in menu if skill.rsplit(":", 1)[-1] == given]
+        if len(found) == 1:
+            return found[0]
+        why = f"is ambiguous ({', '.join(found)})" if found else "names no skill of the menu"
+        raise InputError(f"case {case.id!r}: {given!r} {why} ({', '.join(sorted(menu))})")
+
+    resolved = []
+    for case in cases:
+        expect = None if case.expect is None else tuple(resolve(case, s) for s in case.expect)
+        must_not = tuple(resolve(case, s) for s in case.must_not)
+        should = case.should_activate if expect is None else target in expect
+        resolved.append(replace(case, expect=expect, must_not=must_not, should_activate=should))
+    return tuple(resolved)
 
 
 def _duplicate_ids(ids: Sequence[object]) -> list[Problem]:

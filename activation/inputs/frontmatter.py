@@ -27,8 +27,25 @@ class SkillDocument:
         """Stripped: a block scalar's trailing newline is not part of what the agent shows."""
         return str(self.frontmatter["description"]).strip()
 
+    @property
+    def when_to_use(self) -> str | None:
+        """As written (the agent does not strip it); None when there is none."""
+        value = self.frontmatter.get("when_to_use")
+        return None if value is None or value == "" else str(value)
 
-def split_document(text: str, source: str) -> SkillDocument:
+    @property
+    def listed(self) -> bool:
+        """The agent hides a skill with `disable-model-invocation: true` from the model."""
+        return self.frontmatter.get("disable-model-invocation") is not True
+
+
+def read_sibling(text: str, source: str) -> SkillDocument:
+    """A SKILL.md of the measured skill's set, which need not have a description (the agent
+    then leaves it out of the listing, or lists its `when_to_use`)."""
+    return split_document(text, source, description_required=False)
+
+
+def split_document(text: str, source: str, description_required: bool = True) -> SkillDocument:
     """Parse a SKILL.md's text; BOM and CRLF are normalised away first."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -39,13 +56,17 @@ def split_document(text: str, source: str) -> SkillDocument:
         raise InputError(f"{source}: the YAML frontmatter is not closed by a '---' line")
     frontmatter_text = "\n".join(lines[1:closing])
     try:
-        data = yaml.safe_load(frontmatter_text)
+        # With its last line's newline, as in the file: a `|` block keeps its final newline.
+        data = yaml.safe_load(frontmatter_text + "\n")
     except yaml.YAMLError as error:
         first_line = str(error).splitlines()[0]
         raise InputError(f"{source}: the frontmatter is not valid YAML ({first_line})") from None
     if not isinstance(data, dict):
         raise InputError(f"{source}: the frontmatter is not a YAML mapping")
+    document = SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]))
     description = data.get("description")
+    if not description_required and (description is None or isinstance(description, str)):
+        return document
     if description is not None and not isinstance(description, str):
         kind = type(description).__name__
         raise InputError(f"{source}: the frontmatter's 'description' is not text (a YAML {kind})")
@@ -53,7 +74,7 @@ def split_document(text: str, source: str) -> SkillDocument:
         raise InputError(f"{source}: the frontmatter has no 'description'")
     if not description.strip():
         raise InputError(f"{source}: the description is empty")
-    return SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]))
+    return document
 
 
 def read_description(text: str, source: str) -> str:

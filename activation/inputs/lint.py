@@ -28,19 +28,30 @@ Warnings:
   framework stays well clear of both, and so does a long one with pasted error text.
 - under the suite's policy, a group (`keyword-loss`, `framework-loss`, `indirect`,
   `negative`) with no cases.
+
+Given the menu the run would list (the measured skill's set, the distractors, the catalog):
+
+- an error for an `expect` or `must_not` id that names no skill of it, or several;
+- in a set of several skills, a warning for each skill no case expects: a prompt it loses to
+  a sibling would go unseen;
+- two skills of the menu, one of them the set's, whose entries read alike (inputs/overlap.py):
+  a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR`;
+- a prompt that echoes a sibling's entry, by the rule above.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from activation._config import DESCRIPTION_LIMIT
-from activation._models import Case
-from activation.inputs.cases import CaseFile, normalise_prompt
+from activation._config import DESCRIPTION_LIMIT, SIMILAR_ERROR, SIMILAR_WARN
+from activation._errors import InputError
+from activation._models import Case, Skill
+from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
+from activation.inputs.overlap import listed_text, overlaps
+from activation.inputs.words import content_words, is_content, words
 
 Level = Literal["error", "warning"]
 
@@ -53,46 +64,6 @@ ECHO_RUN = 4
 ECHO_MIN_WORDS = 4
 ECHO_MIN_SHARE = 0.6
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
-
-
-def _words(text: str) -> list[str]:
-    """Lower-cased word tokens with a plural `s` stripped (`tokens` and `token` match)."""
-    words = []
-    for token in _TOKEN.findall(text.casefold()):
-        if len(token) > 3 and token.isalnum() and token.endswith("s") and not token.endswith("ss"):
-            token = token[:-1]
-        words.append(token)
-    return words
-
-
-STOP_WORDS: frozenset[str] = frozenset(
-    _words(
-        """
-        a about above after again against all also am an and any are as at be because been
-        before being below between both but by can cannot could did do does doing don't down
-        during each else etc even ever every few for from further get gets got had has have
-        having he her here hers him his how i if in into is isn't it its itself just let like
-        may me might more most much must my no nor not now of off on once only or other our
-        ours out over own per same she should so some such than that the their them then there
-        these they this those through to too under until up upon us very via was we were what
-        when where whether which while who whom why will with within without would yet you
-        your yours e.g i.e vs
-        use uses used using usage whenever help helps helping developer developers user users
-        app apps application applications add adds adding added fix fixes fixing fixed make
-        makes making need needs want wants work works working build builds building set sets
-        setting setup code project projects thing things way ways new existing kind kinds type
-        types task tasks request requests support supports supporting including include
-        includes feature features configure configures configuring configuration skill skills
-        framework frameworks tool tools one two
-        """
-    )
-)
-"""Common English words plus the generic vocabulary of skill descriptions (use, app, add...).
-
-Normalised like prompt words, so the plural-stripping rule applies to both sides alike.
-"""
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -101,15 +72,6 @@ class Finding:
     level: Level
     case_id: str | None
     message: str
-
-
-def _is_content(word: str) -> bool:
-    return word not in STOP_WORDS and (len(word) >= 3 or any(ch.isdigit() for ch in word))
-
-
-def content_words(description: str) -> frozenset[str]:
-    """The description's words that a paraphrasing prompt would not share by accident."""
-    return frozenset(word for word in _words(description) if _is_content(word))
 
 
 def _longest_shared_run(prompt: list[str], description: list[str]) -> list[str]:
@@ -121,20 +83,37 @@ def _longest_shared_run(prompt: list[str], description: list[str]) -> list[str]:
 
 def echo(prompt: str, description: str) -> str | None:
     """Why the prompt echoes the description, or None; see the module docstring for the rule."""
-    prompt_words = _words(prompt)
-    description_words = _words(description)
+    prompt_words = words(prompt)
+    description_words = words(description)
     run = _longest_shared_run(prompt_words, description_words)
-    if len(run) >= ECHO_RUN and sum(map(_is_content, run)) >= 2:
+    if len(run) >= ECHO_RUN and sum(map(is_content, run)) >= 2:
         return f"copies the phrase {' '.join(run)!r}"
-    content = {word for word in prompt_words if _is_content(word)}
+    content = {word for word in prompt_words if is_content(word)}
     shared = content & content_words(description)
     if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
         return f"is built from its words {', '.join(sorted(shared))}"
     return None
 
 
-def lint(checked: CaseFile, description: str | None, strict: bool) -> tuple[Finding, ...]:
-    """Every check; `description` None skips those that need one. Errors first, then warnings."""
+@dataclass(frozen=True)
+class Menu:
+    """The skills a run would list: the measured skill's set (`ours`, the target first) and
+    the rest of the menu (distractors, the catalog)."""
+
+    target: str
+    ours: tuple[Skill, ...]
+    others: tuple[Skill, ...] = ()
+
+    @property
+    def ids(self) -> list[str]:
+        return [skill.name for skill in (*self.ours, *self.others)]
+
+
+def lint(
+    checked: CaseFile, description: str | None, strict: bool, menu: Menu | None = None
+) -> tuple[Finding, ...]:
+    """Every check; `description` None skips those that need one, `menu` None those about
+    the skills around it. Errors first, then warnings."""
     findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
     if description is not None and len(description) > DESCRIPTION_LIMIT:
         findings.append(
@@ -160,6 +139,8 @@ def lint(checked: CaseFile, description: str | None, strict: bool) -> tuple[Find
                         "that tests string matching, not intent",
                     )
                 )
+    if menu is not None:
+        findings += _menu_findings(cases, menu)
     if strict:
         used = {tag for case in cases for tag in case.tags}
         findings += [
@@ -168,6 +149,55 @@ def lint(checked: CaseFile, description: str | None, strict: bool) -> tuple[Find
             if group not in used
         ]
     return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
+
+
+def _menu_findings(cases: Sequence[Case], menu: Menu) -> list[Finding]:
+    """Ids that name no skill, skills of the set no case expects, skills that read alike,
+    and prompts that copy a sibling's entry."""
+    try:
+        cases = resolve_ids(cases, menu.target, menu.ids)
+    except InputError as error:
+        return [Finding("error", None, str(error))]
+    findings = []
+    several = len(menu.ours) > 1  # a single skill is checked as it always was
+    for skill in menu.ours if several else ():
+        if not any(case.expects(skill.name, menu.target) for case in cases):
+            findings.append(
+                Finding(
+                    "warning",
+                    None,
+                    f"no case expects {skill.name}: add positives for it, or a prompt it "
+                    "loses to a sibling goes unseen",
+                )
+            )
+    for overlap in overlaps(menu.ours, menu.others, SIMILAR_WARN):
+        level: Level = "error" if overlap.score >= SIMILAR_ERROR else "warning"
+        findings.append(
+            Finding(
+                level,
+                None,
+                f"{overlap.first} and {overlap.second} read alike (similarity "
+                f"{overlap.score:.2f}, {level} from {_threshold(level):.2f}): the agent may "
+                "confuse them",
+            )
+        )
+    for case in cases:
+        for skill in menu.ours[1:]:
+            reason = echo(case.prompt, listed_text(skill))
+            if reason:
+                findings.append(
+                    Finding(
+                        "warning",
+                        case.id,
+                        f"the prompt echoes {skill.name}'s description ({reason}): "
+                        "that tests string matching, not intent",
+                    )
+                )
+    return findings
+
+
+def _threshold(level: Level) -> float:
+    return SIMILAR_ERROR if level == "error" else SIMILAR_WARN
 
 
 def _twin_findings(cases: Sequence[Case], level: Level) -> list[Finding]:

@@ -7,6 +7,7 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from importlib.resources import files
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -14,20 +15,21 @@ import git
 import orjson
 from gitdb.exc import ODBError
 
-from activation._config import BASELINE, PLUGINS_DIR, PRICING_FILE, SKILL_PATH
+from activation._config import BASELINE, PLUGINS_DIR, PRICING_FILE, SKILL_FOLDERS, SKILL_PATH
 from activation._errors import InputError
-from activation._models import Inputs, Pricing, Skill, Target, Variant
-from activation.inputs.cases import CaseFile, parse_cases, select
-from activation.inputs.frontmatter import read_description, split_document
+from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
+from activation.inputs.cases import CaseFile, parse_cases, resolve_ids, select
+from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
 from activation.inputs.target import (
     MANIFEST,
     SKILL_FILE_NAME,
-    choose_only_skill,
+    choose_default_skill,
     fallback_plugin_root,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    skills_folder,
 )
 from activation.inputs.variants import (
     GIT_PREFIX,
@@ -97,7 +99,14 @@ def load_distractors(directory: Path) -> tuple[Skill, ...]:
                 f"duplicate distractor name {name!r} in {origin[name].name} and {path.name}"
             )
         origin[name] = path
-        skills.append(Skill(name=name, description=document.description))
+        skills.append(
+            Skill(
+                name=name,
+                description=document.description,
+                when_to_use=document.when_to_use,
+                path=str(path),
+            )
+        )
     return tuple(skills)
 
 
@@ -129,32 +138,40 @@ def explicit_repo(repo: Path, cwd: Path) -> Path:
 
 
 def find_skill_files(repo: Path) -> list[PurePath]:
-    """Every SKILL.md under `plugins/`, repo-relative and sorted, for the fallback."""
+    """Every SKILL.md where skills are looked for: anywhere under `plugins/`, and each skill
+    folder of the skills-folder layouts; repo-relative and sorted."""
+    found = []
     plugins = repo / PLUGINS_DIR
-    if not plugins.is_dir():
-        return []
-    return sorted(
-        PurePath(path.relative_to(repo))
-        for path in plugins.rglob(SKILL_FILE_NAME)
-        if path.is_file()
-    )
+    if plugins.is_dir():
+        found += [path for path in plugins.rglob(SKILL_FILE_NAME) if path.is_file()]
+    for folder in SKILL_FOLDERS:
+        found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
+    return sorted({PurePath(path.relative_to(repo)) for path in found})
 
 
-def default_skill_path(repo: Path) -> Path:
-    """The auth0 default when present, else the only SKILL.md under `plugins/`."""
+def default_skill_path(repo: Path, written_for: str | None = None) -> Path:
+    """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
-    return Path(choose_only_skill(find_skill_files(repo)))
+    return Path(choose_default_skill(find_skill_files(repo), written_for))
 
 
-def find_plugin_root(repo: Path, skill_path: Path) -> Path:
-    """The nearest ancestor holding the manifest, else the layout-based fallback (absolute)."""
+def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None]:
+    """The skill's set: the nearest ancestor holding a plugin manifest (its root and name);
+    else a skills folder (its path, and no plugin); else the layout-based plugin fallback."""
     with_manifest = (
         folder
         for folder in plugin_root_candidates(skill_path)
         if (repo / folder / MANIFEST).is_file()
     )
-    return repo / next(with_manifest, fallback_plugin_root(skill_path))
+    root = next(with_manifest, None)
+    if root is None:
+        under_plugins = skill_path.parts[:1] == (PLUGINS_DIR,)
+        folder = None if under_plugins else skills_folder(skill_path)
+        if folder is not None:
+            return repo / folder, None
+        root = fallback_plugin_root(skill_path)
+    return repo / root, read_plugin_name(repo / root)
 
 
 def read_plugin_name(plugin_root: Path) -> str:
@@ -173,23 +190,28 @@ def read_plugin_name(plugin_root: Path) -> str:
     return plugin_name_from_manifest(data, plugin_root.name, str(manifest))
 
 
-def resolve_target(repo: Path | None, skill_path: str | None, cwd: Path) -> Target:
-    """Resolve `--repo` and `--skill-path` (either may be None for its default)."""
+def resolve_target(
+    repo: Path | None, skill_path: str | None, cwd: Path, written_for: str | None = None
+) -> Target:
+    """Resolve `--repo` and `--skill-path` (either may be None for its default; without a
+    skill path, `written_for`, the cases file's skill, may pick one of a set)."""
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
     relative = (
-        default_skill_path(root) if skill_path is None else relative_skill_path(root, skill_path)
+        default_skill_path(root, written_for)
+        if skill_path is None
+        else relative_skill_path(root, skill_path)
     )
     if (root / relative).is_dir():
         raise InputError(
             f"--skill-path {relative.as_posix()}: is a directory; "
             f"pass the {SKILL_FILE_NAME} inside it"
         )
-    plugin_root = find_plugin_root(root, relative)
+    plugin_root, plugin_name = find_set(root, relative)
     return Target(
         repo=root,
         skill_path=relative,
         plugin_root=plugin_root,
-        plugin_name=read_plugin_name(plugin_root),
+        plugin_name=plugin_name,
         skill_name=(root / relative).parent.name,
     )
 
@@ -230,26 +252,94 @@ def path_in_tree(repo: git.Repo, target: Target) -> str:
 
 
 def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
-    """Read the target SKILL.md as committed at `ref`."""
+    """Read the target SKILL.md, and the rest of its set, as committed at `ref`."""
     repo = _open_repo(spec, target)
     try:
         path = path_in_tree(repo, target)
         data = _blob_at(repo, spec, ref, path, target.repo)
+        siblings = list(_set_at(repo, ref, PurePosixPath(path), target))
     finally:
         repo.close()  # gitpython keeps `git cat-file` processes alive until closed
     source = f"{GIT_PREFIX}{ref}:{path}"
     text = decode_skill(data, source)
-    return Variant(spec, read_description(text, source), text, source)
+    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings])
+
+
+def _set_at(
+    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
+) -> Iterator[tuple[str, str, str]]:
+    """(folder, repo-relative path, text) of every other SKILL.md of the set at `ref`."""
+    if not target.in_set:
+        return
+    folder = path.parent.parent
+    try:
+        tree = _commit_at(repo, ref).tree / folder.as_posix()
+    except (KeyError, InputError, *_GIT_LOOKUP_ERRORS):
+        return
+    for item in sorted(tree.trees, key=lambda t: t.name):
+        if item.name == target.skill_name:
+            continue
+        try:
+            blob = item / SKILL_FILE_NAME
+        except KeyError:
+            continue
+        if blob.type == "blob" and blob.mode != _SYMLINK_MODE:
+            shown = f"{GIT_PREFIX}{ref}:{folder / item.name / SKILL_FILE_NAME}"
+            text = decode_skill(bytes(blob.data_stream.read()), shown)
+            yield item.name, (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix(), text
+
+
+def _working_set(target: Target) -> list[tuple[str, str, str]]:
+    """(folder, repo-relative path, text) of every other SKILL.md of the set on disk."""
+    if not target.in_set:
+        return []
+    found = []
+    for path in sorted((target.repo / target.skills_dir).glob(f"*/{SKILL_FILE_NAME}")):
+        if path.parent.name == target.skill_name or not path.is_file() or path.is_symlink():
+            continue
+        relative = (target.skills_dir / path.parent.name / SKILL_FILE_NAME).as_posix()
+        found.append((path.parent.name, relative, read_text(path, "SKILL.md")))
+    return found
+
+
+def sibling(target: Target, folder: str, path: str, text: str) -> Skill:
+    """A skill of the set as the agent lists it."""
+    document = read_sibling(text, path)
+    description = document.frontmatter.get("description")
+    shown = document.name if document.name not in (None, folder) else None
+    return Skill(
+        name=skill_id(target.plugin_name, folder),
+        description=description.strip() or None if isinstance(description, str) else None,
+        when_to_use=document.when_to_use,
+        display=shown,
+        source="plugin" if target.in_plugin else "project",
+        path=path,
+        text=text,
+        listed=document.listed,
+    )
+
+
+def variant_of(spec: str, text: str, source: str, siblings: Sequence[Skill]) -> Variant:
+    document = split_document(text, source)
+    return Variant(spec, document.description, text, source, document.when_to_use, tuple(siblings))
+
+
+def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
+    """The commit `ref` names (an annotated tag peeled); InputError for anything else."""
+    obj = repo.rev_parse(ref)
+    while isinstance(obj, git.TagObject):
+        obj = obj.object
+    if not isinstance(obj, git.Commit):
+        raise InputError(f"{ref!r} names a {obj.type}, not a commit")
+    return obj
 
 
 def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -> bytes:
     try:
-        obj = repo.rev_parse(ref)
-        while isinstance(obj, git.TagObject):  # an annotated tag: peel to what it tags
-            obj = obj.object
-        if not isinstance(obj, git.Commit):
-            raise InputError(f"{spec}: {ref!r} names a {obj.type}, not a commit")
+        obj = _commit_at(repo, ref)
         tree = obj.tree  # a shallow clone that lacks the commit fails here
+    except InputError as error:
+        raise InputError(f"{spec}: {error}") from None
     except _GIT_LOOKUP_ERRORS:
         raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
     try:
@@ -268,8 +358,9 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
         raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
 
 
-def read_path(spec: str, cwd: Path) -> Variant:
-    """Read a SKILL.md given as a path relative to `cwd` (or absolute)."""
+def read_path(spec: str, cwd: Path, target: Target) -> Variant:
+    """Read a SKILL.md given as a path relative to `cwd` (or absolute); the rest of its set
+    is the working tree's."""
     path = cwd / spec
     if path.is_dir():
         raise InputError(f"{spec}: is a directory; pass the SKILL.md inside it")
@@ -280,15 +371,52 @@ def read_path(spec: str, cwd: Path) -> Variant:
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
     text = decode_skill(data, spec)
-    return Variant(spec, read_description(text, spec), text, spec)
+    return variant_of(spec, text, spec, [sibling(target, *found) for found in _working_set(target)])
 
 
 def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
-    """Turn a `--baseline`/`--candidate` SPEC into its description and full text."""
+    """Turn a `--baseline`/`--candidate` SPEC into the skill and its set at that spec."""
     ref = git_ref(spec)
     if ref is None:
-        return read_path(spec, cwd)
+        return read_path(spec, cwd, target)
     return read_at_ref(spec, ref, target)
+
+
+def load_catalog(folder: Path) -> tuple[Skill, ...]:
+    """Other installed skills (`--catalog DIR`): a skills folder (`<name>/SKILL.md`, listed
+    as the user's own skills, by bare name), or a folder of plugins (`<plugin>/skills/
+    <name>/SKILL.md`, listed as `plugin:name`)."""
+    if not folder.is_dir():
+        raise InputError(f"--catalog {folder}: no such folder")
+    skills = []
+    for path in sorted(folder.glob(f"*/{SKILL_FILE_NAME}")):
+        skills.append(catalog_skill(None, path, "user"))
+    for path in sorted(folder.glob(f"*/skills/*/{SKILL_FILE_NAME}")):
+        plugin_root = path.parent.parent.parent
+        skills.append(catalog_skill(read_plugin_name(plugin_root), path, "plugin"))
+    if not skills:
+        raise InputError(
+            f"--catalog {folder}: no skills "
+            "(expected <name>/SKILL.md or <plugin>/skills/<name>/SKILL.md)"
+        )
+    return tuple(skills)
+
+
+def catalog_skill(plugin: str | None, path: Path, source: SkillSource) -> Skill:
+    text = read_text(path, "SKILL.md")
+    document = read_sibling(text, str(path))
+    description = document.frontmatter.get("description")
+    folder = path.parent.name
+    return Skill(
+        name=skill_id(plugin, folder),
+        description=description.strip() or None if isinstance(description, str) else None,
+        when_to_use=document.when_to_use,
+        display=document.name if document.name not in (None, folder) else None,
+        source=source,
+        path=str(path),
+        text=text,
+        listed=document.listed,
+    )
 
 
 # --- the whole set -------------------------------------------------------------------------
@@ -304,22 +432,38 @@ def load_inputs(
     baseline: str | None = None,
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
+    catalog: Path | None = None,
 ) -> Inputs:
     """Everything a run needs: as the command line, the baseline defaults to `git:HEAD`
     and the candidate to the working-tree SKILL.md."""
-    target = resolve_target(repo, skill_path, cwd)
     matrix = load_cases(cases or BUNDLED_CASES)
+    target = resolve_target(repo, skill_path, cwd, matrix.written_for)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
-    menu = load_distractors(distractors or BUNDLED_DISTRACTORS)
-    if any(skill.name == target.skill_id for skill in menu):
-        raise InputError(f"a distractor is named {target.skill_id}, like the target skill")
+    others = load_distractors(distractors or BUNDLED_DISTRACTORS)
+    listed = load_catalog(catalog) if catalog is not None else ()
+    first = resolve_variant(baseline or BASELINE, target, cwd)
+    second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
+    ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
+    seen: dict[str, str] = {}
+    for skill in (*others, *listed):
+        if skill.name in ours or skill.name in seen:
+            where = "the measured skill's set" if skill.name in ours else seen[skill.name]
+            raise InputError(
+                f"{skill.path or skill.name}: a second skill {skill.name!r} (also in {where})"
+            )
+        seen[skill.name] = skill.path or skill.name
+    menu = sorted(ours | set(seen))
     return Inputs(
         target,
-        chosen,
-        menu,
-        resolve_variant(baseline or BASELINE, target, cwd),
-        resolve_variant(candidate or working_tree_spec(target), target, cwd),
+        resolve_ids(chosen, target.skill_id, menu),
+        others,
+        first,
+        second,
         written_for=matrix.written_for,
+        catalog=listed,
+        working_text=read_text(target.skill_file, "SKILL.md")
+        if target.skill_file.is_file()
+        else None,
     )
 
 

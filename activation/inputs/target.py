@@ -1,8 +1,11 @@
-"""Which skill is measured: the repo, its SKILL.md, the plugin around it and the invocable id.
+"""Which skill is measured: the repo, its SKILL.md, the skill set around it and the id.
 
-The agent addresses a plugin skill as `<plugin name>:<skill folder>`, so the id must be derived
-exactly as the agent derives it; nothing here knows about any particular plugin beyond the
-default skill path.
+A skill lives in a set the agent loads together: a plugin (`<plugin>/skills/<name>/SKILL.md`,
+invoked as `<plugin name>:<skill folder>`) or a skills folder (a project's
+`.claude/skills/<name>/`, or the Agent Skills layouts `skills/<name>/` at the repo root and
+`.agents/skills/<name>/`, invoked by the bare folder name). The id must come out exactly as
+the agent derives it; nothing here knows about any particular plugin beyond the default
+skill path. Pure: load.py does the disk work.
 """
 
 from __future__ import annotations
@@ -10,26 +13,64 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from activation._config import PLUGINS_DIR, SKILL_PATH
+from activation._config import PLUGINS_DIR, SKILL_FOLDERS, SKILL_PATH
 from activation._errors import InputError
 
 SKILL_FILE_NAME = "SKILL.md"
 MANIFEST = PurePath(".claude-plugin/plugin.json")
 """The plugin manifest, relative to a plugin root."""
+WHERE = f"{PLUGINS_DIR}/, " + ", ".join(f"{folder}/" for folder in SKILL_FOLDERS)
+"""The places a repo's skills are looked for, in words."""
 
 
-def choose_only_skill(found: Sequence[PurePath]) -> PurePath:
-    """The fallback skill path: usable only when it is unambiguous, otherwise say what was seen."""
-    if len(found) == 1:
-        return found[0]
+def skills_folder(skill_path: PurePath) -> PurePath | None:
+    """The skills folder a SKILL.md belongs to, when it is one of the skills-folder layouts:
+    `.claude/skills/<name>/` or `.agents/skills/<name>/` anywhere, `skills/<name>/` at the
+    repo root. None for anything else (a plugin's skill)."""
+    if skill_path.name != SKILL_FILE_NAME or len(skill_path.parts) < 3:
+        return None
+    folder = skill_path.parent.parent
+    nested = (".claude/skills", ".agents/skills")
+    if folder.as_posix() in SKILL_FOLDERS or any(
+        folder.as_posix().endswith(f"/{n}") for n in nested
+    ):
+        return folder
+    return None
+
+
+def skill_sets(found: Sequence[PurePath]) -> dict[PurePath, list[PurePath]]:
+    """SKILL.md paths grouped by the folder that holds their skill folders, in path order."""
+    sets: dict[PurePath, list[PurePath]] = {}
+    for path in sorted(found):
+        sets.setdefault(path.parent.parent, []).append(path)
+    return sets
+
+
+def choose_default_skill(found: Sequence[PurePath], written_for: str | None) -> PurePath:
+    """The skill measured when `--skill-path` is not given: the only skill found; else, in
+    the one set found, the skill the cases file was written for (its folder name is the
+    last part of the id); otherwise say what was seen."""
     if not found:
         raise InputError(
-            f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {PLUGINS_DIR}/: pass --skill-path"
+            f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
         )
-    listing = ", ".join(path.as_posix() for path in sorted(found))
+    if len(found) == 1:
+        return found[0]
+    sets = skill_sets(found)
+    if len(sets) > 1:
+        places = ", ".join(f"{folder.as_posix()}/" for folder in sets)
+        raise InputError(
+            f"skills in {len(sets)} places ({places}): pass --skill-path to choose one"
+        )
+    ((folder, paths),) = sets.items()
+    wanted = written_for.rsplit(":", 1)[-1] if written_for else None
+    for path in paths:
+        if path.parent.name == wanted:
+            return path
+    names = ", ".join(path.parent.name for path in paths)
     raise InputError(
-        f"{len(found)} {SKILL_FILE_NAME} files under {PLUGINS_DIR}/ ({listing}): "
-        "pass --skill-path to choose one"
+        f"{len(paths)} skills in {folder.as_posix()}/ ({names}): pass --skill-path to choose "
+        'one, or name it in the cases file ("skill": "<id>")'
     )
 
 

@@ -6,9 +6,11 @@ and writes the bytes. So a field added to a record is in the JSON, read back and
 by the schema with no change here. The schema ships with the package (`activation schema`
 prints it; a test keeps the committed file equal to what the types give).
 
-`activation-report/3` adds to `/2` and renames or drops nothing. A `/2` report is read by
-adding what it lacks and can be told from the rest (each trial's case id); its other new
-fields take their defaults.
+`activation-report/4` adds to `/3`, and `/3` to `/2`; neither renames or drops anything.
+An older report is read by adding what it lacks and can be told from the rest: each trial's
+case id (new in `/3`), each tally's and trial's correct count (new in `/4`: in an older
+report a case was right exactly when the measured skill's activation matched
+`should_activate`); its other new fields take their defaults (no routes, no skills fired).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import orjson
 from activation._errors import ExitCode, InputError
 from activation.report.model import SCHEMA, Report
 
-READABLE = ("activation-report/2", SCHEMA)
+READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
 SCHEMA_FILE = "report.schema.json"
 """The shipped JSON Schema, beside this module."""
 
@@ -43,16 +45,38 @@ def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
 
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """A `/2` report in the `/3` shape: each trial names its case, as `/3` trials do."""
+    """An older report in the current shape (see the module docstring)."""
     if data.get("schema") == SCHEMA:
         return data
-    cases = [
-        {**entry, "trials": [{"case_id": entry.get("id"), **t} for t in entry.get("trials", ())]}
-        if isinstance(entry, dict)
-        else entry
-        for entry in data.get("cases") or ()
-    ]
+    cases = [_upgraded_case(entry) if isinstance(entry, dict) else entry
+             for entry in data.get("cases") or ()]  # fmt: skip
     return {**data, "schema": SCHEMA, "cases": cases}
+
+
+def _upgraded_case(entry: dict[str, Any]) -> dict[str, Any]:
+    should = entry.get("should_activate")
+
+    def right(activated: object) -> object:
+        return None if activated is None else activated == should
+
+    def tally(counts: object) -> object:
+        if not isinstance(counts, dict) or "correct" in counts:
+            return counts
+        activated, valid = counts.get("activated"), counts.get("valid")
+        if not isinstance(activated, int) or not isinstance(valid, int):
+            return counts
+        return {**counts, "correct": activated if should else valid - activated}
+
+    trials = [
+        {"case_id": entry.get("id"), "correct": right(t.get("activated")), **t}
+        if isinstance(t, dict) else t
+        for t in entry.get("trials", ())
+    ]  # fmt: skip
+    upgraded = {**entry, "trials": trials}
+    for variant in ("baseline", "candidate"):
+        if variant in entry:
+            upgraded[variant] = tally(entry[variant])
+    return upgraded
 
 
 def parse_report(data: object, source: str) -> Report:

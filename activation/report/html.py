@@ -100,7 +100,7 @@ class Row:
 
 def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
     tally = entry.tally(variant)
-    correct = tally.correct(entry.should_activate)
+    correct = tally.correct
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from activation._errors import ExitCode, InputError
 from activation._models import Usage, gate
 from activation.report.model import Report
-from activation.verdicts.figures import summarise
 from activation.verdicts.judge import rejudge
+from activation.verdicts.summary import summarise
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged
         version=version,
         shard=None,
         cases=verdicts,
-        summary=summarise(verdicts, first.trials, unfinished),
+        summary=summarise(verdicts, first.trials, first.skill.id, unfinished),
         usage=sum((report.usage for _name, report in reports), Usage()),
         exit_code=int(code),
         interrupted=interrupted,

@@ -9,11 +9,14 @@ value, so a saved run can be shown again in any format, compared or merged witho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from activation._models import (
+    VARIANTS,
     CaseVerdict,
+    Inputs,
     RunOutcome,
     RunSpec,
     Status,
@@ -22,9 +25,12 @@ from activation._models import (
     VariantName,
 )
 from activation.inputs.identity import run_identity
-from activation.verdicts.figures import Summary, summarise
+from activation.trials.listing.claude_code import Entry, EntryState, Listing
+from activation.trials.listing.menu import set_skills
+from activation.trials.stage import stage_named
+from activation.verdicts.summary import Summary, summarise
 
-SCHEMA = "activation-report/3"
+SCHEMA = "activation-report/4"
 
 
 @dataclass(frozen=True)
@@ -34,20 +40,43 @@ class SkillInfo:
 
 
 @dataclass(frozen=True)
+class ListedEntry:
+    """One skill of the measured set as a variant's listing shows it."""
+
+    id: str
+    entry: str
+    """The entry's text as the agent would list it (description, ` - when_to_use`), whole."""
+    state: EntryState
+    """"full", "cut" at the agent's per-entry limit, or "collapsed" to the id (over budget)."""
+    changed: bool = False
+    """It reads otherwise in the other variant, or the other variant lacks it."""
+
+
+@dataclass(frozen=True)
 class VariantInfo:
     spec: str
     source: str
     description: str
+    when_to_use: str | None = None
+    skills: tuple[ListedEntry, ...] = ()
+    """Every skill of the measured set (the measured one first) as this variant lists it."""
     chars: int = field(init=False, default=0)
     """The description's length (derived)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chars", len(self.description))
 
+    @property
+    def changed(self) -> tuple[ListedEntry, ...]:
+        return tuple(entry for entry in self.skills if entry.changed)
+
+    def entry(self, skill_id: str) -> ListedEntry | None:
+        return next((entry for entry in self.skills if entry.id == skill_id), None)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Report(RunSpec):
-    schema: Literal["activation-report/3"] = "activation-report/3"
+    schema: Literal["activation-report/4"] = "activation-report/4"
     version: str
     """The activation version that wrote it."""
     exit_code: int
@@ -83,8 +112,41 @@ class Report(RunSpec):
         return sum(entry.status is status for entry in self.cases)
 
 
-def _info(variant: Variant) -> VariantInfo:
-    return VariantInfo(variant.spec, variant.source, variant.description)
+def entry_text(entry: Entry) -> str:
+    """An entry's text without its `- <id>: ` head (the whole text, even when it was cut)."""
+    return entry.full_line.partition(": ")[2]
+
+
+def listed_entries(
+    inputs: Inputs, listings: Mapping[VariantName, Listing]
+) -> dict[VariantName, tuple[ListedEntry, ...]]:
+    """Each variant's entries for the skills of the measured set, marked where they differ."""
+    shown: dict[VariantName, dict[str, Entry]] = {
+        name: {
+            skill.name: found
+            for skill in set_skills(inputs, name)
+            if (found := listings[name].entry(skill.name)) is not None
+        }
+        for name in VARIANTS
+    }
+    sides: tuple[tuple[VariantName, VariantName], ...] = (
+        ("baseline", "candidate"),
+        ("candidate", "baseline"),
+    )
+    out = {}
+    for name, other in sides:
+        entries = []
+        for skill, found in shown[name].items():
+            there = shown[other].get(skill)
+            changed = there is None or entry_text(there) != entry_text(found)
+            entries.append(ListedEntry(skill, entry_text(found), found.state, changed))
+        out[name] = tuple(entries)
+    return out
+
+
+def _info(variant: Variant, skills: tuple[ListedEntry, ...]) -> VariantInfo:
+    return VariantInfo(variant.spec, variant.source, variant.description, variant.when_to_use,
+                       skills)  # fmt: skip
 
 
 def build_report(
@@ -96,6 +158,7 @@ def build_report(
     notice: str | None = None,
 ) -> Report:
     inputs, spec = outcome.inputs, outcome.spec
+    entries = listed_entries(inputs, stage_named(spec.stage).listings(spec, inputs))
     return Report(
         **vars(spec),
         version=version,
@@ -107,12 +170,14 @@ def build_report(
         peak_concurrency=outcome.peak_concurrency,
         final_concurrency=outcome.final_concurrency,
         skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
-        baseline=_info(inputs.baseline),
-        candidate=_info(inputs.candidate),
+        baseline=_info(inputs.baseline, entries["baseline"]),
+        candidate=_info(inputs.candidate, entries["candidate"]),
         notice=notice,
         warnings=warnings,
         rerun=rerun,
         cases=outcome.verdicts,
-        summary=summarise(outcome.verdicts, spec.trials, outcome.unfinished),
+        summary=summarise(
+            outcome.verdicts, spec.trials, inputs.target.skill_id, outcome.unfinished
+        ),
         usage=outcome.usage,
     )

@@ -19,8 +19,15 @@ from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.report import words
+from activation.trials.listing.menu import listing_warnings
 from activation.trials.simulate import Characteristics
-from activation.trials.stage import CostEstimate, Stage, planned_calls, worst_case_calls
+from activation.trials.stage import (
+    CostEstimate,
+    Stage,
+    planned_calls,
+    stage_named,
+    worst_case_calls,
+)
 from activation.verdicts.judge import can_regress
 
 
@@ -30,6 +37,8 @@ def run_warnings(spec: RunSpec, inputs: Inputs, bundled_cases: bool) -> list[str
     mismatch = suite_mismatch(inputs.written_for, inputs.target.skill_id, bundled_cases)
     if mismatch:
         warnings.append(mismatch)
+    listings = stage_named(spec.stage).listings(spec, inputs)
+    warnings += listing_warnings(listings, inputs.target.skill_id)
     if not can_regress(spec.trials, spec.alpha):
         warnings.append(
             f"with {spec.trials} trial(s) per variant no case can reach p < "

@@ -29,40 +29,45 @@ class Store(Protocol):
 
 
 def trial_entry(trial: Trial) -> dict[str, Any]:
-    """What is kept of a successful trial: the answer, why, where its transcript is, and
-    what it cost when it was asked."""
+    """What is kept of a successful trial: the answer (the skills that fired), why, where
+    its transcript is, and what it cost when it was asked. Whether it was right is not
+    kept: that is the case's to say, and is judged again when the answer is reused."""
     return {
         "activated": trial.activated,
+        "chose": list(trial.chose),
         "evidence": trial.evidence,
         "transcript": trial.transcript,
         "usage": dataclasses.asdict(trial.usage),
     }
 
 
-def cached_trial(key: TrialKey, entry: Mapping[str, Any]) -> Trial | None:
-    """The stored answer as this run's trial; None for an entry that is not a valid answer."""
-    activated = entry.get("activated")
-    if not isinstance(activated, bool):
+def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial | None:
+    """The stored answer as this run's trial; None for an entry that is not a valid answer.
+    An answer that said only whether the target fired (not which skills did) stays that."""
+    activated, chose = entry.get("activated"), entry.get("chose", [])
+    if not isinstance(activated, bool) or not isinstance(chose, list):
+        return None
+    if not all(isinstance(name, str) for name in chose):
         return None
     evidence = str(entry.get("evidence", ""))
     if entry.get("transcript_missing"):
         evidence += f" ({MISSING_TRANSCRIPT})"
     transcript = entry.get("transcript")
-    trial = key.answer(
-        activated,
-        evidence,
-        Usage(cost_usd=0.0, from_cache=1),
-        transcript if isinstance(transcript, str) else None,
-    )
-    return dataclasses.replace(trial, cached=True)
+    where = transcript if isinstance(transcript, str) else None
+    usage = Usage(cost_usd=0.0, from_cache=1)
+    if activated and target not in chose:
+        return dataclasses.replace(key.answer(True, evidence, usage, where), cached=True)
+    return dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
 
 
 class CachedBackend:
-    """`inner` with its successful trials kept in `store` and served from it."""
+    """`inner` with its successful trials kept in `store` and served from it; `target` is
+    the measured skill's id, which a reused answer is judged against."""
 
-    def __init__(self, inner: Backend, store: Store) -> None:
+    def __init__(self, inner: Backend, store: Store, target: str) -> None:
         self.inner = inner
         self.store = store
+        self.target = target
 
     async def __aenter__(self) -> Self:
         await self.inner.__aenter__()
@@ -81,7 +86,7 @@ class CachedBackend:
         for key in round.keys:
             digest = self.inner.cache_key(key)
             entry = None if digest is None else self.store.get(digest)
-            trial = None if entry is None else cached_trial(key, entry)
+            trial = None if entry is None else cached_trial(key, entry, self.target)
             if trial is not None:
                 found.append(trial)
                 continue

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from activation._models import Inputs, RunOutcome, RunSpec
+from activation._models import Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.backend import Backend
+from activation.trials.listing.claude_code import Listing
 
 Say = Callable[[str], None]
 """Where a stage tells the person running it about a choice it made (stderr)."""
@@ -114,6 +115,10 @@ class Stage(Protocol):
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
         """Lines a dry run shows about what this stage would ask."""
+        ...
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        """The skill listing each variant's trials show the model, as the agent renders it."""
         ...
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:

@@ -38,7 +38,7 @@ as the run's only discovery, with room to spare for the many looks."""
 
 def fragile(tally: Tally) -> bool:
     """A tie, or a majority of a single vote: one answer the other way would turn it."""
-    return abs(2 * tally.activated - tally.valid) <= 1
+    return abs(2 * tally.correct - tally.valid) <= 1
 
 
 @dataclass(frozen=True)

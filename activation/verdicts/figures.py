@@ -1,5 +1,4 @@
-"""Suite figures per variant (recall on the positives, false positives on the negatives) and
-the run's summary: the numbers every output shows under the case table."""
+"""Suite figures per variant: recall on the positives, false positives on the negatives."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from activation._models import VARIANTS, CaseVerdict, Status, VariantName
+from activation._models import CaseVerdict, Status, VariantName
 from activation.verdicts.stats import wilson_interval
 
 Interval = tuple[float, float]
@@ -62,51 +61,4 @@ def figures(
         interval(recall, with_interval),
         false_positives,
         interval(false_positives, with_interval),
-    )
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The run in figures: each variant's rates, the flagged case ids, what escalation cost."""
-
-    baseline: VariantFigures
-    candidate: VariantFigures
-    regressed: tuple[str, ...]
-    improved: tuple[str, ...]
-    unstable: tuple[str, ...]
-    errors: tuple[str, ...]
-    unfinished: tuple[str, ...]
-    escalated: int
-    """Cases that ran more than the first round."""
-    extra_calls: int
-    """Trials beyond every case's first round: what escalation cost."""
-    weakened: tuple[str, ...] = ()
-
-    def figures(self, variant: VariantName) -> VariantFigures:
-        return self.baseline if variant == "baseline" else self.candidate
-
-
-def summarise(
-    verdicts: Sequence[CaseVerdict], first_round: int, unfinished: Sequence[str] = ()
-) -> Summary:
-    def ids(status: Status) -> tuple[str, ...]:
-        return tuple(verdict.id for verdict in verdicts if verdict.status is status)
-
-    with_interval = first_round > 1
-    baseline, candidate = (figures(verdicts, variant, with_interval) for variant in VARIANTS)
-    extra = sum(
-        max(0, verdict.baseline.run + verdict.candidate.run - 2 * first_round)
-        for verdict in verdicts
-    )
-    return Summary(
-        baseline,
-        candidate,
-        ids(Status.REGRESSED),
-        ids(Status.IMPROVED),
-        ids(Status.UNSTABLE),
-        ids(Status.ERROR),
-        tuple(unfinished),
-        sum(verdict.escalated for verdict in verdicts),
-        extra,
-        ids(Status.WEAKENED),
     )

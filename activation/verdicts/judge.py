@@ -24,8 +24,7 @@ def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
     None without a valid trial on each side."""
     if not (baseline.valid and candidate.valid):
         return None
-    expected = case.should_activate
-    base_correct, cand_correct = baseline.correct(expected), candidate.correct(expected)
+    base_correct, cand_correct = baseline.correct, candidate.correct
     if base_correct * candidate.valid == cand_correct * baseline.valid:
         return 1.0
     if base_correct * candidate.valid > cand_correct * baseline.valid:
@@ -34,8 +33,7 @@ def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
 
 
 def status(case: Case, baseline: Tally, candidate: Tally, significant: bool) -> Status:
-    base_right = baseline.verdict == case.should_activate
-    cand_right = candidate.verdict == case.should_activate
+    base_right, cand_right = baseline.right, candidate.right
     if baseline.errors or candidate.errors:
         return Status.ERROR
     if base_right and not cand_right and significant:

@@ -93,8 +93,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["max-turns"] == (str(_config.MAX_TURNS), "default")
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
-        "repo", "skill-path", "cases", "distractors", "trials", "max-trials", "model", "seed",
-        "alpha", "concurrency", "fail-on", "json", "real", "claude", "max-turns", "timeout",
+        "repo", "skill-path", "cases", "distractors", "catalog", "trials", "max-trials", "model",
+        "seed", "alpha", "concurrency", "fail-on", "json", "real", "claude", "max-turns", "timeout",
         "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",

@@ -55,7 +55,8 @@ def test_report_renders_a_saved_run_as_the_run_did(
         ),
         (
             b'{"schema": "other"}',
-            "{path}: not an activation report (activation-report/2 or activation-report/3)",
+            "{path}: not an activation report (activation-report/2 or activation-report/3 or "
+            "activation-report/4)",
         ),
         (
             b'{"schema": "activation-report/2", "exit_code": 2, "error": "no API key"}',

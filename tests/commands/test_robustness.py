@@ -77,7 +77,7 @@ def test_a_crash_in_the_answer_parser_is_exit_4_with_the_report(
     assert code == 4
     assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
     assert report == {
-        "schema": "activation-report/3",
+        "schema": "activation-report/4",
         "version": activation.__version__,
         "exit_code": 4,
         "error": message + DEBUG_HINT,
@@ -100,7 +100,7 @@ def test_a_crash_in_the_report_writer_is_exit_4_with_a_report(
     assert code == 4
     assert error_lines(capsys.readouterr().err) == [f"activation: error: {message}{DEBUG_HINT}"]
     assert report == {
-        "schema": "activation-report/3",
+        "schema": "activation-report/4",
         "version": activation.__version__,
         "exit_code": 4,
         "error": message + DEBUG_HINT,

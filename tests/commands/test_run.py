@@ -7,6 +7,7 @@ HTTP and the SDK are tested end to end in test_stage_a.py, the real agent in tes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -284,7 +285,9 @@ def test_dry_run_plans_and_makes_no_call(
         "{+refunds.+}\n"
     ) in out
     assert "48 model call(s)" in out
-    assert "menu: billing:refunds and 3 distractor(s): charts, invoices, tax-rules\n" in out
+    listing = r"listing: billing:refunds, 0 sibling\(s\), 3 distractor\(s\), 0 catalog skill\(s\), "
+    listing += r"13 of Claude Code's own \([\d,]+ of 30,000 columns\), in 4 orders\n"
+    assert re.search(listing, out), out
     assert "Settings (command line > environment > file > default):" in out
     assert " trials " in out and " max-turns " not in out  # only what differs from a default
 

@@ -22,7 +22,7 @@ def test_it_prints_the_shipped_schema(capsysbinary: pytest.CaptureFixture[bytes]
     schema = orjson.loads(printed)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     report = schema["$defs"]["Report"]
-    assert report["properties"]["schema"]["enum"] == ["activation-report/3"]
+    assert report["properties"]["schema"]["enum"] == ["activation-report/4"]
 
 
 def test_a_run_report_and_a_stopped_runs_record_validate(tmp_path: Path, repo: SkillRepo) -> None:

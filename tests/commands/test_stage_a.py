@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import activation
+from activation.trials.listing.claude_code import packaged_rules
 from tests.support.cli import (
     BASELINE,
     CANDIDATE,
@@ -85,7 +86,7 @@ def test_every_status_and_exit_1(
     assert summary["candidate"]["false_positives"] == [0, 2]
     low, high = summary["candidate"]["recall_interval"]
     assert (round(low, 4), round(high, 4)) == (0.0456, 0.6994)
-    assert report["schema"] == "activation-report/3"
+    assert report["schema"] == "activation-report/4"
     assert report["stage"] == "A"
     assert report["model"] == "claude-sonnet-5-5"
     assert report["trials"] == 3
@@ -206,7 +207,7 @@ def test_auth_failure_aborts_at_once_without_echoing_the_key(
     assert code == 2
     message = "the API refused the credentials (HTTP 401); check ANTHROPIC_API_KEY"
     assert report == {
-        "schema": "activation-report/3",
+        "schema": "activation-report/4",
         "version": activation.__version__,
         "exit_code": 2,
         "error": message,
@@ -225,6 +226,9 @@ def test_forbidden_also_aborts(
     assert "(HTTP 403)" in capsys.readouterr().err
 
 
+BUILTINS = [skill.id for skill in packaged_rules().builtins]
+
+
 def test_menu_is_shuffled_by_seed_and_paired_across_variants(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
@@ -234,7 +238,7 @@ def test_menu_is_shuffled_by_seed_and_paired_across_variants(
     orders: dict[str, list[tuple[str, ...]]] = {BASELINE: [], CANDIDATE: []}
     for request in fake_api.message_requests:
         orders[request.menu[SKILL_ID]].append(tuple(request.menu))
-        assert set(request.menu) == {SKILL_ID, *DISTRACTORS}
+        assert set(request.menu) == {SKILL_ID, *DISTRACTORS, *BUILTINS}  # as the agent lists
         assert request.prompt == "refund order 1234"
         assert request.schema is not None
     assert sorted(orders[BASELINE]) == sorted(orders[CANDIDATE])

@@ -307,7 +307,7 @@ def test_missing_claude_is_exit_2_with_an_install_hint(
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "@anthropic-ai/claude-code@2.1.332" in line
     assert report == {
-        "schema": "activation-report/3",
+        "schema": "activation-report/4",
         "version": activation.__version__,
         "exit_code": 2,
         "error": line.removeprefix("activation: error: "),

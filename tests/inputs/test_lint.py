@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from activation._errors import InputError
+from activation._models import Skill
 from activation.inputs.cases import check_cases, parse_cases
-from activation.inputs.lint import GROUPS, Finding, echo, lint
+from activation.inputs.lint import GROUPS, Finding, Menu, echo, lint
 
 DESCRIPTION = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 
@@ -274,3 +275,99 @@ def test_the_run_counts_the_other_problems() -> None:
     data = [raw("a", "refund 12", why=""), raw("b", "refund 12", why="")]
     with pytest.raises(InputError, match=r"^cases.json: case 'a': missing 'why'.* \(and 1 more: "):
         parse_cases(data, "cases.json")
+
+
+# --- the menu around the skill: ids, positives per skill, alike entries, sibling echoes ---
+
+REFUNDS = Skill("billing:refunds", DESCRIPTION)
+INVOICES = Skill(
+    "billing:invoices", "Use when creating invoices, sending them, or fixing tax lines."
+)
+DISPUTES = Skill(
+    "billing:disputes",
+    "Use when answering Stripe disputes with evidence, and tracking chargeback deadlines.",
+)
+CLONE = Skill(
+    "billing:refunds-v2", "Use when issuing refunds or handling chargebacks and Stripe disputes."
+)
+
+
+def routed(case_id: str, prompt: str, expect: object, **extra: object) -> dict[str, object]:
+    return {"id": case_id, "prompt": prompt, "why": "its home", "expect": expect, **extra}
+
+
+def menu_findings(data: object, menu: Menu) -> tuple[Finding, ...]:
+    findings = lint(check_cases(data), menu.ours[0].description, False, menu)
+    return tuple(f for f in findings if "twin" not in f.message)
+
+
+def test_an_id_that_names_no_skill_of_the_menu_is_an_error() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES))
+    data = [routed("a", "send the invoice", "billing:invoice")]
+    assert menu_findings(data, menu) == (
+        Finding(
+            "error",
+            None,
+            "case 'a': 'billing:invoice' names no skill of the menu "
+            "(billing:invoices, billing:refunds)",
+        ),
+    )
+
+
+def test_every_skill_of_a_set_needs_a_case_that_expects_it() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES, DISPUTES))
+    data = [
+        raw("pos", "refund order 1234", True),
+        routed("inv", "send the invoice for may", "invoices"),
+    ]
+    positives = tuple(f for f in menu_findings(data, menu) if "read alike" not in f.message)
+    assert positives == (
+        Finding(
+            "warning",
+            None,
+            "no case expects billing:disputes: add positives for it, or a prompt it loses to "
+            "a sibling goes unseen",
+        ),
+    )
+    alone = Menu("billing:refunds", (REFUNDS,))
+    assert menu_findings([raw("neg", "export the orders")], alone) == ()
+
+
+def test_skills_that_read_alike_are_a_warning_then_an_error() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES, CLONE), (DISPUTES,))
+    data = [
+        raw("pos", "refund order 1234", True),
+        routed("inv", "send the invoice for may", "invoices"),
+        routed("v2", "the new refund flow", "refunds-v2"),
+    ]
+    alike = [f for f in menu_findings(data, menu) if "read alike" in f.message]
+    assert alike == [
+        Finding(
+            "error",
+            None,
+            "billing:refunds and billing:refunds-v2 read alike (similarity 0.92, error from "
+            "0.75): the agent may confuse them",  # 6 of 7 and 6 content words shared: 12/13
+        ),
+        Finding(
+            "warning",
+            None,
+            "billing:refunds and billing:disputes read alike (similarity 0.57, warning from "
+            "0.50): the agent may confuse them",  # 4 shared of 7 and 7: 8/14
+        ),
+    ]
+
+
+def test_a_prompt_that_echoes_a_siblings_entry_is_a_warning() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES))
+    data = [
+        raw("pos", "refund order 1234", True),
+        routed("inv", "creating invoices, sending them, or fixing tax lines", "invoices"),
+    ]
+    assert menu_findings(data, menu) == (
+        Finding(
+            "warning",
+            "inv",
+            "the prompt echoes billing:invoices's description (copies the phrase 'creating "
+            "invoice sending them or fixing tax line'): that tests string matching, not intent",
+        ),
+    )

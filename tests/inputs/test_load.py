@@ -21,8 +21,8 @@ def test_load_distractors_sorts_by_file_name_and_falls_back_to_the_stem(tmp_path
     write(tmp_path, "a.md", "---\ndescription: >\n  Use when A,\n  folded.\n---\nbody\n")
     write(tmp_path, "notes.txt", "not a skill")
     assert load_distractors(tmp_path) == (
-        Skill("a", "Use when A, folded."),
-        Skill("zeta", "Use when Z."),
+        Skill("a", "Use when A, folded.", path=str(tmp_path / "a.md")),
+        Skill("zeta", "Use when Z.", path=str(tmp_path / "b.md")),
     )
 
 

@@ -147,6 +147,7 @@ def test_bundled_distractors() -> None:
     assert "auth0" not in " ".join(names)
     for skill in skills:
         assert skill.name == skill.name.lower() and " " not in skill.name
+        assert skill.description is not None
         assert "\n" not in skill.description
         assert skill.description.startswith("Use when")
         assert len(skill.description) < DESCRIPTION_LIMIT // 2

@@ -11,7 +11,7 @@ from activation._errors import InputError
 from activation._models import Target
 from activation.inputs.load import resolve_target
 from activation.inputs.target import (
-    choose_only_skill,
+    choose_default_skill,
     fallback_plugin_root,
     plugin_name_from_manifest,
     plugin_root_candidates,
@@ -107,7 +107,8 @@ def test_no_skill_under_plugins(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/: pass --skill-path"
+        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
+        ".claude/skills/, skills/, .agents/skills/: pass --skill-path"
     )
 
 
@@ -115,21 +116,85 @@ def test_no_plugins_folder(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/: pass --skill-path"
+        "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
+        ".claude/skills/, skills/, .agents/skills/: pass --skill-path"
     )
 
 
-def test_several_skills_under_plugins_are_listed(root: Path) -> None:
+def test_skills_in_several_sets_are_named(root: Path) -> None:
     write(root, "plugins/b/skills/two/SKILL.md")
     write(root, "plugins/a/skills/one/SKILL.md")
     write(root, "plugins/a/skills/three/SKILL.md")
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "3 SKILL.md files under plugins/ (plugins/a/skills/one/SKILL.md, "
-        "plugins/a/skills/three/SKILL.md, plugins/b/skills/two/SKILL.md): "
-        "pass --skill-path to choose one"
+        "skills in 2 places (plugins/a/skills/, plugins/b/skills/): pass --skill-path to choose one"
     )
+
+
+def test_several_skills_of_one_set_are_named(root: Path) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/a/skills/three/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        "2 skills in plugins/a/skills/ (one, three): pass --skill-path to choose one, "
+        'or name it in the cases file ("skill": "<id>")'
+    )
+
+
+@pytest.mark.parametrize("written_for", ["a:three", "three"])
+def test_the_cases_files_skill_picks_one_of_a_set(root: Path, written_for: str) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/a/skills/three/SKILL.md")
+    target = resolve_target(root, None, root, written_for)
+    assert target.skill_id == "a:three"
+
+
+def test_skills_in_a_plugin_and_a_skills_folder_are_two_places(root: Path) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, ".claude/skills/notes/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value) == (
+        "skills in 2 places (.claude/skills/, plugins/a/skills/): pass --skill-path to choose one"
+    )
+
+
+# --- skills folders: a project's, a user's, the Agent Skills layouts ---------------------
+
+
+@pytest.mark.parametrize("folder", [".claude/skills", "skills", ".agents/skills"])
+def test_a_skills_folder_is_found_and_its_skills_have_bare_ids(root: Path, folder: str) -> None:
+    write(root, f"{folder}/pdf/SKILL.md")
+    target = resolve_target(root, None, root)
+    assert target == Target(
+        repo=root,
+        skill_path=Path(f"{folder}/pdf/SKILL.md"),
+        plugin_root=root / folder,
+        plugin_name=None,
+        skill_name="pdf",
+    )
+    assert (target.skill_id, target.in_plugin, target.in_set) == ("pdf", False, True)
+
+
+def test_a_project_skill_by_skill_path_is_its_bare_name(root: Path) -> None:
+    write(root, ".claude/skills/notes/SKILL.md")
+    write(root, ".claude/skills/todo/SKILL.md")
+    target = resolve_target(root, ".claude/skills/notes/SKILL.md", root)
+    assert (target.skill_id, target.plugin_root) == ("notes", root / ".claude/skills")
+
+
+def test_a_nested_project_skills_folder_is_a_skills_folder(root: Path) -> None:
+    write(root, "app/.claude/skills/notes/SKILL.md")
+    target = resolve_target(root, "app/.claude/skills/notes/SKILL.md", root)
+    assert (target.skill_id, target.plugin_root) == ("notes", root / "app/.claude/skills")
+
+
+def test_a_skills_folder_under_plugins_is_a_plugins_skills(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, "plugins/p/skills/s/SKILL.md", root)
+    assert (target.skill_id, target.in_plugin) == ("p:s", True)
 
 
 def test_several_skills_do_not_matter_when_skill_path_is_given(root: Path) -> None:
@@ -331,5 +396,7 @@ def test_plugin_root_candidates_are_nearest_first() -> None:
     ]
 
 
-def test_choose_only_skill() -> None:
-    assert choose_only_skill([PurePath("plugins/p/SKILL.md")]) == PurePath("plugins/p/SKILL.md")
+def test_choose_default_skill_takes_the_only_one() -> None:
+    only = PurePath("plugins/p/SKILL.md")
+    assert choose_default_skill([only], None) == only
+    assert choose_default_skill([only], "elsewhere:x") == only

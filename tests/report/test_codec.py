@@ -110,27 +110,31 @@ def test_the_json_names_every_figure() -> None:
     }  # fmt: skip
     assert set(data["cases"][0]["trials"][0]) == {
         "case_id", "variant", "index", "reading", "activated", "evidence", "error",
-        "transcript", "cached", "usage",
+        "transcript", "cached", "usage", "chose", "correct",
     }  # fmt: skip
     assert set(data["summary"]) == {
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
-        "unfinished", "escalated", "extra_calls",
+        "unfinished", "escalated", "extra_calls", "baseline_routing", "candidate_routing",
     }  # fmt: skip
+    assert set(data["summary"]["baseline_routing"]) == {"cells", "skills"}
+    assert set(data["baseline"]) == {"spec", "source", "description", "when_to_use", "skills",
+                                     "chars"}  # fmt: skip
     steady = data["cases"][3]
     assert steady["trials_run"] == {"baseline": 3, "candidate": 3}
-    assert steady["baseline"] == {"activated": 3, "valid": 3, "errors": 0, "verdict": True}
+    assert steady["baseline"] == {"activated": 3, "valid": 3, "errors": 0, "correct": 3,
+                                  "routes": {}, "verdict": True, "right": True}  # fmt: skip
     assert orjson.loads(report_json(parse_report(data, "x"))) == data
 
 
 @pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
-def test_a_v2_report_reads_and_v3_keeps_every_v2_field(name: str) -> None:
-    """Saved with activation 0.2.0: `report`, `diff` and `merge` read it, and /3 adds to
+def test_a_v2_report_reads_and_v4_keeps_every_v2_field(name: str) -> None:
+    """Saved with activation 0.2.0: `report`, `diff` and `merge` read it, and /4 adds to
     /2 without renaming, dropping or changing any field."""
     old = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
     report = parse_report(old, f"{name}.json")
     new = report_data(report)
     assert key_paths(old) <= key_paths(new)
-    assert new["schema"] == "activation-report/3"
+    assert new["schema"] == "activation-report/4"
 
     def same(before: object, after: object, path: str) -> None:
         if isinstance(before, dict):
@@ -167,4 +171,21 @@ def test_the_schema_validates_reports_and_refuses_what_is_not_one(spec: RunSpec)
     with pytest.raises(jsonschema.ValidationError):
         validator.validate(data)
     with pytest.raises(jsonschema.ValidationError):
-        validator.validate({"schema": "activation-report/3", "version": "1.0"})
+        validator.validate({"schema": "activation-report/4", "version": "1.0"})
+
+
+@pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
+def test_an_older_report_gets_its_correct_counts_from_activation(name: str) -> None:
+    old = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
+    report = parse_report(old, f"{name}.json")
+    for before, after in zip(old["cases"], report.cases, strict=True):
+        for variant in ("baseline", "candidate"):
+            counts = before[variant]
+            wanted = counts["activated"] if before["should_activate"] else (
+                counts["valid"] - counts["activated"]
+            )  # fmt: skip
+            assert after.tally(variant).correct == wanted
+        for trial in after.trials:
+            expected = None if trial.is_error else trial.activated == after.should_activate
+            assert trial.correct == expected
+    assert any(entry.tally("baseline").correct for entry in report.cases)

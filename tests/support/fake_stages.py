@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, TrialKey
+from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, TrialKey, VariantName
 from activation.inputs.load import load_pricing
 from activation.trials.fake import Answer, FakeBackend, Script
+from activation.trials.listing.claude_code import Listing
 from activation.trials.stage import CostEstimate, Say, Stage, stage_named
 
 PRICING = load_pricing()
@@ -83,6 +84,9 @@ class FakeStage:
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
         return self.real.plan(spec, inputs)
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        return self.real.listings(spec, inputs)
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         return self.real.select(inputs, say)

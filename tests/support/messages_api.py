@@ -85,7 +85,8 @@ __all__ = [
 MENU_HEADING = "The following skills are available for use with the Skill tool:"
 """The line the agent (and Stage A) puts above the skill listing."""
 
-_MENU_ITEM = re.compile(r"^- (\S+?):(?:\s(.*))?$")
+_MENU_ITEM = re.compile(r"^- (\S+?)(?: \([^()]*\))?(?::(?:\s(.*))?)?$")
+"""`- <id>: <text>`, `- <id> (<display name>): <text>`, or a collapsed `- <id>`."""
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _CHUNK = 16  # characters per streamed delta: small, so clients must really accumulate
 
@@ -111,7 +112,8 @@ def _texts(content: object) -> list[str]:
 def _parse_menu(text: str, into: dict[str, str]) -> None:
     """Add every skill listed under each menu heading in ``text`` (first listing wins).
 
-    After the heading come optional blank lines, then ``- <name>: <description>`` items; a
+    After the heading come optional blank lines, then ``- <name>: <description>`` items (with
+    a display name in parentheses, or the name alone when the listing is over budget); a
     non-blank line that is not an item continues the previous description (the agent wraps
     long ones), and a blank line ends the listing.
     """

@@ -14,8 +14,14 @@ def answered(key: TrialKey, outcome: bool | None) -> Trial:
     return key.failed("scripted error") if outcome is None else key.answer(outcome)
 
 
-def tally(activated: int, valid: int, errors: int = 0) -> Tally:
-    return Tally(activated, valid, errors)
+def tally(activated: int, valid: int, errors: int = 0, should_activate: bool = True) -> Tally:
+    """The counts of a case with this `should_activate` (its correct count follows)."""
+    correct = activated if should_activate else valid - activated
+    return Tally(activated, valid, errors, correct)
+
+
+def counts(tally: Tally) -> tuple[int, int, int]:
+    return tally.activated, tally.valid, tally.errors
 
 
 def judge(case: Case, baseline: Tally, candidate: Tally, alpha: float) -> CaseVerdict:
@@ -34,5 +40,6 @@ def judge(case: Case, baseline: Tally, candidate: Tally, alpha: float) -> CaseVe
         )
     ]
     verdict = judge_trials(case, trials, alpha)
-    assert (verdict.baseline, verdict.candidate) == (baseline, candidate)
+    given = counts(baseline), counts(candidate)
+    assert (counts(verdict.baseline), counts(verdict.candidate)) == given
     return verdict

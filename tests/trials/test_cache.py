@@ -18,6 +18,7 @@ from activation.trials.schedule import RunSlots
 from activation.trials.simulate import simulated_inputs, typical
 
 CASE = Case("c", "refund order 1", True, "why")
+TARGET = "p:s"
 
 
 class KeyedFake(FakeBackend):
@@ -57,14 +58,14 @@ def test_a_second_run_is_served_from_the_cache_except_its_errors() -> None:
     store = MemoryStore()
     spec = RunSpec(max_trials=3)
     cold = anyio.run(
-        execute_async, spec, inputs, CachedBackend(KeyedFake(answers, 0.0, 0.01), store)
+        execute_async, spec, inputs, CachedBackend(KeyedFake(answers, 0.0, 0.01), store, TARGET)
     )
     assert len(store.entries) == 4 * 2 * 3 - 2  # case-1 errs at index 1 for both variants
     assert "case-1-baseline-1" not in store.entries
     assert (cold.usage.requests, cold.usage.from_cache) == (24, 0)
     assert round(cold.usage.cost_usd or 0, 6) == 0.22
     inner = KeyedFake(answers, 0.0, 0.01)
-    warm = anyio.run(execute_async, spec, inputs, CachedBackend(inner, store))
+    warm = anyio.run(execute_async, spec, inputs, CachedBackend(inner, store, TARGET))
     assert inner.calls == 2  # only the two error trials are asked again
     assert warm.usage.from_cache == 22
     assert warm.usage.requests == 2
@@ -81,6 +82,7 @@ def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> Non
     entry = trial_entry(trial)
     assert entry == {
         "activated": False,
+        "chose": [],
         "evidence": "chose nothing",
         "transcript": "/t/c.jsonl",
         "usage": {
@@ -94,22 +96,46 @@ def test_an_entry_keeps_the_answer_and_the_transcript_and_not_the_error() -> Non
             "throttled": 0,
         },
     }
-    revived = cached_trial(key, entry)
+    revived = cached_trial(key, entry, TARGET)
     assert revived == Trial(
         "c", "candidate", 2, False, evidence="chose nothing", transcript="/t/c.jsonl",
-        usage=Usage(cost_usd=0.0, from_cache=1), cached=True,
+        usage=Usage(cost_usd=0.0, from_cache=1), cached=True, correct=False,
     )  # fmt: skip
-    gone = cached_trial(key, {**entry, "transcript_missing": True})
+    gone = cached_trial(key, {**entry, "transcript_missing": True}, TARGET)
     assert gone is not None
     assert gone.evidence == f"chose nothing ({MISSING_TRANSCRIPT})"
-    assert cached_trial(key, {**entry, "activated": None}) is None
+    assert cached_trial(key, {**entry, "activated": None}, TARGET) is None
+    assert cached_trial(key, {**entry, "chose": "p:s"}, TARGET) is None
+    assert cached_trial(key, {**entry, "chose": [3]}, TARGET) is None
+
+
+def test_a_cached_answer_keeps_what_fired_and_is_judged_by_the_case_again() -> None:
+    routed = Case("r", "undo the deploy", False, "a sibling's", expect=("p:undo",))
+    entry = trial_entry(TrialKey(routed, "baseline", 0).fired(["p:undo", "p:s"], TARGET))
+    assert (entry["activated"], entry["chose"]) == (True, ["p:undo", "p:s"])
+    first = cached_trial(TrialKey(routed, "baseline", 0), entry, TARGET)
+    assert first is not None
+    assert (first.chose, first.activated, first.correct) == (("p:undo", "p:s"), True, True)
+    strict = Case("r", "undo the deploy", False, "a sibling's", expect=("p:undo",),
+                  must_not=("p:s",))  # fmt: skip
+    again = cached_trial(TrialKey(strict, "baseline", 0), entry, TARGET)
+    assert again is not None
+    assert (again.chose, again.correct) == (("p:undo", "p:s"), False)
+
+
+def test_an_answer_that_only_said_the_target_fired_stays_that() -> None:
+    entry = trial_entry(TrialKey(CASE, "baseline", 0).answer(True))
+    assert (entry["activated"], entry["chose"]) == (True, [])
+    trial = cached_trial(TrialKey(CASE, "baseline", 0), entry, TARGET)
+    assert trial is not None
+    assert (trial.activated, trial.chose, trial.correct) == (True, (), True)
 
 
 def test_errors_are_never_stored() -> None:
     store = MemoryStore()
     inner = KeyedFake(scripted({"c": [None]}))
-    (first,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
-    (second,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
+    (first,) = run_keys(CachedBackend(inner, store, TARGET), TrialKey(CASE, "baseline", 0))
+    (second,) = run_keys(CachedBackend(inner, store, TARGET), TrialKey(CASE, "baseline", 0))
     assert first.is_error and second.is_error
     assert not first.cached and not second.cached
     assert store.entries == {}
@@ -120,7 +146,7 @@ def test_a_backend_without_a_key_is_never_cached() -> None:
     store = MemoryStore()
     inner = FakeBackend(scripted({"c": [True]}))
     for _ in range(2):
-        (trial,) = run_keys(CachedBackend(inner, store), TrialKey(CASE, "baseline", 0))
+        (trial,) = run_keys(CachedBackend(inner, store, TARGET), TrialKey(CASE, "baseline", 0))
         assert trial.cached is False
     assert (store.entries, inner.calls) == ({}, 2)
 
@@ -132,8 +158,8 @@ def test_the_store_on_disk_round_trips_through_the_wrapper(tmp_path: Path) -> No
     key = TrialKey(CASE, "baseline", 0)
 
     asked = KeyedFake(scripted({"c": [True]}))
-    (first,) = run_keys(CachedBackend(asked, store), key)
+    (first,) = run_keys(CachedBackend(asked, store, TARGET), key)
     assert first.cached is False
     again = KeyedFake(scripted({"c": [False]}))  # a cached answer wins over the model's
-    (trial,) = run_keys(CachedBackend(again, store), key)
+    (trial,) = run_keys(CachedBackend(again, store, TARGET), key)
     assert (trial.cached, trial.activated, again.calls) == (True, True, 0)

@@ -104,10 +104,12 @@ def test_fake_trials_read_as_the_real_backends_trials() -> None:
     backend = FakeBackend(scripted({"a": [True, False, None]}))
     trial_keys = [TrialKey(A, "baseline", index) for index in range(3)]
     assert run_all(backend, trial_keys) == [
-        Trial("a", "baseline", 0, True, evidence="scripted: activated", usage=Usage(requests=1)),
-        Trial("a", "baseline", 1, False, "scripted: not activated", usage=Usage(requests=1)),
+        Trial("a", "baseline", 0, True, evidence="scripted: activated", usage=Usage(requests=1),
+              correct=A.should_activate),
+        Trial("a", "baseline", 1, False, "scripted: not activated", usage=Usage(requests=1),
+              correct=not A.should_activate),
         Trial("a", "baseline", 2, None, error="scripted error", usage=Usage(requests=1)),
-    ]
+    ]  # fmt: skip
     assert backend.calls == 3
     assert [trial.is_error for trial in run_all(backend, trial_keys)] == [False, False, True]
     assert backend.calls == 6

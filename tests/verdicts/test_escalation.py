@@ -14,7 +14,7 @@ DEFAULT = Escalation(first=3, max_trials=30, alpha=0.05, cases=40)
 
 
 def tally(activated: int, valid: int, errors: int = 0) -> Tally:
-    return Tally(activated, valid, errors)
+    return Tally(activated, valid, errors, correct=activated)
 
 
 @pytest.mark.parametrize(

@@ -76,8 +76,8 @@ def test_judge_all_groups_trials_and_counts_errors_apart() -> None:
         TrialKey(POSITIVE, "candidate", 2).answer(False),
     ]
     (verdict,) = judge_all([Evidence(POSITIVE, trials)], 0.05)
-    assert verdict.baseline == Tally(3, 3, 0)
-    assert verdict.candidate == Tally(0, 2, 1)
+    assert verdict.baseline == Tally(3, 3, 0, correct=3)  # which skill fired is not known
+    assert verdict.candidate == Tally(0, 2, 1, correct=0, routes={"none": 2})
     assert verdict.status is Status.ERROR
 
 

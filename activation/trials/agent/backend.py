@@ -22,7 +22,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from contextlib import ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -36,7 +36,7 @@ from activation import _config
 from activation._errors import AuthError, InputError
 from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage, VariantName
 from activation.trials.agent.env import agent_env, scrub, scrub_bytes, secret_values
-from activation.trials.agent.plugin_copy import paired_copies, tree_digest
+from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.stream import Reading, StreamReader
 from activation.trials.backend import Round, request_digest
 
@@ -63,14 +63,17 @@ file, undecodable output): an error trial. Anything else is a bug, and surfaces 
 
 
 def build_argv(
-    settings: AgentSettings, model: str | None, claude: str, prompt: str, plugin_dir: Path
+    settings: AgentSettings,
+    model: str | None,
+    claude: str,
+    prompt: str,
+    plugin_dirs: Sequence[Path] = (),
 ) -> list[str]:
     """The exact command line of one run (no shell; the prompt is the last argv item)."""
-    argv = [
-        claude,
-        "-p",
-        "--plugin-dir",
-        str(plugin_dir),
+    argv = [claude, "-p"]
+    for plugin_dir in plugin_dirs:
+        argv += ["--plugin-dir", str(plugin_dir)]
+    argv += [
         "--output-format",
         "stream-json",
         "--verbose",
@@ -180,7 +183,10 @@ class _RunState:
 
 
 class AgentBackend:
-    """The Stage B backend: entered, it holds the two plugin copies; each trial is one run.
+    """The Stage B backend: entered, it holds the two copies of the skill set (and the
+    catalog's); each trial is one run. A plugin is loaded with `--plugin-dir`, a skills
+    folder installed as the throwaway workspace's project skills (`.claude/skills`), the
+    catalog's own skills as the throwaway home's.
 
     `env` is the environment credentials come from (default: this process's).
     """
@@ -198,7 +204,7 @@ class AgentBackend:
         self.skill_id = inputs.target.skill_id
         self.transcripts_dir = transcripts_dir
         self.claude = resolve_claude(self.settings.claude)
-        self.copies: dict[VariantName, Path] = {}
+        self.copies = Copies({}, CatalogCopy())
         self.copy_digests: dict[str, str] = {}
         self.pricing = spec.pricing
         self._parent_env = dict(os.environ if env is None else env)
@@ -210,12 +216,31 @@ class AgentBackend:
         self.copies = self._stack.enter_context(
             paired_copies(
                 self.inputs.target,
-                self.inputs.baseline.description,
-                self.inputs.candidate.description,
+                self.inputs.baseline,
+                self.inputs.candidate,
+                self.inputs.catalog,
             )
         )
-        self.copy_digests = {variant: tree_digest(copy) for variant, copy in self.copies.items()}
+        catalog = self.copies.catalog
+        installed = [*catalog.plugins, *([catalog.user_skills] if catalog.user_skills else [])]
+        also = "".join(tree_digest(folder) for folder in installed)
+        self.copy_digests = {
+            variant: tree_digest(copy) + also for variant, copy in self.copies.sets.items()
+        }
         return self
+
+    def plugin_dirs(self, variant: VariantName) -> list[Path]:
+        """The `--plugin-dir`s of a run: the variant's plugin (a skills folder is installed
+        instead), then the catalog's plugins."""
+        own = [self.copies.sets[variant]] if self.inputs.target.in_plugin else []
+        return [*own, *self.copies.catalog.plugins]
+
+    def install(self, variant: VariantName, work: Path, config_dir: Path) -> None:
+        """Put the skills a run finds on disk into its throwaway folders."""
+        if not self.inputs.target.in_plugin:
+            shutil.copytree(self.copies.sets[variant], work / ".claude" / "skills")
+        if self.copies.catalog.user_skills is not None:
+            shutil.copytree(self.copies.catalog.user_skills, config_dir / "skills")
 
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
@@ -245,11 +270,17 @@ class AgentBackend:
         config_dir = home / ".claude"
         for folder in (work, config_dir, tmp):
             folder.mkdir(parents=True)
+        self.install(key.variant, work, config_dir)
         env = agent_env(self._parent_env, home, config_dir, tmp)
         argv = build_argv(
-            self.settings, self.model, self.claude, key.case.prompt, self.copies[key.variant]
+            self.settings, self.model, self.claude, key.case.prompt, self.plugin_dirs(key.variant)
         )
-        reader = StreamReader(self.skill_id, on_throttle=throttled)
+        case = key.case
+        reader = StreamReader(
+            self.skill_id,
+            on_throttle=throttled,
+            settled=lambda fired: case.settled(fired, self.skill_id),
+        )
         state = _RunState()
         process = await anyio.open_process(
             argv,
@@ -330,9 +361,11 @@ class AgentBackend:
         return replace(tokens, cost_usd=cost)
 
     def cache_key(self, key: TrialKey) -> str:
-        """The trial's cache key: the CLI's version, the variant's plugin copy (by content),
-        the command line as `run` builds it (prompt, model, max turns, tools) and the trial."""
-        argv = build_argv(self.settings, self.model, "claude", key.case.prompt, Path("plugin"))
+        """The trial's cache key: the CLI's version, the variant's copy of the set and the
+        catalog's (by content), the command line as `run` builds it (prompt, model, max
+        turns, tools) and the trial."""
+        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(self.plugin_dirs(key.variant))]
+        argv = build_argv(self.settings, self.model, "claude", key.case.prompt, plugins)
         run = {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
@@ -372,8 +405,8 @@ class AgentBackend:
         evidence = reading.reason
         if state.stopped_early:
             evidence += "; run stopped early at that point"
-        return key.answer(reading.outcome == "activated", scrub(evidence, self._secrets),
-                          usage, where)  # fmt: skip
+        return key.fired(reading.fired, self.skill_id, scrub(evidence, self._secrets), usage,
+                         where)  # fmt: skip
 
 
 def _progress(reading: Reading) -> str:

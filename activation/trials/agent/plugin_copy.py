@@ -1,17 +1,18 @@
-"""Paired temporary plugin copies that differ only in the skill's `description`.
+"""Paired temporary copies of the skill's set that differ only in what the agent lists.
 
-Stage B measures the real agent, which reads the plugin from disk, so each variant needs a
-plugin of its own. Both copies start from the same files (the working tree's plugin) and only
-the description value is rewritten, so any difference in activation is the description's.
+Stage B measures the real agent, which reads the skills from disk, so each variant needs a
+set of its own: a plugin, or a skills folder. Both copies start from the same files (the
+working tree's) and only the listed fields of each skill (description, `when_to_use`) are
+rewritten to the variant's, so any difference in activation is the listing's.
 
 The rewrite goes through the YAML library, never string surgery: descriptions contain
 colons, `#`, quotes, line breaks and leading `>` that a hand-made line would break. The
-frontmatter mapping is loaded, its `description` replaced, and dumped again with key order
-kept and a width so wide that a one-line description stays on one line; the body after the
-closing `---` line is kept byte for byte. Every copy is then read back with the same parser
-the rest of the tool uses and must yield exactly the intended description and the same other
-keys, before any run starts: a copy that does not say what we think it says would make every
-Stage B figure meaningless.
+frontmatter mapping is loaded, the fields replaced, and dumped again with key order kept and
+a width so wide that a one-line description stays on one line; the body after the closing
+`---` line is kept byte for byte. Every copy is then read back with the same parser the rest
+of the tool uses and must yield exactly the intended fields and the same other keys, before
+any run starts: a copy that does not say what we think it says would make every Stage B
+figure meaningless.
 """
 
 from __future__ import annotations
@@ -20,16 +21,17 @@ import hashlib
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from activation._errors import InputError
-from activation._models import VARIANTS, Target, VariantName
-from activation.inputs.frontmatter import split_document
+from activation._models import VARIANTS, Skill, Target, Variant, VariantName
+from activation.inputs.frontmatter import read_sibling
 
 TEMP_PREFIX = "activation-"
 """Prefix of the temporary folders (copies and run dirs), so leftovers are recognisable."""
@@ -61,10 +63,22 @@ def _represent_description(dumper: yaml.SafeDumper, data: _Description) -> yaml.
 _DescriptionDumper.add_representer(_Description, _represent_description)
 
 
-def render_frontmatter(frontmatter: Mapping[str, Any], description: str) -> str:
-    """The frontmatter YAML (without the `---` lines) with `description` replaced."""
+Listed = Mapping[str, str | None]
+"""The frontmatter fields the agent lists (description, when_to_use): None removes one."""
+
+
+def listed(description: str | None, when_to_use: str | None) -> dict[str, str | None]:
+    return {"description": description, "when_to_use": when_to_use}
+
+
+def render_frontmatter(frontmatter: Mapping[str, Any], fields: Listed) -> str:
+    """The frontmatter YAML (without the `---` lines) with the listed fields replaced."""
     data = dict(frontmatter)
-    data["description"] = _Description(description)
+    for key, value in fields.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = _Description(value)
     return yaml.dump(
         data,
         Dumper=_DescriptionDumper,
@@ -75,71 +89,65 @@ def render_frontmatter(frontmatter: Mapping[str, Any], description: str) -> str:
     )
 
 
-def rewrite_description(text: str, description: str, source: str) -> str:
-    """The SKILL.md `text` with only its description replaced.
+def rewrite_listed(text: str, fields: Listed, source: str) -> str:
+    """The SKILL.md `text` with only the listed fields replaced.
 
     The opening line, the closing `---` line and everything after it are kept exactly,
     including a BOM and CRLF line ends (the rewritten frontmatter uses the file's line end).
     """
-    document = split_document(text, source)  # validates the frontmatter first
+    document = read_sibling(text, source)  # validates the frontmatter first
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines: list[str] = _LINE.findall(text.removeprefix("\ufeff"))
     closing = next(
         i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() in ("---", "...")
     )
     newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
-    rendered = render_frontmatter(document.frontmatter, description)
+    rendered = render_frontmatter(document.frontmatter, fields)
     if newline != "\n":
         rendered = rendered.replace("\n", newline)
     return bom + lines[0] + rendered + "".join(lines[closing:])
 
 
-def verify_copy(skill_file: Path, original: Mapping[str, Any], description: str) -> None:
+def verify_copy(skill_file: Path, original: Mapping[str, Any], fields: Listed) -> None:
     """Read a rewritten SKILL.md back; raise unless it says exactly what was intended."""
-    document = split_document(skill_file.read_text(encoding="utf-8"), str(skill_file))
-    if document.frontmatter.get("description") != description:
-        raise InputError(
-            f"{skill_file}: the rewritten description does not read back as intended "
-            f"(got {document.frontmatter.get('description')!r})"
-        )
-    expected = {**original, "description": description}
+    document = read_sibling(skill_file.read_text(encoding="utf-8"), str(skill_file))
+    expected = {k: v for k, v in {**original, **fields}.items() if v is not None}
     if document.frontmatter != expected:
         changed = sorted(
             key
             for key in expected.keys() | document.frontmatter.keys()
             if expected.get(key) != document.frontmatter.get(key)
         )
-        raise InputError(f"{skill_file}: rewriting the description changed {changed}")
+        raise InputError(f"{skill_file}: rewriting the listed fields changed {changed}")
 
 
-def make_plugin_copy(
-    target: Target, description: str, dest_parent: Path, skill_text: str | None = None
-) -> Path:
-    """Copy the plugin root into `dest_parent` with the skill's description replaced.
+def write_skill(copy_root: Path, relative: Path, fields: Listed, text: str, source: str) -> None:
+    """The skill's SKILL.md in the copy: the working tree's file with the variant's listed
+    fields, or (a skill the working tree lacks) the variant's own text, read back either
+    way before any run starts."""
+    skill_file = copy_root / relative
+    if not skill_file.resolve().is_relative_to(copy_root.resolve()):
+        raise InputError(f"{skill_file}: the copied SKILL.md resolves outside the copy")
+    start = skill_file.read_bytes().decode("utf-8") if skill_file.is_file() else text
+    original = read_sibling(start, source).frontmatter
+    skill_file.parent.mkdir(parents=True, exist_ok=True)
+    skill_file.unlink(missing_ok=True)
+    skill_file.write_bytes(rewrite_listed(start, fields, source).encode("utf-8"))
+    verify_copy(skill_file, original, fields)
 
-    Returns the copy's root, which keeps the plugin folder's name (the agent falls back to it
-    for the plugin name, so the skill id stays the same). The skill file sits at the same
-    path relative to the root as in the original. `skill_text` is the SKILL.md to start from
-    (default: the working-tree file). Symlinks are copied as the files they point to, so
-    writing the copy can never write through a link into the user's repo; `.git` is skipped.
+
+def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
+    """Copy the set's root (a plugin, or a skills folder) into `dest_parent` as the variant
+    has it: every skill lists what the variant's SKILL.md lists (description, when_to_use),
+    skills the variant lacks are gone, and everything else is the working tree's.
+
+    Returns the copy's root, which keeps the folder's name (the agent falls back to it for
+    the plugin name, so the skill ids stay the same). Symlinks are copied as the files they
+    point to, so writing the copy can never write through a link into the user's repo;
+    `.git` is skipped.
     """
-    if skill_text is None:
-        try:
-            # Bytes, not read_text: universal newlines would turn CRLF into LF, and the
-            # body must stay byte-identical.
-            skill_text = target.skill_file.read_bytes().decode("utf-8")
-        except OSError as error:
-            raise InputError(
-                f"{target.skill_file}: cannot read the working-tree SKILL.md to build the "
-                f"plugin copies ({error.strerror})"
-            ) from None
-        except UnicodeDecodeError:
-            raise InputError(f"{target.skill_file}: the SKILL.md is not UTF-8 text") from None
     if not target.plugin_root.is_dir():
-        raise InputError(f"{target.plugin_root}: the plugin folder does not exist")
-    original = split_document(skill_text, str(target.skill_file)).frontmatter
-    rewritten = rewrite_description(skill_text, description, str(target.skill_file))
-
+        raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
     copy_root = dest_parent / target.plugin_root.name
     shutil.copytree(
         target.plugin_root,
@@ -148,38 +156,75 @@ def make_plugin_copy(
         symlinks=False,
         ignore_dangling_symlinks=True,
     )
-    skill_file = copy_root / target.skill_file.relative_to(target.plugin_root)
-    if not skill_file.resolve().is_relative_to(copy_root.resolve()):
-        raise InputError(f"{skill_file}: the copied SKILL.md resolves outside the copy")
-    skill_file.parent.mkdir(parents=True, exist_ok=True)
-    skill_file.unlink(missing_ok=True)
-    skill_file.write_bytes(rewritten.encode("utf-8"))
-    verify_copy(skill_file, original, description)
+    root = target.plugin_root.relative_to(target.repo)
+    here = target.skill_file.relative_to(target.plugin_root)
+    skills = [(here, listed(variant.description, variant.when_to_use), variant.text)]
+    skills += [
+        (Path(s.path).relative_to(root), listed(s.description, s.when_to_use), s.text)
+        for s in variant.siblings
+    ]
+    kept = {copy_root / relative.parent for relative, _fields, _text in skills}
+    for relative, fields, text in skills:
+        write_skill(copy_root, relative, fields, text, str(target.plugin_root / relative))
+    if target.in_set:
+        for folder in (copy_root / here.parent.parent).iterdir():
+            if (folder / "SKILL.md").is_file() and folder not in kept:
+                shutil.rmtree(folder)
     return copy_root
+
+
+@dataclass(frozen=True)
+class CatalogCopy:
+    """The `--catalog` skills as the agent would find them installed: the user's own skills
+    (a folder to install as `~/.claude/skills`, or None) and other plugins' roots."""
+
+    user_skills: Path | None = None
+    plugins: tuple[Path, ...] = ()
+
+
+def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
+    """Copy every catalog skill's folder (a user skill) or plugin (a plugin skill) into
+    `dest`, so no run ever reads, or writes to, the user's own folders."""
+    user_skills = dest / "user-skills"
+    plugins: dict[Path, Path] = {}
+    for skill in catalog:
+        folder = Path(skill.path).parent
+        if skill.source == "plugin":
+            root = folder.parent.parent
+            if root not in plugins:
+                plugins[root] = dest / "plugins" / str(len(plugins)) / root.name
+                shutil.copytree(root, plugins[root], ignore=_IGNORED, symlinks=False)
+        else:
+            shutil.copytree(folder, user_skills / folder.name, ignore=_IGNORED, symlinks=False)
+    return CatalogCopy(user_skills if user_skills.is_dir() else None, tuple(plugins.values()))
+
+
+@dataclass(frozen=True)
+class Copies:
+    """What a Stage B run installs: each variant's copy of the set, and the catalog."""
+
+    sets: Mapping[VariantName, Path]
+    catalog: CatalogCopy
 
 
 @contextmanager
 def paired_copies(
-    target: Target,
-    baseline_description: str,
-    candidate_description: str,
-    skill_text: str | None = None,
-) -> Iterator[dict[VariantName, Path]]:
-    """Both variants' plugin copies under one fresh temp folder, removed on any exit.
+    target: Target, baseline: Variant, candidate: Variant, catalog: Sequence[Skill] = ()
+) -> Iterator[Copies]:
+    """Both variants' copies of the set, and the catalog's, under one fresh temp folder,
+    removed on any exit.
 
     The folder goes on normal exit, on an exception, and on cancellation (a cancelled task
     unwinds through `finally` too), so an interrupted run leaves nothing behind.
     """
     parent = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
     try:
-        copies: dict[VariantName, Path] = {}
-        for variant, description in zip(
-            VARIANTS, (baseline_description, candidate_description), strict=True
-        ):
-            folder = parent / variant
+        sets: dict[VariantName, Path] = {}
+        for name, variant in zip(VARIANTS, (baseline, candidate), strict=True):
+            folder = parent / name
             folder.mkdir()
-            copies[variant] = make_plugin_copy(target, description, folder, skill_text)
-        yield copies
+            sets[name] = make_set_copy(target, variant, folder)
+        yield Copies(sets, make_catalog_copy(catalog, parent / "catalog"))
     finally:
         shutil.rmtree(parent, ignore_errors=True)
 

@@ -7,13 +7,15 @@ opens it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from activation import _config, state
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec
+from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials import api_check
 from activation.trials.backend import Backend
+from activation.trials.listing.claude_code import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
 ROUGH = "a rough figure per agent run"
@@ -73,6 +75,13 @@ class AgentStage:
             f"agent: Claude Code{version} ({agent.claude}), skill {inputs.target.skill_id}, "
             f"up to {agent.max_turns} turns and {agent.timeout:g} s a run"
         ]
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        """The CLI's own listing of the installed set and catalog (no distractors: they are
+        Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
+        from activation.trials.listing.menu import variant_listings
+
+        return variant_listings(inputs, spec.model, distractors=False)
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         """The spot checks plus what the latest Stage A run on these descriptions flagged."""

@@ -78,6 +78,8 @@ class Reading:
     """The model that answered (the last response's), for pricing a run stopped early."""
     throttled: int = 0
     """API retries after a 429 or 529 (too many requests, overloaded)."""
+    fired: tuple[str, ...] = ()
+    """Every skill a successful Skill call loaded, first first (the target by its full id)."""
 
     @property
     def activated(self) -> bool | None:
@@ -99,6 +101,7 @@ class Reading:
             "skipped_lines": self.skipped_lines,
             "auth_status": self.auth_status,
             "model_calls": self.model_calls,
+            "fired": list(self.fired),
         }
 
 
@@ -134,11 +137,20 @@ class StreamReader:
     Feed lines in order with `feed`; `activation_seen` turns true on the line carrying the
     successful tool result (not on the tool call, which the CLI may still reject), and
     `decided` also turns true when the init event already rules the run out, so a runner can
-    stop the process at once in both cases. `reading()` gives the verdict at any point.
+    stop the process at once in both cases. Every successful Skill call is kept, first
+    first (`fired`); `settled` says when the skills fired so far already decide the case
+    (by default: once the target fired). `reading()` gives the verdict at any point.
     """
 
-    def __init__(self, skill_id: str, on_throttle: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        skill_id: str,
+        on_throttle: Callable[[], None] = lambda: None,
+        settled: Callable[[tuple[str, ...]], bool] | None = None,
+    ) -> None:
         self.skill_id = skill_id
+        self._settled = settled or (lambda fired: skill_id in fired)
+        self._fired: list[str] = []
         self._on_throttle = on_throttle
         self._throttled = 0
         self.bare_name = skill_id.rsplit(":", 1)[-1]
@@ -173,12 +185,14 @@ class StreamReader:
     def decided(self) -> bool:
         """The verdict cannot change any more, so the run can be stopped.
 
-        True once the activation is seen, once the init event shows the skill is not offered,
-        and once the API refused the credentials (the CLI retries a 401 with back-off for
-        minutes, and no later call can succeed).
+        True once the skills fired settle the case, once the init event shows the skill is
+        not offered, and once the API refused the credentials (the CLI retries a 401 with
+        back-off for minutes, and no later call can succeed).
         """
         return (
-            self.activation_seen or self._offer_error is not None or self._auth_status is not None
+            self._settled(tuple(self._fired))
+            or self._offer_error is not None
+            or self._auth_status is not None
         )
 
     @property
@@ -350,12 +364,14 @@ class StreamReader:
                 self._note(f"Skill {call.name!r} failed: {_short(text or detail)}")
                 continue
             command = detail.get("commandName") if isinstance(detail, dict) else None
-            loaded = command if isinstance(command, str) else call.name
+            loaded = (command if isinstance(command, str) else call.name).removeprefix("/")
             # A bare name could resolve to a same-named skill of another plugin: when the CLI
             # says which command it launched, that must be the target too.
             if not (self._names_target(call.name) and self._names_target(loaded)):
+                self._fired.append(loaded)
                 self._note(f"Skill {call.name!r} succeeded (another skill: {loaded!r})")
                 continue
+            self._fired.append(self.skill_id)
             self._note(f"Skill {call.name!r} succeeded: {_short(text)}")
             if self._activation is None:
                 who = "a subagent" if call.by_subagent else "the agent"
@@ -432,6 +448,7 @@ class StreamReader:
             cache_read_tokens=cache_read_tokens,
             model=self._model,
             throttled=self._throttled,
+            fired=tuple(self._fired),
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
@@ -445,6 +462,10 @@ class StreamReader:
             return "error", f"the API refused the credentials (HTTP {self._auth_status})"
         if self._corrupt is not None:
             return "error", self._corrupt
+        if self._fired and self._settled(tuple(self._fired)):
+            return "not_activated", (
+                f"{', '.join(self._fired)} fired, which settles the case, and not {self.skill_id!r}"
+            )
         result = self._result
         if result is None:
             return "error", "the run ended without a result event"

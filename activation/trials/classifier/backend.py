@@ -28,7 +28,8 @@ def read(message: Mapping[str, Any], names: tuple[str, ...]) -> tuple[tuple[str,
 
 
 def chose(key: TrialKey, target_id: str, chosen: tuple[str, ...], usage: Usage) -> Trial:
-    return key.answer(target_id in chosen, f"chose {', '.join(chosen) or 'nothing'}", usage)
+    """The trial the model's answer makes: the skills it chose, in its order."""
+    return key.fired(chosen, target_id, f"chose {', '.join(chosen) or 'nothing'}", usage)
 
 
 def unusable(key: TrialKey, problem: str, usage: Usage) -> Trial:

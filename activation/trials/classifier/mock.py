@@ -18,8 +18,8 @@ from typing import Any, Self
 import orjson
 
 from activation._models import Usage
-from activation.inputs.lint import content_words
-from activation.trials.classifier.prompt import menu_entries, user_prompt
+from activation.inputs.words import content_words
+from activation.trials.classifier.prompt import menu_entries, system_text, user_prompt
 from activation.trials.classifier.provider import Reply, Throttled
 
 MODEL = "mock"
@@ -43,7 +43,7 @@ def choose(prompt: str, entries: list[tuple[str, str]]) -> list[str]:
 
 
 def answer(request: Mapping[str, Any]) -> dict[str, Any]:
-    chosen = choose(user_prompt(request), menu_entries(str(request.get("system", ""))))
+    chosen = choose(user_prompt(request), menu_entries(system_text(request)))
     return {
         "type": "message",
         "role": "assistant",

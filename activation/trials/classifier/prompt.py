@@ -1,46 +1,64 @@
-"""Stage A's request: the skill menu in the agent's own listing format, and the question.
+"""Stage A's request: the agent's own skill listing, and the question.
 
-The menu is shuffled per trial; the permutation depends only on the seed, the case and the
-trial index, never on the variant, so both variants of a trial see the same order and
-position bias cancels out in the comparison.
+The listing is the one Claude Code would show (trials/listing): each variant's skill set,
+the distractors, the catalog and the agent's built-ins, with its per-entry cut and its
+budget. Only its order changes between trials, and never between the variants of a trial,
+so position bias cancels in the comparison: a seeded base order of every id either variant
+lists is rotated into `MENU_ORDERS` orders, each skill in a different place in each; a
+case's trials take them in turn from a place of their own, so any `MENU_ORDERS`
+consecutive trials of a case see every order once. Each variant's listing in each order is
+the same text for every case, so it is a prefix the API can cache (`cache_control`): the
+instructions and the listing come first, the case prompt last.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from activation import _config
-from activation._models import VARIANTS, Case, Inputs, RunSpec, Skill, TrialKey, VariantName
-
-HEADING = "The following skills are available for use with the Skill tool:"
+from activation._models import VARIANTS, Case, Inputs, RunSpec, TrialKey, VariantName
+from activation.trials.listing.claude_code import Listing, packaged_rules
+from activation.trials.listing.menu import variant_listings
 
 INSTRUCTIONS = """\
 You are the skill router of an AI coding agent. The agent has skills: packaged instructions \
 it loads with the Skill tool when a user's request matches what a skill says it is for. \
 The user's request follows. Decide which skills the agent would invoke with the Skill tool \
 before doing anything else for this request: only skills whose description fits the \
-request, possibly none. Answer with the names exactly as listed.
+request, possibly none. Answer with the skill ids exactly as listed (without a name in \
+parentheses), the one it would invoke first first.
 
-{menu}"""
+"""
+CACHED = {"type": "ephemeral"}
+"""The prompt-caching mark on the prefix: instructions and listing."""
 
 
-def one_line(text: str) -> str:
-    return " ".join(text.split())
+def system_text(request: Mapping[str, Any]) -> str:
+    """A request's system prompt as text (it may be a list of text blocks)."""
+    system = request.get("system", "")
+    if isinstance(system, str):
+        return system
+    return "".join(str(block.get("text", "")) for block in system)
 
 
 def menu_entries(system: str) -> list[tuple[str, str]]:
-    """The (name, description) entries of the menu in a system prompt, in listed order."""
-    _head, found, listing = system.partition(HEADING)
+    """The (id, text) entries of the listing in a system prompt, in listed order; an entry
+    may run over several lines (a built-in's text), a collapsed one has no text."""
+    _head, found, listing = system.partition(packaged_rules().heading)
     if not found:
         return []
-    entries = []
-    for line in listing.strip().splitlines():
-        if not line.startswith("- "):
-            break
-        name, _colon, description = line[2:].partition(": ")
-        entries.append((name, description))
+    entries: list[tuple[str, str]] = []
+    for line in listing.strip("\n").split("\n"):
+        if line.startswith("- "):
+            head, _colon, text = line[2:].partition(": ")
+            entries.append((head.split(" (", 1)[0], text))
+        elif entries:
+            skill, text = entries[-1]
+            entries[-1] = (skill, f"{text}\n{line}")
     return entries
 
 
@@ -50,18 +68,34 @@ def user_prompt(request: Mapping[str, Any]) -> str:
     return str(messages[0].get("content", ""))
 
 
-def permutation(seed: int, case_id: str, trial: int, size: int) -> tuple[int, ...]:
-    order = list(range(size))
-    random.Random(f"{seed}\x00{case_id}\x00{trial}").shuffle(order)
+def base_order(seed: int, ids: Sequence[str]) -> tuple[str, ...]:
+    """Every id in a seeded order (the same on every machine and in every run)."""
+    order = sorted(set(ids))
+    random.Random(f"{seed}\x00menu").shuffle(order)
     return tuple(order)
 
 
-def answer_schema(names: Sequence[str]) -> dict[str, object]:
-    """The structured answer: the chosen names, from the menu only (none is an answer too)."""
+def rotations(order: Sequence[str], count: int) -> tuple[tuple[str, ...], ...]:
+    """`count` rotations of `order`, spread evenly: each skill stands in a different part
+    of the listing in each (`count` capped at the number of skills)."""
+    size = len(order)
+    count = max(1, min(count, size))
+    step = math.ceil(size / count) if size else 0
+    return tuple(tuple(order[i * step :]) + tuple(order[: i * step]) for i in range(count))
+
+
+def order_index(seed: int, case_id: str, trial: int, count: int) -> int:
+    """Which order a case's trial takes: the case's own starting place, then in turn."""
+    start = hashlib.blake2b(f"{seed}\x00{case_id}".encode(), digest_size=8).digest()
+    return (int.from_bytes(start) + trial) % count
+
+
+def answer_schema(ids: Sequence[str]) -> dict[str, object]:
+    """The structured answer: the chosen ids, from the listing only (none is an answer too)."""
     return {
         "type": "object",
         "properties": {
-            "skills": {"type": "array", "items": {"type": "string", "enum": sorted(set(names))}}
+            "skills": {"type": "array", "items": {"type": "string", "enum": sorted(set(ids))}}
         },
         "required": ["skills"],
         "additionalProperties": False,
@@ -69,55 +103,60 @@ def answer_schema(names: Sequence[str]) -> dict[str, object]:
 
 
 class Requests:
-    """Stage A's requests of one run, with what is constant built once: the menu lines of
-    both variants, the answer format and the names an answer may use. Both the backend and
-    the dry-run's token count build requests here, so what is counted, cached and sent is
-    the same request."""
+    """Stage A's requests of one run, with what is constant built once: both variants'
+    listings, their orders, the answer format and the ids an answer may use. The backend,
+    the batches and the dry-run's token count all build requests here, so what is counted,
+    cached and sent is the same request."""
 
     def __init__(
         self,
         model: str,
         max_tokens: int,
         seed: int,
-        target: Mapping[VariantName, Skill],
-        distractors: Sequence[Skill],
+        listings: Mapping[VariantName, Listing],
+        orders: int = _config.MENU_ORDERS,
     ) -> None:
         self.model = model
         self.max_tokens = max_tokens
         self.seed = seed
-        self.size = len(distractors) + 1
-        others = [f"- {entry.name}: {one_line(entry.description)}" for entry in distractors]
-        self._lines = {
-            variant: (f"- {skill.name}: {one_line(skill.description)}", *others)
-            for variant, skill in target.items()
-        }
-        self.names = tuple(sorted({skill.name for skill in (*target.values(), *distractors)}))
+        self.listings = dict(listings)
+        every = [skill for shown in listings.values() for skill in shown.ids]
+        self.orders = rotations(base_order(seed, every), orders)
+        self.names = tuple(sorted(set(every)))
         self._format = {"format": {"type": "json_schema", "schema": answer_schema(self.names)}}
-        head, _, tail = INSTRUCTIONS.partition("{menu}")
-        self._head = f"{head}{HEADING}\n\n"
-        self._tail = tail
+        self._systems = {
+            (variant, index): [self._block(variant, order)]
+            for variant in listings
+            for index, order in enumerate(self.orders)
+        }
 
     @classmethod
     def for_run(cls, spec: RunSpec, inputs: Inputs) -> Requests:
-        target_id = inputs.target.skill_id
-        return cls(
-            spec.model or _config.MODEL,
-            _config.MAX_TOKENS,
-            spec.seed,
-            {name: Skill(target_id, inputs.variant(name).description) for name in VARIANTS},
-            inputs.distractors,
-        )
+        model = spec.model or _config.MODEL
+        return cls(model, _config.MAX_TOKENS, spec.seed, variant_listings(inputs, model))
+
+    def _block(self, variant: VariantName, order: Sequence[str]) -> dict[str, Any]:
+        """The cached prefix: the instructions and the variant's listing in this order."""
+        shown = self.listings[variant]
+        listed = set(shown.ids)
+        text = shown.text_in_order([skill for skill in order if skill in listed])
+        return {"type": "text", "text": INSTRUCTIONS + text, "cache_control": CACHED}
+
+    def order_of(self, key: TrialKey) -> int:
+        return order_index(self.seed, key.case.id, key.index, len(self.orders))
 
     def first_requests(self, cases: Sequence[Case]) -> list[dict[str, Any]]:
         """One request per case and variant (trial 0): what a cost estimate counts; later
-        trials differ only in the menu's order."""
+        trials differ only in the listing's order."""
         return [self.request(TrialKey(case, variant, 0)) for case in cases for variant in VARIANTS]
 
-    def system(self, key: TrialKey) -> str:
-        """The system prompt: the instructions and the menu in this trial's order."""
-        lines = self._lines[key.variant]
-        order = permutation(self.seed, key.case.id, key.index, self.size)
-        return self._head + "\n".join(lines[i] for i in order) + self._tail
+    def prefixes(self) -> int:
+        """How many different cached prefixes a run's requests start with."""
+        return len(self._systems)
+
+    def system(self, key: TrialKey) -> list[dict[str, Any]]:
+        """The system prompt: the instructions and the listing in this trial's order."""
+        return self._systems[key.variant, self.order_of(key)]
 
     def request(self, key: TrialKey) -> dict[str, Any]:
         """The exact Messages API request of a trial."""

@@ -7,18 +7,20 @@ comes with the backend that uses it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from activation import _config, state
 from activation._errors import InputError
-from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec
+from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, VariantName
 from activation.inputs.identity import run_identity
 from activation.trials import api_check
 from activation.trials.backend import Backend
 from activation.trials.classifier import mock
-from activation.trials.classifier.prompt import Requests
+from activation.trials.classifier.prompt import Requests, system_text
+from activation.trials.listing.claude_code import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
 CHARS = "estimated from characters / 4"
@@ -27,7 +29,7 @@ COUNTED = "counted by the token-counting endpoint"
 
 def chars_tokens(request: Mapping[str, Any]) -> int:
     """Input tokens estimated from characters (about 4 a token), without any call."""
-    text = str(request.get("system", "")) + "".join(
+    text = system_text(request) + "".join(
         str(message.get("content", "")) for message in request.get("messages", ())
     )
     return len(text) // 4
@@ -131,11 +133,19 @@ class ClassifierStage:
         return mock.NOTICE if is_mock(spec) else None
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
-        names = [skill.name for skill in inputs.distractors]
+        shown = self.listings(spec, inputs)["candidate"]
+        by_source = Counter(entry.source for entry in shown.entries)
+        siblings = len(inputs.candidate.siblings)
         return [
-            f"menu: {inputs.target.skill_id} and {len(names)} distractor(s): {', '.join(names)}",
+            f"listing: {inputs.target.skill_id}, {siblings} sibling(s), "
+            f"{len(inputs.distractors)} distractor(s), {len(inputs.catalog)} catalog skill(s), "
+            f"{by_source['builtin']} of Claude Code's own ({shown.width:,} of {shown.budget:,} "
+            f"columns), in {len(Requests.for_run(spec, inputs).orders)} orders",
             "an unusable answer is asked again once",
         ]
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        return Requests.for_run(spec, inputs).listings
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         return inputs

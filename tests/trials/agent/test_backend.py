@@ -144,7 +144,7 @@ class Harness:
     def copies(self) -> dict[VariantName, Path]:
         """The plugin copies of the backend now running."""
         assert self.entered is not None
-        return self.entered.copies
+        return dict(self.entered.copies.sets)
 
     def parent_env(self, api: FakeMessagesAPI, **extra: str) -> dict[str, str]:
         return {
@@ -509,7 +509,7 @@ def test_the_cache_key_changes_with_every_part_of_the_run(
 
 def test_argv_shape(tmp_path: Path) -> None:
     settings = AgentSettings(claude="claude", max_turns=5)
-    argv = build_argv(settings, "m-1", "/bin/claude", "-x prompt", tmp_path / "copy")
+    argv = build_argv(settings, "m-1", "/bin/claude", "-x prompt", [tmp_path / "copy"])
     assert argv == [
         "/bin/claude",
         "-p",
@@ -531,6 +531,10 @@ def test_argv_shape(tmp_path: Path) -> None:
         "-x prompt",
     ]
     assert "--bare" not in argv
+    several = build_argv(settings, None, "claude", "p", [tmp_path / "a", tmp_path / "b"])
+    assert several[:6] == ["claude", "-p", "--plugin-dir", str(tmp_path / "a"), "--plugin-dir",
+                           str(tmp_path / "b")]  # fmt: skip
+    assert build_argv(settings, None, "claude", "p")[:3] == ["claude", "-p", "--output-format"]
 
 
 def test_transcript_path_is_safe(tmp_path: Path) -> None:
@@ -551,3 +555,123 @@ def test_transcripts_of_ids_that_read_alike_when_made_safe_do_not_collide(
     assert len(paths) == 3
     plain = transcript_path(tmp_path, TrialKey(case(case_id="kw-passkeys"), "candidate", 1))
     assert plain == tmp_path / "kw-passkeys" / "candidate-1.jsonl"
+
+
+# --- a set of several skills, a skills folder, the catalog: what the real CLI lists -----
+
+ROLLBACK_MD = "---\nname: rollback\ndescription: Roll a bad deploy back.\n---\nRollback body\n"
+
+
+def run_inputs(
+    harness: Harness, inputs: Inputs, script: Script, key: TrialKey
+) -> tuple[Trial, FakeRequest]:
+    """One trial of `inputs` through a fresh backend; the trial and the CLI's first request."""
+    with FakeMessagesAPI(script) as api:
+        backend = AgentBackend(
+            harness.spec(), inputs, harness.transcripts, env=harness.parent_env(api)
+        )
+
+        async def one() -> Trial:
+            async with backend:
+                return await backend.run(key)
+
+        trial = anyio.run(one)
+        first = api.message_requests[0]
+    harness.assert_clean()
+    return trial, first
+
+
+@real_cli
+def test_a_sibling_that_fires_first_is_where_the_prompt_went(
+    harness: Harness, skill_repo: SkillRepos, tmp_path: Path
+) -> None:
+    from activation.inputs.load import load_inputs
+
+    made = skill_repo(
+        root=tmp_path / "routing",
+        plugin_dir="plugins/acme",
+        plugin_name="acme-tools",
+        skill_name="deploy",
+        text=SKILL_MD,
+        files={"plugins/acme/skills/rollback/SKILL.md": ROLLBACK_MD},
+    )
+    made.write("plugins/acme/skills/rollback/SKILL.md", ROLLBACK_MD.replace("Roll", "Undo"))
+    cases = tmp_path / "cases.json"
+    cases.write_text(orjson.dumps([{"id": "undo", "prompt": "Undo the release", "why": "its",
+                                    "expect": "rollback"}]).decode())  # fmt: skip
+    inputs = load_inputs(made.root, repo=made.root, skill_path=made.skill_path, cases=cases)
+    (routed,) = inputs.cases
+    assert routed.expect == ("acme-tools:rollback",)
+    script = main_loop(ToolUse("Skill", {"skill": "acme-tools:rollback"}), Text("DONE-MARKER"))
+
+    sides: tuple[tuple[VariantName, str], ...] = (
+        ("baseline", "Roll a bad"),
+        ("candidate", "Undo a bad"),
+    )
+    for variant, listed in sides:
+        trial, first = run_inputs(harness, inputs, script, TrialKey(routed, variant, 0))
+        assert (trial.chose, trial.activated, trial.correct) == (
+            ("acme-tools:rollback",), False, True,
+        ), trial.error  # fmt: skip
+        assert "stopped early" in trial.evidence  # the first skill that fired decides
+        assert first.menu["acme-tools:rollback"] == f"{listed} deploy back."
+        assert first.menu["acme-tools:deploy"] == BASELINE
+
+
+@real_cli
+def test_a_skills_folder_is_installed_as_the_workspaces_project_skills(
+    harness: Harness, tmp_path: Path
+) -> None:
+    repo = tmp_path / "standalone"
+    for name, description in (("notes", "Take meeting notes."), ("todo", "Keep a todo list.")):
+        (repo / ".claude" / "skills" / name).mkdir(parents=True)
+        text = f"---\ndescription: {description}\n---\n{name} body\n"
+        (repo / ".claude" / "skills" / name / "SKILL.md").write_text(text)
+    from activation.inputs.load import load_inputs
+
+    cases = tmp_path / "cases.json"
+    cases.write_text('[{"id": "n", "prompt": "Note this", "should_activate": true, "why": "w"}]')
+    inputs = load_inputs(
+        repo,
+        repo=repo,
+        skill_path=".claude/skills/notes/SKILL.md",
+        cases=cases,
+        baseline=".claude/skills/notes/SKILL.md",
+    )
+    assert inputs.target.skill_id == "notes"
+    before = snapshot(repo)
+    trial, first = run_inputs(
+        harness,
+        inputs,
+        main_loop(ToolUse("Skill", {"skill": "notes"}), Text("done")),
+        TrialKey(inputs.cases[0], "candidate", 0),
+    )
+    assert (trial.activated, trial.chose, trial.correct) == (True, ("notes",), True), trial.error
+    assert first.menu["notes"] == "Take meeting notes."
+    assert first.menu["todo"] == "Keep a todo list."
+    assert LEAKY not in first.menu
+    assert snapshot(repo) == before
+
+
+@real_cli
+def test_the_catalog_is_installed_for_the_agent_to_list(harness: Harness, tmp_path: Path) -> None:
+    from activation.inputs.load import load_catalog
+
+    catalog = tmp_path / "catalog"
+    for relative, text in {
+        "mine/SKILL.md": "---\ndescription: My own widget skill.\n---\n",
+        "shop/.claude-plugin/plugin.json": '{"name": "shop"}',
+        "shop/skills/cart/SKILL.md": "---\ndescription: Fill a shopping cart.\n---\n",
+    }.items():
+        (catalog / relative).parent.mkdir(parents=True, exist_ok=True)
+        (catalog / relative).write_text(text)
+    inputs = replace(inputs_for(harness.target), catalog=load_catalog(catalog))
+    before = snapshot(catalog)
+    trial, first = run_inputs(
+        harness, inputs, main_loop(Text("nothing fits")), TrialKey(case(), "baseline", 0)
+    )
+    assert (trial.activated, trial.chose) == (False, ()), trial.error
+    assert first.menu["mine"] == "My own widget skill."
+    assert first.menu["shop:cart"] == "Fill a shopping cart."
+    assert first.menu[SKILL_ID] == BASELINE
+    assert snapshot(catalog) == before

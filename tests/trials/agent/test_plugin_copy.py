@@ -1,5 +1,5 @@
-"""Paired plugin copies: only the description differs, it reads back exactly, and the temp
-folders go away on every way out."""
+"""Paired copies of a skill set: only the listed fields differ, they read back exactly, and
+the temp folders go away on every way out."""
 
 from __future__ import annotations
 
@@ -13,9 +13,14 @@ import pytest
 import yaml
 
 from activation._errors import InputError
-from activation._models import Target, VariantName
+from activation._models import Skill, Target, Variant, VariantName
 from activation.inputs.frontmatter import split_document
-from activation.trials.agent.plugin_copy import TEMP_PREFIX, make_plugin_copy, paired_copies
+from activation.trials.agent.plugin_copy import (
+    TEMP_PREFIX,
+    make_catalog_copy,
+    make_set_copy,
+    paired_copies,
+)
 from tests.support.skill_repo import SkillRepos
 
 BODY = (
@@ -76,6 +81,16 @@ def acme_target(skill_repo: SkillRepos, text: str = ORIGINAL) -> Target:
     ).target
     (target.plugin_root / "skills" / "deploy" / "scripts" / "run.sh").chmod(0o755)
     return target
+
+
+def variant(description: str, text: str = ORIGINAL, when_to_use: str | None = None) -> Variant:
+    return Variant("spec", description, text, "source", when_to_use)
+
+
+def make_plugin_copy(
+    target: Target, description: str, dest: Path, skill_text: str = ORIGINAL
+) -> Path:
+    return make_set_copy(target, variant(description, skill_text), dest)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -200,28 +215,33 @@ def test_symlinked_skill_file_is_never_written_through(
     assert split_document(skill.read_text(), "copy").description == "Changed"
 
 
-def test_missing_working_tree_skill_file_is_an_input_error(
+def test_a_skill_the_working_tree_lacks_is_written_from_the_variants_text(
     tmp_path: Path, skill_repo: SkillRepos
 ) -> None:
-    target = acme_target(skill_repo)
-    target.skill_file.unlink()
-    with pytest.raises(InputError, match=r"working-tree SKILL\.md"):
-        make_plugin_copy(target, "x", tmp_path / "out")
-
-
-def test_skill_text_can_be_given(tmp_path: Path, skill_repo: SkillRepos) -> None:
     target = acme_target(skill_repo)
     target.skill_file.unlink()
     copy = make_plugin_copy(target, "Given", tmp_path / "out", skill_text=ORIGINAL)
     text = (copy / "skills" / "deploy" / "SKILL.md").read_text()
     assert split_document(text, "copy").description == "Given"
+    assert text.endswith(f"\n---{BODY}")
+
+
+def test_a_variants_text_without_frontmatter_is_an_input_error(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
+    target.skill_file.unlink()
+    with pytest.raises(InputError, match="frontmatter"):
+        make_plugin_copy(target, "x", tmp_path / "out", skill_text="no frontmatter\n")
 
 
 def test_paired_copies_differ_only_in_the_description(
     private_tmp: Path, skill_repo: SkillRepos
 ) -> None:
     target = acme_target(skill_repo)
-    with paired_copies(target, "Baseline words.", "Candidate: words #2") as copies:
+    pair = variant("Baseline words."), variant("Candidate: words #2")
+    with paired_copies(target, *pair) as both:
+        copies = both.sets
         assert set(copies) == {"baseline", "candidate"}
         baseline, candidate = snapshot(copies["baseline"]), snapshot(copies["candidate"])
         assert set(baseline) == set(candidate)
@@ -231,9 +251,9 @@ def test_paired_copies_differ_only_in_the_description(
             ("baseline", "Baseline words."),
             ("candidate", "Candidate: words #2"),
         )
-        for variant, description in descriptions:
-            skill = copies[variant] / "skills" / "deploy" / "SKILL.md"
-            assert split_document(skill.read_text(), variant).description == description
+        for name, description in descriptions:
+            skill = copies[name] / "skills" / "deploy" / "SKILL.md"
+            assert split_document(skill.read_text(), name).description == description
         parent = copies["baseline"].parent.parent
         assert parent.name.startswith(TEMP_PREFIX)
         assert parent.parent == private_tmp
@@ -244,8 +264,11 @@ def test_paired_copies_removed_when_the_body_raises(
     private_tmp: Path, skill_repo: SkillRepos
 ) -> None:
     target = acme_target(skill_repo)
-    with pytest.raises(RuntimeError, match="boom"), paired_copies(target, "a", "b") as copies:
-        assert copies["baseline"].is_dir()
+    with (
+        pytest.raises(RuntimeError, match="boom"),
+        paired_copies(target, variant("a"), variant("b")) as copies,
+    ):
+        assert copies.sets["baseline"].is_dir()
         raise RuntimeError("boom")
     assert list(private_tmp.iterdir()) == []
 
@@ -255,7 +278,7 @@ def test_paired_copies_removed_when_building_fails(
 ) -> None:
     target = acme_target(skill_repo)
     target.skill_file.write_text("no frontmatter here\n")
-    with pytest.raises(InputError), paired_copies(target, "a", "b"):
+    with pytest.raises(InputError), paired_copies(target, variant("a"), variant("b")):
         pass
     assert list(private_tmp.iterdir()) == []
 
@@ -266,10 +289,123 @@ def test_paired_copies_removed_on_cancellation(private_tmp: Path, skill_repo: Sk
 
     async def main() -> None:
         with anyio.move_on_after(0.05):
-            with paired_copies(target, "a", "b") as copies:
+            with paired_copies(target, variant("a"), variant("b")) as copies:
                 entered.append(copies)
                 await anyio.sleep(10)
 
     anyio.run(main)
     assert entered
     assert list(private_tmp.iterdir()) == []
+
+
+# --- the whole set: siblings, when_to_use, skills folders, the catalog ----------------------
+
+SIBLING = "---\nname: rollback\ndescription: Roll a deploy back.\n---\nRollback body\n"
+
+
+def sibling(description: str, when_to_use: str | None = None) -> Skill:
+    path = "plugins/acme/skills/rollback/SKILL.md"
+    return Skill("acme-tools:rollback", description, when_to_use, path=path, text=SIBLING)
+
+
+def listed(copy: Path, skill: str) -> dict[str, object]:
+    return split_document((copy / "skills" / skill / "SKILL.md").read_text(), skill).frontmatter
+
+
+def test_each_copy_lists_its_variants_siblings(private_tmp: Path, skill_repo: SkillRepos) -> None:
+    target = acme_target(skill_repo)
+    (target.plugin_root / "skills" / "rollback").mkdir()
+    (target.plugin_root / "skills" / "rollback" / "SKILL.md").write_text(SIBLING)
+    baseline = Variant("b", "Deploy.", ORIGINAL, "b", siblings=(sibling("Roll back."),))
+    candidate = Variant(
+        "c", "Deploy.", ORIGINAL, "c", "When shipping.", (sibling("Undo.", "After a bad one."),)
+    )
+    with paired_copies(target, baseline, candidate) as copies:
+        old, new = copies.sets["baseline"], copies.sets["candidate"]
+        assert listed(old, "rollback")["description"] == "Roll back."
+        assert "when_to_use" not in listed(old, "rollback")
+        assert listed(new, "rollback") == {
+            "name": "rollback",
+            "description": "Undo.",
+            "when_to_use": "After a bad one.",
+        }
+        assert listed(new, "deploy")["when_to_use"] == "When shipping."
+        assert (
+            (new / "skills" / "rollback" / "SKILL.md").read_text().endswith("---\nRollback body\n")
+        )
+
+
+def test_a_skill_the_variant_lacks_is_not_in_its_copy(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
+    (target.plugin_root / "skills" / "rollback").mkdir()
+    (target.plugin_root / "skills" / "rollback" / "SKILL.md").write_text(SIBLING)
+    with_it = Variant("b", "Deploy.", ORIGINAL, "b", siblings=(sibling("Roll back."),))
+    with paired_copies(target, with_it, variant("Deploy.")) as copies:
+        assert (copies.sets["baseline"] / "skills" / "rollback" / "SKILL.md").is_file()
+        assert not (copies.sets["candidate"] / "skills" / "rollback").exists()
+        assert (copies.sets["candidate"] / "skills" / "deploy" / "reference.md").is_file()
+
+
+def test_a_skill_only_the_variant_has_is_written_into_its_copy(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    target = acme_target(skill_repo)
+    added = Variant("b", "Deploy.", ORIGINAL, "b", siblings=(sibling("New sibling."),))
+    with paired_copies(target, added, variant("Deploy.")) as copies:
+        assert listed(copies.sets["baseline"], "rollback")["description"] == "New sibling."
+        assert not (copies.sets["candidate"] / "skills" / "rollback").exists()
+
+
+def test_a_skills_folder_is_copied_as_a_folder_of_skills(private_tmp: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    for name in ("notes", "todo"):
+        (repo / ".claude" / "skills" / name).mkdir(parents=True)
+        (repo / ".claude" / "skills" / name / "SKILL.md").write_text(
+            f"---\ndescription: {name} old\n---\n{name} body\n"
+        )
+    target = Target(repo, Path(".claude/skills/notes/SKILL.md"), repo / ".claude/skills", None,
+                    "notes")  # fmt: skip
+    todo = Skill("todo", "todo new", path=".claude/skills/todo/SKILL.md",
+                 text="---\ndescription: todo old\n---\ntodo body\n")  # fmt: skip
+    notes = Variant("c", "notes new", "---\ndescription: notes old\n---\nnotes body\n", "c",
+                    siblings=(todo,))  # fmt: skip
+    copy = make_set_copy(target, notes, tmp_path / "out")
+    assert copy == tmp_path / "out" / "skills"
+    assert snapshot(copy) == {
+        "notes/SKILL.md": b"---\ndescription: notes new\n---\nnotes body\n",
+        "todo/SKILL.md": b"---\ndescription: todo new\n---\ntodo body\n",
+    }
+
+
+def test_the_catalog_is_copied_as_user_skills_and_plugins(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog"
+    files = {
+        "mine/SKILL.md": "---\ndescription: Mine.\n---\n",
+        "mine/notes.md": "notes",
+        "shop/.claude-plugin/plugin.json": '{"name": "shop"}',
+        "shop/skills/cart/SKILL.md": "---\ndescription: Cart.\n---\n",
+        "shop/skills/pay/SKILL.md": "---\ndescription: Pay.\n---\n",
+    }
+    for relative, text in files.items():
+        (catalog / relative).parent.mkdir(parents=True, exist_ok=True)
+        (catalog / relative).write_text(text)
+    skills = [
+        Skill("mine", "Mine.", source="user", path=str(catalog / "mine/SKILL.md")),
+        Skill(
+            "shop:cart", "Cart.", source="plugin", path=str(catalog / "shop/skills/cart/SKILL.md")
+        ),
+        Skill("shop:pay", "Pay.", source="plugin", path=str(catalog / "shop/skills/pay/SKILL.md")),
+    ]
+    copy = make_catalog_copy(skills, tmp_path / "out")
+    assert copy.user_skills == tmp_path / "out" / "user-skills"
+    assert snapshot(copy.user_skills) == {"mine/SKILL.md": b"---\ndescription: Mine.\n---\n",
+                                          "mine/notes.md": b"notes"}  # fmt: skip
+    assert copy.plugins == (tmp_path / "out" / "plugins" / "0" / "shop",)
+    assert set(snapshot(copy.plugins[0])) == {
+        ".claude-plugin/plugin.json",
+        "skills/cart/SKILL.md",
+        "skills/pay/SKILL.md",
+    }
+    assert make_catalog_copy([], tmp_path / "none").user_skills is None

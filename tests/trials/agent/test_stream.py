@@ -551,3 +551,67 @@ def test_reading_as_a_dict() -> None:
 def test_model_calls_count_distinct_real_responses(name: str, calls: int) -> None:
     lines = (STREAMS / name).read_bytes().splitlines()
     assert read_stream(lines, "auth0:auth0").model_calls == calls
+
+
+# --- every skill that fired, and when a case is settled --------------------------------
+
+
+def test_every_successful_skill_call_is_kept_first_first() -> None:
+    reading = read(
+        init(skills=(SKILL, "dataviz", "auth0:legacy")),
+        call("dataviz", use_id="toolu_1"),
+        ok("toolu_1", command="dataviz"),
+        call("legacy", use_id="toolu_2"),
+        ok("toolu_2", command="auth0:legacy"),
+        call("nope", use_id="toolu_3"),
+        failed("toolu_3", "Unknown skill: nope"),
+        call("auth0", use_id="toolu_4"),
+        ok("toolu_4", command="auth0:auth0"),
+        call("/dataviz", use_id="toolu_5"),
+        ok("toolu_5", command="/dataviz"),
+        result(),
+    )
+    assert reading.fired == ("dataviz", "auth0:legacy", SKILL, "dataviz")
+    assert reading.outcome == "activated"
+    assert reading.to_dict()["fired"] == ["dataviz", "auth0:legacy", SKILL, "dataviz"]
+
+
+def test_a_run_is_decided_once_what_fired_settles_the_case() -> None:
+    stream = lines(
+        init(skills=(SKILL, "auth0:legacy")),
+        call("auth0:legacy"),
+        ok(command="auth0:legacy"),
+        call(SKILL, use_id="toolu_2"),
+        ok("toolu_2"),
+        result(),
+    )
+    first_decides = StreamReader(SKILL, settled=lambda fired: bool(fired))
+    target_decides = StreamReader(SKILL)
+    decided = []
+    for line in stream:
+        first_decides.feed(line)
+        target_decides.feed(line)
+        decided.append((first_decides.decided, target_decides.decided))
+    assert decided == [
+        (False, False),
+        (False, False),
+        (True, False),  # a sibling fired first: a routing case is settled
+        (True, False),
+        (True, True),  # the target fired: a should_activate case is settled
+        (True, True),
+    ]
+
+
+def test_a_run_stopped_where_a_sibling_settled_it_is_a_valid_reading() -> None:
+    reader = StreamReader(SKILL, settled=lambda fired: bool(fired))
+    for line in lines(init(skills=(SKILL, "auth0:legacy")), call("legacy"),
+                      ok(command="auth0:legacy")):  # fmt: skip
+        reader.feed(line)
+    reading = reader.reading(None)
+    assert (reading.outcome, reading.fired) == ("not_activated", ("auth0:legacy",))
+    assert reading.reason == "auth0:legacy fired, which settles the case, and not 'auth0:auth0'"
+    unsettled = StreamReader(SKILL)
+    for line in lines(init(skills=(SKILL, "auth0:legacy")), call("legacy"),
+                      ok(command="auth0:legacy")):  # fmt: skip
+        unsettled.feed(line)
+    assert unsettled.reading(None).outcome == "error"  # no result event: not a vote

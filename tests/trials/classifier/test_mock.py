@@ -5,10 +5,11 @@ from __future__ import annotations
 import anyio
 import orjson
 
-from activation._models import Case, Skill, Trial, TrialKey, Usage
+from activation._models import Case, Trial, TrialKey, Usage
 from activation.trials.classifier.backend import ClassifierBackend
 from activation.trials.classifier.mock import MIN_SHARED, MockModel, answer, choose
 from activation.trials.classifier.prompt import Requests
+from activation.trials.listing.claude_code import ListedSkill, render
 
 MENU = [
     ("billing:refunds", "Use when issuing refunds or answering chargebacks on Stripe orders."),
@@ -35,11 +36,10 @@ def test_a_tie_goes_to_the_entry_listed_first() -> None:
 
 
 def test_it_answers_the_real_request_in_the_api_shape() -> None:
-    target = Skill("billing:refunds", MENU[0][1])
-    requests = Requests(
-        "mock", 100, 0, {"baseline": target, "candidate": target},
-        [Skill(name, text) for name, text in MENU[1:]],
-    )  # fmt: skip
+    skills = [ListedSkill("billing:refunds", "refunds", "plugin", MENU[0][1])]
+    skills += [ListedSkill(name, name, "user", text) for name, text in MENU[1:]]
+    shown = render(skills, "claude-sonnet-5-5")  # the agent's built-ins are listed too
+    requests = Requests("mock", 100, 0, {"baseline": shown, "candidate": shown})
     key = TrialKey(Case("r", "refund the stripe order 1234", True, "w"), "baseline", 0)
     message = answer(requests.request(key))
     assert message["stop_reason"] == "end_turn"
@@ -51,4 +51,8 @@ def test_it_answers_the_real_request_in_the_api_shape() -> None:
             return await backend.run(key)
 
     trial = anyio.run(ask)
-    assert trial == key.answer(True, "chose billing:refunds", Usage(requests=1, cost_usd=0.0))
+    assert trial == key.fired(
+        ["billing:refunds"], "billing:refunds", "chose billing:refunds",
+        Usage(requests=1, cost_usd=0.0),
+    )  # fmt: skip
+    assert (trial.chose, trial.correct) == (("billing:refunds",), True)

@@ -1,78 +1,117 @@
-"""Stage A's prompt: the menu in the agent's listing format, its seeded order, the schema."""
+"""Stage A's prompt: the agent's listing, a few balanced orders shared by every case, the
+listing as a cached prefix, the schema."""
 
 from __future__ import annotations
 
-from activation._models import Case, Skill, TrialKey, VariantName
+from collections import Counter
+
+from activation._models import Case, TrialKey, VariantName
 from activation.trials.backend import request_digest
 from activation.trials.classifier.prompt import (
-    HEADING,
+    CACHED,
     INSTRUCTIONS,
     Requests,
     answer_schema,
-    permutation,
+    base_order,
+    menu_entries,
+    order_index,
+    rotations,
 )
+from activation.trials.listing.claude_code import ListedSkill, Listing, render
 
-TARGET = Skill("billing:refunds", "Use when issuing refunds.")
-OTHERS = (Skill("charts", "Draw charts."), Skill("tests", "Write tests.\n  Fast ones."))
-
-
-def test_permutation_is_seeded_per_case_and_trial_not_per_variant() -> None:
-    first = permutation(7, "case-a", 0, 9)
-    assert first == permutation(7, "case-a", 0, 9)
-    assert sorted(first) == list(range(9))
-    orders = {permutation(7, "case-a", trial, 9) for trial in range(20)}
-    assert len(orders) > 10
-    seeds_differ = [permutation(7, "a", t, 9) != permutation(8, "a", t, 9) for t in range(5)]
-    cases_differ = [permutation(7, "a", t, 9) != permutation(7, "b", t, 9) for t in range(5)]
-    assert any(seeds_differ)
-    assert any(cases_differ)
+HEADING = "The following skills are available for use with the Skill tool:"
+CASE = Case("case-a", "refund it", True, "w")
 
 
-def test_schema_enumerates_menu_names() -> None:
-    schema = answer_schema(["b", "a", "b"])
-    assert schema["properties"] == {
-        "skills": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
-    }
-    assert schema["required"] == ["skills"]
-    assert schema["additionalProperties"] is False
+def listing(target: str) -> Listing:
+    skills = [
+        ListedSkill("billing:refunds", "refunds", "plugin", target),
+        ListedSkill("charts", "charts", "user", "Draw charts."),
+        ListedSkill("tests", "tests", "user", "Write tests.\n  Fast ones."),
+    ]
+    return render(skills, "claude-sonnet-5-5", builtins=())
 
 
 def requests(model: str = "m", seed: int = 0, candidate: str = "Use for refunds.") -> Requests:
-    target: dict[VariantName, Skill] = {
-        "baseline": TARGET,
-        "candidate": Skill(TARGET.name, candidate),
+    listings: dict[VariantName, Listing] = {
+        "baseline": listing("Use when issuing refunds."),
+        "candidate": listing(candidate),
     }
-    return Requests(model, 4096, seed, target, OTHERS)
+    return Requests(model, 4096, seed, listings, orders=3)
 
 
-LINES = (
-    "- billing:refunds: Use when issuing refunds.",
-    "- charts: Draw charts.",
-    "- tests: Write tests. Fast ones.",
-)
-"""The menu entries in the agent's listing format: the target first, descriptions on one line."""
+LINES = {
+    "billing:refunds": "- billing:refunds: Use when issuing refunds.",
+    "charts": "- charts: Draw charts.",
+    "tests": "- tests: Write tests.   Fast ones.",  # a line break is a space, as the agent has it
+}
+"""The entries in the agent's listing format, descriptions on one line."""
 
 
-def test_the_system_prompt_lists_the_menu_in_the_trials_seeded_order() -> None:
-    key = TrialKey(Case("case-a", "refund it", True, "w"), "baseline", 3)
-    order = permutation(0, "case-a", 3, 3)
-    menu = "\n".join(LINES[i] for i in order)
-    assert requests().system(key) == INSTRUCTIONS.format(menu=f"{HEADING}\n\n{menu}")
-    other_trials = {requests().system(TrialKey(key.case, "baseline", i)) for i in range(12)}
-    assert len(other_trials) > 1
+def test_rotations_put_every_skill_in_a_different_place_in_each_order() -> None:
+    order = tuple("abcdefghij")
+    orders = rotations(order, 4)
+    assert [o[0] for o in orders] == ["a", "d", "g", "j"]  # spread by ceil(10 / 4) = 3
+    assert all(sorted(o) == sorted(order) for o in orders)
+    for skill in order:
+        assert len({o.index(skill) for o in orders}) == 4
+    assert rotations(("a", "b"), 4) == (("a", "b"), ("b", "a"))  # no more orders than skills
+    assert rotations((), 4) == ((),)
+
+
+def test_the_base_order_is_seeded_and_ignores_the_ids_own_order() -> None:
+    ids = [f"skill-{i}" for i in range(12)]
+    assert base_order(7, ids) == base_order(7, list(reversed(ids)))
+    assert base_order(7, ids) != base_order(8, ids)
+    assert sorted(base_order(7, ids)) == sorted(ids)
+
+
+def test_a_cases_consecutive_trials_take_every_order_once() -> None:
+    for case_id in ("a", "b", "c", "d"):
+        seen = [order_index(0, case_id, trial, 4) for trial in range(8)]
+        assert sorted(seen[:4]) == [0, 1, 2, 3]
+        assert seen[4:] == seen[:4]
+    starts = {order_index(0, f"case-{i}", 0, 4) for i in range(40)}
+    assert starts == {0, 1, 2, 3}  # cases start at different orders, so all are used
+
+
+def test_the_system_prompt_is_the_instructions_and_the_listing_in_the_trials_order() -> None:
+    made = requests()
+    key = TrialKey(CASE, "baseline", 3)
+    order = made.orders[made.order_of(key)]
+    (block,) = made.system(key)
+    expected = INSTRUCTIONS + f"{HEADING}\n\n" + "\n".join(LINES[skill] for skill in order)
+    assert block == {"type": "text", "text": expected, "cache_control": CACHED}
+    assert menu_entries(block["text"]) == [
+        (skill, LINES[skill].split(": ", 1)[1]) for skill in order
+    ]
+
+
+def test_every_case_shares_the_few_prefixes() -> None:
+    made = requests()
+    cases = [Case(f"case-{i}", f"prompt {i}", True, "w") for i in range(30)]
+    systems = Counter(
+        made.system(TrialKey(case, variant, index))[0]["text"]
+        for case in cases
+        for variant in ("baseline", "candidate")
+        for index in range(3)
+    )
+    assert len(systems) == made.prefixes() == 6  # 2 variants x 3 orders
+    assert sum(systems.values()) == 180
 
 
 def test_both_variants_of_a_trial_see_the_same_order() -> None:
     made = requests(candidate="Use for refunds.")
-    case = Case("case-a", "refund it", True, "w")
     for index in range(6):
-        baseline = made.system(TrialKey(case, "baseline", index))
-        candidate = made.system(TrialKey(case, "candidate", index))
-        assert candidate == baseline.replace("Use when issuing refunds.", "Use for refunds.")
+        (baseline,) = made.system(TrialKey(CASE, "baseline", index))
+        (candidate,) = made.system(TrialKey(CASE, "candidate", index))
+        assert candidate["text"] == baseline["text"].replace(
+            "Use when issuing refunds.", "Use for refunds."
+        )
 
 
 def test_requests_are_the_messages_api_request() -> None:
-    key = TrialKey(Case("case-a", "refund it", True, "w"), "baseline", 3)
+    key = TrialKey(CASE, "baseline", 3)
     request = requests().request(key)
     assert request == {
         "model": "m",
@@ -85,9 +124,28 @@ def test_requests_are_the_messages_api_request() -> None:
     }  # fmt: skip
 
 
+def test_schema_enumerates_menu_names() -> None:
+    schema = answer_schema(["b", "a", "b"])
+    assert schema["properties"] == {
+        "skills": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+    }
+    assert schema["required"] == ["skills"]
+    assert schema["additionalProperties"] is False
+
+
+def test_menu_entries_read_collapsed_and_multi_line_entries() -> None:
+    system = f"intro\n{HEADING}\n\n- a (Alpha): first\n- b\n- c: line one\nline two\n- d: last"
+    assert menu_entries(system) == [
+        ("a", "first"),
+        ("b", ""),
+        ("c", "line one\nline two"),
+        ("d", "last"),
+    ]
+    assert menu_entries("no listing here") == []
+
+
 def test_the_cache_key_changes_with_every_part_of_the_trial() -> None:
-    case = Case("case-a", "refund it", True, "w")
-    base = TrialKey(case, "baseline", 0)
+    base = TrialKey(CASE, "baseline", 0)
 
     def digest(made: Requests, key: TrialKey = base, kind: str = "messages-api") -> str:
         return request_digest(kind, made.request(key), key)
@@ -96,9 +154,9 @@ def test_the_cache_key_changes_with_every_part_of_the_trial() -> None:
     assert reference == digest(requests())  # stable
     assert len(reference) == 64
     changed = {
-        "index": digest(requests(), TrialKey(case, "baseline", 1)),
-        "variant role (A/A)": digest(requests(candidate=TARGET.description),
-                                     TrialKey(case, "candidate", 0)),
+        "index": digest(requests(), TrialKey(CASE, "baseline", 1)),
+        "variant role (A/A)": digest(requests(candidate="Use when issuing refunds."),
+                                     TrialKey(CASE, "candidate", 0)),
         "model": digest(requests(model="other")),
         "menu order": digest(requests(seed=1)),
         "prompt": digest(requests(), TrialKey(Case("case-a", "refund it!", True, "w"),

@@ -1,0 +1,128 @@
+"""The menu a run's agent would list, from a run's inputs: the skill set of a variant (the
+measured skill and its siblings), then Stage A's distractors and the `--catalog`, and the
+agent's own built-ins, rendered by the agent's listing rules (claude_code.py).
+
+Each skill's listing fields are read from its SKILL.md text when there is one, as the
+agent reads them (a numeric description is listed as its digits, a missing one falls back
+to the body's first line), so both stages and the report see the same entries. The measured
+skill lists each variant's description and `when_to_use` with everything else of its
+working-tree SKILL.md (its name, its body), as Stage B's copies have it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
+from activation.inputs.frontmatter import read_sibling
+from activation.trials.listing.claude_code import ListedSkill, Listing, render
+
+
+def target_skill(inputs: Inputs, variant: Variant) -> Skill:
+    """The measured skill as the variant has it."""
+    target = inputs.target
+    source: SkillSource = "plugin" if target.in_plugin else "project"
+    return Skill(
+        target.skill_id,
+        variant.description,
+        variant.when_to_use,
+        source=source,
+        path=target.skill_path.as_posix(),
+        text=variant.text,
+    )
+
+
+def set_skills(inputs: Inputs, name: VariantName) -> tuple[Skill, ...]:
+    """The variant's skill set, the measured skill first."""
+    variant = inputs.variant(name)
+    return (target_skill(inputs, variant), *variant.siblings)
+
+
+def listed_skill(skill: Skill) -> ListedSkill:
+    """A skill as the listing rules take it: its frontmatter's own values when its text is
+    known, else the fields the record has."""
+    path = PurePosixPath(skill.path)
+    folder = path.parent.name if path.name == "SKILL.md" else skill.name.rsplit(":", 1)[-1]
+    if not skill.text:
+        return ListedSkill(
+            skill.name, folder, skill.source, skill.description, skill.when_to_use,
+            skill.display, disable_model_invocation=not skill.listed,
+        )  # fmt: skip
+    document = read_sibling(skill.text, skill.path or skill.name)
+    fields = document.frontmatter
+    return ListedSkill(
+        id=skill.name,
+        folder=folder,
+        source=skill.source,
+        description=fields.get("description"),
+        when_to_use=fields.get("when_to_use"),
+        name=fields.get("name"),
+        body=document.body,
+        disable_model_invocation=not document.listed,
+    )
+
+
+def target_listed(inputs: Inputs, variant: Variant) -> ListedSkill:
+    """The measured skill's entry fields: the variant's description and `when_to_use`, the
+    rest of the working tree's SKILL.md."""
+    skill = target_skill(inputs, variant)
+    base = listed_skill(replace(skill, text=inputs.working_text or variant.text))
+    return replace(base, description=variant.description, when_to_use=variant.when_to_use)
+
+
+def menu_listed(
+    inputs: Inputs, name: VariantName, *, distractors: bool = True
+) -> list[ListedSkill]:
+    """Everything the variant's agent lists but its built-ins: the set, the distractors
+    (Stage A's stand-ins for other installed skills), the catalog."""
+    variant = inputs.variant(name)
+    others: Iterable[Skill] = (
+        *variant.siblings,
+        *(inputs.distractors if distractors else ()),
+        *inputs.catalog,
+    )
+    return [target_listed(inputs, variant), *(listed_skill(skill) for skill in others)]
+
+
+def plugin_order(inputs: Inputs) -> list[str]:
+    """The `--plugin-dir` order: the measured plugin, then the catalog's plugins."""
+    own = [inputs.target.plugin_name] if inputs.target.plugin_name else []
+    catalog = [skill.name.split(":", 1)[0] for skill in inputs.catalog if skill.source == "plugin"]
+    return list(dict.fromkeys([*own, *catalog]))
+
+
+def variant_listings(
+    inputs: Inputs, model: str | None, *, distractors: bool = True
+) -> dict[VariantName, Listing]:
+    """Both variants' listings."""
+    order = plugin_order(inputs)
+    return {
+        name: render(menu_listed(inputs, name, distractors=distractors), model, order)
+        for name in VARIANTS
+    }
+
+
+def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:
+    """One line for each variant whose listing cuts or drops the measured skill's entry."""
+    warnings = []
+    for name, shown in listings.items():
+        entry = shown.entry(target)
+        if entry is None:
+            warnings.append(
+                f"the {name}'s listing does not show {target} at all (the agent hides a "
+                "skill with disable-model-invocation, and a plugin skill with no description)"
+            )
+        elif entry.state == "cut":
+            warnings.append(
+                f"the {name}'s listing cuts {target}'s entry at the agent's per-entry limit: "
+                "the model never sees its end"
+            )
+        elif entry.state == "collapsed":
+            warnings.append(
+                f"the {name}'s listing is over the agent's budget ({shown.full_width:,} of "
+                f"{shown.budget:,} columns) and shows {target} by its id alone, without "
+                "its description"
+            )
+    return warnings
