@@ -48,7 +48,7 @@ def lint_exit_code(findings: Sequence[Finding]) -> ExitCode:
 
 
 def target_and_menu(
-    args: argparse.Namespace,
+    args: argparse.Namespace, written_for: str | None
 ) -> tuple[Target | None, str | None, Menu | None]:
     """The description to check, resolved the way the main command resolves the candidate,
     and the menu it would be listed in (its set, the distractors, the catalog).
@@ -66,7 +66,7 @@ def target_and_menu(
 
     cwd = Path.cwd()
     try:
-        target = resolve_target(args.repo, args.skill_path, cwd)
+        target = resolve_target(args.repo, args.skill_path, cwd, written_for)
     except InputError:
         if args.candidate is not None and git_ref(args.candidate) is None:
             path = cwd / args.candidate
@@ -97,7 +97,7 @@ def main_lint(session: Session, argv: list[str]) -> int:
 
     bundled = args.cases is None
     checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
-    target, description, menu = target_and_menu(args)
+    target, description, menu = target_and_menu(args, checked.written_for)
     if description is None:
         session.warn(
             [

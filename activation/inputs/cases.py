@@ -10,6 +10,7 @@ any (naming the first), and `lint` lists them all, so the two never disagree on 
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -163,8 +164,12 @@ def resolve_ids(cases: Sequence[Case], target: str, menu: Sequence[str]) -> tupl
         found = [skill for skill in menu if skill.rsplit(":", 1)[-1] == given]
         if len(found) == 1:
             return found[0]
-        why = f"is ambiguous ({', '.join(found)})" if found else "names no skill of the menu"
-        raise InputError(f"case {case.id!r}: {given!r} {why} ({', '.join(sorted(menu))})")
+        if found:
+            raise InputError(f"case {case.id!r}: {given!r} is ambiguous ({', '.join(found)})")
+        bare = {skill.rsplit(":", 1)[-1]: skill for skill in menu}
+        close = difflib.get_close_matches(given.rsplit(":", 1)[-1], list(bare), n=1)
+        hint = f"did you mean {bare[close[0]]}?" if close else f"it has {', '.join(sorted(menu))}"
+        raise InputError(f"case {case.id!r}: {given!r} names no skill of the menu ({hint})")
 
     resolved = []
     for case in cases:

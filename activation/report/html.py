@@ -17,7 +17,7 @@ from pathlib import PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from activation._models import VARIANTS, CaseVerdict, Status, Trial, VariantName
+from activation._models import NONE, OTHER, VARIANTS, CaseVerdict, Status, Trial, VariantName
 from activation.report import words
 from activation.report.model import Report
 from activation.verdicts.stats import wilson_interval
@@ -68,6 +68,8 @@ class TrialLink:
     reading: str
     href: str | None
     error: str | None
+    chose: tuple[str, ...] = ()
+    """The skills that fired, first first."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ class Row:
 
     @property
     def expected(self) -> str:
-        return words.EXPECTED[self.entry.should_activate]
+        return words.expected_text(self.entry)
 
     @property
     def delta(self) -> float | None:
@@ -120,7 +122,7 @@ def transcript_href(transcript: str, base: PurePath | None) -> str:
 
 def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
     href = transcript_href(trial.transcript, base) if trial.transcript else None
-    return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error)
+    return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
 
 
 def rows(report: Report, base: PurePath | None) -> list[Row]:
@@ -137,6 +139,90 @@ def rows(report: Report, base: PurePath | None) -> list[Row]:
     ]
 
 
+@dataclass(frozen=True)
+class HeatCell:
+    """One cell of a routing heat map: its trials (or, in the difference, their change) and
+    its colour, deeper for a larger share of its row's trials."""
+
+    text: str
+    style: str
+    title: str
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    """Expected home (rows) x first skill fired (columns), for a variant or the difference."""
+
+    title: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    cells: tuple[tuple[HeatCell, ...], ...]
+
+
+RIGHT_RGB, WRONG_RGB, COUNT_RGB = "22, 163, 74", "220, 38, 38", "37, 99, 235"
+
+
+def is_home(expected: str, went: str, target: str) -> bool:
+    """Whether trials of a row going to a column went where the row's cases belong."""
+    if expected == OTHER:
+        return went != target
+    return went in expected.split("|")
+
+
+def _shade(rgb: str, share: float) -> str:
+    return f"background: rgba({rgb}, {0.08 + 0.72 * min(1.0, share):.2f})" if share else ""
+
+
+def heat_maps(report: Report) -> list[HeatMap]:
+    """Both variants' routing matrices over the same rows and columns, then the candidate's
+    change: green where more trials went to their home (or fewer away from it), red where
+    more went astray."""
+    target = report.skill.id
+    routes = {name: report.summary.routing(name) for name in VARIANTS}
+    rows = tuple(dict.fromkeys(label for r in routes.values() for label in r.rows))
+    columns = tuple(sorted({c for r in routes.values() for c in r.columns},
+                           key=lambda label: (label in (NONE, OTHER), label)))  # fmt: skip
+    if not rows:
+        return []
+
+    def total(name: VariantName, row: str) -> int:
+        return sum(routes[name].count(row, column) for column in columns) or 1
+
+    maps = []
+    for name in VARIANTS:
+        cells = tuple(
+            tuple(
+                HeatCell(
+                    str(routes[name].count(row, column) or ""),
+                    _shade(COUNT_RGB, routes[name].count(row, column) / total(name, row)),
+                    f"{name}: {words.label_text(row, target)} -> "
+                    f"{words.label_text(column, target)}: {routes[name].count(row, column)}",
+                )
+                for column in columns
+            )
+            for row in rows
+        )
+        maps.append(HeatMap(name, rows, columns, cells))
+    change = []
+    for row in rows:
+        line = []
+        for column in columns:
+            moved = routes["candidate"].count(row, column) - routes["baseline"].count(row, column)
+            better = (moved > 0) == is_home(row, column, target)
+            rgb = RIGHT_RGB if better else WRONG_RGB
+            line.append(
+                HeatCell(
+                    f"{moved:+d}" if moved else "",
+                    _shade(rgb, abs(moved) / total("baseline", row)) if moved else "",
+                    f"candidate - baseline: {words.label_text(row, target)} -> "
+                    f"{words.label_text(column, target)}: {moved:+d}",
+                )
+            )
+        change.append(tuple(line))
+    maps.append(HeatMap("difference", rows, columns, tuple(change)))
+    return maps
+
+
 @cache
 def environment() -> jinja2.Environment:
     import jinja2
@@ -148,8 +234,23 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    made.filters.update(number=words.number, tally=words.tally_cell)
+    made.filters.update(number=words.number, tally=words.tally_cell, cell=words.case_cell)
     return made
+
+
+def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
+    """Per skill: recall and precision in each variant, when the run saw several skills."""
+    found = {name: {f.skill: f for f in report.summary.routing(name).skills} for name in VARIANTS}
+    skills = sorted(found["baseline"].keys() | found["candidate"].keys())
+    if len(skills) < 2:
+        return []
+    table = []
+    for skill in skills:
+        sides = [found[name].get(skill) for name in VARIANTS]
+        cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
+        cells += [words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
+        table.append((skill, cells))
+    return table
 
 
 def said(report: Report) -> dict[str, object]:
@@ -178,6 +279,10 @@ def render_html(report: Report, base: PurePath | None = None) -> str:
         variants=VARIANTS,
         said=said(report),
         diff=words.word_diff(report.baseline.description, report.candidate.description),
+        entry_diffs=words.entry_diffs(report),
+        heat_maps=heat_maps(report),
+        skill_figures=skill_figures(report),
+        label=lambda text: words.label_text(text, report.skill.id),
         chart_width=CHART_WIDTH,
         ticks=[(Bar.x(value), f"{value:.0%}") for value in (0.0, 0.5, 1.0)],
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from activation._models import WEAKENED_FAILS, CaseVerdict, Status
+from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
 
@@ -47,11 +47,19 @@ def _properties(report: Report) -> dict[str, str]:
 
 
 def case_body(entry: CaseVerdict) -> str:
+    counted = "activated" if entry.expect is None else "right"
     lines = [
         f"status: {entry.status.value}",
-        f"expected: {words.EXPECTED[entry.should_activate]}",
-        f"baseline: {words.tally_cell(entry.baseline)} activated",
-        f"candidate: {words.tally_cell(entry.candidate)} activated",
+        f"expected: {words.expected_text(entry)}",
+        f"baseline: {words.case_cell(entry, 'baseline')} {counted}",
+        f"candidate: {words.case_cell(entry, 'candidate')} {counted}",
+    ]
+    lines += [
+        f"{variant} went to: {words.route_text(entry.tally(variant))}"
+        for variant in VARIANTS
+        if entry.tally(variant).routes
+    ]
+    lines += [
         f"p: {words.number(entry.p_value) or '-'}",
         f"q: {words.number(entry.q_value) or '-'}",
         f"prompt: {entry.prompt}",
@@ -67,7 +75,9 @@ def failing(report: Report) -> tuple[Status, ...]:
     return (Status.REGRESSED, *weakened)
 
 
-def _testcase(parent: ET.Element, entry: CaseVerdict, failures: tuple[Status, ...]) -> None:
+def _testcase(
+    parent: ET.Element, entry: CaseVerdict, failures: tuple[Status, ...], target: str
+) -> None:
     element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
     kind = (
         "error"
@@ -78,7 +88,7 @@ def _testcase(parent: ET.Element, entry: CaseVerdict, failures: tuple[Status, ..
     )
     child = ET.SubElement(element, kind)
     if kind != "system-out":
-        child.attrib.update(type=entry.status.value, message=words.case_summary(entry))
+        child.attrib.update(type=entry.status.value, message=words.case_summary(entry, target))
     child.text = case_body(entry)
 
 
@@ -98,7 +108,7 @@ def render_junit(report: Report) -> bytes:
     for key, value in _properties(report).items():
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
-        _testcase(suite, entry, failing(report))
+        _testcase(suite, entry, failing(report), report.skill.id)
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"

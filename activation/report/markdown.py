@@ -13,6 +13,7 @@ from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
+from activation.verdicts.routing import changed_cells
 
 PROMPT_WIDTH = 90
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -72,11 +73,14 @@ def _figures(report: Report) -> list[str]:
     return [*lines, ""]
 
 
-def _case_line(entry: CaseVerdict) -> str:
+def _case_line(entry: CaseVerdict, target: str) -> str:
     q = f", q {words.number(entry.q_value)}" if entry.q_value is not None else ""
+    went = words.went_text(entry, target) if entry.status in words.MOVED else None
+    moved = f"; {escape(went)}" if went else ""
     return (
-        f"- {code(entry.id)} (baseline {words.tally_cell(entry.baseline)}, candidate "
-        f"{words.tally_cell(entry.candidate)}{q}): {escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
+        f"- {code(entry.id)} (baseline {words.case_cell(entry, 'baseline')}, candidate "
+        f"{words.case_cell(entry, 'candidate')}{q}{moved}): "
+        f"{escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
     )
 
 
@@ -87,10 +91,61 @@ def _flagged(report: Report) -> list[str]:
         lines += [f"**{status.value}** ({len(entries)})", ""]
         shown = entries[: max(budget, 0)]
         budget -= len(shown)
-        lines += [_case_line(entry) for entry in shown]
+        lines += [_case_line(entry, report.skill.id) for entry in shown]
         if len(entries) > len(shown):
             lines.append(f"- … and {len(entries) - len(shown)} more (see the HTML or JSON report)")
         lines.append("")
+    return lines
+
+
+def _routing(report: Report) -> list[str]:
+    """The rows of the routing matrix that changed, and each skill's figures when the set
+    has several."""
+    target = report.skill.id
+    routes = {name: report.summary.routing(name) for name in VARIANTS}
+    changed_rows = {expected for expected, *_ in changed_cells(routes)}
+    lines = []
+    if changed_rows:
+        lines += [
+            "**Where the prompts went** (trials; the rows that changed)",
+            "",
+            "| expected | first skill fired | baseline | candidate |",
+            "|---|---|---:|---:|",
+        ]
+        for expected in sorted(changed_rows, key=lambda label: (label in ("none", "other"), label)):
+            columns = {c.went for r in routes.values() for c in r.cells if c.expected == expected}
+            for went in sorted(columns):
+                old, new = (routes[name].count(expected, went) for name in VARIANTS)
+                lines.append(
+                    f"| {escape(words.label_text(expected, target))} | "
+                    f"{escape(words.label_text(went, target))} | {old} | {new} |"
+                )
+        lines.append("")
+    skills = {f.skill: f for f in routes["baseline"].skills}
+    candidate = {f.skill: f for f in routes["candidate"].skills}
+    if len(skills | candidate) > 1:
+        lines += [
+            "| skill | recall baseline | recall candidate | precision baseline | "
+            "precision candidate |",
+            "|---|---|---|---|---|",
+        ]
+        for skill in sorted(skills | candidate):
+            sides = (skills.get(skill), candidate.get(skill))
+            cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
+            cells += [
+                words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides
+            ]
+            lines.append(f"| {code(skill)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def _entry_diffs(report: Report) -> list[str]:
+    marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
+    lines = []
+    for skill, runs in words.entry_diffs(report):
+        text = " ".join(marks[op].format(escape(run)) for op, run in runs)
+        lines += [f"**Entry of {code(skill)}** (baseline → candidate)", "", f"> {text}", ""]
     return lines
 
 
@@ -115,10 +170,11 @@ def _commands(report: Report) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    lines = _header(report) + _counts(report) + _figures(report) + _flagged(report)
+    lines = _header(report) + _counts(report) + _figures(report) + _routing(report)
+    lines += _flagged(report)
     if report.summary.unfinished:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
     if report.warnings:
         lines += [f"- warning: {escape(warning)}" for warning in report.warnings] + [""]
-    lines += _diff(report) + _commands(report)
+    lines += _diff(report) + _entry_diffs(report) + _commands(report)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -51,7 +51,7 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
 
 
 def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
-    table = Table(title="Cases (k/n = activated of valid trials)", title_justify="left")
+    table = Table(title=f"Cases ({words.CASE_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
     table.add_column("expected")
     for column in ("baseline", "candidate", "p", "q"):
@@ -60,9 +60,9 @@ def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
     for entry in entries:
         table.add_row(
             entry.id,
-            words.EXPECTED[entry.should_activate],
-            words.tally_cell(entry.baseline),
-            words.tally_cell(entry.candidate),
+            words.expected_text(entry),
+            words.case_cell(entry, "baseline"),
+            words.case_cell(entry, "candidate"),
             words.number(entry.p_value),
             words.number(entry.q_value),
             Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
@@ -104,6 +104,9 @@ def header(report: Report) -> Text:
     for name in VARIANTS:
         variant = report.variant(name)
         text.append(f"{name:9} {variant.spec}  ({variant.chars} chars)\n")
+    changed = words.changed_entries(report)
+    if changed and changed != [report.skill.id]:
+        text.append(f"entries that differ: {', '.join(changed)}\n")
     return text
 
 
@@ -113,6 +116,11 @@ def figures_text(report: Report) -> Text:
         figures = report.summary.figures(variant)
         text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
         text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
+    routing = words.routing_changes(report)
+    if routing:
+        text.append("where the prompts went, baseline -> candidate:\n")
+        for line in routing:
+            text.append(f"  {line}\n")
     for line in words.usage_lines(report):
         text.append(f"{line}\n")
     ceiling = words.ceiling_line(report)
@@ -127,7 +135,8 @@ def status_lists(report: Report) -> list[Text]:
     for status, entries in words.flagged_entries(report):
         lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
         for entry in entries:
-            line = unbroken(f"  {entry.id}")
+            moved = status in words.MOVED
+            line = unbroken(f"  {words.moved_text(entry, report.skill.id) if moved else entry.id}")
             if status is Status.UNSTABLE:
                 ran = sorted({entry.trials_run.baseline, entry.trials_run.candidate})
                 line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")

@@ -13,10 +13,22 @@ import shlex
 from collections.abc import Sequence
 
 from activation._errors import ExitCode
-from activation._models import FLAGGED, VARIANTS, CaseVerdict, RunSpec, Status, Tally, Trial
+from activation._models import (
+    FLAGGED,
+    NONE,
+    OTHER,
+    VARIANTS,
+    CaseVerdict,
+    RunSpec,
+    Status,
+    Tally,
+    Trial,
+    VariantName,
+)
 from activation.report.model import Report
 from activation.trials.stage import stage_named
 from activation.verdicts.figures import Count, Interval, VariantFigures
+from activation.verdicts.routing import changed_cells
 
 VERDICTS = {
     ExitCode.OK: "OK: no case regressed, no case errored.",
@@ -56,6 +68,106 @@ def money(value: float | None) -> str:
 def tally_cell(tally: Tally) -> str:
     cell = f"{tally.activated}/{tally.valid}"
     return f"{cell} +{tally.errors} err" if tally.errors else cell
+
+
+def case_cell(entry: CaseVerdict, variant: VariantName) -> str:
+    """A case's counts in a table: activated of valid trials, or for a case that says which
+    skill should fire, right of valid."""
+    tally = entry.tally(variant)
+    if entry.expect is None:
+        return tally_cell(tally)
+    cell = f"{tally.correct}/{tally.valid}"
+    return f"{cell} +{tally.errors} err" if tally.errors else cell
+
+
+CASE_CELLS = "k/n = activated of valid trials; right of valid for a case with `expect`"
+"""What a case table's counts are."""
+
+
+def expected_text(entry: CaseVerdict) -> str:
+    """What a case expects: the skill(s) that should fire, none, or (a `should_activate`
+    case) whether the measured one should."""
+    if entry.expect is None:
+        return EXPECTED[entry.should_activate]
+    return " or ".join(entry.expect) if entry.expect else "no skill"
+
+
+def label_text(label: str, target: str) -> str:
+    """A row or column of the routing matrix in words."""
+    return {NONE: "no skill", OTHER: f"not {target}"}.get(label, label.replace("|", " or "))
+
+
+def route_text(tally: Tally) -> str:
+    """Where trials went, most first: "billing:refunds 2/3, no skill 1/3"."""
+    ordered = sorted(tally.routes.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(
+        f"{'no skill' if route == NONE else route} {n}/{tally.valid}" for route, n in ordered
+    )
+
+
+def went_text(entry: CaseVerdict, target: str) -> str | None:
+    """Where the candidate's wrong trials went, if anywhere: "went to billing:refunds 2/3,
+    fired nothing 1/3"."""
+    tally = entry.candidate
+    wrong = sorted(
+        ((route, n) for route, n in tally.routes.items()
+         if not entry.is_right(() if route == NONE else (route,), target)),
+        key=lambda item: (-item[1], item[0]),
+    )  # fmt: skip
+    skills = [f"{route} {n}/{tally.valid}" for route, n in wrong if route != NONE]
+    parts = [f"went to {', '.join(skills)}"] if skills else []
+    parts += [f"fired nothing {n}/{tally.valid}" for route, n in wrong if route == NONE]
+    return ", ".join(parts) or None
+
+
+def moved_text(entry: CaseVerdict, target: str) -> str:
+    """A case's right counts, baseline to candidate, and where its prompts went:
+    "kw-passkeys 3/3 -> 0/3: went to auth0:legacy 3/3"."""
+    base, cand = entry.baseline, entry.candidate
+    line = f"{entry.id} {base.correct}/{base.valid} -> {cand.correct}/{cand.valid}"
+    went = went_text(entry, target)
+    return f"{line}: {went}" if went else line
+
+
+def routing_changes(report: Report) -> list[str]:
+    """The cells of the routing matrix that changed, then the skills whose figures did."""
+    target = report.skill.id
+    routes = {variant: report.summary.routing(variant) for variant in VARIANTS}
+    lines = [
+        f"{label_text(expected, target)} -> {label_text(went, target)}: {old} -> {new} trial(s)"
+        for expected, went, old, new in changed_cells(routes)
+    ]
+    base = {figures.skill: figures for figures in routes["baseline"].skills}
+    for cand in routes["candidate"].skills:
+        old = base.get(cand.skill)
+        if old is None or (old.recall, old.precision) == (cand.recall, cand.precision):
+            continue
+        lines.append(
+            f"{cand.skill}: recall {percent(old.recall, old.recall_interval)} -> "
+            f"{percent(cand.recall, cand.recall_interval)}, precision "
+            f"{percent(old.precision, old.precision_interval)} -> "
+            f"{percent(cand.precision, cand.precision_interval)}"
+        )
+    return lines
+
+
+def changed_entries(report: Report) -> list[str]:
+    """The skills whose listing entry differs between the variants (or that one lacks)."""
+    found = [entry.id for name in VARIANTS for entry in report.variant(name).changed]
+    return list(dict.fromkeys(found))
+
+
+def entry_diffs(report: Report) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A word diff of each changed entry but the measured skill's description (which every
+    output shows on its own): a sibling's, or the measured one's when its `when_to_use`
+    changed."""
+    diffs = []
+    for skill in changed_entries(report):
+        old, new = (report.variant(name).entry(skill) for name in VARIANTS)
+        if skill == report.skill.id and report.baseline.when_to_use == report.candidate.when_to_use:
+            continue
+        diffs.append((skill, word_diff(old.entry if old else "", new.entry if new else "")))
+    return diffs
 
 
 def interval_text(interval: Interval | None) -> str | None:
@@ -178,13 +290,20 @@ def status_text(entry: CaseVerdict) -> str:
     return entry.status.value + (" (partial)" if entry.partial else "")
 
 
-def case_summary(entry: CaseVerdict) -> str:
-    """One case's counts in a line: "REGRESSED: baseline 3/3, candidate 0/3, q 0.012"."""
+def case_summary(entry: CaseVerdict, target: str) -> str:
+    """One case's counts in a line: "REGRESSED: baseline 3/3, candidate 0/3, q 0.012", and
+    where a regressed or weakened case's prompts went."""
     q = f", q {number(entry.q_value)}" if entry.q_value is not None else ""
-    return (
-        f"{entry.status.value}: baseline {tally_cell(entry.baseline)}, "
-        f"candidate {tally_cell(entry.candidate)}{q}"
+    line = (
+        f"{entry.status.value}: baseline {case_cell(entry, 'baseline')}, "
+        f"candidate {case_cell(entry, 'candidate')}{q}"
     )
+    went = went_text(entry, target) if entry.status in MOVED else None
+    return f"{line}; {went}" if went else line
+
+
+MOVED = (Status.REGRESSED, Status.WEAKENED)
+"""The statuses whose lines say where the candidate's prompts went."""
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:

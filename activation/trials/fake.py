@@ -57,16 +57,24 @@ def at_rates(rates: Mapping[CaseKey, float], default: float = 0.0, seed: int = 0
     return answer
 
 
-def fake_trial(key: TrialKey, answer: Answer, cost: float = 0.0) -> Trial:
+def fake_trial(
+    key: TrialKey, answer: Answer, cost: float = 0.0, target: str | None = None
+) -> Trial:
+    """The trial an answer makes; with the `target` id, one that says what fired (the target
+    alone, or nothing), as a real backend's does."""
     if answer is None:
         return key.failed("scripted error", Usage(requests=1))
     evidence = "scripted: activated" if answer else "scripted: not activated"
-    return key.answer(answer, evidence, Usage(requests=1, cost_usd=cost))
+    usage = Usage(requests=1, cost_usd=cost)
+    if target is None:
+        return key.answer(answer, evidence, usage)
+    return key.fired((target,) if answer else (), target, evidence, usage)
 
 
 class FakeBackend:
     """`request`, when given, names what each trial asks, so its answers are cached like a
-    real backend's (a test then sees a second run served from the cache)."""
+    real backend's (a test then sees a second run served from the cache); `target`, when
+    given, is the measured skill's id, so its trials record what fired."""
 
     def __init__(
         self,
@@ -74,8 +82,10 @@ class FakeBackend:
         latency: float = 0.0,
         cost: float = 0.0,
         request: Request | None = None,
+        target: str | None = None,
     ) -> None:
         self.script = script
+        self.target = target
         self.latency = latency
         self.cost = cost
         """US dollars each answered trial costs (an error trial costs nothing)."""
@@ -98,4 +108,4 @@ class FakeBackend:
         self.calls += 1
         if self.latency:
             await anyio.sleep(self.latency)
-        return fake_trial(key, self.script(key), self.cost)
+        return fake_trial(key, self.script(key), self.cost, self.target)

@@ -1,4 +1,4 @@
-"""The verdict contract of DESIGN.md: majority per variant, six statuses, and significance
+"""The verdict contract of DESIGN.md: majority per variant, seven statuses, and significance
 judged across the whole run (Boschloo per case, Benjamini-Hochberg across cases).
 
 Everything here is computed from whatever trials exist, so more trials for some cases, or
@@ -32,14 +32,25 @@ def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
     return one_sided_p(cand_correct, candidate.valid, base_correct, baseline.valid)
 
 
+def lower(candidate: Tally, baseline: Tally) -> bool:
+    """Whether the candidate's correct rate is below the baseline's."""
+    return candidate.correct * baseline.valid < baseline.correct * candidate.valid
+
+
 def status(case: Case, baseline: Tally, candidate: Tally, significant: bool) -> Status:
+    """`significant`: the case's q-value is below alpha (its p is one-sided in the direction
+    the correct counts moved, so a significant case with both majorities right and the
+    candidate lower is WEAKENED)."""
     base_right, cand_right = baseline.right, candidate.right
     if baseline.errors or candidate.errors:
         return Status.ERROR
-    if base_right and not cand_right and significant:
-        return Status.REGRESSED
-    if cand_right and not base_right and significant:
-        return Status.IMPROVED
+    if significant:
+        if base_right and not cand_right:
+            return Status.REGRESSED
+        if cand_right and not base_right:
+            return Status.IMPROVED
+        if base_right and cand_right and lower(candidate, baseline):
+            return Status.WEAKENED
     if baseline.unanimous and candidate.unanimous and base_right == cand_right:
         return Status.PASS if base_right else Status.FAIL
     return Status.UNSTABLE

@@ -331,7 +331,7 @@ def test_case_ids_and_the_real_command_print_unbroken(
     assert command in lines
     rows = [line for line in lines if line.startswith("│")]
     assert [row.split("│")[1].strip() for row in rows] == ids
-    assert f"  {ids[0]}: prompt number 0" in lines
+    assert f"  {ids[0]} 3/3 -> 0/3: fired nothing 3/3: prompt number 0" in lines
     assert code == 1
 
 

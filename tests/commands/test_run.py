@@ -167,7 +167,10 @@ def test_the_run_asked_once_per_trial_and_counts_it(status_run: StatusRun) -> No
 def test_the_terminal_names_the_regression_and_what_to_run_next(status_run: StatusRun) -> None:
     out = status_run.out
     assert "REGRESSED (1)" in out
-    assert "stripe-dispute: a customer opened a stripe dispute, what now" in out
+    assert (
+        "stripe-dispute 3/3 -> 0/3: fired nothing 3/3: a customer opened a stripe dispute, what now"
+        in out
+    )
     assert "activation --real --only stripe-dispute,chargeback-neg,flaky" in out
     assert "FAILED: the candidate regressed." in out
 

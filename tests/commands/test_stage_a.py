@@ -100,7 +100,10 @@ def test_every_status_and_exit_1(
     assert report["exit_code"] == 1
     assert len(fake_api.message_requests) == 36
     assert "REGRESSED (1)" in out
-    assert "stripe-dispute: a customer opened a stripe dispute, what now" in out
+    assert (
+        "stripe-dispute 3/3 -> 0/3: went to invoices 3/3: "
+        "a customer opened a stripe dispute, what now"
+    ) in out
     assert "activation --real --only stripe-dispute,chargeback-neg,flaky" in out
     assert "FAILED: the candidate regressed." in out
 

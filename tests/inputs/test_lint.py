@@ -309,7 +309,7 @@ def test_an_id_that_names_no_skill_of_the_menu_is_an_error() -> None:
             "error",
             None,
             "case 'a': 'billing:invoice' names no skill of the menu "
-            "(billing:invoices, billing:refunds)",
+            "(did you mean billing:invoices?)",
         ),
     )
 

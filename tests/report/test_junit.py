@@ -74,12 +74,14 @@ def test_a_junit_parser_reads_the_cases_and_verdicts(tmp_path: Path) -> None:
     }
     (failure,) = cases["stripe-dispute"].result
     assert failure.type == "REGRESSED"
-    assert failure.message == "REGRESSED: baseline 5/5, candidate 0/5, q 0.003"
+    assert failure.message == "REGRESSED: baseline 5/5, candidate 0/5, q 0.003; fired nothing 5/5"
     assert failure.text.splitlines() == [
         "status: REGRESSED",
         "expected: activate",
         "baseline: 5/5 activated",
         "candidate: 0/5 activated",
+        "baseline went to: billing:refunds 5/5",
+        "candidate went to: no skill 5/5",
         "p: 1e-03",
         "q: 0.003",
         "prompt: a customer opened a stripe dispute, what now",
@@ -88,7 +90,7 @@ def test_a_junit_parser_reads_the_cases_and_verdicts(tmp_path: Path) -> None:
     (error,) = cases["broken"].result
     assert error.message == "ERROR: baseline 5/5, candidate 0/0 +5 err"
     assert error.text.splitlines()[-1] == "candidate error: scripted error"
-    assert cases["flaky"].system_out.splitlines()[6] == f"prompt: {HOSTILE}"
+    assert cases["flaky"].system_out.splitlines()[8] == f"prompt: {HOSTILE}"
 
 
 def test_control_characters_and_unfinished_cases_stay_valid() -> None:

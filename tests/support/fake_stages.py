@@ -68,7 +68,9 @@ class FakeStage:
                 "prompt": key.case.prompt,
             }
 
-        backend = FakeBackend(self.owner.script_for(inputs), request=asked)
+        backend = FakeBackend(
+            self.owner.script_for(inputs), request=asked, target=inputs.target.skill_id
+        )
         self.owner.opened.append(Opened(spec, inputs, backend))
         return backend
 

@@ -75,7 +75,7 @@ def every_status_report(stage: str = "A", transcripts: Path | None = None) -> Re
     spec = RunSpec(
         stage="B" if stage == "B" else "A", model="claude-test-1", trials=5, max_trials=5
     )
-    outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answer))
+    outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answer, target=target.skill_id))
     report = build_report(
         outcome, "0.2.0", warnings=("a <warning> & more",), rerun=("--baseline", "git:main")
     )

@@ -30,6 +30,7 @@ from activation.trials.listing.claude_code import (
     plugin_skill_id,
     render,
 )
+from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
 
 pytestmark = pytest.mark.real_cli
@@ -185,33 +186,6 @@ def first_request(
     body: dict[str, Any] = requests[0].body
     assert body["model"] == (model or packaged_rules().default_model)
     return body
-
-
-def texts(message: dict[str, Any]) -> list[str]:
-    content = message["content"]
-    if isinstance(content, str):
-        return [content]
-    return [block["text"] for block in content if block.get("type") == "text"]
-
-
-def sent_listing(body: dict[str, Any]) -> tuple[str, str]:
-    """Where the listing went ("system" or "user") and the exact text that holds it: the
-    section of the system message between its "\\n\\n" separators, or the whole user block."""
-    heading = packaged_rules().heading
-    found = [
-        (message["role"], text)
-        for message in body["messages"]
-        for text in texts(message)
-        if heading in text
-    ]
-    assert len(found) == 1, found
-    role, text = found[0]
-    if role == "user":
-        return role, text
-    start = text.index(heading)
-    assert start == 0 or text[start - 2 : start] == "\n\n"
-    end = text.find("\n\n", start + len(heading) + 2)
-    return role, text[start : end if end >= 0 else len(text)]
 
 
 def assert_same(listing: Listing, body: dict[str, Any], placement: str) -> None:
