@@ -22,6 +22,9 @@ MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
 MAX_TOKENS = 4096
 """Stage A's answer budget: room for a thinking model's reasoning before its short answer."""
+CACHE_MIN_TOKENS = 1024
+"""The shortest prefix the API caches (larger for some models): a cost estimate counts a
+shorter listing as uncached."""
 MENU_ORDERS = 4
 """Stage A's listing orders: rotations of one seeded order, taken in turn by each case's
 trials, so position bias cancels over trials while the listing stays a cacheable prefix."""

@@ -193,6 +193,13 @@ class Variant:
     when_to_use: str | None = None
     siblings: tuple[Skill, ...] = ()
 
+    @property
+    def listed(self) -> list[object]:
+        """What this variant lists, as plain data: what makes two variants the same to the
+        agent (the measured skill's fields, then each sibling's)."""
+        siblings = [[s.name, s.description, s.when_to_use, s.listed] for s in self.siblings]
+        return [self.description, self.when_to_use, siblings]
+
 
 @dataclass(frozen=True)
 class Inputs:

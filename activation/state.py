@@ -26,9 +26,10 @@ def state_dir(repo: Path) -> Path:
 
 
 def pair_key(inputs: Inputs) -> str:
-    """Names the pair of descriptions, so a Stage A result is reused only for the same pair."""
-    parts = (inputs.target.skill_id, inputs.baseline.description, inputs.candidate.description)
-    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:20]
+    """Names the pair of variants (what each lists), so a Stage A result is reused only for
+    the same pair."""
+    parts = [inputs.target.skill_id, inputs.baseline.listed, inputs.candidate.listed]
+    return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:20]
 
 
 def _flag_file(repo: Path, key: str) -> Path:

@@ -2,6 +2,7 @@
 process of its own as the real API would be (so its work does not compete with the tool's
 for the interpreter), and a skill repo with a refund matrix of any size.
 
+It bills prompt caching as the API does (tests/support/messages_api.py, `PromptCache`).
 Each answer waits `latency` seconds, spread evenly between half and one and a half times
 that (a seeded draw), as real answers vary. The stand-in can hold a rate limit (`rate`
 requests per second, a token bucket holding one second's worth, as the real API's limits
@@ -100,10 +101,10 @@ class Counted:
         return refunds_fire(request)
 
 
-def serve(latency: float, rate: float | None, channel: Connection) -> None:
+def serve(latency: float, rate: float | None, cache_min_tokens: int, channel: Connection) -> None:
     """The stand-in's process: report the URL, then what it served whenever asked."""
     script = Counted(latency, rate)
-    with FakeMessagesAPI(script, latency=script.arrive) as api:
+    with FakeMessagesAPI(script, latency=script.arrive, cache_min_tokens=cache_min_tokens) as api:
         channel.send(api.base_url)
         while channel.recv() == "count":
             channel.send(Served(api.model_requests, script.throttled, script.first, script.last))
@@ -113,12 +114,12 @@ def serve(latency: float, rate: float | None, channel: Connection) -> None:
 
 @contextmanager
 def stand_in(
-    latency: float, rate: float | None = None
+    latency: float, rate: float | None = None, cache_min_tokens: int = 1024
 ) -> Iterator[tuple[str, Callable[[], Served]]]:
     """The stand-in's URL, and a function saying what it served since the last call."""
     ours, theirs = multiprocessing.Pipe()
     context = multiprocessing.get_context("fork")
-    process = context.Process(target=serve, args=(latency, rate, theirs))
+    process = context.Process(target=serve, args=(latency, rate, cache_min_tokens, theirs))
     process.start()
 
     def served() -> Served:

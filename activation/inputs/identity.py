@@ -2,7 +2,8 @@
 rely on, side by side so they cannot drift apart.
 
 A run's identity is a digest of everything that makes two runs the same run: the skill,
-both descriptions, every case as written, the menu's other skills, and the settings the
+what both variants list (the skill's fields and its siblings'), every case as written, the
+menu's other skills, and the settings the
 trials and verdicts depend on. Shards of one run carry it (`merge` joins only those), the
 report shows it, and `--batch --resume` finds an interrupted run's batches by it.
 """
@@ -20,10 +21,10 @@ from activation._models import Inputs, RunSpec
 def run_identity(spec: RunSpec, inputs: Inputs) -> str:
     material = {
         "skill": inputs.target.skill_id,
-        "baseline": inputs.baseline.description,
-        "candidate": inputs.candidate.description,
+        "baseline": inputs.baseline.listed,
+        "candidate": inputs.candidate.listed,
         "cases": [dataclasses.asdict(case) for case in inputs.cases],
-        "menu": [dataclasses.asdict(skill) for skill in inputs.distractors],
+        "menu": [dataclasses.asdict(skill) for skill in (*inputs.distractors, *inputs.catalog)],
         "settings": [spec.stage, spec.model, spec.trials, spec.max_trials, spec.alpha, spec.seed],
         "agent": None if spec.agent is None else [spec.agent.max_turns, spec.agent.timeout],
     }

@@ -56,25 +56,38 @@ def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
 
 
 def priced(
-    spec: RunSpec, inputs: Inputs, how: str, trial_input: float, trial_output: int, discount: float
+    spec: RunSpec,
+    inputs: Inputs,
+    how: str,
+    trial_input: float,
+    trial_output: int,
+    discount: float,
+    cached: float = 0.0,
+    prefixes: int = 0,
 ) -> CostEstimate:
-    """A trial's tokens at the spec's prices, for the first round and the worst case."""
+    """A trial's tokens at the spec's prices, for the first round and the worst case.
+
+    `cached` of a trial's input tokens are a prompt-cache prefix, one of `prefixes`: each is
+    written once (at the write price) and read by every later trial. `per_trial` is the most
+    one trial can cost (one that writes its prefix), what the cost ceiling reserves."""
     prices = spec.prices
-    per_trial = (
-        None
-        if prices is None
-        else (trial_input * prices.input + trial_output * prices.output) * discount / 1_000_000
-    )
     date = spec.pricing.date if spec.pricing else "?"
     half = ", at the batch discount (half)" if discount < 1 else ""
+    cache = f"; the listing cached, {prefixes} prefix(es) written once" if cached else ""
+    if prices is None:
+        return CostEstimate(how, f"list prices of {date}{half}{cache}", trial_input,
+                            trial_output, None, None, None)  # fmt: skip
+    plain = (trial_input - cached) * prices.input + trial_output * prices.output
+    read = (plain + cached * prices.cache_read) * discount / 1_000_000
+    writes = prefixes * cached * (prices.cache_write - prices.cache_read) * discount / 1_000_000
     return CostEstimate(
         how,
-        f"list prices of {date}{half}",
+        f"list prices of {date}{half}{cache}",
         trial_input,
         trial_output,
-        per_trial,
-        None if per_trial is None else per_trial * planned_calls(spec, inputs),
-        None if per_trial is None else per_trial * worst_case_calls(spec, inputs),
+        (plain + cached * max(prices.cache_write, prices.input)) * discount / 1_000_000,
+        read * planned_calls(spec, inputs) + writes,
+        read * worst_case_calls(spec, inputs) + writes,
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 from activation.commands.main import main
 from activation.store import cache_info
 from tests.support.cli import STATUS_CASES, by_id, run
-from tests.support.messages_api import FakeMessagesAPI, estimate_tokens
+from tests.support.messages_api import FakeMessagesAPI, PromptCache, estimate_tokens
 from tests.support.scripted_model import refunds_fire
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case
 
@@ -22,9 +22,15 @@ CASES = [
 
 
 def sonnet_cost(report: dict) -> float:
-    """Tokens times the list prices of claude-sonnet-5-5 ($2 in, $10 out per million)."""
+    """Tokens times the list prices of claude-sonnet-5-5 per million: $2 in, $10 out, $2.50
+    a cache write, $0.20 a cache read."""
     usage = report["usage"]
-    return (usage["input_tokens"] * 2 + usage["output_tokens"] * 10) / 1_000_000
+    return (
+        usage["input_tokens"] * 2
+        + usage["output_tokens"] * 10
+        + usage["cache_write_tokens"] * 2.5
+        + usage["cache_read_tokens"] * 0.2
+    ) / 1_000_000
 
 
 def test_a_warm_rerun_sends_no_request_and_says_so(
@@ -42,6 +48,7 @@ def test_a_warm_rerun_sends_no_request_and_says_so(
     assert cold["usage"]["from_cache"] == 0
     assert cold["usage"]["cost_usd"] == pytest.approx(sonnet_cost(cold))
     assert cold["usage"]["cost_usd"] > 0
+    assert cold["usage"]["cache_read_tokens"] > 0  # the listing is a cached prefix
     assert all(not t["cached"] for entry in cold["cases"] for t in entry["trials"])
     assert cache_info(cache_dir).entries == 12
     capsys.readouterr()
@@ -135,6 +142,7 @@ def test_the_ceiling_stops_the_run_with_exit_3(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     fake_api.script = refunds_fire
+    fake_api.prompt_cache = PromptCache(min_tokens=10**9)  # nothing cached: equal trials
     # Measure one trial's cost, then allow about 4.5 of them, one trial at a time.
     _code, probe = run(tmp_path, CASES[:1], "--trials", "1", "--max-trials", "1", "--no-cache")
     assert probe["usage"]["requests"] == 2
@@ -186,7 +194,13 @@ def test_an_unknown_model_has_an_unknown_cost_and_cannot_have_a_ceiling(
     )  # fmt: skip
     usage = report["usage"]
     assert usage["cost_usd"] == pytest.approx(
-        (usage["input_tokens"] * 1 + usage["output_tokens"] * 5) / 1_000_000
+        (
+            usage["input_tokens"] * 1
+            + usage["output_tokens"] * 5
+            + usage["cache_write_tokens"] * 1.25
+            + usage["cache_read_tokens"] * 0.1
+        )
+        / 1_000_000
     )
     assert report["pricing"]["override"] == {
         "input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.1,
@@ -204,7 +218,10 @@ def test_dry_run_estimates_the_cost_from_characters_without_a_key(
     code, _report = run(tmp_path, STATUS_CASES, "--dry-run")
     out = capsys.readouterr().out
     assert code == 0
-    assert "cost at list prices of 2026-11-30: first round $" in out
+    assert (
+        "cost at list prices of 2026-11-30; the listing cached, 8 prefix(es) written once: "
+        "first round $"
+    ) in out
     assert "(every case escalated to 30 trials)" in out
     assert "input tokens (estimated from characters / 4: no API key to count with)" in out
 

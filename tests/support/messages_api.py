@@ -72,12 +72,14 @@ __all__ = [
     "FakeMessagesAPI",
     "FakeRequest",
     "MaxTokens",
+    "PromptCache",
     "Raw",
     "Refusal",
     "Reply",
     "Script",
     "Sequence",
     "Text",
+    "Tokens",
     "ToolUse",
     "estimate_tokens",
 ]
@@ -148,6 +150,8 @@ class FakeRequest:
     path: str = "/v1/messages"
     query: str = ""
     method: str = "POST"
+    arrived: float = field(default_factory=time.monotonic)
+    """When it arrived (`time.monotonic`): a cache entry written later cannot serve it."""
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -381,6 +385,70 @@ def _input_tokens(body: Mapping[str, Any]) -> int:
     return estimate_tokens({k: body.get(k) for k in ("system", "messages", "tools")})
 
 
+@dataclass(frozen=True)
+class Tokens:
+    """A request's input as the API bills it: uncached, written to and read from the cache."""
+
+    input: int
+    cache_write: int = 0
+    cache_read: int = 0
+
+
+def cached_prefix(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The request up to and including its last `cache_control` block (tools, then system,
+    then messages, as the API reads a prompt), or None when nothing is marked."""
+    prefix: dict[str, Any] = {"model": body.get("model"), "tools": [], "system": [], "messages": []}
+    found: dict[str, Any] | None = None
+    for tool in body.get("tools") or ():
+        prefix["tools"].append(tool)
+        if isinstance(tool, dict) and "cache_control" in tool:
+            found = json.loads(json.dumps(prefix))
+    system = body.get("system")
+    for block in system if isinstance(system, list) else ():
+        prefix["system"].append(block)
+        if isinstance(block, dict) and "cache_control" in block:
+            found = json.loads(json.dumps(prefix))
+    for message in body.get("messages") or ():
+        content = message.get("content") if isinstance(message, dict) else None
+        blocks: list[Any] = []
+        prefix["messages"].append(
+            {**message, "content": blocks} if isinstance(message, dict) else message
+        )
+        for block in content if isinstance(content, list) else ():
+            blocks.append(block)
+            if isinstance(block, dict) and "cache_control" in block:
+                found = json.loads(json.dumps(prefix))
+    return found
+
+
+class PromptCache:
+    """Anthropic's prompt caching, as the stand-in bills it: a marked prefix of at least
+    `min_tokens` is written by the first request that sends it and read by every request
+    that arrives after that one was answered (requests sent at the same moment each write
+    it, as they do on the real API). Entries do not expire."""
+
+    def __init__(self, min_tokens: int = 1024) -> None:
+        self.min_tokens = min_tokens
+        self._ready: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def bill(self, body: Mapping[str, Any], arrived: float) -> Tokens:
+        total = _input_tokens(body)
+        prefix = cached_prefix(body)
+        if prefix is None:
+            return Tokens(total)
+        size = estimate_tokens({k: prefix[k] for k in ("system", "messages", "tools")})
+        if size < self.min_tokens:
+            return Tokens(total)
+        key = json.dumps(prefix, sort_keys=True)
+        with self._lock:
+            ready = self._ready.get(key)
+            if ready is not None and ready <= arrived:
+                return Tokens(max(0, total - size), cache_read=size)
+            self._ready.setdefault(key, time.monotonic())
+        return Tokens(max(0, total - size), cache_write=size)
+
+
 def _new_id(prefix: str) -> str:
     """A unique id shaped like the API's (``msg_01...``, ``toolu_01...``, ``req_01...``)."""
     return f"{prefix}_01{secrets.token_hex(11)}"
@@ -433,19 +501,22 @@ def _render(reply: Reply, request: FakeRequest) -> _Rendered:
     return _Rendered(blocks, stop, stop_details, output_tokens)
 
 
-def _usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
-    """A realistic ``usage`` object (no prompt caching)."""
+def _usage(tokens: Tokens, output_tokens: int) -> dict[str, Any]:
+    """A realistic ``usage`` object."""
     return {
-        "input_tokens": input_tokens,
-        "cache_creation_input_tokens": 0,
-        "cache_read_input_tokens": 0,
-        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "input_tokens": tokens.input,
+        "cache_creation_input_tokens": tokens.cache_write,
+        "cache_read_input_tokens": tokens.cache_read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": tokens.cache_write,
+            "ephemeral_1h_input_tokens": 0,
+        },
         "output_tokens": output_tokens,
         "service_tier": "standard",
     }
 
 
-def _message(request: FakeRequest, rendered: _Rendered | None, input_tokens: int) -> dict[str, Any]:
+def _message(request: FakeRequest, rendered: _Rendered | None, tokens: Tokens) -> dict[str, Any]:
     """The Message object; ``rendered=None`` gives the empty one of ``message_start``."""
     return {
         "id": _new_id("msg"),
@@ -456,7 +527,7 @@ def _message(request: FakeRequest, rendered: _Rendered | None, input_tokens: int
         "stop_reason": rendered.stop_reason if rendered else None,
         "stop_sequence": None,
         "stop_details": rendered.stop_details if rendered else None,
-        "usage": _usage(input_tokens, rendered.output_tokens if rendered else 1),
+        "usage": _usage(tokens, rendered.output_tokens if rendered else 1),
     }
 
 
@@ -491,13 +562,13 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterable[tuple[str, dict
 
 
 def _stream_events(
-    request: FakeRequest, reply: Reply, input_tokens: int, request_id: str
+    request: FakeRequest, reply: Reply, tokens: Tokens, request_id: str
 ) -> list[tuple[str, dict[str, Any]]]:
     """The whole SSE event sequence for a streamed reply, in the real API's order."""
     events: list[tuple[str, dict[str, Any]]] = [
         (
             "message_start",
-            {"type": "message_start", "message": _message(request, None, input_tokens)},
+            {"type": "message_start", "message": _message(request, None, tokens)},
         ),
         ("ping", {"type": "ping"}),
     ]
@@ -513,9 +584,9 @@ def _stream_events(
         "stop_details": rendered.stop_details,
     }
     usage = {
-        "input_tokens": input_tokens,
-        "cache_creation_input_tokens": 0,
-        "cache_read_input_tokens": 0,
+        "input_tokens": tokens.input,
+        "cache_creation_input_tokens": tokens.cache_write,
+        "cache_read_input_tokens": tokens.cache_read,
         "output_tokens": rendered.output_tokens,
     }
     events.append(("message_delta", {"type": "message_delta", "delta": delta, "usage": usage}))
@@ -553,8 +624,11 @@ class FakeMessagesAPI:
         *,
         latency: float | Callable[[FakeRequest], float] = 0.0,
         batch_processing: float = 0.0,
+        cache_min_tokens: int = 1024,
     ) -> None:
         self.script = script
+        self.prompt_cache = PromptCache(cache_min_tokens)
+        """Prompt caching of `cache_control` prefixes (direct requests; batches bill none)."""
         self.latency = latency
         self.batch_processing = batch_processing
         """Seconds a Message Batch stays ``in_progress`` after it is created."""
@@ -735,17 +809,17 @@ class FakeMessagesAPI:
         except Exception as exc:
             self._script_errors.append(exc)
             return _error_response(Error(500, message=f"fake script raised: {exc!r}"), request_id)
-        input_tokens = _input_tokens(request.body)
+        tokens = self.prompt_cache.bill(request.body, request.arrived)
         if isinstance(reply, Expired):  # only a batch request can expire
             reply = Error(500, message="Expired() answers batch requests only")
         if isinstance(reply, Error) and not (reply.mid_stream and request.stream):
             return _error_response(reply, request_id)
         if request.stream:
-            events = _stream_events(request, reply, input_tokens, request_id)
+            events = _stream_events(request, reply, tokens, request_id)
             return EventSourceResponse(
                 _sse(events), sep="\n", ping=0, headers={"request-id": request_id}
             )
-        message = _message(request, _render(reply, request), input_tokens)
+        message = _message(request, _render(reply, request), tokens)
         return JSONResponse(message, headers={"request-id": request_id})
 
     # ------------------------------------------------------------------ Message Batches
@@ -819,7 +893,9 @@ class _Batch:
             elif isinstance(reply, Error):
                 result = {"type": "errored", "error": reply.payload(_new_id("req"))}
             else:
-                message = _message(request, _render(reply, request), _input_tokens(request.body))
+                message = _message(
+                    request, _render(reply, request), Tokens(_input_tokens(request.body))
+                )
                 message["usage"]["service_tier"] = "batch"
                 result = {"type": "succeeded", "message": message}
             lines.append({"custom_id": custom_id, "result": result})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -26,11 +27,13 @@ from tests.support.messages_api import (
     FakeMessagesAPI,
     FakeRequest,
     MaxTokens,
+    PromptCache,
     Raw,
     Refusal,
     Reply,
     Sequence,
     Text,
+    Tokens,
     ToolUse,
     estimate_tokens,
 )
@@ -677,3 +680,61 @@ async def test_latency_may_depend_on_the_request(api: FakeMessagesAPI) -> None:
 
         await asyncio.gather(ask("slow"), ask("fast"))
     assert finished == ["fast", "slow"]
+
+
+# --- prompt caching --------------------------------------------------------------------
+
+LONG_SYSTEM = "x" * 8000  # 2,000 tokens at 4 characters a token
+
+
+def cached_body(system: str, prompt: str, marked: bool = True) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": system}
+    if marked:
+        block["cache_control"] = {"type": "ephemeral"}
+    return {"model": "m", "system": [block], "messages": [{"role": "user", "content": prompt}]}
+
+
+def test_a_marked_prefix_is_written_once_then_read() -> None:
+    cache = PromptCache(min_tokens=1024)
+    first = cache.bill(cached_body(LONG_SYSTEM, "one"), arrived=0.0)
+    later = time.monotonic() + 1
+    second = cache.bill(cached_body(LONG_SYSTEM, "two, a longer prompt"), arrived=later)
+    prefix = estimate_tokens({"system": [cached_body(LONG_SYSTEM, "")["system"][0]],
+                              "messages": [], "tools": []})  # fmt: skip
+    assert first == Tokens(input=first.input, cache_write=prefix)
+    assert second == Tokens(input=second.input, cache_read=prefix)
+    assert second.input > first.input  # only the uncached part grows with the prompt
+    other_model = {**cached_body(LONG_SYSTEM, "one"), "model": "other"}
+    assert cache.bill(other_model, arrived=later).cache_write == prefix
+
+
+def test_what_is_not_marked_or_too_short_is_never_cached() -> None:
+    cache = PromptCache(min_tokens=1024)
+    for _ in range(2):
+        plain = cache.bill(cached_body(LONG_SYSTEM, "p", marked=False), time.monotonic() + 1)
+        assert (plain.cache_write, plain.cache_read) == (0, 0)
+        short = cache.bill(cached_body("short", "p"), time.monotonic() + 1)
+        assert (short.cache_write, short.cache_read) == (0, 0)
+
+
+def test_requests_sent_together_each_write_the_prefix() -> None:
+    cache = PromptCache(min_tokens=1024)
+    sent = time.monotonic()
+    both = [cache.bill(cached_body(LONG_SYSTEM, p), arrived=sent) for p in ("a", "b")]
+    assert [tokens.cache_read for tokens in both] == [0, 0]
+    assert all(tokens.cache_write for tokens in both)
+
+
+def test_the_sdk_sees_cache_tokens_in_usage(api: FakeMessagesAPI) -> None:
+    api.script = Text("ok")
+
+    async def ask(prompt: str) -> Any:
+        async with AsyncAnthropic(base_url=api.base_url, api_key="k", max_retries=0) as client:
+            body = cached_body(LONG_SYSTEM, prompt)
+            return await client.messages.create(max_tokens=10, **body)
+
+    first, second = (asyncio.run(ask(prompt)) for prompt in ("a", "b"))
+    assert (first.usage.cache_creation_input_tokens, first.usage.cache_read_input_tokens) == (
+        second.usage.cache_read_input_tokens, 0,
+    )  # fmt: skip
+    assert first.usage.cache_creation_input_tokens > 1024

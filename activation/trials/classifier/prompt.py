@@ -151,8 +151,9 @@ class Requests:
         return [self.request(TrialKey(case, variant, 0)) for case in cases for variant in VARIANTS]
 
     def prefixes(self) -> int:
-        """How many different cached prefixes a run's requests start with."""
-        return len(self._systems)
+        """How many different cached prefixes a run's requests start with (variants whose
+        listings are the same share theirs)."""
+        return len({block[0]["text"] for block in self._systems.values()})
 
     def system(self, key: TrialKey) -> list[dict[str, Any]]:
         """The system prompt: the instructions and the listing in this trial's order."""

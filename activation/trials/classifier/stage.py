@@ -89,7 +89,8 @@ class ClassifierStage:
         """Input tokens of every case's first request (later trials differ only in the
         menu's order), counted by the API when `count` and a key allow, else from
         characters; the answer is assumed to be short."""
-        requests = Requests.for_run(spec, inputs).first_requests(inputs.cases)
+        made = Requests.for_run(spec, inputs)
+        requests = made.first_requests(inputs.cases)
         discount = _config.BATCH_DISCOUNT if spec.batch else 1.0
         output = _config.STAGE_A_OUTPUT_ESTIMATE
         if is_mock(spec):
@@ -104,7 +105,12 @@ class ClassifierStage:
             how = f"{CHARS}: no API key to count with"
         counted = tokens or [chars_tokens(request) for request in requests]
         mean = sum(counted) / len(counted) if counted else 0.0
-        return priced(spec, inputs, how, mean, output, discount)
+        share = [len(system_text(r)) / max(1, chars_tokens(r) * 4) for r in requests]
+        prefix = min(1.0, sum(share) / len(share) if share else 0.0) * mean
+        if spec.batch or prefix < _config.CACHE_MIN_TOKENS:
+            # too short for the API to cache, or a batch (its cache hits are best effort)
+            return priced(spec, inputs, how, mean, output, discount)
+        return priced(spec, inputs, how, mean, output, discount, prefix, made.prefixes())
 
     @staticmethod
     def _count(spec: RunSpec, requests: list[dict[str, Any]]) -> tuple[list[int] | None, str]:

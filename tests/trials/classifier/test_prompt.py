@@ -98,6 +98,7 @@ def test_every_case_shares_the_few_prefixes() -> None:
     )
     assert len(systems) == made.prefixes() == 6  # 2 variants x 3 orders
     assert sum(systems.values()) == 180
+    assert requests(candidate="Use when issuing refunds.").prefixes() == 3  # same listing
 
 
 def test_both_variants_of_a_trial_see_the_same_order() -> None:
