@@ -38,6 +38,7 @@ def test_a_cached_prefix_is_written_once_per_prefix_and_read_by_every_trial() ->
 def test_the_batch_discount_halves_every_figure() -> None:
     full = priced(SPEC, INPUTS, "counted", 1_000, 100, 1.0, cached=800, prefixes=3)
     half = priced(SPEC, INPUTS, "counted", 1_000, 100, 0.5, cached=800, prefixes=3)
+    assert full.first_round is not None and full.per_trial is not None
     assert half.first_round == pytest.approx(full.first_round / 2)
     assert half.per_trial == pytest.approx(full.per_trial / 2)
     assert half.basis.startswith("list prices of 2026-11-30, at the batch discount (half)")
