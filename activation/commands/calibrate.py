@@ -24,6 +24,7 @@ from activation.commands.runner import (
 )
 from activation.commands.session import Session
 from activation.inputs.frontmatter import split_document
+from activation.inputs.sibling_control import sibling_control
 from activation.report.calibration import (
     Calibration,
     calibration_data,
@@ -36,8 +37,10 @@ from activation.store import TrialStore
 from activation.trials.stage import Stage
 
 
-def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
-    """The three comparisons, all validated before the first call."""
+def comparison_inputs(args: argparse.Namespace, cwd: Path) -> tuple[dict[str, Inputs], str | None]:
+    """The comparisons, all validated before the first call, and the sibling whose
+    territory the sibling control claims (None, and no such control, when no case expects
+    a sibling)."""
     from activation.inputs.load import resolve_variant
 
     real = inputs_from(args, cwd, candidate=None)
@@ -48,7 +51,11 @@ def comparison_inputs(args: argparse.Namespace, cwd: Path) -> dict[str, Inputs]:
         "broad": resolve_variant(str(args.broad), real.target, cwd),
         "self": real.baseline,
     }
-    return {name: replace(real, candidate=control) for name, control in controls.items()}
+    claimed = sibling_control(real, real.baseline)
+    if claimed is not None:
+        controls["sibling"] = claimed[1]
+    comparisons = {name: replace(real, candidate=control) for name, control in controls.items()}
+    return comparisons, None if claimed is None else claimed[0].name
 
 
 def control_warnings(comparisons: dict[str, Inputs]) -> list[str]:
@@ -71,11 +78,12 @@ def run_calibration(
     stage: Stage,
     spec: RunSpec,
     comparisons: dict[str, Inputs],
+    sibling: str | None,
     only: bool,
     store: TrialStore | None = None,
 ) -> Calibration:
-    """The three runs in turn; an interruption stops them all."""
-    outcomes = []
+    """The runs in turn; an interruption stops them all."""
+    outcomes = {}
     for name, inputs in comparisons.items():
         session.err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
         if not only:
@@ -83,8 +91,10 @@ def run_calibration(
         outcome = run_trials(session, stage, spec, inputs, store)
         if outcome.interrupted:
             raise KeyboardInterrupt
-        outcomes.append(outcome)
-    return Calibration(*outcomes)
+        outcomes[name] = outcome
+    return Calibration(
+        outcomes["narrow"], outcomes["broad"], outcomes["self"], outcomes.get("sibling"), sibling
+    )
 
 
 def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path, Path]:
@@ -105,14 +115,14 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
         raise InputError(f"--record {args.record}: is a file, not a folder")
     stage = stage_of(args, stages)
     spec = spec_from(args, stage)
-    comparisons = comparison_inputs(args, Path.cwd())
+    comparisons, sibling = comparison_inputs(args, Path.cwd())
     bundled = args.cases is None
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
     session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
     spec = stage.preflight(spec)
     with open_store(args) as store:
         calibration = run_calibration(
-            session, stage, spec, comparisons, args.only is not None, store
+            session, stage, spec, comparisons, sibling, args.only is not None, store
         )
     session.out.print(render_calibration(calibration))
     if args.json is not None:

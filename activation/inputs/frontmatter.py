@@ -79,3 +79,12 @@ def split_document(text: str, source: str, description_required: bool = True) ->
 
 def read_description(text: str, source: str) -> str:
     return split_document(text, source).description
+
+
+def with_description(text: str, description: str, source: str) -> str:
+    """The SKILL.md with another description: a generated file (a control), so its
+    frontmatter is written out again plainly rather than in the original's style."""
+    document = split_document(text, source)
+    frontmatter = {**document.frontmatter, "description": description}
+    dumped = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=10_000)
+    return f"---\n{dumped}---\n{document.body}"

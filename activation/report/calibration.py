@@ -3,6 +3,8 @@
 The real description is compared with a narrow control (fires only when asked by name: the
 suite must catch lost recall) and a broad control (claims nearly all software work: it must
 catch new false positives), and with itself (A/A: any REGRESSED there is a false alarm).
+When cases expect a sibling skill, a sibling control (the real description claiming that
+sibling's territory) must be caught taking the sibling's prompts.
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ from activation.report.model import build_report
 from activation.verdicts.figures import Count, figures
 
 SCHEMA = "activation-calibration/1"
-COMPARISONS = ("narrow", "broad", "self")
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """The three outcomes and what they say about the suite."""
+    """The outcomes and what they say about the suite; `sibling` is None when no case
+    expects a sibling skill (`sibling_skill` then says why none ran)."""
 
     narrow: RunOutcome
     broad: RunOutcome
     itself: RunOutcome
+    sibling: RunOutcome | None = None
+    sibling_skill: str | None = None
 
     def regressed(self, outcome: RunOutcome, should_activate: bool) -> list[str]:
         return [
@@ -48,6 +52,17 @@ class Calibration:
         return self.regressed(self.broad, should_activate=False)
 
     @property
+    def sibling_caught(self) -> list[str]:
+        """Cases whose home is the sibling that the control REGRESSED: it took them."""
+        if self.sibling is None or self.sibling_skill is None:
+            return []
+        return [
+            verdict.id
+            for verdict in self.sibling.verdicts
+            if verdict.status is Status.REGRESSED and self.sibling_skill in (verdict.expect or ())
+        ]
+
+    @property
     def false_alarms(self) -> list[str]:
         return [v.id for v in self.itself.verdicts if v.status is Status.REGRESSED]
 
@@ -63,7 +78,14 @@ class Calibration:
         )
 
     def outcomes(self) -> list[tuple[str, RunOutcome]]:
-        return list(zip(COMPARISONS, (self.narrow, self.broad, self.itself), strict=True))
+        found = [("narrow", self.narrow), ("broad", self.broad), ("self", self.itself)]
+        return found + ([("sibling", self.sibling)] if self.sibling is not None else [])
+
+    @property
+    def notes(self) -> list[str]:
+        if self.sibling is None:
+            return ["no sibling control: no case expects a sibling skill of the measured one"]
+        return []
 
     @property
     def problems(self) -> list[str]:
@@ -78,6 +100,13 @@ class Calibration:
             found.append(
                 "blind on false positives: the broad control regressed no negative case "
                 "(add negatives that a description claiming all software work would take)"
+            )
+        if self.sibling is not None and not self.sibling_caught:
+            found.append(
+                f"blind on routing: the sibling control (which claims the territory of "
+                f"{self.sibling_skill}) regressed no case whose home is {self.sibling_skill} "
+                f"(add cases that belong to {self.sibling_skill} and share words with the "
+                "measured skill)"
             )
         if self.false_alarms:
             found.append(
@@ -112,6 +141,13 @@ def calibration_data(calibration: Calibration, version: str) -> dict[str, object
             "regressed": calibration.broad_caught,
         },
         "self": {"false_alarms": calibration.false_alarms},
+        "sibling": None
+        if calibration.sibling is None
+        else {
+            "skill": calibration.sibling_skill,
+            "detected": bool(calibration.sibling_caught),
+            "regressed": calibration.sibling_caught,
+        },
         "errors": calibration.errors,
         "problems": calibration.problems,
         "reports": {
@@ -126,6 +162,7 @@ EXPECTATIONS = {
     "narrow": "positives REGRESSED",
     "broad": "negatives REGRESSED",
     "self": "no REGRESSED (A/A)",
+    "sibling": "the sibling's cases REGRESSED",
 }
 
 
@@ -138,6 +175,7 @@ def _rows(calibration: Calibration) -> list[tuple[str, str, str, str, str, str]]
         "narrow": calibration.narrow_caught,
         "broad": calibration.broad_caught,
         "self": calibration.false_alarms,
+        "sibling": calibration.sibling_caught,
     }
     rows = []
     for name, outcome in calibration.outcomes():
@@ -168,6 +206,7 @@ def render_calibration(calibration: Calibration) -> RenderableType:
     for row in _rows(calibration):
         table.add_row(*row)
     parts: list[RenderableType] = [table]
+    parts += [Text(note, style="dim") for note in calibration.notes]
     if calibration.errors:
         parts.append(Text(f"ERROR cases: {', '.join(calibration.errors)}", style="magenta"))
     if calibration.problems:
@@ -175,8 +214,9 @@ def render_calibration(calibration: Calibration) -> RenderableType:
             Text(f"The suite is {problem}", style="bold red") for problem in calibration.problems
         ]
     else:
+        caught = "every control" if calibration.sibling else "both controls"
         parts.append(
-            Text("The suite caught both controls and raised no A/A alarm.", style="bold green")
+            Text(f"The suite caught {caught} and raised no A/A alarm.", style="bold green")
         )
     return Group(*parts)
 
@@ -201,5 +241,6 @@ def calibration_markdown(calibration: Calibration, when: datetime) -> str:
         *("| " + " | ".join(row) + " |" for row in _rows(calibration)),
         "",
     ]
+    lines += [f"- {note}" for note in calibration.notes]
     lines += [f"- The suite is {problem}" for problem in calibration.problems]
     return "\n".join(lines) + "\n"

@@ -21,21 +21,42 @@ from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots, Schedule
 from activation.verdicts.figures import Count, Interval, interval
 
-DROP = (0.9, 0.3)
+
+@dataclass(frozen=True)
+class Change:
+    """One case's correct rate moving from `baseline` to `candidate`, and the statuses that
+    count as the gate seeing it."""
+
+    name: str
+    baseline: float
+    candidate: float
+    seen_as: frozenset[Status] = frozenset({Status.REGRESSED})
+
+
+DROP = Change("one case 0.9 -> 0.3", 0.9, 0.3)
 """The regression the gate must catch: a case right 9 times in 10 falls to 3 in 10."""
+MILD_DROP = Change("one case 0.9 -> 0.5", 0.9, 0.5, frozenset({Status.REGRESSED, Status.WEAKENED}))
+"""A milder drop, seen when it is REGRESSED or WEAKENED."""
+STEAL = Change("a sibling's negative goes to the target 6 in 10", 0.97, 0.4)
+"""A negative whose home is a sibling skill, right 97 % of the time, starts going to the
+target 6 times in 10 (verdicts count correct answers, so only the rates matter)."""
 
 
 @dataclass(frozen=True)
 class Population:
-    """Correct rates per case, (baseline, candidate); `dropped` is the case that changed."""
+    """Correct rates per case, (baseline, candidate); `change` is what the first case does."""
 
     name: str
     rates: tuple[tuple[float, float], ...]
-    dropped: int | None = None
+    change: Change | None = None
+
+    def with_change(self, change: Change = DROP) -> Population:
+        """The same cases, the first one changed."""
+        moved = (change.baseline, change.candidate)
+        return Population(f"{self.name}, {change.name}", (moved, *self.rates[1:]), change)
 
     def with_drop(self) -> Population:
-        """The same cases, the first one falling from 0.9 to 0.3."""
-        return Population(f"{self.name}, one case 0.9 -> 0.3", (DROP, *self.rates[1:]), 0)
+        return self.with_change(DROP)
 
 
 def mix(name: str, size: int, shares: Sequence[tuple[float, float]]) -> Population:
@@ -68,15 +89,14 @@ class Characteristics:
     """Runs in which a case that did not change was REGRESSED."""
     false_alarms_interval: Interval | None
     caught: Count | None
-    """Runs in which the case that changed was REGRESSED (None without one)."""
+    """Runs in which the gate saw the case that changed (None without one)."""
     caught_interval: Interval | None
     mean_calls: float
-    fixed_calls: int
-    """Calls of a run with 3 trials per case and variant and no escalation."""
+    cases: int
 
-    @property
-    def relative_calls(self) -> float:
-        return self.mean_calls / self.fixed_calls
+    def relative_calls(self, trials: int = 3) -> float:
+        """Mean calls against a run of `trials` per case and variant without escalation."""
+        return self.mean_calls / (self.cases * 2 * trials)
 
 
 def simulated_inputs(population: Population) -> Inputs:
@@ -109,15 +129,14 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
             calls += 1
             ready.extend(schedule.record(fake_trial(key, answer(key))))
         outcome = judge_schedule(spec, inputs, schedule, RunSlots(Limiter(1)))
-        regressed = {
-            index
-            for index, verdict in enumerate(outcome.verdicts)
-            if verdict.status is Status.REGRESSED
-        }
-        caught += population.dropped in regressed
-        false_alarms += bool(regressed - {population.dropped})
+        statuses = [verdict.status for verdict in outcome.verdicts]
+        changed = population.change
+        if changed is not None:
+            caught += statuses[0] in changed.seen_as
+            statuses = statuses[1:]
+        false_alarms += Status.REGRESSED in statuses
     alarms = Count(false_alarms, runs)
-    found = None if population.dropped is None else Count(caught, runs)
+    found = None if population.change is None else Count(caught, runs)
     return Characteristics(
         population.name,
         runs,
@@ -126,5 +145,5 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
         found,
         None if found is None else interval(found, with_interval=True),
         calls / runs,
-        len(inputs.cases) * 2 * 3,
+        len(inputs.cases),
     )

@@ -1,20 +1,21 @@
 """Which cases get more trials, and when a case stops: decided from the case's own counts.
 
-Every case runs the first round (`--trials`). A case whose variants look different after
-it (the one-sided p of its correct counts below TRIGGER_P) or whose majority rests on a
-single vote gets ESCALATION_STEP more trials per variant, round after round, while the
-difference persists (p below a bound that tightens as trials accumulate, so a difference
-that was chance fades out quickly) and until it is significant on its own or reaches
-`--max-trials`. Errors end a case at once: an ERROR is final.
+Every case runs the first round (`--trials`). Escalation spends trials only where a
+regression may hide, since that is what the gate decides on. A case gets ESCALATION_STEP
+more trials per variant when, after its first round, the candidate's correct rate is lower
+(one-sided p below TRIGGER_P) or both variants tie on a split vote (a majority that one
+answer would turn). It goes on round after round while the candidate stays lower and the
+difference seen so far, carried to `--max-trials`, would still be significant (the futility
+stop: a case whose remaining trials could only confirm "no difference" stops), until it is
+significant on its own or reaches `--max-trials`. A first round unanimous on both sides
+that agrees is settled. Errors end a case at once: an ERROR is final.
 
 A case whose first round is already significant in the run's picture (a mass change: many
 cases flipped at once, so Benjamini-Hochberg lets them through) stops after that round.
 That is the one decision that looks beyond the case, and it needs every case's first round.
 
-The rule and its constants were chosen by simulation (benchmarks/gate_validity.py): at
-the defaults it keeps false alarms of a run where nothing changed near 1 % and catches a
-single case falling from 0.9 to 0.3 about 9 times in 10, at about twice the calls of a
-fixed 3-trial run.
+The rule and its constants were chosen by simulation (benchmarks/gate_validity.py, whose
+figures are in the README).
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from activation._models import Case, Tally
-from activation.verdicts.judge import p_value
+from activation.verdicts.judge import lower, p_value
+from activation.verdicts.stats import one_sided_p
 
 TRIGGER_P = 0.35
-"""After the first round: a p-value below this looks different (at 3 trials, any difference)."""
-KEEP_P = 0.3
-"""After later rounds the case goes on while p < KEEP_P x (KEEP_AT / trials)^2."""
-KEEP_AT = 6
+"""After the first round: a lower candidate with p below this looks different (at 3 trials,
+any drop)."""
+FUTILE_Q = 0.5
+"""Later rounds go on while the rates seen so far, carried to `--max-trials`, would give a
+p-value times the run's cases below this: a difference that could still become significant
+even as the run's only discovery, with room for the rates to be estimated from few trials."""
 ESCALATION_STEP = 3
 """Trials per variant added by each later round."""
 ON_ITS_OWN = 0.001
@@ -36,9 +40,16 @@ ON_ITS_OWN = 0.001
 as the run's only discovery, with room to spare for the many looks."""
 
 
-def fragile(tally: Tally) -> bool:
-    """A tie, or a majority of a single vote: one answer the other way would turn it."""
-    return abs(2 * tally.correct - tally.valid) <= 1
+def split_tie(baseline: Tally, candidate: Tally) -> bool:
+    """Equal counts on a split vote: neither side unanimous, so the tie may hide a drop."""
+    return baseline.correct * candidate.valid == candidate.correct * baseline.valid and not (
+        baseline.unanimous and candidate.unanimous
+    )
+
+
+def carried(tally: Tally, trials: int) -> int:
+    """The correct count `trials` trials would give at the tally's rate."""
+    return round(tally.correct * trials / tally.valid)
 
 
 @dataclass(frozen=True)
@@ -47,7 +58,7 @@ class Escalation:
     max_trials: int
     alpha: float
     cases: int
-    """Cases in the whole run, for the early-decision bound."""
+    """Cases in the whole run, for the early-decision and futility bounds."""
 
     @property
     def enabled(self) -> bool:
@@ -59,17 +70,23 @@ class Escalation:
         p = p_value(case, baseline, candidate)
         return self.enabled and p is not None and p < self.alpha
 
+    def promising(self, baseline: Tally, candidate: Tally) -> bool:
+        """Whether the rates seen so far, at `--max-trials`, would be a significant drop."""
+        most = self.max_trials
+        worse, better = carried(candidate, most), carried(baseline, most)
+        return worse < better and one_sided_p(better, most, worse, most) * self.cases < FUTILE_Q
+
     def next_round(self, case: Case, baseline: Tally, candidate: Tally) -> int:
         """Trials per variant for the case's next round; 0 when it stops."""
         trials = min(baseline.valid + baseline.errors, candidate.valid + candidate.errors)
         if baseline.errors or candidate.errors or trials >= self.max_trials:
             return 0
         p = p_value(case, baseline, candidate)
-        p = 1.0 if p is None else p
-        if trials <= self.first:
-            suspicious = p < TRIGGER_P or fragile(baseline) or fragile(candidate)
-        else:
-            suspicious = p < KEEP_P * (KEEP_AT / trials) ** 2 and p * self.cases >= ON_ITS_OWN
-        if not suspicious:
+        if p is None or p * self.cases < ON_ITS_OWN:
             return 0
-        return min(ESCALATION_STEP, self.max_trials - trials)
+        dropped = lower(candidate, baseline)
+        if trials <= self.first:
+            suspicious = (dropped and p < TRIGGER_P) or split_tie(baseline, candidate)
+        else:
+            suspicious = dropped and self.promising(baseline, candidate)
+        return min(ESCALATION_STEP, self.max_trials - trials) if suspicious else 0

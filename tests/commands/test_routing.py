@@ -182,3 +182,84 @@ def test_an_id_that_names_no_skill_is_one_line_and_exit_2(
         "activation: error: case 'refund-order': 'refund' names no skill of the menu "
         "(did you mean billing:refunds?)"
     ]
+
+
+NARROW = "Use only when the user asks for the refunds skill by name."
+BROAD = "Use for any work on orders, tables, columns, exports, CSV files, customers and more."
+
+
+def control(folder: Path, description: str) -> Path:
+    path = folder / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\nname: refunds\ndescription: {description}\n---\n# Control\n")
+    return path
+
+
+def calibrate(tmp_path: Path, *flags: str) -> int:
+    narrow, broad = control(tmp_path / "narrow", NARROW), control(tmp_path / "broad", BROAD)
+    return main(
+        ["calibrate", "--model", "mock", "--narrow", str(narrow), "--broad", str(broad), *flags]
+    )
+
+
+def test_calibrate_catches_the_sibling_control_taking_the_disputes(
+    tmp_path: Path, billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Disputes has the most cases of the siblings, so the control is refunds' description
+    claiming the disputes' territory; its cases' prompts go to refunds and REGRESS."""
+    code = calibrate(tmp_path, "--cases", "cases.json", "--json", "calibration.json")
+    out = capsys.readouterr().out
+    data = orjson.loads((billing / "calibration.json").read_bytes())
+    assert code == 0, out
+    assert data["sibling"] == {
+        "skill": "billing:disputes",
+        "detected": True,
+        "regressed": [*STOLEN, "chargeback-deadline"],
+    }
+    assert data["problems"] == []
+    control_entry = data["reports"]["sibling"]["candidate"]
+    assert control_entry["spec"] == "the sibling control (claims billing:disputes)"
+    assert control_entry["description"] == (
+        "Issue refunds for orders, whole or partial, and reverse a payment the customer asked "
+        "to undo. Also use it for what billing:disputes covers: Answer chargebacks and payment "
+        "disputes opened by a customer's bank, with evidence, before the deadline."
+    )
+    assert "The suite caught every control and raised no A/A alarm." in out
+
+
+def test_sibling_cases_that_never_go_home_leave_the_suite_blind_on_routing(
+    tmp_path: Path, billing: Path
+) -> None:
+    cases = orjson.loads((billing / "cases.json").read_bytes())
+    mislabelled = {
+        "id": "mislabelled",
+        "prompt": "Email Acme their April invoice, with the new tax",
+        "expect": "disputes",
+        "why": "labelled for a sibling that never takes it",
+    }
+    kept = [c for c in cases["cases"] if c["expect"] in ("refunds", None)] + [mislabelled]
+    (billing / "blind.json").write_bytes(orjson.dumps({**cases, "cases": kept}))
+    code = calibrate(tmp_path, "--cases", "blind.json", "--json", "calibration.json")
+    data = orjson.loads((billing / "calibration.json").read_bytes())
+    assert code == 1
+    assert data["sibling"] == {"skill": "billing:disputes", "detected": False, "regressed": []}
+    assert data["problems"] == [
+        "blind on routing: the sibling control (which claims the territory of "
+        "billing:disputes) regressed no case whose home is billing:disputes (add cases that "
+        "belong to billing:disputes and share words with the measured skill)"
+    ]
+
+
+def test_without_cases_for_a_sibling_there_is_no_sibling_control(
+    tmp_path: Path, billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = orjson.loads((billing / "cases.json").read_bytes())
+    kept = [c for c in cases["cases"] if c["expect"] in ("refunds", None)]
+    (billing / "own.json").write_bytes(orjson.dumps({**cases, "cases": kept}))
+    code = calibrate(tmp_path, "--cases", "own.json", "--json", "calibration.json")
+    out = capsys.readouterr().out
+    data = orjson.loads((billing / "calibration.json").read_bytes())
+    assert code == 0, out
+    assert data["sibling"] is None
+    assert set(data["reports"]) == {"narrow", "broad", "self"}
+    assert "no sibling control: no case expects a sibling skill of the measured one" in out

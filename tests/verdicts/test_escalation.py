@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from activation._models import Case, Tally
-from activation.verdicts.escalation import Escalation, fragile
+from activation.verdicts.escalation import Escalation, split_tie
 from activation.verdicts.judge import q_values
 
 POSITIVE = Case("pos", "add login", True, "needs auth")
@@ -22,12 +22,14 @@ def tally(activated: int, valid: int, errors: int = 0) -> Tally:
     [
         ((3, 3), (3, 3), 0),  # unanimous and equal: settled
         ((0, 3), (0, 3), 0),
-        ((3, 3), (2, 3), 3),  # any difference at 3 trials (p = 0.344 < 0.35)
-        ((2, 3), (1, 3), 3),
+        ((3, 3), (2, 3), 3),  # any drop at 3 trials (p = 0.344 < 0.35)
+        ((2, 3), (1, 3), 3),  # p = 0.344
         ((3, 3), (0, 3), 3),  # a lone unanimous flip is not significant yet: more trials
-        ((2, 3), (2, 3), 3),  # equal counts, but each majority rests on one vote
+        ((2, 3), (2, 3), 3),  # a tie on split votes may hide a drop
         ((1, 3), (1, 3), 3),
-        ((2, 3), (3, 3), 3),  # better looks different too: IMPROVED needs the same evidence
+        ((3, 3), (1, 3), 3),
+        ((2, 3), (3, 3), 0),  # better: escalation looks for regressions only
+        ((0, 3), (3, 3), 0),
     ],
 )
 def test_after_the_first_round(
@@ -36,21 +38,30 @@ def test_after_the_first_round(
     assert DEFAULT.next_round(POSITIVE, tally(*baseline), tally(*candidate)) == more
 
 
+def test_a_unanimous_first_round_of_one_is_not_fragile() -> None:
+    one = Escalation(first=1, max_trials=30, alpha=0.05, cases=40)
+    assert one.next_round(POSITIVE, tally(1, 1), tally(1, 1)) == 0
+    assert one.next_round(POSITIVE, tally(0, 1), tally(0, 1)) == 0
+    assert one.next_round(POSITIVE, tally(1, 1), tally(0, 1)) == 3  # p = 0.25
+
+
 def test_after_the_first_round_of_five() -> None:
     five = Escalation(first=5, max_trials=30, alpha=0.05, cases=40)
-    assert five.next_round(POSITIVE, tally(5, 5), tally(4, 5)) == 0  # p = 0.5: no signal
-    assert five.next_round(POSITIVE, tally(5, 5), tally(3, 5)) == 3  # p = 0.22
-    assert five.next_round(POSITIVE, tally(4, 5), tally(4, 5)) == 0  # 4 of 5 is no tie away
-    assert five.next_round(POSITIVE, tally(3, 5), tally(3, 5)) == 3  # one vote from a tie
+    assert five.next_round(POSITIVE, tally(5, 5), tally(4, 5)) == 0  # p = 0.377: no signal
+    assert five.next_round(POSITIVE, tally(5, 5), tally(3, 5)) == 3  # p = 0.094
+    assert five.next_round(POSITIVE, tally(4, 5), tally(4, 5)) == 3  # a tie on split votes
+    assert five.next_round(POSITIVE, tally(5, 5), tally(5, 5)) == 0
 
 
-def test_later_rounds_keep_going_only_while_the_difference_holds() -> None:
-    # At 6 trials the bound is 0.3; at 12 it is 0.075; at 24, 0.019.
-    assert DEFAULT.next_round(POSITIVE, tally(6, 6), tally(3, 6)) == 3  # p = 0.035
-    assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(4, 6)) == 0  # p = 0.387
-    assert DEFAULT.next_round(POSITIVE, tally(10, 12), tally(7, 12)) == 0  # p = 0.089
-    assert DEFAULT.next_round(POSITIVE, tally(11, 12), tally(6, 12)) == 3  # p = 0.026
-    assert DEFAULT.next_round(POSITIVE, tally(20, 24), tally(15, 24)) == 0  # p = 0.055
+def test_later_rounds_stop_when_the_rates_so_far_could_not_become_significant() -> None:
+    # The rates carried to 30 trials, Boschloo's p of that table times the 40 cases:
+    assert DEFAULT.next_round(POSITIVE, tally(6, 6), tally(3, 6)) == 3  # 30 v 15: 3.3e-5
+    assert DEFAULT.next_round(POSITIVE, tally(11, 12), tally(6, 12)) == 3  # 28 v 15: 0.0033
+    assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(4, 6)) == 0  # 25 v 20: 3.1
+    assert DEFAULT.next_round(POSITIVE, tally(10, 12), tally(7, 12)) == 0  # 25 v 18: 1.04
+    assert DEFAULT.next_round(POSITIVE, tally(20, 24), tally(15, 24)) == 0  # 25 v 19: 1.85
+    assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(6, 6)) == 0  # better: no drop
+    assert DEFAULT.next_round(POSITIVE, tally(4, 6), tally(4, 6)) == 0  # a later tie
 
 
 def test_a_case_significant_on_its_own_stops() -> None:
@@ -62,8 +73,10 @@ def test_a_case_significant_on_its_own_stops() -> None:
 
 def test_negatives_count_correct_answers_not_activations() -> None:
     """For a negative the correct answer is not activating: 0/3 -> 3/3 is a full drop."""
-    assert DEFAULT.next_round(NEGATIVE, tally(0, 3), tally(3, 3)) == 3
-    assert DEFAULT.next_round(NEGATIVE, tally(0, 3), tally(0, 3)) == 0
+    never, always = Tally(0, 3, 0, correct=3), Tally(3, 3, 0, correct=0)
+    assert DEFAULT.next_round(NEGATIVE, never, always) == 3
+    assert DEFAULT.next_round(NEGATIVE, always, never) == 0  # it stopped firing: better
+    assert DEFAULT.next_round(NEGATIVE, never, never) == 0
 
 
 def test_the_last_round_is_cut_to_the_maximum_and_errors_stop_at_once() -> None:
@@ -84,10 +97,10 @@ def test_only_a_first_round_below_alpha_waits_for_the_runs_picture() -> None:
     assert not DEFAULT.could_be_decided_now(POSITIVE, tally(3, 3), tally(1, 3))  # p = 0.109
 
 
-def test_fragile_majorities() -> None:
-    assert [fragile(tally(k, 3)) for k in range(4)] == [False, True, True, False]
-    assert [fragile(tally(k, 4)) for k in range(5)] == [False, False, True, False, False]
-    assert fragile(tally(0, 0))
+def test_split_ties() -> None:
+    assert [split_tie(tally(k, 3), tally(k, 3)) for k in range(4)] == [False, True, True, False]
+    assert not split_tie(tally(2, 3), tally(1, 3))
+    assert not split_tie(tally(3, 3), tally(0, 3))  # unanimous on both sides, but no tie
 
 
 def benjamini_hochberg_by_hand(p_values: list[float]) -> list[float]:
