@@ -1,4 +1,8 @@
-"""The main command: compare two descriptions on the case matrix and gate on the result."""
+"""The main command: compare two descriptions on the case matrix and gate on the result.
+
+Only the flags are imported before the arguments are parsed: `--help`, `--version` and a
+bad flag never load the engine, the report or the renderers.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +10,18 @@ import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from activation import __version__
 from activation._errors import InputError
-from activation._models import Inputs, RunSpec
 from activation.commands.config import parse_settings
 from activation.commands.flags import RUN
-from activation.commands.outputs import chosen_outputs, write_outputs
-from activation.commands.runner import (
-    Stages,
-    inputs_from,
-    open_store,
-    run_trials,
-    sharded,
-    spec_from,
-    stage_of,
-)
 from activation.commands.session import Session
-from activation.report.model import build_report
-from activation.report.plan import Detectable, render_plan, run_warnings, settings_table
-from activation.report.terminal import render_report
-from activation.trials.simulate import simulate, typical
-from activation.trials.stage import planned_calls
+
+if TYPE_CHECKING:
+    from activation._models import Inputs, RunSpec
+    from activation.commands.runner import Stages
+    from activation.report.plan import Detectable
 
 SIMULATED_RUNS = 60
 """Runs per population behind what `--dry-run --simulate` shows: a few seconds on 95 cases,
@@ -48,6 +42,10 @@ def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> tuple[str, ...]
 
 def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
     """The simulated false-alarm chance and power of these settings on this many cases."""
+    from activation.report.plan import Detectable
+    from activation.trials.simulate import simulate, typical
+    from activation.trials.stage import planned_calls
+
     if planned_calls(spec, inputs) > SIMULATION_LIMIT:
         return None
     steady = typical(len(inputs.cases))
@@ -58,6 +56,19 @@ def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
 
 def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_settings(RUN, argv)
+    from activation.commands.outputs import chosen_outputs, write_outputs
+    from activation.commands.runner import (
+        inputs_from,
+        open_store,
+        run_trials,
+        sharded,
+        spec_from,
+        stage_of,
+    )
+    from activation.report.model import build_report
+    from activation.report.plan import render_plan, run_warnings, settings_table
+    from activation.report.terminal import render_report
+
     session.adopt(args.debug, args.json)
     for flag in ("simulate", "verbose"):
         if getattr(args, flag) and not args.dry_run:

@@ -1,4 +1,5 @@
-"""Reading a run's inputs from disk and git: the only module of `inputs` that does I/O.
+"""Reading a run's inputs from disk (and, through git_tree.py, from git): with git_tree.py the
+only modules of `inputs` that do I/O.
 
 Everything it reads is validated by the pure modules beside it, and every problem is an
 InputError with one line a person can act on, raised before any model call.
@@ -7,13 +8,11 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from importlib.resources import files
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import Path, PurePath
 
-import git
 import orjson
-from gitdb.exc import ODBError
 
 from activation._config import BASELINE, PLUGINS_DIR, PRICING_FILE, SKILL_FOLDERS, SKILL_PATH
 from activation._errors import InputError
@@ -32,16 +31,13 @@ from activation.inputs.target import (
     skills_folder,
 )
 from activation.inputs.variants import (
-    GIT_PREFIX,
     decode_skill,
     git_ref,
-    unknown_ref_message,
     working_tree_spec,
 )
 
-_GIT_LOOKUP_ERRORS = (ODBError, ValueError, IndexError, NotImplementedError)
-"""What gitpython raises for a ref it cannot resolve or an object a shallow clone lacks."""
-_SYMLINK_MODE = 0o120000
+SYMLINK_MODE = 0o120000
+"""A git tree entry's mode for a symbolic link."""
 
 
 # --- cases and distractors ---------------------------------------------------------------
@@ -118,15 +114,15 @@ def read_text(path: Path, what: str) -> str:
 
 
 def git_root(cwd: Path) -> Path:
-    """The working tree containing `cwd`: the default `--repo`."""
-    try:
-        repo = git.Repo(cwd, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(f"{cwd} is not inside a git repository: pass --repo DIR") from None
-    with repo:
-        if repo.working_tree_dir is None:
-            raise InputError(f"{repo.git_dir} is a bare git repository: pass --repo DIR")
-        return Path(repo.working_tree_dir).resolve()
+    """The working tree containing `cwd`: the default `--repo`. Found as git finds it, by
+    the nearest `.git` (a folder, or a file in a worktree or submodule), without gitpython,
+    which only reading a `git:` ref needs."""
+    for folder in (cwd.resolve(), *cwd.resolve().parents):
+        if (folder / ".git").exists():
+            return folder
+        if (folder / "HEAD").is_file() and (folder / "objects").is_dir():
+            raise InputError(f"{folder} is a bare git repository: pass --repo DIR")
+    raise InputError(f"{cwd} is not inside a git repository: pass --repo DIR")
 
 
 def explicit_repo(repo: Path, cwd: Path) -> Path:
@@ -234,61 +230,6 @@ def relative_skill_path(repo: Path, skill_path: str) -> Path:
 # --- the variants --------------------------------------------------------------------------
 
 
-def _open_repo(spec: str, target: Target) -> git.Repo:
-    try:
-        return git.Repo(target.repo, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(
-            f"{spec}: {target.repo} is not a git repository (pass a file path instead)"
-        ) from None
-
-
-def path_in_tree(repo: git.Repo, target: Target) -> str:
-    """The SKILL.md's path inside git's tree, which is rooted at the working tree, not --repo."""
-    if repo.working_tree_dir is None:
-        return target.skill_path.as_posix()
-    root = Path(repo.working_tree_dir).resolve()
-    return PurePosixPath(*target.repo.relative_to(root).parts, *target.skill_path.parts).as_posix()
-
-
-def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
-    """Read the target SKILL.md, and the rest of its set, as committed at `ref`."""
-    repo = _open_repo(spec, target)
-    try:
-        path = path_in_tree(repo, target)
-        data = _blob_at(repo, spec, ref, path, target.repo)
-        siblings = list(_set_at(repo, ref, PurePosixPath(path), target))
-    finally:
-        repo.close()  # gitpython keeps `git cat-file` processes alive until closed
-    source = f"{GIT_PREFIX}{ref}:{path}"
-    text = decode_skill(data, source)
-    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings])
-
-
-def _set_at(
-    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str]]:
-    """(folder, repo-relative path, text) of every other SKILL.md of the set at `ref`."""
-    if not target.in_set:
-        return
-    folder = path.parent.parent
-    try:
-        tree = _commit_at(repo, ref).tree / folder.as_posix()
-    except (KeyError, InputError, *_GIT_LOOKUP_ERRORS):
-        return
-    for item in sorted(tree.trees, key=lambda t: t.name):
-        if item.name == target.skill_name:
-            continue
-        try:
-            blob = item / SKILL_FILE_NAME
-        except KeyError:
-            continue
-        if blob.type == "blob" and blob.mode != _SYMLINK_MODE:
-            shown = f"{GIT_PREFIX}{ref}:{folder / item.name / SKILL_FILE_NAME}"
-            text = decode_skill(bytes(blob.data_stream.read()), shown)
-            yield item.name, (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix(), text
-
-
 def _working_set(target: Target) -> list[tuple[str, str, str]]:
     """(folder, repo-relative path, text) of every other SKILL.md of the set on disk."""
     if not target.in_set:
@@ -324,40 +265,6 @@ def variant_of(spec: str, text: str, source: str, siblings: Sequence[Skill]) -> 
     return Variant(spec, document.description, text, source, document.when_to_use, tuple(siblings))
 
 
-def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
-    """The commit `ref` names (an annotated tag peeled); InputError for anything else."""
-    obj = repo.rev_parse(ref)
-    while isinstance(obj, git.TagObject):
-        obj = obj.object
-    if not isinstance(obj, git.Commit):
-        raise InputError(f"{ref!r} names a {obj.type}, not a commit")
-    return obj
-
-
-def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -> bytes:
-    try:
-        obj = _commit_at(repo, ref)
-        tree = obj.tree  # a shallow clone that lacks the commit fails here
-    except InputError as error:
-        raise InputError(f"{spec}: {error}") from None
-    except _GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
-    try:
-        blob = tree / path
-    except KeyError:
-        raise InputError(f"{spec}: {path} does not exist at {ref} ({obj.hexsha[:12]})") from None
-    except _GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
-    if blob.type != "blob":
-        raise InputError(f"{spec}: {path} is a {blob.type} at {ref}, not a file")
-    if blob.mode == _SYMLINK_MODE:
-        raise InputError(f"{spec}: {path} is a symbolic link at {ref}; pass the file it names")
-    try:
-        return bytes(blob.data_stream.read())
-    except _GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
-
-
 def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     """Read a SKILL.md given as a path relative to `cwd` (or absolute); the rest of its set
     is the working tree's."""
@@ -379,6 +286,8 @@ def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
     ref = git_ref(spec)
     if ref is None:
         return read_path(spec, cwd, target)
+    from activation.inputs.git_tree import read_at_ref
+
     return read_at_ref(spec, ref, target)
 
 

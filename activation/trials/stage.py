@@ -14,11 +14,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from activation._models import Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.backend import Backend
-from activation.trials.listing.claude_code import Listing
+
+if TYPE_CHECKING:
+    from activation.trials.listing.claude_code import Listing
 
 Say = Callable[[str], None]
 """Where a stage tells the person running it about a choice it made (stderr)."""

@@ -53,7 +53,8 @@ Known limits (each measured or read in the binary, none seen in real skill sets)
 - A display name is checked against the listed skills, the given skills and the CLI's
   command names (the data file); the CLI checks its whole command registry.
 
-`render` is pure apart from reading the packaged data file once (`packaged_rules`).
+`render` is pure apart from reading the packaged data file once (`packaged_rules`). PyICU and
+wcwidth are imported when first needed, so a command that lists nothing never loads them.
 """
 
 from __future__ import annotations
@@ -68,10 +69,6 @@ from decimal import Decimal
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal, TypeAlias, get_args
-
-import icu
-from wcwidth import strip_sequences
-from wcwidth import width as _terminal_width
 
 from activation._models import skill_id
 
@@ -360,6 +357,8 @@ def plugin_skill_id(plugin: str, folder: str) -> str:
 def display_width(text: str) -> int:
     """Display columns of `text` as the CLI's budget counts them (a newline 0, CJK and most
     emoji 2); a lone surrogate counts 0."""
+    from wcwidth import width as _terminal_width
+
     return int(_terminal_width(_SURROGATE.sub("", text), control_codes="ignore"))
 
 
@@ -607,6 +606,8 @@ class _CharSets:
 
 @cache
 def _sets() -> _CharSets:
+    import icu
+
     ranges = "".join(
         rf"\x{{{low:x}}}" if low == high else rf"\x{{{low:x}}}-\x{{{high:x}}}"
         for low, high in _IGNORABLE_RANGES
@@ -629,6 +630,8 @@ def _sets() -> _CharSets:
 
 
 def _frozen(pattern: str) -> Any:
+    import icu
+
     charset = icu.UnicodeSet(pattern)
     charset.freeze()
     return charset
@@ -638,6 +641,8 @@ def _frozen(pattern: str) -> Any:
 def _collator() -> Any:
     """`localeCompare` in the CLI's runtime: ICU, locale en-US whatever the environment
     says, tertiary strength, canonically equivalent strings equal."""
+    import icu
+
     collator = icu.Collator.createInstance(icu.Locale("en_US"))
     collator.setAttribute(icu.UCollAttribute.NORMALIZATION_MODE, icu.UCollAttributeValue.ON)
     return collator
@@ -657,6 +662,8 @@ def _collapse_runs(text: str, *, keep_joiners: bool = False) -> str:
     default-ignorable characters becomes one space, after lone surrogates became ZWSP and
     ANSI sequences were removed. With `keep_joiners` the joiners an emoji or a word's
     spelling needs stay (only in texts up to 4096 UTF-16 units, as in the CLI)."""
+    from wcwidth import strip_sequences
+
     text = strip_sequences(_SURROGATE.sub("\u200b", text))
     kept: set[int] = set()
     if (

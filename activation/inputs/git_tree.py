@@ -1,0 +1,109 @@
+"""Reading the skill set as committed at a ref, with gitpython: the one module that imports it,
+only when a `git:` spec is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+import git
+from gitdb.exc import ODBError
+
+from activation._errors import InputError
+from activation._models import Target, Variant
+from activation.inputs.load import SYMLINK_MODE, sibling, variant_of
+from activation.inputs.target import SKILL_FILE_NAME
+from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
+
+GIT_LOOKUP_ERRORS = (ODBError, ValueError, IndexError, NotImplementedError)
+"""What gitpython raises for a ref it cannot resolve or an object a shallow clone lacks."""
+
+
+def _open_repo(spec: str, target: Target) -> git.Repo:
+    try:
+        return git.Repo(target.repo, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(
+            f"{spec}: {target.repo} is not a git repository (pass a file path instead)"
+        ) from None
+
+
+def path_in_tree(repo: git.Repo, target: Target) -> str:
+    """The SKILL.md's path inside git's tree, which is rooted at the working tree, not --repo."""
+    if repo.working_tree_dir is None:
+        return target.skill_path.as_posix()
+    root = Path(repo.working_tree_dir).resolve()
+    return PurePosixPath(*target.repo.relative_to(root).parts, *target.skill_path.parts).as_posix()
+
+
+def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
+    """Read the target SKILL.md, and the rest of its set, as committed at `ref`."""
+    repo = _open_repo(spec, target)
+    try:
+        path = path_in_tree(repo, target)
+        data = _blob_at(repo, spec, ref, path, target.repo)
+        siblings = list(_set_at(repo, ref, PurePosixPath(path), target))
+    finally:
+        repo.close()  # gitpython keeps `git cat-file` processes alive until closed
+    source = f"{GIT_PREFIX}{ref}:{path}"
+    text = decode_skill(data, source)
+    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings])
+
+
+def _set_at(
+    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
+) -> Iterator[tuple[str, str, str]]:
+    """(folder, repo-relative path, text) of every other SKILL.md of the set at `ref`."""
+    if not target.in_set:
+        return
+    folder = path.parent.parent
+    try:
+        tree = _commit_at(repo, ref).tree / folder.as_posix()
+    except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
+        return
+    for item in sorted(tree.trees, key=lambda t: t.name):
+        if item.name == target.skill_name:
+            continue
+        try:
+            blob = item / SKILL_FILE_NAME
+        except KeyError:
+            continue
+        if blob.type == "blob" and blob.mode != SYMLINK_MODE:
+            shown = f"{GIT_PREFIX}{ref}:{folder / item.name / SKILL_FILE_NAME}"
+            text = decode_skill(bytes(blob.data_stream.read()), shown)
+            yield item.name, (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix(), text
+
+
+def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
+    """The commit `ref` names (an annotated tag peeled); InputError for anything else."""
+    obj = repo.rev_parse(ref)
+    while isinstance(obj, git.TagObject):
+        obj = obj.object
+    if not isinstance(obj, git.Commit):
+        raise InputError(f"{ref!r} names a {obj.type}, not a commit")
+    return obj
+
+
+def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -> bytes:
+    try:
+        obj = _commit_at(repo, ref)
+        tree = obj.tree  # a shallow clone that lacks the commit fails here
+    except InputError as error:
+        raise InputError(f"{spec}: {error}") from None
+    except GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+    try:
+        blob = tree / path
+    except KeyError:
+        raise InputError(f"{spec}: {path} does not exist at {ref} ({obj.hexsha[:12]})") from None
+    except GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+    if blob.type != "blob":
+        raise InputError(f"{spec}: {path} is a {blob.type} at {ref}, not a file")
+    if blob.mode == SYMLINK_MODE:
+        raise InputError(f"{spec}: {path} is a symbolic link at {ref}; pass the file it names")
+    try:
+        return bytes(blob.data_stream.read())
+    except GIT_LOOKUP_ERRORS:
+        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
