@@ -29,6 +29,11 @@ RunOne = Callable[[TrialKey], Awaitable[Trial]]
 class Slots(Protocol):
     """The run's capacity for trials: the concurrency limit and the cost ceiling."""
 
+    @property
+    def most(self) -> int:
+        """The most trials that can ever run at once (the limit, or its ceiling)."""
+        ...
+
     async def run(self, key: TrialKey, run: RunOne) -> Trial | None:
         """`run(key)` once a slot is free and the ceiling allows it (else a ceiling error
         trial); None when the run is ending and the trial was not started or was cut off."""
@@ -91,10 +96,18 @@ class Round:
         return replace(self, keys=tuple(keys), deliver=deliver or self.deliver)
 
     async def each(self, run: RunOne) -> None:
-        """One by one: every key under the run's limit, each delivered as it finishes."""
+        """One by one: every key under the run's limit, in order, each delivered as it
+        finishes. As many workers as can ever run at once take the keys in turn, so a round
+        of thousands starts its first request at once instead of after a task per key."""
+        keys = iter(self.keys)
+
+        async def worker() -> None:
+            for key in keys:
+                await self._one(key, run)
+
         async with anyio.create_task_group() as group:
-            for key in self.keys:
-                group.start_soon(self._one, key, run)
+            for _ in range(min(len(self.keys), self.slots.most)):
+                group.start_soon(worker)
 
     async def _one(self, key: TrialKey, run: RunOne) -> None:
         trial = await self.slots.run(key, run)

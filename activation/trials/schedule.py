@@ -136,6 +136,10 @@ class RunSlots:
         self.aborted = False
         """A refused key or an unreachable API: no new trial starts."""
 
+    @property
+    def most(self) -> int:
+        return self.limiter.ceiling or self.limiter.limit
+
     async def run(self, key: TrialKey, run: RunOne) -> Trial | None:
         await self.limiter.acquire()
         trial: Trial | None = None

@@ -1,14 +1,14 @@
 """Which cases get more trials, and when a case stops: decided from the case's own counts.
 
-Every case runs the first round (`--trials`). Escalation spends trials only where a
-regression may hide, since that is what the gate decides on. A case gets ESCALATION_STEP
-more trials per variant when, after its first round, the candidate's correct rate is lower
-(one-sided p below TRIGGER_P) or both variants tie on a split vote (a majority that one
-answer would turn). It goes on round after round while the candidate stays lower and the
-difference seen so far, carried to `--max-trials`, would still be significant (the futility
-stop: a case whose remaining trials could only confirm "no difference" stops), until it is
-significant on its own or reaches `--max-trials`. A first round unanimous on both sides
-that agrees is settled. Errors end a case at once: an ERROR is final.
+Every case runs the first round (`--trials`). A case gets ESCALATION_STEP more trials per
+variant when, after its first round, its variants look different: the candidate's correct
+rate lower (one-sided p below TRIGGER_P), or higher by more (below IMPROVED_TRIGGER_P: the
+gate decides on regressions, so a drop gets the benefit of the doubt), or both variants tied
+on a split vote (a majority that one answer would turn). It goes on round after round while
+the difference seen so far, carried to `--max-trials`, would still be significant (the
+futility stop: a case whose remaining trials could only confirm "no difference" stops),
+until it is significant on its own or reaches `--max-trials`. A first round unanimous on
+both sides that agrees is settled. Errors end a case at once: an ERROR is final.
 
 A case whose first round is already significant in the run's picture (a mass change: many
 cases flipped at once, so Benjamini-Hochberg lets them through) stops after that round.
@@ -29,6 +29,9 @@ from activation.verdicts.stats import one_sided_p
 TRIGGER_P = 0.35
 """After the first round: a lower candidate with p below this looks different (at 3 trials,
 any drop)."""
+IMPROVED_TRIGGER_P = 0.11
+"""After the first round: a higher candidate with p below this looks different (at 3 trials,
+a gain of two votes or more)."""
 FUTILE_Q = 0.5
 """Later rounds go on while the rates seen so far, carried to `--max-trials`, would give a
 p-value times the run's cases below this: a difference that could still become significant
@@ -71,10 +74,11 @@ class Escalation:
         return self.enabled and p is not None and p < self.alpha
 
     def promising(self, baseline: Tally, candidate: Tally) -> bool:
-        """Whether the rates seen so far, at `--max-trials`, would be a significant drop."""
+        """Whether the rates seen so far, at `--max-trials`, would be a significant
+        difference."""
         most = self.max_trials
-        worse, better = carried(candidate, most), carried(baseline, most)
-        return worse < better and one_sided_p(better, most, worse, most) * self.cases < FUTILE_Q
+        low, high = sorted((carried(baseline, most), carried(candidate, most)))
+        return low < high and one_sided_p(high, most, low, most) * self.cases < FUTILE_Q
 
     def next_round(self, case: Case, baseline: Tally, candidate: Tally) -> int:
         """Trials per variant for the case's next round; 0 when it stops."""
@@ -84,9 +88,10 @@ class Escalation:
         p = p_value(case, baseline, candidate)
         if p is None or p * self.cases < ON_ITS_OWN:
             return 0
-        dropped = lower(candidate, baseline)
-        if trials <= self.first:
-            suspicious = (dropped and p < TRIGGER_P) or split_tie(baseline, candidate)
+        if trials > self.first:
+            suspicious = self.promising(baseline, candidate)
+        elif lower(candidate, baseline):
+            suspicious = p < TRIGGER_P
         else:
-            suspicious = dropped and self.promising(baseline, candidate)
+            suspicious = p < IMPROVED_TRIGGER_P or split_tie(baseline, candidate)
         return min(ESCALATION_STEP, self.max_trials - trials) if suspicious else 0

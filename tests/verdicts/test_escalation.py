@@ -28,8 +28,9 @@ def tally(activated: int, valid: int, errors: int = 0) -> Tally:
         ((2, 3), (2, 3), 3),  # a tie on split votes may hide a drop
         ((1, 3), (1, 3), 3),
         ((3, 3), (1, 3), 3),
-        ((2, 3), (3, 3), 0),  # better: escalation looks for regressions only
-        ((0, 3), (3, 3), 0),
+        ((2, 3), (3, 3), 0),  # better by one vote (p = 0.344): a gain must be clearer
+        ((1, 3), (3, 3), 3),  # p = 0.109 < 0.11
+        ((0, 3), (3, 3), 3),
     ],
 )
 def test_after_the_first_round(
@@ -60,7 +61,8 @@ def test_later_rounds_stop_when_the_rates_so_far_could_not_become_significant() 
     assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(4, 6)) == 0  # 25 v 20: 3.1
     assert DEFAULT.next_round(POSITIVE, tally(10, 12), tally(7, 12)) == 0  # 25 v 18: 1.04
     assert DEFAULT.next_round(POSITIVE, tally(20, 24), tally(15, 24)) == 0  # 25 v 19: 1.85
-    assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(6, 6)) == 0  # better: no drop
+    assert DEFAULT.next_round(POSITIVE, tally(2, 6), tally(5, 6)) == 3  # better, 10 v 25
+    assert DEFAULT.next_round(POSITIVE, tally(5, 6), tally(6, 6)) == 0  # better, 25 v 30: 0.55
     assert DEFAULT.next_round(POSITIVE, tally(4, 6), tally(4, 6)) == 0  # a later tie
 
 
@@ -75,7 +77,7 @@ def test_negatives_count_correct_answers_not_activations() -> None:
     """For a negative the correct answer is not activating: 0/3 -> 3/3 is a full drop."""
     never, always = Tally(0, 3, 0, correct=3), Tally(3, 3, 0, correct=0)
     assert DEFAULT.next_round(NEGATIVE, never, always) == 3
-    assert DEFAULT.next_round(NEGATIVE, always, never) == 0  # it stopped firing: better
+    assert DEFAULT.next_round(NEGATIVE, always, never) == 3  # it stopped firing: better
     assert DEFAULT.next_round(NEGATIVE, never, never) == 0
 
 
