@@ -3,9 +3,9 @@ rely on, side by side so they cannot drift apart.
 
 A run's identity is a digest of everything that makes two runs the same run: the skill,
 what both variants list (the skill's fields and its siblings'), every case as written, the
-menu's other skills, and the settings the
-trials and verdicts depend on. Shards of one run carry it (`merge` joins only those), the
-report shows it, and `--batch --resume` finds an interrupted run's batches by it.
+menu's other skills, and the settings the trials and verdicts depend on. Shards of one run
+carry it (`merge` joins only those), the report shows it, and `--batch --resume` finds an
+interrupted run's batches by it.
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ SCHEMA = "activation-calibration/1"
 
 @dataclass(frozen=True)
 class Calibration:
-    """The outcomes and what they say about the suite; `sibling` is None when no case
-    expects a sibling skill (`sibling_skill` then says why none ran)."""
+    """The outcomes and what they say about the suite; `sibling` and `sibling_skill` (the
+    sibling whose territory its control claimed) are None when no case expects a sibling."""
 
     narrow: RunOutcome
     broad: RunOutcome

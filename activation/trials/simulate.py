@@ -50,7 +50,7 @@ class Population:
     rates: tuple[tuple[float, float], ...]
     change: Change | None = None
 
-    def with_change(self, change: Change = DROP) -> Population:
+    def with_change(self, change: Change) -> Population:
         """The same cases, the first one changed."""
         moved = (change.baseline, change.candidate)
         return Population(f"{self.name}, {change.name}", (moved, *self.rates[1:]), change)
@@ -92,11 +92,6 @@ class Characteristics:
     """Runs in which the gate saw the case that changed (None without one)."""
     caught_interval: Interval | None
     mean_calls: float
-    cases: int
-
-    def relative_calls(self, trials: int = 3) -> float:
-        """Mean calls against a run of `trials` per case and variant without escalation."""
-        return self.mean_calls / (self.cases * 2 * trials)
 
 
 def simulated_inputs(population: Population) -> Inputs:
@@ -145,5 +140,4 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
         found,
         None if found is None else interval(found, with_interval=True),
         calls / runs,
-        len(inputs.cases),
     )
