@@ -203,8 +203,8 @@ class BatchBackend:
         """Poll the batch until it has ended (backing off), then read its results."""
         assert self._client is not None
         wait, factor, longest = _config.BATCH_POLL
+        self._open[batch_id] = (0, size or 0)  # before any wait: an interruption cancels it
         batch = await self._client.messages.batches.retrieve(batch_id)
-        self._open[batch_id] = (0, size or 0)
         while batch.processing_status != "ended":
             self._progress(batch_id, batch.request_counts, round)
             await anyio.sleep(wait)
