@@ -18,6 +18,9 @@ MAX_CONCURRENCY = 128
 """The ceiling of an adaptive limit (`--concurrency auto`): it grows while the API keeps up
 and halves on a 429 or 529."""
 
+AGENTS = ("claude-code", "opencode", "codex")
+"""The agents whose skill listing and load action Stage A can reproduce (trials/listing)."""
+AGENT = "claude-code"
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
 MAX_TOKENS = 4096

@@ -590,6 +590,9 @@ class RunSpec:
     """With `batch`: collect the batches an interrupted run on the same inputs submitted."""
     fail_on: tuple[str, ...] = ()
     """Statuses beyond REGRESSED that fail the gate: `("weakened",)` or none."""
+    coding_agent: str = _config.AGENT
+    """The agent whose skill listing and load action Stage A shows the model (Stage B runs
+    Claude Code)."""
 
     @property
     def prices(self) -> Prices | None:

@@ -21,7 +21,9 @@ from rich_argparse import RichHelpFormatter
 
 from activation import __version__, _config
 from activation._config import (
+    AGENT,
     AGENT_CONCURRENCY,
+    AGENTS,
     ALPHA,
     BASELINE,
     CACHE_ENV,
@@ -378,6 +380,13 @@ TRIAL_OPTIONS = (
         concurrency,
         shown=CONCURRENCY_SHOWN,
         toml=(int, str),
+    ),
+    Flag(
+        "--agent",
+        "NAME",
+        "the agent whose skill listing and load action Stage A reproduces",
+        default=AGENT,
+        choices=AGENTS,
     ),
     Flag(
         "--fail-on",

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from activation._config import MAX_TRIALS
+from activation._config import AGENT, MAX_TRIALS
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
 from activation.commands.session import Session
@@ -39,6 +39,11 @@ def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
         )
     if args.resume and not args.batch:
         raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
+    if args.real and args.agent != AGENT:
+        raise InputError(
+            f"--agent {args.agent}: Stage B (--real) runs Claude Code only; "
+            "other agents' listings are measured in Stage A"
+        )
     from activation.inputs.load import load_pricing
 
     fixed, ceiling = args.concurrency or (None, None)
@@ -58,6 +63,7 @@ def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
             batch=args.batch,
             resume=args.resume,
             fail_on=(args.fail_on,) if args.fail_on else (),
+            coding_agent=args.agent,
         )
     )
     if spec.max_cost_usd is not None and spec.prices is None:

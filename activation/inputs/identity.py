@@ -25,7 +25,15 @@ def run_identity(spec: RunSpec, inputs: Inputs) -> str:
         "candidate": inputs.candidate.listed,
         "cases": [dataclasses.asdict(case) for case in inputs.cases],
         "menu": [dataclasses.asdict(skill) for skill in (*inputs.distractors, *inputs.catalog)],
-        "settings": [spec.stage, spec.model, spec.trials, spec.max_trials, spec.alpha, spec.seed],
+        "settings": [
+            spec.stage,
+            spec.coding_agent,
+            spec.model,
+            spec.trials,
+            spec.max_trials,
+            spec.alpha,
+            spec.seed,
+        ],
         "agent": None if spec.agent is None else [spec.agent.max_turns, spec.agent.timeout],
     }
     return hashlib.sha256(orjson.dumps(material)).hexdigest()[:32]

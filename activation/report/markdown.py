@@ -41,7 +41,8 @@ def _header(report: Report) -> list[str]:
         lines += [f"> **Note:** {escape(report.notice)}", ""]
     return [
         *lines,
-        f"Skill {code(report.skill.id)} ({code(report.skill.path)}), Stage {report.stage}{model}, "
+        f"Skill {code(report.skill.id)} ({code(report.skill.path)}), "
+        f"{words.stage_text(report)}{model}, "
         f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",

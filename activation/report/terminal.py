@@ -96,7 +96,8 @@ def header(report: Report) -> Text:
         else ""
     )
     text.append(
-        f"Stage {report.stage}{model}, {report.trials} trial(s){escalation}, alpha {report.alpha}\n"
+        f"{words.stage_text(report)}{model}, {report.trials} trial(s){escalation}, "
+        f"alpha {report.alpha}\n"
     )
     if report.agent is not None and report.agent.version:
         text.append(f"Claude Code {report.agent.version}\n")

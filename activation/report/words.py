@@ -12,6 +12,7 @@ import difflib
 import shlex
 from collections.abc import Sequence
 
+from activation._config import AGENT
 from activation._errors import ExitCode
 from activation._models import (
     FLAGGED,
@@ -199,6 +200,16 @@ def recall_text(figures: VariantFigures) -> str:
 
 def false_positives_text(figures: VariantFigures) -> str:
     return rate_text(figures.false_positives, figures.false_positives_interval)
+
+
+AGENT_NAMES = {"claude-code": "Claude Code", "opencode": "OpenCode", "codex": "Codex"}
+
+
+def stage_text(spec: RunSpec) -> str:
+    """ "Stage A", and whose listing it shows when that is not Claude Code's."""
+    if spec.coding_agent == AGENT:
+        return f"Stage {spec.stage}"
+    return f"Stage {spec.stage} in {AGENT_NAMES[spec.coding_agent]}'s listing"
 
 
 def model_text(spec: RunSpec) -> str:

@@ -94,8 +94,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
         "repo", "skill-path", "cases", "distractors", "catalog", "trials", "max-trials", "model",
-        "seed", "alpha", "concurrency", "fail-on", "json", "real", "claude", "max-turns", "timeout",
-        "baseline",
+        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "max-turns",
+        "timeout", "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",

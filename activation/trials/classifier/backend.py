@@ -72,5 +72,5 @@ class ClassifierBackend:
                 continue
             chosen, problem = read(reply.message, self.requests.names)
             if chosen is not None:
-                return chose(key, self.target_id, chosen, usage)
+                return chose(key, self.target_id, self.requests.ids_of(chosen), usage)
         return unusable(key, problem, usage)

@@ -152,7 +152,7 @@ class BatchBackend:
         chosen, problem = read(detail, self.requests.names)
         if chosen is None:
             return None, problem
-        return chose(key, self.target_id, chosen, usage[key]), ""
+        return chose(key, self.target_id, self.requests.ids_of(chosen), usage[key]), ""
 
     async def _ask_all(
         self, keys: Sequence[TrialKey], attempt: int, round: Round

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,29 @@ request, possibly none. Answer with the skill ids exactly as listed (without a n
 parentheses), the one it would invoke first first.
 
 """
+AGENT_INSTRUCTIONS = {
+    "claude-code": INSTRUCTIONS,
+    "opencode": """\
+You are the skill router of an AI coding agent. The agent has skills: packaged instructions \
+it loads with the skill tool when a user's request matches what a skill says it is for. \
+The user's request follows. Decide which skills the agent would load with the skill tool \
+before doing anything else for this request: only skills whose description fits the \
+request, possibly none. Answer with the skill names exactly as listed, the one it would \
+load first first.
+
+""",
+    "codex": """\
+You are the skill router of an AI coding agent. The agent has skills: local instructions in \
+a SKILL.md file, which it reads with a shell command when a user's request matches what a \
+skill says it is for. The user's request follows. Decide which skills' SKILL.md the agent \
+would read before doing anything else for this request: only skills whose description \
+fits the request, possibly none. Answer with the skill names exactly as listed, the one it \
+would read first first.
+
+""",
+}
+"""The question in each agent's terms: its own load action (a Skill or skill tool call, or
+reading the listed SKILL.md)."""
 CACHED = {"type": "ephemeral"}
 """The prompt-caching mark on the prefix: instructions and listing."""
 
@@ -46,8 +70,22 @@ def system_text(request: Mapping[str, Any]) -> str:
 
 
 def menu_entries(system: str) -> list[tuple[str, str]]:
-    """The (id, text) entries of the listing in a system prompt, in listed order; an entry
-    may run over several lines (a built-in's text), a collapsed one has no text."""
+    """The (name, text) entries of the listing in a system prompt, in listed order, in any
+    agent's format: OpenCode's XML, Codex's list after its roots table, or Claude Code's
+    lines (an entry may run over several lines, a collapsed one has no text)."""
+    if "<available_skills>" in system:
+        return [
+            (name, description)
+            for name, description in _XML_ENTRY.findall(system.rpartition("<available_skills>")[2])
+        ]
+    if _CODEX_LIST in system:
+        listed = system.rpartition(_CODEX_LIST)[2].partition("</skills_instructions>")[0]
+        return [
+            (name, _CODEX_FILE.sub("", text))
+            for name, _colon, text in (
+                line[2:].partition(": ") for line in listed.split("\n") if line.startswith("- ")
+            )
+        ]
     _head, found, listing = system.partition(packaged_rules().heading)
     if not found:
         return []
@@ -60,6 +98,13 @@ def menu_entries(system: str) -> list[tuple[str, str]]:
             skill, text = entries[-1]
             entries[-1] = (skill, f"{text}\n{line}")
     return entries
+
+
+_XML_ENTRY = re.compile(
+    r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>", re.DOTALL
+)
+_CODEX_LIST = "### Available skills\n"
+_CODEX_FILE = re.compile(r"\s*\(file: [^)]*\)$")
 
 
 def user_prompt(request: Mapping[str, Any]) -> str:
@@ -115,14 +160,18 @@ class Requests:
         seed: int,
         listings: Mapping[VariantName, Listing],
         orders: int = _config.MENU_ORDERS,
+        agent: str = _config.AGENT,
     ) -> None:
         self.model = model
         self.max_tokens = max_tokens
         self.seed = seed
         self.listings = dict(listings)
+        self.instructions = AGENT_INSTRUCTIONS[agent]
         every = [skill for shown in listings.values() for skill in shown.ids]
         self.orders = rotations(base_order(seed, every), orders)
-        self.names = tuple(sorted(set(every)))
+        self._ids = {entry.name: entry.id for shown in listings.values() for entry in shown.entries}
+        """What an answer names -> the skill's id (the first listed of a name)."""
+        self.names = tuple(sorted(self._ids))
         self._format = {"format": {"type": "json_schema", "schema": answer_schema(self.names)}}
         self._systems = {
             (variant, index): [self._block(variant, order)]
@@ -133,14 +182,20 @@ class Requests:
     @classmethod
     def for_run(cls, spec: RunSpec, inputs: Inputs) -> Requests:
         model = spec.model or _config.MODEL
-        return cls(model, _config.MAX_TOKENS, spec.seed, variant_listings(inputs, model))
+        agent = spec.coding_agent
+        listings = variant_listings(inputs, model, agent=agent)
+        return cls(model, _config.MAX_TOKENS, spec.seed, listings, agent=agent)
+
+    def ids_of(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The skill ids an answer's names stand for, in its order."""
+        return tuple(self._ids[name] for name in names)
 
     def _block(self, variant: VariantName, order: Sequence[str]) -> dict[str, Any]:
         """The cached prefix: the instructions and the variant's listing in this order."""
         shown = self.listings[variant]
         listed = set(shown.ids)
         text = shown.text_in_order([skill for skill in order if skill in listed])
-        return {"type": "text", "text": INSTRUCTIONS + text, "cache_control": CACHED}
+        return {"type": "text", "text": self.instructions + text, "cache_control": CACHED}
 
     def order_of(self, key: TrialKey) -> int:
         return order_index(self.seed, key.case.id, key.index, len(self.orders))

@@ -134,21 +134,32 @@ class ListedSkill:
 class Entry:
     """One line of the listing (a built-in's text may hold newlines).
 
-    `line` is exactly what is sent; `full_line` what it would be with its text, so the two
-    differ only when `state` is "collapsed"."""
+    `line` is exactly what is sent; `full_line` what it would be with its whole text.
+    `shown` is the name the agent lists the skill by and loads it with, when that is not its
+    id (another agent's listing names a skill by its frontmatter `name`)."""
 
     id: str
     line: str
     state: EntryState
     source: Source
     full_line: str
+    shown: str = ""
+
+    @property
+    def name(self) -> str:
+        """What a load action names this skill by."""
+        return self.shown or self.id
 
 
 @dataclass(frozen=True)
 class Listing:
     """The listing the agent sends: entries in listing order, the budget they were held to,
     and their display width (entries plus the newlines between them) as sent and as it
-    would have been with no entry collapsed."""
+    would have been with no entry collapsed.
+
+    The section is `heading`, `separator`, the entries' lines joined by newlines, then
+    `closing`; with no entry, `empty`. Claude Code's defaults are below; another agent's
+    listing (an XML block, a Markdown list) sets its own."""
 
     heading: str
     entries: tuple[Entry, ...]
@@ -156,6 +167,9 @@ class Listing:
     width: int
     full_width: int
     placement: Placement = "system"
+    separator: str = "\n\n"
+    closing: str = ""
+    empty: str = ""
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -188,8 +202,9 @@ class Listing:
         if len(ids) != len(lines) or set(ids) != set(lines):
             raise ValueError("the order must name every listed skill exactly once")
         if not lines:
-            return ""
-        return f"{self.heading}\n\n" + "\n".join(lines[skill_id] for skill_id in ids)
+            return self.empty
+        body = "\n".join(lines[skill_id] for skill_id in ids)
+        return f"{self.heading}{self.separator}{body}{self.closing}"
 
 
 @dataclass(frozen=True)

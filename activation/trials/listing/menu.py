@@ -13,11 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
+from activation._config import AGENT
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.listing.claude_code import ListedSkill, Listing, render
+
+PROJECT_SKILLS = Path(".agents", "skills")
+"""Where OpenCode and Codex both find a project's skills."""
 
 
 def target_skill(inputs: Inputs, variant: Variant) -> Skill:
@@ -45,10 +49,10 @@ def listed_skill(skill: Skill) -> ListedSkill:
     known, else the fields the record has."""
     path = PurePosixPath(skill.path)
     folder = path.parent.name if path.name == "SKILL.md" else skill.name.rsplit(":", 1)[-1]
-    if not skill.text:
+    if not skill.text:  # a distractor: named by its frontmatter, else by its file
         return ListedSkill(
             skill.name, folder, skill.source, skill.description, skill.when_to_use,
-            skill.display, disable_model_invocation=not skill.listed,
+            skill.display or folder, disable_model_invocation=not skill.listed,
         )  # fmt: skip
     document = read_sibling(skill.text, skill.path or skill.name)
     fields = document.frontmatter
@@ -94,14 +98,38 @@ def plugin_order(inputs: Inputs) -> list[str]:
 
 
 def variant_listings(
-    inputs: Inputs, model: str | None, *, distractors: bool = True
+    inputs: Inputs, model: str | None, *, distractors: bool = True, agent: str = AGENT
 ) -> dict[VariantName, Listing]:
-    """Both variants' listings."""
+    """Both variants' listings, as `agent` lists them."""
     order = plugin_order(inputs)
     return {
-        name: render(menu_listed(inputs, name, distractors=distractors), model, order)
+        name: agent_listing(
+            agent, menu_listed(inputs, name, distractors=distractors), model, inputs, order
+        )
         for name in VARIANTS
     }
+
+
+def agent_listing(
+    agent: str, skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The skills as `agent` lists them. OpenCode and Codex have no plugins: every skill is
+    shown as a project skill under the repository's `.agents/skills/<folder>/`, where both
+    find it (Codex lists its bundled skills too, from `~/.codex/skills/.system`)."""
+    root = inputs.target.repo / PROJECT_SKILLS
+    if agent == "opencode":
+        from activation.trials.listing import opencode
+
+        return opencode.render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
+    if agent == "codex":
+        from activation.trials.listing import codex
+
+        def location(skill: ListedSkill) -> tuple[codex.Scope, str, str]:
+            return "repo", str(root), f"{skill.folder}/SKILL.md"
+
+        home = str(Path.home() / ".codex")
+        return codex.render(skills, model, location, codex_home=home)
+    return render(skills, model, order)
 
 
 def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:

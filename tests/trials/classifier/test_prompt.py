@@ -8,6 +8,7 @@ from collections import Counter
 from activation._models import Case, TrialKey, VariantName
 from activation.trials.backend import request_digest
 from activation.trials.classifier.prompt import (
+    AGENT_INSTRUCTIONS,
     CACHED,
     INSTRUCTIONS,
     Requests,
@@ -17,7 +18,7 @@ from activation.trials.classifier.prompt import (
     order_index,
     rotations,
 )
-from activation.trials.listing.claude_code import ListedSkill, Listing, render
+from activation.trials.listing.claude_code import Entry, ListedSkill, Listing, render
 
 HEADING = "The following skills are available for use with the Skill tool:"
 CASE = Case("case-a", "refund it", True, "w")
@@ -170,3 +171,46 @@ def test_the_cache_key_changes_with_every_part_of_the_trial() -> None:
     made = requests()
     altered = {**made.request(base), "max_tokens": 1}
     assert request_digest("messages-api", altered, base) != reference
+
+
+def test_menu_entries_read_opencodes_xml_and_codexs_list() -> None:
+    xml = (
+        "Skills provide specialized instructions and workflows for specific tasks.\n"
+        "Use the skill tool to load a skill when a task matches its description.\n"
+        "<available_skills>\n  <skill>\n    <name>refunds</name>\n"
+        "    <description>Issue refunds.\nWhole or partial.</description>\n"
+        "    <location>/r/.agents/skills/refunds/SKILL.md</location>\n  </skill>\n"
+        "  <skill>\n    <name>charts</name>\n    <description></description>\n"
+        "    <location>/r/.agents/skills/charts/SKILL.md</location>\n  </skill>\n"
+        "</available_skills>"
+    )
+    assert menu_entries("Answer.\n\n" + xml) == [
+        ("refunds", "Issue refunds.\nWhole or partial."),
+        ("charts", ""),
+    ]
+    codex = (
+        "<skills_instructions>\n## Skills\nA skill is a set of local instructions.\n"
+        "### Skill roots\n- `r0` = `/r/.agents/skills`\n### Available skills\n"
+        "- refunds: Issue refunds: whole or partial. (file: r0/refunds/SKILL.md)\n"
+        "- charts: (file: r0/charts/SKILL.md)\n</skills_instructions>"
+    )
+    assert menu_entries("Answer.\n\n" + codex) == [
+        ("refunds", "Issue refunds: whole or partial."),
+        ("charts", ""),
+    ]
+
+
+def test_another_agents_names_are_the_answer_and_map_back_to_ids() -> None:
+    def shown(entry_id: str, name: str) -> Entry:
+        return Entry(entry_id, f"- {name}: x", "full", "plugin", f"- {name}: x", shown=name)
+
+    listing = Listing("head", (shown("billing:refunds", "refunds"), shown("charts", "charts")),
+                      0, 0, 0)  # fmt: skip
+    made = Requests("m", 4096, 0, {"baseline": listing, "candidate": listing}, agent="codex")
+    assert made.names == ("charts", "refunds")
+    assert made.ids_of(["refunds", "charts"]) == ("billing:refunds", "charts")
+    assert made.system(TrialKey(CASE, "baseline", 0))[0]["text"].startswith(
+        AGENT_INSTRUCTIONS["codex"]
+    )
+    enum = made.request(TrialKey(CASE, "baseline", 0))["output_config"]["format"]["schema"]
+    assert enum["properties"]["skills"]["items"]["enum"] == ["charts", "refunds"]

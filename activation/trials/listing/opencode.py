@@ -1,0 +1,198 @@
+"""OpenCode's skill listing, byte for byte as CLI 1.18.33 ends its system text with it.
+
+Stage A shows a model the listing the agent would show it, so this module renders exactly
+what OpenCode renders (measured on the CLI itself and read in its binary; the facts and
+their sources are in `opencode-1.18.33.toml` beside this file and in
+research/agents/NOTES.md section 1):
+
+- **Which skills**: a SKILL.md is read only when its frontmatter `name` is a string and its
+  `description` a string or absent; the listed name is that `name`, never the folder. The
+  CLI registers its own `customize-opencode` skill first, then the files: one skill per name,
+  a later one replacing an earlier one (a built-in included). Then skills without a
+  description are left out (they can still be loaded); an empty description is listed.
+- **Entry**: five lines, `  <skill>`, `    <name>N</name>`, `    <description>D</description>`,
+  `    <location>L</location>`, `  </skill>`. N and D are sent as they are (no escaping, no
+  trimming: a YAML block scalar keeps its newlines and its final one); L, the SKILL.md's
+  absolute path or `<built-in>`, is HTML-escaped (`& < > " '`).
+- **Order**: `a.name.localeCompare(b.name)`, ICU root collation whatever the locale (so
+  `a_b` before `a-b`, `alpha` before `ALPHA2` before `beta`), not byte order.
+- **No limits**: no per-entry cut and no budget (300 skills of 1,213 characters were listed
+  in full), and `when_to_use` is not read.
+- **Section**: the two intro lines, `<available_skills>`, the entries, `</available_skills>`,
+  joined by newlines with none after; with no entry, the intro lines and
+  `No skills are currently available.`
+
+In the returned `Listing` every entry is "full", `budget` is `UNBOUNDED`, and `width` and
+`full_width` are the section's length in characters (OpenCode measures nothing).
+
+Known limits (read in the binary, not seen in real skill sets):
+- Which of two files with one name wins is unspecified in the CLI (it parses them
+  concurrently); here the later one in `skills` does.
+- Field values must be what the CLI's YAML parser reads: a YAML 1.1 parser (PyYAML) makes
+  `yes` a boolean, which this module then skips like the CLI skips a non-string; the CLI
+  keeps the word.
+- A `permission.skill` rule that denies a skill other than the built-in hides it in the CLI;
+  leave such skills out of `skills`. With the skill tool denied altogether the CLI sends no
+  section at all.
+
+`render` is pure apart from reading the packaged data file once (`packaged_rules`). PyICU
+is imported when first needed.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from activation.trials.listing.claude_code import Entry, ListedSkill, Listing
+
+DATA_FILE = "opencode-1.18.33.toml"
+UNBOUNDED = sys.maxsize
+"""The budget an OpenCode listing reports: it has none, so no width is ever over it."""
+_OPEN = "<available_skills>"
+_CLOSE = "</available_skills>"
+
+
+@dataclass(frozen=True)
+class OpenCodeRules:
+    """The facts of one CLI version (the data file beside this module)."""
+
+    version: str
+    intro: str
+    empty: str
+    builtin: ListedSkill
+    builtin_location: str
+
+    @classmethod
+    def from_toml(cls, text: str) -> OpenCodeRules:
+        data = tomllib.loads(text)
+        builtin = data["builtin"]
+        intro = "\n".join(data["intro"])
+        return cls(
+            version=data["version"],
+            intro=intro,
+            empty=f"{intro}\n{data['empty']}",
+            builtin=ListedSkill(
+                id=builtin["name"],
+                folder=builtin["name"],
+                source="builtin",
+                description=builtin["description"],
+                name=builtin["name"],
+            ),
+            builtin_location=builtin["location"],
+        )
+
+
+@cache
+def packaged_rules() -> OpenCodeRules:
+    """The rules of the CLI version this package was measured against."""
+    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
+    return OpenCodeRules.from_toml(text)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A skill as the CLI holds it once its SKILL.md parsed."""
+
+    skill: ListedSkill
+    name: str
+    description: str | None
+    location: str
+
+
+def render(
+    skills: Sequence[ListedSkill],
+    location: Callable[[ListedSkill], str],
+    *,
+    builtin: bool = True,
+    rules: OpenCodeRules | None = None,
+) -> Listing:
+    """The listing OpenCode would send with these skills discovered, in discovery order.
+
+    `location(skill)` is the absolute path of the skill's SKILL.md as the agent would show
+    it (the listing's `<location>`; a `builtin` skill's is `<built-in>`). `builtin` False
+    leaves out `customize-opencode`, as a config that denies it does."""
+    rules = rules or packaged_rules()
+
+    def where(skill: ListedSkill) -> str:
+        return rules.builtin_location if skill.source == "builtin" else location(skill)
+
+    by_name: dict[str, _Read] = {}
+    for skill in [rules.builtin, *skills] if builtin else skills:
+        read = _read(skill, where)
+        if read is not None:
+            by_name[read.name] = read
+    collator = _collator()
+    listed = sorted(
+        (read for read in by_name.values() if read.description is not None),
+        key=lambda read: collator.getSortKey(read.name),
+    )
+    entries = tuple(_entry(read) for read in listed)
+    draft = Listing(
+        heading=f"{rules.intro}\n{_OPEN}",
+        entries=entries,
+        budget=UNBOUNDED,
+        width=0,
+        full_width=0,
+        separator="\n",
+        closing=f"\n{_CLOSE}",
+        empty=rules.empty,
+    )
+    size = len(draft.text)
+    return replace(draft, width=size, full_width=size)
+
+
+def _read(skill: ListedSkill, location: Callable[[ListedSkill], str]) -> _Read | None:
+    """The skill as the CLI reads it, or None when it skips the file (a `name` that is not a
+    string, a `description` neither a string nor absent)."""
+    name, description = skill.name, skill.description
+    if not isinstance(name, str) or not (description is None or isinstance(description, str)):
+        return None
+    return _Read(skill, name, description, location(skill))
+
+
+def _entry(read: _Read) -> Entry:
+    line = "\n".join(
+        [
+            "  <skill>",
+            f"    <name>{read.name}</name>",
+            f"    <description>{read.description}</description>",
+            f"    <location>{escape(read.location)}</location>",
+            "  </skill>",
+        ]
+    )
+    return Entry(
+        id=read.skill.id,
+        line=line,
+        state="full",
+        source=read.skill.source,
+        full_line=line,
+        shown=read.name,
+    )
+
+
+def escape(text: str) -> str:
+    """The CLI's escaping of a location: `& < > " '` as HTML entities, `&` first."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+@cache
+def _collator() -> Any:
+    """`localeCompare` in the CLI's runtime: ICU root collation, tertiary strength,
+    canonically equivalent strings equal (the order did not change with LANG=sv_SE.UTF-8)."""
+    import icu
+
+    collator = icu.Collator.createInstance(icu.Locale.getRoot())
+    collator.setAttribute(icu.UCollAttribute.NORMALIZATION_MODE, icu.UCollAttributeValue.ON)
+    return collator

@@ -1,0 +1,154 @@
+"""Find, or install, the pinned OpenCode CLI, and run it headless and isolated.
+
+The OpenCode fidelity test runs the real CLI (not a stand-in for it) against the local fake
+Messages API. It installs from the npm registry into `<repo>/.agent-clis/opencode`; the
+binary comes from the optional dependency `opencode-linux-x64`, nothing is downloaded at run
+time. The version is pinned: the listing renderer is the port of this version's.
+
+Isolation (research/agents/NOTES.md 1.1): the whole environment is given, nothing inherited;
+HOME, the XDG dirs and TMPDIR are fresh folders of the run, `OPENCODE_CONFIG` names a config
+that points the anthropic provider at the fake, and models fetch and autoupdate are off. The
+prompt goes on stdin (a positional prompt reaches the model wrapped in quotes), and `--title`
+saves the side request that would name the session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+OPENCODE_VERSION = "1.18.33"
+OPENCODE_PACKAGE = f"opencode-ai@{OPENCODE_VERSION}"
+REPO = Path(__file__).resolve().parents[2]
+INSTALL_DIR = REPO / ".agent-clis" / "opencode"
+OPENCODE_BIN = INSTALL_DIR / "node_modules" / ".bin" / "opencode"
+INSTALL_TIMEOUT = 600.0
+MODEL = "anthropic/claude-sonnet-4-5"
+
+
+def installed_version(opencode: Path) -> str | None:
+    """`opencode --version`'s first word ("1.18.33"), or None when it does not answer."""
+    try:
+        completed = subprocess.run(
+            [str(opencode), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = completed.stdout.split()
+    return words[0] if completed.returncode == 0 and words else None
+
+
+def locate_opencode() -> tuple[Path | None, str]:
+    """The pinned CLI, installing it when needed; else None and why it is unavailable."""
+    if OPENCODE_BIN.exists() and installed_version(OPENCODE_BIN) == OPENCODE_VERSION:
+        return OPENCODE_BIN, ""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None, f"npm is not on PATH, so {OPENCODE_PACKAGE} cannot be installed"
+    command = [
+        npm,
+        "install",
+        "--prefix",
+        str(INSTALL_DIR),
+        "--no-audit",
+        "--no-fund",
+        "--save-exact",
+        OPENCODE_PACKAGE,
+    ]
+    try:
+        completed = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+            env={**os.environ, "npm_config_update_notifier": "false"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"`npm install {OPENCODE_PACKAGE}` failed: {error}"
+    if completed.returncode != 0:
+        tail = " ".join(completed.stderr.split())[-400:]
+        return None, f"`npm install {OPENCODE_PACKAGE}` exited {completed.returncode}: {tail}"
+    version = installed_version(OPENCODE_BIN)
+    if version != OPENCODE_VERSION:
+        return None, f"installed {OPENCODE_PACKAGE} but `opencode --version` says {version!r}"
+    return OPENCODE_BIN, ""
+
+
+def isolated_env(scratch: Path, config: Path) -> dict[str, str]:
+    """The whole environment of a run whose home and state live under `scratch`."""
+    home = scratch / "home"
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "TMPDIR": str(home / "tmp"),
+        "OPENCODE_CONFIG": str(config),
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "ANTHROPIC_API_KEY": "sk-ant-fidelity",
+        "LANG": "C.UTF-8",
+    }
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "TMPDIR"):
+        Path(env[key]).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def write_config(path: Path, base_url: str) -> Path:
+    """An `opencode.json` sending every model call to the fake at `base_url` (its root)."""
+    config = {
+        "$schema": "https://opencode.ai/config.json",
+        "model": MODEL,
+        "small_model": MODEL,
+        "autoupdate": False,
+        "share": "disabled",
+        "provider": {"anthropic": {"options": {"baseURL": f"{base_url}/v1"}}},
+        "permission": {"skill": {"*": "allow"}},
+    }
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return path
+
+
+def run_headless(
+    opencode: Path, project: Path, env: dict[str, str], prompt: str, timeout: float = 120.0
+) -> subprocess.CompletedProcess[str]:
+    """One `opencode run --format json` in `project`, the prompt on stdin."""
+    return subprocess.run(
+        [str(opencode), "run", "--format", "json", "--title", "fidelity"],
+        cwd=project,
+        env=env,
+        input=prompt,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def processes_with_env(entry: str) -> list[int]:
+    """Live processes whose environment holds `entry` (`HOME=<a run's home>`), so whatever a
+    run started and left behind; zombies have no environment."""
+    found = []
+    needle = entry.encode() + b"\0"
+    for process in Path("/proc").iterdir():
+        if not process.name.isdigit():
+            continue
+        try:
+            environ = (process / "environ").read_bytes()
+        except OSError:
+            continue
+        if environ.startswith(needle) or b"\0" + needle in environ:
+            found.append(int(process.name))
+    return found

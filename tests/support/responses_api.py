@@ -1,0 +1,286 @@
+"""A local stand-in for the OpenAI Responses API, served over real HTTP on 127.0.0.1.
+
+Why real HTTP: the Codex CLI is a native binary that only talks to a model provider's
+`base_url` (config.toml `[model_providers.<id>]`, `wire_api = "responses"`). The server runs
+uvicorn in a background thread with its own event loop, as `messages_api` does; a *script*
+(a callable `ResponsesRequest -> Text`) decides every answer, streamed as the real API
+streams it.
+
+What Codex CLI 0.171.0 sends (measured against the research stand-in with `codex exec --json`,
+research/agents/NOTES.md section 2): only `POST /v1/responses` with SSE, plain JSON bodies
+(no compression), one request per model step, `authorization: Bearer <env_key's value>`,
+`originator: codex_exec`. The skill listing is the first `input_text` of a developer message
+(`ResponsesRequest.listing`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Self, TypeAlias
+
+import uvicorn
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+__all__ = ["FakeResponsesAPI", "ResponsesRequest", "Script", "Text"]
+
+LISTING_START = "<skills_instructions>"
+_CHUNK = 16  # characters per streamed delta: small, so clients must really accumulate
+
+
+@dataclass(frozen=True)
+class ResponsesRequest:
+    """One request the fake received."""
+
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    path: str = "/v1/responses"
+    method: str = "POST"
+
+    @property
+    def input(self) -> list[dict[str, Any]]:
+        """The `input` items, ignoring anything that is not an object."""
+        items = self.body.get("input")
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+    @property
+    def listing(self) -> str | None:
+        """The skill listing: a developer message's first `input_text`, when it is one."""
+        for item in self.input:
+            content = item.get("content")
+            if item.get("role") != "developer" or not isinstance(content, list) or not content:
+                continue
+            first = content[0] if isinstance(content[0], dict) else {}
+            text = first.get("text")
+            if (
+                first.get("type") == "input_text"
+                and isinstance(text, str)
+                and text.startswith(LISTING_START)
+            ):
+                return text
+        return None
+
+    @property
+    def is_responses(self) -> bool:
+        return self.method == "POST" and self.path == "/v1/responses"
+
+
+@dataclass(frozen=True)
+class Text:
+    """An assistant message with one `output_text` part."""
+
+    text: str
+
+
+Script: TypeAlias = Callable[[ResponsesRequest], Text]
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(12)}"
+
+
+def _response(request: ResponsesRequest, response_id: str, output: list[Any]) -> dict[str, Any]:
+    """The Response object: in progress with no output, or completed with its usage."""
+    done = bool(output)
+    tokens = max(1, len(json.dumps(request.body)) // 4)
+    usage = {
+        "input_tokens": tokens,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 10,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": tokens + 10,
+    }
+    return {
+        "id": response_id,
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "completed" if done else "in_progress",
+        "model": request.body.get("model", "fake"),
+        "output": output,
+        "usage": usage if done else None,
+        "error": None,
+    }
+
+
+def _stream_events(request: ResponsesRequest, reply: Text) -> list[tuple[str, dict[str, Any]]]:
+    """The SSE events of one text answer, in the real API's order."""
+    response_id, item_id = _new_id("resp"), _new_id("msg")
+    part = {"type": "output_text", "text": reply.text, "annotations": []}
+    item = {
+        "type": "message",
+        "id": item_id,
+        "role": "assistant",
+        "status": "completed",
+        "content": [part],
+    }
+    chunks = [reply.text[i : i + _CHUNK] for i in range(0, len(reply.text), _CHUNK)] or [""]
+    base = {"output_index": 0, "item_id": item_id, "content_index": 0}
+    return [
+        (
+            "response.created",
+            {"type": "response.created", "response": _response(request, response_id, [])},
+        ),
+        (
+            "response.output_item.added",
+            {
+                "type": "response.output_item.added",
+                "output_index": 0,
+                "item": {**item, "status": "in_progress", "content": []},
+            },
+        ),
+        *(
+            (
+                "response.output_text.delta",
+                {"type": "response.output_text.delta", **base, "delta": c},
+            )
+            for c in chunks
+        ),
+        (
+            "response.output_text.done",
+            {"type": "response.output_text.done", **base, "text": reply.text},
+        ),
+        (
+            "response.output_item.done",
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        ),
+        (
+            "response.completed",
+            {"type": "response.completed", "response": _response(request, response_id, [item])},
+        ),
+    ]
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, noticing `should_exit` within milliseconds."""
+
+    async def main_loop(self) -> None:
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864_000
+            await asyncio.sleep(0.005)
+
+
+class FakeResponsesAPI:
+    """A scripted Responses API on `127.0.0.1:<free port>`; use it as a context manager.
+
+    Unset, the script answers every request `Text("ok")`. A script that raises answers 500
+    and makes `__exit__` raise, so a broken script cannot pass for an API error."""
+
+    def __init__(self, script: Script | None = None) -> None:
+        self.script: Script = script or (lambda _request: Text("ok"))
+        self._requests: list[ResponsesRequest] = []
+        self._script_errors: list[BaseException] = []
+        self._lock = threading.Lock()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+        self.base_url = ""
+
+    @property
+    def requests(self) -> list[ResponsesRequest]:
+        """A snapshot of every request received so far, in arrival order."""
+        with self._lock:
+            return list(self._requests)
+
+    def start(self) -> Self:
+        """Bind a free port and serve until `stop`; returns once the server accepts."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(128)
+        app = Starlette(routes=[Route("/{path:path}", self._handle, methods=["GET", "POST"])])
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            loop="asyncio",
+            http="h11",
+            ws="none",
+            timeout_graceful_shutdown=2,
+        )
+        server = _Server(config)
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="fake-responses-api", daemon=True
+        )
+        self._server, self._thread, self._socket = server, thread, sock
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the fake Responses API did not start")
+            time.sleep(0.005)
+        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        return self
+
+    def stop(self) -> None:
+        """Ask uvicorn to exit at once, wait for its thread, release the port."""
+        if self._server is not None:
+            self._server.should_exit = True
+            self._server.force_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._thread = self._socket = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+        if exc is None and self._script_errors:
+            raise RuntimeError("the fake API's script raised") from self._script_errors[0]
+
+    async def _handle(self, http: Request) -> Response:
+        """Record the request; answer `POST /v1/responses` by the script, else 404."""
+        raw = await http.body()
+        try:
+            body = json.loads(raw) if raw else {}
+        except ValueError:
+            body = {}
+        request = ResponsesRequest(
+            body=body if isinstance(body, dict) else {},
+            headers=dict(http.headers),
+            path=http.url.path,
+            method=http.method,
+        )
+        with self._lock:
+            self._requests.append(request)
+        if not request.is_responses:
+            return _error(404, f"not found: {request.path}", "invalid_request_error")
+        try:
+            reply = self.script(request)
+        except Exception as exc:
+            self._script_errors.append(exc)
+            return _error(500, f"fake script raised: {exc!r}", "server_error")
+        return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
+
+
+def _error(status: int, message: str, kind: str) -> JSONResponse:
+    body = {"error": {"message": message, "type": kind, "param": None, "code": None}}
+    return JSONResponse(body, status_code=status, headers={"x-request-id": _new_id("req")})
+
+
+async def _sse(events: list[tuple[str, dict[str, Any]]]) -> AsyncIterator[ServerSentEvent]:
+    for name, data in events:
+        yield ServerSentEvent(data=json.dumps(data, separators=(",", ":")), event=name, sep="\n")
+        await asyncio.sleep(0)
