@@ -23,6 +23,9 @@ AGENTS = ("claude-code", "opencode", "codex")
 AGENT = "claude-code"
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
+OPENAI_PREFIX = "openai:"
+"""`--model openai:<id>`: Stage A asks OpenAI's model <id> through the Responses API (the
+`activation[openai]` extra) instead of the Messages API."""
 MAX_TOKENS = 4096
 """Stage A's answer budget: room for a thinking model's reasoning before its short answer."""
 CACHE_MIN_TOKENS = 1024

@@ -360,7 +360,7 @@ TRIAL_OPTIONS = (
     Flag(
         "--model",
         "ID",
-        "model id; mock: the offline mock model",
+        "model id; mock: the offline mock model; openai:<id>: an OpenAI model (Stage A)",
         non_empty,
         shown={"A": MODEL, "B": "the CLI's own default"},
     ),

@@ -3,8 +3,9 @@
 Why real HTTP: the Codex CLI is a native binary that only talks to a model provider's
 `base_url` (config.toml `[model_providers.<id>]`, `wire_api = "responses"`). The server runs
 uvicorn in a background thread with its own event loop, as `messages_api` does; a *script*
-(a callable `ResponsesRequest -> Text`) decides every answer, streamed as the real API
-streams it.
+(a callable `ResponsesRequest -> Reply`) decides every answer: streamed as the real API
+streams it when the request asks for a stream (Codex), else one JSON Response object (the
+`openai` SDK's `responses.create`, as Stage A's `openai:` models use it), or an error.
 
 What Codex CLI 0.171.0 sends (measured against the research stand-in with `codex exec --json`,
 research/agents/NOTES.md section 2): only `POST /v1/responses` with SSE, plain JSON bodies
@@ -33,7 +34,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-__all__ = ["FakeResponsesAPI", "ResponsesRequest", "Script", "Text"]
+__all__ = [
+    "Error",
+    "FakeResponsesAPI",
+    "Incomplete",
+    "Refusal",
+    "Reply",
+    "ResponsesRequest",
+    "Script",
+    "Text",
+    "Tokens",
+]
 
 LISTING_START = "<skills_instructions>"
 _CHUNK = 16  # characters per streamed delta: small, so clients must really accumulate
@@ -53,6 +64,18 @@ class ResponsesRequest:
         """The `input` items, ignoring anything that is not an object."""
         items = self.body.get("input")
         return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+    @property
+    def instructions(self) -> str:
+        """The system prompt, when the request has one."""
+        instructions = self.body.get("instructions")
+        return instructions if isinstance(instructions, str) else ""
+
+    @property
+    def prompt(self) -> str:
+        """The user's prompt, when `input` is one plain string."""
+        items = self.body.get("input")
+        return items if isinstance(items, str) else ""
 
     @property
     def listing(self) -> str | None:
@@ -83,34 +106,103 @@ class Text:
     text: str
 
 
-Script: TypeAlias = Callable[[ResponsesRequest], Text]
+@dataclass(frozen=True)
+class Refusal:
+    """The model refused: a `refusal` content part instead of text."""
+
+    refusal: str = "I can't help with that."
+
+
+@dataclass(frozen=True)
+class Incomplete:
+    """Output cut off at `max_output_tokens`: status incomplete, `text` as far as it got."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Error:
+    """An HTTP error with the API's error body; `retry_after_ms` sets `retry-after-ms`."""
+
+    status: int
+    message: str = "error"
+    kind: str = "invalid_request_error"
+    retry_after_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The usage every completed response reports: `cached` of the `input` tokens were
+    read from OpenAI's prompt cache."""
+
+    input: int
+    cached: int
+    output: int
+
+
+Reply: TypeAlias = Text | Refusal | Incomplete | Error
+Script: TypeAlias = Callable[[ResponsesRequest], Reply]
 
 
 def _new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(12)}"
 
 
-def _response(request: ResponsesRequest, response_id: str, output: list[Any]) -> dict[str, Any]:
-    """The Response object: in progress with no output, or completed with its usage."""
+def _response(
+    request: ResponsesRequest,
+    response_id: str,
+    output: list[Any],
+    tokens: Tokens | None = None,
+    incomplete: bool = False,
+) -> dict[str, Any]:
+    """The Response object: in progress with no output, or done (completed, or incomplete
+    at `max_output_tokens`) with its usage: `tokens`, else a figure from the body's size."""
     done = bool(output)
-    tokens = max(1, len(json.dumps(request.body)) // 4)
+    tokens = tokens or Tokens(max(1, len(json.dumps(request.body)) // 4), 0, 10)
     usage = {
-        "input_tokens": tokens,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 10,
+        "input_tokens": tokens.input,
+        "input_tokens_details": {"cached_tokens": tokens.cached},
+        "output_tokens": tokens.output,
         "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": tokens + 10,
+        "total_tokens": tokens.input + tokens.output,
     }
+    status = "incomplete" if incomplete else "completed" if done else "in_progress"
     return {
         "id": response_id,
         "object": "response",
         "created_at": int(time.time()),
-        "status": "completed" if done else "in_progress",
+        "status": status,
+        "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
         "model": request.body.get("model", "fake"),
         "output": output,
         "usage": usage if done else None,
         "error": None,
     }
+
+
+def _message(part: dict[str, Any], status: str = "completed") -> dict[str, Any]:
+    return {
+        "type": "message",
+        "id": _new_id("msg"),
+        "role": "assistant",
+        "status": status,
+        "content": [part],
+    }
+
+
+def _answer(
+    request: ResponsesRequest, reply: Text | Refusal | Incomplete, tokens: Tokens | None
+) -> dict[str, Any]:
+    """The whole Response object of a non-streamed answer, as `responses.create` gets it."""
+    response_id = _new_id("resp")
+    if isinstance(reply, Refusal):
+        item = _message({"type": "refusal", "refusal": reply.refusal})
+        return _response(request, response_id, [item], tokens)
+    part = {"type": "output_text", "text": reply.text, "annotations": []}
+    if isinstance(reply, Incomplete):
+        item = _message(part, "incomplete")
+        return _response(request, response_id, [item], tokens, incomplete=True)
+    return _response(request, response_id, [_message(part)], tokens)
 
 
 def _stream_events(request: ResponsesRequest, reply: Text) -> list[tuple[str, dict[str, Any]]]:
@@ -175,10 +267,13 @@ class FakeResponsesAPI:
     """A scripted Responses API on `127.0.0.1:<free port>`; use it as a context manager.
 
     Unset, the script answers every request `Text("ok")`. A script that raises answers 500
-    and makes `__exit__` raise, so a broken script cannot pass for an API error."""
+    and makes `__exit__` raise, so a broken script cannot pass for an API error; so does a
+    stream the script answers with anything but `Text` or `Error`. `tokens`, when set, is
+    the usage every response reports."""
 
-    def __init__(self, script: Script | None = None) -> None:
+    def __init__(self, script: Script | None = None, tokens: Tokens | None = None) -> None:
         self.script: Script = script or (lambda _request: Text("ok"))
+        self.tokens = tokens
         self._requests: list[ResponsesRequest] = []
         self._script_errors: list[BaseException] = []
         self._lock = threading.Lock()
@@ -270,14 +365,27 @@ class FakeResponsesAPI:
         try:
             reply = self.script(request)
         except Exception as exc:
-            self._script_errors.append(exc)
-            return _error(500, f"fake script raised: {exc!r}", "server_error")
+            return self._broken(exc)
+        if isinstance(reply, Error):
+            return _error(reply.status, reply.message, reply.kind, reply.retry_after_ms)
+        if request.body.get("stream") is not True:
+            return JSONResponse(_answer(request, reply, self.tokens))
+        if not isinstance(reply, Text):
+            return self._broken(TypeError(f"a stream answers Text or Error only: {reply!r}"))
         return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
 
+    def _broken(self, exc: Exception) -> Response:
+        """A broken script: 500 now, and `__exit__` raises."""
+        self._script_errors.append(exc)
+        return _error(500, f"fake script raised: {exc!r}", "server_error")
 
-def _error(status: int, message: str, kind: str) -> JSONResponse:
+
+def _error(status: int, message: str, kind: str, retry_after_ms: int | None = None) -> JSONResponse:
     body = {"error": {"message": message, "type": kind, "param": None, "code": None}}
-    return JSONResponse(body, status_code=status, headers={"x-request-id": _new_id("req")})
+    headers = {"x-request-id": _new_id("req")}
+    if retry_after_ms is not None:
+        headers["retry-after-ms"] = str(retry_after_ms)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _sse(events: list[tuple[str, dict[str, Any]]]) -> AsyncIterator[ServerSentEvent]:

@@ -32,6 +32,11 @@ class AgentStage:
     def configure(self, spec: RunSpec) -> RunSpec:
         if spec.batch:
             raise InputError("--batch is for Stage A: the real agent cannot run in a batch")
+        if (spec.model or "").startswith(_config.OPENAI_PREFIX):
+            raise InputError(
+                f"--model {spec.model}: Stage B (--real) runs Claude Code on Anthropic's models; "
+                "an openai: model is measured in Stage A"
+            )
         # Agent processes are bounded by this machine, not by the API: always a fixed number
         # (`--concurrency auto` adapts Stage A's requests only).
         concurrency = spec.concurrency or _config.AGENT_CONCURRENCY

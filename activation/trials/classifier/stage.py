@@ -1,8 +1,8 @@
 """Stage A, the classifier: a model asked which skills of the agent's menu it would invoke.
 
-Its requests go to the Messages API (one by one, or in Message Batches with `--batch`) or,
-with `--model mock`, to the offline mock model. Nothing heavy is imported here: the SDK
-comes with the backend that uses it.
+Its requests go to the Messages API (one by one, or in Message Batches with `--batch`), with
+`--model openai:<id>` to OpenAI's Responses API, or with `--model mock` to the offline mock
+model. Nothing heavy is imported here: the SDK comes with the backend that uses it.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ def is_mock(spec: RunSpec) -> bool:
     return spec.model == mock.MODEL
 
 
+def is_openai(spec: RunSpec) -> bool:
+    """An OpenAI model, asked through the Responses API."""
+    return (spec.model or "").startswith(_config.OPENAI_PREFIX)
+
+
 class ClassifierStage:
     name = "A"
     noun = "model call"
@@ -49,6 +54,10 @@ class ClassifierStage:
         model = spec.model or _config.MODEL
         if spec.batch and model == mock.MODEL:
             raise InputError("--batch is for the Messages API: the mock model answers at once")
+        if model == _config.OPENAI_PREFIX:
+            raise InputError("--model openai: names no model: pass --model openai:<id>")
+        if spec.batch and model.startswith(_config.OPENAI_PREFIX):
+            raise InputError("--batch is for the Messages API: an openai: model is asked at once")
         if spec.batch:
             # A batch holds a whole round; only the API's limit on a batch's size bounds it.
             return replace(spec, model=model, concurrency=_config.BATCH_MAX_REQUESTS,
@@ -60,7 +69,12 @@ class ClassifierStage:
         return replace(spec, model=model, concurrency=start, max_concurrency=ceiling)
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        if calls and not is_mock(spec):
+        if is_openai(spec):
+            api_check.require_openai_sdk()
+            if calls:
+                api_check.require_openai_credentials()
+                api_check.check_reachable(api_check.OPENAI_URL)
+        elif calls and not is_mock(spec):
             api_check.require_credentials()
             api_check.check_reachable()
         return spec
@@ -81,14 +95,19 @@ class ClassifierStage:
                 requests, target_id, spec.prices, inputs.target.repo, run_key, spec.resume
             )
         from activation.trials.classifier.backend import ClassifierBackend
+
+        if is_openai(spec):
+            from activation.trials.classifier.responses import ResponsesAPI
+
+            return ClassifierBackend(requests, ResponsesAPI(spec.prices), target_id)
         from activation.trials.classifier.messages import MessagesAPI
 
         return ClassifierBackend(requests, MessagesAPI(spec.prices), target_id)
 
     def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
         """Input tokens of every case's first request (later trials differ only in the
-        menu's order), counted by the API when `count` and a key allow, else from
-        characters; the answer is assumed to be short."""
+        menu's order), counted by the API when `count` and a key allow, else (always for
+        an OpenAI model) from characters; the answer is assumed to be short."""
         made = Requests.for_run(spec, inputs)
         requests = made.first_requests(inputs.cases)
         discount = _config.BATCH_DISCOUNT if spec.batch else 1.0
@@ -99,7 +118,9 @@ class ClassifierStage:
                 0.0, 0.0,
             )  # fmt: skip
         tokens, how = None, CHARS
-        if count and api_check.has_credentials():
+        if count and is_openai(spec):
+            how = f"{CHARS}: the token-counting endpoint is Anthropic's"
+        elif count and api_check.has_credentials():
             tokens, how = self._count(spec, requests)
         elif count:
             how = f"{CHARS}: no API key to count with"

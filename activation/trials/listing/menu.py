@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from activation._config import AGENT
+from activation._config import AGENT, OPENAI_PREFIX
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.listing.claude_code import ListedSkill, Listing, render
@@ -128,7 +128,8 @@ def agent_listing(
             return "repo", str(root), f"{skill.folder}/SKILL.md"
 
         home = str(Path.home() / ".codex")
-        return codex.render(skills, model, location, codex_home=home)
+        asked = None if model is None else model.removeprefix(OPENAI_PREFIX)  # Codex's own id
+        return codex.render(skills, asked, location, codex_home=home)
     return render(skills, model, order)
 
 

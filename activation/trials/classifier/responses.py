@@ -1,0 +1,192 @@
+"""Stage A's requests to an OpenAI model (`--model openai:<id>`), through the `openai` SDK's
+Responses API: the one module that imports the SDK, and it is imported only when such a
+model runs (the `activation[openai]` extra).
+
+Every provider gets the same Messages API request; this one translates it (the system text
+becomes `instructions`, the case prompt `input`, the answer's JSON schema a strict
+`text.format`) and translates the response back into the Messages API's shape, so
+`answer.py` reads it as it reads Claude's. Errors go as on the Messages API (messages.py):
+refused credentials and an unreachable API stop the run, any other failure fails the trial.
+The SDK retries 408/409/429/5xx itself; an httpx hook sees every attempt, so each 429 is
+counted and told to the run's limit while the retry waits. OPENAI_API_KEY and
+OPENAI_BASE_URL are read by the SDK itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import Any, Self
+
+import httpx
+import openai
+import orjson
+
+from activation import _config
+from activation._errors import ApiUnreachable, AuthError
+from activation._models import Prices, Usage
+from activation.trials.backend import shown_url
+from activation.trials.classifier.prompt import system_text, user_prompt
+from activation.trials.classifier.provider import Reply, Throttled
+
+KIND = "openai-responses"
+"""The provider kind in Stage A's cache keys."""
+FORMAT_NAME = "skill_choice"
+"""The structured answer's name, which the Responses API requires."""
+THROTTLED = 429
+SENT = Usage(requests=1)
+"""The usage of a request that brought no answer back."""
+_UNREACHABLE = (httpx.ConnectError, httpx.UnsupportedProtocol)
+
+
+@dataclass
+class _Pushback:
+    """The trial being asked: when its latest attempt was sent, how often the API pushed
+    back, and whom to tell."""
+
+    tell: Throttled
+    sent_at: float = 0.0
+    count: int = 0
+
+
+_ASKING: ContextVar[_Pushback | None] = ContextVar("activation_asking_openai", default=None)
+
+
+async def _sending(request: httpx.Request) -> None:
+    """Runs before each attempt, retries included."""
+    pushback = _ASKING.get()
+    if pushback is not None:
+        pushback.sent_at = time.monotonic()
+
+
+async def _received(response: httpx.Response) -> None:
+    """Runs after each attempt, retries included."""
+    pushback = _ASKING.get()
+    if pushback is not None and response.status_code == THROTTLED:
+        pushback.count += 1
+        pushback.tell(pushback.sent_at)
+
+
+def responses_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The Responses API request that asks what a Messages API request asks. Nothing is
+    stored on OpenAI's side: no later request refers to a response."""
+    schema = request["output_config"]["format"]["schema"]
+    answer = {"type": "json_schema", "name": FORMAT_NAME, "schema": schema, "strict": True}
+    return {
+        "model": str(request["model"]).removeprefix(_config.OPENAI_PREFIX),
+        "instructions": system_text(request),
+        "input": user_prompt(request),
+        "text": {"format": answer},
+        "max_output_tokens": request["max_tokens"],
+        "store": False,
+    }
+
+
+def stop_reason(response: Mapping[str, Any], refused: bool) -> str:
+    """The Messages API's stop reason for a response: a refusal (also a content filter's
+    cut), a cut at `max_output_tokens`, or the answer's end."""
+    cut = (response.get("incomplete_details") or {}).get("reason")
+    if refused or cut == "content_filter":
+        return "refusal"
+    return "max_tokens" if cut == "max_output_tokens" else "end_turn"
+
+
+def message_of(response: Mapping[str, Any]) -> dict[str, Any]:
+    """A Responses API response as a Messages API body: its output text as text blocks
+    (reasoning items skipped), and its stop reason."""
+    content: list[dict[str, Any]] = []
+    refused = False
+    for item in response.get("output") or ():
+        if item.get("type") != "message":
+            continue
+        for part in item.get("content") or ():
+            if part.get("type") == "output_text":
+                content.append({"type": "text", "text": str(part.get("text", ""))})
+            refused = refused or part.get("type") == "refusal"
+    return {
+        "type": "message",
+        "role": "assistant",
+        "model": response.get("model"),
+        "content": content,
+        "stop_reason": stop_reason(response, refused),
+    }
+
+
+def response_usage(response: Mapping[str, Any], prices: Prices | None) -> Usage:
+    """One response's tokens and their cost (unknown without prices). OpenAI caches prompts
+    by itself and counts the cached tokens within the input: here they are cache reads."""
+    usage = response.get("usage") or {}
+    cached = int((usage.get("input_tokens_details") or {}).get("cached_tokens") or 0)
+    tokens = Usage(
+        requests=1,
+        input_tokens=int(usage.get("input_tokens") or 0) - cached,
+        output_tokens=int(usage.get("output_tokens") or 0),
+        cache_read_tokens=cached,
+    )
+    return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens))
+
+
+def client() -> openai.AsyncOpenAI:
+    """The SDK's client as Stage A uses it, its hooks watching every attempt."""
+    hooks: dict[str, list[Any]] = {"request": [_sending], "response": [_received]}
+    return openai.AsyncOpenAI(
+        max_retries=_config.API_RETRIES,
+        timeout=_config.REQUEST_TIMEOUT,
+        http_client=openai.DefaultAsyncHttpxClient(event_hooks=hooks),
+    )
+
+
+class ResponsesAPI:
+    """Stage A's requests over one shared `AsyncOpenAI` client."""
+
+    kind = KIND
+
+    def __init__(self, prices: Prices | None) -> None:
+        self.prices = prices
+        self._client: openai.AsyncOpenAI | None = None
+
+    async def __aenter__(self) -> Self:
+        self._client = client()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
+        """One request and what came of it."""
+        assert self._client is not None, "enter the provider before asking"
+        pushback = _Pushback(throttled)
+        token = _ASKING.set(pushback)
+        try:
+            reply = await self._ask(self._client, request)
+        finally:
+            _ASKING.reset(token)
+        if not pushback.count:
+            return reply
+        return replace(reply, usage=replace(reply.usage, throttled=pushback.count))
+
+    async def _ask(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> Reply:
+        try:
+            raw = await client.responses.with_raw_response.create(**responses_request(request))
+            response = orjson.loads(raw.content)
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+            raise AuthError(
+                f"the API refused the credentials (HTTP {error.status_code}); check OPENAI_API_KEY"
+            ) from None
+        except openai.APIStatusError as error:
+            return Reply(SENT, problem=f"API error HTTP {error.status_code}")
+        except openai.APIConnectionError as error:
+            if isinstance(error.__cause__, _UNREACHABLE):
+                raise ApiUnreachable(
+                    f"cannot reach {shown_url(client.base_url)} "
+                    "(check OPENAI_BASE_URL and the network)"
+                ) from None
+            kind = "timed out" if isinstance(error, openai.APITimeoutError) else "failed"
+            return Reply(SENT, problem=f"connection {kind}")
+        except orjson.JSONDecodeError:
+            return Reply(SENT, problem="the response is not JSON", again=True)
+        return Reply(response_usage(response, self.prices), message=message_of(response))
