@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
-from tests.support.claude_cli import locate_claude
+from tests.support.claude_cli import CLAUDE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.skill_repo import (
     DISTRACTORS,
@@ -60,7 +60,7 @@ def main_benchmark() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="seconds per model call")
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
-    claude, problem = locate_claude()
+    claude, problem = CLAUDE.locate()
     if claude is None:
         raise SystemExit(problem)
     with (

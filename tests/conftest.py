@@ -9,19 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.support.browser import CHROMIUM, Launcher, launch
-from tests.support.claude_cli import CLAUDE_PACKAGE, locate_claude
+from tests.support.claude_cli import CLAUDE
 from tests.support.skill_repo import SkillRepos
 
 
 @pytest.fixture(scope="session")
 def claude() -> Path:
     """The pinned, real Claude Code CLI: skipped outside CI when it cannot be had, failed in CI."""
-    path, problem = locate_claude()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the real Claude Code CLI ({CLAUDE_PACKAGE}): {problem}")
-        pytest.skip(f"the real Claude Code CLI ({CLAUDE_PACKAGE}) is not available: {problem}")
-    return path
+    return CLAUDE.required()
 
 
 @pytest.fixture(autouse=True)

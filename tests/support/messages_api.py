@@ -49,20 +49,17 @@ import asyncio
 import json
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, TypeAlias
 
-import uvicorn
 from sse_starlette import EventSourceResponse, ServerSentEvent
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+
+from tests.support.local_server import StandIn
 
 __all__ = [
     "MENU_HEADING",
@@ -597,18 +594,7 @@ def _stream_events(
 # --------------------------------------------------------------------------- the server
 
 
-class _Server(uvicorn.Server):
-    """uvicorn's server, noticing ``should_exit`` within milliseconds instead of its tenth of a
-    second: every test starts and stops a server, and the suite waits for each stop."""
-
-    async def main_loop(self) -> None:
-        counter = 0
-        while not await self.on_tick(counter):
-            counter = (counter + 1) % 864_000
-            await asyncio.sleep(0.005)
-
-
-class FakeMessagesAPI:
+class FakeMessagesAPI(StandIn):
     """A scripted Messages API on ``127.0.0.1:<free port>``; use it as a context manager.
 
     ``script`` may be a callable, a single reply (always given) or a list of replies (a
@@ -626,6 +612,7 @@ class FakeMessagesAPI:
         batch_processing: float = 0.0,
         cache_min_tokens: int = 1024,
     ) -> None:
+        super().__init__("fake-messages-api")
         self.script = script
         self.prompt_cache = PromptCache(cache_min_tokens)
         """Prompt caching of `cache_control` prefixes (direct requests; batches bill none)."""
@@ -637,11 +624,6 @@ class FakeMessagesAPI:
         self.max_in_flight = 0
         self._requests: list[FakeRequest] = []
         self._lock = threading.Lock()
-        self._script_errors: list[BaseException] = []
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._socket: socket.socket | None = None
-        self.base_url = ""
 
     @property
     def script(self) -> Script:
@@ -686,76 +668,6 @@ class FakeMessagesAPI:
         with self._lock:
             self._requests.clear()
             self.max_in_flight = self.in_flight
-
-    # ------------------------------------------------------------------ lifecycle
-
-    def start(self) -> Self:
-        """Bind a free port and serve until ``stop``; returns once the server accepts."""
-        # proto IPPROTO_TCP, so asyncio sets TCP_NODELAY on accepted connections: without it
-        # Nagle and delayed ACKs stall every keep-alive response by ~40 ms, as no real API does.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(1024)
-        app = Starlette(
-            routes=[
-                Route(
-                    "/{path:path}",
-                    self._handle,
-                    methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"],
-                )
-            ]
-        )
-        config = uvicorn.Config(
-            app,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            loop="asyncio",
-            http="h11",
-            ws="none",
-            timeout_graceful_shutdown=2,
-        )
-        server = _Server(config)
-        thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name="fake-messages-api", daemon=True
-        )
-        self._server, self._thread, self._socket = server, thread, sock
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the fake Messages API did not start")
-            time.sleep(0.005)
-        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        return self
-
-    def stop(self) -> None:
-        """Ask uvicorn to exit at once (requests still waiting out a latency are cancelled, not
-        waited for), wait for its thread, release the port."""
-        if self._server is not None:
-            self._server.should_exit = True
-            self._server.force_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._thread = self._socket = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-        if exc is None and self._script_errors:
-            raise RuntimeError("the fake API's script raised") from self._script_errors[0]
 
     # ------------------------------------------------------------------ HTTP
 

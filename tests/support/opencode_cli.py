@@ -1,4 +1,4 @@
-"""Find, or install, the pinned OpenCode CLI, and run it headless and isolated.
+"""The pinned OpenCode CLI (tests/support/npm_cli.py), run headless and isolated.
 
 The OpenCode fidelity test runs the real CLI (not a stand-in for it) against the local fake
 Messages API. It installs from the npm registry into `<repo>/.agent-clis/opencode`; the
@@ -15,73 +15,14 @@ saves the side request that would name the session.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-OPENCODE_VERSION = "1.18.33"
-OPENCODE_PACKAGE = f"opencode-ai@{OPENCODE_VERSION}"
-REPO = Path(__file__).resolve().parents[2]
-INSTALL_DIR = REPO / ".agent-clis" / "opencode"
-OPENCODE_BIN = INSTALL_DIR / "node_modules" / ".bin" / "opencode"
-INSTALL_TIMEOUT = 600.0
+from tests.support.npm_cli import REPO, PinnedCli
+
+OPENCODE = PinnedCli("OpenCode CLI", "opencode-ai", "1.18.33", REPO / ".agent-clis" / "opencode",
+                     "opencode")  # fmt: skip
 MODEL = "anthropic/claude-sonnet-4-5"
-
-
-def installed_version(opencode: Path) -> str | None:
-    """`opencode --version`'s first word ("1.18.33"), or None when it does not answer."""
-    try:
-        completed = subprocess.run(
-            [str(opencode), "--version"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = completed.stdout.split()
-    return words[0] if completed.returncode == 0 and words else None
-
-
-def locate_opencode() -> tuple[Path | None, str]:
-    """The pinned CLI, installing it when needed; else None and why it is unavailable."""
-    if OPENCODE_BIN.exists() and installed_version(OPENCODE_BIN) == OPENCODE_VERSION:
-        return OPENCODE_BIN, ""
-    npm = shutil.which("npm")
-    if npm is None:
-        return None, f"npm is not on PATH, so {OPENCODE_PACKAGE} cannot be installed"
-    command = [
-        npm,
-        "install",
-        "--prefix",
-        str(INSTALL_DIR),
-        "--no-audit",
-        "--no-fund",
-        "--save-exact",
-        OPENCODE_PACKAGE,
-    ]
-    try:
-        completed = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            timeout=INSTALL_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-            check=False,
-            env={**os.environ, "npm_config_update_notifier": "false"},
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"`npm install {OPENCODE_PACKAGE}` failed: {error}"
-    if completed.returncode != 0:
-        tail = " ".join(completed.stderr.split())[-400:]
-        return None, f"`npm install {OPENCODE_PACKAGE}` exited {completed.returncode}: {tail}"
-    version = installed_version(OPENCODE_BIN)
-    if version != OPENCODE_VERSION:
-        return None, f"installed {OPENCODE_PACKAGE} but `opencode --version` says {version!r}"
-    return OPENCODE_BIN, ""
 
 
 def isolated_env(scratch: Path, config: Path) -> dict[str, str]:

@@ -19,20 +19,17 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, TypeAlias
 
-import uvicorn
 from sse_starlette import EventSourceResponse, ServerSentEvent
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+
+from tests.support.local_server import StandIn
 
 __all__ = [
     "Error",
@@ -253,17 +250,7 @@ def _stream_events(request: ResponsesRequest, reply: Text) -> list[tuple[str, di
     ]
 
 
-class _Server(uvicorn.Server):
-    """uvicorn's server, noticing `should_exit` within milliseconds."""
-
-    async def main_loop(self) -> None:
-        counter = 0
-        while not await self.on_tick(counter):
-            counter = (counter + 1) % 864_000
-            await asyncio.sleep(0.005)
-
-
-class FakeResponsesAPI:
+class FakeResponsesAPI(StandIn):
     """A scripted Responses API on `127.0.0.1:<free port>`; use it as a context manager.
 
     Unset, the script answers every request `Text("ok")`. A script that raises answers 500
@@ -272,78 +259,17 @@ class FakeResponsesAPI:
     the usage every response reports."""
 
     def __init__(self, script: Script | None = None, tokens: Tokens | None = None) -> None:
+        super().__init__("fake-responses-api")
         self.script: Script = script or (lambda _request: Text("ok"))
         self.tokens = tokens
         self._requests: list[ResponsesRequest] = []
-        self._script_errors: list[BaseException] = []
         self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._socket: socket.socket | None = None
-        self.base_url = ""
 
     @property
     def requests(self) -> list[ResponsesRequest]:
         """A snapshot of every request received so far, in arrival order."""
         with self._lock:
             return list(self._requests)
-
-    def start(self) -> Self:
-        """Bind a free port and serve until `stop`; returns once the server accepts."""
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(128)
-        app = Starlette(routes=[Route("/{path:path}", self._handle, methods=["GET", "POST"])])
-        config = uvicorn.Config(
-            app,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            loop="asyncio",
-            http="h11",
-            ws="none",
-            timeout_graceful_shutdown=2,
-        )
-        server = _Server(config)
-        thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name="fake-responses-api", daemon=True
-        )
-        self._server, self._thread, self._socket = server, thread, sock
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the fake Responses API did not start")
-            time.sleep(0.005)
-        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        return self
-
-    def stop(self) -> None:
-        """Ask uvicorn to exit at once, wait for its thread, release the port."""
-        if self._server is not None:
-            self._server.should_exit = True
-            self._server.force_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._thread = self._socket = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-        if exc is None and self._script_errors:
-            raise RuntimeError("the fake API's script raised") from self._script_errors[0]
 
     async def _handle(self, http: Request) -> Response:
         """Record the request; answer `POST /v1/responses` by the script, else 404."""

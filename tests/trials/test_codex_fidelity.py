@@ -19,7 +19,7 @@ import pytest
 
 from activation.trials.listing.claude_code import ListedSkill, Listing
 from activation.trials.listing.codex import Scope, render
-from tests.support.codex_cli import CODEX_PACKAGE, locate_codex
+from tests.support.codex_cli import CODEX
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest
 
 pytestmark = pytest.mark.real_cli
@@ -31,14 +31,8 @@ LONG = ("Use when the long workflow applies. " * 40)[:1100]
 
 @pytest.fixture(scope="module")
 def codex() -> Path:
-    """The pinned, real Codex CLI: skipped outside CI when it cannot be had, failed in CI
-    (the policy of the Claude Code fixture in tests/conftest.py)."""
-    path, problem = locate_codex()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the real Codex CLI ({CODEX_PACKAGE}): {problem}")
-        pytest.skip(f"the real Codex CLI ({CODEX_PACKAGE}) is not available: {problem}")
-    return path
+    """The pinned, real Codex CLI: skipped outside CI when it cannot be had, failed in CI."""
+    return CODEX.required()
 
 
 @dataclass(frozen=True)

@@ -78,19 +78,21 @@ def check(claude: Path, inputs: Inputs, tmp_path: Path) -> str:
     return sent
 
 
-def test_a_plugins_listing_is_the_clis(claude: Path, tmp_path: Path) -> None:
+def measured(tmp_path: Path, skills: str, catalog: Path | None = None) -> Inputs:
+    """The inputs of a run on the set written under `<repo>/<skills>`, its deploy skill
+    measured (the working tree against itself)."""
     repo = tmp_path / "repo"
-    write_set(repo / "plugins" / "kit" / "skills")
+    write_set(repo / skills)
     cases = tmp_path / "cases.json"
     cases.write_text(CASES)
-    inputs = load_inputs(
-        repo,
-        repo=repo,
-        skill_path="plugins/kit/skills/deploy/SKILL.md",
-        cases=cases,
-        baseline="plugins/kit/skills/deploy/SKILL.md",
+    path = f"{skills}/deploy/SKILL.md"
+    return load_inputs(
+        repo, repo=repo, skill_path=path, cases=cases, baseline=path, catalog=catalog
     )
-    sent = check(claude, inputs, tmp_path)
+
+
+def test_a_plugins_listing_is_the_clis(claude: Path, tmp_path: Path) -> None:
+    sent = check(claude, measured(tmp_path, "plugins/kit/skills"), tmp_path)
     assert (
         "- kit:deploy: Deploy the app to staging or production. - When the user asks to ship, "
         "release or roll back.\n"
@@ -101,17 +103,7 @@ def test_a_plugins_listing_is_the_clis(claude: Path, tmp_path: Path) -> None:
 
 
 def test_a_skills_folders_listing_is_the_clis(claude: Path, tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    write_set(repo / ".claude" / "skills")
-    cases = tmp_path / "cases.json"
-    cases.write_text(CASES)
-    inputs = load_inputs(
-        repo,
-        repo=repo,
-        skill_path=".claude/skills/deploy/SKILL.md",
-        cases=cases,
-        baseline=".claude/skills/deploy/SKILL.md",
-    )
+    inputs = measured(tmp_path, ".claude/skills")
     assert inputs.target.skill_id == "deploy"
     sent = check(claude, inputs, tmp_path)
     assert "- deploy: Deploy the app" in sent
@@ -119,22 +111,10 @@ def test_a_skills_folders_listing_is_the_clis(claude: Path, tmp_path: Path) -> N
 
 
 def test_the_catalogs_listing_is_the_clis(claude: Path, tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    write_set(repo / "plugins" / "kit" / "skills")
     catalog = tmp_path / "catalog"
     (catalog / "mine").mkdir(parents=True)
     (catalog / "mine" / "SKILL.md").write_text("---\ndescription: My own widgets.\n---\n")
     write_set(catalog / "shop" / "skills")
-    cases = tmp_path / "cases.json"
-    cases.write_text(CASES)
-    inputs = load_inputs(
-        repo,
-        repo=repo,
-        skill_path="plugins/kit/skills/deploy/SKILL.md",
-        cases=cases,
-        baseline="plugins/kit/skills/deploy/SKILL.md",
-        catalog=catalog,
-    )
-    sent = check(claude, inputs, tmp_path)
+    sent = check(claude, measured(tmp_path, "plugins/kit/skills", catalog), tmp_path)
     assert "- mine: My own widgets." in sent
     assert "- shop:deploy: Deploy the app" in sent

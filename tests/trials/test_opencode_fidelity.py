@@ -7,7 +7,6 @@ CLI's first model request.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,8 @@ from activation.trials.listing.claude_code import ListedSkill
 from activation.trials.listing.opencode import render
 from tests.support.messages_api import FakeMessagesAPI, Text
 from tests.support.opencode_cli import (
-    OPENCODE_PACKAGE,
+    OPENCODE,
     isolated_env,
-    locate_opencode,
     processes_with_env,
     run_headless,
     write_config,
@@ -46,12 +44,7 @@ LISTED = ["_private", "blank", "review", "customize-opencode", "deploy", "notes"
 @pytest.fixture(scope="module")
 def opencode() -> Path:
     """The pinned, real OpenCode CLI: skipped outside CI when it cannot be had, failed in CI."""
-    path, problem = locate_opencode()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the real OpenCode CLI ({OPENCODE_PACKAGE}): {problem}")
-        pytest.skip(f"the real OpenCode CLI ({OPENCODE_PACKAGE}) is not available: {problem}")
-    return path
+    return OPENCODE.required()
 
 
 def write_project(project: Path) -> list[tuple[ListedSkill, str]]:

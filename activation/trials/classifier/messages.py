@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import Any, Self
+from dataclasses import replace
+from typing import Any
 
 import anthropic
 import httpx2
@@ -29,7 +28,7 @@ from activation import _config
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
-from activation.trials.classifier.provider import Reply, Throttled
+from activation.trials.classifier.provider import Reply, SharedClient, pushed_back
 
 KIND = "messages-api"
 """The backend kind in Stage A's cache keys (batches ask the same, so they share it)."""
@@ -40,26 +39,12 @@ SENT = Usage(requests=1)
 _UNREACHABLE = (httpx2.ConnectError, httpx2.UnsupportedProtocol)
 
 
-@dataclass
-class _Pushback:
-    """The trial being asked: how often the API pushed back, and whom to tell (with when
-    the refused attempt was sent)."""
-
-    tell: Throttled
-    count: int = 0
-
-
-_ASKING: ContextVar[_Pushback | None] = ContextVar("activation_asking", default=None)
-
-
 async def _watch(request: Any, call_next: Any) -> Any:
     """Runs once per attempt, retries included."""
     sent_at = time.monotonic()
     response = await call_next(request)
-    pushback = _ASKING.get()
-    if pushback is not None and response.status_code in THROTTLED:
-        pushback.count += 1
-        pushback.tell(sent_at)
+    if response.status_code in THROTTLED:
+        pushed_back(sent_at)
     return response
 
 
@@ -97,36 +82,13 @@ def client() -> anthropic.AsyncAnthropic:
     )
 
 
-class MessagesAPI:
+class MessagesAPI(SharedClient[anthropic.AsyncAnthropic]):
     """Stage A's requests over one shared `AsyncAnthropic` client."""
 
     kind = KIND
 
-    def __init__(self, prices: Prices | None) -> None:
-        self.prices = prices
-        self._client: anthropic.AsyncAnthropic | None = None
-
-    async def __aenter__(self) -> Self:
-        self._client = client()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
-
-    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
-        """One request and what came of it."""
-        assert self._client is not None, "enter the provider before asking"
-        pushback = _Pushback(throttled)
-        token = _ASKING.set(pushback)
-        try:
-            reply = await self._ask(self._client, request)
-        finally:
-            _ASKING.reset(token)
-        if not pushback.count:
-            return reply
-        return replace(reply, usage=replace(reply.usage, throttled=pushback.count))
+    def client(self) -> anthropic.AsyncAnthropic:
+        return client()
 
     async def _ask(self, client: anthropic.AsyncAnthropic, request: dict[str, Any]) -> Reply:
         try:

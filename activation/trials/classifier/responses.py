@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import Any, Self
+from dataclasses import replace
+from typing import Any
 
 import httpx
 import openai
@@ -29,7 +28,7 @@ from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.classifier.provider import Reply, Throttled
+from activation.trials.classifier.provider import Reply, SharedClient, asking, pushed_back
 
 KIND = "openai-responses"
 """The provider kind in Stage A's cache keys."""
@@ -41,32 +40,18 @@ SENT = Usage(requests=1)
 _UNREACHABLE = (httpx.ConnectError, httpx.UnsupportedProtocol)
 
 
-@dataclass
-class _Pushback:
-    """The trial being asked: when its latest attempt was sent, how often the API pushed
-    back, and whom to tell."""
-
-    tell: Throttled
-    sent_at: float = 0.0
-    count: int = 0
-
-
-_ASKING: ContextVar[_Pushback | None] = ContextVar("activation_asking_openai", default=None)
-
-
 async def _sending(request: httpx.Request) -> None:
     """Runs before each attempt, retries included."""
-    pushback = _ASKING.get()
+    pushback = asking()
     if pushback is not None:
         pushback.sent_at = time.monotonic()
 
 
 async def _received(response: httpx.Response) -> None:
     """Runs after each attempt, retries included."""
-    pushback = _ASKING.get()
+    pushback = asking()
     if pushback is not None and response.status_code == THROTTLED:
-        pushback.count += 1
-        pushback.tell(pushback.sent_at)
+        pushed_back(pushback.sent_at)
 
 
 def responses_request(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,36 +123,13 @@ def client() -> openai.AsyncOpenAI:
     )
 
 
-class ResponsesAPI:
+class ResponsesAPI(SharedClient[openai.AsyncOpenAI]):
     """Stage A's requests over one shared `AsyncOpenAI` client."""
 
     kind = KIND
 
-    def __init__(self, prices: Prices | None) -> None:
-        self.prices = prices
-        self._client: openai.AsyncOpenAI | None = None
-
-    async def __aenter__(self) -> Self:
-        self._client = client()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
-
-    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
-        """One request and what came of it."""
-        assert self._client is not None, "enter the provider before asking"
-        pushback = _Pushback(throttled)
-        token = _ASKING.set(pushback)
-        try:
-            reply = await self._ask(self._client, request)
-        finally:
-            _ASKING.reset(token)
-        if not pushback.count:
-            return reply
-        return replace(reply, usage=replace(reply.usage, throttled=pushback.count))
+    def client(self) -> openai.AsyncOpenAI:
+        return client()
 
     async def _ask(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> Reply:
         try:

@@ -1,0 +1,95 @@
+"""A pinned agent CLI from the npm registry, installed on first use into the repository (its
+folder git-ignored), and the one policy the tests that drive it share: skipped outside CI,
+with the reason, only when it cannot be had; failed in CI.
+
+The versions are pinned because what the tests check is a version's own behaviour (its
+listing, its event stream): an unpinned install silently picks another release.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class PinnedCli:
+    """`package@version`, installed with npm under `folder`, run as `command`; `--version`
+    prints the version as its `version_word`-th word."""
+
+    title: str
+    package: str
+    version: str
+    folder: Path
+    command: str
+    version_word: int = 0
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}@{self.version}"
+
+    @property
+    def binary(self) -> Path:
+        return self.folder / "node_modules" / ".bin" / self.command
+
+    def installed_version(self, binary: Path | None = None) -> str | None:
+        """What `--version` says, or None when the binary does not answer."""
+        try:
+            completed = subprocess.run(
+                [str(binary or self.binary), "--version"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        words = completed.stdout.split()
+        return words[self.version_word] if completed.returncode == 0 and words else None
+
+    def locate(self) -> tuple[Path | None, str]:
+        """The pinned CLI, installing it when needed; else None and why it is unavailable."""
+        if self.binary.exists() and self.installed_version() == self.version:
+            return self.binary, ""
+        npm = shutil.which("npm")
+        if npm is None:
+            return None, f"npm is not on PATH, so {self.spec} cannot be installed"
+        command = [npm, "install", "--prefix", str(self.folder), "--no-audit", "--no-fund",
+                   "--save-exact", self.spec]  # fmt: skip
+        try:
+            completed = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=INSTALL_TIMEOUT,
+                stdin=subprocess.DEVNULL,
+                check=False,
+                env={**os.environ, "npm_config_update_notifier": "false"},
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return None, f"`npm install {self.spec}` failed: {error}"
+        if completed.returncode != 0:
+            tail = " ".join(completed.stderr.split())[-400:]
+            return None, f"`npm install {self.spec}` exited {completed.returncode}: {tail}"
+        version = self.installed_version()
+        if version != self.version:
+            return None, f"installed {self.spec} but `{self.command} --version` says {version!r}"
+        return self.binary, ""
+
+    def required(self) -> Path:
+        """The CLI for a test: skipped outside CI when it cannot be had, failed in CI."""
+        path, problem = self.locate()
+        if path is None:
+            if os.environ.get("CI"):
+                pytest.fail(f"CI must run the real {self.title} ({self.spec}): {problem}")
+            pytest.skip(f"the real {self.title} ({self.spec}) is not available: {problem}")
+        return path
