@@ -44,6 +44,14 @@ CLAUDE = "claude"
 CLAUDE_PACKAGE = "@anthropic-ai/claude-code@2.1.332"
 """The CLI release Stage B is measured and tested on (pinned: an unpinned install on Node 20
 silently picks an older release)."""
+OPENCODE = "opencode"
+"""The OpenCode executable Stage B starts (`--agent opencode`)."""
+OPENCODE_PACKAGE = "opencode-ai@1.18.33"
+"""The OpenCode release Stage B is measured and tested on (its listing, its event stream)."""
+CODEX = "codex"
+"""The Codex executable Stage B starts (`--agent codex`)."""
+CODEX_PACKAGE = "@openai/codex@0.171.0"
+"""The Codex release Stage B is measured and tested on (its listing, its event stream)."""
 MAX_TURNS = 8
 TIMEOUT = 300.0
 """Seconds per Stage B run."""
@@ -109,3 +117,23 @@ SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 SUMMARY_LIST_LIMIT = 25
 """Flagged cases listed by name in the Markdown report: it must stay short enough to be a
 pull-request comment; the rest are counted, and the HTML and JSON reports list them all."""
+
+SUGGEST_ROUNDS = 3
+"""`suggest`: rounds of proposals at most (it stops sooner when a round finds nothing better)."""
+SUGGEST_PROPOSALS = 4
+"""`suggest`: descriptions the proposer is asked for each round."""
+SUGGEST_MAX_TOKENS = 2_000
+"""`suggest`: the proposer's answer, at most (K descriptions of up to 1,024 characters)."""
+SUGGEST_SHARES = (0.4, 0.3, 0.3)
+"""`suggest --splits`: the cases' shares of the train, select and holdback splits (proposals
+see train's failures, each is gated on select, the chosen one is scored once on holdback)."""
+SUGGEST_MIN_CASES = (6, 7, 7)
+"""`suggest`: the fewest cases of the train, select and holdback splits; each of select and
+holdback also needs a case that should load the skill and one that should not. Chosen so a
+40-case suite passes at almost every seed (98 % of 500 seeds in four strata of 10 cases,
+100 % in twelve strata; 92 % with 8 per split), and the bundled 95-case suite at every one."""
+SUGGEST_STRATUM = 3
+"""`suggest`: a stratum (expected skill x group) of this many cases or more gets a case in
+every split, even when its cases' hashes leave a split empty."""
+SUGGEST_BODY_CHARS = 4_000
+"""`suggest`: the characters of the SKILL.md body the proposer is shown (the rest is cut)."""

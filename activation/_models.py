@@ -258,6 +258,24 @@ class Usage:
             self.throttled + other.throttled,
         )
 
+    def __sub__(self, earlier: Usage) -> Usage:
+        """What was used since `earlier` (a total taken before)."""
+        cost = (
+            None
+            if self.cost_usd is None or earlier.cost_usd is None
+            else (self.cost_usd - earlier.cost_usd)
+        )
+        return Usage(
+            self.requests - earlier.requests,
+            self.input_tokens - earlier.input_tokens,
+            self.output_tokens - earlier.output_tokens,
+            cost,
+            self.cache_write_tokens - earlier.cache_write_tokens,
+            self.cache_read_tokens - earlier.cache_read_tokens,
+            self.from_cache - earlier.from_cache,
+            self.throttled - earlier.throttled,
+        )
+
 
 @dataclass(frozen=True)
 class Prices:
@@ -539,12 +557,14 @@ class Setting:
 
 @dataclass(frozen=True)
 class AgentSettings:
-    """How Stage B starts the Claude Code CLI; `version` is what the CLI said it is."""
+    """How Stage B starts the agent CLIs; `version` is what the CLI run said it is."""
 
     claude: str = _config.CLAUDE
     max_turns: int = _config.MAX_TURNS
     timeout: float = _config.TIMEOUT
     version: str | None = None
+    opencode: str = _config.OPENCODE
+    codex: str = _config.CODEX
 
 
 @dataclass(frozen=True)
@@ -591,8 +611,14 @@ class RunSpec:
     fail_on: tuple[str, ...] = ()
     """Statuses beyond REGRESSED that fail the gate: `("weakened",)` or none."""
     coding_agent: str = _config.AGENT
-    """The agent whose skill listing and load action Stage A shows the model (Stage B runs
-    Claude Code)."""
+    """The agent whose skill listing and load action Stage A shows the model, and whose
+    CLI Stage B runs."""
+
+    @property
+    def cell(self) -> str:
+        """The run's cell in one word, stage/agent/model: `A/codex/openai:gpt-5.1-codex`,
+        `B/claude-code/default` (the CLI's own model); what a matrix names it by."""
+        return f"{self.stage}/{self.coding_agent}/{self.model or 'default'}"
 
     @property
     def prices(self) -> Prices | None:

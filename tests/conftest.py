@@ -10,6 +10,8 @@ import pytest
 
 from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
+from tests.support.codex_cli import CODEX
+from tests.support.opencode_cli import OPENCODE
 from tests.support.skill_repo import SkillRepos
 
 
@@ -17,6 +19,18 @@ from tests.support.skill_repo import SkillRepos
 def claude() -> Path:
     """The pinned, real Claude Code CLI: skipped outside CI when it cannot be had, failed in CI."""
     return CLAUDE.required()
+
+
+@pytest.fixture(scope="session")
+def opencode_cli() -> Path:
+    """The pinned, real OpenCode CLI: skipped outside CI when it cannot be had, failed in CI."""
+    return OPENCODE.required()
+
+
+@pytest.fixture(scope="session")
+def codex_cli() -> Path:
+    """The pinned, real Codex CLI: skipped outside CI when it cannot be had, failed in CI."""
+    return CODEX.required()
 
 
 @pytest.fixture(autouse=True)

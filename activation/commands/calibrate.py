@@ -113,6 +113,8 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     session.adopt(args.debug, args.json)
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
+    if args.agreement:
+        return main_agreement(session, args, stages)
     stage = stage_of(args, stages)
     spec = spec_from(args, stage)
     comparisons, sibling = comparison_inputs(args, Path.cwd())
@@ -132,3 +134,65 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
         for path in record(args.record, calibration, datetime.now(UTC)):
             session.out.print(f"recorded {path}", soft_wrap=True)
     return calibration.exit_code
+
+
+def spot_checks(inputs: Inputs, only: bool) -> Inputs:
+    """The cases both stages run: `--only`'s, else the spot checks."""
+    if only:
+        return inputs
+    chosen = tuple(case for case in inputs.cases if case.spot_check)
+    if not chosen:
+        raise InputError(
+            "--agreement runs the spot checks: mark some cases `spot_check: true` or pass --only"
+        )
+    return replace(inputs, cases=chosen)
+
+
+def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | None) -> int:
+    """Stage A, then Stage B, on the same cases: how far the cheap stage can be trusted."""
+    from activation.commands.runner import cells_from
+    from activation.report.agreement import (
+        StageAgreement,
+        agreement_data,
+        agreement_markdown,
+        record_stem,
+        render_agreement,
+    )
+
+    if args.real:
+        raise InputError("--agreement runs both stages: leave out --real")
+    comparisons, _sibling = comparison_inputs(args, Path.cwd())
+    inputs = spot_checks(comparisons["narrow"], args.only is not None)
+    picked = {}
+    for real in (False, True):
+        asked = argparse.Namespace(**{**vars(args), "real": real})
+        stage = stage_of(asked, stages)
+        (spec, *more) = cells_from(asked, stage)
+        if more:
+            raise InputError("--agreement compares one Stage A cell with one Stage B cell: "
+                             "pass one --model and one --agent")  # fmt: skip
+        picked[real] = (stage, stage.preflight(spec))
+    session.warn(run_warnings(picked[False][1], inputs, args.cases is None))
+    outcomes = []
+    with open_store(args) as store:
+        for stage, spec in picked.values():
+            session.err.print(f"{spec.cell}: {len(inputs.cases)} case(s)", soft_wrap=True)
+            outcome = run_trials(session, stage, spec, inputs, store)
+            if outcome.interrupted:
+                raise KeyboardInterrupt
+            outcomes.append(outcome)
+    run = StageAgreement(*outcomes)
+    session.out.print(render_agreement(run))
+    data = agreement_data(run, __version__)
+    if args.json is not None:
+        args.json.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    if args.record:
+        when = datetime.now(UTC)
+        stem = record_stem(run, when)
+        args.record.mkdir(parents=True, exist_ok=True)
+        json_path, md_path = args.record / f"{stem}.json", args.record / f"{stem}.md"
+        json_path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+        md_path.write_text(agreement_markdown(run, when))
+        for path in (json_path, md_path):
+            session.out.print(f"recorded {path}", soft_wrap=True)
+    return run.exit_code

@@ -29,11 +29,13 @@ from activation._config import (
     CACHE_ENV,
     CACHE_TTL,
     CLAUDE,
+    CODEX,
     CONCURRENCY,
     MAX_CONCURRENCY,
     MAX_TRIALS,
     MAX_TURNS,
     MODEL,
+    OPENCODE,
     SEED,
     SKILL_PATH,
     SUMMARY_ENV,
@@ -92,13 +94,32 @@ def shard(value: str) -> tuple[int, int]:
     return int(index), int(count)
 
 
-def non_empty(value: str) -> str:
-    if not value.strip():
+def listed(value: str) -> tuple[str, ...]:
+    """`a,b`: the items, in order, without blanks or repeats; at least one."""
+    items = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    if not items:
         raise argparse.ArgumentTypeError("must not be empty")
-    return value
+    return items
+
+
+def agents(value: str) -> tuple[str, ...]:
+    """`--agent a,b`: agents this tool knows."""
+    names = listed(value)
+    unknown = [name for name in names if name not in AGENTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown agent {', '.join(unknown)}: choose from {', '.join(AGENTS)}"
+        )
+    return names
 
 
 AUTO = "auto"
+
+
+def split_shares(value: str) -> tuple[float, float, float]:
+    from activation.inputs.splits import parse_shares
+
+    return parse_shares(value)
 
 
 def concurrency(value: str) -> tuple[int | None, int | None]:
@@ -359,9 +380,10 @@ TRIAL_OPTIONS = (
     ),
     Flag(
         "--model",
-        "ID",
-        "model id; mock: the offline mock model; openai:<id>: an OpenAI model (Stage A)",
-        non_empty,
+        "ID[,ID]",
+        "model id, or several (one cell each); mock: the offline mock model; "
+        "openai:<id>: an OpenAI model",
+        listed,
         shown={"A": MODEL, "B": "the CLI's own default"},
     ),
     Flag("--seed", "N", "menu shuffle seed", int, SEED, toml=INTEGER),
@@ -383,10 +405,12 @@ TRIAL_OPTIONS = (
     ),
     Flag(
         "--agent",
-        "NAME",
-        "the agent whose skill listing and load action Stage A reproduces",
-        default=AGENT,
-        choices=AGENTS,
+        "NAME[,NAME]",
+        f"the agent, or several (one cell each), whose listing and load action are measured: "
+        f"{', '.join(AGENTS)}",
+        agents,
+        default=(AGENT,),
+        shown=AGENT,
     ),
     Flag(
         "--fail-on",
@@ -447,8 +471,10 @@ SHOW = Flag(
 )
 JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
 STAGE_B_OPTIONS = (
-    switch("--real", "Stage B: run the real Claude Code CLI"),
+    switch("--real", "Stage B: run the real agent CLI (Claude Code, OpenCode or Codex)"),
     Flag("--claude", "PATH", "Claude Code executable", default=CLAUDE),
+    Flag("--opencode", "PATH", "OpenCode executable (--agent opencode)", default=OPENCODE),
+    Flag("--codex", "PATH", "Codex executable (--agent codex)", default=CODEX),
     Flag("--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS, toml=INTEGER),
     Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT, toml=NUMBER),
 )
@@ -475,7 +501,7 @@ RUN = Command(
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
-    "Subcommands: lint, detect, calibrate, report, diff, merge, cache, schema "
+    "Subcommands: suggest, lint, detect, calibrate, report, diff, merge, cache, schema "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model, activation --model mock.",
     (
@@ -558,9 +584,70 @@ CALIBRATE = Command(
                     const=RECORDS,
                     toml=PATH,
                 ),
+                switch(
+                    "--agreement",
+                    "instead: run Stage A and Stage B on the spot checks, real description "
+                    "vs the narrow control, and measure how far the stages agree",
+                ),
             ),
         ),
         (None, (DEBUG,)),
+    ),
+    RUN_EPILOG,
+    settings=True,
+)
+SUGGEST = Command(
+    "activation suggest",
+    "Propose better descriptions for a skill from the failures of a train split, keep a "
+    "proposal only when the engine finds it better on a select split (in every cell, no "
+    "sibling losing a case), and score the chosen one once on a holdback split no step has "
+    "seen. Example: activation suggest --skill billing:refunds --rounds 3 --max-cost-usd 5",
+    (
+        *RUN_SECTIONS,
+        (
+            "suggest",
+            (
+                Flag(
+                    "--skill",
+                    "ID",
+                    "the skill to improve (an id of the set)",
+                    shown="the --skill-path one",
+                ),
+                Flag(
+                    "--rounds",
+                    "N",
+                    "rounds of proposals at most",
+                    positive_int,
+                    _config.SUGGEST_ROUNDS,
+                    toml=INTEGER,
+                ),
+                Flag(
+                    "--proposals",
+                    "K",
+                    "descriptions proposed each round",
+                    positive_int,
+                    _config.SUGGEST_PROPOSALS,
+                    toml=INTEGER,
+                ),
+                Flag("--proposer", "ID", "the model that proposes", shown=f"{_config.MODEL}"),
+                Flag(
+                    "--splits",
+                    "T/S/H",
+                    "train/select/holdback shares, in percent",
+                    split_shares,
+                    default=_config.SUGGEST_SHARES,
+                    shown="/".join(f"{share:.0%}".rstrip("%") for share in _config.SUGGEST_SHARES),
+                ),
+                switch(
+                    "--write",
+                    "replace the description in SKILL.md with the chosen one "
+                    "(after the holdback is shown; only when it found no regression)",
+                ),
+                ONLY,
+            ),
+        ),
+        ("outputs", (*REPORT_OUTPUTS[1:], NO_SUMMARY)),
+        (None, (switch("--dry-run", "estimate the cost of the whole run; no model call"), DEBUG)),
     ),
     RUN_EPILOG,
     settings=True,
@@ -696,6 +783,7 @@ SCHEMA = Command(
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "calibrate": CALIBRATE,
+    "suggest": SUGGEST,
     "lint": LINT,
     "report": REPORT,
     "diff": DIFF,

@@ -15,9 +15,11 @@ from typing import NoReturn
 from activation.commands.session import Command, Session, install_stop_signals, run_command
 from activation.trials.stage import Stage
 
-SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema")
+SUBCOMMANDS = (
+    "suggest", "lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema",
+)  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
-WITH_STAGES = frozenset({"run", "calibrate"})
+WITH_STAGES = frozenset({"run", "calibrate", "suggest"})
 """The commands that run trials, and so take the stages."""
 
 

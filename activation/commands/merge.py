@@ -11,21 +11,20 @@ import os
 from activation import __version__
 from activation.commands.flags import MERGE
 from activation.commands.outputs import chosen_outputs, write_outputs
-from activation.commands.report import load_report
+from activation.commands.report import load_saved, render_any
 from activation.commands.session import Session
-from activation.report.merge import merge_reports
-from activation.report.terminal import render_report
+from activation.report.merge import merge_saved
 
 
 def main_merge(session: Session, argv: list[str]) -> int:
     args = MERGE.parse(argv)
     session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
-    reports = [(str(path), load_report(path)) for path in args.reports]
-    merged = merge_reports(reports, __version__)
+    reports = [(str(path), load_saved(path)) for path in args.reports]
+    merged = merge_saved(reports, __version__)
     if merged.missing_line:
         session.warn([merged.missing_line])
-    session.show(render_report(merged.report, args.show))
+    session.show(render_any(merged.report, args.show))
     session.write_report(merged.report)
     write_outputs(session, merged.report, outputs)
     return merged.report.exit_code

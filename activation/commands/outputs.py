@@ -11,10 +11,14 @@ import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from activation._config import SUMMARY_ENV
 from activation.commands.session import Session, check_writable
-from activation.report.model import Report
+
+if TYPE_CHECKING:
+    from activation.report.codec import Saved
+    from activation.report.matrix import Matrix
 
 FORMATS = ("junit", "markdown", "html")
 
@@ -38,7 +42,11 @@ def chosen_outputs(args: argparse.Namespace, environ: Mapping[str, str]) -> Outp
     return Outputs(files, Path(summary))
 
 
-def render(name: str, report: Report, path: Path) -> bytes:
+def render(name: str, report: Saved, path: Path) -> bytes:
+    from activation.report.matrix import Matrix
+
+    if isinstance(report, Matrix):
+        return render_matrix(name, report, path)
     if name == "junit":
         from activation.report.junit import render_junit
 
@@ -52,7 +60,21 @@ def render(name: str, report: Report, path: Path) -> bytes:
     return render_html(report, path.absolute().parent).encode()
 
 
-def write_outputs(session: Session, report: Report, outputs: Outputs) -> bool:
+def render_matrix(name: str, matrix: Matrix, path: Path) -> bytes:
+    if name == "junit":
+        from activation.report.junit import render_matrix_junit
+
+        return render_matrix_junit(matrix)
+    if name == "markdown":
+        from activation.report.matrix_markdown import render_matrix_markdown
+
+        return render_matrix_markdown(matrix).encode()
+    from activation.report.matrix_html import render_matrix_html
+
+    return render_matrix_html(matrix, path.absolute().parent).encode()
+
+
+def write_outputs(session: Session, report: Saved, outputs: Outputs) -> bool:
     """Every file asked for; False when one could not be written (said in one line each)."""
     written = True
     for name, path in outputs.files.items():

@@ -19,9 +19,12 @@ from activation.commands.flags import RUN
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
-    from activation._models import Inputs, RunSpec
+    from activation._models import Inputs, RunSpec, Setting
     from activation.commands.runner import Stages
+    from activation.report.matrix import Matrix
+    from activation.report.model import Report
     from activation.report.plan import Detectable
+    from activation.trials.stage import Stage
 
 SIMULATED_RUNS = 60
 """Runs per population behind what `--dry-run --simulate` shows: a few seconds on 95 cases,
@@ -57,17 +60,7 @@ def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
 def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_settings(RUN, argv)
     from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.runner import (
-        inputs_from,
-        open_store,
-        run_trials,
-        sharded,
-        spec_from,
-        stage_of,
-    )
-    from activation.report.model import build_report
-    from activation.report.plan import render_plan, run_warnings, settings_table
-    from activation.report.terminal import render_report
+    from activation.commands.runner import cells_from, inputs_from, stage_of
 
     session.adopt(args.debug, args.json)
     for flag in ("simulate", "verbose"):
@@ -75,38 +68,112 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
             raise InputError(f"--{flag} goes with --dry-run")
     outputs = chosen_outputs(args, os.environ)
     stage = stage_of(args, stages)
-    spec = spec_from(args, stage)
+    specs = cells_from(args, stage)
     inputs = inputs_from(args, Path.cwd(), args.candidate)
-    warnings = run_warnings(spec, inputs, bundled_cases=args.cases is None)
+    warnings = run_warnings(specs, inputs, bundled_cases=args.cases is None)
     session.warn(warnings)
     if args.only is None:
         inputs = stage.select(inputs, session.say)
-    if args.shard is not None:
-        whole = len(inputs.cases)
-        spec, inputs = sharded(spec, inputs, *args.shard)
-        index, count = args.shard
-        session.say(f"shard {index}/{count}: {len(inputs.cases)} of {whole} case(s)")
+    cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:
+        return show_plan(session, args, stage, cells, settings)
+    cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
+    report = run_and_report(session, args, argv, stage, cells, tuple(warnings))
+    from activation.commands.report import render_any
+
+    session.show(render_any(report, args.show))
+    session.write_report(report)
+    write_outputs(session, report, outputs)
+    return report.exit_code
+
+
+def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) -> list[str]:
+    """Every cell's warnings about its inputs, each said once; one that holds in some
+    cells only (a listing that cuts the entry) names them."""
+    from activation.report.plan import run_warnings as cell_warnings
+
+    found = {spec.cell: cell_warnings(spec, inputs, bundled_cases) for spec in specs}
+    said: dict[str, list[str]] = {}
+    for cell, warnings in found.items():
+        for warning in warnings:
+            said.setdefault(warning, []).append(cell)
+    return [
+        warning if len(cells) == len(specs) else f"{warning} (in {', '.join(cells)})"
+        for warning, cells in said.items()
+    ]
+
+
+def shard_cells(
+    session: Session, args: argparse.Namespace, specs: Sequence[RunSpec], inputs: Inputs
+) -> list[tuple[RunSpec, Inputs]]:
+    """The cells this process runs: every cell on every case, or a shard's share."""
+    from activation.commands.runner import sharded, sharded_cells
+
+    if args.shard is None:
+        return [(spec, inputs) for spec in specs]
+    index, count = args.shard
+    if len(specs) == 1:
+        spec, mine = sharded(specs[0], inputs, index, count)
+        session.say(f"shard {index}/{count}: {len(mine.cases)} of {len(inputs.cases)} case(s)")
+        return [(spec, mine)]
+    cells = sharded_cells(specs, inputs, index, count)
+    pairs = sum(len(cell_inputs.cases) for _spec, cell_inputs in cells)
+    session.say(
+        f"shard {index}/{count}: {pairs} of {len(inputs.cases) * len(specs)} (case, cell) pair(s)"
+    )
+    return cells
+
+
+def show_plan(
+    session: Session,
+    args: argparse.Namespace,
+    stage: Stage,
+    cells: Sequence[tuple[RunSpec, Inputs]],
+    settings: Sequence[Setting],
+) -> int:
+    """What a dry run shows: each cell's plan, and the whole run's cost over its cells."""
+    from activation.report.plan import matrix_cost_line, render_plan, settings_table
+
+    estimates = []
+    for spec, inputs in cells:
         spec = stage.preflight(spec, calls=False)
         found = detectable(spec, inputs) if args.simulate else None
         if args.simulate and found is None:
             session.warn([f"not simulated: over {SIMULATION_LIMIT:,} calls in the first round"])
         cost = stage.estimate(spec, inputs, count=True)
+        estimates.append(cost)
+        if len(cells) > 1:
+            session.out.rule(f"cell {spec.cell}")
         session.out.print(render_plan(spec, stage, inputs, cost, found, args.verbose))
-        session.show(settings_table(settings, args.verbose))
-        return 0
-    spec = stage.preflight(spec)
+    if len(cells) > 1:
+        session.out.print(matrix_cost_line(estimates))
+    session.show(settings_table(settings, args.verbose))
+    return 0
+
+
+def run_and_report(
+    session: Session,
+    args: argparse.Namespace,
+    argv: Sequence[str],
+    stage: Stage,
+    cells: Sequence[tuple[RunSpec, Inputs]],
+    warnings: tuple[str, ...],
+) -> Report | Matrix:
+    """The cells' trials, remembered for the next run and reported: one cell's report, or
+    the matrix of several."""
+    from activation.commands.runner import open_store, run_cells
+    from activation.inputs.identity import matrix_identity
+    from activation.report.matrix import build_matrix
+    from activation.report.model import build_report
+
     with open_store(args) as store:
-        outcome = run_trials(session, stage, spec, inputs, store)
-    stage.remember(outcome)
-    report = build_report(
-        outcome,
-        __version__,
-        tuple(warnings),
-        rerun=rerun_args(args, argv),
-        notice=stage.notice(spec),
-    )
-    session.show(render_report(report, args.show))
-    session.write_report(report)
-    write_outputs(session, report, outputs)
-    return report.exit_code
+        outcomes = run_cells(session, stage, cells, store)
+    stage.remember(outcomes)
+    rerun = rerun_args(args, argv)
+    notices = [stage.notice(spec) for spec, _inputs in cells]
+    if len(outcomes) == 1:
+        return build_report(outcomes[0], __version__, warnings, rerun=rerun, notice=notices[0])
+    first = cells[0][0]
+    whole = [spec for spec, _inputs in cells]
+    fingerprint = first.shard.fingerprint if first.shard else matrix_identity(whole, cells[0][1])
+    return build_matrix(outcomes, __version__, fingerprint, warnings, rerun, notices)

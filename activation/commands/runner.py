@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from activation._config import AGENT, MAX_TRIALS
+from activation._config import MAX_TRIALS
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
 from activation.commands.session import Session
-from activation.inputs.identity import run_identity, shard_of
+from activation.inputs.identity import matrix_identity, pair_shard, run_identity, shard_of
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
 from activation.trials.cache import CachedBackend
-from activation.trials.engine import execute
+from activation.trials.engine import Cell, execute_cells
 from activation.trials.stage import Stage, planned_calls, stage_named
 
 Stages = Mapping[str, Stage]
@@ -31,7 +31,13 @@ def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
 
 
 def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
-    """The spec the flags ask for, with the stage's own defaults."""
+    """The spec the flags ask for, with the stage's own defaults: the first cell's."""
+    return cells_from(args, stage)[0]
+
+
+def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
+    """One spec per cell the flags ask for (each agent with each model, in the order
+    given), each with the stage's own defaults."""
     if args.max_trials is not None and args.max_trials < args.trials:
         raise InputError(
             f"--max-trials {args.max_trials} is below --trials {args.trials}: "
@@ -39,40 +45,41 @@ def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
         )
     if args.resume and not args.batch:
         raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
-    if args.real and args.agent != AGENT:
-        raise InputError(
-            f"--agent {args.agent}: Stage B (--real) runs Claude Code only; "
-            "other agents' listings are measured in Stage A"
-        )
     from activation.inputs.load import load_pricing
 
     fixed, ceiling = args.concurrency or (None, None)
-    spec = stage.configure(
-        RunSpec(
-            stage="B" if args.real else "A",
-            model=args.model,
-            trials=args.trials,
-            max_trials=args.max_trials or max(MAX_TRIALS, args.trials),
-            alpha=args.alpha,
-            seed=args.seed,
-            concurrency=fixed,
-            max_concurrency=ceiling,
-            agent=AgentSettings(args.claude, args.max_turns, args.timeout) if args.real else None,
-            pricing=load_pricing(args.price_in, args.price_out),
-            max_cost_usd=args.max_cost_usd,
-            batch=args.batch,
-            resume=args.resume,
-            fail_on=(args.fail_on,) if args.fail_on else (),
-            coding_agent=args.agent,
+    asked = RunSpec(
+        stage="B" if args.real else "A",
+        trials=args.trials,
+        max_trials=args.max_trials or max(MAX_TRIALS, args.trials),
+        alpha=args.alpha,
+        seed=args.seed,
+        concurrency=fixed,
+        max_concurrency=ceiling,
+        agent=AgentSettings(
+            args.claude, args.max_turns, args.timeout, opencode=args.opencode, codex=args.codex
         )
+        if args.real
+        else None,
+        pricing=load_pricing(args.price_in, args.price_out),
+        max_cost_usd=args.max_cost_usd,
+        batch=args.batch,
+        resume=args.resume,
+        fail_on=(args.fail_on,) if args.fail_on else (),
     )
-    if spec.max_cost_usd is not None and spec.prices is None:
-        model = spec.model or "the Claude Code CLI's default model (pass --model)"
-        raise InputError(
-            f"cannot enforce a cost ceiling without prices for {model}: "
-            "pass --price-in and --price-out"
-        )
-    return spec
+    cells = tuple(
+        stage.configure(replace(asked, coding_agent=agent, model=model))
+        for agent in args.agent
+        for model in args.model or (None,)
+    )
+    for spec in cells:
+        if spec.max_cost_usd is not None and spec.prices is None:
+            model = spec.model or "the Claude Code CLI's default model (pass --model)"
+            raise InputError(
+                f"cannot enforce a cost ceiling without prices for {model}: "
+                "pass --price-in and --price-out"
+            )
+    return cells
 
 
 def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> Inputs:
@@ -99,6 +106,27 @@ def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunS
     return replace(spec, shard=whole), replace(inputs, cases=mine)
 
 
+def sharded_cells(
+    specs: Sequence[RunSpec], inputs: Inputs, index: int, count: int
+) -> list[tuple[RunSpec, Inputs]]:
+    """This shard's (case, cell) pairs: each cell with its share of the cases, all of them
+    carrying the whole matrix's identity."""
+    whole = Shard(index, count, tuple(case.id for case in inputs.cases),
+                  matrix_identity(specs, inputs))  # fmt: skip
+    return [
+        (
+            replace(spec, shard=whole),
+            replace(
+                inputs,
+                cases=tuple(
+                    case for case in inputs.cases if pair_shard(case.id, spec.cell, count) == index
+                ),
+            ),
+        )
+        for spec in specs
+    ]
+
+
 @contextmanager
 def open_store(args: argparse.Namespace) -> Iterator[TrialStore | None]:
     """The response cache the flags ask for (None with `--no-cache`), closed after."""
@@ -116,12 +144,29 @@ def run_trials(
     session: Session, stage: Stage, spec: RunSpec, inputs: Inputs, store: TrialStore | None
 ) -> RunOutcome:
     """The run, its answers kept in and served from `store`, SIGINT and SIGTERM stopping it."""
-    backend = stage.open(spec, inputs)
-    if store is not None:
-        backend = CachedBackend(backend, store, inputs.target.skill_id)
-    estimate = None
-    if spec.max_cost_usd is not None:
-        estimate = stage.estimate(spec, inputs).per_trial
-    label = f"Stage {spec.stage} trials"
-    with TrialProgress(session.err, planned_calls(spec, inputs), label) as progress:
-        return execute(spec, inputs, backend, progress, estimate, stop_on_signals=True)
+    (outcome,) = run_cells(session, stage, [(spec, inputs)], store)
+    return outcome
+
+
+def run_cells(
+    session: Session,
+    stage: Stage,
+    cells: Sequence[tuple[RunSpec, Inputs]],
+    store: TrialStore | None,
+) -> tuple[RunOutcome, ...]:
+    """Every cell's trials at once (one progress bar over all of them)."""
+    planned = []
+    for spec, inputs in cells:
+        backend = stage.open(spec, inputs)
+        if store is not None:
+            backend = CachedBackend(backend, store, inputs.target.skill_id)
+        estimate = None
+        if spec.max_cost_usd is not None:
+            estimate = stage.estimate(spec, inputs).per_trial
+        planned.append(Cell(spec, inputs, backend, estimate))
+    calls = sum(planned_calls(spec, inputs) for spec, inputs in cells)
+    label = f"Stage {cells[0][0].stage} trials"
+    if len(cells) > 1:
+        label += f", {len(cells)} cells"
+    with TrialProgress(session.err, calls, label) as progress:
+        return execute_cells(planned, progress, stop_on_signals=True)

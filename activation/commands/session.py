@@ -28,7 +28,7 @@ from activation._config import DEBUG_ENV
 from activation._errors import ApiUnreachable, AuthError, ExitCode, InputError
 
 if TYPE_CHECKING:
-    from activation.report.model import Report
+    from activation.report.codec import Saved
 
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
@@ -85,7 +85,7 @@ class Session:
         self.debug = debug
         self.out, self.err = consoles()
         self.json_path: Path | None = None
-        self.report: Report | None = None
+        self.report: Saved | None = None
 
     def adopt(self, debug: bool, json_path: Path | None) -> None:
         """The options every run-like command shares: `--debug` (also from the settings
@@ -117,7 +117,7 @@ class Session:
         for warning in warnings:
             self.err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
 
-    def write_report(self, report: Report) -> bool:
+    def write_report(self, report: Saved) -> bool:
         """The JSON report, if asked for; a failure is one line, never a change of verdict."""
         self.report = report
         if self.json_path is None:

@@ -1,5 +1,5 @@
-"""Which run this is, and which shard a case falls in: the two rules shards and resumes
-rely on, side by side so they cannot drift apart.
+"""Which run this is, and which shard a case (or a matrix's (case, cell) pair) falls in: the
+rules shards and resumes rely on, side by side so they cannot drift apart.
 
 A run's identity is a digest of everything that makes two runs the same run: the skill,
 what both variants list (the skill's fields and its siblings'), every case as written, the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Sequence
 
 import orjson
 
@@ -44,3 +45,15 @@ def shard_of(case_id: str, count: int) -> int:
     machine and every run, so a case's trials always stay together."""
     digest = hashlib.sha256(case_id.encode()).digest()
     return int.from_bytes(digest[:8]) % count + 1
+
+
+def matrix_identity(specs: Sequence[RunSpec], inputs: Inputs) -> str:
+    """A run of several cells: the identities of its cells, in order."""
+    material = [run_identity(spec, inputs) for spec in specs]
+    return hashlib.sha256(orjson.dumps(material)).hexdigest()[:32]
+
+
+def pair_shard(case_id: str, cell: str, count: int) -> int:
+    """The shard a (case, cell) pair of a matrix falls in: the cells of one case spread
+    over the shards as the cases do."""
+    return shard_of(f"{cell}\n{case_id}", count)

@@ -342,16 +342,20 @@ def load_inputs(
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
     catalog: Path | None = None,
+    alone: bool = False,
+    measured: str | None = None,
 ) -> Inputs:
     """Everything a run needs: as the command line, the baseline defaults to `git:HEAD`
-    and the candidate to the working-tree SKILL.md."""
+    and the candidate to the working-tree SKILL.md. `alone`: one description, the
+    candidate's, on both sides (`suggest` starts from it; no other spec is read).
+    `measured`: the id of the set's skill to measure, instead of the cases file's."""
     matrix = load_cases(cases or BUNDLED_CASES)
-    target = resolve_target(repo, skill_path, cwd, matrix.written_for)
+    target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     others = load_distractors(distractors or BUNDLED_DISTRACTORS)
     listed = load_catalog(catalog) if catalog is not None else ()
-    first = resolve_variant(baseline or BASELINE, target, cwd)
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
+    first = second if alone else resolve_variant(baseline or BASELINE, target, cwd)
     ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
     seen: dict[str, str] = {}
     for skill in (*others, *listed):

@@ -22,19 +22,22 @@ import msgspec
 import orjson
 
 from activation._errors import ExitCode, InputError
+from activation.report.matrix import MATRIX_SCHEMA, Matrix
 from activation.report.model import SCHEMA, Report
 
 READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
+Saved = Report | Matrix
+"""What a saved run is: one cell's report, or a matrix of several."""
 SCHEMA_FILE = "report.schema.json"
 """The shipped JSON Schema, beside this module."""
 
 
-def report_data(report: Report) -> dict[str, Any]:
+def report_data(report: Saved) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(report)
     return data
 
 
-def report_json(report: Report) -> bytes:
+def report_json(report: Saved) -> bytes:
     return orjson.dumps(report_data(report), option=orjson.OPT_INDENT_2) + b"\n"
 
 
@@ -80,7 +83,7 @@ def _upgraded_case(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_report(data: object, source: str) -> Report:
-    """A saved JSON report as the typed model; anything else is an input error."""
+    """A saved JSON report of one cell as the typed model; anything else is an input error."""
     if not isinstance(data, dict) or data.get("schema") not in READABLE:
         raise InputError(f"{source}: not an activation report ({' or '.join(READABLE)})")
     if "cases" not in data:
@@ -91,10 +94,28 @@ def parse_report(data: object, source: str) -> Report:
         raise InputError(f"{source}: a damaged activation report ({error})") from None
 
 
+def parse_saved(data: object, source: str) -> Saved:
+    """A saved JSON report, of one cell or of a matrix of several."""
+    if not isinstance(data, dict) or data.get("schema") != MATRIX_SCHEMA:
+        return parse_report(data, source)
+    if "cells" not in data:
+        raise InputError(f"{source}: the report of a run that stopped early ({data.get('error')})")
+    cells = data["cells"]
+    if not isinstance(cells, list) or not cells:
+        raise InputError(f"{source}: a damaged activation report (a matrix without cells)")
+    read = [parse_report(cell, f"{source}, cell {number}") for number, cell in enumerate(cells, 1)]
+    try:
+        return msgspec.convert({**data, "cells": [report_data(cell) for cell in read]}, Matrix)
+    except msgspec.ValidationError as error:
+        raise InputError(f"{source}: a damaged activation report ({error})") from None
+
+
 def report_schema() -> dict[str, Any]:
-    """The JSON Schema of a report, from the types (a run that stopped early writes only
-    `schema`, `version`, `exit_code` and `error`)."""
-    (body,), components = msgspec.json.schema_components([Report], ref_template="#/$defs/{name}")
+    """The JSON Schema of a report, of one cell or a matrix, from the types (a run that
+    stopped early writes only `schema`, `version`, `exit_code` and `error`)."""
+    (body, matrix), components = msgspec.json.schema_components(
+        [Report, Matrix], ref_template="#/$defs/{name}"
+    )
     stopped = {
         "title": "StoppedEarly",
         "description": "A run that stopped before it had verdicts (exit 2 or 4).",
@@ -111,7 +132,7 @@ def report_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "activation report",
-        "anyOf": [body, stopped],
+        "anyOf": [body, matrix, stopped],
         "$defs": components,
     }
 

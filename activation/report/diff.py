@@ -3,19 +3,26 @@
 Useful to compare main last week with main today, or two models on the same cases. A case
 *regressed between the runs* when it passed in OLD (PASS or IMPROVED: the candidate was
 right) and is REGRESSED or FAIL in NEW (the candidate is wrong); that is what fails `diff`.
+
+Runs of several cells are compared cell by cell, a cell of OLD with the cell of NEW of the
+same name (stage/agent/model); a cell only one side has is named. Two runs of one cell each
+are compared whatever their cells, as two models on the same cases are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, CaseVerdict, Status
 from activation.report import words
+from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
 
@@ -161,3 +168,71 @@ def render_diff(diff: RunDiff, old_path: str, new_path: str) -> RenderableType:
     else:
         parts.append(Text("OK: no case that passed in OLD regressed in NEW.", style="bold green"))
     return Group(*parts)
+
+
+@dataclass(frozen=True)
+class CellsDiff:
+    """Two runs compared cell by cell."""
+
+    diffs: tuple[tuple[str, RunDiff], ...]
+    """(the cell's name, OLD's cell against NEW's), for the cells both runs have."""
+    only_old: tuple[str, ...] = ()
+    only_new: tuple[str, ...] = ()
+
+    @property
+    def exit_code(self) -> ExitCode:
+        failed = any(diff.exit_code is ExitCode.REGRESSED for _cell, diff in self.diffs)
+        return ExitCode.REGRESSED if failed else ExitCode.OK
+
+    @property
+    def warnings(self) -> list[str]:
+        if len(self.diffs) == 1 and not (self.only_old or self.only_new):
+            return self.diffs[0][1].warnings
+        found = [f"{cell}: {warning}" for cell, diff in self.diffs for warning in diff.warnings]
+        if self.only_old:
+            found.append(f"cells only OLD ran: {', '.join(self.only_old)}")
+        if self.only_new:
+            found.append(f"cells only NEW ran: {', '.join(self.only_new)}")
+        if not self.diffs:
+            found.append("the runs have no cell in common: nothing to compare")
+        return found
+
+
+def cells_of(saved: Report | Matrix) -> tuple[Report, ...]:
+    return saved.cells if isinstance(saved, Matrix) else (saved,)
+
+
+def compare_cells(old: Report | Matrix, new: Report | Matrix) -> CellsDiff:
+    """Each cell of NEW against OLD's cell of the same name (NEW's order)."""
+    before, after = cells_of(old), cells_of(new)
+    if len(before) == len(after) == 1:
+        name = before[0].cell if before[0].cell == after[0].cell else "OLD vs NEW"
+        return CellsDiff(((name, compare(before[0], after[0])),))
+    olds = {cell.cell: cell for cell in before}
+    news = {cell.cell: cell for cell in after}
+    return CellsDiff(
+        tuple((name, compare(olds[name], cell)) for name, cell in news.items() if name in olds),
+        tuple(name for name in olds if name not in news),
+        tuple(name for name in news if name not in olds),
+    )
+
+
+def render_cells_diff(diff: CellsDiff, old_path: str, new_path: str) -> RenderableType:
+    """One cell pair as a plain diff; several, each under its cell's name, then the verdict."""
+    if len(diff.diffs) == 1 and not (diff.only_old or diff.only_new):
+        return render_diff(diff.diffs[0][1], old_path, new_path)
+    parts: list[RenderableType] = []
+    for cell, one in diff.diffs:
+        parts += [Rule(f"cell {cell}"), render_diff(one, old_path, new_path)]
+    regressed = [cell for cell, one in diff.diffs if one.exit_code is ExitCode.REGRESSED]
+    parts.append(Rule("every cell"))
+    if regressed:
+        parts.append(Text(_regressed_line(regressed), style="bold red"))
+    else:
+        parts.append(Text("OK: no case that passed in OLD regressed in NEW, in any cell.",
+                          style="bold green"))  # fmt: skip
+    return Group(*parts)
+
+
+def _regressed_line(cells: Sequence[str]) -> str:
+    return f"FAILED: cases that passed in OLD regressed in NEW in {', '.join(cells)}."

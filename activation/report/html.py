@@ -6,6 +6,10 @@ file shipped with the package, autoescaped: prompts and descriptions are user te
 
 Per case a small chart shows each variant's correct rate with its 95% Wilson interval, so a
 reviewer sees at a glance which cases moved and how sure the run is.
+
+The page's body is a partial (templates/_cell.html.j2, with the style and the script
+beside it) that the page of several cells (matrix_html.py) shows once per cell: a
+`Section` is what it needs of one report.
 """
 
 from __future__ import annotations
@@ -268,21 +272,53 @@ def said(report: Report) -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True)
+class Section:
+    """One report's part of a page (templates/_cell.html.j2): everything it shows, the
+    prefix that keeps its element ids apart from another report's on the same page, and
+    the level of its headings."""
+
+    report: Report
+    prefix: str
+    level: int
+    rows: list[Row]
+    said: dict[str, object]
+    diff: list[tuple[str, str]]
+    entry_diffs: list[tuple[str, list[tuple[str, str]]]]
+    heat_maps: list[HeatMap]
+    skill_figures: list[tuple[str, list[str]]]
+
+    def label(self, text: str) -> str:
+        return words.label_text(text, self.report.skill.id)
+
+
+def section(report: Report, base: PurePath | None, prefix: str = "", level: int = 2) -> Section:
+    """A report's section; `base` is the page's folder, for relative transcript links."""
+    return Section(
+        report,
+        prefix,
+        level,
+        rows(report, base),
+        said(report),
+        words.word_diff(report.baseline.description, report.candidate.description),
+        words.entry_diffs(report),
+        heat_maps(report),
+        skill_figures(report),
+    )
+
+
+def shared() -> dict[str, object]:
+    """What a section's template needs whatever the report: statuses, variants, the chart."""
+    return {
+        "statuses": list(Status),
+        "status_order": STATUS_ORDER,
+        "variants": VARIANTS,
+        "chart_width": CHART_WIDTH,
+        "ticks": [(Bar.x(value), f"{value:.0%}") for value in (0.0, 0.5, 1.0)],
+    }
+
+
 def render_html(report: Report, base: PurePath | None = None) -> str:
     """The page; `base` is the folder it will be saved in, for relative transcript links."""
     template = environment().get_template("report.html.j2")
-    return template.render(
-        report=report,
-        rows=rows(report, base),
-        statuses=list(Status),
-        status_order=STATUS_ORDER,
-        variants=VARIANTS,
-        said=said(report),
-        diff=words.word_diff(report.baseline.description, report.candidate.description),
-        entry_diffs=words.entry_diffs(report),
-        heat_maps=heat_maps(report),
-        skill_figures=skill_figures(report),
-        label=lambda text: words.label_text(text, report.skill.id),
-        chart_width=CHART_WIDTH,
-        ticks=[(Bar.x(value), f"{value:.0%}") for value in (0.0, 0.5, 1.0)],
-    )
+    return template.render(section=section(report, base), prefixes=[""], **shared())

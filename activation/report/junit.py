@@ -1,6 +1,7 @@
 """JUnit XML from a Report: what GitHub, GitLab and Jenkins show as test results.
 
-One `testsuite` per run, its properties saying what was measured; one `testcase` per case
+One `testsuite` per run (per cell, for a run of several), its properties saying what was
+measured; one `testcase` per case
 (classname its group, the first tag; name its id). A REGRESSED case is a `failure` and an
 ERROR case an `error`, as the gate counts them; each carries the counts, p, q and prompt in
 its text, and every other case in `system-out`. Cases an interrupted run did not finish are
@@ -14,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
+from activation.report.matrix import Matrix
 from activation.report.model import Report
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -92,26 +94,34 @@ def _testcase(
     child.text = case_body(entry)
 
 
-def render_junit(report: Report) -> bytes:
+def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
+    """One run's (or one cell's) testsuite; its counts, for the root's totals."""
     cases, unfinished = report.cases, report.summary.unfinished
-    counts: dict[str, str] = {
-        "tests": str(len(cases) + len(unfinished)),
-        "failures": str(sum(report.count(status) for status in failing(report))),
-        "errors": str(report.count(Status.ERROR)),
-        "skipped": str(len(unfinished)),
+    counts = {
+        "tests": len(cases) + len(unfinished),
+        "failures": sum(report.count(status) for status in failing(report)),
+        "errors": report.count(Status.ERROR),
+        "skipped": len(unfinished),
     }
-    name = f"activation {report.skill.id}"
-    totals = {key: value for key, value in counts.items() if key != "skipped"}
-    root = ET.Element("testsuites", {"name": "activation", **totals})
-    suite = ET.SubElement(root, "testsuite", {"name": name, **counts})
+    name = f"activation {report.skill.id}" + (f" [{cell}]" if cell else "")
+    suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
     properties = ET.SubElement(suite, "properties")
-    for key, value in _properties(report).items():
+    found = _properties(report) | ({"cell": cell} if cell else {})
+    for key, value in found.items():
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
         _testcase(suite, entry, failing(report), report.skill.id)
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"
+    return counts
+
+
+def _texts(counts: dict[str, int]) -> dict[str, str]:
+    return {key: str(value) for key, value in counts.items()}
+
+
+def _written(root: ET.Element) -> bytes:
     for element in root.iter():
         if element.text:
             element.text = xml_text(element.text)
@@ -120,3 +130,21 @@ def render_junit(report: Report) -> bytes:
     ET.indent(root)
     written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return written + b"\n"
+
+
+def _root(suites: list[dict[str, int]], root: ET.Element) -> ET.Element:
+    for key in ("tests", "failures", "errors"):
+        root.set(key, str(sum(counts[key] for counts in suites)))
+    return root
+
+
+def render_junit(report: Report) -> bytes:
+    root = ET.Element("testsuites", {"name": "activation"})
+    return _written(_root([_suite(root, report)], root))
+
+
+def render_matrix_junit(matrix: Matrix) -> bytes:
+    """One testsuite per cell, named by it, so CI shows which cell a failure is in."""
+    root = ET.Element("testsuites", {"name": "activation"})
+    suites = [_suite(root, cell, cell.cell) for cell in matrix.cells]
+    return _written(_root(suites, root))

@@ -2,7 +2,8 @@
 
 Each shard judged its own cases cautiously (the other shards' cases counted as p = 1); the
 merged report judges every case again, from its trials, with the false-discovery step across
-all cases of the run, exactly as one unsharded run would have.
+all cases of the run (every (case, cell) pair of a matrix), exactly as one unsharded run
+would have. A matrix's shards each hold every cell, with that shard's share of its cases.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from activation._errors import ExitCode, InputError
-from activation._models import Usage, gate
+from activation._models import CaseVerdict, Usage, gate
+from activation.report.matrix import Matrix, assembled
 from activation.report.model import Report
-from activation.verdicts.judge import rejudge
+from activation.verdicts.judge import evidence_in, judge_groups
 from activation.verdicts.summary import summarise
 
 
 @dataclass(frozen=True)
 class Merged:
-    report: Report
+    report: Report | Matrix
     count: int
     missing: tuple[int, ...]
     """Shard numbers no report was given for: their cases have no evidence."""
@@ -32,7 +34,7 @@ class Merged:
         return f"missing shard(s) {listed}: their cases have no evidence, so the gate fails closed"
 
 
-def check_shards(reports: Sequence[tuple[str, Report]]) -> int:
+def check_shards(reports: Sequence[tuple[str, Report | Matrix]]) -> int:
     """The number of shards of the run; refuses reports of different runs or repeated shards."""
     first_name, first = reports[0]
     if first.shard is None:
@@ -57,37 +59,75 @@ def check_shards(reports: Sequence[tuple[str, Report]]) -> int:
     return count
 
 
-def merge_reports(reports: Sequence[tuple[str, Report]], version: str) -> Merged:
-    """(file name, report) pairs of one run's shards, as one report of the whole run."""
+def merge_saved(reports: Sequence[tuple[str, Report | Matrix]], version: str) -> Merged:
+    """The shards of one run, of one cell or a matrix of several, as the whole run: every
+    case judged again from its trials, across every (case, cell) pair."""
     count = check_shards(reports)
     first = reports[0][1]
-    assert first.shard is not None  # check_shards made sure
-    run_cases = first.shard.run_cases
-    entries = {entry.id: entry for _name, report in reports for entry in report.cases}
     present = {report.shard.index for _name, report in reports if report.shard}
     missing = tuple(index for index in range(1, count + 1) if index not in present)
-    judged = [entries[case_id] for case_id in run_cases if case_id in entries]
-    verdicts = rejudge(judged, first.alpha, unjudged=len(run_cases) - len(judged))
-    interrupted = any(report.interrupted for _name, report in reports)
+    shards = [cells_of(report) for _name, report in reports]
+    names = [cell.cell for cell in shards[0]]
+    if any([cell.cell for cell in cells] != names for cells in shards):
+        raise InputError("the shards ran different cells: only shards of one run merge")
+    per_cell = [[cells[number] for cells in shards] for number in range(len(names))]
+    judged, unjudged = [], 0
+    for parts in per_cell:
+        run_cases = parts[0].shard.run_cases if parts[0].shard else ()
+        entries = {entry.id: entry for part in parts for entry in part.cases}
+        found = [entries[case_id] for case_id in run_cases if case_id in entries]
+        judged.append(found)
+        unjudged += len(run_cases) - len(found)
+    verdicts = judge_groups([evidence_in(found) for found in judged], first_cell(first).alpha,
+                            unjudged)  # fmt: skip
+    cells = tuple(
+        merged_cell(parts, cell_verdicts, version, bool(missing))
+        for parts, cell_verdicts in zip(per_cell, verdicts, strict=True)
+    )
+    if isinstance(first, Report):
+        return Merged(cells[0], count, missing)
+    matrix = assembled(cells, version, first.fingerprint)
+    if missing and matrix.exit_code == ExitCode.OK:
+        matrix = replace(matrix, exit_code=int(ExitCode.INCOMPLETE))
+    return Merged(matrix, count, missing)
+
+
+def first_cell(report: Report | Matrix) -> Report:
+    return report.cells[0] if isinstance(report, Matrix) else report
+
+
+def cells_of(report: Report | Matrix) -> tuple[Report, ...]:
+    return report.cells if isinstance(report, Matrix) else (report,)
+
+
+def merged_cell(
+    parts: Sequence[Report], verdicts: tuple[CaseVerdict, ...], version: str, missing: bool
+) -> Report:
+    """One cell's shards as that cell of the whole run, with the verdicts judged across
+    the run."""
+    first = parts[0]
+    assert first.shard is not None  # check_shards made sure
+    run_cases = first.shard.run_cases
+    seen = {verdict.id for verdict in verdicts}
+    interrupted = any(part.interrupted for part in parts)
     code = (
         ExitCode.INTERRUPTED if interrupted else gate((v.status for v in verdicts), first.fail_on)
     )
     if missing and code is ExitCode.OK:
         code = ExitCode.INCOMPLETE
-    unfinished = tuple(case_id for case_id in run_cases if case_id not in entries)
-    report = replace(
+    unfinished = tuple(case_id for case_id in run_cases if case_id not in seen)
+    return replace(
         first,
         version=version,
         shard=None,
         cases=verdicts,
         summary=summarise(verdicts, first.trials, first.skill.id, unfinished),
-        usage=sum((report.usage for _name, report in reports), Usage()),
+        usage=sum((part.usage for part in parts), Usage()),
         exit_code=int(code),
         interrupted=interrupted,
         error=None,
-        warnings=tuple(dict.fromkeys(w for _name, report in reports for w in report.warnings)),
-        ceiling_hit=any(report.ceiling_hit for _name, report in reports),
-        peak_concurrency=sum(report.peak_concurrency for _name, report in reports),
-        final_concurrency=sum(report.final_concurrency for _name, report in reports),
+        warnings=tuple(dict.fromkeys(w for part in parts for w in part.warnings)),
+        ceiling_hit=any(part.ceiling_hit for part in parts),
+        peak_concurrency=sum(part.peak_concurrency for part in parts),
+        final_concurrency=sum(part.final_concurrency for part in parts),
     )
-    return Merged(report, count, missing)

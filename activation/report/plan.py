@@ -128,6 +128,21 @@ def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
     return text
 
 
+def matrix_cost_line(estimates: Sequence[CostEstimate]) -> Text:
+    """The whole run's cost over its cells: known only when every cell's is."""
+    text = Text(f"{len(estimates)} cells: ", style="bold")
+    firsts = [estimate.first_round for estimate in estimates]
+    worsts = [estimate.worst_case for estimate in estimates]
+    if any(value is None for value in (*firsts, *worsts)):
+        unknown = sum(not estimate.known for estimate in estimates)
+        text.append(f"cost unknown ({unknown} cell(s) without a price)\n")
+        return text
+    first = sum(value for value in firsts if value is not None)
+    worst = sum(value for value in worsts if value is not None)
+    text.append(f"first round {words.money(first)}, worst case {words.money(worst)} in all\n")
+    return text
+
+
 def render_plan(
     spec: RunSpec,
     stage: Stage,
@@ -142,7 +157,8 @@ def render_plan(
     notice = stage.notice(spec)
     if notice:
         text.append(f"NOTE: {notice}\n", style="bold yellow")
-    text.append(f"Dry run: Stage {spec.stage}, skill {inputs.target.skill_id}\n", style="bold")
+    heading = f"Dry run: {words.stage_text(spec)}, skill {inputs.target.skill_id}\n"
+    text.append(heading, style="bold")
     text.append(
         f"{len(cases)} case(s): {positives} should activate, {len(cases) - positives} should not\n"
     )

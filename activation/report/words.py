@@ -26,8 +26,10 @@ from activation._models import (
     Trial,
     VariantName,
 )
+from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.trials.stage import stage_named
+from activation.verdicts.agreement import Agreement
 from activation.verdicts.figures import Count, Interval, VariantFigures
 from activation.verdicts.routing import changed_cells
 
@@ -206,10 +208,12 @@ AGENT_NAMES = {"claude-code": "Claude Code", "opencode": "OpenCode", "codex": "C
 
 
 def stage_text(spec: RunSpec) -> str:
-    """ "Stage A", and whose listing it shows when that is not Claude Code's."""
+    """ "Stage A", and whose listing it shows (Stage B: which agent runs) when that is not
+    Claude Code."""
     if spec.coding_agent == AGENT:
         return f"Stage {spec.stage}"
-    return f"Stage {spec.stage} in {AGENT_NAMES[spec.coding_agent]}'s listing"
+    agent = AGENT_NAMES[spec.coding_agent]
+    return f"Stage B on {agent}" if spec.stage == "B" else f"Stage A in {agent}'s listing"
 
 
 def model_text(spec: RunSpec) -> str:
@@ -280,7 +284,9 @@ def real_command(report: Report) -> str | None:
     flagged = report.ids_with(*FLAGGED)
     if confirm is None or not flagged:
         return None
-    return shlex.join(["activation", *confirm, "--only", ",".join(flagged), *report.rerun])
+    agent = ["--agent", report.coding_agent] if report.coding_agent != AGENT else []
+    return shlex.join(["activation", *confirm, *agent, "--only", ",".join(flagged),
+                       *report.rerun])  # fmt: skip
 
 
 def rerun_command(report: Report) -> str:
@@ -340,3 +346,106 @@ def flagged_entries(report: Report) -> list[tuple[Status, list[CaseVerdict]]]:
         if entries:
             found.append((status, entries))
     return found
+
+
+def matrix_verdict(matrix: Matrix) -> str:
+    """The whole run's verdict, naming the cells that decided it."""
+    code = ExitCode(matrix.exit_code)
+    if code is ExitCode.REGRESSED:
+        cells = ", ".join(matrix.regressed_in())
+        return f"FAILED: the candidate regressed in {cells}."
+    if code is ExitCode.INCOMPLETE:
+        cells = ", ".join(c.cell for c in matrix.cells if c.exit_code == ExitCode.INCOMPLETE)
+        return f"INCOMPLETE: some evidence is missing in {cells}, so the gate fails closed."
+    return VERDICTS.get(code, matrix.error or f"exit {matrix.exit_code}")
+
+
+MATRIX_COLUMNS = (
+    "cell",
+    "recall (baseline)",
+    "recall (candidate)",
+    "false positives (baseline)",
+    "false positives (candidate)",
+    "statuses",
+)
+"""The matrix grid's columns, in every format."""
+
+
+def status_counts(report: Report) -> str:
+    """`2 REGRESSED, 1 UNSTABLE, 17 PASS`: the statuses a cell found, most serious first."""
+    found = [f"{report.count(status)} {status.value}" for status in Status if report.count(status)]
+    return ", ".join(found) or "no case"
+
+
+def compact_rate(count: Count, interval: Interval | None) -> str:
+    """`3/9 33% (12%-65%)`: a rate for a grid cell."""
+    if not count.total:
+        return "n/a"
+    shown = interval_text(interval)
+    return f"{count.hits}/{count.total} {count.hits / count.total:.0%}" + (
+        f" ({shown})" if shown else ""
+    )
+
+
+def matrix_rows(matrix: Matrix) -> list[list[str]]:
+    """Per cell: its recall and false positives per variant, with 95 % Wilson intervals,
+    and its statuses (the grid under MATRIX_COLUMNS)."""
+    rows = []
+    for cell in matrix.cells:
+        found = [cell.summary.figures(variant) for variant in VARIANTS]
+        rows.append(
+            [
+                cell.cell,
+                *(compact_rate(f.recall, f.recall_interval) for f in found),
+                *(compact_rate(f.false_positives, f.false_positives_interval) for f in found),
+                status_counts(cell),
+            ]
+        )
+    return rows
+
+
+def agreement_text(found: Agreement) -> str:
+    """One pair of cells' agreement on one variant, in a line."""
+    first, second = found.cells
+    if not found.cases:
+        return f"{first} vs {second} ({found.variant}): no case with evidence in both"
+    kappa = "kappa undefined (every case rated alike in both)"
+    if found.kappa is not None:
+        kappa = f"Cohen's kappa {found.kappa:.2f}"
+        if found.kappa_interval is not None:
+            low, high = found.kappa_interval
+            kappa += f" (95% {low:.2f} to {high:.2f})"
+        else:
+            kappa += " (no interval: one cell rated every case alike)"
+    line = (
+        f"{first} vs {second} ({found.variant}): {found.same} of {found.cases} cases alike "
+        f"({found.same / found.cases:.0%}), {kappa}"
+    )
+    if found.disagree:
+        line += f"; they differ on {', '.join(found.disagree)}"
+    return line
+
+
+def matrix_cost_line(matrix: Matrix) -> str:
+    """The whole run's cost: unknown when any cell's is, never a $0 for "unknown"."""
+    cost = matrix.usage.cost_usd
+    unknown = [
+        cell.cell
+        for cell in matrix.cells
+        if cell.usage.cost_usd is None or stage_named(cell.stage).cost_basis(cell) is None
+    ]
+    if cost is None or unknown:
+        spent = f"cost unknown (no price for {', '.join(unknown)})"
+    else:
+        spent = f"cost {money(cost)}"
+    return f"{spent} over {len(matrix.cells)} cells, {matrix.usage.requests:,} request(s)"
+
+
+def agreement_reading() -> str:
+    """How to read an agreement, in every output that shows one."""
+    return (
+        "Alike: both stages call the case right, or both wrong. Kappa discounts the agreement "
+        "their own rates of 'right' would give by chance: 1 is full agreement, 0 no better "
+        "than chance. On a few spot checks the interval is wide: read it before trusting "
+        "Stage A's verdicts in place of the real agent's."
+    )

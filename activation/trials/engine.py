@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import partial
 
 import anyio
@@ -26,38 +27,54 @@ from activation.trials.budget import Budget
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots, Schedule, decisive
 from activation.verdicts.escalation import Escalation
-from activation.verdicts.judge import Evidence, judge_all
+from activation.verdicts.judge import Evidence, judge_groups
 from activation.verdicts.stats import warm_up
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def escalation_for(spec: RunSpec, inputs: Inputs) -> Escalation:
-    """A shard decides as the whole run would: by the run's number of cases."""
+def escalation_for(spec: RunSpec, inputs: Inputs, cells: int = 1) -> Escalation:
+    """A shard decides as the whole run would: by the run's number of (case, cell) pairs."""
     cases = len(spec.shard.run_cases) if spec.shard else len(inputs.cases)
-    return Escalation(spec.trials, spec.max_trials, spec.alpha, cases)
+    return Escalation(spec.trials, spec.max_trials, spec.alpha, cases * cells)
 
 
-def slots_for(spec: RunSpec, cost_estimate: float | None) -> RunSlots:
-    """The run's limit and ceiling; a ceiling needs a trial's expected cost to start with."""
-    budget = None
-    if spec.max_cost_usd is not None:
-        if cost_estimate is None:
-            raise ValueError("a cost ceiling needs cost_estimate: a trial's expected cost")
-        budget = Budget(spec.max_cost_usd, cost_estimate)
+def budget_for(spec: RunSpec, cost_estimates: Sequence[float | None]) -> Budget | None:
+    """The run's one ceiling, over every cell; before any trial has finished, a trial is
+    expected to cost what the dearest cell's does."""
+    if spec.max_cost_usd is None:
+        return None
+    known = [estimate for estimate in cost_estimates if estimate is not None]
+    if len(known) < len(cost_estimates):
+        raise ValueError("a cost ceiling needs cost_estimate: a trial's expected cost")
+    return Budget(spec.max_cost_usd, max(known))
+
+
+def slots_for(spec: RunSpec, budget: Budget | None) -> RunSlots:
+    """A cell's own concurrency limit (each stage and provider has its own), and the run's
+    ceiling."""
     start = spec.concurrency or CONCURRENCY
     return RunSlots(Limiter(start, spec.max_concurrency), budget)
 
 
-def judge_schedule(
-    spec: RunSpec,
-    inputs: Inputs,
-    schedule: Schedule,
-    slots: RunSlots,
-    interrupted: bool = False,
-) -> RunOutcome:
-    """Verdicts from what exists: a case an interruption cut short is judged from its
-    finished trials (marked partial) when each variant has one, else left unfinished."""
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a run, as the engine runs it: its spec (stage, agent, model), its cases
+    (a shard's share of them), its backend and a trial's expected cost before any has
+    finished (for the ceiling)."""
+
+    spec: RunSpec
+    inputs: Inputs
+    backend: Backend
+    cost_estimate: float | None = None
+
+
+def evidence_of(
+    spec: RunSpec, inputs: Inputs, schedule: Schedule
+) -> tuple[list[Evidence], list[str], int]:
+    """What a cell's cases are judged on: a case an interruption cut short is judged from
+    its finished trials (marked partial) when each variant has one, else left unfinished.
+    The count is of the cases that have no say here (unfinished, or another shard's)."""
     evidence = []
     unfinished = []
     # A shard's cases are judged as if the other shards' cases had p = 1: its statuses can
@@ -76,17 +93,39 @@ def judge_schedule(
                 partial=case.id not in schedule.settled,
             )
         )
-    return RunOutcome(
-        spec,
-        inputs,
-        judge_all(evidence, spec.alpha, unjudged=len(unfinished) + others),
-        tuple(schedule.trials),
-        interrupted,
-        tuple(unfinished),
-        slots.cut_off,
-        ceiling_hit=slots.budget is not None and slots.budget.hit,
-        peak_concurrency=slots.limiter.peak,
-        final_concurrency=slots.limiter.limit,
+    return evidence, unfinished, len(unfinished) + others
+
+
+def judge_schedules(
+    cells: Sequence[tuple[RunSpec, Inputs]],
+    schedules: Sequence[Schedule],
+    slots: Sequence[RunSlots],
+    interrupted: bool = False,
+) -> tuple[RunOutcome, ...]:
+    """Each cell's outcome, significance judged across every (case, cell) pair of the run."""
+    found = [evidence_of(spec, inputs, schedule)
+             for (spec, inputs), schedule in zip(cells, schedules, strict=True)]  # fmt: skip
+    verdicts = judge_groups(
+        [evidence for evidence, _, _ in found],
+        cells[0][0].alpha,
+        unjudged=sum(unjudged for _, _, unjudged in found),
+    )
+    return tuple(
+        RunOutcome(
+            spec,
+            inputs,
+            judged,
+            tuple(schedule.trials),
+            interrupted,
+            tuple(unfinished),
+            cell_slots.cut_off,
+            ceiling_hit=cell_slots.budget is not None and cell_slots.budget.hit,
+            peak_concurrency=cell_slots.limiter.peak,
+            final_concurrency=cell_slots.limiter.limit,
+        )
+        for (spec, inputs), schedule, cell_slots, judged, (_, unfinished, _) in zip(
+            cells, schedules, slots, verdicts, found, strict=True
+        )
     )
 
 
@@ -152,19 +191,19 @@ async def drive(schedule: Schedule, backend: Backend, slots: RunSlots, progress:
             schedule.record(trial)
 
 
-async def execute_async(
-    spec: RunSpec,
-    inputs: Inputs,
-    backend: Backend,
-    progress: Progress | None = None,
-    cost_estimate: float | None = None,
-    stop_on_signals: bool = False,
-) -> RunOutcome:
-    """`cost_estimate`: a trial's expected cost in US dollars before any has finished, for
-    `spec.max_cost_usd` (see trials/budget.py). With `stop_on_signals` (the main thread
-    only), SIGINT and SIGTERM stop the trials and the outcome judges what finished."""
-    schedule = Schedule(inputs.cases, escalation_for(spec, inputs))
-    slots = slots_for(spec, cost_estimate)
+async def execute_cells_async(
+    cells: Sequence[Cell], progress: Progress | None = None, stop_on_signals: bool = False
+) -> tuple[RunOutcome, ...]:
+    """Every cell's trials at once, each on its own backend and under its own concurrency
+    limit, within the run's one cost ceiling. With `stop_on_signals` (the main thread
+    only), SIGINT and SIGTERM stop the trials and the outcomes judge what finished."""
+    schedules = [
+        Schedule(cell.inputs.cases, escalation_for(cell.spec, cell.inputs, len(cells)))
+        for cell in cells
+    ]
+    budget = budget_for(cells[0].spec, [cell.cost_estimate for cell in cells])
+    slots = [slots_for(cell.spec, budget) for cell in cells]
+    watching = progress or Silent()
     stopped = False
 
     async def watch(signals: AsyncIterator[signal.Signals], scope: anyio.CancelScope) -> None:
@@ -174,6 +213,10 @@ async def execute_async(
             scope.cancel()
             return
 
+    async def run(cell: Cell, schedule: Schedule, cell_slots: RunSlots) -> None:
+        async with cell.backend:
+            await drive(schedule, cell.backend, cell_slots, watching)
+
     with ExitStack() as stack:
         try:
             async with anyio.create_task_group() as group:
@@ -181,13 +224,44 @@ async def execute_async(
                     signals = stack.enter_context(anyio.open_signal_receiver(*STOP_SIGNALS))
                     group.start_soon(watch, signals, group.cancel_scope)
                 try:
-                    async with backend:
-                        await drive(schedule, backend, slots, progress or Silent())
+                    async with anyio.create_task_group() as cells_group:
+                        for cell, schedule, cell_slots in zip(cells, schedules, slots, strict=True):
+                            cells_group.start_soon(run, cell, schedule, cell_slots)
                 finally:
                     group.cancel_scope.cancel()
         except BaseExceptionGroup as failures:
             raise decisive(failures) from None
-    return judge_schedule(spec, inputs, schedule, slots, interrupted=stopped)
+    runs = [(cell.spec, cell.inputs) for cell in cells]
+    return judge_schedules(runs, schedules, slots, interrupted=stopped)
+
+
+async def execute_async(
+    spec: RunSpec,
+    inputs: Inputs,
+    backend: Backend,
+    progress: Progress | None = None,
+    cost_estimate: float | None = None,
+    stop_on_signals: bool = False,
+) -> RunOutcome:
+    """A run of one cell. `cost_estimate`: a trial's expected cost in US dollars before any
+    has finished, for `spec.max_cost_usd` (see trials/budget.py)."""
+    cell = Cell(spec, inputs, backend, cost_estimate)
+    (outcome,) = await execute_cells_async([cell], progress, stop_on_signals)
+    return outcome
+
+
+def execute_cells(
+    cells: Sequence[Cell], progress: Progress | None = None, stop_on_signals: bool = False
+) -> tuple[RunOutcome, ...]:
+    """`execute_cells_async`, blocking. It installs signal handlers only with
+    `stop_on_signals` (and puts the previous ones back)."""
+    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    try:
+        return anyio.run(partial(execute_cells_async, cells, progress, stop_on_signals))
+    finally:
+        if stop_on_signals:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
 
 
 def execute(
@@ -198,13 +272,8 @@ def execute(
     cost_estimate: float | None = None,
     stop_on_signals: bool = False,
 ) -> RunOutcome:
-    """`execute_async`, blocking. It installs signal handlers only with `stop_on_signals`
-    (and puts the previous ones back)."""
-    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
-    run = partial(execute_async, spec, inputs, backend, progress, cost_estimate, stop_on_signals)
-    try:
-        return anyio.run(run)
-    finally:
-        if stop_on_signals:
-            for number, handler in handlers.items():
-                signal.signal(number, handler)
+    """`execute_async`, blocking (see `execute_cells`)."""
+    (outcome,) = execute_cells(
+        [Cell(spec, inputs, backend, cost_estimate)], progress, stop_on_signals
+    )
+    return outcome

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from activation._models import VARIANTS, Case, Inputs, RunSpec, Status, Target, Variant
-from activation.trials.engine import escalation_for, judge_schedule
+from activation.trials.engine import escalation_for, judge_schedules
 from activation.trials.fake import CaseKey, at_rates, fake_trial
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots, Schedule
@@ -123,7 +123,7 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
             key = ready.popleft()
             calls += 1
             ready.extend(schedule.record(fake_trial(key, answer(key))))
-        outcome = judge_schedule(spec, inputs, schedule, RunSlots(Limiter(1)))
+        (outcome,) = judge_schedules([(spec, inputs)], [schedule], [RunSlots(Limiter(1))])
         statuses = [verdict.status for verdict in outcome.verdicts]
         changed = population.change
         if changed is not None:

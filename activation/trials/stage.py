@@ -12,7 +12,7 @@ the modules are imported only then, and import nothing heavy themselves.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -140,8 +140,9 @@ class Stage(Protocol):
         """The cases a run takes when none are named (`--only`)."""
         ...
 
-    def remember(self, outcome: RunOutcome) -> None:
-        """Keep what a finished run found, for a later run (Stage A's flagged cases)."""
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        """Keep what a finished run found in its cells, for a later run (Stage A's flagged
+        cases)."""
         ...
 
 

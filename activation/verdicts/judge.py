@@ -88,10 +88,20 @@ def judge_all(
 ) -> tuple[CaseVerdict, ...]:
     """Every case's verdict, significance judged across all of them and the `unjudged`
     cases of the same run (an interruption left them without evidence: they count as p = 1)."""
-    counts = [tallies(item.trials) for item in evidence]
-    ps = [p_value(item.case, *pair) for item, pair in zip(evidence, counts, strict=True)]
+    return judge_groups([evidence], alpha, unjudged)[0]
+
+
+def judge_groups(
+    groups: Sequence[Sequence[Evidence]], alpha: float, unjudged: int = 0
+) -> list[tuple[CaseVerdict, ...]]:
+    """The verdicts of several groups of cases (a run's cells), significance judged across
+    every case of every group and the `unjudged` ones: a run of four cells makes four
+    times the looks at chance, and its false discoveries are held to alpha all the same."""
+    items = [item for group in groups for item in group]
+    counts = [tallies(item.trials) for item in items]
+    ps = [p_value(item.case, *pair) for item, pair in zip(items, counts, strict=True)]
     qs = q_values([*ps, *[None] * unjudged])[: len(ps)]
-    return tuple(
+    verdicts = [
         CaseVerdict.of(
             item.case,
             status(item.case, baseline, candidate, q is not None and q < alpha),
@@ -103,8 +113,13 @@ def judge_all(
             item.escalated,
             item.partial,
         )
-        for item, (baseline, candidate), p, q in zip(evidence, counts, ps, qs, strict=True)
-    )
+        for item, (baseline, candidate), p, q in zip(items, counts, ps, qs, strict=True)
+    ]
+    out = []
+    for group in groups:
+        out.append(tuple(verdicts[: len(group)]))
+        del verdicts[: len(group)]
+    return out
 
 
 def judge(case: Case, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
@@ -112,10 +127,6 @@ def judge(case: Case, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
     return judge_all([Evidence(case, trials)], alpha)[0]
 
 
-def rejudge(
-    verdicts: Sequence[CaseVerdict], alpha: float, unjudged: int = 0
-) -> tuple[CaseVerdict, ...]:
-    """Verdicts judged again from their own trials, across all of them (merging shards)."""
-    return judge_all(
-        [Evidence(v.case, v.trials, v.escalated, v.partial) for v in verdicts], alpha, unjudged
-    )
+def evidence_in(verdicts: Sequence[CaseVerdict]) -> list[Evidence]:
+    """What saved verdicts were judged on, to judge them again."""
+    return [Evidence(v.case, v.trials, v.escalated, v.partial) for v in verdicts]

@@ -88,10 +88,28 @@ def test_codex_lists_the_skills_under_their_root_and_is_answered_by_name(
         assert "- skill-creator: " in listing  # a bundled skill, listed first
 
 
-def test_stage_b_runs_claude_code_only(tmp_path: Path, repo: SkillRepo) -> None:
-    code, report = run(tmp_path, CASES, "--real", "--agent", "opencode")
+@pytest.mark.parametrize(
+    ("agent", "title", "package"),
+    [("opencode", "OpenCode", "opencode-ai@1.18.33"), ("codex", "Codex", "@openai/codex@0.171.0")],
+)
+def test_stage_b_runs_the_agents_own_cli_and_says_how_to_install_it(
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    monkeypatch: pytest.MonkeyPatch,
+    agent: str,
+    title: str,
+    package: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-key")
+    missing = tmp_path / f"no-{agent}"
+    code, report = run(
+        tmp_path, CASES, "--real", "--agent", agent, f"--{agent}", str(missing), "--only", "refund"
+    )
     assert code == 2
     assert report["error"] == (
-        "--agent opencode: Stage B (--real) runs Claude Code only; "
-        "other agents' listings are measured in Stage A"
+        f"cannot find the {title} CLI '{missing}': install it with `npm install -g {package}` "
+        f"(or into a folder with `npm install --prefix DIR {package}`) and pass --{agent} PATH "
+        "if it is not on PATH"
     )
+    assert fake_api.requests == []

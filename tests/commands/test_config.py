@@ -23,6 +23,7 @@ from activation.commands.flags import (
     NUMBER,
     PATH,
     RUN,
+    SUGGEST,
     Flag,
     positive_float,
     switch,
@@ -94,8 +95,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
         "repo", "skill-path", "cases", "distractors", "catalog", "trials", "max-trials", "model",
-        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "max-turns",
-        "timeout", "baseline",
+        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
+        "codex", "max-turns", "timeout", "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",
@@ -347,7 +348,7 @@ def test_every_configured_command_has_its_keys() -> None:
     assert not {"help", "version"} & keys
     parsed = {
         key
-        for command in (RUN, CALIBRATE, LINT)
+        for command in (RUN, CALIBRATE, SUGGEST, LINT)
         for action in command.parser()._actions
         for key in [flag[2:] for flag in action.option_strings if flag.startswith("--")]
     }

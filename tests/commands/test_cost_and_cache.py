@@ -226,6 +226,27 @@ def test_dry_run_estimates_the_cost_from_characters_without_a_key(
     assert "input tokens (estimated from characters / 4: no API key to count with)" in out
 
 
+def test_a_dry_run_with_a_key_but_no_api_estimates_from_characters(
+    tmp_path: Path,
+    repo: SkillRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Counting is a task group: the connection error reaches the dry run wrapped in an
+    exception group, and is still a reason to count characters, not a crash."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-SECRET-0123456789")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
+    for proxy in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(proxy, raising=False)
+    code, _report = run(tmp_path, STATUS_CASES, "--dry-run")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert (
+        "input tokens (estimated from characters / 4: token counting failed (the API could "
+        "not be reached))"
+    ) in out
+
+
 def test_dry_run_counts_tokens_with_a_key(
     tmp_path: Path,
     repo: SkillRepo,

@@ -50,7 +50,7 @@ def openai_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeResponsesAPI]:
         yield api
 
 
-def test_a_regression_exits_1_and_the_cost_is_unknown(
+def test_a_regression_exits_1_priced_from_the_table(
     tmp_path: Path,
     repo: SkillRepo,
     openai_api: FakeResponsesAPI,
@@ -78,9 +78,24 @@ def test_a_regression_exits_1_and_the_cost_is_unknown(
         "cache_read_tokens": 18 * 1024,
         "from_cache": 0,
         "throttled": 0,
-        "cost_usd": None,
+        "cost_usd": pytest.approx(18 * (476 * 5.0 + 12 * 30.0 + 1024 * 0.5) / 1_000_000),
     }
-    assert f"cost unknown (no price for {MODEL}: pass --price-in and --price-out)" in out
+    assert "cost $0.0585 (list prices of 2026-11-30)" in out
+
+
+def test_a_model_the_table_lacks_costs_unknown(
+    tmp_path: Path,
+    repo: SkillRepo,
+    openai_api: FakeResponsesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    unpriced = "openai:gpt-unlisted"
+    cases = [case for case in CASES if case["id"] in STEADY]
+    code, report = run(tmp_path, cases, "--model", unpriced, *TRIALS)
+    assert code == 0
+    assert report["usage"]["cost_usd"] is None
+    out = capsys.readouterr().out
+    assert f"cost unknown (no price for {unpriced}: pass --price-in and --price-out)" in out
 
 
 def test_nothing_regressed_exits_0_and_prices_given_are_counted(

@@ -301,6 +301,8 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
+        "opencode": "opencode",
+        "codex": "codex",
     }
 
 

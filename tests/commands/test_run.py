@@ -471,6 +471,8 @@ def test_real_run_reports_the_agent_it_prepared(
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
+        "opencode": "opencode",
+        "codex": "codex",
     }
     stage_b = RunSpec(stage="B", agent=AgentSettings(), concurrency=4, pricing=PRICING)
     assert backends.prepared == [Prepared(stage_b, calls=True)]

@@ -367,6 +367,65 @@ def test_calibrate_through_the_real_agent(
     assert data["reports"]["self"]["candidate"]["description"] == CANDIDATE
 
 
+def test_calibrate_agreement_runs_both_stages_on_the_same_cases(
+    tmp_path: Path,
+    stage_b: tuple[SkillRepo, FakeMessagesAPI, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Stage A fires on both refund prompts, the real agent only on the plain one: the
+    stages disagree on the dispute with the real description, agree with the narrow one."""
+    _repo, api, claude = stage_b
+    fired = {"A": {"refund order 1234", "a stripe dispute came in, refund it"},
+             "B": {"refund order 1234"}}  # fmt: skip
+
+    def both(request: FakeRequest) -> Reply:
+        narrow = "explicitly asks" in request.menu.get(SKILL_ID, "")
+        if request.schema is not None:
+            return Answer([SKILL_ID] if not narrow and request.prompt in fired["A"] else [])
+        if not request.is_main_loop:
+            return Text("ok")
+        if not narrow and request.prompt in fired["B"]:
+            return skill_call(request)
+        return other_skill(request)
+
+    api.script = both
+    out, records = tmp_path / "agreement.json", tmp_path / "records"
+    code = main(
+        [
+            "calibrate", "--agreement", "--claude", str(claude), "--only", "plain,other,dispute",
+            "--cases", str(tmp_path / "cases.json"), "--distractors", str(tmp_path / "distractors"),
+            "--max-turns", "3", "--timeout", "20", "--json", str(out), "--record", str(records),
+        ]
+    )  # fmt: skip
+    shown = capsys.readouterr().out
+    data = orjson.loads(out.read_bytes())
+    assert code == 0, shown
+    cheap, real = data["cells"]
+    assert cheap.startswith("A/claude-code/") and real == "B/claude-code/default"
+    found = {item["variant"]: item for item in data["agreement"]}
+    assert found["baseline"] == {
+        "variant": "baseline", "cases": 3, "same": 2, "kappa": 0.0, "kappa_interval": None,
+        "disagree": ["dispute"],
+    }  # fmt: skip
+    assert found["candidate"] == {
+        "variant": "candidate", "cases": 3, "same": 3, "kappa": 1.0, "kappa_interval": [1.0, 1.0],
+        "disagree": [],
+    }  # fmt: skip
+    assert data["reports"]["stage_b"]["stage"] == "B"
+    rows = [line for line in shown.splitlines() if line.startswith("│ ")]
+    assert [row.split("│")[1:6] for row in rows] == [
+        [" baseline (the real description) ", " 3     ", " 2 (67%)  ",
+         " 0.00 (no interval: one stage rated every case alike) ", " dispute        "],
+        [" candidate (the narrow control)  ", " 3     ", " 3 (100%) ",
+         " 1.00 (1.00 to 1.00)                                  ", " -              "],
+    ]  # fmt: skip
+    written = sorted(path.suffix for path in records.iterdir())
+    assert written == [".json", ".md"]
+    (md,) = records.glob("*.md")
+    assert md.name.endswith(f"-agreement-{cheap.replace('/', '-')}-vs-B-claude-code-default.md")
+    assert "| baseline (" in md.read_text()
+
+
 def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     tmp_path: Path, stage_b: tuple[SkillRepo, FakeMessagesAPI, Path]
 ) -> None:

@@ -16,6 +16,9 @@ def test_the_bundled_table_prices_the_default_model() -> None:
     assert pricing.date == "2026-11-30"
     assert pricing.for_model("claude-sonnet-5-5") == Prices(2.0, 10.0, 2.5, 0.2)
     assert pricing.for_model("claude-opus-5-5") == Prices(4.0, 20.0, 5.0, 0.2)
+    assert pricing.for_model("openai:gpt-5.5") == Prices(5.0, 30.0, 5.0, 0.5)
+    assert pricing.for_model("openai:gpt-5.3-codex") == Prices(1.75, 14.0, 1.75, 0.175)
+    assert pricing.for_model("gpt-5.5") is None  # OpenAI's ids carry their provider's prefix
     assert pricing.for_model("claude-nonesuch") is None
     assert pricing.for_model(None) is None
 

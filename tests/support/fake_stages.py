@@ -11,7 +11,7 @@ prepared.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, TrialKey, VariantName
@@ -93,8 +93,8 @@ class FakeStage:
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         return self.real.select(inputs, say)
 
-    def remember(self, outcome: RunOutcome) -> None:
-        self.real.remember(outcome)
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        self.real.remember(outcomes)
 
 
 class FakeStages(Mapping[str, Stage]):

@@ -93,3 +93,21 @@ class PinnedCli:
                 pytest.fail(f"CI must run the real {self.title} ({self.spec}): {problem}")
             pytest.skip(f"the real {self.title} ({self.spec}) is not available: {problem}")
         return path
+
+
+def processes_using(folder: str) -> list[int]:
+    """Live processes whose command line or environment names `folder` (a run's HOME, cwd
+    or TMPDIR lies under it), so whatever a run started and left behind; zombies have
+    neither."""
+    needle = folder.encode()
+    found = []
+    for process in Path("/proc").iterdir():
+        if not process.name.isdigit():
+            continue
+        try:
+            named = (process / "cmdline").read_bytes() + (process / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in named:
+            found.append(int(process.name))
+    return found

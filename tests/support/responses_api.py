@@ -11,7 +11,11 @@ What Codex CLI 0.171.0 sends (measured against the research stand-in with `codex
 research/agents/NOTES.md section 2): only `POST /v1/responses` with SSE, plain JSON bodies
 (no compression), one request per model step, `authorization: Bearer <env_key's value>`,
 `originator: codex_exec`. The skill listing is the first `input_text` of a developer message
-(`ResponsesRequest.listing`).
+(`ResponsesRequest.listing`). Its shell is a top-level function tool `exec_command` for
+gpt-5.5 and unknown models, and only the nested `exec_command` of the code-mode custom tool
+`exec` (in an `additional_tools` input item) for its default gpt-6.2-sol: `Shell` answers
+with whichever the request offers, and the command's output comes back in the next
+request's `*_call_output` item (`ResponsesRequest.tool_outputs`).
 """
 
 from __future__ import annotations
@@ -39,11 +43,14 @@ __all__ = [
     "Reply",
     "ResponsesRequest",
     "Script",
+    "Shell",
     "Text",
     "Tokens",
 ]
 
 LISTING_START = "<skills_instructions>"
+ENVIRONMENT_CONTEXT = "<environment_context>"
+"""How the user message Codex adds before the prompt (cwd, shell, date, sandbox) begins."""
 _CHUNK = 16  # characters per streamed delta: small, so clients must really accumulate
 
 
@@ -70,9 +77,20 @@ class ResponsesRequest:
 
     @property
     def prompt(self) -> str:
-        """The user's prompt, when `input` is one plain string."""
+        """The user's prompt: `input` when it is one plain string (the SDK), else the last
+        user message's text that is not Codex's `<environment_context>` block."""
         items = self.body.get("input")
-        return items if isinstance(items, str) else ""
+        if isinstance(items, str):
+            return items
+        texts = [
+            str(part.get("text", ""))
+            for item in self.input
+            if item.get("role") == "user" and isinstance(item.get("content"), list)
+            for part in item["content"]
+            if isinstance(part, dict) and part.get("type") == "input_text"
+        ]
+        typed = [text for text in texts if not text.startswith(ENVIRONMENT_CONTEXT)]
+        return typed[-1] if typed else ""
 
     @property
     def listing(self) -> str | None:
@@ -94,6 +112,49 @@ class ResponsesRequest:
     @property
     def is_responses(self) -> bool:
         return self.method == "POST" and self.path == "/v1/responses"
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """Every tool offered: the top-level `tools` and those of `additional_tools` input
+        items, namespaces flattened."""
+        found: list[dict[str, Any]] = []
+
+        def add(tools: object) -> None:
+            for tool in tools if isinstance(tools, list) else []:
+                if isinstance(tool, dict) and tool.get("type") == "namespace":
+                    add(tool.get("tools"))
+                elif isinstance(tool, dict):
+                    found.append(tool)
+
+        add(self.body.get("tools"))
+        for item in self.input:
+            if item.get("type") == "additional_tools":
+                add(item.get("tools"))
+        return found
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [str(tool.get("name") or tool.get("type")) for tool in self.tools]
+
+    @property
+    def tool_outputs(self) -> list[str]:
+        """The text of every tool call's output in the history, oldest first."""
+        outputs = []
+        for item in self.input:
+            if not str(item.get("type", "")).endswith("call_output"):
+                continue
+            output = item.get("output")
+            if isinstance(output, list):
+                output = "".join(
+                    str(part.get("text", "")) for part in output if isinstance(part, dict)
+                )
+            outputs.append(str(output))
+        return outputs
+
+    @property
+    def turn(self) -> int:
+        """How many tool calls the history already answered (0 on a turn's first call)."""
+        return len(self.tool_outputs)
 
 
 @dataclass(frozen=True)
@@ -128,6 +189,15 @@ class Error:
 
 
 @dataclass(frozen=True)
+class Shell:
+    """A shell command, called with the shell tool the request offers: the function
+    `exec_command` (`{"cmd": ...}`), or code mode's custom tool `exec`, whose JavaScript runs
+    it through the nested `tools.exec_command` and prints what it returned."""
+
+    command: str
+
+
+@dataclass(frozen=True)
 class Tokens:
     """The usage every completed response reports: `cached` of the `input` tokens were
     read from OpenAI's prompt cache."""
@@ -137,7 +207,7 @@ class Tokens:
     output: int
 
 
-Reply: TypeAlias = Text | Refusal | Incomplete | Error
+Reply: TypeAlias = Text | Refusal | Incomplete | Error | Shell
 Script: TypeAlias = Callable[[ResponsesRequest], Reply]
 
 
@@ -202,6 +272,46 @@ def _answer(
     return _response(request, response_id, [_message(part)], tokens)
 
 
+def _shell_call(request: ResponsesRequest, reply: Shell) -> dict[str, Any]:
+    """The output item that calls the request's shell tool with `reply.command`."""
+    names = request.tool_names
+    if "exec_command" in names:
+        arguments = json.dumps({"cmd": reply.command})
+        return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
+                "name": "exec_command", "arguments": arguments, "status": "completed"}  # fmt: skip
+    if "exec" in names:
+        script = (
+            f"const r = await tools.exec_command({json.dumps({'cmd': reply.command})});\n"
+            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
+        )
+        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
+                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+    raise ValueError(f"no shell tool offered: {names}")
+
+
+def _call_events(request: ResponsesRequest, reply: Shell) -> list[tuple[str, dict[str, Any]]]:
+    """The SSE events of one tool call, in the real API's order."""
+    response_id, item = _new_id("resp"), _shell_call(request, reply)
+    return [
+        (
+            "response.created",
+            {"type": "response.created", "response": _response(request, response_id, [])},
+        ),
+        (
+            "response.output_item.added",
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+        ),
+        (
+            "response.output_item.done",
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        ),
+        (
+            "response.completed",
+            {"type": "response.completed", "response": _response(request, response_id, [item])},
+        ),
+    ]
+
+
 def _stream_events(request: ResponsesRequest, reply: Text) -> list[tuple[str, dict[str, Any]]]:
     """The SSE events of one text answer, in the real API's order."""
     response_id, item_id = _new_id("resp"), _new_id("msg")
@@ -255,13 +365,23 @@ class FakeResponsesAPI(StandIn):
 
     Unset, the script answers every request `Text("ok")`. A script that raises answers 500
     and makes `__exit__` raise, so a broken script cannot pass for an API error; so does a
-    stream the script answers with anything but `Text` or `Error`. `tokens`, when set, is
-    the usage every response reports."""
+    stream the script answers with anything but `Text`, `Shell` or `Error`, or a `Shell` for
+    a request that is no stream or offers no shell. `tokens`, when set, is the usage every
+    response reports."""
 
-    def __init__(self, script: Script | None = None, tokens: Tokens | None = None) -> None:
+    def __init__(
+        self,
+        script: Script | None = None,
+        tokens: Tokens | None = None,
+        *,
+        latency: float | Callable[[ResponsesRequest], float] = 0.0,
+    ) -> None:
         super().__init__("fake-responses-api")
         self.script: Script = script or (lambda _request: Text("ok"))
         self.tokens = tokens
+        self.latency = latency
+        """Seconds (or a function of the request) each answer waits, without blocking
+        others; the request is recorded before it."""
         self._requests: list[ResponsesRequest] = []
         self._lock = threading.Lock()
 
@@ -288,6 +408,9 @@ class FakeResponsesAPI(StandIn):
             self._requests.append(request)
         if not request.is_responses:
             return _error(404, f"not found: {request.path}", "invalid_request_error")
+        delay = self.latency(request) if callable(self.latency) else self.latency
+        if delay > 0:
+            await asyncio.sleep(delay)
         try:
             reply = self.script(request)
         except Exception as exc:
@@ -295,9 +418,17 @@ class FakeResponsesAPI(StandIn):
         if isinstance(reply, Error):
             return _error(reply.status, reply.message, reply.kind, reply.retry_after_ms)
         if request.body.get("stream") is not True:
+            if isinstance(reply, Shell):
+                return self._broken(TypeError(f"a Shell answers a stream only: {reply!r}"))
             return JSONResponse(_answer(request, reply, self.tokens))
+        if isinstance(reply, Shell):
+            try:
+                events = _call_events(request, reply)
+            except ValueError as exc:
+                return self._broken(exc)
+            return EventSourceResponse(_sse(events), sep="\n", ping=0)
         if not isinstance(reply, Text):
-            return self._broken(TypeError(f"a stream answers Text or Error only: {reply!r}"))
+            return self._broken(TypeError(f"a stream answers Text, Shell or Error only: {reply!r}"))
         return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
 
     def _broken(self, exc: Exception) -> Response:

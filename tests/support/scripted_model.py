@@ -16,8 +16,11 @@ Rule = Callable[[str, int], Reply]
 
 
 def refunds_fire(request: FakeRequest) -> Reply:
-    """A script for any suite: prompts about refunds pick the skill, the rest a distractor."""
-    return Answer([SKILL_ID] if request.prompt.startswith("refund") else ["charts"])
+    """A script for any suite: prompts about refunds pick the skill, the rest a distractor.
+    The skill is named as the listing shows it: its id in Claude Code's, its folder's name
+    in an agent's that lists it as a project skill."""
+    shown = SKILL_ID if SKILL_ID in request.menu else SKILL_ID.partition(":")[2]
+    return Answer([shown] if request.prompt.startswith("refund") else ["charts"])
 
 
 def fires_when(word: str) -> Rule:

@@ -1,18 +1,15 @@
 """The environment of a Stage B run: an allowlist of the user's, plus fresh folders.
 
-Isolation is the point: the user's settings, hooks, installed plugins, MCP servers and repo
-must not reach the measurement. The allowlist (`PASSTHROUGH_NAMES`, `PASSTHROUGH_PREFIXES`)
-keeps what the CLI needs to reach the model and nothing that changes its behaviour:
+Isolation is the point: the user's settings, hooks, installed plugins and skills, MCP servers
+and repo must not reach the measurement. Every agent's run keeps the same base
+(`BASE_NAMES`, `BASE_PREFIXES`):
 - `PATH` (the CLI and its helpers such as ripgrep), `LANG`/`LANGUAGE`/`LC_*`/`TZ` (text and
   time handling), `SYSTEMROOT`/`COMSPEC`/`PATHEXT` (needed by any process on Windows);
-- credentials and endpoints: every `ANTHROPIC_*` variable (key, auth token, base URL, model
-  and header settings), the Bedrock/Vertex switches and their `AWS_*` / Google / region
-  variables, `API_TIMEOUT_MS` and `CLAUDE_CODE_MAX_RETRIES` (how the CLI talks to the API);
 - network plumbing: `HTTP(S)_PROXY`, `NO_PROXY`, `ALL_PROXY` (either case) and the CA
-  bundle variables (`NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`, `SSL_CERT_DIR`).
-Everything else (`HOME`, `XDG_*`, `CLAUDE_CONFIG_DIR`, other `CLAUDE_CODE_*` switches, `PWD`,
-`OLDPWD`, editor and shell settings) is dropped, then the fresh dirs and
-`CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1` are set.
+  bundle variables (`NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`, `SSL_CERT_DIR`);
+and each adapter adds the credential and endpoint variables its CLI reads. Everything else
+(`HOME`, `XDG_*`, `PWD`, editor and shell settings, other tools' tokens) is dropped, and the
+run's fresh `HOME` and temp folder are set (`fresh_dirs`).
 
 Secrets: the values of credential-like variables (names containing KEY, TOKEN, SECRET,
 PASSWORD, CREDENTIAL or HEADERS) are replaced by `[redacted]` in every text a run stores:
@@ -22,10 +19,10 @@ transcripts, error reasons, evidence.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-PASSTHROUGH_NAMES = frozenset(
+BASE_NAMES = frozenset(
     {
         "PATH",
         "LANG",
@@ -34,15 +31,6 @@ PASSTHROUGH_NAMES = frozenset(
         "SYSTEMROOT",
         "COMSPEC",
         "PATHEXT",
-        "API_TIMEOUT_MS",
-        "CLAUDE_CODE_MAX_RETRIES",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
-        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
-        "CLOUD_ML_REGION",
-        "GOOGLE_APPLICATION_CREDENTIALS",
-        "GOOGLE_CLOUD_PROJECT",
         "NODE_EXTRA_CA_CERTS",
         "SSL_CERT_FILE",
         "SSL_CERT_DIR",
@@ -56,7 +44,7 @@ PASSTHROUGH_NAMES = frozenset(
         "all_proxy",
     }
 )
-PASSTHROUGH_PREFIXES = ("LC_", "ANTHROPIC_", "AWS_", "VERTEX_REGION_")
+BASE_PREFIXES = ("LC_",)
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|HEADERS", re.IGNORECASE)
 _MIN_SECRET = 6
@@ -64,23 +52,27 @@ _MIN_SECRET = 6
 REDACTED = "[redacted]"
 
 
-def agent_env(parent: Mapping[str, str], home: Path, config_dir: Path, tmp: Path) -> dict[str, str]:
-    """The run's environment: the allowlisted part of `parent` plus the fresh dirs."""
-    env = {
-        name: value
-        for name, value in parent.items()
-        if name in PASSTHROUGH_NAMES or name.startswith(PASSTHROUGH_PREFIXES)
+def allowlisted(
+    parent: Mapping[str, str], names: Iterable[str] = (), prefixes: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The part of `parent` a run keeps: the base allowlist and an agent's `names` and
+    `prefixes` (its credentials and endpoints)."""
+    keep = BASE_NAMES | frozenset(names)
+    starts = BASE_PREFIXES + prefixes
+    return {
+        name: value for name, value in parent.items() if name in keep or name.startswith(starts)
     }
-    env.update(
-        HOME=str(home),
-        USERPROFILE=str(home),
-        CLAUDE_CONFIG_DIR=str(config_dir),
-        TMPDIR=str(tmp),
-        TMP=str(tmp),
-        TEMP=str(tmp),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-    )
-    return env
+
+
+def fresh_dirs(home: Path, tmp: Path) -> dict[str, str]:
+    """The run's own home and temp folder, under every name a runtime looks for them."""
+    return {
+        "HOME": str(home),
+        "USERPROFILE": str(home),
+        "TMPDIR": str(tmp),
+        "TMP": str(tmp),
+        "TEMP": str(tmp),
+    }
 
 
 def secret_values(env: Mapping[str, str]) -> tuple[str, ...]:

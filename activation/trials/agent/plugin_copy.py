@@ -156,17 +156,13 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
         symlinks=False,
         ignore_dangling_symlinks=True,
     )
-    root = target.plugin_root.relative_to(target.repo)
-    here = target.skill_file.relative_to(target.plugin_root)
-    skills = [(here, listed(variant.description, variant.when_to_use), variant.text)]
-    skills += [
-        (Path(s.path).relative_to(root), listed(s.description, s.when_to_use), s.text)
-        for s in variant.siblings
-    ]
-    kept = {copy_root / relative.parent for relative, _fields, _text in skills}
-    for relative, fields, text in skills:
-        write_skill(copy_root, relative, fields, text, str(target.plugin_root / relative))
+    skills = _set_skills(target, variant)
+    kept = {copy_root / skill.relative.parent for skill in skills}
+    for skill in skills:
+        source = str(target.plugin_root / skill.relative)
+        write_skill(copy_root, skill.relative, skill.fields, skill.text, source)
     if target.in_set:
+        here = skills[0].relative
         for folder in (copy_root / here.parent.parent).iterdir():
             if (folder / "SKILL.md").is_file() and folder not in kept:
                 shutil.rmtree(folder)
@@ -174,12 +170,44 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
 
 
 @dataclass(frozen=True)
+class _SetSkill:
+    id: str
+    relative: Path
+    """Its SKILL.md, relative to the set's root."""
+    fields: Listed
+    text: str
+
+
+def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
+    """The variant's set as the copy holds it: the measured skill first, then its siblings."""
+    root = target.plugin_root.relative_to(target.repo)
+    here = target.skill_file.relative_to(target.plugin_root)
+    own = listed(variant.description, variant.when_to_use)
+    skills = [_SetSkill(target.skill_id, here, own, variant.text)]
+    for sibling in variant.siblings:
+        fields = listed(sibling.description, sibling.when_to_use)
+        relative = Path(sibling.path).relative_to(root)
+        skills.append(_SetSkill(sibling.name, relative, fields, sibling.text))
+    return skills
+
+
+def set_folders(target: Target, variant: Variant, copy_root: Path) -> tuple[tuple[str, Path], ...]:
+    """Each skill of the variant's copy by id, with its folder there (the measured skill
+    first): what an agent without plugins installs skill by skill."""
+    return tuple(
+        (skill.id, copy_root / skill.relative.parent) for skill in _set_skills(target, variant)
+    )
+
+
+@dataclass(frozen=True)
 class CatalogCopy:
     """The `--catalog` skills as the agent would find them installed: the user's own skills
-    (a folder to install as `~/.claude/skills`, or None) and other plugins' roots."""
+    (a folder to install as `~/.claude/skills`, or None) and other plugins' roots; `folders`
+    names each skill's copied folder by id."""
 
     user_skills: Path | None = None
     plugins: tuple[Path, ...] = ()
+    folders: tuple[tuple[str, Path], ...] = ()
 
 
 def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
@@ -187,6 +215,7 @@ def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
     `dest`, so no run ever reads, or writes to, the user's own folders."""
     user_skills = dest / "user-skills"
     plugins: dict[Path, Path] = {}
+    folders = []
     for skill in catalog:
         folder = Path(skill.path).parent
         if skill.source == "plugin":
@@ -194,9 +223,13 @@ def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
             if root not in plugins:
                 plugins[root] = dest / "plugins" / str(len(plugins)) / root.name
                 shutil.copytree(root, plugins[root], ignore=_IGNORED, symlinks=False)
+            folders.append((skill.name, plugins[root] / folder.relative_to(root)))
         else:
             shutil.copytree(folder, user_skills / folder.name, ignore=_IGNORED, symlinks=False)
-    return CatalogCopy(user_skills if user_skills.is_dir() else None, tuple(plugins.values()))
+            folders.append((skill.name, user_skills / folder.name))
+    return CatalogCopy(
+        user_skills if user_skills.is_dir() else None, tuple(plugins.values()), tuple(folders)
+    )
 
 
 @dataclass(frozen=True)
@@ -238,3 +271,40 @@ def tree_digest(folder: Path) -> str:
             digest.update(path.relative_to(folder).as_posix().encode() + b"\x00")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
+
+
+NONCE_LINE = "<!-- activation nonce: {} -->"
+"""The line `mark` puts at the top of a copied SKILL.md's body."""
+
+
+def mark(skill_file: Path) -> str | None:
+    """Put a nonce at the top of a copied SKILL.md's body and return it (None: the file has
+    no frontmatter to put it after, so no agent lists it).
+
+    An agent whose stream shows what a load returned (OpenCode's skill tool output, Codex's
+    command output) then proves that the target's own file came back when the nonce is in
+    it: the model cannot write it without having read it. The nonce is a digest of the
+    file's bytes and its folder's name, not random, so identical copies get an
+    identical nonce and a trial's cache key (a digest of the copies) stays the same between
+    identical runs. It goes at the top of the body, so a read of only the first lines of
+    the body (`sed -n '1,200p'`) still shows it, and the rest is kept byte for byte.
+    """
+    data = skill_file.read_bytes()
+    text = data.decode("utf-8")
+    lines: list[str] = _LINE.findall(text)
+    if not lines or lines[0].removeprefix("\ufeff").rstrip("\r\n").rstrip() != "---":
+        return None
+    closing = next(
+        (i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() in ("---", "...")),
+        None,
+    )
+    if closing is None:
+        return None
+    seed = skill_file.parent.name.encode() + b"\x00" + data
+    nonce = hashlib.sha256(seed).hexdigest()[:16]
+    newline = "\r\n" if lines[closing].endswith("\r\n") else "\n"
+    if not lines[closing].endswith(("\n", "\r")):
+        lines[closing] += newline
+    lines.insert(closing + 1, NONCE_LINE.format(nonce) + newline)
+    skill_file.write_bytes("".join(lines).encode("utf-8"))
+    return nonce

@@ -1,5 +1,8 @@
-"""Stage B, the real agent: the Claude Code CLI run headless on each case prompt, with a
-plugin copy per variant, its event stream read for a successful Skill call.
+"""Stage B, the real agent: the spec's agent CLI (Claude Code, OpenCode or Codex) run
+headless on each case prompt with a copy of the skill set per variant, its event stream
+read for a successful load of the target. What differs between the agents (their models,
+credentials, executable and version, turn limit, listing) comes from the agent's adapter
+(`adapter.py`).
 
 Nothing heavy is imported here, and the backend (processes, plugin copies) only when a run
 opens it.
@@ -7,20 +10,18 @@ opens it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from activation import _config, state
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
-from activation.trials import api_check
+from activation.trials.agent.adapter import adapter_for
 from activation.trials.backend import Backend
 from activation.trials.listing.claude_code import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
 ROUGH = "a rough figure per agent run"
-CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
-"""The CLI can reach a model through a cloud provider's credentials instead of a key."""
 
 
 class AgentStage:
@@ -32,11 +33,7 @@ class AgentStage:
     def configure(self, spec: RunSpec) -> RunSpec:
         if spec.batch:
             raise InputError("--batch is for Stage A: the real agent cannot run in a batch")
-        if (spec.model or "").startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {spec.model}: Stage B (--real) runs Claude Code on Anthropic's models; "
-                "an openai: model is measured in Stage A"
-            )
+        adapter_for(spec.coding_agent).configure(spec)
         # Agent processes are bounded by this machine, not by the API: always a fixed number
         # (`--concurrency auto` adapts Stage A's requests only).
         concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
@@ -45,15 +42,14 @@ class AgentStage:
         )
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        """Credentials and the API's address (the CLI would retry for minutes otherwise),
-        and the CLI itself, which says its version (also for a dry run)."""
-        from activation.trials.agent.backend import check_claude
-
+        """The agent's credentials and the API's address (a CLI would retry for minutes
+        otherwise), and the CLI itself, which says its version (also for a dry run)."""
+        adapter = adapter_for(spec.coding_agent)
         if calls:
-            api_check.require_credentials(instead=CLOUD_SWITCHES)
-            api_check.check_reachable()
+            adapter.preflight()
         agent = spec.agent or AgentSettings()
-        return replace(spec, agent=replace(agent, version=check_claude(agent.claude)))
+        version = adapter.version(adapter.executable(agent))
+        return replace(spec, agent=replace(agent, version=version))
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
         from activation.trials.agent.backend import AgentBackend
@@ -66,6 +62,10 @@ class AgentStage:
         return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
 
     def cost_basis(self, spec: RunSpec) -> str | None:
+        if not adapter_for(spec.coding_agent).reports_cost:  # its tokens at list price
+            if spec.pricing is None or spec.prices is None:
+                return None
+            return f"list prices of {spec.pricing.date}"
         if spec.pricing is None:
             return "the CLI's reported cost"
         return f"the CLI's reported cost, and list prices of {spec.pricing.date}"
@@ -74,19 +74,21 @@ class AgentStage:
         return None
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+        adapter = adapter_for(spec.coding_agent)
         agent = spec.agent or AgentSettings()
         version = f" {agent.version}" if agent.version else ""
         return [
-            f"agent: Claude Code{version} ({agent.claude}), skill {inputs.target.skill_id}, "
-            f"up to {agent.max_turns} turns and {agent.timeout:g} s a run"
+            f"agent: {adapter.title}{version} ({adapter.executable(agent)}), "
+            f"skill {inputs.target.skill_id}, {adapter.limits(agent)} and "
+            f"{agent.timeout:g} s a run"
         ]
 
     def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
-        """The CLI's own listing of the installed set and catalog (no distractors: they are
-        Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
+        """The agent's own listing of the installed set and catalog (no distractors: they
+        are Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
         from activation.trials.listing.menu import variant_listings
 
-        return variant_listings(inputs, spec.model, distractors=False)
+        return variant_listings(inputs, spec.model, distractors=False, agent=spec.coding_agent)
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         """The spot checks plus what the latest Stage A run on these descriptions flagged."""
@@ -103,7 +105,7 @@ class AgentStage:
         say(f"--real selection: {len(selection)} case(s), {origin}")
         return replace(inputs, cases=selection)
 
-    def remember(self, outcome: RunOutcome) -> None:
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
         return None
 
 

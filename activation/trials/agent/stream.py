@@ -22,28 +22,29 @@ The rules, and why:
   no init or no result event, a line that should be an event is corrupt, or the process
   exit code is non-zero without a max-turns result to explain it.
 
-Non-JSON lines: a blank line, or a line that does not even start like a JSON object, is
-noise (a warning some runtime printed to stdout) and is skipped and counted, because it
-cannot have been an event. A line that starts with `{` but does not parse is a corrupt
-*event*: it may have been the very tool result that decides the trial, so the reading is an
-error unless a successful activation was already seen (positive evidence stays valid).
+What the stream shows of a load, and why no nonce is checked here: the successful result
+is `Launching skill: <id>` with `tool_use_result {"success": true, "commandName": <id>}`,
+and the skill's body follows one line later as an `isSynthetic` user message ("Base
+directory for this skill: ..." and the body). `commandName` is the CLI's own word on which
+skill it loaded, from the plugin copy it was given (the run's only copy of the target), so
+the result line decides and the run stops there; waiting for the body would only delay
+the stop. Claude Code's copies therefore carry no nonce (see `adapter.Adapter.marks_copies`).
+
+Lines are handled as every agent's are (`reading.JsonLines`): noise is skipped and counted,
+a corrupt event is an error unless a successful activation was already seen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 
-Outcome = Literal["activated", "not_activated", "error"]
+from activation.trials.agent.reading import MAX_EVIDENCE, JsonLines, Outcome, Reading, short
 
-MAX_EVIDENCE = 40
-"""Evidence lines kept per reading: enough to explain any verdict, bounded for reports."""
-
-_SNIPPET = 200
-"""Characters of a tool result or result text kept in one evidence line."""
+__all__ = ["MAX_EVIDENCE", "Reading", "StreamReader", "read_stream"]
 
 _MAX_TURNS_SUBTYPE = "error_max_turns"
 _AUTH_STATUSES = (401, 403)
@@ -51,70 +52,10 @@ _THROTTLED_STATUSES = (429, 529)
 
 
 @dataclass(frozen=True)
-class Reading:
-    """What one agent run shows about the target skill.
-
-    `outcome` is the verdict; `reason` is one line a person can act on; `evidence` lists the
-    events that led there (line numbers are 1-based positions in the stream).
-    """
-
-    outcome: Outcome
-    reason: str
-    evidence: tuple[str, ...]
-    cost_usd: float | None
-    num_turns: int | None
-    input_tokens: int
-    output_tokens: int
-    saw_init: bool
-    saw_result: bool
-    events: int
-    skipped_lines: int
-    auth_status: int | None = None
-    model_calls: int = 0
-    """Distinct model responses in the stream (the CLI repeats one per content block)."""
-    cache_write_tokens: int = 0
-    cache_read_tokens: int = 0
-    model: str | None = None
-    """The model that answered (the last response's), for pricing a run stopped early."""
-    throttled: int = 0
-    """API retries after a 429 or 529 (too many requests, overloaded)."""
-    fired: tuple[str, ...] = ()
-    """Every skill a successful Skill call loaded, first first (the target by its full id)."""
-
-    @property
-    def activated(self) -> bool | None:
-        """The trial's vote: None for an error, which is never a vote."""
-        if self.outcome == "error":
-            return None
-        return self.outcome == "activated"
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "reading": self.outcome,
-            "reason": self.reason,
-            "evidence": list(self.evidence),
-            "cost_usd": self.cost_usd,
-            "num_turns": self.num_turns,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "events": self.events,
-            "skipped_lines": self.skipped_lines,
-            "auth_status": self.auth_status,
-            "model_calls": self.model_calls,
-            "fired": list(self.fired),
-        }
-
-
-@dataclass(frozen=True)
 class _Call:
     line: int
     name: str
     by_subagent: bool
-
-
-def _short(text: object, limit: int = _SNIPPET) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _result_text(content: object) -> str:
@@ -131,7 +72,7 @@ def _result_text(content: object) -> str:
     return ""
 
 
-class StreamReader:
+class StreamReader(JsonLines):
     """An incremental reader of one run's stream-json lines for one target skill.
 
     Feed lines in order with `feed`; `activation_seen` turns true on the line carrying the
@@ -148,23 +89,18 @@ class StreamReader:
         on_throttle: Callable[[], None] = lambda: None,
         settled: Callable[[tuple[str, ...]], bool] | None = None,
     ) -> None:
+        super().__init__()
         self.skill_id = skill_id
         self._settled = settled or (lambda fired: skill_id in fired)
         self._fired: list[str] = []
         self._on_throttle = on_throttle
         self._throttled = 0
         self.bare_name = skill_id.rsplit(":", 1)[-1]
-        self._line = 0
-        self._events = 0
-        self._skipped = 0
-        self._corrupt: str | None = None
         self._init: dict[str, Any] | None = None
         self._offer_error: str | None = None
         self._result: dict[str, Any] | None = None
         self._activation: str | None = None
         self._calls: dict[str, _Call] = {}
-        self._evidence: list[str] = []
-        self._dropped_evidence = 0
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
         self._model: str | None = None
         self._auth_status: int | None = None
@@ -205,28 +141,7 @@ class StreamReader:
 
     # -- feeding --------------------------------------------------------------------------
 
-    def feed(self, line: str | bytes) -> None:
-        """Take one line of stdout (with or without its newline)."""
-        self._line += 1
-        stripped = line.strip()
-        if not stripped:
-            return
-        if stripped[:1] not in (b"{", "{"):
-            self._skipped += 1
-            return
-        try:
-            event = orjson.loads(stripped)
-        except orjson.JSONDecodeError:
-            if self._corrupt is None:
-                text = (
-                    stripped.decode("utf-8", "replace") if isinstance(stripped, bytes) else stripped
-                )
-                self._corrupt = f"line {self._line} is not valid JSON: {_short(text, 80)}"
-            return
-        if not isinstance(event, dict):
-            self._skipped += 1
-            return
-        self._events += 1
+    def event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "system":
             self._system(event)
@@ -236,12 +151,6 @@ class StreamReader:
             self._user(event)
         elif kind == "result":
             self._result_event(event)
-
-    def _note(self, text: str) -> None:
-        if len(self._evidence) < MAX_EVIDENCE:
-            self._evidence.append(f"line {self._line}: {text}")
-        else:
-            self._dropped_evidence += 1
 
     def _system(self, event: dict[str, Any]) -> None:
         subtype = event.get("subtype")
@@ -286,7 +195,7 @@ class StreamReader:
         if not problems:
             return
         errors = [
-            _short(error.get("message") or error, 300) if isinstance(error, dict) else _short(error)
+            short(error.get("message") or error, 300) if isinstance(error, dict) else short(error)
             for error in init.get("plugin_errors") or []
         ]
         reason = "; ".join(problems)
@@ -305,7 +214,7 @@ class StreamReader:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "text" and str(block.get("text", "")).strip():
-                self._note(f"{who} writes {_short(block['text'], 100)!r}")
+                self._note(f"{who} writes {short(block['text'], 100)!r}")
                 continue
             if block.get("type") != "tool_use":
                 continue
@@ -321,7 +230,7 @@ class StreamReader:
                 target = "the target" if self._names_target(skill) else "another skill"
                 self._note(f"{who} calls Skill {skill!r} ({target})")
             elif name in ("Read", "Glob", "Grep"):
-                self._note(f"{who} calls {name} {_short(orjson.dumps(tool_input).decode(), 120)}")
+                self._note(f"{who} calls {name} {short(orjson.dumps(tool_input).decode(), 120)}")
 
     def _count_usage(self, message: dict[str, Any]) -> None:
         """Tokens per API message; the CLI repeats a message once per content block."""
@@ -361,7 +270,7 @@ class StreamReader:
             if isinstance(detail, str) and detail.startswith("Error"):
                 succeeded = False
             if not succeeded:
-                self._note(f"Skill {call.name!r} failed: {_short(text or detail)}")
+                self._note(f"Skill {call.name!r} failed: {short(text or detail)}")
                 continue
             command = detail.get("commandName") if isinstance(detail, dict) else None
             loaded = (command if isinstance(command, str) else call.name).removeprefix("/")
@@ -372,7 +281,7 @@ class StreamReader:
                 self._note(f"Skill {call.name!r} succeeded (another skill: {loaded!r})")
                 continue
             self._fired.append(self.skill_id)
-            self._note(f"Skill {call.name!r} succeeded: {_short(text)}")
+            self._note(f"Skill {call.name!r} succeeded: {short(text)}")
             if self._activation is None:
                 who = "a subagent" if call.by_subagent else "the agent"
                 self._activation = (
@@ -408,11 +317,6 @@ class StreamReader:
         a missing result or a kill signal's exit code is expected then).
         """
         outcome, reason = self._verdict(exit_code)
-        evidence = list(self._evidence)
-        if self._dropped_evidence:
-            evidence.append(f"(+{self._dropped_evidence} more events)")
-        if self._skipped:
-            evidence.append(f"{self._skipped} non-JSON line(s) skipped")
         result = self._result or {}
         cost = result.get("total_cost_usd")
         turns = result.get("num_turns")
@@ -433,7 +337,7 @@ class StreamReader:
         return Reading(
             outcome=outcome,
             reason=reason,
-            evidence=tuple(evidence),
+            evidence=self._evidence_lines(),
             cost_usd=float(cost) if isinstance(cost, int | float) else None,
             num_turns=turns if isinstance(turns, int) else None,
             input_tokens=input_tokens,
@@ -471,7 +375,7 @@ class StreamReader:
             return "error", "the run ended without a result event"
         if result.get("is_error") is True and not self._is_max_turns():
             status = result.get("api_error_status")
-            text = _short(result.get("result") or result.get("errors") or "no message", 300)
+            text = short(result.get("result") or result.get("errors") or "no message", 300)
             prefix = f"API error {status}" if status is not None else "the run failed"
             return "error", f"{prefix}: {text}"
         if exit_code not in (None, 0) and not self._is_max_turns():

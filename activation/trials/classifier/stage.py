@@ -8,7 +8,7 @@ model. Nothing heavy is imported here: the SDK comes with the backend that uses 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -177,16 +177,20 @@ class ClassifierStage:
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         return inputs
 
-    def remember(self, outcome: RunOutcome) -> None:
-        """What Stage A flagged, for a later `--real` on the same two descriptions."""
-        if outcome.interrupted:
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        """What Stage A flagged in any cell, for a later `--real` on the same two
+        descriptions."""
+        if not outcomes or any(outcome.interrupted for outcome in outcomes):
             return
+        first = outcomes[0]
+        ran = [verdict.id for outcome in outcomes for verdict in outcome.verdicts]
+        flagged = [case_id for outcome in outcomes for case_id in outcome.ids_with(*FLAGGED)]
         state.record_flagged(
-            outcome.inputs.target.repo,
-            state.pair_key(outcome.inputs),
-            [verdict.id for verdict in outcome.verdicts],
-            outcome.ids_with(*FLAGGED),
-            outcome.spec.model,
+            first.inputs.target.repo,
+            state.pair_key(first.inputs),
+            list(dict.fromkeys(ran)),
+            list(dict.fromkeys(flagged)),
+            ",".join(dict.fromkeys(outcome.spec.model or "" for outcome in outcomes)),
         )
 
 

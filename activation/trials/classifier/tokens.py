@@ -38,7 +38,10 @@ async def count_input_tokens(requests: Sequence[dict[str, Any]], limit: int) -> 
 
 def counting_failed(error: Exception) -> str | None:
     """Why counting failed, for a dry run that then estimates from characters; None for an
-    error that is not the API's (a bug: let it surface)."""
+    error that is not the API's (a bug: let it surface). The requests are counted in a task
+    group, so the API's error comes wrapped in an exception group."""
+    while isinstance(error, ExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
     if isinstance(error, anthropic.APIStatusError):
         return f"HTTP {error.status_code}"
     if isinstance(error, anthropic.APIConnectionError):

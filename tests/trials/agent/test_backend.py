@@ -36,13 +36,8 @@ from activation._models import (
     Variant,
     VariantName,
 )
-from activation.trials.agent.backend import (
-    ALLOWED_TOOLS,
-    AgentBackend,
-    build_argv,
-    check_claude,
-    transcript_path,
-)
+from activation.trials.agent.backend import AgentBackend, transcript_path
+from activation.trials.agent.claude_code import ALLOWED_TOOLS, build_argv, check_claude
 from activation.trials.agent.env import REDACTED
 from activation.trials.engine import execute_async
 from tests.support.claude_cli import CLAUDE_VERSION, processes_mentioning

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 
 from activation._models import AgentSettings
-from activation.trials.agent.backend import build_argv
-from activation.trials.agent.env import agent_env
+from activation.trials.agent.claude_code import agent_env, build_argv
 from activation.trials.listing.claude_code import (
     ListedSkill,
     Listing,

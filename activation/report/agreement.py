@@ -1,0 +1,144 @@
+"""What `calibrate --agreement` found: how far Stage A can stand in for Stage B on this
+suite. The same spot checks, the real description against the narrow control (so some
+cases are right and some wrong in each variant), run once by each stage; per variant,
+the share of cases the stages rate alike, Cohen's kappa with its interval, and the cases
+where they differ (verdicts/agreement.py says how each is computed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from activation._errors import ExitCode
+from activation._models import VARIANTS, RunOutcome, Status
+from activation.report import words
+from activation.report.codec import report_data
+from activation.report.model import build_report
+from activation.verdicts.agreement import Agreement, agreement
+
+SCHEMA = "activation-agreement/1"
+HEADERS = ("variant", "cases", "alike", "Cohen's kappa (95%)", "they differ on")
+ROLES = {"baseline": "the real description", "candidate": "the narrow control"}
+
+
+@dataclass(frozen=True)
+class StageAgreement:
+    cheap: RunOutcome
+    """Stage A's run."""
+    real: RunOutcome
+    """Stage B's run, on the same cases."""
+
+    @property
+    def cells(self) -> tuple[str, str]:
+        return self.cheap.spec.cell, self.real.spec.cell
+
+    @property
+    def found(self) -> tuple[Agreement, ...]:
+        return tuple(
+            agreement(self.cells, self.cheap.verdicts, self.real.verdicts, variant)
+            for variant in VARIANTS
+        )
+
+    @property
+    def errors(self) -> list[str]:
+        runs = (self.cheap, self.real)
+        ids = [v.id for run in runs for v in run.verdicts if v.status is Status.ERROR]
+        return list(dict.fromkeys(ids))
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """Agreement is a measurement, not a gate: only missing evidence fails it (closed)."""
+        return ExitCode.INCOMPLETE if self.errors else ExitCode.OK
+
+
+def _kappa(found: Agreement) -> str:
+    if found.kappa is None:
+        return "undefined (every case rated alike in both)"
+    if found.kappa_interval is None:
+        return f"{found.kappa:.2f} (no interval: one stage rated every case alike)"
+    low, high = found.kappa_interval
+    return f"{found.kappa:.2f} ({low:.2f} to {high:.2f})"
+
+
+def _rows(run: StageAgreement) -> list[tuple[str, str, str, str, str]]:
+    return [
+        (
+            f"{found.variant} ({ROLES[found.variant]})",
+            str(found.cases),
+            f"{found.same} ({found.share:.0%})" if found.share is not None else "-",
+            _kappa(found),
+            ", ".join(found.disagree) or "-",
+        )
+        for found in run.found
+    ]
+
+
+def render_agreement(run: StageAgreement) -> RenderableType:
+    cheap, real = run.cells
+    table = Table(title=f"Agreement: {cheap} against {real}", title_justify="left")
+    for header in HEADERS:
+        table.add_column(header)
+    for row in _rows(run):
+        table.add_row(*row)
+    parts: list[RenderableType] = [table]
+    if run.errors:
+        parts.append(Text(f"ERROR cases, left out: {', '.join(run.errors)}", style="magenta"))
+    parts.append(Text(words.agreement_reading(), style="dim"))
+    return Group(*parts)
+
+
+def agreement_data(run: StageAgreement, version: str) -> dict[str, object]:
+    target = run.cheap.inputs.target
+    return {
+        "schema": SCHEMA,
+        "version": version,
+        "skill": {"id": target.skill_id, "path": target.skill_path.as_posix()},
+        "cells": list(run.cells),
+        "agreement": [
+            {
+                "variant": found.variant,
+                "cases": found.cases,
+                "same": found.same,
+                "kappa": found.kappa,
+                "kappa_interval": found.kappa_interval,
+                "disagree": list(found.disagree),
+            }
+            for found in run.found
+        ],
+        "errors": run.errors,
+        "reports": {
+            "stage_a": report_data(build_report(run.cheap, version)),
+            "stage_b": report_data(build_report(run.real, version)),
+        },
+        "exit_code": int(run.exit_code),
+    }
+
+
+def record_stem(run: StageAgreement, when: datetime) -> str:
+    """The name of a dated record: when, and the two cells."""
+    cells = "-vs-".join(cell.replace("/", "-") for cell in run.cells)
+    return f"{when:%Y-%m-%dT%H%M%S}-agreement-{cells}"
+
+
+def agreement_markdown(run: StageAgreement, when: datetime) -> str:
+    cheap, real = run.cells
+    skill = run.cheap.inputs.target.skill_id
+    lines = [
+        f"# Agreement {when:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"`{cheap}` against `{real}`, skill `{skill}`, {run.cheap.spec.trials} trials. "
+        f"Exit code {int(run.exit_code)}.",
+        "",
+        "| " + " | ".join(HEADERS) + " |",
+        "|" + "---|" * len(HEADERS),
+        *("| " + " | ".join(row) + " |" for row in _rows(run)),
+        "",
+        words.agreement_reading(),
+    ]
+    if run.errors:
+        lines += ["", f"ERROR cases, left out: {', '.join(run.errors)}"]
+    return "\n".join(lines) + "\n"

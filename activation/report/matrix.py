@@ -1,0 +1,123 @@
+"""A run of several cells (stage x agent x model): each cell's own report, and what only
+the whole shows (the gate over every cell, where a case changed, how far cells agree).
+
+A `Matrix` holds one `Report` per cell, each the report a run of that cell alone would
+write, except that significance was judged across every (case, cell) pair of the run. A
+run of one cell writes its `Report` alone, as it always did; `activation-matrix/1` is the
+JSON of a run of several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+from activation._errors import ExitCode
+from activation._models import VARIANTS, RunOutcome, Shard, Status, Usage, gate
+from activation.report.model import Report, build_report
+from activation.verdicts.agreement import Agreement, agreement
+
+MATRIX_SCHEMA = "activation-matrix/1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Matrix:
+    schema: Literal["activation-matrix/1"] = "activation-matrix/1"
+    version: str
+    exit_code: int
+    error: str | None = None
+    interrupted: bool = False
+    fingerprint: str = ""
+    """The whole run's identity: only shards of the same matrix merge."""
+    shard: Shard | None = None
+    """This report is shard `index` of `count`; each cell's report holds its share."""
+    cells: tuple[Report, ...]
+    agreement: tuple[Agreement, ...] = ()
+    """Every pair of cells, for each variant: how often they rated a case alike."""
+    usage: Usage
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(report.cell for report in self.cells)
+
+    def cell(self, name: str) -> Report | None:
+        return next((report for report in self.cells if report.cell == name), None)
+
+    def regressed_in(self) -> tuple[str, ...]:
+        """The cells with a case that fails the gate."""
+        return tuple(report.cell for report in self.cells if report.exit_code == ExitCode.REGRESSED)
+
+
+def agreements(cells: Sequence[Report]) -> tuple[Agreement, ...]:
+    """Each pair of cells that ran cases in common, for each variant."""
+    return tuple(
+        agreement((one.cell, other.cell), one.cases, other.cases, variant)
+        for one, other in combinations(cells, 2)
+        for variant in VARIANTS
+    )
+
+
+def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str]) -> int:
+    """A regression in any cell fails the gate; then an error in any cell fails it closed."""
+    if any(report.interrupted for report in cells):
+        return int(ExitCode.INTERRUPTED)
+    statuses = (entry.status for report in cells for entry in report.cases)
+    code = gate(statuses, fail_on)
+    if code is ExitCode.OK and any(report.summary.unfinished for report in cells):
+        return int(ExitCode.INCOMPLETE)
+    return int(code)
+
+
+def assembled(
+    cells: tuple[Report, ...],
+    version: str,
+    fingerprint: str,
+    shard: Shard | None = None,
+    error: str | None = None,
+) -> Matrix:
+    """The matrix of these cell reports (a run's, or shards' merged)."""
+    return Matrix(
+        version=version,
+        exit_code=matrix_exit(cells, cells[0].fail_on),
+        error=error,
+        interrupted=any(report.interrupted for report in cells),
+        fingerprint=fingerprint,
+        shard=shard,
+        cells=cells,
+        agreement=agreements(cells),
+        usage=sum((report.usage for report in cells), Usage()),
+    )
+
+
+def build_matrix(
+    outcomes: Sequence[RunOutcome],
+    version: str,
+    fingerprint: str,
+    warnings: tuple[str, ...] = (),
+    rerun: tuple[str, ...] = (),
+    notices: Sequence[str | None] = (),
+) -> Matrix:
+    """The matrix of a run's cells; `notices` are each cell stage's notice."""
+    cells = tuple(
+        build_report(outcome, version, warnings, rerun=rerun, notice=notice)
+        for outcome, notice in zip(outcomes, notices or [None] * len(outcomes), strict=True)
+    )
+    shard = outcomes[0].spec.shard
+    return assembled(cells, version, fingerprint, shard)
+
+
+def changed_cells(matrix: Matrix) -> dict[str, dict[str, Status]]:
+    """Case id -> cell -> status, for the cases flagged in some cell (not PASS or FAIL in
+    every cell), in the first cell's case order."""
+    found: dict[str, dict[str, Status]] = {}
+    for report in matrix.cells:
+        for entry in report.cases:
+            found.setdefault(entry.id, {})[report.cell] = entry.status
+    quiet = (Status.PASS, Status.FAIL)
+    return {
+        case_id: statuses
+        for case_id, statuses in found.items()
+        if any(status not in quiet for status in statuses.values())
+    }

@@ -1,0 +1,177 @@
+"""What differs between the agent CLIs Stage B runs, behind one interface: an `Adapter` per
+agent (`claude_code`, `opencode`, `codex`), chosen by a spec's `coding_agent`.
+
+The backend keeps what every run shares (throwaway folders, the process group, time-outs,
+transcript files, scrubbing secrets, the cache key); an adapter says what is the agent's
+own: the npm package to install, how credentials and the API's address reach it, where the
+skill copies go in the run's workspace and home, the command line and environment of one
+run, how its event stream shows a load (its `Detector`), its version check and the model
+ids it takes. Adding an agent is a new module and one line in `ADAPTERS`.
+
+Light on purpose: the stage imports this module, so nothing here starts a process or pulls
+in anything heavy; `adapter_for` imports an agent's module when it is first asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from activation._errors import InputError
+from activation._models import AgentSettings, RunSpec
+
+if TYPE_CHECKING:
+    from activation.trials.agent.installed import SkillSet
+    from activation.trials.agent.reading import Reading
+    from activation.trials.listing.claude_code import Listing
+
+Settled = Callable[[tuple[str, ...]], bool]
+"""Whether the skills fired so far, in order, already decide the case."""
+
+
+@dataclass(frozen=True)
+class RunDirs:
+    """One run's throwaway folders: the project the agent works in, its home, its temp."""
+
+    work: Path
+    home: Path
+    tmp: Path
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run, as an adapter lays it out."""
+
+    settings: AgentSettings
+    model: str | None
+    """The model id as the CLI takes it (`Adapter.model`), None for the CLI's default."""
+    executable: str
+    prompt: str
+    dirs: RunDirs
+    skills: SkillSet
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start one run: the command line (no shell), its whole environment, and the
+    prompt to write to its stdin (None: the prompt is in the command line)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    stdin: str | None = None
+
+
+class Detector(Protocol):
+    """An incremental reader of one run's event stream for one target skill."""
+
+    @property
+    def decided(self) -> bool:
+        """The verdict cannot change any more (the skills fired settle the case, the skill
+        is not offered, the credentials were refused), so the run can be stopped."""
+        ...
+
+    @property
+    def saw_result(self) -> bool:
+        """The stream's last event came: only the exit code is left to wait for."""
+        ...
+
+    @property
+    def auth_status(self) -> int | None:
+        """401 or 403 once the API refused the credentials."""
+        ...
+
+    def feed(self, line: str | bytes) -> None: ...
+
+    def reading(self, exit_code: int | None = None) -> Reading:
+        """The verdict so far; `exit_code` is the process's, when it is known."""
+        ...
+
+
+class Adapter(Protocol):
+    agent: str
+    """Its name in a spec (`coding_agent`) and in the cache key."""
+    title: str
+    """How people call it ("OpenCode")."""
+    command: str
+    """The executable's usual name, in messages ("could not run opencode")."""
+    package: str
+    """`<npm package>@<version>`: the release measured and tested, for the install hint."""
+    flag: str
+    """The command-line flag naming its executable."""
+    credentials: str
+    """The variables to check when the API refuses the credentials."""
+    marks_copies: bool
+    """Whether each copied SKILL.md gets a nonce (`plugin_copy.mark`): true for an agent
+    whose stream shows what a load returned, so a load counts only when the target's own
+    content came back."""
+    reports_cost: bool
+    """Whether the CLI reports what a run cost (else the tokens are priced)."""
+
+    def executable(self, settings: AgentSettings) -> str:
+        """The executable the settings name for this agent."""
+        ...
+
+    def model(self, model: str | None) -> str | None:
+        """A cell's model as the CLI takes it (None: the CLI's own default); InputError for
+        a model this agent cannot run."""
+        ...
+
+    def configure(self, spec: RunSpec) -> None:
+        """InputError for what this agent cannot run (its models, its options)."""
+        ...
+
+    def preflight(self) -> None:
+        """Check its credentials and the API's address before any run."""
+        ...
+
+    def version(self, executable: str) -> str:
+        """What the CLI says its version is; InputError when it cannot be run."""
+        ...
+
+    def limits(self, settings: AgentSettings) -> str:
+        """How long a run may go on, in words ("up to 8 turns")."""
+        ...
+
+    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+        """Why no run of this variant could offer the target (None: runs can start),
+        judged before any run for an agent whose stream cannot say; InputError for a set
+        it cannot install."""
+        ...
+
+    def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
+        """Lay the run out in its folders (skills, config files) and say how to start it;
+        credentials come from `parent`."""
+        ...
+
+    def request(
+        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+    ) -> dict[str, object]:
+        """What the run asks, as the cache key holds it: the command line and config with
+        no throwaway path, endpoint or secret in them."""
+        ...
+
+    def reader(
+        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+    ) -> Detector:
+        """A detector for one run of this variant."""
+        ...
+
+
+ADAPTERS: Mapping[str, str] = {
+    "claude-code": "activation.trials.agent.claude_code",
+    "opencode": "activation.trials.agent.opencode",
+    "codex": "activation.trials.agent.codex",
+}
+"""Each module holds `ADAPTER`."""
+
+
+def adapter_for(agent: str) -> Adapter:
+    """The adapter of `agent` (a spec's `coding_agent`)."""
+    module = ADAPTERS.get(agent)
+    if module is None:
+        raise InputError(f"Stage B cannot run the agent {agent!r}: one of {', '.join(ADAPTERS)}")
+    adapter: Adapter = importlib.import_module(module).ADAPTER
+    return adapter

@@ -1,0 +1,182 @@
+"""Claude Code as Stage B runs it (measured on CLI 2.1.332; DESIGN.md "Stage B details").
+
+- **Skills**: a plugin target is loaded with `--plugin-dir <copy>`, a skills folder is
+  installed as the throwaway workspace's project skills (`<work>/.claude/skills`); the
+  catalog's plugins get a `--plugin-dir` each, its own skills go to the throwaway
+  `CLAUDE_CONFIG_DIR/skills` (the user's skills).
+- **Command**: `claude -p [--plugin-dir P]... --output-format stream-json --verbose
+  --max-turns N --no-session-persistence --permission-mode dontAsk --allowedTools
+  Read,Glob,Grep,Skill [--model M] -- <prompt>`. The prompt goes after `--`, not right after
+  `-p` as the design shows: the CLI's argument parser reads a prompt that starts with `-` as
+  an unknown option (measured on 2.1.332: `claude -p "--help me"` exits 1 with "unknown
+  option"), while after `--` any text is the prompt. It is still one argv item, and no
+  shell is involved.
+- **Environment**: the base allowlist (`env`) plus every `ANTHROPIC_*` variable (key, auth
+  token, base URL, model and header settings), the Bedrock/Vertex switches and their
+  `AWS_*` / Google / region variables, `API_TIMEOUT_MS` and `CLAUDE_CODE_MAX_RETRIES` (how
+  the CLI talks to the API); a fresh `CLAUDE_CONFIG_DIR` and
+  `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`. Other `CLAUDE_CODE_*` switches are dropped.
+- **A load** is a `Skill` call for the target whose result succeeded (`stream.py`, which
+  says why no nonce is needed: the CLI names the skill it launched).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from activation import _config
+from activation._errors import InputError
+from activation._models import AgentSettings, RunSpec
+from activation.trials import api_check
+from activation.trials.agent.adapter import Detector, Launch, Run, Settled
+from activation.trials.agent.cli import check_version, install_hint
+from activation.trials.agent.env import allowlisted, fresh_dirs
+from activation.trials.agent.installed import SkillSet
+from activation.trials.listing.claude_code import Listing
+
+ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
+"""Enough for the agent to look around and load skills; nothing that writes or runs code."""
+PASSTHROUGH_NAMES = frozenset(
+    {
+        "API_TIMEOUT_MS",
+        "CLAUDE_CODE_MAX_RETRIES",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
+        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
+        "CLOUD_ML_REGION",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "GOOGLE_CLOUD_PROJECT",
+    }
+)
+PASSTHROUGH_PREFIXES = ("ANTHROPIC_", "AWS_", "VERTEX_REGION_")
+CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
+"""The CLI can reach a model through a cloud provider's credentials instead of a key."""
+CONFIG_DIR = ".claude"
+"""The run's CLAUDE_CONFIG_DIR, inside its home."""
+
+
+def agent_env(parent: Mapping[str, str], home: Path, config_dir: Path, tmp: Path) -> dict[str, str]:
+    """The run's environment: the allowlisted part of `parent` plus the fresh dirs."""
+    return {
+        **allowlisted(parent, PASSTHROUGH_NAMES, PASSTHROUGH_PREFIXES),
+        **fresh_dirs(home, tmp),
+        "CLAUDE_CONFIG_DIR": str(config_dir),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    }
+
+
+def build_argv(
+    settings: AgentSettings,
+    model: str | None,
+    claude: str,
+    prompt: str,
+    plugin_dirs: Sequence[Path] = (),
+) -> list[str]:
+    """The exact command line of one run (no shell; the prompt is the last argv item)."""
+    argv = [claude, "-p"]
+    for plugin_dir in plugin_dirs:
+        argv += ["--plugin-dir", str(plugin_dir)]
+    argv += [
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--max-turns",
+        str(settings.max_turns),
+        "--no-session-persistence",
+        "--permission-mode",
+        "dontAsk",
+        "--allowedTools",
+        ALLOWED_TOOLS,
+    ]
+    if model:
+        argv += ["--model", model]
+    return [*argv, "--", prompt]
+
+
+def check_claude(claude: str) -> str:
+    """Resolve the CLI and ask for its version before any run; InputError if unusable."""
+    return check_version(
+        claude,
+        "Claude Code",
+        install_hint(_config.CLAUDE_PACKAGE, "--claude"),
+        lambda parent, dirs: agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp),
+    )
+
+
+def plugin_dirs(skills: SkillSet) -> list[Path]:
+    """The `--plugin-dir`s of a run: the variant's plugin (a skills folder is installed
+    instead), then the catalog's plugins."""
+    own = [skills.root] if skills.in_plugin else []
+    return [*own, *skills.catalog.plugins]
+
+
+class ClaudeCode:
+    agent = "claude-code"
+    title = "Claude Code"
+    command = "claude"
+    package = _config.CLAUDE_PACKAGE
+    flag = "--claude"
+    credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
+    marks_copies = False
+    reports_cost = True
+
+    def executable(self, settings: AgentSettings) -> str:
+        return settings.claude
+
+    def model(self, model: str | None) -> str | None:
+        if (model or "").startswith(_config.OPENAI_PREFIX):
+            raise InputError(
+                f"--model {model}: Stage B (--real) runs Claude Code on Anthropic's models; "
+                "an openai: model is measured in Stage A"
+            )
+        return model
+
+    def configure(self, spec: RunSpec) -> None:
+        self.model(spec.model)
+
+    def preflight(self) -> None:
+        """A key (or a cloud provider's switch) and the API's address: the CLI would
+        retry for minutes otherwise."""
+        api_check.require_credentials(instead=CLOUD_SWITCHES)
+        api_check.check_reachable()
+
+    def version(self, executable: str) -> str:
+        return check_claude(executable)
+
+    def limits(self, settings: AgentSettings) -> str:
+        return f"up to {settings.max_turns} turns"
+
+    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+        """The init event says whether the target is offered, in every run."""
+        return None
+
+    def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
+        dirs, skills = run.dirs, run.skills
+        config_dir = dirs.home / CONFIG_DIR
+        config_dir.mkdir(parents=True, exist_ok=True)
+        if not skills.in_plugin:
+            shutil.copytree(skills.root, dirs.work / CONFIG_DIR / "skills")
+        if skills.catalog.user_skills is not None:
+            shutil.copytree(skills.catalog.user_skills, config_dir / "skills")
+        env = agent_env(parent, dirs.home, config_dir, dirs.tmp)
+        argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills))
+        return Launch(argv, env)
+
+    def request(
+        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+    ) -> dict[str, object]:
+        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(skills))]
+        return {"argv": build_argv(settings, model, "claude", prompt, plugins)}
+
+    def reader(
+        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+    ) -> Detector:
+        from activation.trials.agent.stream import StreamReader
+
+        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled)
+
+
+ADAPTER = ClaudeCode()

@@ -1,0 +1,196 @@
+"""Reading Codex's `exec --json` output: did the agent really load the skill?
+
+What Codex 0.171.0 writes (research/agents/NOTES.md 2.4-2.5, and the captures in
+tests/fixtures/streams/codex/): `thread.started`, `turn.started`, then `item.started` /
+`item.completed` per item (`command_execution`, `agent_message`, `error` warnings such as
+the skills budget's), and last `turn.completed` with the usage, or `error` events and
+`turn.failed` (exit 1). Retries show as `error` events "Reconnecting... k/5 (...)".
+
+Codex has no skill tool: it loads a skill by reading its SKILL.md with a shell command (its
+listing says where the file is), so the rules read `command_execution` items:
+
+- **Activated** only when a command completed with exit code 0 and its
+  `aggregated_output` (what went back to the model) holds the nonce of the target's copy:
+  the target's own file came back, however the command was written (`cat`, `sed -n
+  '1,200p'`, an absolute or a relative path, the shell wrapper around it). Every skill whose
+  nonce is in one command's output fired, in the order their content appears.
+- **Not activated**: prose about the skill, a command that failed (a missing file, exit code
+  not 0, `status` not `completed`), listing the skills folder (`ls`), a `grep` of
+  descriptions, reading only the frontmatter (no nonce), reading another skill (that skill
+  fired) or one of Codex's bundled skills (`skills/.system/<name>/SKILL.md`, fired by name).
+- **Error** (never a vote): `turn.failed` (the API failed; 401/403 are a refused key, read
+  from the first retry, which aborts the whole run), no `thread.started`, no
+  `turn.completed`, a corrupt event line, a non-zero exit code. Whether the target is
+  listed at all Codex does not say in its stream: the backend checks its listing first.
+
+Codex reports tokens only in `turn.completed`: a run stopped at the load has unknown tokens
+(`Reading.tokens_known`), and no cost (Codex reports none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from activation.trials.agent.adapter import Settled
+from activation.trials.agent.installed import SkillSet
+from activation.trials.agent.reading import JsonLines, Outcome, Reading, short
+
+_AUTH_STATUSES = (401, 403)
+_THROTTLED_STATUSES = (429,)
+_STATUS = re.compile(r"\bstatus:? (\d{3})\b")
+_BUNDLED = re.compile(r"skills/\.system/([^/\s'\"\\]+)/SKILL\.md")
+_RETRY = "Reconnecting..."
+
+
+class CodexReader(JsonLines):
+    """An incremental reader of one Codex run's JSON lines for one target skill."""
+
+    def __init__(
+        self,
+        skills: SkillSet,
+        settled: Settled | None = None,
+        on_throttle: Callable[[], None] = lambda: None,
+    ) -> None:
+        super().__init__()
+        self.target = skills.target
+        self._settled = settled or (lambda fired: self.target.id in fired)
+        self._on_throttle = on_throttle
+        self._nonces = [(skill.nonce, skill.id) for skill in skills.skills if skill.nonce]
+        self._fired: list[str] = []
+        self._activation: str | None = None
+        self._auth_status: int | None = None
+        self._throttled = 0
+        self._started = False
+        self._failed: str | None = None
+        self._usage: dict[str, Any] | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self._settled(tuple(self._fired)) or self._auth_status is not None
+
+    @property
+    def saw_result(self) -> bool:
+        return self._usage is not None or self._failed is not None
+
+    @property
+    def auth_status(self) -> int | None:
+        return self._auth_status
+
+    def event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "thread.started":
+            self._started = True
+        elif kind == "item.completed" and isinstance(event.get("item"), dict):
+            self._item(event["item"])
+        elif kind == "error":
+            self._error(str(event.get("message", "")))
+        elif kind == "turn.completed":
+            usage = event.get("usage")
+            self._usage = usage if isinstance(usage, dict) else {}
+            self._note("turn completed")
+        elif kind == "turn.failed":
+            error = event.get("error")
+            message = error.get("message") if isinstance(error, dict) else error
+            self._failed = short(message or "no message", 300)
+            self._status(self._failed)
+            self._note(f"turn failed: {self._failed}")
+
+    def _item(self, item: dict[str, Any]) -> None:
+        kind = item.get("type")
+        if kind == "agent_message" and str(item.get("text", "")).strip():
+            self._note(f"the agent writes {short(item['text'], 100)!r}")
+        elif kind == "error":
+            self._note(f"warning: {short(item.get('message'), 200)}")
+        elif kind == "command_execution":
+            self._command(item)
+        elif kind != "reasoning":
+            self._note(f"item {kind}")
+
+    def _command(self, item: dict[str, Any]) -> None:
+        command = str(item.get("command", ""))
+        output = item.get("aggregated_output")
+        output = output if isinstance(output, str) else ""
+        code, status = item.get("exit_code"), item.get("status")
+        ran = f"the agent runs {short(command, 120)!r}"
+        if status != "completed" or code != 0:
+            self._note(f"{ran}: failed (status {status}, exit code {code})")
+            return
+        loaded = sorted((output.index(nonce), id) for nonce, id in self._nonces if nonce in output)
+        bundled = [] if loaded else _BUNDLED.findall(command)
+        for skill in [id for _, id in loaded] + bundled:
+            self._fired.append(skill)
+        if not loaded and not bundled:
+            self._note(f"{ran}: no skill's SKILL.md came back")
+            return
+        names = ", ".join(id for _, id in loaded) or ", ".join(bundled)
+        self._note(f"{ran}: returned the SKILL.md of {names}")
+        if self._activation is None and any(id == self.target.id for _, id in loaded):
+            self._activation = (
+                f"the agent ran {short(command, 120)!r} and it returned the target's "
+                f"SKILL.md, nonce included (line {self._line})"
+            )
+
+    def _error(self, message: str) -> None:
+        status = self._status(message)
+        if message.startswith(_RETRY) and status in _THROTTLED_STATUSES:
+            self._throttled += 1
+            self._on_throttle()
+        self._note(f"error: {short(message, 200)}")
+
+    def _status(self, message: str) -> int | None:
+        """The HTTP status a message names; a refused key is remembered."""
+        found = _STATUS.search(message)
+        status = int(found.group(1)) if found else None
+        if status in _AUTH_STATUSES and self._auth_status is None:
+            self._auth_status = status
+        return status
+
+    def reading(self, exit_code: int | None = None) -> Reading:
+        outcome, reason = self._verdict(exit_code)
+        usage = self._usage or {}
+        cached = int(usage.get("cached_input_tokens") or 0)
+        return Reading(
+            outcome=outcome,
+            reason=reason,
+            evidence=self._evidence_lines(),
+            cost_usd=None,
+            num_turns=None,
+            input_tokens=int(usage.get("input_tokens") or 0) - cached,
+            output_tokens=int(usage.get("output_tokens") or 0),
+            saw_init=self._started,
+            saw_result=self.saw_result,
+            events=self._events,
+            skipped_lines=self._skipped,
+            auth_status=self._auth_status,
+            cache_write_tokens=int(usage.get("cache_write_input_tokens") or 0),
+            cache_read_tokens=cached,
+            throttled=self._throttled,
+            fired=tuple(self._fired),
+            tokens_known=self._usage is not None,
+        )
+
+    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
+        if not self._started:
+            return "error", "no thread.started event: the output is not a Codex JSON run"
+        if self._activation is not None:
+            return "activated", self._activation
+        if self._auth_status is not None:
+            return "error", f"the API refused the credentials (HTTP {self._auth_status})"
+        if self._corrupt is not None:
+            return "error", self._corrupt
+        if self._fired and self._settled(tuple(self._fired)):
+            return "not_activated", (
+                f"{', '.join(self._fired)} fired, which settles the case, "
+                f"and not {self.target.id!r}"
+            )
+        if self._failed is not None:
+            return "error", f"the turn failed: {self._failed}"
+        if self._usage is None:
+            return "error", "the run ended without a turn.completed event"
+        if exit_code not in (None, 0):
+            return "error", f"codex exited with code {exit_code}"
+        return "not_activated", (
+            f"the run completed without a command that returned {self.target.id!r}'s SKILL.md"
+        )

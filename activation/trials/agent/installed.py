@@ -1,0 +1,106 @@
+"""The skills a Stage B run installs, per variant: the copies (`plugin_copy`) seen skill by
+skill, with the name each lists itself by and the nonce its copy carries.
+
+A detector needs both: an agent names a skill it loads by its frontmatter `name` (OpenCode)
+or reaches it by its folder (Codex), and a load counts for a skill only when its own copy's
+content came back (the nonce). An agent without plugins (OpenCode, Codex) finds every skill
+as a project skill, so `install_project_skills` puts each skill's folder under the run's
+`<work>/.agents/skills/`, where both look and where Stage A's listing shows them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from activation._errors import InputError
+from activation._models import VARIANTS, Inputs, VariantName
+from activation.inputs.frontmatter import read_sibling
+from activation.trials.agent.plugin_copy import CatalogCopy, Copies, mark, set_folders
+from activation.trials.listing.menu import PROJECT_SKILLS
+
+SKILL_FILE = "SKILL.md"
+
+
+@dataclass(frozen=True)
+class SkillCopy:
+    """One skill's folder in the copies."""
+
+    id: str
+    """The id the menu and the report use (`<plugin>:<folder>`, or the bare folder)."""
+    folder: Path
+    name: str | None
+    """Its frontmatter `name` when that is a string."""
+    nonce: str | None = None
+    """The nonce its copy's SKILL.md carries (None: not marked)."""
+
+
+@dataclass(frozen=True)
+class SkillSet:
+    """One variant's skills as its runs install them."""
+
+    root: Path
+    """The copy of the set: a plugin's root, or a skills folder."""
+    in_plugin: bool
+    catalog: CatalogCopy
+    skills: tuple[SkillCopy, ...]
+    """The set's skills, the measured one first, then the catalog's."""
+
+    @property
+    def target(self) -> SkillCopy:
+        return self.skills[0]
+
+
+def skill_sets(inputs: Inputs, copies: Copies, *, marked: bool) -> dict[VariantName, SkillSet]:
+    """Each variant's skills in `copies`; with `marked`, every copied SKILL.md gets its
+    nonce first (the catalog's copy, which both variants share, once)."""
+    catalog = tuple(_skill(id, folder, marked) for id, folder in copies.catalog.folders)
+    return {
+        name: SkillSet(
+            copies.sets[name],
+            inputs.target.in_plugin,
+            copies.catalog,
+            (
+                *(
+                    _skill(id, folder, marked)
+                    for id, folder in set_folders(
+                        inputs.target, inputs.variant(name), copies.sets[name]
+                    )
+                ),
+                *catalog,
+            ),
+        )
+        for name in VARIANTS
+    }
+
+
+def _skill(id: str, folder: Path, marked: bool) -> SkillCopy:
+    skill_file = folder / SKILL_FILE
+    nonce = mark(skill_file) if marked else None
+    document = read_sibling(skill_file.read_text(encoding="utf-8"), str(skill_file))
+    return SkillCopy(id, folder, document.name, nonce)
+
+
+def project_folders(skills: SkillSet) -> Mapping[str, SkillCopy]:
+    """Each skill by the folder name it gets under `.agents/skills/`; InputError when two
+    skills would share one (an agent without plugins finds both in one folder)."""
+    folders: dict[str, SkillCopy] = {}
+    for skill in skills.skills:
+        other = folders.setdefault(skill.folder.name, skill)
+        if other is not skill:
+            raise InputError(
+                f"{skill.id} and {other.id} are both in a folder named {skill.folder.name!r}: "
+                f"an agent without plugins finds every skill under {PROJECT_SKILLS}/<folder>/, "
+                "so it can install only one of them (rename one, or leave it out of --catalog)"
+            )
+    return folders
+
+
+def install_project_skills(skills: SkillSet, work: Path) -> Path:
+    """Copy every skill's folder to `<work>/.agents/skills/<folder>/`; the skills root."""
+    root = work / PROJECT_SKILLS
+    for folder, skill in project_folders(skills).items():
+        shutil.copytree(skill.folder, root / folder, symlinks=False)
+    return root

@@ -1,0 +1,202 @@
+"""OpenCode as Stage B runs it (measured on `opencode-ai@1.18.33`; research/agents/NOTES.md
+section 1).
+
+- **Skills**: OpenCode has no plugins; every skill of the set and the catalog is a project
+  skill of the throwaway workspace, `<work>/.agents/skills/<folder>/SKILL.md`, where Stage
+  A's listing shows it too. The workspace gets a bare `.git` marker (HEAD, objects/,
+  refs/), because OpenCode looks for skills and instruction files (AGENTS.md, CLAUDE.md)
+  in every folder from the working directory up to the repository's root, and up to `/`
+  outside a repository: without the marker, skills above the run's folder would be listed
+  (measured: a `.agents/skills` one folder up was). Real projects are repositories too,
+  so the agent's environment block reads as it does for a user ("Is directory a git repo:
+  yes").
+- **Command**: `opencode run --format json --title activation [--model anthropic/<id>]`
+  in the workspace, the prompt on stdin (a positional prompt with spaces reaches the model
+  wrapped in quotes), `--title` sparing the side request that would name the session.
+- **Config**: `$XDG_CONFIG_HOME/opencode/opencode.json` (the run's own): only the
+  Anthropic provider enabled, its `baseURL` from `ANTHROPIC_BASE_URL` (with `/v1`, as the
+  provider takes it) when that is set, sharing, autoupdate and snapshots off, the tools
+  that write, run code or reach the network denied (`edit`, `bash`, `webfetch`,
+  `websearch`, `task`, `external_directory`: as Claude Code's `--allowedTools`, enough to
+  look around and load skills), `skill` allowed, `agent.build.steps` = `--max-turns` (its
+  "maximum number of agentic iterations before forcing text-only response").
+- **Environment**: the base allowlist plus `ANTHROPIC_API_KEY`; HOME, the four XDG folders
+  and TMPDIR fresh; `OPENCODE_DISABLE_MODELS_FETCH`, `OPENCODE_DISABLE_AUTOUPDATE` and
+  `OPENCODE_DISABLE_LSP_DOWNLOAD` set, so nothing is fetched; ripgrep comes from the
+  system's PATH (OpenCode downloads it otherwise), which the preflight checks.
+- **A load**: see `opencode_stream.py` (the skill tool's output holds the copy's nonce).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from activation import _config
+from activation._errors import InputError
+from activation._models import AgentSettings, RunSpec
+from activation.trials import api_check
+from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.cli import check_version, install_hint
+from activation.trials.agent.env import allowlisted, fresh_dirs
+from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
+from activation.trials.listing.claude_code import Listing
+
+PROVIDER = "anthropic"
+TITLE = "activation"
+"""The session title given, so no side request asks a model for one."""
+PERMISSION = {
+    "edit": "deny",
+    "bash": "deny",
+    "webfetch": "deny",
+    "websearch": "deny",
+    "task": "deny",
+    "external_directory": "deny",
+    "skill": "allow",
+}
+SWITCHES = {
+    "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+}
+KEY = "ANTHROPIC_API_KEY"
+RIPGREP = "rg"
+
+
+def xdg_dirs(home: Path) -> dict[str, Path]:
+    """The run's XDG folders, all under its home."""
+    return {
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local" / "share",
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_STATE_HOME": home / ".local" / "state",
+    }
+
+
+def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
+    """The run's environment: the allowlisted part of `parent` plus its own folders."""
+    own = {name: str(path) for name, path in xdg_dirs(dirs.home).items()}
+    return {**allowlisted(parent, (KEY,)), **fresh_dirs(dirs.home, dirs.tmp), **own, **SWITCHES}
+
+
+def config(settings: AgentSettings, base_url: str | None) -> dict[str, object]:
+    """The run's `opencode.json` (the API's address only when one is set)."""
+    provider: dict[str, object] = {}
+    if base_url:
+        provider = {PROVIDER: {"options": {"baseURL": f"{base_url.rstrip('/')}/v1"}}}
+    return {
+        "$schema": "https://opencode.ai/config.json",
+        "autoupdate": False,
+        "share": "disabled",
+        "snapshot": False,
+        "enabled_providers": [PROVIDER],
+        "provider": provider,
+        "permission": PERMISSION,
+        "agent": {"build": {"steps": settings.max_turns}},
+    }
+
+
+def build_argv(opencode: str, model: str | None) -> list[str]:
+    argv = [opencode, "run", "--format", "json", "--title", TITLE]
+    return [*argv, "--model", model] if model else argv
+
+
+def mark_repository(work: Path) -> None:
+    """The least git takes for a repository (what `is_git_directory` checks): the
+    boundary of OpenCode's upward search for skills and instructions."""
+    git = work / ".git"
+    for folder in ("objects", "refs"):
+        (git / folder).mkdir(parents=True, exist_ok=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+
+
+class OpenCode:
+    agent = "opencode"
+    title = "OpenCode"
+    command = "opencode"
+    package = _config.OPENCODE_PACKAGE
+    flag = "--opencode"
+    credentials = KEY
+    marks_copies = True
+    reports_cost = True
+
+    def executable(self, settings: AgentSettings) -> str:
+        return settings.opencode
+
+    def model(self, model: str | None) -> str | None:
+        """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
+        if model is None:
+            return None
+        if model.startswith(_config.OPENAI_PREFIX):
+            raise InputError(
+                f"--model {model}: Stage B runs OpenCode on Anthropic's models "
+                "(its anthropic provider); pass an Anthropic model id"
+            )
+        return f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}"
+
+    def configure(self, spec: RunSpec) -> None:
+        self.model(spec.model)
+
+    def preflight(self) -> None:
+        if not os.environ.get(KEY):
+            raise InputError(f"no API key: set {KEY} for OpenCode (--dry-run needs none)")
+        api_check.check_reachable(api_check.ANTHROPIC_URL)
+        if shutil.which(RIPGREP) is None:
+            raise InputError(
+                "OpenCode needs ripgrep (rg) on PATH, and would download it otherwise: "
+                "install ripgrep"
+            )
+
+    def version(self, executable: str) -> str:
+        hint = install_hint(self.package, self.flag)
+        return check_version(executable, self.title, hint, environment)
+
+    def limits(self, settings: AgentSettings) -> str:
+        return f"up to {settings.max_turns} turns"
+
+    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+        """OpenCode says nothing of its skills in its stream, so its listing (the
+        renderer of its own rules) says whether it lists the target."""
+        project_folders(skills)
+        if listing.entry(skills.target.id) is not None:
+            return None
+        return (
+            f"OpenCode does not list {skills.target.id} (it skips a SKILL.md whose "
+            "frontmatter has no string `name`, and lists none without a description)"
+        )
+
+    def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
+        dirs = run.dirs
+        install_project_skills(run.skills, dirs.work)
+        mark_repository(dirs.work)
+        folders = xdg_dirs(dirs.home)
+        for folder in folders.values():
+            folder.mkdir(parents=True, exist_ok=True)
+        settings = config(run.settings, parent.get(api_check.ANTHROPIC_URL))
+        config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
+        config_file.parent.mkdir()
+        config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        argv = build_argv(run.executable, run.model)
+        return Launch(argv, environment(parent, dirs), stdin=run.prompt)
+
+    def request(
+        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+    ) -> dict[str, object]:
+        return {
+            "argv": build_argv(self.command, model),
+            "config": config(settings, None),
+            "prompt": prompt,
+        }
+
+    def reader(
+        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+    ) -> Detector:
+        from activation.trials.agent.opencode_stream import OpenCodeReader
+
+        return OpenCodeReader(skills, settled, on_throttle)
+
+
+ADAPTER = OpenCode()

@@ -1,0 +1,264 @@
+"""Stage B end to end on OpenCode and Codex: `activation --real --agent opencode|codex` drives
+the real pinned CLI against its local stand-in (the Messages API for OpenCode, the Responses
+API for Codex), on a plugin that is not auth0, with the model scripted per case and per
+description: a load, prose, a failed load, a look at the skills that is not a load, another
+skill's load and an API error; then SIGTERM in the middle of a run.
+
+The user's HOME holds planted configs and skills of both agents, and the temp folder a
+planted skill above the run folders: none may reach a run."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from activation.commands.main import main
+from tests.support.agent_harness import ABOVE, LEAKY, plant_user_config
+from tests.support.cli import HANG, read_report, spawn, wait_until
+from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Text, ToolUse
+from tests.support.npm_cli import processes_using
+from tests.support.responses_api import Error as ResponsesError
+from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest, Shell
+from tests.support.responses_api import Text as ResponsesText
+from tests.support.skill_repo import (
+    DISTRACTORS,
+    REFERENCE,
+    SKILL_PATH,
+    case,
+    write_cases,
+    write_distractors,
+)
+
+pytestmark = pytest.mark.real_cli
+
+BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
+CANDIDATE = "Use when issuing refunds."
+CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
+KEYS = {"opencode": "sk-ant-test-e2e-opencode-SECRET", "codex": "sk-test-e2e-codex-SECRET"}
+CASES = [
+    {**case("dispute", "a stripe dispute came in, refund it", True), "spot_check": True},
+    case("plain", "refund order 1234", True),
+    case("failed", "undo the refund", True),
+    case("look", "which skills do you have?", False),
+    case("other", "plot refunds per month", False),
+    case("broken", "refund the duplicate charge", True),
+]
+BEHAVIOUR = {
+    # prompt: (what the model does with the baseline description, with the candidate)
+    "a stripe dispute came in, refund it": ("load", "prose"),
+    "refund order 1234": ("load", "load"),
+    "undo the refund": ("failed", "failed"),
+    "which skills do you have?": ("look", "look"),
+    "plot refunds per month": ("other", "other"),
+    "refund the duplicate charge": ("load", "api_error"),
+}
+
+
+def opencode_script(request: FakeRequest) -> Any:
+    """OpenCode's loop (it offers `skill`), by prompt and by the description it lists."""
+    if "skill" not in request.tool_names:
+        return Text("a title")
+    (block,) = request.body["system"]
+    system = str(block["text"])
+    (description,) = re.findall(
+        r"<name>refunds</name>\n    <description>(.*?)</description>", system
+    )
+    behaviour = BEHAVIOUR[request.prompt][description != BASELINE]
+    if behaviour == "api_error":
+        return Error(400, message="scripted bad request")
+    if request.turn > 0 or behaviour == "prose":
+        return Text("I'll use the billing:refunds skill for this. Done.")
+    if behaviour == "look":
+        (location,) = re.findall(r"<location>(.*/charts/SKILL\.md)</location>", system)
+        return ToolUse("read", {"filePath": location})  # another skill's file
+    name = {"load": "refunds", "failed": "refund", "other": "charts"}[behaviour]
+    return ToolUse("skill", {"name": name})
+
+
+def codex_script(request: ResponsesRequest) -> Any:
+    """Codex's loop, by prompt and by the description it lists."""
+    listing = request.listing or ""
+    (description,) = re.findall(r"^- refunds: (.*) \(file: r\d+/refunds/SKILL\.md\)$", listing,
+                                re.MULTILINE)  # fmt: skip
+    behaviour = BEHAVIOUR[request.prompt][description != BASELINE]
+    if behaviour == "api_error":
+        return ResponsesError(400, message="scripted bad request")
+    if request.turn > 0 or behaviour == "prose":
+        return ResponsesText("I'll use the billing:refunds skill for this. Done.")
+    command = {
+        "load": "cat .agents/skills/refunds/SKILL.md",
+        "failed": "cat .agents/skills/refund/SKILL.md",
+        "look": "ls .agents/skills && grep -h '^description' .agents/skills/*/SKILL.md",
+        "other": "cat .agents/skills/charts/SKILL.md",
+    }[behaviour]
+    return Shell(command)
+
+
+@dataclass
+class AgentRun:
+    agent: str
+    cli: Path
+    api: FakeMessagesAPI | FakeResponsesAPI
+    tmp_path: Path
+    scratch: Path
+
+    def flags(self, *more: str) -> list[str]:
+        return [
+            "--real", "--agent", self.agent, f"--{self.agent}", str(self.cli),
+            "--cases", str(self.tmp_path / "cases.json"),
+            "--distractors", str(self.tmp_path / "distractors"),
+            "--skill-path", SKILL_PATH, "--timeout", "90", *more,
+        ]  # fmt: skip
+
+    def main(self, *more: str) -> tuple[int, dict[str, Any]]:
+        report = self.tmp_path / "report.json"
+        report.unlink(missing_ok=True)
+        code = main([*self.flags(*more), "--json", str(report)])
+        return code, read_report(report) if report.exists() else {}
+
+    @property
+    def listings(self) -> list[str]:
+        """The listing of every agent-loop request the stand-in got."""
+        if isinstance(self.api, FakeMessagesAPI):
+            return [str(r.body["system"][0]["text"]) for r in self.api.message_requests
+                    if "skill" in r.tool_names]  # fmt: skip
+        return [r.listing or "" for r in self.api.requests if r.is_responses]
+
+
+@pytest.fixture(params=["opencode", "codex"])
+def agent_run(
+    request: pytest.FixtureRequest,
+    skill_repo: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[AgentRun]:
+    agent: str = request.param
+    cli: Path = request.getfixturevalue(f"{agent}_cli")
+    files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
+    repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", CASES)
+    scratch = tmp_path / "scratch"
+    (scratch / ".agents" / "skills" / ABOVE).mkdir(parents=True)
+    (scratch / ".agents" / "skills" / ABOVE / "SKILL.md").write_text(
+        f"---\nname: {ABOVE}\ndescription: Planted above the run folders.\n---\n"
+    )
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.chdir(repo.root)
+    home = tmp_path / "real-home"
+    plant_user_config(home)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    before = {p: p.read_bytes() for p in repo.root.rglob("*") if p.is_file() and ".git" not in
+              p.parts and ".activation" not in p.parts}  # fmt: skip
+    api: FakeMessagesAPI | FakeResponsesAPI
+    if agent == "opencode":
+        api = FakeMessagesAPI(opencode_script)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS[agent])
+    else:
+        api = FakeResponsesAPI(codex_script)
+        monkeypatch.setenv("OPENAI_API_KEY", KEYS[agent])
+    with api:
+        if agent == "opencode":
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
+        else:
+            monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
+        yield AgentRun(agent, cli, api, tmp_path, scratch)
+    assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
+    after = {p: p.read_bytes() for p in repo.root.rglob("*") if p.is_file() and ".git" not in
+             p.parts and ".activation" not in p.parts}  # fmt: skip
+    assert after == before  # the user's working tree is untouched
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {entry["id"]: entry["status"] for entry in report["cases"]}
+
+
+EXPECTED = {
+    # OpenCode takes seconds a run: one trial each, so the dispute's flip is not significant.
+    "opencode": (["--trials", "1", "--max-trials", "1", "--concurrency", "2"], 3, "UNSTABLE"),
+    "codex": ([], 1, "REGRESSED"),
+}
+
+
+def test_a_real_run_reads_each_agents_own_loads(
+    agent_run: AgentRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags, exit_code, dispute = EXPECTED[agent_run.agent]
+    code, report = agent_run.main(*flags, "--only", "dispute,plain,failed,look,other,broken")
+    captured = capsys.readouterr()
+    assert code == exit_code, captured.err
+    assert statuses(report) == {
+        "dispute": dispute,
+        "plain": "PASS",
+        "failed": "FAIL",
+        "look": "PASS",
+        "other": "PASS",
+        "broken": "ERROR",
+    }
+    assert report["coding_agent"] == agent_run.agent
+    assert (
+        report["agent"]["version"] == {"opencode": "1.18.33", "codex": "0.171.0"}[agent_run.agent]
+    )
+    cases = {entry["id"]: entry for entry in report["cases"]}
+    plain = cases["plain"]["trials"][0]
+    assert plain["reading"] == "activated"
+    assert "returned the target's SKILL.md, nonce included" in plain["evidence"]
+    assert plain["evidence"].endswith("run stopped early at that point")
+    assert {t["chose"][0] for t in cases["other"]["trials"]} == {"billing:charts"}
+    assert {tuple(t["chose"]) for t in cases["look"]["trials"]} == {()}
+    assert {tuple(t["chose"]) for t in cases["failed"]["trials"]} == {()}
+    broken = [t for t in cases["broken"]["trials"] if t["reading"] == "error"]
+    assert broken and all("scripted bad request" in t["error"] for t in broken)
+    for entry in cases.values():
+        for trial in entry["trials"]:
+            assert KEYS[agent_run.agent].encode() not in Path(trial["transcript"]).read_bytes()
+    assert KEYS[agent_run.agent] not in captured.out + captured.err
+    listings = agent_run.listings
+    assert listings and all(LEAKY not in text and ABOVE not in text for text in listings)
+    assert any(BASELINE in text for text in listings) and any(
+        CANDIDATE in text for text in listings
+    )
+
+
+def test_sigterm_kills_every_run_and_keeps_a_partial_report(agent_run: AgentRun) -> None:
+    """`kill -TERM` while both slots hang on `plain`: every agent process is gone, the copies
+    and run folders are removed, and the report judges what finished (the dispute, 1 of 1
+    against 0 of 1)."""
+
+    def hanging(request: FakeRequest | ResponsesRequest) -> float:
+        return HANG if request.prompt == "refund order 1234" else 0.0
+
+    agent_run.api.latency = hanging
+    report = agent_run.tmp_path / "partial.json"
+    process = spawn(
+        Path.cwd(), agent_run.tmp_path, agent_run.tmp_path / "cases.json", report,
+        *agent_run.flags("--only", "dispute,plain", "--trials", "1", "--max-trials", "1",
+                         "--concurrency", "2"),
+        env={**os.environ, "TMPDIR": str(agent_run.scratch)},
+    )  # fmt: skip
+
+    def hanging_runs() -> int:
+        return sum(r.prompt == "refund order 1234" for r in agent_run.api.requests)
+
+    wait_until(lambda: hanging_runs() >= 2, seconds=180, what="both slots hanging on plain")
+    assert processes_using(str(agent_run.scratch)), "no agent run started"
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(agent_run.scratch)) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    finished = {entry["id"]: entry for entry in data["cases"]}
+    assert (finished["dispute"]["status"], finished["dispute"]["partial"]) == ("UNSTABLE", False)
+    assert data["summary"]["unfinished"] == ["plain"]
+    assert KEYS[agent_run.agent] not in out.decode() + err.decode()

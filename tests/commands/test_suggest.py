@@ -1,0 +1,296 @@
+"""`activation suggest` end to end: the CLI, the real SDK over real HTTP to the local
+stand-in, real git. The stand-in routes by the description (a prompt goes to the menu entry
+it shares the most content words with) and answers the proposer's requests from a script,
+so which proposal wins, and what the holdback shows, follow from the descriptions alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from activation.commands.main import main
+from activation.inputs.load import load_cases
+from activation.inputs.splits import assign_splits
+from activation.inputs.words import content_words, words
+from tests.support.cli import one_line_error
+from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, Text
+from tests.support.skill_repo import (
+    DISTRACTORS,
+    SKILL_ID,
+    SKILL_PATH,
+    SkillRepo,
+    SkillRepos,
+    case,
+    skill_text,
+    write_cases,
+    write_distractors,
+)
+
+CURRENT = "Use when issuing refunds."
+GOOD = "Use when issuing refunds or handling customer chargebacks."
+GREEDY = "Use when issuing refunds or drawing charts."
+"""Takes the charts distractor's prompts: negatives of this skill, so it regresses."""
+CASES = (
+    [case(f"refund-{i}", f"issuing refunds quickly {i}", True, ["refunds"]) for i in range(15)]
+    + [case(f"chargeback-{i}", f"customer chargebacks piling {i}", True, ["chargebacks"])
+       for i in range(15)]
+    + [case(f"chart-{i}", f"drawing charts weekly {i}", False, ["negative"]) for i in range(15)]
+)  # fmt: skip
+
+
+def routed(request: FakeRequest) -> Reply:
+    """The menu entry sharing the most content words with the prompt (ties: by name), or
+    none when no entry shares one."""
+    prompt = set(words(request.prompt))
+    overlap = {name: len(prompt & content_words(text)) for name, text in request.menu.items()}
+    best = max(overlap.values(), default=0)
+    return Answer(sorted(name for name, n in overlap.items() if n == best)[:1] if best else [])
+
+
+class Proposer:
+    """Scripted proposals per round (the round is told by the description it starts from)."""
+
+    def __init__(self, echo: str) -> None:
+        self.echo = echo
+        self.asked: list[str] = []
+
+    def __call__(self, request: FakeRequest) -> Reply:
+        text = request.prompt
+        self.asked.append(text)
+        if GOOD in text:  # round 2 starts from the good one
+            return proposals([GOOD.replace(" or ", ", or "), GOOD])
+        return proposals([GOOD, CURRENT, GREEDY, f"Use when {self.echo}."])
+
+
+def proposals(texts: list[str]) -> Reply:
+    return Text(json.dumps({"descriptions": texts}))
+
+
+def is_proposer(request: FakeRequest) -> bool:
+    return "descriptions" in ((request.schema or {}).get("properties") or {})
+
+
+@pytest.fixture
+def suite(tmp_path: Path, repo: SkillRepo) -> Path:
+    return write_cases(tmp_path / "cases.json", CASES)
+
+
+def a_train_prompt(cases: Path) -> str:
+    loaded = load_cases(cases).cases
+    splits = assign_splits(loaded, SKILL_ID, 0)
+    train = [c for c in loaded if c.id in splits.train and c.id.startswith("chargeback")]
+    return train[0].prompt
+
+
+def suggest(tmp_path: Path, cases: Path, *flags: str) -> tuple[int, dict[str, Any]]:
+    out = tmp_path / "suggestion.json"
+    out.unlink(missing_ok=True)
+    code = main([
+        "suggest", "--cases", str(cases), "--distractors", str(tmp_path / "distractors"),
+        "--json", str(out), *flags,
+    ])  # fmt: skip
+    return code, orjson.loads(out.read_bytes()) if out.exists() else {}
+
+
+def script(fake_api: FakeMessagesAPI, proposer: Proposer) -> None:
+    fake_api.script = lambda request: proposer(request) if is_proposer(request) else routed(request)
+
+
+def test_the_proposal_that_wins_on_select_is_scored_once_on_the_holdback(
+    tmp_path: Path,
+    suite: Path,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    echo = a_train_prompt(suite)
+    proposer = Proposer(echo)
+    script(fake_api, proposer)
+    code, found = suggest(tmp_path, suite)
+    shown = capsys.readouterr()
+    out = shown.out
+    assert code == 0, shown.err
+    assert found["original"] == CURRENT
+    assert found["chosen"] == GOOD
+    assert found["stopped"] == "round 2 found nothing better"
+    first, second = found["rounds"]
+    assert first["chosen"] == GOOD and second["chosen"] is None
+    assert second["failures"] == []
+    assert [p["verdict"] for p in second["proposals"]] == [
+        "not significantly better",
+        "out: it is the current description",
+    ]
+    verdicts = {p["text"]: p["verdict"] for p in first["proposals"]}
+    assert verdicts[GOOD] == "chosen"
+    assert verdicts[CURRENT] == "out: it is the current description"
+    held_charts = [i for i in found["splits"]["select"] if i.startswith("chart-")]
+    assert verdicts[GREEDY] == f"out: REGRESSED {', '.join(held_charts)} ({found['cells'][0]})"
+    assert verdicts[f"Use when {echo}."].startswith("out: ")
+    assert "train prompt" in verdicts[f"Use when {echo}."]
+    # the proposer is told the failures as categories, never the prompts' words
+    told = proposer.asked[0]
+    assert "chargebacks" in first["failures"][0]
+    assert all(c["prompt"] not in told for c in CASES)
+    # the holdback: the original against the chosen one, on cases no step saw
+    holdback = found["holdback"]
+    held = {entry["id"] for entry in holdback["cases"]}
+    assert held == set(found["splits"]["holdback"])
+    assert not held & set(found["splits"]["train"]) and not held & set(found["splits"]["select"])
+    improved = {e["id"] for e in holdback["cases"] if e["status"] == "IMPROVED"}
+    assert improved == {i for i in held if i.startswith("chargeback")}
+    assert "On the holdback (prompts no step saw):" in out
+
+
+def test_a_rerun_is_free_and_write_keeps_the_yaml_style(
+    tmp_path: Path, suite: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    script(fake_api, Proposer(a_train_prompt(suite)))
+    suggest(tmp_path, suite)
+    sent = len(fake_api.requests)
+    skill = repo.root / SKILL_PATH
+    before = skill.read_text()
+    code, found = suggest(tmp_path, suite, "--write")
+    assert code == 0
+    assert len(fake_api.requests) == sent  # every answer and every proposal from the cache
+    assert found["usage"]["requests"] == 0
+    after = skill.read_text()
+    assert after == before.replace(f"description: {CURRENT}", f"description: {GOOD}")
+    assert found["written"] == str(skill)
+
+
+def test_no_better_proposal_keeps_the_description_and_says_so(
+    tmp_path: Path,
+    suite: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake_api.script = lambda r: proposals([GREEDY]) if is_proposer(r) else routed(r)
+    code, found = suggest(tmp_path, suite, "--write")
+    out = capsys.readouterr()
+    assert code == 0
+    assert found["chosen"] == CURRENT and found["holdback"] is None
+    assert found["stopped"] == "round 1 found nothing better"
+    assert "No proposal beat the current description on the select split" in out.out
+    assert "--write: nothing to write" in out.err
+    assert (repo.root / SKILL_PATH).read_text().count(CURRENT) == 1
+
+
+def test_a_suite_too_small_for_three_splits_is_exit_2_before_any_call(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = write_cases(tmp_path / "small.json", CASES[:4] + CASES[15:19] + CASES[30:34])
+    code, _found = suggest(tmp_path, small)
+    assert code == 2
+    assert one_line_error(capsys).startswith("activation suggest: error: the suite has 12 cases")
+    assert fake_api.requests == []
+
+
+def test_the_dry_run_estimates_the_whole_search(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _found = suggest(tmp_path, suite, "--dry-run", "--rounds", "2", "--proposals", "3")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert fake_api.requests == []
+    assert "Dry run: suggest for billing:refunds" in out
+    assert "the whole search, 2 round(s) and the holdback: about $" in out
+    assert "3 proposal(s) on the select split" in out
+
+
+SIBLING = "plugins/payments/skills/disputes/SKILL.md"
+GRABS = "Use when issuing refunds, or customer disputes opened, or any disputes."
+"""Claims the sibling's prompts: it shares more of their words than the sibling does."""
+
+
+def routing_cases() -> list[dict[str, Any]]:
+    """Refunds and chargebacks for billing:refunds, disputes for its sibling, charts for
+    the distractor: every case names where it belongs, whichever skill is measured."""
+    owners = {"refund": SKILL_ID, "chargeback": SKILL_ID, "chart": "charts"}
+    return [
+        *(
+            {k: v for k, v in {**c, "expect": owners[str(c["id"]).split("-")[0]]}.items()
+             if k != "should_activate"}
+            for c in CASES
+        ),
+        *(
+            {"id": f"dispute-{i}", "prompt": f"customer disputes opened {i}",
+             "expect": "billing:disputes", "why": "the sibling's", "tags": ["disputes"]}
+            for i in range(15)
+        ),
+    ]  # fmt: skip
+
+
+@pytest.fixture
+def with_sibling(
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> SkillRepo:
+    made = skill_repo(
+        CURRENT,
+        root=tmp_path / "plugin-repo",
+        files={SIBLING: skill_text("Use when answering customer disputes.", "disputes")},
+    )
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    monkeypatch.chdir(made.root)
+    return made
+
+
+def test_a_proposal_that_takes_a_siblings_cases_is_out(
+    tmp_path: Path, with_sibling: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    cases = write_cases(tmp_path / "routing.json", routing_cases())
+    fake_api.script = lambda r: proposals([GRABS, GOOD]) if is_proposer(r) else routed(r)
+    code, found = suggest(tmp_path, cases, "--skill", SKILL_ID, "--rounds", "1")
+    assert code == 0
+    verdicts = {p["text"]: p["verdict"] for p in found["rounds"][0]["proposals"]}
+    assert verdicts[GOOD] == "chosen"
+    assert verdicts[GRABS].startswith("out: REGRESSED dispute-")
+    disputes = [e for e in found["holdback"]["cases"] if e["id"].startswith("dispute-")]
+    assert disputes and all(e["status"] == "PASS" for e in disputes)  # no sibling lost one
+
+
+def test_skill_picks_the_sibling_to_improve(
+    tmp_path: Path, with_sibling: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    cases = write_cases(tmp_path / "routing.json", routing_cases())
+    fake_api.script = lambda r: (
+        proposals(["Use when answering disputes."]) if is_proposer(r) else routed(r)
+    )
+    code, found = suggest(tmp_path, cases, "--skill", "billing:disputes", "--rounds", "1")
+    assert code == 0
+    assert (found["skill"], found["original"]) == (
+        "billing:disputes",
+        "Use when answering customer disputes.",
+    )
+    assert found["skill_path"] == SIBLING
+    code, _found = suggest(tmp_path, cases, "--skill", "billing:nonesuch")
+    assert code == 2
+
+
+def test_every_output_says_the_headline(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script(fake_api, Proposer(a_train_prompt(suite)))
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    md, page = tmp_path / "s.md", tmp_path / "s.html"
+    code, found = suggest(tmp_path, suite, "--markdown", str(md), "--html", str(page))
+    assert code == 0
+    held = [e for e in found["holdback"]["cases"]]
+    right = sum(e["candidate"]["right"] for e in held)
+    before = sum(e["baseline"]["right"] for e in held)
+    line = (
+        f"On the holdback (prompts no step saw): {right} of {len(held)} (case, cell) pairs right "
+        f"with the chosen description, {before} with the original"
+    )
+    text = md.read_text()
+    assert line.replace("(", "\\(").replace(")", "\\)") in text
+    assert "~~refunds.~~ **refunds or handling customer chargebacks.**" in text.replace("\\", "")
+    assert summary.read_text() == text + "\n"
+    html = page.read_text()
+    assert line in html
+    assert "<ins>refunds or handling customer chargebacks.</ins>" in html
+    assert "http://" not in html and "https://" not in html
