@@ -58,6 +58,8 @@ class Search:
     proposer: str
     limit: int
     spent: Usage = field(default_factory=Usage)
+    ceiling_hit: bool = False
+    """The cost ceiling kept some trial from starting: the evidence is incomplete."""
 
     def cases(self, ids: Sequence[str]) -> Inputs:
         wanted = set(ids)
@@ -89,6 +91,7 @@ class Search:
         outcomes = run_cells(self.session, self.stage, cells, self.store)
         for outcome in outcomes:
             self.spent += outcome.usage
+            self.ceiling_hit = self.ceiling_hit or outcome.ceiling_hit
         if any(outcome.interrupted for outcome in outcomes):
             raise KeyboardInterrupt
         return outcomes
@@ -97,6 +100,12 @@ class Search:
     def out_of_money(self) -> bool:
         remaining = self.remaining
         return remaining is not None and remaining <= 0
+
+    def over_budget(self) -> bool:
+        """The ceiling is reached, or kept a trial from starting: the search ends."""
+        if self.out_of_money:
+            self.ceiling_hit = True
+        return self.ceiling_hit
 
 
 def variant_with(current: Variant, description: str, spec: str) -> Variant:
@@ -186,12 +195,14 @@ def searched(search: Search, rounds: int) -> tuple[list[RoundRecord], Variant, s
     current = original
     records: list[RoundRecord] = []
     for number in range(1, rounds + 1):
-        if search.out_of_money:
+        if search.over_budget():
             return records, current, "the cost ceiling was reached"
         record, chosen = one_round(search, number, current)
         records.append(record)
         if record.problem:
             return records, current, f"round {number}'s proposer request failed"
+        if search.over_budget():
+            return records, current, f"the cost ceiling was reached in round {number}"
         if chosen is None:
             return records, current, f"round {number} found nothing better"
         current = chosen
@@ -249,7 +260,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
                         limit)  # fmt: skip
         records, chosen, stopped = searched(search, args.rounds)
         holdback = None
-        if chosen.description != inputs.candidate.description:
+        if chosen.description != inputs.candidate.description and not search.ceiling_hit:
             outcomes = search.run(inputs.candidate, chosen, splits.holdback)
             holdback = holdback_report(outcomes, specs, inputs)
     suggestion = Suggestion(
@@ -264,6 +275,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         stopped=stopped,
         holdback=holdback,
         usage=search.spent,
+        ceiling_hit=search.ceiling_hit,
     )
     from activation.report.suggestion_terminal import render_suggestion
 

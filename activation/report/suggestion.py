@@ -87,6 +87,8 @@ class Suggestion:
     """The original against the chosen description on the holdback split (None when
     nothing was chosen, or the search could not finish)."""
     usage: Usage
+    ceiling_hit: bool = False
+    """`--max-cost-usd` ended the search before it could finish."""
     written: str | None = None
     """The SKILL.md `--write` changed, if it did."""
 
@@ -103,14 +105,14 @@ class Suggestion:
     @property
     def exit_code(self) -> int:
         """1 when the chosen description regresses on the holdback, 3 when evidence is
-        missing (a failed proposer request, ERROR cases), else 0."""
+        missing (a failed proposer request, ERROR cases, the cost ceiling), else 0."""
         if self.holdback is not None and self.holdback.exit_code in (
             ExitCode.REGRESSED,
             ExitCode.INCOMPLETE,
             ExitCode.INTERRUPTED,
         ):
             return int(self.holdback.exit_code)
-        if any(item.problem for item in self.rounds):
+        if self.ceiling_hit or any(item.problem for item in self.rounds):
             return int(ExitCode.INCOMPLETE)
         return int(ExitCode.OK)
 
@@ -132,7 +134,10 @@ def headline(suggestion: Suggestion) -> str:
             "is, and there is nothing to score on the holdback."
         )
     if suggestion.holdback is None:
-        return "A description was chosen, but the holdback run did not finish: no result."
+        return (
+            "A description was chosen on the select split, but the search did not get to the "
+            "holdback (the cost ceiling): there is no result to trust yet."
+        )
     before, after, net = suggestion.holdback_gain()
     total = sum(len(cell.cases) for cell in suggestion.holdback_cells)
     if net <= 0 and after <= before:

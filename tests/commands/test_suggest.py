@@ -294,3 +294,43 @@ def test_every_output_says_the_headline(
     assert line in html
     assert "<ins>refunds or handling customer chargebacks.</ins>" in html
     assert "http://" not in html and "https://" not in html
+
+
+def test_a_proposal_that_costs_one_cell_a_case_is_out(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI
+) -> None:
+    """Sonnet routes by words; Haiku, shown a description that names chargebacks, stops
+    picking the skill for plain refunds: the proposal helps one cell and hurts the other."""
+    haiku, sonnet = "claude-haiku-4-5", "claude-sonnet-4-6"
+
+    def two_models(request: FakeRequest) -> Reply:
+        if is_proposer(request):
+            return proposals([GOOD])
+        confused = request.model == haiku and "chargebacks" in request.menu.get(SKILL_ID, "")
+        if confused and request.prompt.startswith("issuing refunds"):
+            return Answer([])
+        return routed(request)
+
+    fake_api.script = two_models
+    code, found = suggest(tmp_path, suite, "--model", f"{haiku},{sonnet}", "--rounds", "1")
+    assert code == 0
+    assert found["cells"] == [f"A/claude-code/{haiku}", f"A/claude-code/{sonnet}"]
+    (judged,) = found["rounds"][0]["proposals"]
+    refunds = [i for i in found["splits"]["select"] if i.startswith("refund-")]
+    assert judged["verdict"] == f"out: REGRESSED {', '.join(refunds)} (A/claude-code/{haiku})"
+    assert found["chosen"] == CURRENT and found["holdback"] is None
+
+
+def test_the_cost_ceiling_ends_the_search_and_fails_closed(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script(fake_api, Proposer(a_train_prompt(suite)))
+    code, found = suggest(tmp_path, suite, "--max-cost-usd", "0.05", "--write")
+    out = capsys.readouterr()
+    assert code == 3
+    assert found["ceiling_hit"] is True
+    assert found["holdback"] is None
+    assert 0 < found["usage"]["cost_usd"] <= 0.05 + 0.01  # at most what was in flight past it
+    assert found["stopped"] == "the cost ceiling was reached in round 1"
+    assert found["chosen"] == CURRENT
+    assert "--write: nothing to write, the description stays as it is" in out.err

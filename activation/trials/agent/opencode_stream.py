@@ -34,7 +34,7 @@ from typing import Any
 
 from activation.trials.agent.adapter import Settled
 from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import JsonLines, Outcome, Reading, short
+from activation.trials.agent.reading import JsonLines, Outcome, Reading, decided, short
 
 _AUTH_STATUSES = (401, 403)
 _LOOKS = ("read", "glob", "grep", "list", "bash")
@@ -184,17 +184,11 @@ class OpenCodeReader(JsonLines):
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
         if self._events == 0:
             return "error", "no events: the output is not an OpenCode JSON run"
-        if self._activation is not None:
-            return "activated", self._activation
-        if self._auth_status is not None:
-            return "error", f"the API refused the credentials (HTTP {self._auth_status})"
-        if self._corrupt is not None:
-            return "error", self._corrupt
-        if self._fired and self._settled(tuple(self._fired)):
-            return "not_activated", (
-                f"{', '.join(self._fired)} fired, which settles the case, "
-                f"and not {self.target.id!r}"
-            )
+        fired = tuple(self._fired)
+        found = decided(self._activation, self._auth_status, self._corrupt, fired,
+                        bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
+        if found is not None:
+            return found
         if self._error is not None:
             return "error", self._error
         if exit_code is None:

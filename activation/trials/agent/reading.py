@@ -84,6 +84,30 @@ class Reading:
         }
 
 
+def decided(
+    activation: str | None,
+    auth_status: int | None,
+    corrupt: str | None,
+    fired: tuple[str, ...],
+    settles: bool,
+    target: str,
+) -> tuple[Outcome, str] | None:
+    """What decides a run the same way for every agent, in this order: a load of the
+    target, refused credentials, output that cannot be read, another skill that settles
+    the case (`settles`); None when the agent's own ending has to say."""
+    if activation is not None:
+        return "activated", activation
+    if auth_status is not None:
+        return "error", f"the API refused the credentials (HTTP {auth_status})"
+    if corrupt is not None:
+        return "error", corrupt
+    if fired and settles:
+        return "not_activated", (
+            f"{', '.join(fired)} fired, which settles the case, and not {target!r}"
+        )
+    return None
+
+
 def short(text: object, limit: int = SNIPPET) -> str:
     """`text` on one line, at most `limit` characters."""
     flat = " ".join(str(text).split())

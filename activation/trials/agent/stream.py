@@ -42,7 +42,14 @@ from typing import Any
 
 import orjson
 
-from activation.trials.agent.reading import MAX_EVIDENCE, JsonLines, Outcome, Reading, short
+from activation.trials.agent.reading import (
+    MAX_EVIDENCE,
+    JsonLines,
+    Outcome,
+    Reading,
+    decided,
+    short,
+)
 
 __all__ = ["MAX_EVIDENCE", "Reading", "StreamReader", "read_stream"]
 
@@ -360,16 +367,11 @@ class StreamReader(JsonLines):
             return "error", "no init event: the output is not a Claude Code stream-json run"
         if self._offer_error is not None:
             return "error", f"the skill was never offered: {self._offer_error}"
-        if self._activation is not None:
-            return "activated", self._activation
-        if self._auth_status is not None:
-            return "error", f"the API refused the credentials (HTTP {self._auth_status})"
-        if self._corrupt is not None:
-            return "error", self._corrupt
-        if self._fired and self._settled(tuple(self._fired)):
-            return "not_activated", (
-                f"{', '.join(self._fired)} fired, which settles the case, and not {self.skill_id!r}"
-            )
+        fired = tuple(self._fired)
+        found = decided(self._activation, self._auth_status, self._corrupt, fired,
+                        bool(fired) and self._settled(fired), self.skill_id)  # fmt: skip
+        if found is not None:
+            return found
         result = self._result
         if result is None:
             return "error", "the run ended without a result event"
