@@ -42,6 +42,12 @@ from activation.trials.stage import Stage
 from activation.verdicts.selection import Judged, judge_proposal, rejected, winner
 
 Cells = list[tuple[RunSpec, Inputs]]
+REFUSED = {
+    "--shard": "suggest runs each split whole, in one process",
+    "--batch": "suggest needs each run's answers before its next step; --batch is for a run",
+    "--fail-on": "a proposal is already out on any REGRESSED or WEAKENED case",
+}
+"""Flags of a run that `suggest` shares the table of but cannot honour."""
 
 
 @dataclass
@@ -239,6 +245,9 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.commands.runner import stage_of
 
     session.adopt(args.debug, args.json)
+    for flag, why in REFUSED.items():
+        if getattr(args, flag.removeprefix("--").replace("-", "_")):
+            raise InputError(f"{flag}: {why}")
     outputs = chosen_outputs(args, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)

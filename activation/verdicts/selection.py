@@ -1,7 +1,8 @@
 """Which proposed description wins a round of `suggest`, from its runs on the select split.
 
 A proposal is run against the current description in every cell. It is out when any
-(case, cell) REGRESSED, or when it takes a sibling's case: a case that expects another skill
+(case, cell) REGRESSED or WEAKENED (right still, but significantly less often), or when it
+takes a sibling's case: a case that expects another skill
 of the set, right by majority with the current description and wrong with the proposal
 (significant or not: a sibling's loss is never worth a gain here). Among the rest, the best
 is the one with the most cases right over all cells, then the most right in its worst cell,
@@ -31,6 +32,7 @@ class Judged:
     """Cases right with the proposal in its worst cell."""
     regressed: tuple[str, ...] = ()
     """`cell: case` pairs that REGRESSED."""
+    weakened: tuple[str, ...] = ()
     stolen: tuple[str, ...] = ()
     """`cell: case` pairs of siblings' cases the proposal took."""
     improved: tuple[str, ...] = ()
@@ -47,6 +49,8 @@ class Judged:
             return f"ERROR {by_cell(self.errors)}: not enough evidence"
         if self.regressed:
             return f"REGRESSED {by_cell(self.regressed)}"
+        if self.weakened:
+            return f"WEAKENED {by_cell(self.weakened)}"
         if self.stolen:
             return f"takes siblings' cases {by_cell(self.stolen)}"
         return None
@@ -95,6 +99,7 @@ def judge_proposal(text: str, cells: Mapping[str, Sequence[CaseVerdict]], target
         current_correct=sum(v.baseline.right for found in cells.values() for v in found),
         worst_cell=min(rights.values(), default=0),
         regressed=where(Status.REGRESSED),
+        weakened=where(Status.WEAKENED),
         stolen=tuple(
             f"{cell}: {v.id}"
             for cell, found in cells.items()

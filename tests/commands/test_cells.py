@@ -241,3 +241,18 @@ def test_the_ceiling_is_the_whole_runs_over_every_cell(
     assert report["usage"]["cost_usd"] == pytest.approx(spent)
     errors = [t["error"] for c in cells for e in c["cases"] for t in e["trials"] if t["error"]]
     assert errors and set(errors) == {"cost ceiling"}
+
+
+def test_each_cell_goes_out_as_its_own_batch(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    fake_api.script = haiku_loses_disputes
+    fake_api.batch_processing = 0.2
+    code, report = run(tmp_path, CASES, "--model", f"{HAIKU},{SONNET}", *FIXED, "--batch")
+    assert code == 1
+    assert fake_api.message_requests == []
+    models = sorted({r.model for b in fake_api.batches.values() for r in b.requests})
+    assert models == [HAIKU, SONNET]
+    assert all(len({r.model for r in b.requests}) == 1 for b in fake_api.batches.values())
+    assert statuses(report)[CELLS[0]]["stripe-dispute"] == "REGRESSED"
+    assert [cell["batch"] for cell in report["cells"]] == [True, True]

@@ -334,3 +334,27 @@ def test_the_cost_ceiling_ends_the_search_and_fails_closed(
     assert found["stopped"] == "the cost ceiling was reached in round 1"
     assert found["chosen"] == CURRENT
     assert "--write: nothing to write, the description stays as it is" in out.err
+
+
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [
+        (["--shard", "1/2"], "--shard: suggest runs each split whole, in one process"),
+        (["--batch"], "--batch: suggest needs each run's answers before its next step; "
+                      "--batch is for a run"),
+        (["--fail-on", "weakened"], "--fail-on: a proposal is already out on any REGRESSED or "
+                                    "WEAKENED case"),
+    ],
+)  # fmt: skip
+def test_a_runs_flag_suggest_cannot_honour_is_one_line(
+    tmp_path: Path,
+    suite: Path,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+    flag: list[str],
+    reason: str,
+) -> None:
+    code, _found = suggest(tmp_path, suite, *flag)
+    assert code == 2
+    assert one_line_error(capsys) == f"activation suggest: error: {reason}"
+    assert fake_api.requests == []
