@@ -262,3 +262,42 @@ def test_sigterm_kills_every_run_and_keeps_a_partial_report(agent_run: AgentRun)
     assert (finished["dispute"]["status"], finished["dispute"]["partial"]) == ("UNSTABLE", False)
     assert data["summary"]["unfinished"] == ["plain"]
     assert KEYS[agent_run.agent] not in out.decode() + err.decode()
+
+
+def test_stage_b_cells_run_both_agents_in_one_matrix(
+    skill_repo: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    opencode_cli: Path,
+    codex_cli: Path,
+) -> None:
+    """`--real --agent opencode,codex`: one run, a cell per agent CLI, each against its own
+    API, judged together."""
+    files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
+    repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", CASES)
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["opencode"])
+    monkeypatch.setenv("OPENAI_API_KEY", KEYS["codex"])
+    report = tmp_path / "matrix.json"
+    with FakeMessagesAPI(opencode_script) as messages, FakeResponsesAPI(codex_script) as responses:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", messages.base_url)
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{responses.base_url}/v1")
+        code = main([
+            "--real", "--agent", "opencode,codex", "--opencode", str(opencode_cli),
+            "--codex", str(codex_cli), "--cases", str(tmp_path / "cases.json"),
+            "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
+            "--only", "plain,other", "--trials", "1", "--max-trials", "1",
+            "--concurrency", "2", "--timeout", "90", "--json", str(report),
+        ])  # fmt: skip
+        assert messages.message_requests and responses.requests
+    data = read_report(report)
+    assert code == 0
+    assert data["schema"] == "activation-matrix/1"
+    assert [(cell["stage"], cell["coding_agent"], cell["model"]) for cell in data["cells"]] == [
+        ("B", "opencode", None),
+        ("B", "codex", None),
+    ]
+    assert [statuses(cell) for cell in data["cells"]] == [{"plain": "PASS", "other": "PASS"}] * 2
+    assert [a["cases"] for a in data["agreement"]] == [2, 2]
