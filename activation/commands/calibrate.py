@@ -116,7 +116,7 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     if args.agreement:
         return main_agreement(session, args, stages)
     stage = stage_of(args, stages)
-    spec = spec_from(args, stage)
+    spec = spec_from(args, stage, "calibrate")
     comparisons, sibling = comparison_inputs(args, Path.cwd())
     bundled = args.cases is None
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
@@ -150,7 +150,6 @@ def spot_checks(inputs: Inputs, only: bool) -> Inputs:
 
 def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | None) -> int:
     """Stage A, then Stage B, on the same cases: how far the cheap stage can be trusted."""
-    from activation.commands.runner import cells_from
     from activation.report.agreement import (
         StageAgreement,
         agreement_data,
@@ -167,10 +166,7 @@ def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | 
     for real in (False, True):
         asked = argparse.Namespace(**{**vars(args), "real": real})
         stage = stage_of(asked, stages)
-        (spec, *more) = cells_from(asked, stage)
-        if more:
-            raise InputError("--agreement compares one Stage A cell with one Stage B cell: "
-                             "pass one --model and one --agent")  # fmt: skip
+        spec = spec_from(asked, stage, "calibrate --agreement")
         picked[real] = (stage, stage.preflight(spec))
     session.warn(run_warnings(picked[False][1], inputs, args.cases is None))
     outcomes = []

@@ -30,9 +30,12 @@ def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
     return stages[name] if stages and name in stages else stage_named(name)
 
 
-def spec_from(args: argparse.Namespace, stage: Stage) -> RunSpec:
-    """The spec the flags ask for, with the stage's own defaults: the first cell's."""
-    return cells_from(args, stage)[0]
+def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
+    """The one cell a command that runs one cell takes (InputError for several)."""
+    (spec, *more) = cells_from(args, stage)
+    if more:
+        raise InputError(f"{command} runs one cell: pass one --model and one --agent")
+    return spec
 
 
 def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:

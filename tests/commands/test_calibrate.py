@@ -251,3 +251,13 @@ def test_a_record_folder_that_is_a_file_is_exit_2_before_any_call(
         f"activation calibrate: error: --record {taken}: is a file, not a folder"
     ]
     assert (backends.prepared, backends.opened) == ([], [])
+
+
+def test_calibrate_runs_one_cell(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["calibrate", "--model", "mock,claude-haiku-4-5"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == (
+        "activation calibrate: error: calibrate runs one cell: pass one --model and one --agent"
+    )
