@@ -215,6 +215,20 @@ def searched(search: Search, rounds: int) -> tuple[list[RoundRecord], Variant, s
     return records, current, f"{rounds} round(s) done"
 
 
+def proposer_preflight(proposer: str) -> None:
+    """The proposer's credentials and API, checked before any call (the cells' stage has
+    checked its own)."""
+    from activation.trials import api_check
+
+    if proposer.startswith(_config.OPENAI_PREFIX):
+        api_check.require_openai_sdk()
+        api_check.require_openai_credentials()
+        api_check.check_reachable(api_check.OPENAI_URL)
+        return
+    api_check.require_credentials()
+    api_check.check_reachable()
+
+
 def target_inputs(args: argparse.Namespace) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
     description the current one, on both sides."""
@@ -264,6 +278,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         session.out.print(render_suggestion_plan(stage, specs, inputs, splits, args, proposer))
         return 0
     specs = tuple(stage.preflight(spec) for spec in specs)
+    proposer_preflight(proposer)
     with open_store(args) as store:
         search = Search(session, stage, specs, inputs, splits, store, args.proposals, proposer,
                         limit)  # fmt: skip

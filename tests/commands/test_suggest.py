@@ -358,3 +358,31 @@ def test_a_runs_flag_suggest_cannot_honour_is_one_line(
     assert code == 2
     assert one_line_error(capsys) == f"activation suggest: error: {reason}"
     assert fake_api.requests == []
+
+
+def test_an_openai_model_can_propose(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proposer through the Responses API (the classifier stays Claude): its request
+    carries the instructions as input and the schema as a strict JSON-schema format."""
+    from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest
+    from tests.support.responses_api import Text as ResponsesText
+
+    fake_api.script = routed
+    asked: list[ResponsesRequest] = []
+
+    def propose(request: ResponsesRequest) -> ResponsesText:
+        asked.append(request)
+        return ResponsesText(json.dumps({"descriptions": [GOOD]}))
+
+    with FakeResponsesAPI(propose) as openai_api:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{openai_api.base_url}/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-test-SECRET-0123456789")
+        code, found = suggest(tmp_path, suite, "--proposer", "openai:gpt-5.5", "--rounds", "1")
+    assert code == 0
+    assert found["chosen"] == GOOD
+    (request,) = asked
+    assert request.body["model"] == "gpt-5.5"
+    assert request.body["text"]["format"]["schema"]["required"] == ["descriptions"]
+    assert CURRENT in request.prompt and "6 prompts tagged 'chargebacks'" in request.prompt
+    assert not any(is_proposer(r) for r in fake_api.requests)  # no proposal asked of Claude

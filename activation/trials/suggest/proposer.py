@@ -1,10 +1,10 @@
-"""The proposer: one Messages API request asking a model for new descriptions of a skill,
-as a structured answer (a JSON-schema output holding a list of strings).
+"""The proposer: one request asking a model for new descriptions of a skill, as a
+structured answer (a JSON-schema output holding a list of strings).
 
-It goes through the same provider as Stage A's requests (the SDK, its retries, refused
-credentials and an unreachable API stopping the run), and its answer is kept in the
-response cache under a digest of the exact request, so a rerun of `suggest` asks nothing
-it asked before.
+It goes through the same providers as Stage A's requests: the Messages API, or for an
+`openai:` model the Responses API (the SDKs, their retries, refused credentials and an
+unreachable API stopping the run). Its answer is kept in the response cache under a digest
+of the exact request, so a rerun of `suggest` asks nothing it asked before.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from typing import Any, Protocol
 
 import orjson
 
+from activation import _config
 from activation._models import Prices, Usage
 from activation.trials.classifier.answer import Unanswered, answer_payload
+from activation.trials.classifier.provider import Provider
 
 SCHEMA = {
     "type": "object",
@@ -64,6 +66,17 @@ def parse_proposals(message: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(item.strip() for item in found))
 
 
+def provider_for(model: str, prices: Prices | None) -> Provider:
+    """The provider that asks `model`, imported only then (each imports its SDK)."""
+    if model.startswith(_config.OPENAI_PREFIX):
+        from activation.trials.classifier.responses import ResponsesAPI
+
+        return ResponsesAPI(prices)
+    from activation.trials.classifier.messages import MessagesAPI
+
+    return MessagesAPI(prices)
+
+
 def request_key(request: Mapping[str, Any]) -> str:
     body = {"kind": KIND, "request": request}
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -72,8 +85,6 @@ def request_key(request: Mapping[str, Any]) -> str:
 async def propose(request: dict[str, Any], prices: Prices | None, store: Store | None) -> Proposed:
     """The proposals for `request`, from the cache when an earlier run asked it; asked once
     more when the answer cannot be read."""
-    from activation.trials.classifier.messages import MessagesAPI
-
     key = request_key(request)
     kept = store.get(key) if store is not None else None
     if kept is not None and isinstance(kept.get("descriptions"), list):
@@ -81,7 +92,7 @@ async def propose(request: dict[str, Any], prices: Prices | None, store: Store |
                         cached=True)  # fmt: skip
     spent = Usage()
     problem = "no answer"
-    async with MessagesAPI(prices) as api:
+    async with provider_for(str(request["model"]), prices) as api:
         for _attempt in range(2):
             reply = await api.ask(request, lambda _sent_at: None)
             spent += reply.usage
