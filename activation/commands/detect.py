@@ -1,10 +1,14 @@
-"""`activation detect FILE --skill ID [--json]`: the Stage B reading of a saved transcript.
+"""`activation detect FILE --skill ID [--agent NAME] [--json]`: the Stage B reading of a
+saved transcript.
 
-Every Stage B trial keeps its stream-json transcript, and this command re-reads one with the
+Every Stage B trial keeps its agent's event stream, and this command re-reads one with the
 very detector the run used, so a person can check the verdict behind any trial (or read a
-transcript captured by hand). Exit 0 for any reading, including `error`: the reading is the
-answer. Exit 2 when the input is not a transcript at all (unreadable, no JSON events, no
-init event), because then there is nothing to read.
+Claude Code transcript captured by hand). OpenCode's and Codex's detectors count a load
+only when the copy's nonce came back, so they read the run's record of its skills, kept
+beside its transcripts (`skills-<variant>.json`). Exit 0 for any reading, including
+`error`: the reading is the answer (`--exit-code` gives the agent's exit code where its
+stream alone cannot say the run finished). Exit 2 when the input is not a transcript at all
+(unreadable, no JSON events, no init event), because then there is nothing to read.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from pathlib import Path
 
 import orjson
 
+from activation._config import AGENT
 from activation._errors import ExitCode, InputError
+from activation._models import VariantName
 from activation.commands.flags import DETECT
 from activation.commands.session import Session
 from activation.trials.agent.stream import Reading, read_stream
@@ -36,27 +42,58 @@ def render_reading(reading: Reading) -> str:
     return "\n".join(lines)
 
 
-def read_file(name: str, skill: str) -> Reading:
+def lines_of(name: str) -> list[bytes]:
     if name == "-":
-        return read_stream(sys.stdin.buffer, skill)
+        return sys.stdin.buffer.read().splitlines(keepends=True)
     try:
-        with Path(name).open("rb") as handle:
-            return read_stream(handle, skill)
+        return Path(name).read_bytes().splitlines(keepends=True)
     except OSError as error:
         raise InputError(f"cannot read {name}: {error.strerror}") from None
+
+
+def read_agent(
+    name: str, lines: list[bytes], skill: str, agent: str, exit_code: int | None
+) -> Reading:
+    """The reading of another agent's transcript, with the skills its run recorded."""
+    from activation.inputs.load import read_json
+    from activation.trials.agent.adapter import adapter_for
+    from activation.trials.agent.backend import skills_file_name
+    from activation.trials.agent.installed import skills_from_record
+
+    if name == "-":
+        raise InputError(f"--agent {agent}: pass the transcript's path, not '-'")
+    path = Path(name)
+    variant: VariantName = "baseline" if path.name.startswith("baseline-") else "candidate"
+    record = path.parent.parent / skills_file_name(variant)
+    if not record.is_file():
+        raise InputError(
+            f"{record}: missing; a {agent} transcript is read with the skills record its run "
+            "kept beside the transcripts"
+        )
+    skills = skills_from_record(read_json(record, "skills record"), skill, str(record))
+    reader = adapter_for(agent).reader(skills, lambda fired: skill in fired, lambda: None)
+    for line in lines:
+        reader.feed(line)
+    return reader.reading(exit_code)
 
 
 def main_detect(session: Session, argv: list[str]) -> int:
     args = DETECT.parse(argv)
     name = "stdin" if args.file == "-" else args.file
-    reading = read_file(args.file, args.skill)
-    if reading.events == 0:
-        raise InputError(f"{name} holds no JSON events: not a transcript")
-    if not reading.saw_init:
-        raise InputError(
-            f"{name} has no init event: not a Claude Code stream-json transcript "
-            "(was it written with --output-format stream-json --verbose?)"
-        )
+    lines = lines_of(args.file)
+    if args.agent == AGENT:
+        reading = read_stream(lines, args.skill, args.exit_code)
+        if reading.events == 0:
+            raise InputError(f"{name} holds no JSON events: not a transcript")
+        if not reading.saw_init:
+            raise InputError(
+                f"{name} has no init event: not a Claude Code stream-json transcript "
+                "(was it written with --output-format stream-json --verbose?)"
+            )
+    else:
+        reading = read_agent(args.file, lines, args.skill, args.agent, args.exit_code)
+        if reading.events == 0:
+            raise InputError(f"{name} holds no JSON events: not a transcript")
     if args.json:
         payload = {"file": name, "skill": args.skill, **reading.to_dict()}
         text = orjson.dumps(payload).decode()

@@ -736,8 +736,9 @@ MERGE = Command(
 )
 DETECT = Command(
     "activation detect",
-    "Read a saved Claude Code stream-json transcript and say whether the skill was "
-    "activated (a successful Skill tool call naming it). "
+    "Read a saved Stage B transcript and say whether the skill was activated (Claude "
+    "Code: a successful Skill call naming it; OpenCode, Codex: a load that returned the "
+    "copy's content). "
     "Example: activation detect .activation/runs/<run>/<case>/candidate-0.jsonl "
     "--skill auth0:auth0",
     (
@@ -750,6 +751,19 @@ DETECT = Command(
                     "ID",
                     "the skill id, '<plugin>:<skill folder>' (the bare skill name is also matched)",
                     required=True,
+                ),
+                Flag(
+                    "--agent",
+                    "NAME",
+                    "whose transcript it is",
+                    default=AGENT,
+                    choices=AGENTS,
+                ),
+                Flag(
+                    "--exit-code",
+                    "N",
+                    "the agent's exit code, when known (an OpenCode stream has no end event)",
+                    int,
                 ),
                 switch("--json", "print one JSON object"),
                 DEBUG,

@@ -9,6 +9,7 @@ planted skill above the run folders: none may reach a run."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -223,6 +224,17 @@ def test_a_real_run_reads_each_agents_own_loads(
         for trial in entry["trials"]:
             assert KEYS[agent_run.agent].encode() not in Path(trial["transcript"]).read_bytes()
     assert KEYS[agent_run.agent] not in captured.out + captured.err
+    for case_id, reading in (("plain", "activated"), ("other", "not_activated")):
+        transcript = cases[case_id]["trials"][0]["transcript"]
+        assert main(["detect", transcript, "--skill", "billing:refunds", "--agent",
+                     agent_run.agent, "--exit-code", "0", "--json"]) == 0  # fmt: skip
+        again = json.loads(capsys.readouterr().out)
+        assert (again["reading"], again["fired"]) == (
+            reading,
+            list(cases[case_id]["trials"][0]["chose"]),
+        )
+    assert main(["detect", transcript, "--skill", "billing:refunds"]) == 2  # not Claude's
+    capsys.readouterr()
     listings = agent_run.listings
     assert listings and all(LEAKY not in text and ABOVE not in text for text in listings)
     assert any(BASELINE in text for text in listings) and any(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO, Self
 
 import anyio
+import orjson
 from anyio.abc import ByteReceiveStream, Process
 
 from activation._errors import AuthError
@@ -35,7 +36,7 @@ from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, 
 from activation.trials.agent.adapter import Detector, Run, RunDirs, adapter_for
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
-from activation.trials.agent.installed import SkillSet, skill_sets
+from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.reading import Reading
 from activation.trials.backend import Round, request_digest
@@ -58,6 +59,11 @@ RUN_FAILURES = (
 )
 """What can go wrong with a run itself (starting the process, its pipes, the transcript
 file, undecodable output): an error trial. Anything else is a bug, and surfaces as one."""
+
+
+def skills_file_name(variant: VariantName) -> str:
+    """The record of a variant's skills in a run's transcripts folder (see `installed`)."""
+    return f"skills-{variant}.json"
 
 
 def transcript_path(transcripts_dir: Path, key: TrialKey) -> Path:
@@ -153,6 +159,9 @@ class AgentBackend:
                 problem = self.adapter.check(skills, listings[variant])
                 if problem is not None:
                     self.unoffered[variant] = problem
+                record = orjson.dumps(skills_record(skills), option=orjson.OPT_INDENT_2)
+                self.transcripts_dir.mkdir(parents=True, exist_ok=True)
+                (self.transcripts_dir / skills_file_name(variant)).write_bytes(record)
         except BaseException:
             self._stack.close()
             raise

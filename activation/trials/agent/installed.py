@@ -53,6 +53,34 @@ class SkillSet:
         return self.skills[0]
 
 
+def skills_record(skills: SkillSet) -> dict[str, object]:
+    """What a detector needs of a variant's skills, kept beside its runs' transcripts so
+    `activation detect` can read one again: each skill's id, listed name and nonce."""
+    return {
+        "skills": [
+            {"id": skill.id, "name": skill.name, "nonce": skill.nonce} for skill in skills.skills
+        ]
+    }
+
+
+def skills_from_record(data: object, target: str, source: str) -> SkillSet:
+    """The skills a saved record lists, `target` first (InputError when it lists no such
+    skill or is not such a record)."""
+    entries = data.get("skills") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise InputError(f"{source}: not the skills record of a Stage B run")
+    found = [
+        SkillCopy(str(e.get("id")), Path(str(e.get("id"))), e.get("name"), e.get("nonce"))
+        for e in entries
+    ]
+    chosen = [skill for skill in found if skill.id == target]
+    if not chosen:
+        known = ", ".join(skill.id for skill in found)
+        raise InputError(f"{source} lists no skill {target!r} (it lists {known})")
+    rest = tuple(skill for skill in found if skill.id != target)
+    return SkillSet(Path(source), False, CatalogCopy(), (chosen[0], *rest))
+
+
 def skill_sets(inputs: Inputs, copies: Copies, *, marked: bool) -> dict[VariantName, SkillSet]:
     """Each variant's skills in `copies`; with `marked`, every copied SKILL.md gets its
     nonce first (the catalog's copy, which both variants share, once)."""
