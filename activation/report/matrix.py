@@ -42,9 +42,6 @@ class Matrix:
     def names(self) -> tuple[str, ...]:
         return tuple(report.cell for report in self.cells)
 
-    def cell(self, name: str) -> Report | None:
-        return next((report for report in self.cells if report.cell == name), None)
-
     def regressed_in(self) -> tuple[str, ...]:
         """The cells with a case that fails the gate."""
         return tuple(report.cell for report in self.cells if report.exit_code == ExitCode.REGRESSED)

@@ -78,8 +78,7 @@ def merge_saved(reports: Sequence[tuple[str, Report | Matrix]], version: str) ->
         found = [entries[case_id] for case_id in run_cases if case_id in entries]
         judged.append(found)
         unjudged += len(run_cases) - len(found)
-    verdicts = judge_groups([evidence_in(found) for found in judged], first_cell(first).alpha,
-                            unjudged)  # fmt: skip
+    verdicts = judge_groups([evidence_in(found) for found in judged], shards[0][0].alpha, unjudged)
     cells = tuple(
         merged_cell(parts, cell_verdicts, version, bool(missing))
         for parts, cell_verdicts in zip(per_cell, verdicts, strict=True)
@@ -90,10 +89,6 @@ def merge_saved(reports: Sequence[tuple[str, Report | Matrix]], version: str) ->
     if missing and matrix.exit_code == ExitCode.OK:
         matrix = replace(matrix, exit_code=int(ExitCode.INCOMPLETE))
     return Merged(matrix, count, missing)
-
-
-def first_cell(report: Report | Matrix) -> Report:
-    return report.cells[0] if isinstance(report, Matrix) else report
 
 
 def cells_of(report: Report | Matrix) -> tuple[Report, ...]:
