@@ -56,7 +56,7 @@ def read_agent(
 ) -> Reading:
     """The reading of another agent's transcript, with the skills its run recorded."""
     from activation.inputs.load import read_json
-    from activation.trials.agent.adapter import adapter_for
+    from activation.trials.agent.adapter import adapter_for, read_through
     from activation.trials.agent.backend import skills_file_name
     from activation.trials.agent.installed import skills_from_record
 
@@ -72,9 +72,7 @@ def read_agent(
         )
     skills = skills_from_record(read_json(record, "skills record"), skill, str(record))
     reader = adapter_for(agent).reader(skills, lambda fired: skill in fired, lambda: None)
-    for line in lines:
-        reader.feed(line)
-    return reader.reading(exit_code)
+    return read_through(reader, lines, exit_code)
 
 
 def main_detect(session: Session, argv: list[str]) -> int:

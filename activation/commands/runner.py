@@ -85,8 +85,17 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
     return cells
 
 
-def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> Inputs:
-    """The inputs the flags name; `candidate` None is the working-tree SKILL.md."""
+def inputs_from(
+    args: argparse.Namespace,
+    cwd: Path,
+    candidate: str | None,
+    *,
+    alone: bool = False,
+    measured: str | None = None,
+) -> Inputs:
+    """The inputs the flags name; `candidate` None is the working-tree SKILL.md. `alone`:
+    the candidate's description on both sides (no `--baseline` is read); `measured`: the
+    id of the set's skill to measure (see `load_inputs`)."""
     from activation.inputs.load import load_inputs
 
     return load_inputs(
@@ -96,9 +105,11 @@ def inputs_from(args: argparse.Namespace, cwd: Path, candidate: str | None) -> I
         cases=args.cases,
         distractors=args.distractors,
         catalog=args.catalog,
-        baseline=args.baseline,
+        baseline=None if alone else args.baseline,
         candidate=candidate,
         only=args.only,
+        alone=alone,
+        measured=measured,
     )
 
 

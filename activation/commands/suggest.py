@@ -27,7 +27,7 @@ from activation._errors import InputError
 from activation._models import CaseVerdict, Inputs, RunOutcome, RunSpec, Usage, Variant
 from activation.commands.config import parse_settings
 from activation.commands.flags import SUGGEST
-from activation.commands.runner import Stages, cells_from, open_store, run_cells
+from activation.commands.runner import Stages, cells_from, inputs_from, open_store, run_cells
 from activation.commands.session import Session
 from activation.inputs.description_edit import replace_description
 from activation.inputs.frontmatter import split_document
@@ -232,19 +232,7 @@ def proposer_preflight(proposer: str) -> None:
 def target_inputs(args: argparse.Namespace) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
     description the current one, on both sides."""
-    from activation.inputs.load import load_inputs
-
-    inputs = load_inputs(
-        Path.cwd(),
-        repo=args.repo,
-        skill_path=args.skill_path,
-        cases=args.cases,
-        distractors=args.distractors,
-        catalog=args.catalog,
-        only=args.only,
-        alone=True,
-        measured=args.skill,
-    )
+    inputs = inputs_from(args, Path.cwd(), None, alone=True, measured=args.skill)
     if args.skill is not None and args.skill != inputs.target.skill_id:
         raise InputError(
             f"--skill {args.skill}: not the skill at {inputs.target.skill_path.as_posix()} "

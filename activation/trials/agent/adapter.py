@@ -15,7 +15,7 @@ in anything heavy; `adapter_for` imports an agent's module when it is first aske
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -88,6 +88,15 @@ class Detector(Protocol):
     def reading(self, exit_code: int | None = None) -> Reading:
         """The verdict so far; `exit_code` is the process's, when it is known."""
         ...
+
+
+def read_through(
+    detector: Detector, lines: Iterable[str | bytes], exit_code: int | None = None
+) -> Reading:
+    """A whole saved stream read by `detector` (a transcript again, or a test's capture)."""
+    for line in lines:
+        detector.feed(line)
+    return detector.reading(exit_code)
 
 
 class Adapter(Protocol):

@@ -42,6 +42,7 @@ from typing import Any
 
 import orjson
 
+from activation.trials.agent.adapter import read_through
 from activation.trials.agent.reading import (
     MAX_EVIDENCE,
     JsonLines,
@@ -397,7 +398,4 @@ def read_stream(
     lines: Iterable[str | bytes], skill_id: str, exit_code: int | None = None
 ) -> Reading:
     """Read a whole transcript (a saved file's lines, or any iterable of lines)."""
-    reader = StreamReader(skill_id)
-    for line in lines:
-        reader.feed(line)
-    return reader.reading(exit_code)
+    return read_through(StreamReader(skill_id), lines, exit_code)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from activation.trials.agent.adapter import read_through
 from activation.trials.agent.codex_stream import CodexReader
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.plugin_copy import CatalogCopy
@@ -42,10 +43,7 @@ def lines(name: str) -> list[bytes]:
 
 
 def read(stream: list[bytes], skills: SkillSet = SKILLS, exit_code: int | None = 0) -> Reading:
-    reader = CodexReader(skills)
-    for line in stream:
-        reader.feed(line)
-    return reader.reading(exit_code)
+    return read_through(CodexReader(skills), stream, exit_code)
 
 
 def test_every_capture_has_a_reading() -> None:

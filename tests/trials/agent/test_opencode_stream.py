@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from activation.trials.agent.adapter import read_through
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.opencode_stream import OpenCodeReader
 from activation.trials.agent.plugin_copy import CatalogCopy
@@ -38,10 +39,7 @@ def lines(name: str) -> list[bytes]:
 
 
 def read(stream: list[bytes], skills: SkillSet = SKILLS, exit_code: int | None = 0) -> Reading:
-    reader = OpenCodeReader(skills)
-    for line in stream:
-        reader.feed(line)
-    return reader.reading(exit_code)
+    return read_through(OpenCodeReader(skills), stream, exit_code)
 
 
 def test_every_capture_has_a_reading() -> None:
