@@ -49,8 +49,8 @@ _EXPORTS = {
     "judge_all": "activation.verdicts.judge",
     "load_inputs": "activation.inputs.load",
     "read_description": "activation.inputs.frontmatter",
-    "read_stream": "activation.trials.agent.stream",
-    "Reading": "activation.trials.agent.stream",
+    "read_stream": "activation.trials.agents.claude_code.stream",
+    "Reading": "activation.trials.agents.claude_code.stream",
     "Report": "activation.report.model",
     "build_report": "activation.report.model",
     "parse_report": "activation.report.codec",
@@ -134,7 +134,7 @@ if TYPE_CHECKING:
     from activation.report.codec import parse_report, report_json, report_schema
     from activation.report.model import Report, build_report
     from activation.trials.agent.backend import AgentBackend
-    from activation.trials.agent.stream import Reading, read_stream
+    from activation.trials.agents.claude_code.stream import Reading, read_stream
     from activation.trials.backend import Backend, Round
     from activation.trials.cache import CachedBackend
     from activation.trials.classifier.backend import ClassifierBackend

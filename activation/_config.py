@@ -18,9 +18,9 @@ MAX_CONCURRENCY = 128
 """The ceiling of an adaptive limit (`--concurrency auto`): it grows while the API keeps up
 and halves on a 429 or 529."""
 
-AGENTS = ("claude-code", "opencode", "codex")
-"""The agents whose skill listing and load action Stage A can reproduce (trials/listing)."""
 AGENT = "claude-code"
+"""The agent a run measures unless `--agent` names others (trials/agents: each agent's own
+record, listing and Stage B adapter)."""
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
 OPENAI_PREFIX = "openai:"
@@ -39,19 +39,6 @@ API_RETRIES = 4
 REQUEST_TIMEOUT = 180.0
 """Seconds per Stage A request."""
 
-CLAUDE = "claude"
-"""The Claude Code executable Stage B starts."""
-CLAUDE_PACKAGE = "@anthropic-ai/claude-code@2.1.332"
-"""The CLI release Stage B is measured and tested on (pinned: an unpinned install on Node 20
-silently picks an older release)."""
-OPENCODE = "opencode"
-"""The OpenCode executable Stage B starts (`--agent opencode`)."""
-OPENCODE_PACKAGE = "opencode-ai@1.18.33"
-"""The OpenCode release Stage B is measured and tested on (its listing, its event stream)."""
-CODEX = "codex"
-"""The Codex executable Stage B starts (`--agent codex`)."""
-CODEX_PACKAGE = "@openai/codex@0.171.0"
-"""The Codex release Stage B is measured and tested on (its listing, its event stream)."""
 MAX_TURNS = 8
 TIMEOUT = 300.0
 """Seconds per Stage B run."""

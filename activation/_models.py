@@ -559,12 +559,22 @@ class Setting:
 class AgentSettings:
     """How Stage B starts the agent CLIs; `version` is what the CLI run said it is."""
 
-    claude: str = _config.CLAUDE
     max_turns: int = _config.MAX_TURNS
     timeout: float = _config.TIMEOUT
     version: str | None = None
-    opencode: str = _config.OPENCODE
-    codex: str = _config.CODEX
+    executables: Mapping[str, str] = field(default_factory=dict)
+    """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
+    here is found on the PATH by its usual command."""
+    claude: str = field(init=False, default="claude")
+    """The default agent's executable (derived from `executables`): a field of every report
+    since `activation-report/2`, kept for its readers."""
+
+    def __post_init__(self) -> None:
+        _derive(self, "claude", self.executables.get(_config.AGENT) or "claude")
+
+    def executable(self, agent: str, command: str) -> str:
+        """The executable of `agent`, whose usual command is `command`."""
+        return self.executables.get(agent) or command
 
 
 @dataclass(frozen=True)

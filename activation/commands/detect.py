@@ -2,13 +2,14 @@
 saved transcript.
 
 Every Stage B trial keeps its agent's event stream, and this command re-reads one with the
-very detector the run used, so a person can check the verdict behind any trial (or read a
-Claude Code transcript captured by hand). OpenCode's and Codex's detectors count a load
-only when the copy's nonce came back, so they read the run's record of its skills, kept
-beside its transcripts (`skills-<variant>.json`). Exit 0 for any reading, including
-`error`: the reading is the answer (`--exit-code` gives the agent's exit code where its
-stream alone cannot say the run finished). Exit 2 when the input is not a transcript at all
-(unreadable, no JSON events, no init event), because then there is nothing to read.
+very detector the run used (the agent's own), so a person can check the verdict behind any
+trial. A detector that counts a load only when the copy's nonce came back reads the run's
+record of its skills, kept beside its transcripts (`skills-<variant>.json`); one whose
+stream names the skill it loaded (Claude Code) also reads a transcript captured by hand.
+Exit 0 for any reading, including `error`: the reading is the answer (`--exit-code` gives
+the agent's exit code where its stream alone cannot say the run finished). Exit 2 when the
+input is not a transcript at all (unreadable, no JSON events, no start event), because then
+there is nothing to read.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from pathlib import Path
 
 import orjson
 
-from activation._config import AGENT
 from activation._errors import ExitCode, InputError
 from activation._models import VariantName
 from activation.commands.flags import DETECT
 from activation.commands.session import Session
-from activation.trials.agent.stream import Reading, read_stream
+from activation.trials.agent.adapter import read_through
+from activation.trials.agent.installed import SkillSet
+from activation.trials.agent.reading import Reading
+from activation.trials.agents import agent_named
+from activation.trials.agents.record import Agent
 
 
 def render_reading(reading: Reading) -> str:
@@ -51,47 +55,40 @@ def lines_of(name: str) -> list[bytes]:
         raise InputError(f"cannot read {name}: {error.strerror}") from None
 
 
-def read_agent(
-    name: str, lines: list[bytes], skill: str, agent: str, exit_code: int | None
-) -> Reading:
-    """The reading of another agent's transcript, with the skills its run recorded."""
+def skills_of(name: str, skill: str, agent: Agent) -> SkillSet:
+    """The skills a transcript's run installed: the record its run kept beside its
+    transcripts; without one, the skill alone, for an agent whose stream names what it
+    loads (a transcript captured by hand)."""
     from activation.inputs.load import read_json
-    from activation.trials.agent.adapter import adapter_for, read_through
     from activation.trials.agent.backend import skills_file_name
-    from activation.trials.agent.installed import skills_from_record
+    from activation.trials.agent.installed import named_only, skills_from_record
 
-    if name == "-":
-        raise InputError(f"--agent {agent}: pass the transcript's path, not '-'")
     path = Path(name)
     variant: VariantName = "baseline" if path.name.startswith("baseline-") else "candidate"
     record = path.parent.parent / skills_file_name(variant)
-    if not record.is_file():
-        raise InputError(
-            f"{record}: missing; a {agent} transcript is read with the skills record its run "
-            "kept beside the transcripts"
-        )
-    skills = skills_from_record(read_json(record, "skills record"), skill, str(record))
-    reader = adapter_for(agent).reader(skills, lambda fired: skill in fired, lambda: None)
-    return read_through(reader, lines, exit_code)
+    if name != "-" and record.is_file():
+        return skills_from_record(read_json(record, "skills record"), skill, str(record))
+    if not agent.adapter().marks_copies:
+        return named_only(skill)
+    where = "pass the transcript's path, not '-'" if name == "-" else f"{record} is missing"
+    raise InputError(
+        f"--agent {agent.name}: a {agent.title} transcript is read with the skills record its "
+        f"run kept beside the transcripts ({where})"
+    )
 
 
 def main_detect(session: Session, argv: list[str]) -> int:
     args = DETECT.parse(argv)
     name = "stdin" if args.file == "-" else args.file
     lines = lines_of(args.file)
-    if args.agent == AGENT:
-        reading = read_stream(lines, args.skill, args.exit_code)
-        if reading.events == 0:
-            raise InputError(f"{name} holds no JSON events: not a transcript")
-        if not reading.saw_init:
-            raise InputError(
-                f"{name} has no init event: not a Claude Code stream-json transcript "
-                "(was it written with --output-format stream-json --verbose?)"
-            )
-    else:
-        reading = read_agent(args.file, lines, args.skill, args.agent, args.exit_code)
-        if reading.events == 0:
-            raise InputError(f"{name} holds no JSON events: not a transcript")
+    agent = agent_named(args.agent)
+    skills = skills_of(args.file, args.skill, agent)
+    reader = agent.adapter().reader(skills, lambda fired: args.skill in fired, lambda: None)
+    reading = read_through(reader, lines, args.exit_code)
+    if reading.events == 0:
+        raise InputError(f"{name} holds no JSON events: not a transcript")
+    if not reading.saw_init:
+        raise InputError(f"{name} has no start event: not a {agent.title} transcript")
     if args.json:
         payload = {"file": name, "skill": args.skill, **reading.to_dict()}
         text = orjson.dumps(payload).decode()

@@ -23,19 +23,15 @@ from activation import __version__, _config
 from activation._config import (
     AGENT,
     AGENT_CONCURRENCY,
-    AGENTS,
     ALPHA,
     BASELINE,
     CACHE_ENV,
     CACHE_TTL,
-    CLAUDE,
-    CODEX,
     CONCURRENCY,
     MAX_CONCURRENCY,
     MAX_TRIALS,
     MAX_TURNS,
     MODEL,
-    OPENCODE,
     SEED,
     SKILL_PATH,
     SUMMARY_ENV,
@@ -45,6 +41,7 @@ from activation._config import (
 from activation.inputs.cases import parse_only
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.inputs.target import WHERE
+from activation.trials.agents import every, known
 
 # --- converters: text in, a value out (or argparse.ArgumentTypeError) ----------------------
 
@@ -105,10 +102,10 @@ def listed(value: str) -> tuple[str, ...]:
 def agents(value: str) -> tuple[str, ...]:
     """`--agent a,b`: agents this tool knows."""
     names = listed(value)
-    unknown = [name for name in names if name not in AGENTS]
+    unknown = [name for name in names if name not in known()]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown agent {', '.join(unknown)}: choose from {', '.join(AGENTS)}"
+            f"unknown agent {', '.join(unknown)}: choose from {', '.join(known())}"
         )
     return names
 
@@ -407,7 +404,7 @@ TRIAL_OPTIONS = (
         "--agent",
         "NAME[,NAME]",
         f"the agent, or several (one cell each), whose listing and load action are measured: "
-        f"{', '.join(AGENTS)}",
+        f"{', '.join(known())}",
         agents,
         default=(AGENT,),
         shown=AGENT,
@@ -471,10 +468,16 @@ SHOW = Flag(
 )
 JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
 STAGE_B_OPTIONS = (
-    switch("--real", "Stage B: run the real agent CLI (Claude Code, OpenCode or Codex)"),
-    Flag("--claude", "PATH", "Claude Code executable", default=CLAUDE),
-    Flag("--opencode", "PATH", "OpenCode executable (--agent opencode)", default=OPENCODE),
-    Flag("--codex", "PATH", "Codex executable (--agent codex)", default=CODEX),
+    switch("--real", f"Stage B: run the real agent CLI ({', '.join(a.title for a in every())})"),
+    *(
+        Flag(
+            agent.flag,
+            "PATH",
+            f"{agent.title} executable (--agent {agent.name})",
+            default=agent.command,
+        )
+        for agent in every()
+    ),
     Flag("--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS, toml=INTEGER),
     Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT, toml=NUMBER),
 )
@@ -757,7 +760,7 @@ DETECT = Command(
                     "NAME",
                     "whose transcript it is",
                     default=AGENT,
-                    choices=AGENTS,
+                    choices=known(),
                 ),
                 Flag(
                     "--exit-code",

@@ -17,6 +17,7 @@ from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, run_identity, shard_of
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
+from activation.trials.agents import agent_named, every
 from activation.trials.cache import CachedBackend
 from activation.trials.engine import Cell, execute_cells
 from activation.trials.stage import Stage, planned_calls, stage_named
@@ -59,9 +60,7 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
         seed=args.seed,
         concurrency=fixed,
         max_concurrency=ceiling,
-        agent=AgentSettings(
-            args.claude, args.max_turns, args.timeout, opencode=args.opencode, codex=args.codex
-        )
+        agent=AgentSettings(args.max_turns, args.timeout, executables=executables(args))
         if args.real
         else None,
         pricing=load_pricing(args.price_in, args.price_out),
@@ -77,12 +76,22 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
     )
     for spec in cells:
         if spec.max_cost_usd is not None and spec.prices is None:
-            model = spec.model or "the Claude Code CLI's default model (pass --model)"
+            title = agent_named(spec.coding_agent).title
+            model = spec.model or f"the {title} CLI's default model (pass --model)"
             raise InputError(
                 f"cannot enforce a cost ceiling without prices for {model}: "
                 "pass --price-in and --price-out"
             )
     return cells
+
+
+def executables(args: argparse.Namespace) -> dict[str, str]:
+    """Each agent's executable, as its flag names it (`--opencode PATH`)."""
+    return {
+        agent.name: path
+        for agent in every()
+        if (path := getattr(args, agent.flag.lstrip("-").replace("-", "_"), None))
+    }
 
 
 def inputs_from(

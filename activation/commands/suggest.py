@@ -38,6 +38,7 @@ from activation.report.model import Report
 from activation.report.suggestion import ProposalRecord, RoundRecord, Suggestion
 from activation.report.suggestion import Splits as SplitIds
 from activation.store import TrialStore
+from activation.trials.agents import agent_named
 from activation.trials.stage import Stage
 from activation.verdicts.selection import Judged, judge_proposal, rejected, winner
 
@@ -121,15 +122,11 @@ def variant_with(current: Variant, description: str, spec: str) -> Variant:
 
 
 def smallest_limit(specs: Sequence[RunSpec], inputs: Inputs) -> int:
-    """The most characters a proposal may have: the Agent Skills spec's limit, and Claude
-    Code's per-entry cut less the `when_to_use` it appends."""
-    limit = _config.DESCRIPTION_LIMIT
+    """The most characters a proposal may have: the Agent Skills spec's limit, and each
+    cell's agent's own cut (less what it appends, such as Claude Code's `when_to_use`)."""
     when = inputs.candidate.when_to_use
-    if when and any(spec.coding_agent == "claude-code" for spec in specs):
-        from activation.trials.listing.claude_code import packaged_rules
-
-        limit = min(limit, packaged_rules().entry_cut - len(" - ") - len(when))
-    return limit
+    cuts = [agent_named(spec.coding_agent).description_limit(when) for spec in specs]
+    return min([_config.DESCRIPTION_LIMIT, *(cut for cut in cuts if cut is not None)])
 
 
 def once_each(outcomes: Sequence[RunOutcome]) -> list[CaseVerdict]:

@@ -6,7 +6,9 @@ and writes the bytes. So a field added to a record is in the JSON, read back and
 by the schema with no change here. The schema ships with the package (`activation schema`
 prints it; a test keeps the committed file equal to what the types give).
 
-`activation-report/4` adds to `/3`, and `/3` to `/2`; neither renames or drops anything.
+`activation-report/4` adds to `/3`, and `/3` to `/2`; neither renames or drops anything
+(except the per-agent `agent.opencode` and `agent.codex` of early /4 reports, which
+`agent.executables` replaced: every agent's executable by its name; `agent.claude` stays).
 An older report is read by adding what it lacks and can be told from the rest: each trial's
 case id (new in `/3`), each tally's and trial's correct count (new in `/4`: in an older
 report a case was right exactly when the measured skill's activation matched
@@ -21,6 +23,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from activation._config import AGENT
 from activation._errors import ExitCode, InputError
 from activation.report.matrix import MATRIX_SCHEMA, Matrix
 from activation.report.model import SCHEMA, Report
@@ -49,11 +52,19 @@ def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
     """An older report in the current shape (see the module docstring)."""
+    data = {**data, "agent": _upgraded_agent(data.get("agent"))}
     if data.get("schema") == SCHEMA:
         return data
     cases = [_upgraded_case(entry) if isinstance(entry, dict) else entry
              for entry in data.get("cases") or ()]  # fmt: skip
     return {**data, "schema": SCHEMA, "cases": cases}
+
+
+def _upgraded_agent(agent: object) -> object:
+    """Before `executables`, a report named the default agent's executable alone (`claude`)."""
+    if not isinstance(agent, dict) or "executables" in agent or "claude" not in agent:
+        return agent
+    return {**agent, "executables": {AGENT: agent["claude"]}}
 
 
 def _upgraded_case(entry: dict[str, Any]) -> dict[str, Any]:

@@ -261,6 +261,7 @@ def said(report: Report) -> dict[str, object]:
     """What the page says in words, from the one wording module."""
     return {
         "verdict": words.verdict(report),
+        "agent": words.agent_label(report),
         "recall": {v: words.recall_text(report.summary.figures(v)) for v in VARIANTS},
         "false_positives": {
             v: words.false_positives_text(report.summary.figures(v)) for v in VARIANTS

@@ -41,8 +41,9 @@ def _properties(report: Report) -> dict[str, str]:
         "verdict": words.verdict(report),
         "activation_version": report.version,
     }
-    if report.agent is not None and report.agent.version:
-        found["claude_code_version"] = report.agent.version
+    label = words.agent_label(report)
+    if label is not None:
+        found["agent"] = label
     if report.notice:
         found["notice"] = report.notice
     return found

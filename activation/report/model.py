@@ -25,8 +25,8 @@ from activation._models import (
     VariantName,
 )
 from activation.inputs.identity import run_identity
-from activation.trials.listing.claude_code import Entry, EntryState, Listing
 from activation.trials.listing.menu import set_skills
+from activation.trials.listing.model import Entry, EntryState, Listing
 from activation.trials.stage import stage_named
 from activation.verdicts.summary import Summary, summarise
 

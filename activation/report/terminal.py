@@ -99,8 +99,9 @@ def header(report: Report) -> Text:
         f"{words.stage_text(report)}{model}, {report.trials} trial(s){escalation}, "
         f"alpha {report.alpha}\n"
     )
-    if report.agent is not None and report.agent.version:
-        text.append(f"Claude Code {report.agent.version}\n")
+    label = words.agent_label(report)
+    if label is not None:
+        text.append(f"{label}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
     for name in VARIANTS:
         variant = report.variant(name)

@@ -28,6 +28,7 @@ from activation._models import (
 )
 from activation.report.matrix import Matrix
 from activation.report.model import Report
+from activation.trials.agents import agent_named, known
 from activation.trials.stage import stage_named
 from activation.verdicts.agreement import Agreement
 from activation.verdicts.figures import Count, Interval, VariantFigures
@@ -204,15 +205,24 @@ def false_positives_text(figures: VariantFigures) -> str:
     return rate_text(figures.false_positives, figures.false_positives_interval)
 
 
-AGENT_NAMES = {"claude-code": "Claude Code", "opencode": "OpenCode", "codex": "Codex"}
+def agent_title(name: str) -> str:
+    """How people call an agent; a saved report's agent this tool no longer knows by name."""
+    return agent_named(name).title if name in known() else name
+
+
+def agent_label(report: RunSpec) -> str | None:
+    """ "OpenCode 1.18.33": the agent a Stage B run ran and the version it said it is."""
+    if report.agent is None or not report.agent.version:
+        return None
+    return f"{agent_title(report.coding_agent)} {report.agent.version}"
 
 
 def stage_text(spec: RunSpec) -> str:
     """ "Stage A", and whose listing it shows (Stage B: which agent runs) when that is not
-    Claude Code."""
+    the default agent's."""
     if spec.coding_agent == AGENT:
         return f"Stage {spec.stage}"
-    agent = AGENT_NAMES[spec.coding_agent]
+    agent = agent_title(spec.coding_agent)
     return f"Stage B on {agent}" if spec.stage == "B" else f"Stage A in {agent}'s listing"
 
 

@@ -20,7 +20,7 @@ from activation._models import Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.backend import Backend
 
 if TYPE_CHECKING:
-    from activation.trials.listing.claude_code import Listing
+    from activation.trials.listing.model import Listing
 
 Say = Callable[[str], None]
 """Where a stage tells the person running it about a choice it made (stderr)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.classifier.prompt import AGENT_INSTRUCTIONS
+from activation.trials.agents import agent_named
 from tests.support.cli import BASELINE, CANDIDATE, by_id, run
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest
 from tests.support.skill_repo import SkillRepo, case
@@ -42,8 +42,8 @@ def test_opencode_lists_the_skills_as_its_xml_and_is_answered_by_name(
     assert by_id(report)["charts"]["candidate"]["routes"] == {"charts": 3}
     for request in fake_api.message_requests:
         system = system_of(request)
-        assert system.startswith(AGENT_INSTRUCTIONS["opencode"])
-        listing = system.removeprefix(AGENT_INSTRUCTIONS["opencode"])
+        assert system.startswith(agent_named("opencode").instructions)
+        listing = system.removeprefix(agent_named("opencode").instructions)
         assert listing.startswith(
             "Skills provide specialized instructions and workflows for specific tasks.\n"
             "Use the skill tool to load a skill when a task matches its description.\n"
@@ -75,7 +75,7 @@ def test_codex_lists_the_skills_under_their_root_and_is_answered_by_name(
     assert "Stage A in Codex's listing, model claude-sonnet-5-5" in out
     root = repo.root / ".agents" / "skills"
     for request in fake_api.message_requests:
-        listing = system_of(request).removeprefix(AGENT_INSTRUCTIONS["codex"])
+        listing = system_of(request).removeprefix(agent_named("codex").instructions)
         assert listing.startswith("<skills_instructions>\n## Skills\n")
         assert listing.endswith("\n</skills_instructions>")
         roots = [line for line in listing.split("\n") if line.endswith(f"` = `{root}`")]

@@ -41,7 +41,7 @@ def test_the_main_help_is_grouped_and_shows_every_default(
         f"({_config.ALPHA})",
         f"(Stage A: auto: from {_config.CONCURRENCY}, up to {_config.MAX_CONCURRENCY}, "
         f"Stage B: {_config.AGENT_CONCURRENCY})",
-        f"({_config.CLAUDE})",
+        "(claude)",
         f"({_config.MAX_TURNS})",
         f"({_config.TIMEOUT:g})",
         f"({_config.BASELINE})",

@@ -17,7 +17,7 @@ import pytest
 
 import activation
 from activation.store import cache_info
-from activation.trials.listing.claude_code import packaged_rules
+from activation.trials.agents.claude_code.listing import packaged_rules
 from tests.support.cli import (
     BASELINE,
     CANDIDATE,

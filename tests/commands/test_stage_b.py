@@ -20,7 +20,7 @@ import pytest
 import activation
 from activation.commands.main import main
 from activation.inputs.identity import shard_of
-from activation.trials.agent.stream import StreamReader
+from activation.trials.agents.claude_code.stream import StreamReader
 from tests.support.claude_cli import processes_mentioning
 from tests.support.cli import HANG, hang_on, read_report, spawn, wait_until
 from tests.support.messages_api import (

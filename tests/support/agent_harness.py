@@ -95,7 +95,9 @@ class AgentHarness:
         return {**env, "OPENAI_API_KEY": self.key, "OPENAI_BASE_URL": f"{api.base_url}/v1"}
 
     def spec(self, model: str | None = None, timeout: float = 60.0) -> RunSpec:
-        settings = AgentSettings(max_turns=3, timeout=timeout, **{self.agent: str(self.executable)})
+        settings = AgentSettings(
+            max_turns=3, timeout=timeout, executables={self.agent: str(self.executable)}
+        )
         return RunSpec(stage="B", model=model, agent=settings, coding_agent=self.agent)
 
     def backend(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, TrialKey, VariantName
 from activation.inputs.load import load_pricing
 from activation.trials.fake import Answer, FakeBackend, Script
-from activation.trials.listing.claude_code import Listing
+from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, Stage, stage_named
 
 PRICING = load_pricing()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from activation.trials.listing.claude_code import packaged_rules
+from activation.trials.agents.claude_code.listing import packaged_rules
 
 
 def texts(message: dict[str, Any]) -> list[str]:

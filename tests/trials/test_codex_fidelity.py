@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.listing.claude_code import ListedSkill, Listing
-from activation.trials.listing.codex import Scope, render
+from activation.trials.agents.codex.listing import Scope, render
+from activation.trials.listing.model import ListedSkill, Listing
 from tests.support.codex_cli import CODEX
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest
 

@@ -17,7 +17,8 @@ import pytest
 from activation._models import AgentSettings, Inputs, RunSpec, TrialKey
 from activation.inputs.load import load_inputs
 from activation.trials.agent.backend import AgentBackend
-from activation.trials.classifier.prompt import INSTRUCTIONS, Requests
+from activation.trials.agents import agent_named
+from activation.trials.classifier.prompt import Requests
 from activation.trials.stage import stage_named
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
@@ -44,7 +45,11 @@ def write_set(folder: Path) -> None:
 
 def cli_request(claude: Path, inputs: Inputs, tmp_path: Path) -> dict[str, Any]:
     """The CLI's first request when Stage B's backend runs the candidate on `inputs`."""
-    spec = RunSpec(stage="B", model=MODEL, agent=AgentSettings(str(claude), 1, 60.0))
+    spec = RunSpec(
+        stage="B",
+        model=MODEL,
+        agent=AgentSettings(1, 60.0, executables={"claude-code": str(claude)}),
+    )
     with FakeMessagesAPI(Text("ok")) as api:
         env = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-fidelity",
                "ANTHROPIC_BASE_URL": api.base_url, "CLAUDE_CODE_MAX_RETRIES": "0"}  # fmt: skip
@@ -64,7 +69,7 @@ def stage_a_lines(inputs: Inputs) -> tuple[str, list[str]]:
     requests = Requests.for_run(RunSpec(model=MODEL), inputs)
     shown = requests.listings["candidate"]
     (block,) = requests.system(TrialKey(inputs.cases[0], "candidate", 1))
-    listing = block["text"].removeprefix(INSTRUCTIONS)
+    listing = block["text"].removeprefix(agent_named("claude-code").instructions)
     return shown.as_sent, listing.split("\n\n", 1)[1].split("\n")
 
 

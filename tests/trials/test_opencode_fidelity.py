@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from activation.inputs.frontmatter import read_sibling
-from activation.trials.listing.claude_code import ListedSkill
-from activation.trials.listing.opencode import render
+from activation.trials.agents.opencode.listing import render
+from activation.trials.listing.model import ListedSkill
 from tests.support.messages_api import FakeMessagesAPI, Text
 from tests.support.opencode_cli import (
     OPENCODE,

@@ -1,32 +1,32 @@
 """What differs between the agent CLIs Stage B runs, behind one interface: an `Adapter` per
-agent (`claude_code`, `opencode`, `codex`), chosen by a spec's `coding_agent`.
+agent, the `adapter` module of the agent's package (trials/agents), chosen by a spec's
+`coding_agent`.
 
 The backend keeps what every run shares (throwaway folders, the process group, time-outs,
 transcript files, scrubbing secrets, the cache key); an adapter says what is the agent's
 own: the npm package to install, how credentials and the API's address reach it, where the
 skill copies go in the run's workspace and home, the command line and environment of one
 run, how its event stream shows a load (its `Detector`), its version check and the model
-ids it takes. Adding an agent is a new module and one line in `ADAPTERS`.
+ids it takes. Adding an agent is a new package under trials/agents and one registry line.
 
 Light on purpose: the stage imports this module, so nothing here starts a process or pulls
-in anything heavy; `adapter_for` imports an agent's module when it is first asked for.
+in anything heavy; an agent's record imports its adapter when it is first asked for.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillSet
     from activation.trials.agent.reading import Reading
-    from activation.trials.listing.claude_code import Listing
+    from activation.trials.agents.record import Agent
+    from activation.trials.listing.model import Listing
 
 Settled = Callable[[tuple[str, ...]], bool]
 """Whether the skills fired so far, in order, already decide the case."""
@@ -100,16 +100,8 @@ def read_through(
 
 
 class Adapter(Protocol):
-    agent: str
-    """Its name in a spec (`coding_agent`) and in the cache key."""
-    title: str
-    """How people call it ("OpenCode")."""
-    command: str
-    """The executable's usual name, in messages ("could not run opencode")."""
-    package: str
-    """`<npm package>@<version>`: the release measured and tested, for the install hint."""
-    flag: str
-    """The command-line flag naming its executable."""
+    agent: Agent
+    """The agent's record: its name, title, executable, package and flag."""
     credentials: str
     """The variables to check when the API refuses the credentials."""
     marks_copies: bool
@@ -118,10 +110,6 @@ class Adapter(Protocol):
     content came back."""
     reports_cost: bool
     """Whether the CLI reports what a run cost (else the tokens are priced)."""
-
-    def executable(self, settings: AgentSettings) -> str:
-        """The executable the settings name for this agent."""
-        ...
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for
@@ -167,20 +155,3 @@ class Adapter(Protocol):
     ) -> Detector:
         """A detector for one run of this variant."""
         ...
-
-
-ADAPTERS: Mapping[str, str] = {
-    "claude-code": "activation.trials.agent.claude_code",
-    "opencode": "activation.trials.agent.opencode",
-    "codex": "activation.trials.agent.codex",
-}
-"""Each module holds `ADAPTER`."""
-
-
-def adapter_for(agent: str) -> Adapter:
-    """The adapter of `agent` (a spec's `coding_agent`)."""
-    module = ADAPTERS.get(agent)
-    if module is None:
-        raise InputError(f"Stage B cannot run the agent {agent!r}: one of {', '.join(ADAPTERS)}")
-    adapter: Adapter = importlib.import_module(module).ADAPTER
-    return adapter

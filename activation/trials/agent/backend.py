@@ -33,12 +33,13 @@ from anyio.abc import ByteReceiveStream, Process
 
 from activation._errors import AuthError
 from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage, VariantName
-from activation.trials.agent.adapter import Detector, Run, RunDirs, adapter_for
+from activation.trials.agent.adapter import Detector, Run, RunDirs
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.reading import Reading
+from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
 
 STDERR_LIMIT = 8192
@@ -121,14 +122,15 @@ class AgentBackend:
         transcripts_dir: Path,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        self.adapter = adapter_for(spec.coding_agent)
+        self.agent = agent_named(spec.coding_agent)
+        self.adapter = self.agent.adapter()
         self.settings = spec.agent or AgentSettings()
         self.model = spec.model
         self.agent_model = self.adapter.model(spec.model)
         self.inputs = inputs
         self.skill_id = inputs.target.skill_id
         self.transcripts_dir = transcripts_dir
-        self.executable = resolve(self.adapter.executable(self.settings))
+        self.executable = resolve(self.settings.executable(self.agent.name, self.agent.command))
         self.copies = Copies({}, CatalogCopy())
         self.skills: dict[VariantName, SkillSet] = {}
         self.unoffered: dict[VariantName, str] = {}
@@ -153,7 +155,7 @@ class AgentBackend:
         try:
             self.skills = skill_sets(self.inputs, self.copies, marked=self.adapter.marks_copies)
             listings = variant_listings(
-                self.inputs, self.model, distractors=False, agent=self.adapter.agent
+                self.inputs, self.model, distractors=False, agent=self.agent.name
             )
             for variant, skills in self.skills.items():
                 problem = self.adapter.check(skills, listings[variant])
@@ -191,7 +193,7 @@ class AgentBackend:
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             return await self._run_in(key, base, transcript, throttled)
         except RUN_FAILURES as error:
-            reason = f"could not run {self.adapter.command}: {type(error).__name__}: {error}"
+            reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
             return key.failed(scrub(reason, self._secrets), transcript=str(transcript))
         finally:
             if base is not None:
@@ -307,7 +309,7 @@ class AgentBackend:
                 self.settings, self.agent_model, key.case.prompt, self.skills[key.variant]
             ),
         }
-        return request_digest(self.adapter.agent, run, key)
+        return request_digest(self.agent.name, run, key)
 
     def _trial(
         self,
@@ -321,7 +323,7 @@ class AgentBackend:
         if reader.auth_status is not None:
             raise AuthError(
                 f"the API refused the credentials (HTTP {reader.auth_status}) in the "
-                f"{self.adapter.title} run; check {self.adapter.credentials}"
+                f"{self.agent.title} run; check {self.adapter.credentials}"
             )
         ended_by_us = state.stopped_early or state.timed_out
         reading = reader.reading(None if ended_by_us else returncode)
@@ -346,7 +348,7 @@ class AgentBackend:
 
     def _progress(self, reading: Reading) -> str:
         if not reading.saw_init:
-            return f"no output from {self.adapter.command} yet"
+            return f"no output from {self.agent.command} yet"
         return f"{reading.events} events read, no result yet"
 
 

@@ -19,7 +19,7 @@ from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, VariantName
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, mark, set_folders
-from activation.trials.listing.menu import PROJECT_SKILLS
+from activation.trials.listing.model import PROJECT_SKILLS
 
 SKILL_FILE = "SKILL.md"
 
@@ -79,6 +79,11 @@ def skills_from_record(data: object, target: str, source: str) -> SkillSet:
         raise InputError(f"{source} lists no skill {target!r} (it lists {known})")
     rest = tuple(skill for skill in found if skill.id != target)
     return SkillSet(Path(source), False, CatalogCopy(), (chosen[0], *rest))
+
+
+def named_only(skill: str) -> SkillSet:
+    """Just the skill, by its id: what a detector that reads loads by name needs."""
+    return SkillSet(Path(skill), False, CatalogCopy(), (SkillCopy(skill, Path(skill), None),))
 
 
 def skill_sets(inputs: Inputs, copies: Copies, *, marked: bool) -> dict[VariantName, SkillSet]:

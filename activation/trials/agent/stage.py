@@ -16,9 +16,9 @@ from dataclasses import replace
 from activation import _config, state
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
-from activation.trials.agent.adapter import adapter_for
+from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
-from activation.trials.listing.claude_code import Listing
+from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
 ROUGH = "a rough figure per agent run"
@@ -33,7 +33,7 @@ class AgentStage:
     def configure(self, spec: RunSpec) -> RunSpec:
         if spec.batch:
             raise InputError("--batch is for Stage A: the real agent cannot run in a batch")
-        adapter_for(spec.coding_agent).configure(spec)
+        agent_named(spec.coding_agent).adapter().configure(spec)
         # Agent processes are bounded by this machine, not by the API: always a fixed number
         # (`--concurrency auto` adapts Stage A's requests only).
         concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
@@ -44,11 +44,12 @@ class AgentStage:
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
         """The agent's credentials and the API's address (a CLI would retry for minutes
         otherwise), and the CLI itself, which says its version (also for a dry run)."""
-        adapter = adapter_for(spec.coding_agent)
+        record = agent_named(spec.coding_agent)
+        adapter = record.adapter()
         if calls:
             adapter.preflight()
         agent = spec.agent or AgentSettings()
-        version = adapter.version(adapter.executable(agent))
+        version = adapter.version(agent.executable(record.name, record.command))
         return replace(spec, agent=replace(agent, version=version))
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
@@ -62,7 +63,7 @@ class AgentStage:
         return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
 
     def cost_basis(self, spec: RunSpec) -> str | None:
-        if not adapter_for(spec.coding_agent).reports_cost:  # its tokens at list price
+        if not agent_named(spec.coding_agent).adapter().reports_cost:  # its tokens at list price
             if spec.pricing is None or spec.prices is None:
                 return None
             return f"list prices of {spec.pricing.date}"
@@ -74,11 +75,12 @@ class AgentStage:
         return None
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
-        adapter = adapter_for(spec.coding_agent)
+        record = agent_named(spec.coding_agent)
+        adapter = record.adapter()
         agent = spec.agent or AgentSettings()
-        version = f" {agent.version}" if agent.version else ""
         return [
-            f"agent: {adapter.title}{version} ({adapter.executable(agent)}), "
+            f"agent: {record.label(agent.version)} "
+            f"({agent.executable(record.name, record.command)}), "
             f"skill {inputs.target.skill_id}, {adapter.limits(agent)} and "
             f"{agent.timeout:g} s a run"
         ]

@@ -22,41 +22,11 @@ from typing import Any
 
 from activation import _config
 from activation._models import VARIANTS, Case, Inputs, RunSpec, TrialKey, VariantName
-from activation.trials.listing.claude_code import Listing, packaged_rules
+from activation.trials.agents import agent_named
+from activation.trials.agents.claude_code.listing import packaged_rules
 from activation.trials.listing.menu import variant_listings
+from activation.trials.listing.model import Listing
 
-INSTRUCTIONS = """\
-You are the skill router of an AI coding agent. The agent has skills: packaged instructions \
-it loads with the Skill tool when a user's request matches what a skill says it is for. \
-The user's request follows. Decide which skills the agent would invoke with the Skill tool \
-before doing anything else for this request: only skills whose description fits the \
-request, possibly none. Answer with the skill ids exactly as listed (without a name in \
-parentheses), the one it would invoke first first.
-
-"""
-AGENT_INSTRUCTIONS = {
-    "claude-code": INSTRUCTIONS,
-    "opencode": """\
-You are the skill router of an AI coding agent. The agent has skills: packaged instructions \
-it loads with the skill tool when a user's request matches what a skill says it is for. \
-The user's request follows. Decide which skills the agent would load with the skill tool \
-before doing anything else for this request: only skills whose description fits the \
-request, possibly none. Answer with the skill names exactly as listed, the one it would \
-load first first.
-
-""",
-    "codex": """\
-You are the skill router of an AI coding agent. The agent has skills: local instructions in \
-a SKILL.md file, which it reads with a shell command when a user's request matches what a \
-skill says it is for. The user's request follows. Decide which skills' SKILL.md the agent \
-would read before doing anything else for this request: only skills whose description \
-fits the request, possibly none. Answer with the skill names exactly as listed, the one it \
-would read first first.
-
-""",
-}
-"""The question in each agent's terms: its own load action (a Skill or skill tool call, or
-reading the listed SKILL.md)."""
 CACHED = {"type": "ephemeral"}
 """The prompt-caching mark on the prefix: instructions and listing."""
 
@@ -166,7 +136,7 @@ class Requests:
         self.max_tokens = max_tokens
         self.seed = seed
         self.listings = dict(listings)
-        self.instructions = AGENT_INSTRUCTIONS[agent]
+        self.instructions = agent_named(agent).instructions
         every = [skill for shown in listings.values() for skill in shown.ids]
         self.orders = rotations(base_order(seed, every), orders)
         self._ids = {entry.name: entry.id for shown in listings.values() for entry in shown.entries}

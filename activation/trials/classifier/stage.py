@@ -17,10 +17,11 @@ from activation._errors import InputError
 from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, VariantName
 from activation.inputs.identity import run_identity
 from activation.trials import api_check
+from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
 from activation.trials.classifier import mock
 from activation.trials.classifier.prompt import Requests, system_text
-from activation.trials.listing.claude_code import Listing
+from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
 CHARS = "estimated from characters / 4"
@@ -166,8 +167,8 @@ class ClassifierStage:
         return [
             f"listing: {inputs.target.skill_id}, {siblings} sibling(s), "
             f"{len(inputs.distractors)} distractor(s), {len(inputs.catalog)} catalog skill(s), "
-            f"{by_source['builtin']} of Claude Code's own ({shown.width:,} of {shown.budget:,} "
-            f"columns), in {len(Requests.for_run(spec, inputs).orders)} orders",
+            f"{by_source['builtin']} of {agent_named(spec.coding_agent).title}'s own "
+            f"({shown.size_text}), in {len(Requests.for_run(spec, inputs).orders)} orders",
             "an unusable answer is asked again once",
         ]
 

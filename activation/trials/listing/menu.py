@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
-from activation._config import AGENT, OPENAI_PREFIX
+from activation._config import AGENT
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
-from activation.trials.listing.claude_code import ListedSkill, Listing, render
-
-PROJECT_SKILLS = Path(".agents", "skills")
-"""Where OpenCode and Codex both find a project's skills."""
+from activation.trials.agents import agent_named
+from activation.trials.listing.model import ListedSkill, Listing
 
 
 def target_skill(inputs: Inputs, variant: Variant) -> Skill:
@@ -113,24 +111,8 @@ def variant_listings(
 def agent_listing(
     agent: str, skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
-    """The skills as `agent` lists them. OpenCode and Codex have no plugins: every skill is
-    shown as a project skill under the repository's `.agents/skills/<folder>/`, where both
-    find it (Codex lists its bundled skills too, from `~/.codex/skills/.system`)."""
-    root = inputs.target.repo / PROJECT_SKILLS
-    if agent == "opencode":
-        from activation.trials.listing import opencode
-
-        return opencode.render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
-    if agent == "codex":
-        from activation.trials.listing import codex
-
-        def location(skill: ListedSkill) -> tuple[codex.Scope, str, str]:
-            return "repo", str(root), f"{skill.folder}/SKILL.md"
-
-        home = str(Path.home() / ".codex")
-        asked = None if model is None else model.removeprefix(OPENAI_PREFIX)  # Codex's own id
-        return codex.render(skills, asked, location, codex_home=home)
-    return render(skills, model, order)
+    """The skills as `agent` lists them (its own renderer, trials/agents/<agent>/listing)."""
+    return agent_named(agent).listing(skills, model, inputs, order)
 
 
 def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:

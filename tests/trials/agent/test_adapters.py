@@ -16,10 +16,11 @@ import pytest
 from activation._errors import InputError
 from activation._models import AgentSettings, Case, Inputs, RunSpec, TrialKey
 from activation.inputs.load import load_inputs
-from activation.trials.agent.adapter import Launch, Run, RunDirs, adapter_for
+from activation.trials.agent.adapter import Adapter, Launch, Run, RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillCopy, SkillSet, project_folders
 from activation.trials.agent.plugin_copy import NONCE_LINE, CatalogCopy, mark
+from activation.trials.agents import agent_named
 from activation.trials.stage import stage_named
 from tests.support.codex_cli import CODEX
 from tests.support.opencode_cli import OPENCODE
@@ -45,7 +46,7 @@ CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Char
     ],
 )
 def test_each_agent_takes_its_models_ids(agent: str, model: str | None, expected: str) -> None:
-    assert adapter_for(agent).model(model) == expected
+    assert adapter_of(agent).model(model) == expected
 
 
 @pytest.mark.parametrize(
@@ -68,6 +69,10 @@ def test_a_model_the_agent_cannot_run_is_one_input_error(
     assert str(raised.value) == message
 
 
+def adapter_of(agent: str) -> Adapter:
+    return agent_named(agent).adapter()
+
+
 def test_codex_refuses_a_cost_ceiling() -> None:
     spec = RunSpec(stage="B", coding_agent="codex", max_cost_usd=1.0)
     with pytest.raises(InputError, match=r"^--max-cost-usd: Codex reports its tokens only"):
@@ -76,8 +81,10 @@ def test_codex_refuses_a_cost_ceiling() -> None:
 
 
 def test_an_unknown_agent_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="cannot run the agent 'cursor'"):
-        adapter_for("cursor")
+    with pytest.raises(
+        InputError, match=r"^unknown agent 'cursor': one of claude-code, opencode, codex$"
+    ):
+        adapter_of("cursor")
 
 
 # --- the CLI, its version and the plan ---------------------------------------------------
@@ -86,9 +93,9 @@ def test_an_unknown_agent_is_an_input_error() -> None:
 @pytest.mark.real_cli
 @pytest.mark.parametrize("agent", ["opencode", "codex"])
 def test_the_version_check_runs_the_pinned_cli(agent: str) -> None:
-    adapter = adapter_for(agent)
+    adapter = adapter_of(agent)
     path = {"opencode": OPENCODE, "codex": CODEX}[agent].required()
-    assert adapter.version(str(path)) == adapter.package.rsplit("@", 1)[1]
+    assert adapter.version(str(path)) == adapter.agent.version
 
 
 @pytest.mark.parametrize(
@@ -99,13 +106,13 @@ def test_the_version_check_runs_the_pinned_cli(agent: str) -> None:
     ],
 )
 def test_a_missing_cli_names_the_pinned_package(agent: str, package: str, flag: str) -> None:
-    adapter = adapter_for(agent)
+    adapter = adapter_of(agent)
     with pytest.raises(InputError) as raised:
         adapter.version("/nonexistent/cli")
     assert str(raised.value) == (
-        f"cannot find the {adapter.title} CLI '/nonexistent/cli': install it with `npm install "
-        f"-g {package}` (or into a folder with `npm install --prefix DIR {package}`) and pass "
-        f"{flag} PATH if it is not on PATH"
+        f"cannot find the {adapter.agent.title} CLI '/nonexistent/cli': install it with "
+        f"`npm install -g {package}` (or into a folder with `npm install --prefix DIR "
+        f"{package}`) and pass {flag} PATH if it is not on PATH"
     )
 
 
@@ -269,7 +276,9 @@ def test_a_target_the_agent_would_not_list_is_an_error_before_any_run(
     cases = tmp_path / "cases.json"
     cases.write_text('[{"id": "c", "prompt": "Refund it", "should_activate": true, "why": "w"}]')
     nameless = load_inputs(repo.root, repo=repo.root, skill_path=SKILL_PATH, cases=cases)
-    settings = AgentSettings(opencode="/nonexistent/opencode", codex="/nonexistent/codex")
+    settings = AgentSettings(
+        executables={"opencode": "/nonexistent/opencode", "codex": "/nonexistent/codex"}
+    )
     trials: dict[str, tuple[bool | None, str | None]] = {}
     for agent in ("opencode", "codex"):
         spec = RunSpec(stage="B", coding_agent=agent, agent=settings)
@@ -308,7 +317,7 @@ def laid_out(agent: str, tmp_path: Path, parent: dict[str, str]) -> tuple[Launch
     for folder in (dirs.work, dirs.home, dirs.tmp):
         folder.mkdir()
     settings = AgentSettings(max_turns=5)
-    adapter = adapter_for(agent)
+    adapter = adapter_of(agent)
     run = Run(settings, adapter.model("openai:gpt-5.5" if agent == "codex" else "claude-x"),
               f"/bin/{agent}", "-p refund it", dirs, skills)  # fmt: skip
     return adapter.prepare(run, parent), dirs

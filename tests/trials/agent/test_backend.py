@@ -37,8 +37,8 @@ from activation._models import (
     VariantName,
 )
 from activation.trials.agent.backend import AgentBackend, transcript_path
-from activation.trials.agent.claude_code import ALLOWED_TOOLS, build_argv, check_claude
 from activation.trials.agent.env import REDACTED
+from activation.trials.agents.claude_code.adapter import ALLOWED_TOOLS, build_argv, check_claude
 from activation.trials.engine import execute_async
 from tests.support.claude_cli import CLAUDE_VERSION, processes_mentioning
 from tests.support.cli import wait_until
@@ -153,7 +153,10 @@ class Harness:
         }
 
     def spec(self, *, timeout: float = 60.0, max_turns: int = 3) -> RunSpec:
-        return RunSpec(stage="B", agent=AgentSettings(str(self.claude), max_turns, timeout))
+        return RunSpec(
+            stage="B",
+            agent=AgentSettings(max_turns, timeout, executables={"claude-code": str(self.claude)}),
+        )
 
     def backend(
         self, api: FakeMessagesAPI, *, timeout: float = 60.0, max_turns: int = 3
@@ -444,7 +447,9 @@ def test_check_claude_failing_executable(tmp_path: Path) -> None:
 
 def test_missing_executable_is_an_error_trial(tmp_path: Path, skill_repo: SkillRepos) -> None:
     target = deploy_target(skill_repo)
-    spec = RunSpec(stage="B", agent=AgentSettings(claude=str(tmp_path / "no-claude")))
+    spec = RunSpec(
+        stage="B", agent=AgentSettings(executables={"claude-code": str(tmp_path / "no-claude")})
+    )
     backend = AgentBackend(spec, inputs_for(target), tmp_path / "t", env={})
 
     async def one() -> Trial:
@@ -468,7 +473,7 @@ def test_the_cache_key_changes_with_every_part_of_the_run(
         *, version: str = CLAUDE_VERSION, model: str | None = None, max_turns: int = 3,
         candidate: str = CANDIDATE, prompt: str = "Deploy the app to production",
     ) -> dict[tuple[VariantName, int], str]:  # fmt: skip
-        agent = AgentSettings("claude", max_turns, 60.0, version)
+        agent = AgentSettings(max_turns, 60.0, version)
         inputs = replace(
             inputs_for(target, (case(prompt),)),
             candidate=Variant("candidate", candidate, SKILL_MD, "candidate"),
@@ -503,7 +508,7 @@ def test_the_cache_key_changes_with_every_part_of_the_run(
 
 
 def test_argv_shape(tmp_path: Path) -> None:
-    settings = AgentSettings(claude="claude", max_turns=5)
+    settings = AgentSettings(max_turns=5)
     argv = build_argv(settings, "m-1", "/bin/claude", "-x prompt", [tmp_path / "copy"])
     assert argv == [
         "/bin/claude",

@@ -15,7 +15,7 @@ import pytest
 
 from activation._errors import AuthError
 from activation.inputs.load import load_catalog
-from activation.trials.listing.codex import collapse_whitespace
+from activation.trials.agents.codex.listing import collapse_whitespace
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,

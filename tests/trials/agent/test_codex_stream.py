@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from activation.trials.agent.adapter import read_through
-from activation.trials.agent.codex_stream import CodexReader
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.plugin_copy import CatalogCopy
 from activation.trials.agent.reading import Reading
+from activation.trials.agents.codex.stream import CodexReader
 
 STREAMS = Path(__file__).parents[2] / "fixtures" / "streams" / "codex"
 SKILLS_ROOT = Path("/tmp/demo/work/.agents/skills")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from activation.trials.agent.claude_code import agent_env
 from activation.trials.agent.env import REDACTED, scrub, secret_values
+from activation.trials.agents.claude_code.adapter import agent_env
 
 SECRET = "sk-ant-test-0123456789abcdef"
 

@@ -11,9 +11,9 @@ import pytest
 
 from activation.trials.agent.adapter import read_through
 from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.opencode_stream import OpenCodeReader
 from activation.trials.agent.plugin_copy import CatalogCopy
 from activation.trials.agent.reading import Reading
+from activation.trials.agents.opencode.stream import OpenCodeReader
 
 STREAMS = Path(__file__).parents[2] / "fixtures" / "streams" / "opencode"
 SKILLS_ROOT = Path("/tmp/demo/work/.agents/skills")

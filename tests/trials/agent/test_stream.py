@@ -9,7 +9,12 @@ from typing import Any
 import orjson
 import pytest
 
-from activation.trials.agent.stream import MAX_EVIDENCE, Reading, StreamReader, read_stream
+from activation.trials.agents.claude_code.stream import (
+    MAX_EVIDENCE,
+    Reading,
+    StreamReader,
+    read_stream,
+)
 
 STREAMS = Path(__file__).parents[2] / "fixtures" / "streams"
 SKILL = "auth0:auth0"

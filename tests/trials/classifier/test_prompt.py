@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 from activation._models import Case, TrialKey, VariantName
+from activation.trials.agents import agent_named
+from activation.trials.agents.claude_code.listing import render
 from activation.trials.backend import request_digest
 from activation.trials.classifier.prompt import (
-    AGENT_INSTRUCTIONS,
     CACHED,
-    INSTRUCTIONS,
     Requests,
     answer_schema,
     base_order,
@@ -18,7 +18,7 @@ from activation.trials.classifier.prompt import (
     order_index,
     rotations,
 )
-from activation.trials.listing.claude_code import Entry, ListedSkill, Listing, render
+from activation.trials.listing.model import Entry, ListedSkill, Listing
 
 HEADING = "The following skills are available for use with the Skill tool:"
 CASE = Case("case-a", "refund it", True, "w")
@@ -81,7 +81,11 @@ def test_the_system_prompt_is_the_instructions_and_the_listing_in_the_trials_ord
     key = TrialKey(CASE, "baseline", 3)
     order = made.orders[made.order_of(key)]
     (block,) = made.system(key)
-    expected = INSTRUCTIONS + f"{HEADING}\n\n" + "\n".join(LINES[skill] for skill in order)
+    expected = (
+        agent_named("claude-code").instructions
+        + f"{HEADING}\n\n"
+        + "\n".join(LINES[skill] for skill in order)
+    )
     assert block == {"type": "text", "text": expected, "cache_control": CACHED}
     assert menu_entries(block["text"]) == [
         (skill, LINES[skill].split(": ", 1)[1]) for skill in order
@@ -210,7 +214,7 @@ def test_another_agents_names_are_the_answer_and_map_back_to_ids() -> None:
     assert made.names == ("charts", "refunds")
     assert made.ids_of(["refunds", "charts"]) == ("billing:refunds", "charts")
     assert made.system(TrialKey(CASE, "baseline", 0))[0]["text"].startswith(
-        AGENT_INSTRUCTIONS["codex"]
+        agent_named("codex").instructions
     )
     enum = made.request(TrialKey(CASE, "baseline", 0))["output_config"]["format"]["schema"]
     assert enum["properties"]["skills"]["items"]["enum"] == ["charts", "refunds"]

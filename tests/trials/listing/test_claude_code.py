@@ -11,10 +11,7 @@ from typing import Any
 
 import pytest
 
-from activation.trials.listing.claude_code import (
-    ListedSkill,
-    Listing,
-    Source,
+from activation.trials.agents.claude_code.listing import (
     budget_for,
     canonical_model,
     cut_text,
@@ -25,6 +22,7 @@ from activation.trials.listing.claude_code import (
     render,
     sent_model,
 )
+from activation.trials.listing.model import ListedSkill, Listing, Source
 
 HEADING = "The following skills are available for use with the Skill tool:"
 BUNDLED = (

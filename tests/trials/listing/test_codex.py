@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.listing.claude_code import ListedSkill, Listing
-from activation.trials.listing.codex import (
+from activation.trials.agents.codex.listing import (
     Location,
     Scope,
     budget_for,
@@ -22,6 +21,7 @@ from activation.trials.listing.codex import (
     packaged_rules,
     render,
 )
+from activation.trials.listing.model import ListedSkill, Listing
 
 CAPTURES = Path(__file__).parent / "captures" / "codex"
 SCRATCH = "/work/research/agents/scratch"

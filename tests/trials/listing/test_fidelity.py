@@ -20,15 +20,9 @@ from typing import Any
 import pytest
 
 from activation._models import AgentSettings
-from activation.trials.agent.claude_code import agent_env, build_argv
-from activation.trials.listing.claude_code import (
-    ListedSkill,
-    Listing,
-    Source,
-    packaged_rules,
-    plugin_skill_id,
-    render,
-)
+from activation.trials.agents.claude_code.adapter import agent_env, build_argv
+from activation.trials.agents.claude_code.listing import packaged_rules, plugin_skill_id, render
+from activation.trials.listing.model import ListedSkill, Listing, Source
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
 
@@ -161,7 +155,7 @@ def first_request(
     write_skills(work / ".claude" / "skills", project)
     write_skills(config / "skills", user)
     parent = {name: os.environ[name] for name in ("PATH", "LANG") if name in os.environ}
-    settings = AgentSettings(claude=str(claude), max_turns=1)
+    settings = AgentSettings(max_turns=1, executables={"claude-code": str(claude)})
     argv = build_argv(settings, model, str(claude), "hello", plugin_dirs)
     with FakeMessagesAPI(Text("ok")) as api:
         env = agent_env(parent, home, config, scratch)

@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.listing.claude_code import FrontmatterValue, ListedSkill, Listing
-from activation.trials.listing.opencode import (
-    UNBOUNDED,
+from activation.trials.agents.opencode.listing import (
     OpenCodeRules,
     escape,
     packaged_rules,
     render,
 )
+from activation.trials.listing.model import UNBOUNDED, FrontmatterValue, ListedSkill, Listing
 
 CAPTURES = Path(__file__).parent / "captures" / "opencode"
 INTRO = (

@@ -41,7 +41,6 @@ is imported when first needed.
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -49,11 +48,10 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from activation.trials.listing.claude_code import Entry, ListedSkill, Listing
+from activation._models import Inputs
+from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
 
 DATA_FILE = "opencode-1.18.33.toml"
-UNBOUNDED = sys.maxsize
-"""The budget an OpenCode listing reports: it has none, so no width is ever over it."""
 _OPEN = "<available_skills>"
 _CLOSE = "</available_skills>"
 
@@ -142,6 +140,7 @@ def render(
         separator="\n",
         closing=f"\n{_CLOSE}",
         empty=rules.empty,
+        unit="characters",
     )
     size = len(draft.text)
     return replace(draft, width=size, full_width=size)
@@ -196,3 +195,17 @@ def _collator() -> Any:
     collator = icu.Collator.createInstance(icu.Locale.getRoot())
     collator.setAttribute(icu.UCollAttribute.NORMALIZATION_MODE, icu.UCollAttributeValue.ON)
     return collator
+
+
+def listing(
+    skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The record's entry point: OpenCode has no plugins, so every skill is a project skill
+    under the repository's `.agents/skills/<folder>/`, where it finds them."""
+    root = inputs.target.repo / PROJECT_SKILLS
+    return render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
+
+
+def description_limit(when_to_use: str | None) -> None:
+    """OpenCode cuts nothing."""
+    return None

@@ -35,7 +35,8 @@ from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Sett
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
-from activation.trials.listing.claude_code import Listing
+from activation.trials.agents.codex import AGENT
+from activation.trials.listing.model import Listing
 
 PROVIDER = "activation"
 KEY = "OPENAI_API_KEY"
@@ -80,17 +81,10 @@ def build_argv(codex: str, model: str | None) -> list[str]:
 
 
 class Codex:
-    agent = "codex"
-    title = "Codex"
-    command = "codex"
-    package = _config.CODEX_PACKAGE
-    flag = "--codex"
+    agent = AGENT
     credentials = KEY
     marks_copies = True
     reports_cost = False
-
-    def executable(self, settings: AgentSettings) -> str:
-        return settings.codex
 
     def model(self, model: str | None) -> str | None:
         """`openai:gpt-5.5` is Codex's `gpt-5.5`."""
@@ -118,8 +112,8 @@ class Codex:
 
     def version(self, executable: str) -> str:
         """`codex --version` says `codex-cli 0.171.0`."""
-        hint = install_hint(self.package, self.flag)
-        return check_version(executable, self.title, hint, environment).split()[-1]
+        hint = install_hint(self.agent.package, self.agent.flag)
+        return check_version(executable, self.agent.title, hint, environment).split()[-1]
 
     def limits(self, settings: AgentSettings) -> str:
         return "no turn limit (Codex has none)"
@@ -149,12 +143,16 @@ class Codex:
     def request(
         self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
     ) -> dict[str, object]:
-        return {"argv": build_argv(self.command, model), "config": config(None), "prompt": prompt}
+        return {
+            "argv": build_argv(self.agent.command, model),
+            "config": config(None),
+            "prompt": prompt,
+        }
 
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
     ) -> Detector:
-        from activation.trials.agent.codex_stream import CodexReader
+        from activation.trials.agents.codex.stream import CodexReader
 
         return CodexReader(skills, settled, on_throttle)
 

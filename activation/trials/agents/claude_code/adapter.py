@@ -34,7 +34,8 @@ from activation.trials.agent.adapter import Detector, Launch, Run, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet
-from activation.trials.listing.claude_code import Listing
+from activation.trials.agents.claude_code import AGENT
+from activation.trials.listing.model import Listing
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -100,8 +101,8 @@ def check_claude(claude: str) -> str:
     """Resolve the CLI and ask for its version before any run; InputError if unusable."""
     return check_version(
         claude,
-        "Claude Code",
-        install_hint(_config.CLAUDE_PACKAGE, "--claude"),
+        AGENT.title,
+        install_hint(AGENT.package, AGENT.flag),
         lambda parent, dirs: agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp),
     )
 
@@ -114,17 +115,10 @@ def plugin_dirs(skills: SkillSet) -> list[Path]:
 
 
 class ClaudeCode:
-    agent = "claude-code"
-    title = "Claude Code"
-    command = "claude"
-    package = _config.CLAUDE_PACKAGE
-    flag = "--claude"
+    agent = AGENT
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
-
-    def executable(self, settings: AgentSettings) -> str:
-        return settings.claude
 
     def model(self, model: str | None) -> str | None:
         if (model or "").startswith(_config.OPENAI_PREFIX):
@@ -174,7 +168,7 @@ class ClaudeCode:
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
     ) -> Detector:
-        from activation.trials.agent.stream import StreamReader
+        from activation.trials.agents.claude_code.stream import StreamReader
 
         return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled)
 

@@ -68,143 +68,19 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from importlib.resources import files
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any
 
-from activation._models import skill_id
-
-Source = Literal["user", "project", "plugin", "builtin"]
-"""Where the agent found a skill: the user's own skills folder, the project's, a plugin, or
-the CLI itself."""
-EntryState = Literal["full", "cut", "collapsed"]
-"""How an entry shows: its whole text, its text cut at the per-entry limit, or only its id
-(the listing was over budget)."""
-Placement = Literal["system", "user"]
-"""Where the listing goes: a section of the `role: "system"` message (newer models), or a
-`<system-reminder>` text block of the first user message (4.x and older)."""
-FrontmatterValue: TypeAlias = object
-"""A frontmatter value as the YAML parser gave it: usually a string or None. Numbers and
-booleans become strings as JavaScript's `String` makes them, a date its ISO form (what
-the CLI's YAML 1.2 parser keeps as written), a list its items joined by commas; a
-description that is none of string, number or boolean counts as missing."""
+from activation._models import Inputs, skill_id
+from activation.trials.listing.model import (
+    SOURCE_RANK,
+    Entry,
+    FrontmatterValue,
+    ListedSkill,
+    Listing,
+    Placement,
+)
 
 DATA_FILE = "claude-code-2.1.332.toml"
-SOURCES: tuple[Source, ...] = get_args(Source)
-_SOURCE_RANK = {source: rank for rank, source in enumerate(SOURCES)}
-
-
-# --- records ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ListedSkill:
-    """One skill the agent may list, with its frontmatter fields as the SKILL.md has them.
-
-    `id` is how the agent invokes it: `<plugin>:<folder>` for a plugin skill (make it with
-    `plugin_skill_id`, which sanitises the folder as the CLI does), the bare folder name for
-    a user or project skill. `name` is the frontmatter `name`, `body` the SKILL.md text
-    after the frontmatter (all of it when there is none), used when `description` is
-    missing. For a `builtin` entry `description` is the entry text, sent as it is.
-    `collapses` False keeps the whole entry over budget, as the CLI does for its bundled
-    skills only.
-    """
-
-    id: str
-    folder: str
-    source: Source
-    description: FrontmatterValue = None
-    when_to_use: FrontmatterValue = None
-    name: FrontmatterValue = None
-    body: str = ""
-    disable_model_invocation: bool = False
-    collapses: bool = True
-
-    def __post_init__(self) -> None:
-        if self.source not in _SOURCE_RANK:
-            raise ValueError(f"unknown skill source {self.source!r} (one of {SOURCES})")
-        if not self.id:
-            raise ValueError("a listed skill needs an id")
-
-    @property
-    def plugin(self) -> str | None:
-        """The plugin a plugin skill belongs to (its id's prefix)."""
-        return self.id.partition(":")[0] if self.source == "plugin" else None
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of the listing (a built-in's text may hold newlines).
-
-    `line` is exactly what is sent; `full_line` what it would be with its whole text.
-    `shown` is the name the agent lists the skill by and loads it with, when that is not its
-    id (another agent's listing names a skill by its frontmatter `name`)."""
-
-    id: str
-    line: str
-    state: EntryState
-    source: Source
-    full_line: str
-    shown: str = ""
-
-    @property
-    def name(self) -> str:
-        """What a load action names this skill by."""
-        return self.shown or self.id
-
-
-@dataclass(frozen=True)
-class Listing:
-    """The listing the agent sends: entries in listing order, the budget they were held to,
-    and their display width (entries plus the newlines between them) as sent and as it
-    would have been with no entry collapsed.
-
-    The section is `heading`, `separator`, the entries' lines joined by newlines, then
-    `closing`; with no entry, `empty`. Claude Code's defaults are below; another agent's
-    listing (an XML block, a Markdown list) sets its own."""
-
-    heading: str
-    entries: tuple[Entry, ...]
-    budget: int
-    width: int
-    full_width: int
-    placement: Placement = "system"
-    separator: str = "\n\n"
-    closing: str = ""
-    empty: str = ""
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(entry.id for entry in self.entries)
-
-    @property
-    def text(self) -> str:
-        """The listing section as the CLI sends it for a newer model (a section of the
-        system message); empty when nothing is listed, as then the CLI sends none."""
-        return self.text_in_order(self.ids)
-
-    @property
-    def system_reminder(self) -> str:
-        """The listing as the CLI sends it for a 4.x or older model: a text block of the
-        first user message."""
-        return f"<system-reminder>\n{self.text}\n</system-reminder>" if self.entries else ""
-
-    @property
-    def as_sent(self) -> str:
-        """The text the CLI sends for the model it was rendered for (`placement`)."""
-        return self.system_reminder if self.placement == "user" else self.text
-
-    def entry(self, skill_id: str) -> Entry | None:
-        return next((entry for entry in self.entries if entry.id == skill_id), None)
-
-    def text_in_order(self, ids: Sequence[str]) -> str:
-        """The listing section with its lines in the order of `ids` (a permutation of
-        `self.ids`): each line is the same in every order, only the order changes."""
-        lines = {entry.id: entry.line for entry in self.entries}
-        if len(ids) != len(lines) or set(ids) != set(lines):
-            raise ValueError("the order must name every listed skill exactly once")
-        if not lines:
-            return self.empty
-        body = "\n".join(lines[skill_id] for skill_id in ids)
-        return f"{self.heading}{self.separator}{body}{self.closing}"
 
 
 @dataclass(frozen=True)
@@ -419,7 +295,7 @@ def _in_listing_order(
 
     def key(skill: ListedSkill) -> tuple[int, int, bytes]:
         sort_key: bytes = b"" if skill.source == "builtin" else collator.getSortKey(skill.id)
-        return _SOURCE_RANK[skill.source], plugin_rank.get(skill.plugin or "", 0), sort_key
+        return SOURCE_RANK[skill.source], plugin_rank.get(skill.plugin or "", 0), sort_key
 
     return sorted(skills, key=key)
 
@@ -818,3 +694,16 @@ def _js_number(number: float) -> str:
         return f"{sign}0.{'0' * -point}{digits}"
     mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
     return f"{sign}{mantissa}e{'+' if point > 0 else '-'}{abs(point - 1)}"
+
+
+def listing(
+    skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The record's entry point (trials/agents/record.py): plugins in `order`."""
+    return render(skills, model, order)
+
+
+def description_limit(when_to_use: str | None) -> int:
+    """The per-entry cut, less the ` - <when_to_use>` the entry appends."""
+    cut = packaged_rules().entry_cut
+    return cut - len(" - ") - len(when_to_use) if when_to_use else cut

@@ -48,9 +48,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
-from activation.trials.listing.claude_code import Entry, EntryState, ListedSkill, Listing, Source
+from activation._models import Inputs
+from activation.trials.listing.model import (
+    PROJECT_SKILLS,
+    Entry,
+    EntryState,
+    ListedSkill,
+    Listing,
+    Source,
+)
 
 Scope = Literal["system", "admin", "repo", "user"]
 """Codex's skill scope: its bundled skills, `/etc/codex/skills`, the project's roots, the
@@ -190,6 +199,7 @@ def render(
         placement="system",
         separator="\n",
         closing=_closing(model, rules),
+        unit="tokens",
     )
 
 
@@ -370,3 +380,24 @@ def _spread(drafts: Sequence[_Draft], spare: int, rules: CodexRules) -> list[str
                 spare -= delta
                 grew = True
     return [draft.description[:count] for draft, count in zip(drafts, taken, strict=True)]
+
+
+def listing(
+    skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The record's entry point: Codex has no plugins, so every skill is a project skill
+    under the repository's `.agents/skills/<folder>/`; it lists its bundled skills too, from
+    `~/.codex/skills/.system`. `openai:<id>` is Codex's `<id>`."""
+    root = inputs.target.repo / PROJECT_SKILLS
+
+    def location(skill: ListedSkill) -> tuple[Scope, str, str]:
+        return "repo", str(root), f"{skill.folder}/SKILL.md"
+
+    home = str(Path.home() / ".codex")
+    asked = None if model is None else model.partition(":")[2] or model
+    return render(skills, asked, location, codex_home=home)
+
+
+def description_limit(when_to_use: str | None) -> int:
+    """Codex cuts a model-visible description (it lists no `when_to_use`)."""
+    return packaged_rules().description_cut

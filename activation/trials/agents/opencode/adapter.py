@@ -43,7 +43,8 @@ from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Sett
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
-from activation.trials.listing.claude_code import Listing
+from activation.trials.agents.opencode import AGENT
+from activation.trials.listing.model import Listing
 
 PROVIDER = "anthropic"
 TITLE = "activation"
@@ -114,17 +115,10 @@ def mark_repository(work: Path) -> None:
 
 
 class OpenCode:
-    agent = "opencode"
-    title = "OpenCode"
-    command = "opencode"
-    package = _config.OPENCODE_PACKAGE
-    flag = "--opencode"
+    agent = AGENT
     credentials = KEY
     marks_copies = True
     reports_cost = True
-
-    def executable(self, settings: AgentSettings) -> str:
-        return settings.opencode
 
     def model(self, model: str | None) -> str | None:
         """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
@@ -151,8 +145,8 @@ class OpenCode:
             )
 
     def version(self, executable: str) -> str:
-        hint = install_hint(self.package, self.flag)
-        return check_version(executable, self.title, hint, environment)
+        hint = install_hint(self.agent.package, self.agent.flag)
+        return check_version(executable, self.agent.title, hint, environment)
 
     def limits(self, settings: AgentSettings) -> str:
         return f"up to {settings.max_turns} turns"
@@ -186,7 +180,7 @@ class OpenCode:
         self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
     ) -> dict[str, object]:
         return {
-            "argv": build_argv(self.command, model),
+            "argv": build_argv(self.agent.command, model),
             "config": config(settings, None),
             "prompt": prompt,
         }
@@ -194,7 +188,7 @@ class OpenCode:
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
     ) -> Detector:
-        from activation.trials.agent.opencode_stream import OpenCodeReader
+        from activation.trials.agents.opencode.stream import OpenCodeReader
 
         return OpenCodeReader(skills, settled, on_throttle)
 

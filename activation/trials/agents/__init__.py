@@ -1,0 +1,37 @@
+"""The agents this tool knows: one package each (see record.py) and one line each here.
+
+Adding an agent is a new package under trials/agents/ and one line in `REGISTRY`; nothing
+outside an agent's package names an agent. Light on purpose: `--help` reads the records,
+and an agent's heavy parts are imported only when a run asks for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from activation._errors import InputError
+from activation.trials.agents.record import Agent
+
+REGISTRY: dict[str, str] = {
+    "claude-code": "activation.trials.agents.claude_code",
+    "opencode": "activation.trials.agents.opencode",
+    "codex": "activation.trials.agents.codex",
+}
+"""Agent name -> its package, which holds `AGENT`."""
+
+
+def known() -> tuple[str, ...]:
+    return tuple(REGISTRY)
+
+
+def agent_named(name: str) -> Agent:
+    """The record of `name`; InputError for an agent this tool does not know."""
+    module = REGISTRY.get(name)
+    if module is None:
+        raise InputError(f"unknown agent {name!r}: one of {', '.join(REGISTRY)}")
+    agent: Agent = importlib.import_module(module).AGENT
+    return agent
+
+
+def every() -> tuple[Agent, ...]:
+    return tuple(agent_named(name) for name in REGISTRY)

@@ -1,0 +1,82 @@
+"""One agent's record: everything that is the agent's own, in one place.
+
+An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` record: its
+name (in specs, flags and cache keys), how people call it, the release it is measured on,
+its executable and flag, the model providers it can run, the words for its load action, and
+Stage A's question in its terms. Its heavy parts are modules of the same package, imported
+when first asked for: `listing` (its skill listing, rendered as the pinned CLI renders it)
+and `adapter` (how Stage B runs it, and the reader of its event stream).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from activation._models import Inputs
+    from activation.trials.agent.adapter import Adapter
+    from activation.trials.listing.model import ListedSkill, Listing
+
+
+class ListingModule(Protocol):
+    def listing(
+        self, skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+    ) -> Listing:
+        """The skills as the agent lists them for `model` (None: the CLI's default); `order`
+        is the plugins' `--plugin-dir` order, for an agent that has plugins."""
+        ...
+
+    def description_limit(self, when_to_use: str | None) -> int | None:
+        """The longest description the agent lists whole beside this `when_to_use`; None
+        when it never cuts one."""
+        ...
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    """Its name in `--agent`, a spec's `coding_agent` and the cache key."""
+    title: str
+    """How people call it ("OpenCode")."""
+    package: str
+    """`<npm package>@<version>`: the release measured and tested."""
+    command: str
+    """The executable's usual name (found on the PATH unless its flag names another)."""
+    flag: str
+    """The command-line flag naming its executable (`--opencode PATH`)."""
+    providers: tuple[str, ...]
+    """The model providers it can run (`--model <provider>:<id>`)."""
+    load_action: str
+    """How it loads a skill, in words ("a `skill` tool call")."""
+    instructions: str
+    """Stage A's question in its terms: the system text before its listing."""
+    module: str
+    """Its package, holding `listing` and `adapter`."""
+
+    @property
+    def version(self) -> str:
+        """The release measured (from `package`)."""
+        return self.package.rpartition("@")[2]
+
+    def label(self, version: str | None = None) -> str:
+        """ "OpenCode 1.18.33": the title and the version a run found (else the pinned one)."""
+        return f"{self.title} {version or self.version}"
+
+    def listing(
+        self, skills: Sequence[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+    ) -> Listing:
+        return self._listing().listing(list(skills), model, inputs, order)
+
+    def description_limit(self, when_to_use: str | None) -> int | None:
+        return self._listing().description_limit(when_to_use)
+
+    def _listing(self) -> ListingModule:
+        module: ListingModule = importlib.import_module(f"{self.module}.listing")
+        return module
+
+    def adapter(self) -> Adapter:
+        adapter: Adapter = importlib.import_module(f"{self.module}.adapter").ADAPTER
+        return adapter
