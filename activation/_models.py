@@ -417,13 +417,23 @@ WEAKENED_FAILS = "weakened"
 """`--fail-on weakened`: a WEAKENED case fails the gate as a regression does."""
 
 
-def gate(statuses: Iterable[Status], fail_on: Iterable[str] = ()) -> ExitCode:
-    """A regression fails the gate (and wins over errors), a weakened case too when asked;
-    missing evidence fails it closed."""
+def gate(
+    statuses: Iterable[Status],
+    fail_on: Iterable[str] = (),
+    *,
+    interrupted: bool = False,
+    incomplete: bool = False,
+) -> ExitCode:
+    """The exit rule, said once for every run, cell, matrix and merge: an interrupted run
+    is 130; a regression fails the gate (and wins over errors), a weakened case too when
+    asked; missing evidence (an ERROR case, or cases with no evidence at all: `incomplete`)
+    fails it closed."""
+    if interrupted:
+        return ExitCode.INTERRUPTED
     found = set(statuses)
     if Status.REGRESSED in found or (Status.WEAKENED in found and WEAKENED_FAILS in fail_on):
         return ExitCode.REGRESSED
-    if Status.ERROR in found:
+    if Status.ERROR in found or incomplete:
         return ExitCode.INCOMPLETE
     return ExitCode.OK
 
@@ -664,9 +674,13 @@ class RunOutcome:
 
     @property
     def exit_code(self) -> ExitCode:
-        if self.interrupted:
-            return ExitCode.INTERRUPTED
-        return gate((verdict.status for verdict in self.verdicts), self.spec.fail_on)
+        statuses = (verdict.status for verdict in self.verdicts)
+        return gate(
+            statuses,
+            self.spec.fail_on,
+            interrupted=self.interrupted,
+            incomplete=bool(self.unfinished),
+        )
 
     @property
     def usage(self) -> Usage:

@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 
 from activation._config import STATE_DIR
+from activation._files import write_atomically
 from activation._models import Inputs
 
 
@@ -21,7 +22,7 @@ def state_dir(repo: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     ignore = folder / ".gitignore"
     if not ignore.exists():
-        ignore.write_text("# written by activation: nothing here belongs in git\n*\n")
+        write_atomically(ignore, b"# written by activation: nothing here belongs in git\n*\n")
     return folder
 
 
@@ -54,7 +55,7 @@ def record_flagged(
         "model": model,
         "recorded_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    write_atomically(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
     return path
 
 
@@ -100,9 +101,7 @@ def record_batch(repo: Path, key: str, batch_id: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     ids = [*recorded_batches(repo, key), batch_id]
     data = {"schema": "activation-batches/1", "batches": ids}
-    temporary = path.with_suffix(".tmp")
-    temporary.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-    temporary.replace(path)
+    write_atomically(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 
 def forget_batches(repo: Path, key: str) -> None:

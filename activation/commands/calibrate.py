@@ -22,9 +22,11 @@ from activation.commands.runner import (
     spec_from,
     stage_of,
 )
-from activation.commands.session import Session
+from activation.commands.session import Session, stop_record_of
 from activation.inputs.frontmatter import split_document
 from activation.inputs.sibling_control import sibling_control
+from activation.report.agreement import SCHEMA as AGREEMENT_SCHEMA
+from activation.report.calibration import SCHEMA as CALIBRATION_SCHEMA
 from activation.report.calibration import (
     Calibration,
     calibration_data,
@@ -97,20 +99,21 @@ def run_calibration(
     )
 
 
-def record(folder: Path, calibration: Calibration, when: datetime) -> tuple[Path, Path]:
+def keep_record(session: Session, folder: Path, stem: str, data: bytes, markdown: str) -> None:
     """A dated JSON and Markdown entry; only ever for a run that really happened."""
-    stem = record_stem(calibration, when)
     folder.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = folder / f"{stem}.json", folder / f"{stem}.md"
-    data = calibration_data(calibration, __version__)
-    json_path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-    md_path.write_text(calibration_markdown(calibration, when))
-    return json_path, md_path
+    for path, content in (
+        (folder / f"{stem}.json", data),
+        (folder / f"{stem}.md", markdown.encode()),
+    ):
+        if session.write_file(path, content, "record"):
+            session.out.print(f"recorded {path}", soft_wrap=True)
 
 
 def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, _settings = parse_settings(CALIBRATE, argv)
-    session.adopt(args.debug, args.json)
+    schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA
+    session.adopt(args.debug, args.json, stop_record_of(schema))
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
     if args.agreement:
@@ -127,12 +130,12 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
             session, stage, spec, comparisons, sibling, args.only is not None, store
         )
     session.out.print(render_calibration(calibration))
-    if args.json is not None:
-        data = calibration_data(calibration, __version__)
-        args.json.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    data = orjson.dumps(calibration_data(calibration, __version__), option=orjson.OPT_INDENT_2)
+    session.write_json(data)
     if args.record:
-        for path in record(args.record, calibration, datetime.now(UTC)):
-            session.out.print(f"recorded {path}", soft_wrap=True)
+        when = datetime.now(UTC)
+        markdown = calibration_markdown(calibration, when)
+        keep_record(session, args.record, record_stem(calibration, when), data, markdown)
     return calibration.exit_code
 
 
@@ -179,16 +182,11 @@ def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | 
             outcomes.append(outcome)
     run = StageAgreement(*outcomes)
     session.out.print(render_agreement(run))
-    data = agreement_data(run, __version__)
-    if args.json is not None:
-        args.json.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    data = orjson.dumps(agreement_data(run, __version__), option=orjson.OPT_INDENT_2)
+    session.write_json(data)
     if args.record:
         when = datetime.now(UTC)
-        stem = record_stem(run, when)
-        args.record.mkdir(parents=True, exist_ok=True)
-        json_path, md_path = args.record / f"{stem}.json", args.record / f"{stem}.md"
-        json_path.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-        md_path.write_text(agreement_markdown(run, when))
-        for path in (json_path, md_path):
-            session.out.print(f"recorded {path}", soft_wrap=True)
+        keep_record(
+            session, args.record, record_stem(run, when), data, agreement_markdown(run, when)
+        )
     return run.exit_code

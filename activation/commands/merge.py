@@ -11,8 +11,9 @@ import os
 from activation import __version__
 from activation.commands.flags import MERGE
 from activation.commands.outputs import chosen_outputs, write_outputs
-from activation.commands.report import load_saved, render_any
+from activation.commands.report import load_saved
 from activation.commands.session import Session
+from activation.report.formats import terminal_view
 from activation.report.merge import merge_saved
 
 
@@ -24,7 +25,7 @@ def main_merge(session: Session, argv: list[str]) -> int:
     merged = merge_saved(reports, __version__)
     if merged.missing_line:
         session.warn([merged.missing_line])
-    session.show(render_any(merged.report, args.show))
+    session.show(terminal_view(merged.report, args.show))
     session.write_report(merged.report)
     write_outputs(session, merged.report, outputs)
     return merged.report.exit_code

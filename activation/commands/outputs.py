@@ -17,10 +17,10 @@ from activation._config import SUMMARY_ENV
 from activation.commands.session import Session, check_writable
 
 if TYPE_CHECKING:
-    from activation.report.codec import Saved
     from activation.report.matrix import Matrix
 
 FORMATS = ("junit", "markdown", "html")
+"""The report files beside the JSON (report/formats.py renders them)."""
 
 
 @dataclass(frozen=True)
@@ -42,54 +42,14 @@ def chosen_outputs(args: argparse.Namespace, environ: Mapping[str, str]) -> Outp
     return Outputs(files, Path(summary))
 
 
-def render(name: str, report: Saved, path: Path) -> bytes:
-    from activation.report.matrix import Matrix
-
-    if isinstance(report, Matrix):
-        return render_matrix(name, report, path)
-    if name == "junit":
-        from activation.report.junit import render_junit
-
-        return render_junit(report)
-    if name == "markdown":
-        from activation.report.markdown import render_markdown
-
-        return render_markdown(report).encode()
-    from activation.report.html import render_html
-
-    return render_html(report, path.absolute().parent).encode()
-
-
-def render_matrix(name: str, matrix: Matrix, path: Path) -> bytes:
-    if name == "junit":
-        from activation.report.junit import render_matrix_junit
-
-        return render_matrix_junit(matrix)
-    if name == "markdown":
-        from activation.report.matrix_markdown import render_matrix_markdown
-
-        return render_matrix_markdown(matrix).encode()
-    from activation.report.matrix_html import render_matrix_html
-
-    return render_matrix_html(matrix, path.absolute().parent).encode()
-
-
-def write_outputs(session: Session, report: Saved, outputs: Outputs) -> bool:
+def write_outputs(session: Session, report: Matrix, outputs: Outputs) -> bool:
     """Every file asked for; False when one could not be written (said in one line each)."""
+    from activation.report.formats import file_bytes
+
     written = True
     for name, path in outputs.files.items():
-        try:
-            path.write_bytes(render(name, report, path))
-        except OSError as error:
-            session.error_line(f"cannot write the {name} report {path}: {error.strerror}")
-            written = False
+        written &= session.write_file(path, file_bytes(name, report, path), f"{name} report")
     if outputs.summary is not None:
-        try:
-            with outputs.summary.open("ab") as summary:
-                summary.write(render("markdown", report, outputs.summary) + b"\n")
-        except OSError as error:
-            session.error_line(
-                f"cannot append the summary to {SUMMARY_ENV} {outputs.summary}: {error.strerror}"
-            )
-            written = False
+        markdown = file_bytes("markdown", report, outputs.summary)
+        written &= session.append_summary(outputs.summary, markdown)
     return written

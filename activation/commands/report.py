@@ -9,29 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.console import RenderableType
-
 from activation._errors import ExitCode
 from activation.commands.flags import REPORT
 from activation.commands.outputs import FORMATS, Outputs, write_outputs
 from activation.commands.session import Session, check_writable
-from activation.report.codec import Saved, parse_report, parse_saved
+from activation.report.codec import parse_saved
+from activation.report.formats import terminal_view
 from activation.report.matrix import Matrix
-from activation.report.matrix_terminal import render_matrix
-from activation.report.model import Report
-from activation.report.terminal import render_report
 
 
-def load_report(path: Path) -> Report:
-    """A report of one cell saved with `--json`; anything else is an input error naming
-    the file."""
-    from activation.inputs.load import read_json
-
-    return parse_report(read_json(path, "report"), str(path))
-
-
-def load_saved(path: Path) -> Saved:
-    """A report saved with `--json`, of one cell or of a matrix of several."""
+def load_saved(path: Path) -> Matrix:
+    """A report saved with `--json`, of one cell or of a matrix of several; anything else
+    is an input error naming the file."""
     from activation.inputs.load import read_json
 
     return parse_saved(read_json(path, "report"), str(path))
@@ -44,13 +33,6 @@ def main_report(session: Session, argv: list[str]) -> int:
     for name, path in files.items():
         check_writable(path, f"--{name}")
     if not files:
-        session.show(render_any(report, args.show))
+        session.show(terminal_view(report, args.show))
         return ExitCode.OK
     return ExitCode.OK if write_outputs(session, report, Outputs(files)) else ExitCode.INTERNAL
-
-
-def render_any(report: Saved, show: str) -> RenderableType:
-    """The terminal view of one cell's report or of a matrix."""
-    if isinstance(report, Matrix):
-        return render_matrix(report, show)
-    return render_report(report, show)

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from activation._models import Inputs, RunSpec, Setting
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
-    from activation.report.model import Report
     from activation.report.plan import Detectable
     from activation.trials.stage import Stage
 
@@ -79,9 +78,9 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
         return show_plan(session, args, stage, cells, settings)
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
     report = run_and_report(session, args, argv, stage, cells, tuple(warnings))
-    from activation.commands.report import render_any
+    from activation.report.formats import terminal_view
 
-    session.show(render_any(report, args.show))
+    session.show(terminal_view(report, args.show))
     session.write_report(report)
     write_outputs(session, report, outputs)
     return report.exit_code
@@ -107,15 +106,11 @@ def shard_cells(
     session: Session, args: argparse.Namespace, specs: Sequence[RunSpec], inputs: Inputs
 ) -> list[tuple[RunSpec, Inputs]]:
     """The cells this process runs: every cell on every case, or a shard's share."""
-    from activation.commands.runner import sharded, sharded_cells
+    from activation.commands.runner import sharded_cells
 
     if args.shard is None:
         return [(spec, inputs) for spec in specs]
     index, count = args.shard
-    if len(specs) == 1:
-        spec, mine = sharded(specs[0], inputs, index, count)
-        session.say(f"shard {index}/{count}: {len(mine.cases)} of {len(inputs.cases)} case(s)")
-        return [(spec, mine)]
     cells = sharded_cells(specs, inputs, index, count)
     pairs = sum(len(cell_inputs.cases) for _spec, cell_inputs in cells)
     session.say(
@@ -158,21 +153,17 @@ def run_and_report(
     stage: Stage,
     cells: Sequence[tuple[RunSpec, Inputs]],
     warnings: tuple[str, ...],
-) -> Report | Matrix:
-    """The cells' trials, remembered for the next run and reported: one cell's report, or
-    the matrix of several."""
+) -> Matrix:
+    """The cells' trials, remembered for the next run and reported as their matrix."""
     from activation.commands.runner import open_store, run_cells
     from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
-    from activation.report.model import build_report
 
     with open_store(args) as store:
         outcomes = run_cells(session, stage, cells, store)
     stage.remember(outcomes)
     rerun = rerun_args(args, argv)
     notices = [stage.notice(spec) for spec, _inputs in cells]
-    if len(outcomes) == 1:
-        return build_report(outcomes[0], __version__, warnings, rerun=rerun, notice=notices[0])
     first = cells[0][0]
     whole = [spec for spec, _inputs in cells]
     fingerprint = first.shard.fingerprint if first.shard else matrix_identity(whole, cells[0][1])

@@ -14,7 +14,7 @@ from activation._config import MAX_TRIALS
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
 from activation.commands.session import Session
-from activation.inputs.identity import matrix_identity, pair_shard, run_identity, shard_of
+from activation.inputs.identity import matrix_identity, pair_shard, shard_of
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
 from activation.trials.agents import agent_named, every
@@ -122,29 +122,23 @@ def inputs_from(
     )
 
 
-def sharded(spec: RunSpec, inputs: Inputs, index: int, count: int) -> tuple[RunSpec, Inputs]:
-    """This shard's cases, with what `merge` needs to put the whole run back together."""
-    whole = Shard(index, count, tuple(case.id for case in inputs.cases), run_identity(spec, inputs))
-    mine = tuple(case for case in inputs.cases if shard_of(case.id, count) == index)
-    return replace(spec, shard=whole), replace(inputs, cases=mine)
-
-
 def sharded_cells(
     specs: Sequence[RunSpec], inputs: Inputs, index: int, count: int
 ) -> list[tuple[RunSpec, Inputs]]:
     """This shard's (case, cell) pairs: each cell with its share of the cases, all of them
-    carrying the whole matrix's identity."""
+    carrying the whole matrix's identity. A one-cell run is sharded by case, as it always
+    was (a pair is then just its case)."""
     whole = Shard(index, count, tuple(case.id for case in inputs.cases),
                   matrix_identity(specs, inputs))  # fmt: skip
+
+    def mine(case_id: str, cell: str) -> bool:
+        shard = shard_of(case_id, count) if len(specs) == 1 else pair_shard(case_id, cell, count)
+        return shard == index
+
     return [
         (
             replace(spec, shard=whole),
-            replace(
-                inputs,
-                cases=tuple(
-                    case for case in inputs.cases if pair_shard(case.id, spec.cell, count) == index
-                ),
-            ),
+            replace(inputs, cases=tuple(case for case in inputs.cases if mine(case.id, spec.cell))),
         )
         for spec in specs
     ]

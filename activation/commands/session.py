@@ -15,7 +15,6 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -24,11 +23,16 @@ from rich.console import Console, RenderableType
 from rich.measure import Measurement
 
 from activation import __version__
-from activation._config import DEBUG_ENV
+from activation._config import DEBUG_ENV, SUMMARY_ENV
 from activation._errors import ApiUnreachable, AuthError, ExitCode, InputError
+from activation._files import write_atomically
 
 if TYPE_CHECKING:
-    from activation.report.codec import Saved
+    from activation.report.matrix import Matrix
+
+StopRecord = Callable[[ExitCode, str], bytes]
+"""What a command's JSON file holds when the command stops before its result: its own
+schema, the exit code and one line saying why."""
 
 LOG_WIDTH = 160
 """Output to a file or a CI log is not wrapped at rich's default of 80 columns."""
@@ -85,12 +89,17 @@ class Session:
         self.debug = debug
         self.out, self.err = consoles()
         self.json_path: Path | None = None
-        self.report: Saved | None = None
+        self.report: Matrix | None = None
+        self.stop_record: StopRecord = run_stop_record
 
-    def adopt(self, debug: bool, json_path: Path | None) -> None:
+    def adopt(
+        self, debug: bool, json_path: Path | None, stop_record: StopRecord | None = None
+    ) -> None:
         """The options every run-like command shares: `--debug` (also from the settings
-        file) and the JSON report's path, checked before any model call."""
+        file) and the JSON file's path, checked before any model call; `stop_record` is what
+        that file holds if the command stops early (a run's report by default)."""
         self.debug = self.debug or debug
+        self.stop_record = stop_record or run_stop_record
         if json_path is not None:
             check_writable(json_path)
             self.json_path = json_path
@@ -117,36 +126,66 @@ class Session:
         for warning in warnings:
             self.err.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
 
-    def write_report(self, report: Saved) -> bool:
-        """The JSON report, if asked for; a failure is one line, never a change of verdict."""
-        self.report = report
-        if self.json_path is None:
-            return True
-        from activation.report.codec import report_json
-
-        data = report_json(report)
+    def write_file(self, path: Path, data: bytes, what: str) -> bool:
+        """One output file, whole or not at all; a failure is one line, never a change of
+        verdict."""
         try:
-            self.json_path.write_bytes(data)
+            write_atomically(path, data)
         except OSError as error:
-            self.error_line(f"cannot write the report {self.json_path}: {error.strerror}")
+            self.error_line(f"cannot write the {what} {path}: {error.strerror}")
             return False
         return True
+
+    def append_summary(self, path: Path, markdown: bytes) -> bool:
+        """The Markdown report appended to the job summary (one write of the whole)."""
+        try:
+            with path.open("ab") as summary:
+                summary.write(markdown + b"\n")
+        except OSError as error:
+            self.error_line(f"cannot append the summary to {SUMMARY_ENV} {path}: {error.strerror}")
+            return False
+        return True
+
+    def write_json(self, data: bytes) -> bool:
+        """The command's JSON file, if asked for."""
+        return self.json_path is None or self.write_file(self.json_path, data, "report")
+
+    def write_report(self, report: Matrix) -> bool:
+        """A run's JSON report, if asked for (also what a later failure writes)."""
+        from activation.report.codec import report_json
+
+        self.report = report
+        return self.write_json(report_json(report))
 
     def fail(self, code: ExitCode, message: str) -> ExitCode:
         self.error_line(message)
         if self.json_path is None:
             return code
-        from activation.report.codec import failure_json, report_json
+        from activation.report.codec import report_json
 
-        data = failure_json(code, message, __version__)
+        data = self.stop_record(code, message)
         if self.report is not None:
             with suppress(Exception):  # the report writer may be what broke
-                data = report_json(replace(self.report, exit_code=int(code), error=message))
-        try:
-            self.json_path.write_bytes(data)
-        except OSError as error:
-            self.error_line(f"cannot write the report {self.json_path}: {error.strerror}")
+                data = report_json(self.report.stopped(int(code), message))
+        self.write_json(data)
         return code
+
+
+def run_stop_record(code: ExitCode, message: str) -> bytes:
+    from activation.report.codec import failure_json
+
+    return failure_json(code, message, __version__)
+
+
+def stop_record_of(schema: str) -> StopRecord:
+    """The stop record of a command whose JSON file has a schema of its own."""
+
+    def record(code: ExitCode, message: str) -> bytes:
+        from activation.report.codec import failure_json
+
+        return failure_json(code, message, __version__, schema)
+
+    return record
 
 
 Command = Callable[[Session, list[str]], int]

@@ -24,17 +24,18 @@ from pathlib import Path
 
 from activation import __version__, _config
 from activation._errors import InputError
+from activation._files import write_atomically
 from activation._models import CaseVerdict, Inputs, RunOutcome, RunSpec, Usage, Variant
 from activation.commands.config import parse_settings
 from activation.commands.flags import SUGGEST
 from activation.commands.runner import Stages, cells_from, inputs_from, open_store, run_cells
-from activation.commands.session import Session
+from activation.commands.session import Session, stop_record_of
 from activation.inputs.description_edit import replace_description
 from activation.inputs.frontmatter import split_document
 from activation.inputs.proposals import failure_categories, proposal_problems, proposer_instructions
 from activation.inputs.splits import Splits, assign_splits, check_splits
 from activation.report.matrix import Matrix
-from activation.report.model import Report
+from activation.report.suggestion import SCHEMA as SUGGESTION_SCHEMA
 from activation.report.suggestion import ProposalRecord, RoundRecord, Suggestion
 from activation.report.suggestion import Splits as SplitIds
 from activation.store import TrialStore
@@ -243,7 +244,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import stage_of
 
-    session.adopt(args.debug, args.json)
+    session.adopt(args.debug, args.json, stop_record_of(SUGGESTION_SCHEMA))
     for flag, why in REFUSED.items():
         if getattr(args, flag.removeprefix("--").replace("-", "_")):
             raise InputError(f"{flag}: {why}")
@@ -271,7 +272,8 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         holdback = None
         if chosen.description != inputs.candidate.description and not search.ceiling_hit:
             outcomes = search.run(inputs.candidate, chosen, splits.holdback)
-            holdback = holdback_report(outcomes, specs, inputs)
+            matrix = holdback_report(outcomes, specs, inputs)
+            holdback = matrix.single or matrix
     suggestion = Suggestion(
         version=__version__,
         skill=target,
@@ -297,14 +299,11 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
 
 def holdback_report(
     outcomes: Sequence[RunOutcome], specs: Sequence[RunSpec], inputs: Inputs
-) -> Report | Matrix:
+) -> Matrix:
     """The holdback run as a run of its cells reports it."""
     from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
-    from activation.report.model import build_report
 
-    if len(outcomes) == 1:
-        return build_report(outcomes[0], __version__)
     return build_matrix(outcomes, __version__, matrix_identity(specs, inputs))
 
 
@@ -321,7 +320,8 @@ def write_chosen(
         return suggestion
     path = inputs.target.skill_file
     text = path.read_text(encoding="utf-8")
-    path.write_text(replace_description(text, chosen.description, str(path)), encoding="utf-8")
+    written = replace_description(text, chosen.description, str(path)).encode("utf-8")
+    write_atomically(path, written)
     return replace(suggestion, written=str(path))
 
 
@@ -335,22 +335,14 @@ def write_suggestion(
     from activation.report.suggestion_html import render_suggestion_html
     from activation.report.suggestion_markdown import render_suggestion_markdown
 
-    files = {"json": args.json, "markdown": args.markdown, "html": args.html}
+    session.write_json(orjson.dumps(msgspec.to_builtins(suggestion), option=orjson.OPT_INDENT_2))
+    files = {"markdown": args.markdown, "html": args.html}
     render = {
-        "json": lambda: orjson.dumps(msgspec.to_builtins(suggestion), option=orjson.OPT_INDENT_2),
         "markdown": lambda: render_suggestion_markdown(suggestion).encode(),
         "html": lambda: render_suggestion_html(suggestion).encode(),
     }
     for name, path in files.items():
-        if path is None:
-            continue
-        try:
-            path.write_bytes(render[name]())
-        except OSError as error:
-            session.error_line(f"cannot write the {name} report {path}: {error.strerror}")
+        if path is not None:
+            session.write_file(path, render[name](), f"{name} report")
     if summary is not None:
-        try:
-            with summary.open("ab") as out:
-                out.write(render["markdown"]() + b"\n")
-        except OSError as error:
-            session.error_line(f"cannot append the summary to {summary}: {error.strerror}")
+        session.append_summary(summary, render["markdown"]())

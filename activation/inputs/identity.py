@@ -48,8 +48,11 @@ def shard_of(case_id: str, count: int) -> int:
 
 
 def matrix_identity(specs: Sequence[RunSpec], inputs: Inputs) -> str:
-    """A run of several cells: the identities of its cells, in order."""
+    """A run's identity over its cells: a one-cell run's is its cell's, a run of several
+    that of its cells' identities, in order."""
     material = [run_identity(spec, inputs) for spec in specs]
+    if len(material) == 1:
+        return material[0]
     return hashlib.sha256(orjson.dumps(material)).hexdigest()[:32]
 
 

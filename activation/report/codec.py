@@ -25,28 +25,30 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
-from activation.report.matrix import MATRIX_SCHEMA, Matrix
+from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
 READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
-Saved = Report | Matrix
-"""What a saved run is: one cell's report, or a matrix of several."""
 SCHEMA_FILE = "report.schema.json"
 """The shipped JSON Schema, beside this module."""
 
 
-def report_data(report: Saved) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(report)
+def report_data(report: Matrix | Report) -> dict[str, Any]:
+    """A run as plain data: a one-cell matrix is its cell's report (`activation-report/4`),
+    a matrix of several `activation-matrix/1`."""
+    saved = report.single or report if isinstance(report, Matrix) else report
+    data: dict[str, Any] = msgspec.to_builtins(saved)
     return data
 
 
-def report_json(report: Saved) -> bytes:
+def report_json(report: Matrix | Report) -> bytes:
     return orjson.dumps(report_data(report), option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def failure_json(exit_code: ExitCode, error: str, version: str) -> bytes:
-    """The record of a run that stopped before it had verdicts to report."""
-    data = {"schema": SCHEMA, "version": version, "exit_code": int(exit_code), "error": error}
+def failure_json(exit_code: ExitCode, error: str, version: str, schema: str = SCHEMA) -> bytes:
+    """The record of a command that stopped before it had a result: a run's, or (`schema`)
+    another command's."""
+    data = {"schema": schema, "version": version, "exit_code": int(exit_code), "error": error}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 
@@ -105,10 +107,10 @@ def parse_report(data: object, source: str) -> Report:
         raise InputError(f"{source}: a damaged activation report ({error})") from None
 
 
-def parse_saved(data: object, source: str) -> Saved:
-    """A saved JSON report, of one cell or of a matrix of several."""
+def parse_saved(data: object, source: str) -> Matrix:
+    """A saved JSON report, of one cell or of a matrix of several, as the matrix it is."""
     if not isinstance(data, dict) or data.get("schema") != MATRIX_SCHEMA:
-        return parse_report(data, source)
+        return of_report(parse_report(data, source))
     if "cells" not in data:
         raise InputError(f"{source}: the report of a run that stopped early ({data.get('error')})")
     cells = data["cells"]

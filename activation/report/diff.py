@@ -198,13 +198,9 @@ class CellsDiff:
         return found
 
 
-def cells_of(saved: Report | Matrix) -> tuple[Report, ...]:
-    return saved.cells if isinstance(saved, Matrix) else (saved,)
-
-
-def compare_cells(old: Report | Matrix, new: Report | Matrix) -> CellsDiff:
+def compare_cells(old: Matrix, new: Matrix) -> CellsDiff:
     """Each cell of NEW against OLD's cell of the same name (NEW's order)."""
-    before, after = cells_of(old), cells_of(new)
+    before, after = old.cells, new.cells
     if len(before) == len(after) == 1:
         name = before[0].cell if before[0].cell == after[0].cell else "OLD vs NEW"
         return CellsDiff(((name, compare(before[0], after[0])),))

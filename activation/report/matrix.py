@@ -1,16 +1,17 @@
 """A run of several cells (stage x agent x model): each cell's own report, and what only
 the whole shows (the gate over every cell, where a case changed, how far cells agree).
 
-A `Matrix` holds one `Report` per cell, each the report a run of that cell alone would
-write, except that significance was judged across every (case, cell) pair of the run. A
-run of one cell writes its `Report` alone, as it always did; `activation-matrix/1` is the
-JSON of a run of several.
+Every run is a matrix: a run of one cell is a matrix of one. A `Matrix` holds one `Report`
+per cell, each the report a run of that cell alone would write, except that significance
+was judged across every (case, cell) pair of the run. A one-cell matrix is saved as its
+cell's `Report` (`activation-report/4`, as a run always wrote it) and read back as one;
+`activation-matrix/1` is the JSON of a run of several.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Literal
 
@@ -39,6 +40,16 @@ class Matrix:
     usage: Usage
 
     @property
+    def single(self) -> Report | None:
+        """The report of a one-cell run (what its files show and its JSON holds)."""
+        return self.cells[0] if len(self.cells) == 1 else None
+
+    def stopped(self, code: int, error: str) -> Matrix:
+        """The run as a failure left it: its exit code and why, on it and on its cells."""
+        cells = tuple(replace(cell, exit_code=code, error=error) for cell in self.cells)
+        return replace(self, exit_code=code, error=error, cells=cells)
+
+    @property
     def names(self) -> tuple[str, ...]:
         return tuple(report.cell for report in self.cells)
 
@@ -56,15 +67,12 @@ def agreements(cells: Sequence[Report]) -> tuple[Agreement, ...]:
     )
 
 
-def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str]) -> int:
+def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: bool = False) -> int:
     """A regression in any cell fails the gate; then an error in any cell fails it closed."""
-    if any(report.interrupted for report in cells):
-        return int(ExitCode.INTERRUPTED)
     statuses = (entry.status for report in cells for entry in report.cases)
-    code = gate(statuses, fail_on)
-    if code is ExitCode.OK and any(report.summary.unfinished for report in cells):
-        return int(ExitCode.INCOMPLETE)
-    return int(code)
+    unfinished = incomplete or any(report.summary.unfinished for report in cells)
+    interrupted = any(report.interrupted for report in cells)
+    return int(gate(statuses, fail_on, interrupted=interrupted, incomplete=unfinished))
 
 
 def assembled(
@@ -73,11 +81,13 @@ def assembled(
     fingerprint: str,
     shard: Shard | None = None,
     error: str | None = None,
+    incomplete: bool = False,
 ) -> Matrix:
-    """The matrix of these cell reports (a run's, or shards' merged)."""
+    """The matrix of these cell reports (a run's, or shards' merged; `incomplete`: some of
+    its cases have no evidence at all, such as a missing shard's)."""
     return Matrix(
         version=version,
-        exit_code=matrix_exit(cells, cells[0].fail_on),
+        exit_code=matrix_exit(cells, cells[0].fail_on, incomplete),
         error=error,
         interrupted=any(report.interrupted for report in cells),
         fingerprint=fingerprint,
@@ -103,6 +113,20 @@ def build_matrix(
     )
     shard = outcomes[0].spec.shard
     return assembled(cells, version, fingerprint, shard)
+
+
+def of_report(report: Report) -> Matrix:
+    """A saved one-cell run as the matrix it is (its own exit code and error kept)."""
+    return Matrix(
+        version=report.version,
+        exit_code=report.exit_code,
+        error=report.error,
+        interrupted=report.interrupted,
+        fingerprint=report.fingerprint,
+        shard=report.shard,
+        cells=(report,),
+        usage=report.usage,
+    )
 
 
 def changed_cells(matrix: Matrix) -> dict[str, dict[str, Status]]:

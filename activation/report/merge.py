@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from activation._errors import ExitCode, InputError
+from activation._errors import InputError
 from activation._models import CaseVerdict, Usage, gate
 from activation.report.matrix import Matrix, assembled
 from activation.report.model import Report
@@ -21,7 +21,7 @@ from activation.verdicts.summary import summarise
 
 @dataclass(frozen=True)
 class Merged:
-    report: Report | Matrix
+    report: Matrix
     count: int
     missing: tuple[int, ...]
     """Shard numbers no report was given for: their cases have no evidence."""
@@ -34,7 +34,7 @@ class Merged:
         return f"missing shard(s) {listed}: their cases have no evidence, so the gate fails closed"
 
 
-def check_shards(reports: Sequence[tuple[str, Report | Matrix]]) -> int:
+def check_shards(reports: Sequence[tuple[str, Matrix]]) -> int:
     """The number of shards of the run; refuses reports of different runs or repeated shards."""
     first_name, first = reports[0]
     if first.shard is None:
@@ -59,14 +59,14 @@ def check_shards(reports: Sequence[tuple[str, Report | Matrix]]) -> int:
     return count
 
 
-def merge_saved(reports: Sequence[tuple[str, Report | Matrix]], version: str) -> Merged:
+def merge_saved(reports: Sequence[tuple[str, Matrix]], version: str) -> Merged:
     """The shards of one run, of one cell or a matrix of several, as the whole run: every
     case judged again from its trials, across every (case, cell) pair."""
     count = check_shards(reports)
     first = reports[0][1]
     present = {report.shard.index for _name, report in reports if report.shard}
     missing = tuple(index for index in range(1, count + 1) if index not in present)
-    shards = [cells_of(report) for _name, report in reports]
+    shards = [report.cells for _name, report in reports]
     names = [cell.cell for cell in shards[0]]
     if any([cell.cell for cell in cells] != names for cells in shards):
         raise InputError("the shards ran different cells: only shards of one run merge")
@@ -83,16 +83,8 @@ def merge_saved(reports: Sequence[tuple[str, Report | Matrix]], version: str) ->
         merged_cell(parts, cell_verdicts, version, bool(missing))
         for parts, cell_verdicts in zip(per_cell, verdicts, strict=True)
     )
-    if isinstance(first, Report):
-        return Merged(cells[0], count, missing)
-    matrix = assembled(cells, version, first.fingerprint)
-    if missing and matrix.exit_code == ExitCode.OK:
-        matrix = replace(matrix, exit_code=int(ExitCode.INCOMPLETE))
-    return Merged(matrix, count, missing)
-
-
-def cells_of(report: Report | Matrix) -> tuple[Report, ...]:
-    return report.cells if isinstance(report, Matrix) else (report,)
+    return Merged(assembled(cells, version, first.fingerprint, incomplete=bool(missing)),
+                  count, missing)  # fmt: skip
 
 
 def merged_cell(
@@ -105,11 +97,8 @@ def merged_cell(
     run_cases = first.shard.run_cases
     seen = {verdict.id for verdict in verdicts}
     interrupted = any(part.interrupted for part in parts)
-    code = (
-        ExitCode.INTERRUPTED if interrupted else gate((v.status for v in verdicts), first.fail_on)
-    )
-    if missing and code is ExitCode.OK:
-        code = ExitCode.INCOMPLETE
+    statuses = (verdict.status for verdict in verdicts)
+    code = gate(statuses, first.fail_on, interrupted=interrupted, incomplete=missing)
     unfinished = tuple(case_id for case_id in run_cases if case_id not in seen)
     return replace(
         first,

@@ -84,6 +84,7 @@ class Suggestion:
     stopped: str
     """Why the search ended, in words."""
     holdback: Report | Matrix | None = None
+    """The holdback run as its JSON saves it: a one-cell run's report, or the matrix."""
     """The original against the chosen description on the holdback split (None when
     nothing was chosen, or the search could not finish)."""
     usage: Usage

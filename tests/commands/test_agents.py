@@ -113,3 +113,31 @@ def test_stage_b_runs_the_agents_own_cli_and_says_how_to_install_it(
         "if it is not on PATH"
     )
     assert fake_api.requests == []
+
+
+@pytest.mark.parametrize(
+    ("agent", "own"),
+    [
+        ("opencode", "1 of OpenCode's own ("),
+        ("codex", "4 of Codex's own ("),
+        ("claude-code", "of Claude Code's own ("),
+    ],
+)
+def test_the_dry_run_names_the_agent_whose_listing_it_shows(
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+    agent: str,
+    own: str,
+) -> None:
+    code, _report = run(tmp_path, CASES, "--dry-run", "--agent", agent)
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert own in out
+    assert fake_api.message_requests == []
+    if agent == "opencode":  # OpenCode's listing has no budget: no huge number of columns
+        assert "characters, no budget), in" in out
+        assert "9,223,372,036,854,775,807" not in out
+    if agent != "claude-code":
+        assert "Claude Code" not in out

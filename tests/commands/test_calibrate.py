@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from activation import __version__
 from activation._config import CONCURRENCY, MAX_CONCURRENCY, MODEL
 from activation._models import RunSpec, TrialKey
 from activation.commands.main import main
@@ -233,10 +234,12 @@ def test_calibrate_bad_input_still_writes_the_report(
     (line,) = capsys.readouterr().err.strip().splitlines()
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert code == 2
-    assert (data["exit_code"], data["error"]) == (
-        2,
-        line.removeprefix("activation calibrate: error: "),
-    )
+    assert data == {
+        "schema": "activation-calibration/1",
+        "version": __version__,
+        "exit_code": 2,
+        "error": line.removeprefix("activation calibrate: error: "),
+    }
 
 
 def test_a_record_folder_that_is_a_file_is_exit_2_before_any_call(

@@ -10,8 +10,8 @@ import pytest
 from activation.commands.main import main
 from activation.inputs.identity import shard_of
 from activation.report.codec import parse_report
+from activation.report.matrix import of_report
 from activation.report.merge import merge_saved
-from activation.report.model import Report
 from activation.trials.fake import scripted
 from tests.support.cli import by_id, read_report, tallies
 from tests.support.fake_stages import FakeStages
@@ -107,8 +107,9 @@ def test_merged_trials_keep_their_cache_flag_and_a_shards_ceiling_stays_hit(
     served = tuple(replace(record, cached=True) for record in entry.trials)
     first = replace(first, cases=(replace(entry, trials=served), *first.cases[1:]))
     second = replace(second, ceiling_hit=True)
-    merged = merge_saved([("s1", first), ("s2", second)], "test").report
-    assert isinstance(merged, Report)  # shards of one cell merge into one cell
+    matrix = merge_saved([("s1", of_report(first)), ("s2", of_report(second))], "test").report
+    merged = matrix.single  # shards of one cell merge into one cell
+    assert merged is not None
     (again,) = [each for each in merged.cases if each.case.id == entry.case.id]
     assert [record.cached for record in again.trials] == [True] * len(served)
     others = [record.cached for each in merged.cases if each is not again for record in each.trials]

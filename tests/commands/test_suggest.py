@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
+from activation import __version__
 from activation.commands.main import main
 from activation.inputs.load import load_cases
 from activation.inputs.splits import assign_splits
@@ -183,10 +184,17 @@ def test_a_suite_too_small_for_three_splits_is_exit_2_before_any_call(
     tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
 ) -> None:
     small = write_cases(tmp_path / "small.json", CASES[:4] + CASES[15:19] + CASES[30:34])
-    code, _found = suggest(tmp_path, small)
+    code, found = suggest(tmp_path, small)
+    line = one_line_error(capsys)
     assert code == 2
-    assert one_line_error(capsys).startswith("activation suggest: error: the suite has 12 cases")
+    assert line.startswith("activation suggest: error: the suite has 12 cases")
     assert fake_api.requests == []
+    assert found == {  # the suggestion's own stop record, never a run's report
+        "schema": "activation-suggestion/1",
+        "version": __version__,
+        "exit_code": 2,
+        "error": line.removeprefix("activation suggest: error: "),
+    }
 
 
 def test_the_dry_run_estimates_the_whole_search(
