@@ -165,10 +165,11 @@ def one_round(search: Search, number: int, current: Variant) -> tuple[RoundRecor
                              search.spent - before, proposed.problem)  # fmt: skip
         return record, None
     train_prompts = [c.prompt for c in search.cases(search.splits.train).cases]
+    kept = [current.description, *(description for _name, description in siblings)]
     judged: list[Judged] = []
     variants: dict[str, Variant] = {}
     for index, text in enumerate(proposed.descriptions[: search.proposals], 1):
-        problems = list(proposal_problems(text, train_prompts, search.limit))
+        problems = list(proposal_problems(text, train_prompts, search.limit, kept))
         if text == current.description:
             problems.append("it is the current description")
         if problems:

@@ -12,12 +12,14 @@ from gitdb.exc import ODBError
 
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.load import SYMLINK_MODE, sibling, variant_of
+from activation.inputs.skill_set import sibling, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
 GIT_LOOKUP_ERRORS = (ODBError, ValueError, IndexError, NotImplementedError)
 """What gitpython raises for a ref it cannot resolve or an object a shallow clone lacks."""
+SYMLINK_MODE = 0o120000
+"""A git tree entry's mode for a symbolic link."""
 
 
 def _open_repo(spec: str, target: Target) -> git.Repo:

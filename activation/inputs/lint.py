@@ -44,7 +44,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Literal
 
 from activation._config import DESCRIPTION_LIMIT, SIMILAR_ERROR, SIMILAR_WARN
@@ -75,21 +74,44 @@ class Finding:
     message: str
 
 
-def _longest_shared_run(prompt: list[str], description: list[str]) -> list[str]:
-    match = SequenceMatcher(None, prompt, description, autojunk=False).find_longest_match(
-        0, len(prompt), 0, len(description)
-    )
-    return prompt[match.a : match.a + match.size]
+def _shared_runs(prompt: list[str], description: list[str]) -> list[list[str]]:
+    """Every maximal run of consecutive words the two share, longest first (then by where
+    it starts in the prompt, then in the description)."""
+    places: dict[str, list[int]] = {}
+    for j, word in enumerate(description):
+        places.setdefault(word, []).append(j)
+    runs = []
+    for i, word in enumerate(prompt):
+        for j in places.get(word, ()):
+            if i and j and prompt[i - 1] == description[j - 1]:
+                continue  # inside a run that starts earlier
+            size = 1
+            while (
+                i + size < len(prompt)
+                and j + size < len(description)
+                and prompt[i + size] == description[j + size]
+            ):
+                size += 1
+            runs.append((-size, i, j))
+    return [prompt[i : i - minus] for minus, i, _j in sorted(runs)]
 
 
-def echo(prompt: str, description: str) -> str | None:
-    """Why the prompt echoes the description, or None; see the module docstring for the rule."""
+def echo(prompt: str, description: str, known: frozenset[str] = frozenset()) -> str | None:
+    """Why the prompt echoes the description, or None; see the module docstring for the rule.
+
+    Words of `known` (the content words of text the description keeps from elsewhere) count
+    as no content word of either side: only what the description adds can echo a prompt."""
+
+    def counts(word: str) -> bool:
+        return is_content(word) and word not in known
+
     prompt_words = words(prompt)
-    description_words = words(description)
-    run = _longest_shared_run(prompt_words, description_words)
-    if len(run) >= ECHO_RUN and sum(map(is_content, run)) >= 2:
-        return f"copies the phrase {' '.join(run)!r}"
-    content = {word for word in prompt_words if is_content(word)}
+    for run in _shared_runs(prompt_words, words(description)):
+        if len(run) < ECHO_RUN:
+            break
+        if sum(map(counts, run)) >= 2:
+            return f"copies the phrase {' '.join(run)!r}"
+    content = {word for word in prompt_words if counts(word)}
     shared = content & content_words(description)
     if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
         return f"is built from its words {', '.join(sorted(shared))}"

@@ -8,7 +8,6 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path, PurePath
 
@@ -20,6 +19,7 @@ from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Vari
 from activation.inputs.cases import CaseFile, parse_cases, resolve_ids, select
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
+from activation.inputs.skill_set import sibling, variant_of
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
 from activation.inputs.target import (
     MANIFEST,
@@ -35,10 +35,6 @@ from activation.inputs.variants import (
     git_ref,
     working_tree_spec,
 )
-
-SYMLINK_MODE = 0o120000
-"""A git tree entry's mode for a symbolic link."""
-
 
 # --- cases and distractors ---------------------------------------------------------------
 
@@ -241,28 +237,6 @@ def _working_set(target: Target) -> list[tuple[str, str, str]]:
         relative = (target.skills_dir / path.parent.name / SKILL_FILE_NAME).as_posix()
         found.append((path.parent.name, relative, read_text(path, "SKILL.md")))
     return found
-
-
-def sibling(target: Target, folder: str, path: str, text: str) -> Skill:
-    """A skill of the set as the agent lists it."""
-    document = read_sibling(text, path)
-    description = document.frontmatter.get("description")
-    shown = document.name if document.name not in (None, folder) else None
-    return Skill(
-        name=skill_id(target.plugin_name, folder),
-        description=description.strip() or None if isinstance(description, str) else None,
-        when_to_use=document.when_to_use,
-        display=shown,
-        source="plugin" if target.in_plugin else "project",
-        path=path,
-        text=text,
-        listed=document.listed,
-    )
-
-
-def variant_of(spec: str, text: str, source: str, siblings: Sequence[Skill]) -> Variant:
-    document = split_document(text, source)
-    return Variant(spec, document.description, text, source, document.when_to_use, tuple(siblings))
 
 
 def read_path(spec: str, cwd: Path, target: Target) -> Variant:

@@ -4,7 +4,10 @@ The proposer sees the train split's failures only as categories of intent (a gro
 skill the prompts belong to, where they went), never the prompts' words: a description
 that quotes the cases it is tuned on scores well on them and tells the agent nothing about
 the next user's words. For the same reason a proposal that echoes a train prompt (by the
-rule `lint` uses for prompts that echo a description) is rejected.
+rule `lint` uses for prompts that echo a description) is rejected, judged only on what it
+adds: the words it keeps from the current description or shares with a sibling's are no
+echo of a prompt, or a suite where a prompt already echoes the current description would rule
+out every proposal that keeps it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from activation import _config
 from activation._models import NONE, OTHER, CaseVerdict
 from activation.inputs.lint import echo
+from activation.inputs.words import content_words
 
 
 def _where(verdict: CaseVerdict, target: str) -> tuple[str, str]:
@@ -79,10 +83,13 @@ def failure_categories(verdicts: Sequence[CaseVerdict], target: str) -> tuple[st
     )
 
 
-def proposal_problems(text: str, train_prompts: Sequence[str], limit: int) -> tuple[str, ...]:
+def proposal_problems(
+    text: str, train_prompts: Sequence[str], limit: int, kept: Sequence[str] = ()
+) -> tuple[str, ...]:
     """Why a proposed description cannot be measured, or () when it can. `limit` is the
     smallest that applies (the Agent Skills spec's 1,024 characters, each cell's cut of a
-    listing entry); a prompt it echoes is named by its position, never by its words."""
+    listing entry); `kept`: the current description and the siblings' (their words echo no
+    prompt); a prompt it echoes is named by its position, never by its words."""
     if not text.strip():
         return ("it is empty",)
     problems = []
@@ -90,8 +97,9 @@ def proposal_problems(text: str, train_prompts: Sequence[str], limit: int) -> tu
         problems.append(f"it is {len(text):,} characters, over the limit of {limit:,}")
     if text.splitlines() != [text]:
         problems.append("it has a line break (a description is one line)")
+    known = frozenset().union(*map(content_words, kept))
     for position, prompt in enumerate(train_prompts, 1):
-        reason = echo(prompt, text)
+        reason = echo(prompt, text, known)
         if reason is not None:
             how = "copies a phrase of" if reason.startswith("copies") else "is built from"
             problems.append(f"it echoes train prompt {position} (it {how} its words)")

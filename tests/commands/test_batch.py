@@ -10,10 +10,19 @@ from pathlib import Path
 import orjson
 import pytest
 
+import activation
 from activation import _config
 from activation.trials.classifier.batch import split
-from tests.support.cli import by_id, read_report, run, spawn, wait_until
+from tests.support.cli import (
+    BASELINE,
+    by_id,
+    read_report,
+    run,
+    spawn,
+    wait_until,
+)
 from tests.support.messages_api import (
+    Answer,
     Error,
     Expired,
     FakeMessagesAPI,
@@ -21,13 +30,14 @@ from tests.support.messages_api import (
     Raw,
     Reply,
 )
-from tests.support.scripted_model import refunds_fire
-from tests.support.skill_repo import SkillRepo, case, write_cases
+from tests.support.scripted_model import Scripted, always, refunds_fire
+from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
 
 CASES = [
     case("refund", "refund order 1234", True),
     case("charts", "plot monthly revenue", False),
 ]
+DROPS = "partial refund for a coupon order"
 
 
 def test_a_round_goes_out_as_one_batch_at_half_price(
@@ -42,6 +52,7 @@ def test_a_round_goes_out_as_one_batch_at_half_price(
     assert code == 0
     assert fake_api.message_requests == []
     assert len(fake_api.batches) == 1
+    assert fake_api.batch_creations == [12]  # nothing to re-ask: no second, empty batch
     (batch,) = fake_api.batches.values()
     assert len(batch.requests) == 12
     ids = [custom_id for custom_id, _request, _reply in batch.answers]
@@ -63,6 +74,7 @@ def test_a_round_goes_out_as_one_batch_at_half_price(
     # The cache is consulted before a request goes into a batch: a rerun submits none.
     code, again = run(tmp_path, CASES, "--batch", "--max-trials", "3")
     assert (code, again["usage"]["from_cache"], len(fake_api.batches)) == (0, 12, 1)
+    assert fake_api.batch_creations == [12]
 
 
 def test_expired_errored_and_unusable_requests_are_error_trials(
@@ -106,6 +118,59 @@ def test_expired_errored_and_unusable_requests_are_error_trials(
     assert asked["garbled"] == 4
     assert len(fake_api.batches) == 2
     assert [len(b.requests) for b in fake_api.batches.values()] == [10, 2]
+    assert fake_api.batch_creations == [10, 2]
+
+
+def test_every_round_is_one_batch_and_none_is_empty(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    """A case that escalates makes rounds of its own; each goes out as one batch, and a
+    round with nothing to ask (no unusable answer to re-ask) sends none."""
+    fake_api.script = Scripted(
+        {
+            # The candidate fires on its first ask only: 3/3 against 1/3 escalates.
+            DROPS: lambda d, n: Answer([SKILL_ID] if d == BASELINE or n == 0 else []),
+            "refund order 1234": always([SKILL_ID]),
+            "plot monthly revenue": always(["charts"]),
+        }
+    )
+    cases = [*CASES, case("drops", DROPS, True)]
+    code, report = run(tmp_path, cases, "--batch")
+    assert code == 1
+    assert by_id(report)["drops"]["status"] == "REGRESSED"
+    assert by_id(report)["drops"]["trials_run"] == {"baseline": 9, "candidate": 9}
+    assert fake_api.batch_creations == [18, 6, 6]  # the first round, then two escalations
+    assert [len(b.requests) for b in fake_api.batches.values()] == [18, 6, 6]
+    assert report["usage"]["requests"] == 30
+
+
+def test_a_batch_the_api_refuses_is_one_line_and_exit_2_not_error_trials(
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The API answers 400 to a batch it will never take (here: more requests than it
+    allows): no retry, no trial counted as an error, the run stops on one line."""
+    fake_api.script = refunds_fire
+    fake_api.batch_max_requests = 5
+    code, report = run(tmp_path, CASES, "--batch", "--max-trials", "3")
+    reason = (
+        "the Message Batches API refused a batch of 12 requests (HTTP 400): requests: List "
+        "should have at most 5 items after validation, not 12"
+    )
+    captured = capsys.readouterr()
+    assert code == 2
+    assert report == {
+        "schema": "activation-report/4",
+        "version": activation.__version__,
+        "exit_code": 2,
+        "error": reason,
+    }  # no case, so no trial counted as an error
+    assert captured.err.strip().splitlines()[-1] == f"activation: error: {reason}"
+    assert "Traceback" not in captured.err and "internal error" not in captured.err
+    assert fake_api.batch_creations == [12]
+    assert fake_api.batches == {}
 
 
 def test_a_batch_is_split_at_the_size_limit(
@@ -130,6 +195,7 @@ def test_split_keeps_order_within_count_and_size() -> None:
     item = len(orjson.dumps({"custom_id": "id-0", "params": {"system": "x" * 10}})) + 1
     assert [len(b) for b in split(slots, 100, 2 * item)] == [2, 2, 2, 1]
     assert [len(b) for b in split(slots[:1], 1, 1)] == [1]  # one request always goes
+    assert split([], 3, 10**6) == []  # nothing to ask: no batch, not an empty one
 
 
 def cli(repo: SkillRepo, tmp_path: Path, report: Path, *flags: str) -> subprocess.Popen[bytes]:

@@ -14,6 +14,7 @@ import pytest
 
 from activation import __version__
 from activation.commands.main import main
+from activation.inputs.lint import echo
 from activation.inputs.load import load_cases
 from activation.inputs.splits import assign_splits
 from activation.inputs.words import content_words, words
@@ -394,3 +395,52 @@ def test_an_openai_model_can_propose(
     assert request.body["text"]["format"]["schema"]["required"] == ["descriptions"]
     assert CURRENT in request.prompt and "6 prompts tagged 'chargebacks'" in request.prompt
     assert not any(is_proposer(r) for r in fake_api.requests)  # no proposal asked of Claude
+
+
+ECHOED = "Use when issuing refunds for returned orders."
+"""A current description three prompts of the suite already echo (they copy its phrase)."""
+GENERAL = (
+    "Use when money goes back to a customer: issuing refunds for returned orders or chargebacks."
+)
+"""The clearly better rewrite: it keeps the echoed phrase and adds the chargebacks."""
+CASES_40 = (
+    [case(f"returned-{i}", f"issuing refunds for returned orders {i}", True, ["refunds"])
+     for i in range(3)]
+    + [case(f"refund-{i}", f"issuing refunds quickly {i}", True, ["refunds"]) for i in range(12)]
+    + [case(f"chargeback-{i}", f"customer chargebacks piling {i}", True, ["chargebacks"])
+       for i in range(13)]
+    + [case(f"chart-{i}", f"drawing charts weekly {i}", False, ["negative"]) for i in range(12)]
+)  # fmt: skip
+
+
+def test_prompts_that_echo_the_current_description_rule_out_no_proposal_that_keeps_it(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    """40 cases, 3 of whose prompts echo the current description: each proposal keeps that
+    description's phrase, so judged whole each would echo them. Judged on what it adds, the
+    general rewrite wins, the greedy one is out on select, and the paste is still out."""
+    repo.write_description(ECHOED)
+    cases = write_cases(tmp_path / "cases.json", CASES_40)
+    loaded = load_cases(cases).cases
+    assert [echo(c.prompt, ECHOED) is not None for c in loaded] == [True] * 3 + [False] * 37
+    splits = assign_splits(loaded, SKILL_ID, 0)
+    train = [c.prompt for c in loaded if c.id in splits.train]
+    assert {"returned-0", "returned-1"} <= set(splits.train)  # echoing prompts among train's
+    pasted_prompt = next(p for p in train if p.startswith("customer chargebacks"))
+    greedy = "Use when issuing refunds for returned orders or drawing charts."
+    pasted = f"Use when issuing refunds for returned orders or {pasted_prompt}."
+    fake_api.script = lambda r: (
+        proposals([GENERAL, greedy, pasted]) if is_proposer(r) else routed(r)
+    )
+    code, found = suggest(tmp_path, cases, "--rounds", "1")
+    assert code == 0
+    assert found["original"] == ECHOED
+    verdicts = {p["text"]: p["verdict"] for p in found["rounds"][0]["proposals"]}
+    select_charts = [i for i in splits.select if i.startswith("chart-")]
+    assert verdicts == {
+        GENERAL: "chosen",
+        greedy: f"out: REGRESSED {', '.join(select_charts)} ({found['cells'][0]})",
+        pasted: f"out: it echoes train prompt {train.index(pasted_prompt) + 1} (it copies a "
+        "phrase of its words)",
+    }
+    assert found["chosen"] == GENERAL

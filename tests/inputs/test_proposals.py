@@ -202,6 +202,58 @@ def test_every_problem_at_once() -> None:
     )
 
 
+ECHOED = "Use for a partial refund through the Stripe dashboard."
+"""A current description that train prompt 2 already echoes (it copies its phrase)."""
+
+
+def test_what_a_proposal_keeps_of_the_current_description_echoes_no_prompt() -> None:
+    rewrite = "Use for a partial refund through the Stripe dashboard, or a reversed card payment."
+    echoes = ("it echoes train prompt 2 (it copies a phrase of its words)",)
+    assert proposal_problems(ECHOED, PROMPTS, 1024) == echoes
+    assert proposal_problems(rewrite, PROMPTS, 1024) == echoes  # judged whole, it would be out
+    assert proposal_problems(rewrite, PROMPTS, 1024, (ECHOED,)) == ()
+
+
+def test_words_kept_from_the_current_description_build_no_prompt() -> None:
+    current = "Use when a customer asks for money back."
+    proposal = "Use when a customer asks for money back on order 1234."
+    assert proposal_problems(proposal, PROMPTS, 1024) == (
+        "it echoes train prompt 1 (it is built from its words)",
+    )
+    assert proposal_problems(proposal, PROMPTS, 1024, (current,)) == ()  # it adds order 1234
+
+
+def test_a_proposal_that_keeps_the_description_and_pastes_a_prompt_is_still_out() -> None:
+    copied = f"{ECHOED[:-1]}, or when my customer wants their money back for order 1234."
+    built = f"{ECHOED[:-1]}: order money back, customer 1234."
+    assert proposal_problems(copied, PROMPTS, 1024, (ECHOED,)) == (
+        "it echoes train prompt 1 (it copies a phrase of its words)",
+    )
+    assert proposal_problems(built, PROMPTS, 1024, (ECHOED,)) == (
+        "it echoes train prompt 1 (it is built from its words)",
+    )
+
+
+def test_a_pasted_phrase_counts_beside_a_longer_kept_one() -> None:
+    """The longest run it shares with prompt 2 is the kept phrase; the shorter one after it
+    adds two of the prompt's words in its own order."""
+    pasted = f"{ECHOED[:-1]}, or for a duplicate charge."
+    assert proposal_problems(pasted, PROMPTS, 1024, (ECHOED,)) == (
+        "it echoes train prompt 2 (it copies a phrase of its words)",
+    )
+
+
+def test_words_a_proposal_shares_with_a_siblings_description_echo_no_prompt() -> None:
+    prompts = ("Answering a card dispute or a chargeback for my store",)
+    current = "Use when refunding a payment."
+    proposal = "Use when refunding a payment, not when answering a card dispute or a chargeback."
+    assert proposal_problems(proposal, prompts, 1024, (current,)) == (
+        "it echoes train prompt 1 (it copies a phrase of its words)",
+    )
+    kept = (current, *(description for _name, description in SIBLINGS))
+    assert proposal_problems(proposal, prompts, 1024, kept) == ()
+
+
 SIBLINGS = (
     (SIBLING, "Use when answering a card dispute or a chargeback."),
     ("billing:payouts", "Use when paying out to a connected account."),

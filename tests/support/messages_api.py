@@ -610,6 +610,7 @@ class FakeMessagesAPI(StandIn):
         *,
         latency: float | Callable[[FakeRequest], float] = 0.0,
         batch_processing: float = 0.0,
+        batch_max_requests: int = 100_000,
         cache_min_tokens: int = 1024,
     ) -> None:
         super().__init__("fake-messages-api")
@@ -619,6 +620,9 @@ class FakeMessagesAPI(StandIn):
         self.latency = latency
         self.batch_processing = batch_processing
         """Seconds a Message Batch stays ``in_progress`` after it is created."""
+        self.batch_max_requests = batch_max_requests
+        """The most requests a batch may hold (the real API's 100,000): more is a 400, as is
+        a batch with none."""
         self.batches: dict[str, _Batch] = {}
         self.in_flight = 0
         self.max_in_flight = 0
@@ -657,6 +661,16 @@ class FakeMessagesAPI(StandIn):
         """Every message request sent inside a Message Batch (its ``params``), in order."""
         with self._lock:
             return [item for batch in self.batches.values() for item in batch.requests]
+
+    @property
+    def batch_creations(self) -> list[int]:
+        """How many requests each ``POST /v1/messages/batches`` carried, in order: every
+        attempt, the ones answered 400 (none, or too many) and the SDK's retries included."""
+        return [
+            len(items) if isinstance(items := r.body.get("requests"), list) else 0
+            for r in self.requests
+            if r.method == "POST" and r.path.rstrip("/") == "/v1/messages/batches"
+        ]
 
     @property
     def model_requests(self) -> int:
@@ -741,6 +755,9 @@ class FakeMessagesAPI(StandIn):
         parts = request.path.removeprefix("/v1/messages/batches").strip("/").split("/")
         headers = {"request-id": request_id}
         if request.method == "POST" and parts == [""]:
+            refused = self._refused_batch(request.body.get("requests"))
+            if refused is not None:
+                return _error_response(Error(400, message=refused), request_id)
             created = self._create_batch(request)
             return JSONResponse(created.data(self.base_url), headers=headers)
         batch = self.batches.get(parts[0])
@@ -756,10 +773,22 @@ class FakeMessagesAPI(StandIn):
             return Response(lines, media_type="application/binary", headers=headers)
         return _error_response(Error(400, message="not a batch operation"), request_id)
 
+    def _refused_batch(self, items: object) -> str | None:
+        """Why the real API answers a batch creation 400, or None: `requests` must be a list
+        of 1 to `batch_max_requests` items."""
+        if not isinstance(items, list):
+            return "requests: Input should be a valid list"
+        if not items:
+            return "requests: List should have at least 1 item after validation, not 0"
+        if len(items) > self.batch_max_requests:
+            return (
+                f"requests: List should have at most {self.batch_max_requests} items after "
+                f"validation, not {len(items)}"
+            )
+        return None
+
     def _create_batch(self, request: FakeRequest) -> _Batch:
-        items = request.body.get("requests")
-        if not isinstance(items, list) or not items:
-            raise ValueError("a batch needs requests")
+        items = request.body["requests"]
         batch = _Batch(_new_id("msgbatch"), time.monotonic() + self.batch_processing)
         for item in items:
             params = FakeRequest(body=item["params"], headers=request.headers)

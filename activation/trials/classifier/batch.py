@@ -7,7 +7,9 @@ written to the state folder the moment it exists, before any wait, so `--batch -
 collects an interrupted run's batches instead of paying for them again; polling backs off,
 and the results are mapped back to trials by `custom_id`. An errored, expired or canceled
 request is an error trial; an unusable answer is asked again once, in a second batch of the
-same round. Ctrl-C and SIGTERM cancel the open batches on the way out (shielded).
+same round. Nothing to ask sends no batch (the API refuses an empty one), and a batch the API
+refuses (HTTP 400) stops the run as an input error: no retry would be taken, and its requests
+are no trials. Ctrl-C and SIGTERM cancel the open batches on the way out (shielded).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import anyio
 import orjson
 
 from activation import _config, state
+from activation._errors import InputError
 from activation._models import Prices, Trial, TrialKey, Usage
 from activation.trials.backend import Round, request_digest
 from activation.trials.budget import CEILING
@@ -42,17 +45,27 @@ Result = tuple[str, Any]
 def split(
     requests: Sequence[tuple[str, dict[str, Any]]], max_requests: int, max_bytes: int
 ) -> list[list[tuple[str, dict[str, Any]]]]:
-    """Batches within the API's limits on request count and size, in queue order."""
-    batches: list[list[tuple[str, dict[str, Any]]]] = [[]]
+    """Batches within the API's limits on request count and size, in queue order; none for
+    no requests (the API refuses an empty batch)."""
+    batches: list[list[tuple[str, dict[str, Any]]]] = []
     size = 0
     for custom_id, params in requests:
         item = len(orjson.dumps({"custom_id": custom_id, "params": params})) + 1
-        if batches[-1] and (len(batches[-1]) >= max_requests or size + item > max_bytes):
+        if not batches or len(batches[-1]) >= max_requests or size + item > max_bytes:
             batches.append([])
             size = 0
         batches[-1].append((custom_id, params))
         size += item
     return batches
+
+
+def _api_message(error: anthropic.APIStatusError) -> str:
+    """The first line of the API's own words for a refused request."""
+    body = error.body if isinstance(error.body, dict) else {}
+    detail = body.get("error")
+    message = detail.get("message") if isinstance(detail, dict) else None
+    lines = str(message or error.message).strip().splitlines()
+    return lines[0] if lines else f"HTTP {error.status_code}"
 
 
 class BatchBackend:
@@ -181,6 +194,11 @@ class BatchBackend:
             batch = await self._client.messages.batches.create(requests=requests)
         except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
             raise refused(error) from None
+        except anthropic.BadRequestError as error:
+            raise InputError(
+                f"the Message Batches API refused a batch of {len(part)} requests "
+                f"(HTTP {error.status_code}): {_api_message(error)}"
+            ) from None
         except anthropic.APIConnectionError:
             raise unreachable(self._client, " to submit a batch") from None
         except anthropic.APIStatusError as error:
