@@ -14,7 +14,11 @@ NEW_FILE_MODE = 0o644
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """`path` holds `data` afterwards, or (OSError) is as it was."""
+    """`path` holds `data` afterwards, or (OSError) is as it was. What is not a regular file
+    (a device such as /dev/stdout, a pipe) is written to as it is, never replaced."""
+    if path.exists() and not path.is_file():
+        path.write_bytes(data)
+        return
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     temporary = Path(name)
     try:

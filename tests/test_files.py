@@ -39,3 +39,12 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(
         write_atomically(target, b"half")
     assert target.read_bytes() == b"the description a user wrote"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["SKILL.md"]
+
+
+def test_a_device_is_written_to_never_replaced() -> None:
+    """/dev/full stays the device (a run as root must never swap it for a file): the write
+    fails as the device makes it fail."""
+    full = Path("/dev/full")
+    with pytest.raises(OSError, match="No space left"):
+        write_atomically(full, b"report")
+    assert full.is_char_device()

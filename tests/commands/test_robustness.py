@@ -301,8 +301,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
-        "opencode": "opencode",
-        "codex": "codex",
+        "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
     }
 
 
