@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 import activation
+from activation import _config
 from activation.commands.flags import COMMANDS
 from activation.report.codec import shipped_schema
 
@@ -133,11 +134,18 @@ def test_the_docs_have_a_few_runnable_examples() -> None:
     assert {"README.md", "docs/getting-started.md"} <= set(pages)
 
 
-def run_environment(root: Path) -> dict[str, str]:
+@pytest.fixture
+def venv_bin() -> Path:
+    """This venv's programs folder (its `activation`, its `mkdocs`). A test that runs them
+    starts fresh interpreters, which the fixture's name marks slow (tests/conftest.py)."""
+    return Path(sys.executable).parent
+
+
+def run_environment(root: Path, programs: Path) -> dict[str, str]:
     """A new user's shell: the venv's `activation` on PATH after `. .venv/bin/activate`, no
     API key, a home, cache and git identity of its own, a wide terminal."""
     return {
-        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "PATH": f"{programs}:/usr/bin:/bin",
         "HOME": str(root / "home"),
         "ACTIVATION_CACHE_DIR": str(root / "cache"),
         "COLUMNS": "120",
@@ -148,16 +156,16 @@ def run_environment(root: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("page", sorted(runnable_pages()))
-def test_every_runnable_example_runs_as_shown(page: str, tmp_path: Path) -> None:
+def test_every_runnable_example_runs_as_shown(page: str, tmp_path: Path, venv_bin: Path) -> None:
     """A page's examples run in order in one folder holding a copy of examples/ and the venv
     (as `.venv`), the way a reader at the repository root would run them."""
     shutil.copytree(REPO / "examples", tmp_path / "examples")
-    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    (tmp_path / ".venv").symlink_to(venv_bin.parent)
     (tmp_path / "home").mkdir()
     for example in runnable_pages()[page]:
         done = subprocess.run(
             ["bash", "-euo", "pipefail", "-c", example.script],
-            cwd=tmp_path / example.folder, env=run_environment(tmp_path),
+            cwd=tmp_path / example.folder, env=run_environment(tmp_path, venv_bin),
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         where = f"{page}, example {example.index + 1}:\n{example.script}"
@@ -202,12 +210,13 @@ def test_the_import_rules_page_lists_every_layer() -> None:
     assert "1. `activation.commands`\n1. `activation.report`\n1. `activation.trials`\n" in page
 
 
-def test_the_site_builds_strictly_offline(tmp_path: Path) -> None:
+def test_the_site_builds_strictly_offline(tmp_path: Path, venv_bin: Path) -> None:
+    """As `.ci/run` builds it, behind a proxy nothing listens on."""
     site = tmp_path / "site"
     env = {**os.environ, "HTTP_PROXY": OFFLINE, "HTTPS_PROXY": OFFLINE, "ALL_PROXY": OFFLINE}
     env.pop("NO_PROXY", None)
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        [str(venv_bin / "mkdocs"), "build", "--strict", "--site-dir", str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -252,3 +261,13 @@ def test_ci_builds_the_docs_strictly() -> None:
 def test_the_pre_commit_rev_is_the_package_version() -> None:
     revs = re.findall(r"rev: (\S+)", (DOCS / "ci.md").read_text())
     assert revs == [f"v{activation.__version__}"]
+
+
+def test_the_pinned_agent_clis_the_docs_name_are_the_code_s() -> None:
+    pinned = {_config.CLAUDE_PACKAGE, _config.OPENCODE_PACKAGE, _config.CODEX_PACKAGE}
+    names = {package.rpartition("@")[0] for package in pinned}
+    pattern = re.compile("(" + "|".join(re.escape(name) for name in names) + r")@[\w.-]+")
+    named = set()
+    for page in [README, *DOCS.rglob("*.md")]:
+        named |= {match.group(0) for match in pattern.finditer(page.read_text())}
+    assert named == pinned

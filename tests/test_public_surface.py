@@ -33,7 +33,7 @@ def library_example() -> str:
     return "\n".join(blocks)
 
 
-def test_the_library_example_runs_head_against_the_working_tree(
+def test_the_readme_library_example_runs_head_against_the_working_tree(
     skill_repo: SkillRepos,
 ) -> None:
     made = skill_repo(
