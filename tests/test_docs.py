@@ -24,9 +24,11 @@ import pytest
 import yaml
 
 import activation
-from activation import _config
 from activation.commands.flags import COMMANDS
 from activation.report.codec import shipped_schema
+from tests.support.claude_cli import CLAUDE
+from tests.support.codex_cli import CODEX
+from tests.support.opencode_cli import OPENCODE
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -237,8 +239,10 @@ def test_the_readme_is_a_short_front_page_with_the_commands_ci_runs() -> None:
     assert f"```sh\n{TEST}\n```" in readme
     ci_run = (REPO / ".ci" / "run").read_text().splitlines()
     assert INSTALL in ci_run and TEST in ci_run
-    assert "apt-get install chromium ripgrep" in readme
-    assert "SYSTEM_PACKAGES=(chromium ripgrep)" in ci_run
+    (packages,) = re.findall(r"^SYSTEM_PACKAGES=\(([^)]*)\)$", "\n".join(ci_run), re.MULTILINE)
+    assert set(packages.split()) >= {"chromium", "ripgrep"}
+    for page in (readme, (DOCS / "getting-started.md").read_text()):
+        assert f"apt-get install {' '.join(packages.split())}" in page  # what .ci/run installs
     assert "--model mock" in readme
 
 
@@ -263,11 +267,39 @@ def test_the_pre_commit_rev_is_the_package_version() -> None:
     assert revs == [f"v{activation.__version__}"]
 
 
-def test_the_pinned_agent_clis_the_docs_name_are_the_code_s() -> None:
-    pinned = {_config.CLAUDE_PACKAGE, _config.OPENCODE_PACKAGE, _config.CODEX_PACKAGE}
-    names = {package.rpartition("@")[0] for package in pinned}
-    pattern = re.compile("(" + "|".join(re.escape(name) for name in names) + r")@[\w.-]+")
+def doc_pages() -> list[Path]:
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def test_the_pinned_agent_clis_the_docs_name_are_the_ones_the_tests_install() -> None:
+    pinned = {cli.spec for cli in (CLAUDE, OPENCODE, CODEX)}
+    packages = "|".join(re.escape(cli.package) for cli in (CLAUDE, OPENCODE, CODEX))
     named = set()
-    for page in [README, *DOCS.rglob("*.md")]:
-        named |= {match.group(0) for match in pattern.finditer(page.read_text())}
+    for page in doc_pages():
+        named |= set(re.findall(rf"(?:{packages})@[\w.-]*\w", page.read_text()))
     assert named == pinned
+
+
+CODE_PATH = re.compile(
+    r"`((?:activation|tests|benchmarks|examples|docs|\.ci|trials|commands|report|inputs"
+    r"|verdicts)/[\w./-]*)`"
+)
+"""A path into this repository's code, as the docs write it: from the root or from
+`activation/`."""
+SHIPPED_FILE = re.compile(r"`([a-z_]+\.py|[a-z-]+-\d+\.\d+\.\d+\.toml)`")
+"""A module or a listing's data file of the package, named alone (`flags.py`,
+`codex-0.171.0.toml`)."""
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    named = 0
+    shipped = {path.name for path in (REPO / "activation").rglob("*.*")}
+    for page in doc_pages():
+        text = page.read_text()
+        for path in CODE_PATH.findall(text):
+            named += 1
+            assert (REPO / path).exists() or (REPO / "activation" / path).exists(), (page, path)
+        for name in SHIPPED_FILE.findall(text):
+            named += 1
+            assert name in shipped, (page, name)
+    assert named >= 30
