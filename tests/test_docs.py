@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 import activation
+from activation._errors import ExitCode
 from activation.commands.flags import COMMANDS
 from activation.report.codec import shipped_schema
 from tests.support.claude_cli import CLAUDE
@@ -303,3 +304,10 @@ def test_every_path_the_docs_name_exists() -> None:
             named += 1
             assert name in shipped, (page, name)
     assert named >= 30
+
+
+def test_the_exit_code_table_has_every_exit_code() -> None:
+    page = (DOCS / "getting-started.md").read_text()
+    table = page[page.index("## Exit codes") :]
+    shown = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)}
+    assert shown == {int(code) for code in ExitCode}
