@@ -1,5 +1,5 @@
-"""The public surface serves a library user: every exported name resolves, and the README's
-library example runs as printed, comparing the working tree with git:HEAD."""
+"""The public surface serves a library user: every exported name resolves, and the docs'
+library example (docs/python.md) runs as printed, comparing the working tree with git:HEAD."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import activation
 from tests.support.skill_repo import SkillRepos
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+LIBRARY_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python.md"
 
 
 def test_every_exported_name_resolves() -> None:
@@ -27,10 +27,9 @@ def test_every_exported_name_resolves() -> None:
 
 
 def library_example() -> str:
-    """The Python blocks of the README's "From Python" section, in order."""
-    section = README.read_text().split("\n### From Python\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert blocks, "the README has no Python example"
+    """The Python blocks of the "From Python" page, in order."""
+    blocks = re.findall(r"```python\n(.*?)```", LIBRARY_PAGE.read_text(), re.DOTALL)
+    assert blocks, "the From Python page has no Python example"
     return "\n".join(blocks)
 
 
