@@ -18,7 +18,7 @@ from activation.commands.main import main
 from activation.trials.agents import REGISTRY, agent_named
 from activation.trials.classifier import mock
 from activation.trials.classifier.prompt import system_text
-from tests.support.cli import BASELINE, CANDIDATE, by_id, run
+from tests.support.cli import BASELINE, CANDIDATE, by_id, one_line_error, run
 from tests.support.fake_agent import AGENT, write_shim
 from tests.support.fake_agent.listing import CLOSING, HEADING
 from tests.support.skill_repo import DISTRACTORS, SkillRepo, case
@@ -180,3 +180,15 @@ def test_the_fake_agent_and_claude_code_make_a_two_cell_matrix(
     assert "FAILED: the candidate regressed in A/fake/mock, A/claude-code/mock." in out
     assert len(report["agreement"]) == 2  # one pair of cells, two variants
     assert report["usage"]["requests"] == 2 * 3 * 3 * 2
+
+
+def test_detect_names_the_registered_agent_among_those_it_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    transcript = tmp_path / "candidate-0.jsonl"
+    transcript.write_text('{"type": "start"}\n')
+    assert main(["detect", str(transcript), "--agent", "cursor", "--skill", "refunds"]) == 2
+    assert one_line_error(capsys) == (
+        "activation detect: error: argument --agent: unknown agent cursor: choose from "
+        "claude-code, opencode, codex, fake (see activation detect --help)"
+    )
