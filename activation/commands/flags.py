@@ -110,6 +110,14 @@ def agents(value: str) -> tuple[str, ...]:
     return names
 
 
+def agent_name(value: str) -> str:
+    """`--agent NAME`: an agent this tool knows, asked of the registry when the flag is read
+    (not when this module is imported), so an agent registered since is one too."""
+    if value not in known():
+        raise argparse.ArgumentTypeError(f"unknown agent {value}: choose from {', '.join(known())}")
+    return value
+
+
 AUTO = "auto"
 
 
@@ -759,8 +767,8 @@ DETECT = Command(
                     "--agent",
                     "NAME",
                     "whose transcript it is",
+                    agent_name,
                     default=AGENT,
-                    choices=known(),
                 ),
                 Flag(
                     "--exit-code",
