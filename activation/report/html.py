@@ -262,6 +262,7 @@ def said(report: Report) -> dict[str, object]:
     return {
         "verdict": words.verdict(report),
         "agent": words.agent_label(report),
+        "stage": words.stage_text(report),
         "recall": {v: words.recall_text(report.summary.figures(v)) for v in VARIANTS},
         "false_positives": {
             v: words.false_positives_text(report.summary.figures(v)) for v in VARIANTS

@@ -31,6 +31,7 @@ def _properties(report: Report) -> dict[str, str]:
         "skill": report.skill.id,
         "skill_path": report.skill.path,
         "stage": report.stage,
+        "measured": words.stage_text(report),
         "model": report.model or "the CLI's default",
         "trials": str(report.trials),
         "max_trials": str(report.max_trials),

@@ -115,9 +115,11 @@ def test_stage_a_asks_the_model_in_the_fake_agents_listing(
         assert "Claude Code" not in text
     markdown = paths["markdown"].read_text()
     assert "Stage A in Fake Agent's listing, model `mock`" in markdown
-    assert "activation --real --agent fake --only dispute" in paths["html"].read_text()
+    html = paths["html"].read_text()
+    assert "activation --real --agent fake --only dispute" in html
+    assert "Stage A in Fake Agent&#39;s listing" in html
     properties = junit_properties(paths["junit"])
-    assert properties["stage"] == "A"
+    assert (properties["stage"], properties["measured"]) == ("A", "Stage A in Fake Agent's listing")
     assert "agent" not in properties  # a Stage A run names no agent release
 
 

@@ -39,6 +39,7 @@ def test_a_junit_parser_reads_the_cases_and_verdicts(tmp_path: Path) -> None:
         "skill": "billing:refunds",
         "skill_path": "plugins/payments/skills/refunds/SKILL.md",
         "stage": "A",
+        "measured": "Stage A",
         "model": "claude-test-1",
         "trials": "5",
         "max_trials": "5",
