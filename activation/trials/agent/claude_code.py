@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from activation import _config
-from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 from activation.trials import api_check
 from activation.trials.agent.adapter import Detector, Launch, Run, Settled
@@ -35,6 +34,7 @@ from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet
 from activation.trials.listing.claude_code import Listing
+from activation.trials.providers import runnable
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -122,17 +122,13 @@ class ClaudeCode:
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
+    providers: tuple[str, ...] = ("anthropic",)
 
     def executable(self, settings: AgentSettings) -> str:
         return settings.claude
 
     def model(self, model: str | None) -> str | None:
-        if (model or "").startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B (--real) runs Claude Code on Anthropic's models; "
-                "an openai: model is measured in Stage A"
-            )
-        return model
+        return None if model is None else runnable(model, self.providers, self.title).id
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

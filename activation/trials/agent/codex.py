@@ -36,6 +36,7 @@ from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
 from activation.trials.listing.claude_code import Listing
+from activation.trials.providers import runnable
 
 PROVIDER = "activation"
 KEY = "OPENAI_API_KEY"
@@ -88,20 +89,14 @@ class Codex:
     credentials = KEY
     marks_copies = True
     reports_cost = False
+    providers: tuple[str, ...] = ("openai",)
 
     def executable(self, settings: AgentSettings) -> str:
         return settings.codex
 
     def model(self, model: str | None) -> str | None:
-        """`openai:gpt-5.5` is Codex's `gpt-5.5`."""
-        if model is None:
-            return None
-        if not model.startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B runs Codex on OpenAI's models: pass "
-                f"{_config.OPENAI_PREFIX}<id>, or no --model for Codex's own default"
-            )
-        return model.removeprefix(_config.OPENAI_PREFIX)
+        """`openai:gpt-5.5` is Codex's `gpt-5.5`; no `--model`: Codex's own default."""
+        return None if model is None else runnable(model, self.providers, self.title).id
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

@@ -44,6 +44,7 @@ from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
 from activation.trials.listing.claude_code import Listing
+from activation.trials.providers import runnable
 
 PROVIDER = "anthropic"
 TITLE = "activation"
@@ -122,6 +123,8 @@ class OpenCode:
     credentials = KEY
     marks_copies = True
     reports_cost = True
+    providers: tuple[str, ...] = ("anthropic",)
+    """Its adapter configures OpenCode's anthropic provider only."""
 
     def executable(self, settings: AgentSettings) -> str:
         return settings.opencode
@@ -130,12 +133,8 @@ class OpenCode:
         """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
         if model is None:
             return None
-        if model.startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B runs OpenCode on Anthropic's models "
-                "(its anthropic provider); pass an Anthropic model id"
-            )
-        return f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}"
+        asked = runnable(model, self.providers, self.title).id
+        return f"{PROVIDER}/{asked.removeprefix(PROVIDER + '/')}"
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

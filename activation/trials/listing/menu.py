@@ -15,10 +15,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from activation._config import AGENT, OPENAI_PREFIX
+from activation._config import AGENT
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.listing.claude_code import ListedSkill, Listing, render
+from activation.trials.providers import parse_model
 
 PROJECT_SKILLS = Path(".agents", "skills")
 """Where OpenCode and Codex both find a project's skills."""
@@ -128,7 +129,7 @@ def agent_listing(
             return "repo", str(root), f"{skill.folder}/SKILL.md"
 
         home = str(Path.home() / ".codex")
-        asked = None if model is None else model.removeprefix(OPENAI_PREFIX)  # Codex's own id
+        asked = None if model is None else parse_model(model).id  # Codex's own id
         return codex.render(skills, asked, location, codex_home=home)
     return render(skills, model, order)
 
