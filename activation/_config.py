@@ -23,9 +23,12 @@ AGENT = "claude-code"
 record, listing and Stage B adapter)."""
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
-OPENAI_PREFIX = "openai:"
-"""`--model openai:<id>`: Stage A asks OpenAI's model <id> through the Responses API (the
-`activation[openai]` extra) instead of the Messages API."""
+PROVIDER = "anthropic"
+"""The provider of a model id without a prefix; `<provider>:<id>` names another one
+(trials/providers: `openai:<id>`, `openai-compatible:<id>`), and `mock` is the mock model."""
+OPENAI_COMPATIBLE_KEY = "not-needed"
+"""The key sent to an OpenAI-compatible server when none is set: local servers (vLLM,
+llama.cpp) ask for none, but the `openai` SDK sends one."""
 MAX_TOKENS = 4096
 """Stage A's answer budget: room for a thinking model's reasoning before its short answer."""
 CACHE_MIN_TOKENS = 1024

@@ -588,6 +588,16 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
+class ModelRef:
+    """A `--model` string read once (trials/providers `parse_model`): the provider that asks
+    the model, and the model's id there (`openai:gpt-5.5` is openai's `gpt-5.5`). Specs and
+    reports keep the string as it was given."""
+
+    provider: str
+    id: str
+
+
+@dataclass(frozen=True)
 class Shard:
     """This process runs shard `index` of `count` of a run; merge puts the shards together."""
 

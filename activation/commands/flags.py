@@ -387,7 +387,8 @@ TRIAL_OPTIONS = (
         "--model",
         "ID[,ID]",
         "model id, or several (one cell each); mock: the offline mock model; "
-        "openai:<id>: an OpenAI model",
+        "openai:<id>: an OpenAI model; openai-compatible:<id>: a model on the server at "
+        "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL (vLLM, llama.cpp)",
         listed,
         shown={"A": MODEL, "B": "the CLI's own default"},
     ),

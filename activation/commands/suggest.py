@@ -215,17 +215,16 @@ def searched(search: Search, rounds: int) -> tuple[list[RoundRecord], Variant, s
 
 
 def proposer_preflight(proposer: str) -> None:
-    """The proposer's credentials and API, checked before any call (the cells' stage has
-    checked its own)."""
-    from activation.trials import api_check
+    """The proposer's provider, its credentials and API, checked before any call (the
+    cells' stage has checked its own)."""
+    from activation.trials.providers import provider_of
 
-    if proposer.startswith(_config.OPENAI_PREFIX):
-        api_check.require_openai_sdk()
-        api_check.require_openai_credentials()
-        api_check.check_reachable(api_check.OPENAI_URL)
-        return
-    api_check.require_credentials()
-    api_check.check_reachable()
+    _found, provider = provider_of(proposer)
+    if not provider.proposes:
+        raise InputError(
+            f"--proposer {proposer}: {provider.name} proposes no descriptions: pass a real model"
+        )
+    provider.preflight(calls=True)
 
 
 def target_inputs(args: argparse.Namespace) -> Inputs:

@@ -1,48 +1,48 @@
 """What both stages check before their first model call: a key to call with, an address
-that answers, and for an `openai:` model the SDK that asks it. An edge: it reads the
-environment, looks for a package and opens a socket."""
+that answers, an optional SDK that is installed. An edge: it reads the environment, looks
+for a package and opens a socket. Each model provider (trials/providers) says which of its
+variables and packages these checks are about; the Stage B agents check Anthropic's and
+OpenAI's by the names kept here."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
 from activation._errors import ApiUnreachable, InputError
 from activation.trials.backend import shown_url
+from activation.trials.providers import anthropic, openai
 
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY")
 CONNECT_TIMEOUT = 10.0
-ANTHROPIC_URL = "ANTHROPIC_BASE_URL"
-OPENAI_URL = "OPENAI_BASE_URL"
+ANTHROPIC_URL = anthropic.URL
+OPENAI_URL = openai.URL
 
 
-def has_credentials() -> bool:
-    return bool(os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN"))
+def has_key(variables: Iterable[str]) -> bool:
+    return any(os.environ.get(name) for name in variables)
+
+
+def require_key(variables: Sequence[str], whom: str = "", instead: Iterable[str] = ()) -> None:
+    """A key in one of `variables`, or one of the `instead` switches (Stage B's Bedrock and
+    Vertex); `whom` says what needs it (" for an openai: model")."""
+    if has_key(variables) or has_key(instead):
+        return
+    raise InputError(f"no API key: set {variables[0]}{whom} (--dry-run needs none)")
 
 
 def require_credentials(instead: Iterable[str] = ()) -> None:
-    """A key, or one of the `instead` switches (Stage B's Bedrock and Vertex)."""
-    if has_credentials() or any(os.environ.get(name) for name in instead):
-        return
-    raise InputError("no API key: set ANTHROPIC_API_KEY (--dry-run needs none)")
+    """Anthropic's key, or one of the `instead` switches (Claude Code's)."""
+    require_key(anthropic.KEYS, instead=instead)
 
 
-def require_openai_sdk() -> None:
-    """The optional `openai` package, found without importing it."""
-    if importlib.util.find_spec("openai") is None:
-        raise InputError(
-            "an openai: model needs the openai package: pip install 'activation[openai]'"
-        )
-
-
-def require_openai_credentials() -> None:
-    if not os.environ.get("OPENAI_API_KEY"):
-        raise InputError(
-            "no API key: set OPENAI_API_KEY for an openai: model (--dry-run needs none)"
-        )
+def require_package(module: str, extra: str, whom: str) -> None:
+    """An optional package, found without importing it."""
+    if importlib.util.find_spec(module) is None:
+        raise InputError(f"{whom} needs the {module} package: pip install 'activation[{extra}]'")
 
 
 def check_reachable(variable: str = ANTHROPIC_URL) -> None:

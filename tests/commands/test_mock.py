@@ -77,7 +77,7 @@ def test_the_same_mock_run_twice_gives_the_same_verdicts_from_the_cache(
 def test_the_mock_takes_no_batch(auth0: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--model", "mock", "--batch"]) == 2
     assert one_line_error(capsys) == (
-        "activation: error: --batch is for the Messages API: the mock model answers at once"
+        "activation: error: --batch is for the Messages API: --model mock is asked at once"
     )
 
 

@@ -444,3 +444,48 @@ def test_prompts_that_echo_the_current_description_rule_out_no_proposal_that_kee
         "phrase of its words)",
     }
     assert found["chosen"] == GENERAL
+
+
+def test_a_model_on_an_openai_compatible_server_can_propose(
+    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proposer through a local server's Chat Completions (the classifier stays
+    Claude): the instructions as the user message, the schema as the response format."""
+    from tests.support.chat_api import Answer as ChatAnswer
+    from tests.support.chat_api import ChatRequest, FakeChatAPI
+
+    fake_api.script = routed
+    asked: list[ChatRequest] = []
+
+    def propose(request: ChatRequest) -> ChatAnswer:
+        asked.append(request)
+        return ChatAnswer(json.dumps({"descriptions": [GOOD]}))
+
+    with FakeChatAPI(propose) as server:
+        monkeypatch.setenv("ACTIVATION_OPENAI_COMPATIBLE_BASE_URL", server.base_url_v1)
+        code, found = suggest(
+            tmp_path, suite, "--proposer", "openai-compatible:qwen3", "--rounds", "1"
+        )
+    assert code == 0
+    assert found["chosen"] == GOOD
+    (request,) = asked
+    assert request.body["model"] == "qwen3"
+    schema = request.body["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["descriptions"]
+    assert CURRENT in request.prompt and "6 prompts tagged 'chargebacks'" in request.prompt
+    assert not any(is_proposer(r) for r in fake_api.requests)  # no proposal asked of Claude
+
+
+def test_the_mock_proposes_nothing(
+    tmp_path: Path,
+    suite: Path,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _found = suggest(tmp_path, suite, "--proposer", "mock")
+    assert code == 2
+    assert one_line_error(capsys) == (
+        "activation suggest: error: --proposer mock: mock proposes no descriptions: "
+        "pass a real model"
+    )
+    assert fake_api.requests == []

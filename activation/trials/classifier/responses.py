@@ -9,13 +9,14 @@ becomes `instructions`, the case prompt `input`, the answer's JSON schema a stri
 refused credentials and an unreachable API stop the run, any other failure fails the trial.
 The SDK retries 408/409/429/5xx itself; an httpx hook sees every attempt, so each 429 is
 counted and told to the run's limit while the retry waits. OPENAI_API_KEY and
-OPENAI_BASE_URL are read by the SDK itself.
+OPENAI_BASE_URL are read by the SDK itself. The client and the reading of a failure are
+shared with an OpenAI-compatible server's Chat Completions (chat.py).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,8 @@ from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.prompt import system_text, user_prompt
 from activation.trials.classifier.provider import Reply, SharedClient, asking, pushed_back
+from activation.trials.providers import openai as provider
+from activation.trials.providers import parse_model
 
 KIND = "openai-responses"
 """The provider kind in Stage A's cache keys."""
@@ -60,7 +63,7 @@ def responses_request(request: Mapping[str, Any]) -> dict[str, Any]:
     schema = request["output_config"]["format"]["schema"]
     answer = {"type": "json_schema", "name": FORMAT_NAME, "schema": schema, "strict": True}
     return {
-        "model": str(request["model"]).removeprefix(_config.OPENAI_PREFIX),
+        "model": parse_model(str(request["model"])).id,
         "instructions": system_text(request),
         "input": user_prompt(request),
         "text": {"format": answer},
@@ -113,14 +116,46 @@ def response_usage(response: Mapping[str, Any], prices: Prices | None) -> Usage:
     return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens))
 
 
-def client() -> openai.AsyncOpenAI:
-    """The SDK's client as Stage A uses it, its hooks watching every attempt."""
+def client(**settings: Any) -> openai.AsyncOpenAI:
+    """The SDK's client as Stage A uses it, its hooks watching every attempt; `settings`
+    (a base URL, a key) override what the SDK reads from the environment."""
     hooks: dict[str, list[Any]] = {"request": [_sending], "response": [_received]}
     return openai.AsyncOpenAI(
         max_retries=_config.API_RETRIES,
         timeout=_config.REQUEST_TIMEOUT,
         http_client=openai.DefaultAsyncHttpxClient(event_hooks=hooks),
+        **settings,
     )
+
+
+async def answered(
+    client: openai.AsyncOpenAI,
+    call: Awaitable[Any],
+    read: Callable[[Mapping[str, Any]], Reply],
+    key: str,
+    url: str,
+) -> Reply:
+    """The reply a raw SDK call brings, `read` from its JSON body; refused credentials and
+    an unreachable API stop the run (telling which variable, `key` or `url`, to check)."""
+    try:
+        raw = await call
+        body = orjson.loads(raw.content)
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+        raise AuthError(
+            f"the API refused the credentials (HTTP {error.status_code}); check {key}"
+        ) from None
+    except openai.APIStatusError as error:
+        return Reply(SENT, problem=f"API error HTTP {error.status_code}")
+    except openai.APIConnectionError as error:
+        if isinstance(error.__cause__, _UNREACHABLE):
+            raise ApiUnreachable(
+                f"cannot reach {shown_url(client.base_url)} (check {url} and the network)"
+            ) from None
+        kind = "timed out" if isinstance(error, openai.APITimeoutError) else "failed"
+        return Reply(SENT, problem=f"connection {kind}")
+    except orjson.JSONDecodeError:
+        return Reply(SENT, problem="the response is not JSON", again=True)
+    return read(body)
 
 
 class ResponsesAPI(SharedClient[openai.AsyncOpenAI]):
@@ -132,23 +167,8 @@ class ResponsesAPI(SharedClient[openai.AsyncOpenAI]):
         return client()
 
     async def _ask(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> Reply:
-        try:
-            raw = await client.responses.with_raw_response.create(**responses_request(request))
-            response = orjson.loads(raw.content)
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-            raise AuthError(
-                f"the API refused the credentials (HTTP {error.status_code}); check OPENAI_API_KEY"
-            ) from None
-        except openai.APIStatusError as error:
-            return Reply(SENT, problem=f"API error HTTP {error.status_code}")
-        except openai.APIConnectionError as error:
-            if isinstance(error.__cause__, _UNREACHABLE):
-                raise ApiUnreachable(
-                    f"cannot reach {shown_url(client.base_url)} "
-                    "(check OPENAI_BASE_URL and the network)"
-                ) from None
-            kind = "timed out" if isinstance(error, openai.APITimeoutError) else "failed"
-            return Reply(SENT, problem=f"connection {kind}")
-        except orjson.JSONDecodeError:
-            return Reply(SENT, problem="the response is not JSON", again=True)
+        call = client.responses.with_raw_response.create(**responses_request(request))
+        return await answered(client, call, self._read, provider.KEY, provider.URL)
+
+    def _read(self, response: Mapping[str, Any]) -> Reply:
         return Reply(response_usage(response, self.prices), message=message_of(response))

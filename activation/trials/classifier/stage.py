@@ -1,8 +1,9 @@
 """Stage A, the classifier: a model asked which skills of the agent's menu it would invoke.
 
-Its requests go to the Messages API (one by one, or in Message Batches with `--batch`), with
-`--model openai:<id>` to OpenAI's Responses API, or with `--model mock` to the offline mock
-model. Nothing heavy is imported here: the SDK comes with the backend that uses it.
+Its requests go to the model's provider (trials/providers: Anthropic's Messages API, one by
+one or in Message Batches with `--batch`, OpenAI's Responses API, an OpenAI-compatible
+server, or the offline mock model); what differs between them is asked of the provider.
+Nothing heavy is imported here: the SDK comes with the provider's client.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from activation import _config, state
 from activation._errors import InputError
 from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, VariantName
 from activation.inputs.identity import run_identity
-from activation.trials import api_check
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
-from activation.trials.classifier import mock
 from activation.trials.classifier.prompt import Requests, system_text
 from activation.trials.listing.model import Listing
+from activation.trials.providers import ModelProvider, Uncounted, provider_of
 from activation.trials.stage import CostEstimate, Say, priced
 
 CHARS = "estimated from characters / 4"
@@ -36,13 +36,9 @@ def chars_tokens(request: Mapping[str, Any]) -> int:
     return len(text) // 4
 
 
-def is_mock(spec: RunSpec) -> bool:
-    return spec.model == mock.MODEL
-
-
-def is_openai(spec: RunSpec) -> bool:
-    """An OpenAI model, asked through the Responses API."""
-    return (spec.model or "").startswith(_config.OPENAI_PREFIX)
+def provider(spec: RunSpec) -> ModelProvider:
+    """The provider of the spec's model (its default before `configure`)."""
+    return provider_of(spec.model or _config.MODEL)[1]
 
 
 class ClassifierStage:
@@ -53,12 +49,8 @@ class ClassifierStage:
 
     def configure(self, spec: RunSpec) -> RunSpec:
         model = spec.model or _config.MODEL
-        if spec.batch and model == mock.MODEL:
-            raise InputError("--batch is for the Messages API: the mock model answers at once")
-        if model == _config.OPENAI_PREFIX:
-            raise InputError("--model openai: names no model: pass --model openai:<id>")
-        if spec.batch and model.startswith(_config.OPENAI_PREFIX):
-            raise InputError("--batch is for the Messages API: an openai: model is asked at once")
+        if not provider(spec).batches and spec.batch:
+            raise InputError(f"--batch is for the Messages API: --model {model} is asked at once")
         if spec.batch:
             # A batch holds a whole round; only the API's limit on a batch's size bounds it.
             return replace(spec, model=model, concurrency=_config.BATCH_MAX_REQUESTS,
@@ -70,23 +62,12 @@ class ClassifierStage:
         return replace(spec, model=model, concurrency=start, max_concurrency=ceiling)
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        if is_openai(spec):
-            api_check.require_openai_sdk()
-            if calls:
-                api_check.require_openai_credentials()
-                api_check.check_reachable(api_check.OPENAI_URL)
-        elif calls and not is_mock(spec):
-            api_check.require_credentials()
-            api_check.check_reachable()
+        provider(spec).preflight(calls=calls)
         return spec
 
     def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
         requests = Requests.for_run(spec, inputs)
         target_id = inputs.target.skill_id
-        if is_mock(spec):
-            from activation.trials.classifier.backend import ClassifierBackend
-
-            return ClassifierBackend(requests, mock.MockModel(), target_id)
         if spec.batch:
             from activation.trials.classifier.batch import BatchBackend
 
@@ -97,13 +78,7 @@ class ClassifierStage:
             )
         from activation.trials.classifier.backend import ClassifierBackend
 
-        if is_openai(spec):
-            from activation.trials.classifier.responses import ResponsesAPI
-
-            return ClassifierBackend(requests, ResponsesAPI(spec.prices), target_id)
-        from activation.trials.classifier.messages import MessagesAPI
-
-        return ClassifierBackend(requests, MessagesAPI(spec.prices), target_id)
+        return ClassifierBackend(requests, provider(spec).asker(spec.prices), target_id)
 
     def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
         """Input tokens of every case's first request (later trials differ only in the
@@ -113,18 +88,16 @@ class ClassifierStage:
         requests = made.first_requests(inputs.cases)
         discount = _config.BATCH_DISCOUNT if spec.batch else 1.0
         output = _config.STAGE_A_OUTPUT_ESTIMATE
-        if is_mock(spec):
-            return CostEstimate(
-                "the mock model reads no tokens", "the mock model's price: nothing", 0, 0, 0.0,
-                0.0, 0.0,
-            )  # fmt: skip
+        asked = provider(spec)
+        if asked.free:
+            return CostEstimate("its answers read no tokens", asked.free, 0, 0, 0.0, 0.0, 0.0)
         tokens, how = None, CHARS
-        if count and is_openai(spec):
-            how = f"{CHARS}: the token-counting endpoint is Anthropic's"
-        elif count and api_check.has_credentials():
-            tokens, how = self._count(spec, requests)
-        elif count:
-            how = f"{CHARS}: no API key to count with"
+        if count:
+            limit = spec.max_concurrency or spec.concurrency or _config.CONCURRENCY
+            try:
+                tokens, how = asked.count_tokens(requests, limit), COUNTED
+            except Uncounted as why:
+                how = f"{CHARS}: {why}"
         counted = tokens or [chars_tokens(request) for request in requests]
         mean = sum(counted) / len(counted) if counted else 0.0
         share = [len(system_text(r)) / max(1, chars_tokens(r) * 4) for r in requests]
@@ -134,31 +107,17 @@ class ClassifierStage:
             return priced(spec, inputs, how, mean, output, discount)
         return priced(spec, inputs, how, mean, output, discount, prefix, made.prefixes())
 
-    @staticmethod
-    def _count(spec: RunSpec, requests: list[dict[str, Any]]) -> tuple[list[int] | None, str]:
-        import anyio
-
-        from activation.trials.classifier.tokens import count_input_tokens, counting_failed
-
-        try:
-            limit = spec.max_concurrency or spec.concurrency or _config.CONCURRENCY
-            return anyio.run(count_input_tokens, requests, limit), COUNTED
-        except Exception as error:
-            why = counting_failed(error)
-            if why is None:
-                raise
-            return None, f"{CHARS}: token counting failed ({why})"
-
     def cost_basis(self, spec: RunSpec) -> str | None:
-        if is_mock(spec):
-            return "the mock model is free"
+        free = provider(spec).free
+        if free:
+            return free
         if spec.pricing is None:
             return None
         batch = " at the batch discount" if spec.batch else ""
         return f"list prices of {spec.pricing.date}{batch}"
 
     def notice(self, spec: RunSpec) -> str | None:
-        return mock.NOTICE if is_mock(spec) else None
+        return provider(spec).notice()
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
         shown = self.listings(spec, inputs)["candidate"]

@@ -1,10 +1,10 @@
 """The proposer: one request asking a model for new descriptions of a skill, as a
 structured answer (a JSON-schema output holding a list of strings).
 
-It goes through the same providers as Stage A's requests: the Messages API, or for an
-`openai:` model the Responses API (the SDKs, their retries, refused credentials and an
-unreachable API stopping the run). Its answer is kept in the response cache under a digest
-of the exact request, so a rerun of `suggest` asks nothing it asked before.
+It goes through the same provider clients as Stage A's requests (trials/providers: the
+SDKs, their retries, refused credentials and an unreachable API stopping the run). Its
+answer is kept in the response cache under a digest of the exact request, so a rerun of
+`suggest` asks nothing it asked before.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 import orjson
 
-from activation import _config
 from activation._models import Prices, Usage
 from activation.trials.classifier.answer import Unanswered, answer_payload
 from activation.trials.classifier.provider import Provider
+from activation.trials.providers import provider_of
 
 SCHEMA = {
     "type": "object",
@@ -67,14 +67,8 @@ def parse_proposals(message: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def provider_for(model: str, prices: Prices | None) -> Provider:
-    """The provider that asks `model`, imported only then (each imports its SDK)."""
-    if model.startswith(_config.OPENAI_PREFIX):
-        from activation.trials.classifier.responses import ResponsesAPI
-
-        return ResponsesAPI(prices)
-    from activation.trials.classifier.messages import MessagesAPI
-
-    return MessagesAPI(prices)
+    """The client that asks `model`, imported only then (each imports its SDK)."""
+    return provider_of(model)[1].asker(prices)
 
 
 def request_key(request: Mapping[str, Any]) -> str:

@@ -38,6 +38,8 @@ CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Char
     [
         ("claude-code", None, None),
         ("claude-code", "claude-haiku-4-5", "claude-haiku-4-5"),
+        ("claude-code", "us.anthropic.claude-haiku-4-5-v1:0", "us.anthropic.claude-haiku-4-5-v1:0"),
+        ("claude-code", "anthropic:claude-haiku-4-5", "claude-haiku-4-5"),
         ("opencode", None, None),
         ("opencode", "claude-haiku-4-5", "anthropic/claude-haiku-4-5"),
         ("opencode", "anthropic/claude-haiku-4-5", "anthropic/claude-haiku-4-5"),
@@ -45,19 +47,21 @@ CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Char
         ("codex", "openai:gpt-5.5", "gpt-5.5"),
     ],
 )
-def test_each_agent_takes_its_models_ids(agent: str, model: str | None, expected: str) -> None:
+def test_each_agent_takes_its_providers_model_ids(
+    agent: str, model: str | None, expected: str
+) -> None:
     assert adapter_of(agent).model(model) == expected
 
 
 @pytest.mark.parametrize(
     ("agent", "model", "message"),
     [
-        ("claude-code", "openai:gpt-5.5", "--model openai:gpt-5.5: Stage B (--real) runs Claude "
-         "Code on Anthropic's models; an openai: model is measured in Stage A"),
-        ("opencode", "openai:gpt-5.5", "--model openai:gpt-5.5: Stage B runs OpenCode on "
-         "Anthropic's models (its anthropic provider); pass an Anthropic model id"),
-        ("codex", "claude-haiku-4-5", "--model claude-haiku-4-5: Stage B runs Codex on OpenAI's "
-         "models: pass openai:<id>, or no --model for Codex's own default"),
+        ("claude-code", "openai:gpt-5.5", "--model openai:gpt-5.5: Claude Code runs models of "
+         "anthropic"),
+        ("claude-code", "mock", "--model mock: Claude Code runs models of anthropic"),
+        ("opencode", "openai-compatible:qwen3", "--model openai-compatible:qwen3: OpenCode runs "
+         "models of anthropic"),
+        ("codex", "claude-haiku-4-5", "--model claude-haiku-4-5: Codex runs models of openai"),
     ],
 )  # fmt: skip
 def test_a_model_the_agent_cannot_run_is_one_input_error(

@@ -26,8 +26,6 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from activation import _config
-from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 from activation.trials import api_check
 from activation.trials.agent.adapter import Detector, Launch, Run, Settled
@@ -36,6 +34,7 @@ from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet
 from activation.trials.agents.claude_code import AGENT
 from activation.trials.listing.model import Listing
+from activation.trials.providers import runnable
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -121,12 +120,7 @@ class ClaudeCode:
     reports_cost = True
 
     def model(self, model: str | None) -> str | None:
-        if (model or "").startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B (--real) runs Claude Code on Anthropic's models; "
-                "an openai: model is measured in Stage A"
-            )
-        return model
+        return None if model is None else runnable(model, self.agent.providers, self.agent.title).id
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

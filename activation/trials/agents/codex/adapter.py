@@ -27,7 +27,6 @@ import json
 import os
 from collections.abc import Callable, Mapping
 
-from activation import _config
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 from activation.trials import api_check
@@ -37,6 +36,7 @@ from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
 from activation.trials.agents.codex import AGENT
 from activation.trials.listing.model import Listing
+from activation.trials.providers import runnable
 
 PROVIDER = "activation"
 KEY = "OPENAI_API_KEY"
@@ -87,15 +87,8 @@ class Codex:
     reports_cost = False
 
     def model(self, model: str | None) -> str | None:
-        """`openai:gpt-5.5` is Codex's `gpt-5.5`."""
-        if model is None:
-            return None
-        if not model.startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B runs Codex on OpenAI's models: pass "
-                f"{_config.OPENAI_PREFIX}<id>, or no --model for Codex's own default"
-            )
-        return model.removeprefix(_config.OPENAI_PREFIX)
+        """`openai:gpt-5.5` is Codex's `gpt-5.5`; no `--model`: Codex's own default."""
+        return None if model is None else runnable(model, self.agent.providers, self.agent.title).id
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

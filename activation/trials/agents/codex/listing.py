@@ -60,6 +60,7 @@ from activation.trials.listing.model import (
     Listing,
     Source,
 )
+from activation.trials.providers import parse_model
 
 Scope = Literal["system", "admin", "repo", "user"]
 """Codex's skill scope: its bundled skills, `/etc/codex/skills`, the project's roots, the
@@ -394,7 +395,7 @@ def listing(
         return "repo", str(root), f"{skill.folder}/SKILL.md"
 
     home = str(Path.home() / ".codex")
-    asked = None if model is None else model.partition(":")[2] or model
+    asked = None if model is None else parse_model(model).id
     return render(skills, asked, location, codex_home=home)
 
 

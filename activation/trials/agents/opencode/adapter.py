@@ -35,7 +35,6 @@ import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from activation import _config
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 from activation.trials import api_check
@@ -45,6 +44,7 @@ from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
 from activation.trials.agents.opencode import AGENT
 from activation.trials.listing.model import Listing
+from activation.trials.providers import runnable
 
 PROVIDER = "anthropic"
 TITLE = "activation"
@@ -119,17 +119,14 @@ class OpenCode:
     credentials = KEY
     marks_copies = True
     reports_cost = True
+    """Its adapter configures OpenCode's anthropic provider only."""
 
     def model(self, model: str | None) -> str | None:
         """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
         if model is None:
             return None
-        if model.startswith(_config.OPENAI_PREFIX):
-            raise InputError(
-                f"--model {model}: Stage B runs OpenCode on Anthropic's models "
-                "(its anthropic provider); pass an Anthropic model id"
-            )
-        return f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}"
+        asked = runnable(model, self.agent.providers, self.agent.title).id
+        return f"{PROVIDER}/{asked.removeprefix(PROVIDER + '/')}"
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)

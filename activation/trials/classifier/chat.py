@@ -1,0 +1,96 @@
+"""Stage A's requests to a model on an OpenAI-compatible server (`--model
+openai-compatible:<id>`: vLLM, llama.cpp's server), through the `openai` SDK's Chat
+Completions: imported only when such a model runs (the `activation[openai]` extra).
+
+As responses.py does for OpenAI's own API, it translates the Messages API request every
+provider gets (the system text a system message, the case prompt a user message, the
+answer's JSON schema a `response_format`) and the response back into the Messages API's
+shape. The client, its retries and 429 counting, and how a failure is told are
+responses.py's; the address and the key are the server's own settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import openai
+
+from activation import _config
+from activation._models import Prices, Usage
+from activation.trials.classifier.prompt import system_text, user_prompt
+from activation.trials.classifier.provider import Reply, SharedClient
+from activation.trials.classifier.responses import FORMAT_NAME, answered, client
+from activation.trials.providers import openai_compatible as provider
+from activation.trials.providers import parse_model
+
+KIND = "openai-compatible-chat"
+"""The provider kind in Stage A's cache keys."""
+STOP_REASONS = {"length": "max_tokens", "content_filter": "refusal"}
+"""A choice's `finish_reason` as the Messages API's stop reason (any other: the end)."""
+
+
+def chat_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The Chat Completions request that asks what a Messages API request asks."""
+    schema = request["output_config"]["format"]["schema"]
+    answer = {"name": FORMAT_NAME, "schema": schema, "strict": True}
+    return {
+        "model": parse_model(str(request["model"])).id,
+        "messages": [
+            {"role": "system", "content": system_text(request)},
+            {"role": "user", "content": user_prompt(request)},
+        ],
+        "response_format": {"type": "json_schema", "json_schema": answer},
+        "max_tokens": request["max_tokens"],
+    }
+
+
+def message_of(completion: Mapping[str, Any]) -> dict[str, Any]:
+    """A chat completion as a Messages API body: its first choice's text as a text block
+    (a reasoning server's separate reasoning skipped), and its stop reason."""
+    choices = completion.get("choices") or [{}]
+    choice = choices[0]
+    message = choice.get("message") or {}
+    text = message.get("content")
+    refused = bool(message.get("refusal"))
+    reason = "refusal" if refused else STOP_REASONS.get(str(choice.get("finish_reason")))
+    return {
+        "type": "message",
+        "role": "assistant",
+        "model": completion.get("model"),
+        "content": [{"type": "text", "text": str(text)}] if text else [],
+        "stop_reason": reason or "end_turn",
+    }
+
+
+def completion_usage(completion: Mapping[str, Any], prices: Prices | None) -> Usage:
+    """One completion's tokens and their cost (unknown without prices: a local model has
+    none unless given). Cached prompt tokens, when the server says, are cache reads."""
+    usage = completion.get("usage") or {}
+    cached = int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
+    tokens = Usage(
+        requests=1,
+        input_tokens=int(usage.get("prompt_tokens") or 0) - cached,
+        output_tokens=int(usage.get("completion_tokens") or 0),
+        cache_read_tokens=cached,
+    )
+    return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens))
+
+
+class ChatCompletions(SharedClient[openai.AsyncOpenAI]):
+    """Stage A's requests over one shared `AsyncOpenAI` client at the server's address."""
+
+    kind = KIND
+
+    def client(self) -> openai.AsyncOpenAI:
+        key = os.environ.get(provider.KEY) or _config.OPENAI_COMPATIBLE_KEY
+        return client(base_url=os.environ.get(provider.URL), api_key=key)
+
+    async def _ask(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> Reply:
+        call = client.chat.completions.with_raw_response.create(**chat_request(request))
+        return await answered(client, call, self._read, provider.KEY, provider.URL)
+
+    def _read(self, completion: Mapping[str, Any]) -> Reply:
+        return Reply(completion_usage(completion, self.prices), message=message_of(completion))

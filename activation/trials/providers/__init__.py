@@ -1,0 +1,120 @@
+"""The model providers: one module each, behind one interface, found by name.
+
+`--model` is read once (`parse_model`) into the provider that asks the model and the id it
+has there: `<provider>:<id>` for a registered provider (`openai:gpt-5.5`,
+`openai-compatible:qwen3`), a provider's name alone for its own one model (`mock`), any
+other string an id of the default provider (Anthropic's `claude-sonnet-5-5`, also a cloud
+id with a colon in it). Everything that differs between providers (their credentials and
+address, the client that asks them, their usage and cost, what they can do besides) lives
+in their module; the code around asks the provider, never its name. The modules are
+imported only when a model of theirs is read, and import nothing heavy themselves: the SDK
+comes with the client (`asker`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from activation import _config
+from activation._errors import InputError
+from activation._models import ModelRef, Prices
+from activation.trials.classifier.provider import Provider as Asker
+
+
+class Uncounted(Exception):
+    """Why a provider counted no input tokens (a dry run then estimates from characters)."""
+
+
+NO_COUNTING = "its provider has no token-counting endpoint"
+
+
+class ModelProvider(Protocol):
+    name: str
+    """Its name in the registry, and the prefix of its models (`openai:<id>`)."""
+    key_variables: tuple[str, ...]
+    """The environment variables that hold its key, any one of them (none: it needs none)."""
+    url_variable: str | None
+    """The environment variable of its base URL (None: it has no address)."""
+    batches: bool
+    """Whether `--batch` can ask it (the Message Batches API)."""
+    free: str | None
+    """Why its answers cost nothing (the mock), said where a cost is; None: they are priced."""
+    proposes: bool
+    """Whether it can propose descriptions for `suggest` (a real model can)."""
+
+    def check(self, model: ModelRef) -> None:
+        """InputError for a model it cannot ask, before anything else."""
+        ...
+
+    def preflight(self, *, calls: bool) -> None:
+        """Its SDK, and with `calls` (not a dry run) its key and a reachable address, else
+        a one-line InputError or ApiUnreachable."""
+        ...
+
+    def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
+        """Each request's input tokens, counted exactly (for free, `limit` at a time) for a
+        dry run's estimate; Uncounted saying why it cannot (no endpoint, no key, a failure)."""
+        ...
+
+    def notice(self) -> str | None:
+        """What every output must say about its answers (the mock's mean nothing)."""
+        ...
+
+    def asker(self, prices: Prices | None) -> Asker:
+        """The client that asks it Stage A's and the proposer's requests (a Messages API
+        request, answered in the Messages API's shape), with its usage priced at `prices`
+        and its 429s counted."""
+        ...
+
+
+PROVIDER_MODULES: Mapping[str, str] = {
+    "anthropic": "activation.trials.providers.anthropic",
+    "openai": "activation.trials.providers.openai",
+    "openai-compatible": "activation.trials.providers.openai_compatible",
+    "mock": "activation.trials.providers.mock",
+}
+"""Each module holds `PROVIDER`; a new provider is a new module and one line here."""
+
+
+def parse_model(model: str) -> ModelRef:
+    """A `--model` string as (provider, id); see the module's docstring."""
+    if model in PROVIDER_MODULES:
+        return ModelRef(model, model)
+    name, colon, rest = model.partition(":")
+    if colon and name in PROVIDER_MODULES:
+        return ModelRef(name, rest)
+    return ModelRef(_config.PROVIDER, model)
+
+
+def provider_named(name: str) -> ModelProvider:
+    module = PROVIDER_MODULES.get(name)
+    if module is None:
+        raise KeyError(f"no model provider {name!r}")
+    provider: ModelProvider = importlib.import_module(module).PROVIDER
+    return provider
+
+
+def provider_of(model: str) -> tuple[ModelRef, ModelProvider]:
+    """The model read, and its provider, which has checked that it can ask it."""
+    found = parse_model(model)
+    provider = provider_named(found.provider)
+    provider.check(found)
+    return found, provider
+
+
+def runnable(model: str, providers: Sequence[str], runner: str) -> ModelRef:
+    """`model` read, if `runner` (an agent) runs the models of its provider; else one line."""
+    found = parse_model(model)
+    if found.provider not in providers:
+        raise InputError(f"--model {model}: {runner} runs models of {', '.join(providers)}")
+    return found
+
+
+def needs_id(model: ModelRef) -> None:
+    """A prefix names no model by itself (`openai:`)."""
+    if not model.id:
+        raise InputError(
+            f"--model {model.provider}: names no model: pass --model {model.provider}:<id>"
+        )
