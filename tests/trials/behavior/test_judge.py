@@ -22,7 +22,7 @@ def test_the_request_holds_question_examples_and_files() -> None:
         "Question: Is it formal?\n\n"
         "Examples of how to answer:\nPASS: greet(formal=True)\nFAIL: hello()\n\n"
         "The workspace's files:\n\n"
-        '<file path="a.py">\nprint(\'a\')\n\n</file>\n'
+        "<file path=\"a.py\">\nprint('a')\n\n</file>\n"
         f'<file path="b.py">\n{"b" * 30}\n</file>\n'
         '<file path="c.py">\nc\n</file>'
     )
@@ -33,7 +33,7 @@ def test_files_past_the_limit_are_cut_then_named_as_left_out() -> None:
     assert user == (
         "Question: Q?\n\n"
         "The workspace's files:\n\n"
-        '<file path="a.py">\nprint(\'a\')\n\n</file>\n'
+        "<file path=\"a.py\">\nprint('a')\n\n</file>\n"
         f'<file path="b.py">\n{"b" * 9}\n[cut: 21 more characters]\n</file>\n\n'
         "Left out (over the size limit): c.py"
     )
