@@ -7,6 +7,7 @@ graders.json or graders.yaml). Both share one grader vocabulary, described on `G
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -133,6 +134,19 @@ class BehaviorCase:
     @property
     def manual(self) -> bool:
         return not self.graders
+
+    @property
+    def scaffold_digest(self) -> str:
+        """SHA-256 of what the workspace holds before the agent starts: the scaffold's paths
+        and contents (text as UTF-8) and the setup command. A cache key's part, and the key
+        of a setup command's result, which is made once per scaffold and copied per trial."""
+        digest = hashlib.sha256()
+        for path, content in sorted(self.scaffold):
+            raw = content.encode() if isinstance(content, str) else content
+            digest.update(f"{path}\0{len(raw)}\0".encode())
+            digest.update(raw)
+        digest.update(f"setup\0{self.setup_command or ''}".encode())
+        return digest.hexdigest()
 
     def all_graders(self) -> Iterator[Grader]:
         """Every grader of the case, those inside an `all` included."""

@@ -31,7 +31,7 @@ SCAFFOLD_DIR = "scaffold"
 GRADERS_FILES = ("graders.json", "graders.yaml", "graders.yml")
 GRADERS_TS = "graders.ts"
 _SECTIONS = {"system": "system", "agent system": "agent_system", "task": "task"}
-_HEADING = re.compile(r"^##[ \t]+(system|agent system|task)[ \t]*#*[ \t]*$", re.IGNORECASE)
+_HEADING = re.compile(r"^##[ \t]+(system|agent[ \t]+system|task)[ \t]*#*[ \t]*$", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 
 

@@ -294,3 +294,31 @@ def test_bad_graders_files(files: dict[str, bytes], message: str) -> None:
     assert (
         error_of(parse_eval, PROMPT, files, (), "e", None) == f"e: case 'welcome_banner': {message}"
     )
+
+
+def test_the_scaffold_digest_covers_paths_contents_and_the_setup_command() -> None:
+    scaffold: tuple[tuple[str, bytes | str], ...] = (
+        ("app.py", "x = 1\n"),
+        ("logo.png", b"\x89PNG"),
+    )
+    setup = "pip install -r requirements.txt"
+    case = BehaviorCase("a", "a", "p", "s", scaffold=scaffold, setup_command=setup)
+    assert case.scaffold_digest == (
+        "901dd2dd2555dc92e06487b73742d6fa77605e97c91232515b3902b31f9d6a43"
+    )
+    as_bytes = (("logo.png", b"\x89PNG"), ("app.py", b"x = 1\n"))
+    same = BehaviorCase("b", "b", "q", "t", scaffold=as_bytes, setup_command=setup)
+    assert same.scaffold_digest == case.scaffold_digest
+    changed = [
+        BehaviorCase("a", "a", "p", "s", scaffold=scaffold),
+        BehaviorCase("a", "a", "p", "s", scaffold=(("app.py", "x = 2\n"), scaffold[1])),
+        BehaviorCase("a", "a", "p", "s", scaffold=(("main.py", "x = 1\n"), scaffold[1])),
+        BehaviorCase("a", "a", "p", "s", scaffold=scaffold, setup_command="make"),
+    ]
+    assert len({case.scaffold_digest, *(c.scaffold_digest for c in changed)}) == 5
+
+
+def test_section_headings_are_read_loosely() -> None:
+    text = "---\nid: loose\n---\n##  Agent   System ##\nBe brief.\n##\tTASK\nDo it.\n"
+    prompt = parse_prompt(text, "P")
+    assert (prompt.agent_system, prompt.task) == ("Be brief.", "Do it.")

@@ -7,7 +7,8 @@ at the skill), and the installed skill's own folders, whose references hold the 
 grading them would pass every case.
 
 `workspace_of` applies these rules to files already read (a scaffold, a test's files);
-`read_workspace` is the edge that reads a folder.
+`read_workspace` is the edge that reads a folder, and `write_scaffold` the one that lays a
+case's scaffold into a fresh one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from activation._config import BEHAVIOR_MAX_FILE_BYTES
+from activation.inputs.behavior import ScaffoldFile
 
 LOCKFILES = frozenset(
     {
@@ -151,6 +153,15 @@ def read_workspace(root: Path, excluded: Iterable[Path] = ()) -> Workspace:
                 files.append((relative, path.read_bytes()))
     workspace = workspace_of(files, skip)
     return Workspace(workspace.files, tuple(sorted((*workspace.skipped, *links))))
+
+
+def write_scaffold(scaffold: Iterable[ScaffoldFile], root: Path) -> None:
+    """Lay a case's scaffold into the workspace folder `root` (its paths are relative and
+    stay inside it: the parsers check them)."""
+    for path, content in scaffold:
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.encode() if isinstance(content, str) else content)
 
 
 def _relative(path: Path, root: Path) -> Path | None:

@@ -22,7 +22,7 @@ from activation.trials.behavior.graders import (
     judge_questions,
 )
 from activation.trials.behavior.scaffold_lint import scaffold_findings
-from activation.trials.behavior.workspace import read_workspace
+from activation.trials.behavior.workspace import read_workspace, write_scaffold
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "behavior"
 SKILL = EXAMPLE / "plugins" / "greetlib" / "skills" / "greetlib"
@@ -39,9 +39,7 @@ def cases() -> dict[str, BehaviorCase]:
 
 def workspace_of(case: BehaviorCase, solution: str | None, root: Path) -> Path:
     """The scaffold laid into `root`, then the solution's files written over it."""
-    for path, content in case.scaffold:
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_bytes(content if isinstance(content, bytes) else content.encode())
+    write_scaffold(case.scaffold, root)
     if solution is not None:
         shutil.copytree(
             EXAMPLE / "solutions" / solution / FOLDERS[case.id], root, dirs_exist_ok=True

@@ -11,6 +11,7 @@ from activation.trials.behavior.workspace import (
     is_lockfile,
     read_workspace,
     workspace_of,
+    write_scaffold,
 )
 
 
@@ -100,4 +101,13 @@ def test_read_workspace_walks_the_folder(tmp_path: Path) -> None:
         ".claude/skills/greetlib/SKILL.md",
         "app.py",
         "pkg/mod.py",
+    )
+
+
+def test_write_scaffold_lays_text_and_bytes(tmp_path: Path) -> None:
+    write_scaffold((("src/app.py", "print(1)\n"), ("logo.png", b"\x89PNG\0")), tmp_path)
+    assert (tmp_path / "src" / "app.py").read_text() == "print(1)\n"
+    assert (tmp_path / "logo.png").read_bytes() == b"\x89PNG\0"
+    assert read_workspace(tmp_path) == Workspace(
+        (("src/app.py", "print(1)\n"),), (("logo.png", "binary"),)
     )
