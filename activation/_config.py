@@ -127,3 +127,13 @@ SUGGEST_STRATUM = 3
 every split, even when its cases' hashes leave a split empty."""
 SUGGEST_BODY_CHARS = 4_000
 """`suggest`: the characters of the SKILL.md body the proposer is shown (the rest is cut)."""
+
+BEHAVIOR_COMMAND_TIMEOUT = 60.0
+"""Stage C: seconds a `command` grader may run in the workspace when it sets no `timeout`
+(a time-out fails the grader)."""
+BEHAVIOR_MAX_FILE_BYTES = 1_000_000
+"""Stage C: a workspace file larger than this is not graded (a bundle or a data dump, not
+code the agent wrote by hand); the workspace lists it as skipped."""
+BEHAVIOR_JUDGE_MAX_CHARS = 100_000
+"""Stage C: the characters of workspace files a judge is shown at most; the files past it
+are named as left out, so the judge knows it did not see everything."""

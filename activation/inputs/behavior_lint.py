@@ -1,0 +1,135 @@
+"""Static checks on behavior cases, and on the files a SKILL.md body routes to: no model call.
+
+Per graded case (the seeds' authoring rules):
+
+- error: a pattern that does not compile (the loader refuses one too; a case built in code
+  gets the same check);
+- error: a grader other than the last with no level (L1-L5): per-level results are what a
+  user reads first;
+- warning: the last grader is not a judge with no level, the holistic judge ("don't skip the
+  holistic judge": without it there is no summary-level signal);
+- error: no positive grader: every negative is void in every trial, so the case never passes.
+
+A manual case (expectations only) gets a warning: it is neither graded nor gated. A grader
+that already passes on the scaffold is found in trials/behavior/scaffold_lint.py, which
+grades the scaffold.
+
+`missing_references` is the seeds' routing check made general: every file a SKILL.md body
+refers to must exist in the skill's folder.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Collection, Iterable, Iterator
+from urllib.parse import unquote
+
+from activation.inputs.behavior import BehaviorCase
+from activation.inputs.lint import Finding
+
+RESOURCE_DIRS = ("references", "scripts", "assets", "templates")
+"""The Agent Skills folders of a skill's own files: a path into one of them (or into any
+folder the skill has) in backticks or a table cell is a reference to a skill file."""
+
+_FENCED = re.compile(
+    r"^[ \t]{0,3}(```|~~~).*?(?:^[ \t]{0,3}\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL
+)
+_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+[\"'(][^)\n]*)?\s*\)")
+_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.MULTILINE)
+_CODE = re.compile(r"`([^`\n]+)`")
+_PATH = re.compile(r"^(?:\./)?[\w.@-]+(?:/[\w.@-]+)+\.[A-Za-z0-9]{1,10}$")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def lint_behavior(cases: Iterable[BehaviorCase]) -> list[Finding]:
+    """Every finding of every case, in case order."""
+    return [finding for case in cases for finding in _case_findings(case)]
+
+
+MANUAL = "expectations only (no graders): not graded or gated, review its transcripts by hand"
+NO_JUDGE = (
+    "the last grader is not a holistic judge (a judge with no level): add one, or the case "
+    "has no summary-level signal"
+)
+NO_POSITIVE = (
+    "no positive grader: its negative graders are void in every trial, so the case can never pass"
+)
+
+
+def _case_findings(case: BehaviorCase) -> Iterator[Finding]:
+    if case.manual:
+        yield Finding("warning", case.id, MANUAL)
+        return
+    for number, top in enumerate(case.graders, 1):
+        for grader in top.walk():
+            if grader.pattern is None:
+                continue
+            try:
+                grader.regex()
+            except re.error as error:
+                message = f"the pattern {grader.pattern!r} is not a valid regular expression"
+                yield Finding("error", case.id, f"grader {number}: {message} ({error})")
+    for number, grader in enumerate(case.graders[:-1], 1):
+        if grader.level is None:
+            message = "has no level: every grader but the final judge needs one of L1-L5"
+            yield Finding("error", case.id, f"grader {number} ({grader.description}) {message}")
+    last = case.graders[-1]
+    if last.type != "judge" or last.level is not None:
+        yield Finding("warning", case.id, NO_JUDGE)
+    if all(grader.negative for grader in case.graders):
+        yield Finding("error", case.id, NO_POSITIVE)
+
+
+def missing_references(skill_body: str, existing_paths: Collection[str]) -> tuple[str, ...]:
+    """The files a SKILL.md body refers to that are not among `existing_paths` (POSIX paths
+    relative to the skill's folder), in order of first mention.
+
+    A reference is a relative Markdown link or link definition (`[x](references/a.md)`),
+    or a relative path with an extension in backticks or alone in a table cell whose first
+    folder is one of `RESOURCE_DIRS` or a folder of the skill (so `src/app.ts`, a file of
+    the user's project, is not one). URLs, anchors, absolute paths, paths that leave the
+    skill's folder and anything inside fenced code blocks are ignored. A link to a folder
+    exists when some file is in it.
+    """
+    folders = {path.split("/")[0] for path in existing_paths if "/" in path} | set(RESOURCE_DIRS)
+    missing: dict[str, None] = {}
+    for target in _references(_FENCED.sub("", skill_body), folders):
+        if not _exists(target, existing_paths):
+            missing.setdefault(target, None)
+    return tuple(missing)
+
+
+def _references(body: str, folders: set[str]) -> Iterator[str]:
+    """The referenced paths in order of their place in the body."""
+    found: list[tuple[int, str]] = []
+    for match in (*_LINK.finditer(body), *_DEFINITION.finditer(body)):
+        target = _normal(match.group(1).strip("<>"))
+        if target is not None:
+            found.append((match.start(1), target))
+    candidates = [(code.start(1), code.group(1).strip()) for code in _CODE.finditer(body)]
+    for line in re.finditer(r"^[ \t]*\|.*$", body, re.MULTILINE):
+        candidates += [
+            (line.start() + word.start(), word.group().strip("`"))
+            for word in re.finditer(r"[^\s,;|]+", line.group())
+        ]
+    for at, candidate in candidates:
+        target = _normal(candidate.split("#")[0])
+        if target is not None and _PATH.match(target) and target.split("/")[0] in folders:
+            found.append((at, target))
+    return (target for _, target in sorted(found))
+
+
+def _normal(target: str) -> str | None:
+    """The target as a path relative to the skill's folder; None when it is not one."""
+    if not target or target.startswith(("#", "/", "~")) or _SCHEME.match(target):
+        return None
+    path = unquote(target.split("#")[0].split("?")[0])
+    if not path:
+        return None
+    normal = posixpath.normpath(path)
+    return None if normal == "." or normal.startswith("../") or normal == ".." else normal
+
+
+def _exists(target: str, existing: Collection[str]) -> bool:
+    return target in existing or any(path.startswith(f"{target}/") for path in existing)

@@ -1,0 +1,48 @@
+"""A grader that passes on the scaffold alone cannot tell the agent's work from the files it
+started with: `lint` reports it as an error, found by grading the scaffold itself.
+
+Only the deterministic positive graders are checked (a judge or a command needs a model call
+or a run; a negative passing on the scaffold is what it should do). The scaffold is seen
+as the graders would see it (workspace.py's rules: no lockfiles, no binaries).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from activation.inputs.behavior import BehaviorCase, Grader
+from activation.inputs.lint import Finding
+from activation.trials.behavior.graders import grade
+from activation.trials.behavior.workspace import workspace_of
+
+
+def scaffold_findings(cases: Iterable[BehaviorCase]) -> list[Finding]:
+    """An error per grader that already passes on its case's scaffold, in case order."""
+    findings: list[Finding] = []
+    for case in cases:
+        numbered = [
+            (number, grader)
+            for number, grader in enumerate(case.graders, 1)
+            if not grader.negative and _static(grader)
+        ]
+        grading = grade(
+            [grader for _, grader in numbered],
+            workspace_of(case.scaffold),
+            judged={},
+            commands={},
+        )
+        findings += [
+            Finding(
+                "error",
+                case.id,
+                f"grader {number} ({grader.description}) passes on the scaffold alone "
+                f"({result.why}): it cannot tell the agent's work from the starting files",
+            )
+            for (number, grader), result in zip(numbered, grading.results, strict=True)
+            if result.outcome == "passed"
+        ]
+    return findings
+
+
+def _static(grader: Grader) -> bool:
+    return all(part.type not in ("judge", "command") for part in grader.walk())
