@@ -679,6 +679,13 @@ LINT = Command(
                 ),
                 DISTRACTORS,
                 CATALOG,
+                Flag(
+                    "--behavior",
+                    "PATH",
+                    "behavior cases to lint too: a folder of case files or eval folders",
+                    Path,
+                    toml=PATH,
+                ),
             ),
         ),
         (

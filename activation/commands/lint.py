@@ -108,6 +108,36 @@ def main_lint(session: Session, argv: list[str]) -> int:
     if target is not None:
         mismatch = suite_mismatch(checked.written_for, target.skill_id, bundled)
         session.warn([mismatch] if mismatch else [])
-    findings = lint(checked, description, strict=bundled or args.strict, menu=menu)
+    findings = [
+        *lint(checked, description, strict=bundled or args.strict, menu=menu),
+        *(reference_findings(target) if target is not None else ()),
+        *(behavior_findings(args.behavior) if args.behavior is not None else ()),
+    ]
     session.out.print(render_findings(findings), markup=False, soft_wrap=True)
     return lint_exit_code(findings)
+
+
+def reference_findings(target: Target) -> list[Finding]:
+    """Every file the working tree's SKILL.md body refers to that its skill folder lacks
+    (the routing layer: a table of references to files that are not there)."""
+    from activation.inputs.behavior_lint import missing_references
+
+    if not target.skill_file.is_file():
+        return []
+    folder = target.skill_file.parent
+    body = split_document(target.skill_file.read_text(encoding="utf-8"), str(folder)).body
+    present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
+    return [
+        Finding("error", None, f"{target.skill_path} refers to {missing}, which its skill lacks")
+        for missing in missing_references(body, present)
+    ]
+
+
+def behavior_findings(path: Path) -> list[Finding]:
+    """The behavior cases' own checks, and graders that pass on a scaffold alone."""
+    from activation.inputs.behavior_lint import lint_behavior
+    from activation.inputs.behavior_load import load_behavior_suite
+    from activation.trials.behavior.scaffold_lint import scaffold_findings
+
+    cases = load_behavior_suite(path).cases
+    return [*lint_behavior(cases), *scaffold_findings(cases)]

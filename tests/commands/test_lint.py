@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import orjson
@@ -196,3 +197,42 @@ def test_cli_bad_flag_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         "activation lint: error: unrecognized arguments: --no-such-flag "
         "(see activation lint --help)\n"
     )
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "behavior"
+EXAMPLE_SKILL = "plugins/greetlib/skills/greetlib/SKILL.md"
+
+
+def lint_example(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["lint", "--repo", str(folder), "--skill-path", EXAMPLE_SKILL,
+                 "--behavior", str(folder / "evals")])  # fmt: skip
+    return code, capsys.readouterr().out
+
+
+def test_the_example_behavior_suite_lints_clean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "behavior"
+    shutil.copytree(EXAMPLE, folder)
+    assert lint_example(folder, capsys) == (0, "lint: no problems found\n")
+
+
+def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "behavior"
+    shutil.copytree(EXAMPLE, folder)
+    graders = folder / "evals" / "welcome-banner" / "graders.yaml"
+    graders.write_text(
+        "- type: contains\n  value: welcome_banner\n  description: Has the banner function\n"
+        "  level: L1\n" + graders.read_text()
+    )
+    skill = folder / EXAMPLE_SKILL
+    skill.write_text(skill.read_text() + "\nFor Django, read `references/django.md`.\n")
+    code, out = lint_example(folder, capsys)
+    errors = [line for line in out.splitlines() if line.startswith("error")]
+    assert code == 1
+    assert len(errors) == 2
+    assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
+    assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
+    assert out.splitlines()[-1] == "lint: 2 errors, 0 warnings"
