@@ -10,5 +10,5 @@ from __future__ import annotations
 from tests.support.npm_cli import REPO, PinnedCli
 
 CODEX = PinnedCli("Codex CLI", "@openai/codex", "0.171.0", REPO / ".agent-clis" / "codex", "codex",
-                  version_word=-1)  # fmt: skip
+                  megabytes=420, version_word=-1)  # fmt: skip
 """`codex --version` prints "codex-cli 0.171.0"."""

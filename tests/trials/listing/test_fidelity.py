@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from activation._models import AgentSettings
 from activation.trials.agent.claude_code import agent_env, build_argv
 from activation.trials.listing.claude_code import (
@@ -31,8 +29,6 @@ from activation.trials.listing.claude_code import (
 )
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
-
-pytestmark = pytest.mark.real_cli
 
 RUN_TIMEOUT = 120.0
 
