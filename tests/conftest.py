@@ -32,9 +32,12 @@ MARKS: dict[str, tuple[str, ...]] = {
     "fresh_python": ("slow",),
     "venv_bin": ("slow",),
     "spawn_activation": ("slow",),
+    "search_suite": ("slow",),
+    "search_with_sibling": ("slow",),
 }
 """The markers each fixture gives the tests that use it: a real CLI, the browser, a wheel
-build or a fresh interpreter each costs seconds."""
+build or a fresh interpreter each costs seconds, and so does a whole `suggest` search
+(tests/commands/test_suggest.py: thousands of requests over real HTTP)."""
 
 
 @pytest.hookimpl(tryfirst=True)

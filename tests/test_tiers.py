@@ -35,7 +35,8 @@ def test_a_test_is_marked_by_the_fixtures_it_uses() -> None:
     assert marked("tmp_path", "repo", "fake_api") == []
     assert marked("tmp_path", "claude") == ["real_cli", "slow"]
     assert marked("opencode_cli") == marked("codex_cli") == ["real_cli", "slow"]
-    for fixture in ("chromium", "wheel", "fresh_python", "venv_bin", "spawn_activation"):
+    for fixture in ("chromium", "wheel", "fresh_python", "venv_bin", "spawn_activation",
+                    "search_suite", "search_with_sibling"):  # fmt: skip
         assert marked("tmp_path", fixture) == ["slow"], fixture
     assert sorted(set(marked("claude", "chromium"))) == ["real_cli", "slow"]
 
