@@ -1,8 +1,13 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules, and the markers their use gives a test.
+
+A test is marked by what it uses, never by hand: every fixture in MARKS marks each test that
+uses it (directly or through another fixture), so `pytest -m "not slow"` is the fast tier
+while you work and `-m real_cli` the end-to-end tests of the real agent CLIs.
+"""
 
 from __future__ import annotations
 
-import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,9 +15,47 @@ import pytest
 
 from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
+from tests.support.cli import Spawn, spawn
 from tests.support.codex_cli import CODEX
-from tests.support.opencode_cli import OPENCODE
+from tests.support.needs import unavailable
+from tests.support.npm_cli import PinnedCli, install_notice
+from tests.support.opencode_cli import OPENCODE, required_ripgrep
 from tests.support.skill_repo import SkillRepos
+from tests.support.wheel import build_wheel
+
+REAL_CLIS: dict[str, PinnedCli] = {"claude": CLAUDE, "opencode_cli": OPENCODE, "codex_cli": CODEX}
+"""The fixture that gives each pinned agent CLI."""
+MARKS: dict[str, tuple[str, ...]] = {
+    **{fixture: ("slow", "real_cli") for fixture in REAL_CLIS},
+    "chromium": ("slow",),
+    "wheel": ("slow",),
+    "fresh_python": ("slow",),
+    "venv_bin": ("slow",),
+    "spawn_activation": ("slow",),
+    "search_suite": ("slow",),
+    "search_with_sibling": ("slow",),
+}
+"""The markers each fixture gives the tests that use it: a real CLI, the browser, a wheel
+build or a fresh interpreter each costs seconds, and so does a whole `suggest` search
+(tests/commands/test_suggest.py: thousands of requests over real HTTP)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by the fixtures it uses, before `-m` selects."""
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            for marker in MARKS.get(fixture, ()):
+                item.add_marker(marker)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Say which pinned CLIs this run is about to install, before the first install."""
+    used = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
+    notice = install_notice(cli for fixture, cli in REAL_CLIS.items() if fixture in used)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if notice is not None and reporter is not None:
+        reporter.write_line(notice)
 
 
 @pytest.fixture(scope="session")
@@ -22,8 +65,16 @@ def claude() -> Path:
 
 
 @pytest.fixture(scope="session")
-def opencode_cli() -> Path:
-    """The pinned, real OpenCode CLI: skipped outside CI when it cannot be had, failed in CI."""
+def ripgrep() -> Path:
+    """ripgrep (`rg`), which OpenCode needs on PATH: skipped outside CI when it is missing,
+    failed in CI (`.ci/run` installs it)."""
+    return required_ripgrep()
+
+
+@pytest.fixture(scope="session")
+def opencode_cli(ripgrep: Path) -> Path:
+    """The pinned, real OpenCode CLI, with the ripgrep it needs: skipped outside CI when
+    either cannot be had, failed in CI."""
     return OPENCODE.required()
 
 
@@ -49,11 +100,35 @@ def chromium() -> Launcher:
     A launcher rather than a browser: Playwright's sync API holds an event loop while it
     runs, so a test computes its reports (anyio) first and opens the browser after."""
     if not CHROMIUM.exists():
-        problem = f"{CHROMIUM} is missing (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must open the HTML report in a real browser: {problem}")
-        pytest.skip(f"no browser to open the HTML report in: {problem}")
+        unavailable(
+            "a browser to open the HTML report in",
+            f"{CHROMIUM} is missing (apt-get install chromium)",
+        )
     return launch
+
+
+@pytest.fixture
+def fresh_python() -> str:
+    """This venv's interpreter, for a test that runs code in a fresh process of its own."""
+    return sys.executable
+
+
+@pytest.fixture
+def venv_bin() -> Path:
+    """This venv's programs folder, for a test that runs its `activation` as a program."""
+    return Path(sys.executable).parent
+
+
+@pytest.fixture
+def spawn_activation() -> Spawn:
+    """`python -m activation` in a process of its own (tests/support/cli.py's `spawn`)."""
+    return spawn
+
+
+@pytest.fixture
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built from a copy of the sources."""
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.fixture

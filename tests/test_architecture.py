@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,21 +26,21 @@ def test_the_static_checks_are_steps_of_ci_not_tests() -> None:
     assert "set -euo pipefail" in steps
 
 
-def heavy_modules_after(code: str, cwd: Path) -> list[str]:
-    """Which heavy libraries a fresh interpreter has loaded after running `code`."""
+def heavy_modules_after(python: str, code: str, cwd: Path) -> list[str]:
+    """Which heavy libraries a fresh interpreter (`python`) has loaded after running `code`."""
     probe = (
         f"{code}\nimport sys\n"
         f"print('loaded:', *(m for m in {HEAVY!r} if m in sys.modules), file=sys.__stderr__)"
     )
     completed = subprocess.run(
-        [sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, check=False
+        [python, "-c", probe], cwd=cwd, capture_output=True, text=True, check=False
     )
     return completed.stderr.strip().splitlines()[-1].split()[1:]
 
 
-def test_importing_activation_imports_nothing_heavy(tmp_path: Path) -> None:
-    assert heavy_modules_after("import activation", tmp_path) == []
-    assert heavy_modules_after("import activation; activation.Case", tmp_path) == []
+def test_importing_activation_imports_nothing_heavy(fresh_python: str, tmp_path: Path) -> None:
+    assert heavy_modules_after(fresh_python, "import activation", tmp_path) == []
+    assert heavy_modules_after(fresh_python, "import activation; activation.Case", tmp_path) == []
 
 
 @pytest.mark.parametrize(
@@ -58,7 +57,9 @@ def test_importing_activation_imports_nothing_heavy(tmp_path: Path) -> None:
     ],
     ids=["help", "version", "V", "bad-flag", "lint-help", "detect", "report", "diff"],
 )
-def test_quick_commands_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
+def test_quick_commands_import_nothing_heavy(
+    argv: list[str], fresh_python: str, tmp_path: Path
+) -> None:
     code = (
         "import contextlib, io\n"
         "from activation.commands.main import main\n"
@@ -66,4 +67,4 @@ def test_quick_commands_import_nothing_heavy(argv: list[str], tmp_path: Path) ->
         "with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):\n"
         f"    main({argv!r})"
     )
-    assert heavy_modules_after(code, tmp_path) == []
+    assert heavy_modules_after(fresh_python, code, tmp_path) == []

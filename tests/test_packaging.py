@@ -3,40 +3,16 @@ finds them from anywhere."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCES = ("activation", "cases.json", "distractors", "calibration", "pyproject.toml", "README.md")
 
 
-def build_wheel(tmp_path: Path) -> Path:
-    """Build from a copy of the sources (links kept as links), offline, with this venv's
-    setuptools, so the working tree gets no build folders."""
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in SOURCES:
-        path = REPO / name
-        if path.is_dir():
-            shutil.copytree(
-                path, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy2(path, source / name)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(tmp_path / "dist"), str(source)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    (wheel,) = (tmp_path / "dist").glob("activation-*.whl")
-    return wheel
-
-
-def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path: Path) -> None:
-    wheel = build_wheel(tmp_path)
+def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
+    wheel: Path, fresh_python: str, tmp_path: Path
+) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         bundled_cases = archive.read("activation/suite/cases.json")
@@ -68,7 +44,7 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(tmp_path
         "print(environment().get_template('report.html.j2').filename.startswith(sys.path[0]))\n"
     )
     completed = subprocess.run(
-        [sys.executable, "-c", probe], cwd=elsewhere, capture_output=True, text=True, check=True
+        [fresh_python, "-c", probe], cwd=elsewhere, capture_output=True, text=True, check=True
     )
     where, cases, distractors, narrow, prices, template = completed.stdout.splitlines()
     assert prices == "Prices(input=2.0, output=10.0, cache_write=2.5, cache_read=0.2)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import activation
@@ -34,7 +33,7 @@ def library_example() -> str:
 
 
 def test_the_readme_library_example_runs_head_against_the_working_tree(
-    skill_repo: SkillRepos,
+    skill_repo: SkillRepos, fresh_python: str
 ) -> None:
     made = skill_repo(
         "Use when adding login, signup, or authentication to a web app with Auth0.",
@@ -43,7 +42,7 @@ def test_the_readme_library_example_runs_head_against_the_working_tree(
     )  # fmt: skip
     env = {"PATH": "/usr/bin:/bin", "HOME": str(made.root)}
     done = subprocess.run(
-        [sys.executable, "-c", library_example()],
+        [fresh_python, "-c", library_example()],
         cwd=made.root, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

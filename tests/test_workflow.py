@@ -200,12 +200,16 @@ def pull_request(skill_repo: SkillRepos, tmp_path: Path) -> SkillRepo:
     return made
 
 
-def runner_for(repo: SkillRepo, tmp_path: Path, base_url: str, claude: Path | None) -> Runner:
+def runner_for(
+    repo: SkillRepo, tmp_path: Path, base_url: str, programs: Path, claude: Path | None
+) -> Runner:
+    """A runner whose PATH has the install stand-ins, then `programs` (this venv's, so its
+    `activation`), then `claude`'s folder."""
     work = tmp_path / "runner"
     work.mkdir(parents=True)
     (work / "home").mkdir()
     (work / "tmp").mkdir()
-    path = [str(stand_ins(work / "bin", work / "installs.log")), str(BIN)]
+    path = [str(stand_ins(work / "bin", work / "installs.log")), str(programs)]
     if claude is not None:
         path.append(str(claude.parent))
     env = {
@@ -235,10 +239,12 @@ def runner_for(repo: SkillRepo, tmp_path: Path, base_url: str, claude: Path | No
     return Runner(repo.root, env, contexts, work)
 
 
-def test_stage_a_steps_gate_and_report(pull_request: SkillRepo, tmp_path: Path) -> None:
+def test_stage_a_steps_gate_and_report(
+    pull_request: SkillRepo, tmp_path: Path, venv_bin: Path
+) -> None:
     workflow = load_workflow()
     with FakeMessagesAPI(model) as api:
-        runner = runner_for(pull_request, tmp_path, api.base_url, None)
+        runner = runner_for(pull_request, tmp_path, api.base_url, venv_bin, None)
         codes = runner.run_job(workflow["jobs"]["stage-a"], workflow["env"])
     assert codes == {"Install activation": 0, "Stage A": 1}
     installs = (runner.folder / "installs.log").read_text().splitlines()
@@ -257,7 +263,7 @@ def test_stage_a_steps_gate_and_report(pull_request: SkillRepo, tmp_path: Path) 
 
     pull_request.write_description(BASELINE)  # a pull request that changes nothing
     with FakeMessagesAPI(model) as api:
-        again = runner_for(pull_request, tmp_path / "again", api.base_url, None)
+        again = runner_for(pull_request, tmp_path / "again", api.base_url, venv_bin, None)
         assert again.run_job(workflow["jobs"]["stage-a"], workflow["env"]) == {
             "Install activation": 0, "Stage A": 0,
         }  # fmt: skip
@@ -265,13 +271,13 @@ def test_stage_a_steps_gate_and_report(pull_request: SkillRepo, tmp_path: Path) 
 
 
 def test_stage_b_steps_run_the_real_agent_on_what_stage_a_flagged(
-    pull_request: SkillRepo, tmp_path: Path, claude: Path
+    pull_request: SkillRepo, tmp_path: Path, venv_bin: Path, claude: Path
 ) -> None:
     workflow = load_workflow()
     with FakeMessagesAPI(model) as api:
-        stage_a = runner_for(pull_request, tmp_path / "a", api.base_url, None)
+        stage_a = runner_for(pull_request, tmp_path / "a", api.base_url, venv_bin, None)
         assert stage_a.run_job(workflow["jobs"]["stage-a"], workflow["env"])["Stage A"] == 1
-        stage_b = runner_for(pull_request, tmp_path / "b", api.base_url, claude)
+        stage_b = runner_for(pull_request, tmp_path / "b", api.base_url, venv_bin, claude)
         codes = stage_b.run_job(workflow["jobs"]["stage-b"], workflow["env"])
     assert codes == {
         "Install activation and Claude Code": 0,
@@ -292,7 +298,7 @@ def test_stage_b_steps_run_the_real_agent_on_what_stage_a_flagged(
     assert html.count('class="transcript"') == 6
 
 
-def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo) -> None:
+def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo, venv_bin: Path) -> None:
     (hook,) = yaml.safe_load(HOOKS.read_text())
     assert (hook["id"], hook["language"], hook["pass_filenames"]) == (
         "activation-lint", "python", False,
@@ -301,7 +307,7 @@ def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo) -> None:
     assert re.search(hook["files"], "activation.toml")
     entry = shlex.split(hook["entry"])
     assert entry[0] == "activation"
-    activation = shutil.which("activation", path=str(BIN))
+    activation = shutil.which("activation", path=str(venv_bin))
     assert activation is not None
     completed = subprocess.run(
         [activation, *entry[1:]], cwd=pull_request.root, capture_output=True, text=True,

@@ -97,10 +97,13 @@ def test_stage_b_runs_the_agents_own_cli_and_says_how_to_install_it(
     repo: SkillRepo,
     fake_api: FakeMessagesAPI,
     monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
     agent: str,
     title: str,
     package: str,
 ) -> None:
+    if agent == "opencode":
+        request.getfixturevalue("ripgrep")  # OpenCode's preflight asks for it first
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-key")
     missing = tmp_path / f"no-{agent}"
     code, report = run(

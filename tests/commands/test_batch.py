@@ -13,14 +13,7 @@ import pytest
 import activation
 from activation import _config
 from activation.trials.classifier.batch import split
-from tests.support.cli import (
-    BASELINE,
-    by_id,
-    read_report,
-    run,
-    spawn,
-    wait_until,
-)
+from tests.support.cli import BASELINE, Spawn, by_id, read_report, run, wait_until
 from tests.support.messages_api import (
     Answer,
     Error,
@@ -198,7 +191,9 @@ def test_split_keeps_order_within_count_and_size() -> None:
     assert split([], 3, 10**6) == []  # nothing to ask: no batch, not an empty one
 
 
-def cli(repo: SkillRepo, tmp_path: Path, report: Path, *flags: str) -> subprocess.Popen[bytes]:
+def cli(
+    spawn: Spawn, repo: SkillRepo, tmp_path: Path, report: Path, *flags: str
+) -> subprocess.Popen[bytes]:
     cases_file = write_cases(tmp_path / "cases.json", CASES)
     return spawn(repo.root, tmp_path, cases_file, report, "--batch", "--max-trials", "3", *flags)
 
@@ -213,12 +208,12 @@ def wait_for_a_batch(api: FakeMessagesAPI, repo: SkillRepo) -> None:
 
 
 def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
-    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, spawn_activation: Spawn
 ) -> None:
     fake_api.script = refunds_fire
     fake_api.batch_processing = 120
     report = tmp_path / "partial.json"
-    process = cli(repo, tmp_path, report)
+    process = cli(spawn_activation, repo, tmp_path, report)
     wait_for_a_batch(fake_api, repo)
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
@@ -233,11 +228,11 @@ def test_ctrl_c_cancels_the_batch_and_writes_a_partial_report(
 
 
 def test_resume_collects_an_interrupted_runs_batch_instead_of_paying_twice(
-    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, spawn_activation: Spawn
 ) -> None:
     fake_api.script = refunds_fire
     fake_api.batch_processing = 2.0
-    process = cli(repo, tmp_path, tmp_path / "killed.json")
+    process = cli(spawn_activation, repo, tmp_path, tmp_path / "killed.json")
     wait_for_a_batch(fake_api, repo)
     process.kill()  # no cleanup at all: the batch goes on at the API
     process.communicate(timeout=60)

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 from activation.store import cache_info
-from tests.support.cli import BASELINE, by_id, hang_on, read_report, run, spawn, tallies, wait_until
+from tests.support.cli import (
+    BASELINE,
+    Spawn,
+    by_id,
+    hang_on,
+    read_report,
+    run,
+    tallies,
+    wait_until,
+)
 from tests.support.messages_api import Answer, FakeMessagesAPI
 from tests.support.scripted_model import Scripted, always, fires_when
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case, write_cases
@@ -108,7 +117,11 @@ def test_a_mass_regression_is_caught_in_the_first_round(
 
 
 def test_ctrl_c_during_escalation_keeps_what_ran(
-    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, cache_dir: Path
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    cache_dir: Path,
+    spawn_activation: Spawn,
 ) -> None:
     """The escalated case's later rounds hang; SIGINT then gives 130 and a report that judges
     it from the trials it finished, marked partial."""
@@ -116,7 +129,7 @@ def test_ctrl_c_during_escalation_keeps_what_ran(
     fake_api.script = rules()
     cases_file = write_cases(tmp_path / "cases.json", CASES)
     report_file = tmp_path / "partial.json"
-    process = spawn(repo.root, tmp_path, cases_file, report_file)
+    process = spawn_activation(repo.root, tmp_path, cases_file, report_file)
     # Everything but the four hanging trials of the escalated case's second round: 6 per case
     # in the first round, 18 for the other escalated case, 2 of the hanging round, 4 hanging;
     # each answered trial is in the response cache the moment the run records it.

@@ -208,7 +208,7 @@ def test_batches_and_stage_b_are_input_errors(
     assert openai_api.requests == []
 
 
-def test_help_never_imports_the_sdk() -> None:
+def test_help_never_imports_the_sdk(fresh_python: str) -> None:
     """The SDK comes only with an openai: model's run."""
     probe = (
         "import sys\n"
@@ -218,7 +218,7 @@ def test_help_never_imports_the_sdk() -> None:
         "print('openai' in sys.modules)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        [fresh_python, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip().splitlines()[-1] == "False"
 

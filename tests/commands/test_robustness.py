@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,11 +21,11 @@ from activation.trials.classifier import backend as classifier_backend
 from activation.trials.fake import CaseKey, scripted
 from tests.support.cli import (
     STATUS_CASES,
+    Spawn,
     hang_on,
     one_line_error,
     read_report,
     run,
-    spawn,
     wait_until,
 )
 from tests.support.fake_stages import FakeStages
@@ -196,13 +195,13 @@ def test_a_report_lost_at_the_end_keeps_the_summary_and_the_verdict(
 
 
 def test_sigterm_during_stage_a_writes_a_partial_report(
-    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, spawn_activation: Spawn
 ) -> None:
     fake_api.latency = hang_on("give money back to the buyer")
     fake_api.script = Scripted({entry["prompt"]: always([SKILL_ID]) for entry in STATUS_CASES})
     cases = write_cases(tmp_path / "cases.json", STATUS_CASES)
     report = tmp_path / "partial.json"
-    process = spawn(repo.root, tmp_path, cases, report, "--concurrency", "8")
+    process = spawn_activation(repo.root, tmp_path, cases, report, "--concurrency", "8")
     wait_until(lambda: len(fake_api.message_requests) >= 36)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
@@ -408,7 +407,7 @@ def test_a_suite_written_for_another_skill_warns_in_one_line(
     )
 
 
-def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo) -> None:
+def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo, fresh_python: str) -> None:
     argv = ["--dry-run", "--only", "kw-passkeys", "--distractors", str(tmp_path / "distractors")]
     probe = (
         "import sys, contextlib, io\n"
@@ -420,7 +419,7 @@ def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo) -> None:
     # Without a key there is nothing to count tokens with, so the SDK stays unloaded.
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     completed = subprocess.run(
-        [sys.executable, "-c", probe], cwd=repo.root, capture_output=True, text=True, check=True,
+        [fresh_python, "-c", probe], cwd=repo.root, capture_output=True, text=True, check=True,
         env=env,
     )  # fmt: skip
     assert completed.stdout.split() == ["0", "False"]

@@ -23,12 +23,12 @@ from tests.support.cli import (
     CANDIDATE,
     STATUS_CASES,
     STATUS_EXPECTED,
+    Spawn,
     by_id,
     hang_on,
     one_line_error,
     read_report,
     run,
-    spawn,
     tallies,
     wait_until,
 )
@@ -288,7 +288,11 @@ def test_missing_api_key_exits_2(
 
 
 def test_console_script_and_ctrl_c_writes_a_partial_report(
-    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI, cache_dir: Path
+    tmp_path: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    cache_dir: Path,
+    spawn_activation: Spawn,
 ) -> None:
     """`python -m activation` in a real process; SIGINT mid-run gives 130 and a report of
     what finished. The last trial of one case hangs, so that case is judged from the trials
@@ -298,7 +302,7 @@ def test_console_script_and_ctrl_c_writes_a_partial_report(
     cases_file = write_cases(tmp_path / "cases.json", STATUS_CASES)
     report = tmp_path / "partial.json"
     flags = ("--concurrency", "4", "--max-trials", "3")
-    process = spawn(repo.root, tmp_path, cases_file, report, *flags)
+    process = spawn_activation(repo.root, tmp_path, cases_file, report, *flags)
     # Every trial but the two hanging ones answered and recorded: each is in the response
     # cache the moment the run records it (the same step, with no wait between).
     wait_until(lambda: cache_info(cache_dir).entries >= 34 and fake_api.in_flight <= 2)

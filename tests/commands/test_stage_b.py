@@ -22,7 +22,7 @@ from activation.commands.main import main
 from activation.inputs.identity import shard_of
 from activation.trials.agents.claude_code.stream import StreamReader
 from tests.support.claude_cli import processes_mentioning
-from tests.support.cli import HANG, hang_on, read_report, spawn, wait_until
+from tests.support.cli import HANG, Spawn, hang_on, read_report, wait_until
 from tests.support.messages_api import (
     Answer,
     Error,
@@ -427,7 +427,7 @@ def test_calibrate_agreement_runs_both_stages_on_the_same_cases(
 
 
 def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
-    tmp_path: Path, stage_b: tuple[SkillRepo, FakeMessagesAPI, Path]
+    tmp_path: Path, stage_b: tuple[SkillRepo, FakeMessagesAPI, Path], spawn_activation: Spawn
 ) -> None:
     """`kill -TERM` (a CI cancel) during `--real`: every claude process group is gone, the
     plugin copies and run folders are removed, and the report says what finished."""
@@ -436,7 +436,7 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     report = tmp_path / "partial.json"
-    process = spawn(
+    process = spawn_activation(
         repo.root, tmp_path, tmp_path / "cases.json", report,
         "--real", "--claude", str(claude), "--only", "dispute,plain", "--max-turns", "3",
         "--max-trials", "3", "--concurrency", "4",

@@ -23,7 +23,7 @@ import pytest
 
 from activation.commands.main import main
 from tests.support.agent_harness import ABOVE, LEAKY, plant_user_config
-from tests.support.cli import HANG, read_report, spawn, wait_until
+from tests.support.cli import HANG, Spawn, read_report, wait_until
 from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Text, ToolUse
 from tests.support.npm_cli import processes_using
 from tests.support.responses_api import Error as ResponsesError
@@ -37,8 +37,6 @@ from tests.support.skill_repo import (
     write_cases,
     write_distractors,
 )
-
-pytestmark = pytest.mark.real_cli
 
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 CANDIDATE = "Use when issuing refunds."
@@ -137,12 +135,14 @@ class AgentRun:
 @pytest.fixture(params=["opencode", "codex"])
 def agent_run(
     request: pytest.FixtureRequest,
+    opencode_cli: Path,
+    codex_cli: Path,
     skill_repo: Any,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[AgentRun]:
     agent: str = request.param
-    cli: Path = request.getfixturevalue(f"{agent}_cli")
+    cli = {"opencode": opencode_cli, "codex": codex_cli}[agent]
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
@@ -242,7 +242,9 @@ def test_a_real_run_reads_each_agents_own_loads(
     )
 
 
-def test_sigterm_kills_every_run_and_keeps_a_partial_report(agent_run: AgentRun) -> None:
+def test_sigterm_kills_every_run_and_keeps_a_partial_report(
+    agent_run: AgentRun, spawn_activation: Spawn
+) -> None:
     """`kill -TERM` while both slots hang on `plain`: every agent process is gone, the copies
     and run folders are removed, and the report judges what finished (the dispute, 1 of 1
     against 0 of 1)."""
@@ -252,7 +254,7 @@ def test_sigterm_kills_every_run_and_keeps_a_partial_report(agent_run: AgentRun)
 
     agent_run.api.latency = hanging
     report = agent_run.tmp_path / "partial.json"
-    process = spawn(
+    process = spawn_activation(
         Path.cwd(), agent_run.tmp_path, agent_run.tmp_path / "cases.json", report,
         *agent_run.flags("--only", "dispute,plain", "--trials", "1", "--max-trials", "1",
                          "--concurrency", "2"),

@@ -77,7 +77,8 @@ def is_proposer(request: FakeRequest) -> bool:
 
 
 @pytest.fixture
-def suite(tmp_path: Path, repo: SkillRepo) -> Path:
+def search_suite(tmp_path: Path, repo: SkillRepo) -> Path:
+    """The 45-case suite a whole search runs on: thousands of requests (marked slow)."""
     return write_cases(tmp_path / "cases.json", CASES)
 
 
@@ -104,14 +105,14 @@ def script(fake_api: FakeMessagesAPI, proposer: Proposer) -> None:
 
 def test_the_proposal_that_wins_on_select_is_scored_once_on_the_holdback(
     tmp_path: Path,
-    suite: Path,
+    search_suite: Path,
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    echo = a_train_prompt(suite)
+    echo = a_train_prompt(search_suite)
     proposer = Proposer(echo)
     script(fake_api, proposer)
-    code, found = suggest(tmp_path, suite)
+    code, found = suggest(tmp_path, search_suite)
     shown = capsys.readouterr()
     out = shown.out
     assert code == 0, shown.err
@@ -147,14 +148,14 @@ def test_the_proposal_that_wins_on_select_is_scored_once_on_the_holdback(
 
 
 def test_a_rerun_is_free_and_write_keeps_the_yaml_style(
-    tmp_path: Path, suite: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, search_suite: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
-    script(fake_api, Proposer(a_train_prompt(suite)))
-    suggest(tmp_path, suite)
+    script(fake_api, Proposer(a_train_prompt(search_suite)))
+    suggest(tmp_path, search_suite)
     sent = len(fake_api.requests)
     skill = repo.root / SKILL_PATH
     before = skill.read_text()
-    code, found = suggest(tmp_path, suite, "--write")
+    code, found = suggest(tmp_path, search_suite, "--write")
     assert code == 0
     assert len(fake_api.requests) == sent  # every answer and every proposal from the cache
     assert found["usage"]["requests"] == 0
@@ -165,13 +166,13 @@ def test_a_rerun_is_free_and_write_keeps_the_yaml_style(
 
 def test_no_better_proposal_keeps_the_description_and_says_so(
     tmp_path: Path,
-    suite: Path,
+    search_suite: Path,
     repo: SkillRepo,
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     fake_api.script = lambda r: proposals([GREEDY]) if is_proposer(r) else routed(r)
-    code, found = suggest(tmp_path, suite, "--write")
+    code, found = suggest(tmp_path, search_suite, "--write")
     out = capsys.readouterr()
     assert code == 0
     assert found["chosen"] == CURRENT and found["holdback"] is None
@@ -199,9 +200,12 @@ def test_a_suite_too_small_for_three_splits_is_exit_2_before_any_call(
 
 
 def test_the_dry_run_estimates_the_whole_search(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    search_suite: Path,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _found = suggest(tmp_path, suite, "--dry-run", "--rounds", "2", "--proposals", "3")
+    code, _found = suggest(tmp_path, search_suite, "--dry-run", "--rounds", "2", "--proposals", "3")
     out = capsys.readouterr().out
     assert code == 0
     assert fake_api.requests == []
@@ -234,9 +238,10 @@ def routing_cases() -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def with_sibling(
+def search_with_sibling(
     tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
 ) -> SkillRepo:
+    """A plugin whose refunds skill has a disputes sibling, for a whole search (marked slow)."""
     made = skill_repo(
         CURRENT,
         root=tmp_path / "plugin-repo",
@@ -248,7 +253,7 @@ def with_sibling(
 
 
 def test_a_proposal_that_takes_a_siblings_cases_is_out(
-    tmp_path: Path, with_sibling: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, search_with_sibling: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
     cases = write_cases(tmp_path / "routing.json", routing_cases())
     fake_api.script = lambda r: proposals([GRABS, GOOD]) if is_proposer(r) else routed(r)
@@ -262,7 +267,7 @@ def test_a_proposal_that_takes_a_siblings_cases_is_out(
 
 
 def test_skill_picks_the_sibling_to_improve(
-    tmp_path: Path, with_sibling: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path, search_with_sibling: SkillRepo, fake_api: FakeMessagesAPI
 ) -> None:
     cases = write_cases(tmp_path / "routing.json", routing_cases())
     fake_api.script = lambda r: (
@@ -280,13 +285,13 @@ def test_skill_picks_the_sibling_to_improve(
 
 
 def test_every_output_says_the_headline(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, search_suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    script(fake_api, Proposer(a_train_prompt(suite)))
+    script(fake_api, Proposer(a_train_prompt(search_suite)))
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     md, page = tmp_path / "s.md", tmp_path / "s.html"
-    code, found = suggest(tmp_path, suite, "--markdown", str(md), "--html", str(page))
+    code, found = suggest(tmp_path, search_suite, "--markdown", str(md), "--html", str(page))
     assert code == 0
     held = [e for e in found["holdback"]["cases"]]
     right = sum(e["candidate"]["right"] for e in held)
@@ -306,7 +311,7 @@ def test_every_output_says_the_headline(
 
 
 def test_a_proposal_that_costs_one_cell_a_case_is_out(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI
+    tmp_path: Path, search_suite: Path, fake_api: FakeMessagesAPI
 ) -> None:
     """Sonnet routes by words; Haiku, shown a description that names chargebacks, stops
     picking the skill for plain refunds: the proposal helps one cell and hurts the other."""
@@ -321,7 +326,7 @@ def test_a_proposal_that_costs_one_cell_a_case_is_out(
         return routed(request)
 
     fake_api.script = two_models
-    code, found = suggest(tmp_path, suite, "--model", f"{haiku},{sonnet}", "--rounds", "1")
+    code, found = suggest(tmp_path, search_suite, "--model", f"{haiku},{sonnet}", "--rounds", "1")
     assert code == 0
     assert found["cells"] == [f"A/claude-code/{haiku}", f"A/claude-code/{sonnet}"]
     (judged,) = found["rounds"][0]["proposals"]
@@ -331,10 +336,13 @@ def test_a_proposal_that_costs_one_cell_a_case_is_out(
 
 
 def test_the_cost_ceiling_ends_the_search_and_fails_closed(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    search_suite: Path,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    script(fake_api, Proposer(a_train_prompt(suite)))
-    code, found = suggest(tmp_path, suite, "--max-cost-usd", "0.05", "--write")
+    script(fake_api, Proposer(a_train_prompt(search_suite)))
+    code, found = suggest(tmp_path, search_suite, "--max-cost-usd", "0.05", "--write")
     out = capsys.readouterr()
     assert code == 3
     assert found["ceiling_hit"] is True
@@ -357,20 +365,20 @@ def test_the_cost_ceiling_ends_the_search_and_fails_closed(
 )  # fmt: skip
 def test_a_runs_flag_suggest_cannot_honour_is_one_line(
     tmp_path: Path,
-    suite: Path,
+    search_suite: Path,
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
     flag: list[str],
     reason: str,
 ) -> None:
-    code, _found = suggest(tmp_path, suite, *flag)
+    code, _found = suggest(tmp_path, search_suite, *flag)
     assert code == 2
     assert one_line_error(capsys) == f"activation suggest: error: {reason}"
     assert fake_api.requests == []
 
 
 def test_an_openai_model_can_propose(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, search_suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The proposer through the Responses API (the classifier stays Claude): its request
     carries the instructions as input and the schema as a strict JSON-schema format."""
@@ -387,7 +395,9 @@ def test_an_openai_model_can_propose(
     with FakeResponsesAPI(propose) as openai_api:
         monkeypatch.setenv("OPENAI_BASE_URL", f"{openai_api.base_url}/v1")
         monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-test-SECRET-0123456789")
-        code, found = suggest(tmp_path, suite, "--proposer", "openai:gpt-5.5", "--rounds", "1")
+        code, found = suggest(
+            tmp_path, search_suite, "--proposer", "openai:gpt-5.5", "--rounds", "1"
+        )
     assert code == 0
     assert found["chosen"] == GOOD
     (request,) = asked

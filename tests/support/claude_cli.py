@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.support.npm_cli import REPO, PinnedCli
 
 CLAUDE = PinnedCli("Claude Code CLI", "@anthropic-ai/claude-code", "2.1.332", REPO / ".claude-cli",
-                   "claude")  # fmt: skip
+                   "claude", megabytes=380)  # fmt: skip
 CLAUDE_VERSION = CLAUDE.version
 
 

@@ -1,5 +1,6 @@
 """Running the `activation` command on a test suite, in-process or (to send it a signal) in
-a process of its own, and reading its JSON report.
+a process of its own (the `spawn_activation` fixture, which marks a test slow), and reading
+its JSON report.
 
 The suite: a refunds skill whose HEAD description is BASELINE and whose working tree holds
 CANDIDATE (the `repo` fixture of tests/commands/conftest.py), three distractors, and the
@@ -15,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import jsonschema
 import orjson
@@ -107,6 +108,20 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     assert len(lines) == 1, captured.err
     assert "Traceback" not in captured.err
     return lines[0]
+
+
+class Spawn(Protocol):
+    """What the `spawn_activation` fixture gives: `spawn` below."""
+
+    def __call__(
+        self,
+        cwd: Path,
+        tmp_path: Path,
+        cases: Path,
+        report: Path,
+        *flags: str,
+        env: Mapping[str, str] | None = None,
+    ) -> subprocess.Popen[bytes]: ...
 
 
 def spawn(

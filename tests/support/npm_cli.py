@@ -1,6 +1,6 @@
 """A pinned agent CLI from the npm registry, installed on first use into the repository (its
 folder git-ignored), and the one policy the tests that drive it share: skipped outside CI,
-with the reason, only when it cannot be had; failed in CI.
+with the reason, only when it cannot be had; failed in CI (tests/support/needs.py).
 
 The versions are pinned because what the tests check is a version's own behaviour (its
 listing, its event stream): an unpinned install silently picks another release.
@@ -8,13 +8,15 @@ listing, its event stream): an unpinned install silently picks another release.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.support.needs import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL_TIMEOUT = 600.0
@@ -22,14 +24,15 @@ INSTALL_TIMEOUT = 600.0
 
 @dataclass(frozen=True)
 class PinnedCli:
-    """`package@version`, installed with npm under `folder`, run as `command`; `--version`
-    prints the version as its `version_word`-th word."""
+    """`package@version`, installed with npm under `folder` (about `megabytes` on disk), run
+    as `command`; `--version` prints the version as its `version_word`-th word."""
 
     title: str
     package: str
     version: str
     folder: Path
     command: str
+    megabytes: int
     version_word: int = 0
 
     @property
@@ -39,6 +42,15 @@ class PinnedCli:
     @property
     def binary(self) -> Path:
         return self.folder / "node_modules" / ".bin" / self.command
+
+    def is_installed(self) -> bool:
+        """Whether npm has put this version under `folder` (its package.json, no process)."""
+        manifest = self.folder / "node_modules" / self.package / "package.json"
+        try:
+            installed = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            return False
+        return bool(installed == self.version and self.binary.exists())
 
     def installed_version(self, binary: Path | None = None) -> str | None:
         """What `--version` says, or None when the binary does not answer."""
@@ -89,10 +101,28 @@ class PinnedCli:
         """The CLI for a test: skipped outside CI when it cannot be had, failed in CI."""
         path, problem = self.locate()
         if path is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"CI must run the real {self.title} ({self.spec}): {problem}")
-            pytest.skip(f"the real {self.title} ({self.spec}) is not available: {problem}")
+            unavailable(f"the real {self.title} ({self.spec})", problem)
         return path
+
+
+def shown(folder: Path) -> Path:
+    """`folder` from the repository's root when it lies inside it."""
+    return folder.relative_to(REPO) if folder.is_relative_to(REPO) else folder
+
+
+def install_notice(clis: Iterable[PinnedCli]) -> str | None:
+    """The line a test run prints before it installs the pinned CLIs it is about to use, or
+    None when they are all installed already."""
+    missing = [cli for cli in clis if not cli.is_installed()]
+    if not missing:
+        return None
+    listed = ", ".join(f"{cli.spec} (~{cli.megabytes} MB, into {shown(cli.folder)}/)"
+                       for cli in missing)  # fmt: skip
+    total = sum(cli.megabytes for cli in missing)
+    return (
+        f"activation tests: installing {len(missing)} pinned agent CLI"
+        f"{'s' if len(missing) > 1 else ''} with npm on first use, ~{total} MB: {listed}"
+    )
 
 
 def processes_using(folder: str) -> list[int]:

@@ -9,27 +9,46 @@ Isolation (research/agents/NOTES.md 1.1): the whole environment is given, nothin
 HOME, the XDG dirs and TMPDIR are fresh folders of the run, `OPENCODE_CONFIG` names a config
 that points the anthropic provider at the fake, and models fetch and autoupdate are off. The
 prompt goes on stdin (a positional prompt reaches the model wrapped in quotes), and `--title`
-saves the side request that would name the session.
+saves the side request that would name the session. OpenCode searches files with ripgrep
+(`rg`), which it would download when it is not on PATH: every test that runs OpenCode needs
+it from the system (`.ci/run` installs Debian's `ripgrep`).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
+from tests.support.needs import unavailable
 from tests.support.npm_cli import REPO, PinnedCli
 
 OPENCODE = PinnedCli("OpenCode CLI", "opencode-ai", "1.18.33", REPO / ".agent-clis" / "opencode",
-                     "opencode")  # fmt: skip
+                     "opencode", megabytes=350)  # fmt: skip
 MODEL = "anthropic/claude-sonnet-4-5"
+RIPGREP = "rg"
+PATH = "/usr/local/bin:/usr/bin:/bin"
+"""The PATH of an isolated run: the system's programs only."""
+
+
+def required_ripgrep() -> Path:
+    """ripgrep for a test that runs OpenCode: skipped outside CI when it is missing, failed
+    in CI."""
+    found = shutil.which(RIPGREP, path=PATH)
+    if found is None:
+        unavailable(
+            "ripgrep (`rg`), which OpenCode needs on PATH",
+            f"no `{RIPGREP}` in {PATH} (apt-get install ripgrep)",
+        )
+    return Path(found)
 
 
 def isolated_env(scratch: Path, config: Path) -> dict[str, str]:
     """The whole environment of a run whose home and state live under `scratch`."""
     home = scratch / "home"
     env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "PATH": PATH,
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
         "XDG_DATA_HOME": str(home / ".local" / "share"),

@@ -54,19 +54,26 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[FakeMessagesAPI]:
-    """One server for the module: starting uvicorn per test would dominate the run time."""
-    with FakeMessagesAPI() as api:
-        yield api
+    """One server for the module: starting uvicorn per test would dominate the run time.
+
+    ``gc.collect()`` first, outside any event loop: an unclosed ``AsyncAnthropic`` left by an
+    earlier test module is otherwise collected inside a test's loop, and its ``__del__`` then
+    fails the test with "Event loop is closed". Then ``gc.freeze()``: what survived is out of
+    the collector's way, so each test's own ``gc.collect()`` walks only what the module made
+    since (a whole suite's heap took most of this module's run time)."""
+    gc.collect()
+    gc.freeze()
+    try:
+        with FakeMessagesAPI() as api:
+            yield api
+    finally:
+        gc.unfreeze()
 
 
 @pytest.fixture
 def api(server: FakeMessagesAPI) -> FakeMessagesAPI:
-    """The shared server, reset to its defaults for each test.
-
-    ``gc.collect()`` first, outside any event loop: an unclosed ``AsyncAnthropic`` left by an
-    earlier test module is otherwise collected inside this test's loop, and its ``__del__``
-    then fails the test with "Event loop is closed".
-    """
+    """The shared server, reset to its defaults for each test, after a ``gc.collect()`` of
+    what the module's earlier tests left (see `server`)."""
     gc.collect()
     server.script = None
     server.latency = 0.0

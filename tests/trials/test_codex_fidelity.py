@@ -19,20 +19,11 @@ import pytest
 
 from activation.trials.agents.codex.listing import Scope, render
 from activation.trials.listing.model import ListedSkill, Listing
-from tests.support.codex_cli import CODEX
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest
-
-pytestmark = pytest.mark.real_cli
 
 RUN_TIMEOUT = 60.0
 LONG = ("Use when the long workflow applies. " * 40)[:1100]
 """Over the 1,024-character cut."""
-
-
-@pytest.fixture(scope="module")
-def codex() -> Path:
-    """The pinned, real Codex CLI: skipped outside CI when it cannot be had, failed in CI."""
-    return CODEX.required()
 
 
 @dataclass(frozen=True)
@@ -170,8 +161,8 @@ SKILLS = (
 )
 
 
-def test_the_default_model_with_its_bundled_skills(codex: Path, tmp_path: Path) -> None:
-    run = first_request(codex, tmp_path, SKILLS, None, [], "")
+def test_the_default_model_with_its_bundled_skills(codex_cli: Path, tmp_path: Path) -> None:
+    run = first_request(codex_cli, tmp_path, SKILLS, None, [], "")
     assert run.request.body["model"] == "gpt-6.2-sol"
     expected = rendered(run, SKILLS, None)
     assert run.request.listing == expected.text
@@ -181,9 +172,9 @@ def test_the_default_model_with_its_bundled_skills(codex: Path, tmp_path: Path) 
     assert expected.ids[:4] == ("imagegen", "openai-docs", "skill-creator", "skill-installer")
 
 
-def test_gpt_5_5_gets_the_how_to_use_block(codex: Path, tmp_path: Path) -> None:
+def test_gpt_5_5_gets_the_how_to_use_block(codex_cli: Path, tmp_path: Path) -> None:
     args = ["-c", "skills.bundled.enabled=false"]
-    run = first_request(codex, tmp_path, SKILLS, "gpt-5.5", args, "")
+    run = first_request(codex_cli, tmp_path, SKILLS, "gpt-5.5", args, "")
     expected = rendered(run, SKILLS, "gpt-5.5", bundled=False)
     assert run.request.listing == expected.text
     assert expected.closing.startswith("\n### How to use skills\n")
@@ -200,12 +191,12 @@ MANY = tuple(
     ids=["spread-round-robin", "bare-lines-greedy"],
 )
 def test_a_listing_over_its_budget(
-    codex: Path, tmp_path: Path, window: int, kept: int, state: str
+    codex_cli: Path, tmp_path: Path, window: int, kept: int, state: str
 ) -> None:
     """At 200 tokens the bare lines (11 tokens each) fit and the rest is spread over the
     descriptions; at 60 they do not, and only the first five bare lines are kept."""
     args = ["-c", "skills.bundled.enabled=false"]
-    run = first_request(codex, tmp_path, MANY, None, args, f"model_context_window = {window}")
+    run = first_request(codex_cli, tmp_path, MANY, None, args, f"model_context_window = {window}")
     expected = rendered(run, MANY, None, bundled=False, context_window=window)
     assert run.request.listing == expected.text
     assert expected.budget == window // 50

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 from activation._models import AgentSettings, Inputs, RunSpec, TrialKey
 from activation.inputs.load import load_inputs
@@ -22,8 +21,6 @@ from activation.trials.classifier.prompt import Requests
 from activation.trials.stage import stage_named
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
-
-pytestmark = pytest.mark.real_cli
 
 MODEL = "claude-sonnet-5-5"
 LONG = "Summarise release notes into a changelog. " + "Keep every entry short and exact. " * 60

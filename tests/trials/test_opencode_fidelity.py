@@ -9,21 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents.opencode.listing import render
 from activation.trials.listing.model import ListedSkill
 from tests.support.messages_api import FakeMessagesAPI, Text
 from tests.support.opencode_cli import (
-    OPENCODE,
     isolated_env,
     processes_with_env,
     run_headless,
     write_config,
 )
-
-pytestmark = pytest.mark.real_cli
 
 SKILLS = {  # in the CLI's discovery order: .claude, then .agents, then .opencode
     ".claude/skills/review": "name: code-check\n"
@@ -39,12 +34,6 @@ SKILLS = {  # in the CLI's discovery order: .claude, then .agents, then .opencod
     ".opencode/skills/nameless": "description: Has no name, so the CLI skips it.\n",
 }
 LISTED = ["_private", "blank", "review", "customize-opencode", "deploy", "notes", "zebra"]
-
-
-@pytest.fixture(scope="module")
-def opencode() -> Path:
-    """The pinned, real OpenCode CLI: skipped outside CI when it cannot be had, failed in CI."""
-    return OPENCODE.required()
 
 
 def write_project(project: Path) -> list[tuple[ListedSkill, str]]:
@@ -68,14 +57,14 @@ def write_project(project: Path) -> list[tuple[ListedSkill, str]]:
     return found
 
 
-def test_the_listing_is_the_clis(opencode: Path, tmp_path: Path) -> None:
+def test_the_listing_is_the_clis(opencode_cli: Path, tmp_path: Path) -> None:
     scratch = tmp_path.resolve()
     project = scratch / "proj & 'co' <x>"  # the location is escaped, the CLI's too
     found = write_project(project)
     locations = {skill.id: path for skill, path in found}
     with FakeMessagesAPI(Text("ok")) as api:
         env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode, project, env, "Please help me with the task.")
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
         turns = [request for request in api.message_requests if "skill" in request.tool_names]
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert processes_with_env(f"HOME={env['HOME']}") == []

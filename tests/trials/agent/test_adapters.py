@@ -22,8 +22,6 @@ from activation.trials.agent.installed import SkillCopy, SkillSet, project_folde
 from activation.trials.agent.plugin_copy import NONCE_LINE, CatalogCopy, mark
 from activation.trials.agents import agent_named
 from activation.trials.stage import stage_named
-from tests.support.codex_cli import CODEX
-from tests.support.opencode_cli import OPENCODE
 from tests.support.skill_repo import SKILL_ID, SKILL_PATH, SkillRepos
 
 BODY = "# Refunds\n\nSteps for issuing refunds.\n"
@@ -94,11 +92,12 @@ def test_an_unknown_agent_is_an_input_error() -> None:
 # --- the CLI, its version and the plan ---------------------------------------------------
 
 
-@pytest.mark.real_cli
 @pytest.mark.parametrize("agent", ["opencode", "codex"])
-def test_the_version_check_runs_the_pinned_cli(agent: str) -> None:
+def test_the_version_check_runs_the_pinned_cli(
+    agent: str, opencode_cli: Path, codex_cli: Path
+) -> None:
     adapter = adapter_of(agent)
-    path = {"opencode": OPENCODE, "codex": CODEX}[agent].required()
+    path = {"opencode": opencode_cli, "codex": codex_cli}[agent]
     assert adapter.version(str(path)) == adapter.agent.version
 
 

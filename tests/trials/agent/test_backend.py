@@ -220,10 +220,7 @@ def harness(
 
 # --- end to end with the real CLI ------------------------------------------------------
 
-real_cli = pytest.mark.real_cli
 
-
-@real_cli
 def test_skill_call_activates_and_stops_early(harness: Harness) -> None:
     script = main_loop(
         ToolUse("Skill", {"skill": SKILL_ID}, text="I'll use the deploy skill."),
@@ -242,13 +239,11 @@ def test_skill_call_activates_and_stops_early(harness: Harness) -> None:
     assert trial.transcript == str(harness.transcripts / "deploy-prod" / "candidate-0.jsonl")
 
 
-@real_cli
 def test_bare_skill_name_activates(harness: Harness) -> None:
     trial, _ = harness.run(main_loop(ToolUse("Skill", {"skill": "deploy"}), Text("done")))
     assert trial.activated is True, trial.error
 
 
-@real_cli
 def test_prose_only_is_not_activated(harness: Harness) -> None:
     trial, _ = harness.run(main_loop(Text(f"I would use the {SKILL_ID} skill for this.")))
     assert trial.activated is False, trial.error
@@ -259,7 +254,6 @@ def test_prose_only_is_not_activated(harness: Harness) -> None:
     assert trial.usage.cost_usd > 0  # the CLI's total_cost_usd
 
 
-@real_cli
 def test_read_of_the_skill_file_is_not_activated(harness: Harness) -> None:
     def script(request: FakeRequest) -> Reply:
         if not request.is_main_loop or request.turn > 0:
@@ -278,28 +272,24 @@ def test_read_of_the_skill_file_is_not_activated(harness: Harness) -> None:
     )
 
 
-@real_cli
 def test_another_skills_name_is_not_activated(harness: Harness) -> None:
     script = main_loop(ToolUse("Skill", {"skill": "other-plugin:deploy"}), Text("done"))
     trial, _ = harness.run(script)
     assert trial.activated is False, trial.error
 
 
-@real_cli
 def test_wrong_case_name_is_not_activated(harness: Harness) -> None:
     script = main_loop(ToolUse("Skill", {"skill": "Acme-Tools:deploy"}), Text("done"))
     trial, _ = harness.run(script)
     assert trial.activated is False, trial.error
 
 
-@real_cli
 def test_max_turns_without_a_call_is_not_activated(harness: Harness) -> None:
     trial, _ = harness.run(main_loop(ToolUse("Glob", {"pattern": "**/*"})), max_turns=1)
     assert trial.activated is False, trial.error
     assert "max turns" in trial.evidence
 
 
-@real_cli
 @pytest.mark.parametrize("status", [400, 500])
 def test_api_error_is_an_error_not_a_miss(harness: Harness, status: int) -> None:
     trial, _ = harness.run(main_loop(Error(status, message=f"fake failure {SECRET}")))
@@ -312,7 +302,6 @@ def test_api_error_is_an_error_not_a_miss(harness: Harness, status: int) -> None
     assert SECRET.encode() not in Path(str(trial.transcript)).read_bytes()
 
 
-@real_cli
 def test_refused_credentials_abort_the_run(harness: Harness) -> None:
     """The CLI retries a 401 ten times over about three minutes; the run stops at the first
     retry the stream shows, so the stand-in sees the first request and at most one retry."""
@@ -329,7 +318,6 @@ def test_refused_credentials_abort_the_run(harness: Harness) -> None:
     harness.assert_clean()
 
 
-@real_cli
 def test_time_out_kills_the_run(harness: Harness) -> None:
     """The stand-in holds its answer for 30 s; the trial comes back at the 3 s time-out with
     the request still unanswered, and the process is gone (`assert_clean`)."""
@@ -341,7 +329,6 @@ def test_time_out_kills_the_run(harness: Harness) -> None:
     assert len(requests) >= 1
 
 
-@real_cli
 def test_cancellation_kills_the_process_and_removes_dirs(harness: Harness) -> None:
     def wait_for_a_request(api: FakeMessagesAPI) -> None:
         """The fake records a request before its latency: then the CLI is up and waiting."""
@@ -359,7 +346,6 @@ def test_cancellation_kills_the_process_and_removes_dirs(harness: Harness) -> No
     harness.assert_clean()
 
 
-@real_cli
 def test_user_config_and_plugins_do_not_leak(harness: Harness, claude: Path) -> None:
     # Control: the planted skill is real, the CLI does load it from that HOME.
     with FakeMessagesAPI(main_loop(Text("hi"))) as api:
@@ -385,7 +371,6 @@ def test_user_config_and_plugins_do_not_leak(harness: Harness, claude: Path) -> 
     assert requests[0].headers["x-api-key"] == SECRET  # credentials pass through
 
 
-@real_cli
 def test_prompt_reaches_the_model_verbatim(harness: Harness) -> None:
     prompt = '--deploy: "now" $HOME `whoami` ; rm -rf x\nsecond line -p'
     trial, requests = harness.run(main_loop(Text("ok")), prompt=prompt)
@@ -393,7 +378,6 @@ def test_prompt_reaches_the_model_verbatim(harness: Harness) -> None:
     assert requests[0].prompt == prompt
 
 
-@real_cli
 def test_each_variant_shows_the_agent_its_own_description(harness: Harness) -> None:
     seen = {}
     for variant in ("baseline", "candidate"):
@@ -403,7 +387,6 @@ def test_each_variant_shows_the_agent_its_own_description(harness: Harness) -> N
     assert seen == {"baseline": BASELINE, "candidate": CANDIDATE}
 
 
-@real_cli
 def test_concurrent_trials_are_isolated(harness: Harness) -> None:
     with FakeMessagesAPI(main_loop(ToolUse("Skill", {"skill": SKILL_ID}), Text("done"))) as api:
         backend = harness.backend(api)
@@ -415,7 +398,6 @@ def test_concurrent_trials_are_isolated(harness: Harness) -> None:
     harness.assert_clean()
 
 
-@real_cli
 def test_check_claude_reports_the_version(claude: Path) -> None:
     assert check_claude(str(claude)).startswith(CLAUDE_VERSION)
 
@@ -581,7 +563,6 @@ def run_inputs(
     return trial, first
 
 
-@real_cli
 def test_a_sibling_that_fires_first_is_where_the_prompt_went(
     harness: Harness, skill_repo: SkillRepos, tmp_path: Path
 ) -> None:
@@ -618,7 +599,6 @@ def test_a_sibling_that_fires_first_is_where_the_prompt_went(
         assert first.menu["acme-tools:deploy"] == BASELINE
 
 
-@real_cli
 def test_a_skills_folder_is_installed_as_the_workspaces_project_skills(
     harness: Harness, tmp_path: Path
 ) -> None:
@@ -653,7 +633,6 @@ def test_a_skills_folder_is_installed_as_the_workspaces_project_skills(
     assert snapshot(repo) == before
 
 
-@real_cli
 def test_the_catalog_is_installed_for_the_agent_to_list(harness: Harness, tmp_path: Path) -> None:
     from activation.inputs.load import load_catalog
 

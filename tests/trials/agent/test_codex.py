@@ -35,8 +35,6 @@ from tests.support.responses_api import (
 )
 from tests.support.skill_repo import SKILL_ID, SkillRepos
 
-pytestmark = pytest.mark.real_cli
-
 
 @pytest.fixture
 def harness(

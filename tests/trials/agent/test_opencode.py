@@ -26,8 +26,6 @@ from tests.support.agent_harness import (
 from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.skill_repo import SKILL_ID, SkillRepos
 
-pytestmark = pytest.mark.real_cli
-
 LISTING_START = "Skills provide specialized instructions and workflows for specific tasks."
 
 

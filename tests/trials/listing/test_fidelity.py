@@ -17,16 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from activation._models import AgentSettings
 from activation.trials.agents.claude_code.adapter import agent_env, build_argv
 from activation.trials.agents.claude_code.listing import packaged_rules, plugin_skill_id, render
 from activation.trials.listing.model import ListedSkill, Listing, Source
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
-
-pytestmark = pytest.mark.real_cli
 
 RUN_TIMEOUT = 120.0
 
