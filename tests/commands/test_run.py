@@ -471,13 +471,18 @@ def test_real_run_reports_the_agent_it_prepared(
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
-        "opencode": "opencode",
-        "codex": "codex",
+        "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
     }
-    stage_b = RunSpec(stage="B", agent=AgentSettings(), concurrency=4, pricing=PRICING)
+    executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex"}
+    stage_b = RunSpec(
+        stage="B", agent=AgentSettings(executables=executables), concurrency=4, pricing=PRICING
+    )
     assert backends.prepared == [Prepared(stage_b, calls=True)]
     assert backends.opened[0].spec == RunSpec(
-        stage="B", agent=AgentSettings(version="fake"), concurrency=4, pricing=PRICING
+        stage="B",
+        agent=AgentSettings(version="fake", executables=executables),
+        concurrency=4,
+        pricing=PRICING,
     )
     assert "Claude Code fake\n" in out
     assert "activation --real --only" not in out

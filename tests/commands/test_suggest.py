@@ -457,7 +457,7 @@ def test_prompts_that_echo_the_current_description_rule_out_no_proposal_that_kee
 
 
 def test_a_model_on_an_openai_compatible_server_can_propose(
-    tmp_path: Path, suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, search_suite: Path, fake_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The proposer through a local server's Chat Completions (the classifier stays
     Claude): the instructions as the user message, the schema as the response format."""
@@ -474,7 +474,7 @@ def test_a_model_on_an_openai_compatible_server_can_propose(
     with FakeChatAPI(propose) as server:
         monkeypatch.setenv("ACTIVATION_OPENAI_COMPATIBLE_BASE_URL", server.base_url_v1)
         code, found = suggest(
-            tmp_path, suite, "--proposer", "openai-compatible:qwen3", "--rounds", "1"
+            tmp_path, search_suite, "--proposer", "openai-compatible:qwen3", "--rounds", "1"
         )
     assert code == 0
     assert found["chosen"] == GOOD
@@ -488,11 +488,11 @@ def test_a_model_on_an_openai_compatible_server_can_propose(
 
 def test_the_mock_proposes_nothing(
     tmp_path: Path,
-    suite: Path,
+    search_suite: Path,
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _found = suggest(tmp_path, suite, "--proposer", "mock")
+    code, _found = suggest(tmp_path, search_suite, "--proposer", "mock")
     assert code == 2
     assert one_line_error(capsys) == (
         "activation suggest: error: --proposer mock: mock proposes no descriptions: "
