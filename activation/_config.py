@@ -137,3 +137,15 @@ SUGGEST_STRATUM = 3
 every split, even when its cases' hashes leave a split empty."""
 SUGGEST_BODY_CHARS = 4_000
 """`suggest`: the characters of the SKILL.md body the proposer is shown (the rest is cut)."""
+
+BEHAVIOR_TRIALS = 3
+"""Stage C's first round: trials (whole agent runs) per behavior case and arm. Measured by
+benchmarks/behavior_gate.py (15 cases around a 0.9 pass rate, a judge that flips 10 % of
+grades, 1,000 seeded runs): at 3 / 24 no A/A run regressed a case, an edit breaking one case
+(0.9 -> 0.1) was caught in 90.5 % of runs, one halving every case in over 99 %. A first
+round of 4 caught it less often (82 % at 4 / 22)."""
+BEHAVIOR_MAX_TRIALS = 24
+"""Stage C's most trials per arm a suspicious case escalates to: the smallest that catches
+a broken case in 90 % of runs (18 caught 87 %; figures in benchmarks/behavior_gate.py). A lone
+mild drop (0.9 -> 0.5) needs far more: with Benjamini-Hochberg over 15 cases its p must fall
+below about 0.05 / 15."""
