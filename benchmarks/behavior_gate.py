@@ -14,13 +14,14 @@ distribution: a 0.9 case passes 0.82 of its trials, a 0.1 case 0.18.
 
 The suite: 15 cases, nine at a true pass rate of 0.9, three at 0.95, three at 0.8. Scenarios:
 A/A (nothing changed); one case broken (0.9 -> 0.1); every case halved (0.9 -> 0.45, 0.95 ->
-0.475, 0.8 -> 0.4); a lone mild drop (0.9 -> 0.5) at several `--max-trials`. For each: the
-share of runs with a REGRESSED case (what fails the gate; for the broken case and the mild
-drop, that case itself), with its 95 % Wilson interval, and the agent runs a run takes over
-both arms, mean and 95th percentile. Targets: A/A <= 2 %, one case broken >= 90 %, every case
-halved >= 80 %. Stage C's defaults (BEHAVIOR_TRIALS, BEHAVIOR_MAX_TRIALS in
+0.475, 0.8 -> 0.4); a lone mild drop (0.9 -> 0.5), escalating to more and more trials and at
+a fixed number of trials per case. For each: the share of runs whose gate failed (a REGRESSED
+case) and the share that caught the changed case (REGRESSED; the mild drop REGRESSED or
+WEAKENED), with 95 % Wilson intervals, and the agent runs a run takes over both arms, mean and
+95th percentile. Targets: A/A <= 2 % failed, one case broken >= 90 % caught, every case halved
+>= 80 % failed. Stage C's defaults (BEHAVIOR_TRIALS, BEHAVIOR_MAX_TRIALS in
 activation/_config.py) are the cheapest setting tried (fewest agent runs in A/A) that meets
-all three; the table shows its neighbours that do not. Seeded: a rerun prints the same table.
+all three; the table shows cheaper ones that do not. Seeded: a rerun prints the same table.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation._config import BEHAVIOR_MAX_TRIALS, BEHAVIOR_TRIALS
 from activation._models import RunSpec, Status
-from activation.report.words import percent
 from activation.trials.simulate import Change, Population, mix, simulate
 from activation.verdicts.figures import Count, Interval, interval
 
@@ -47,10 +47,11 @@ PASS_RATES = ((0.6, 0.9), (0.2, 0.95), (0.2, 0.8))
 SEED = 1
 DEFAULTS = (BEHAVIOR_TRIALS, BEHAVIOR_MAX_TRIALS)
 """(first round, most trials per arm): Stage C's defaults, what the benchmark measures."""
-SETTINGS = ((3, 21), DEFAULTS)
+SETTINGS = ((2, 20), (3, 19), (3, 20), DEFAULTS)
 """(first round, most trials per arm) measured on every scenario; the defaults last."""
-MILD_MAX_TRIALS = (BEHAVIOR_MAX_TRIALS, 30, 45, 60)
-"""`--max-trials` tried on the lone mild drop, at the default first round."""
+MILD_SETTINGS = (DEFAULTS, (BEHAVIOR_TRIALS, 45), (BEHAVIOR_TRIALS, 90), (45, 45), (60, 60))
+"""Tried on the lone mild drop: escalating from the default first round to more and more
+trials, and a fixed number of trials on every case (first round = most)."""
 TARGETS = {"A/A": 0.02, "one case broken": 0.90, "every case halved": 0.80}
 """The most false alarms A/A may raise, the least share of runs each change must fail."""
 
@@ -153,11 +154,19 @@ def measure(job: tuple[str, int, int, int]) -> Figures:
     return scenario(population, trials, max_trials, runs)
 
 
+def share(count: Count | None, bounds: Interval | None) -> str:
+    """A share to a tenth of a percent, with its interval: targets sit on round figures."""
+    if count is None or bounds is None:
+        return ""
+    low, high = bounds
+    return f"{count.hits / count.total:.1%} ({low:.1%}-{high:.1%})"
+
+
 def row(found: Figures) -> str:
-    caught = "" if found.caught is None else percent(found.caught, found.caught_interval)
     return (
         f"| {found.scenario} | {found.trials} / {found.max_trials} | "
-        f"{percent(found.failed, found.failed_interval)} | {caught} | "
+        f"{share(found.failed, found.failed_interval)} | "
+        f"{share(found.caught, found.caught_interval)} | "
         f"{found.mean_runs:.0f} | {found.p95_runs:.0f} | {found.per_case_arm:.1f} |"
     )
 
@@ -168,7 +177,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     jobs = [(name, *setting, args.runs) for setting in SETTINGS for name in SCENARIOS]
-    jobs += [("lone mild drop", BEHAVIOR_TRIALS, most, args.runs) for most in MILD_MAX_TRIALS]
+    jobs += [("lone mild drop", *setting, args.runs) for setting in MILD_SETTINGS]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(measure, jobs))
     print(f"{args.runs} seeded runs each, {CASES} cases, a judge that flips {FLIP:.0%} of grades\n")
