@@ -137,3 +137,17 @@ code the agent wrote by hand); the workspace lists it as skipped."""
 BEHAVIOR_JUDGE_MAX_CHARS = 100_000
 """Stage C: the characters of workspace files a judge is shown at most; the files past it
 are named as left out, so the judge knows it did not see everything."""
+
+BEHAVIOR_TRIALS = 3
+"""Stage C's first round: trials (whole agent runs) per behavior case and arm. Measured by
+benchmarks/behavior_gate.py (15 cases around a 0.9 pass rate, a judge that flips 10 % of
+grades, 1,000 seeded runs each): at 3 / 21, A/A failed 0.2 % of runs, an edit breaking one
+case (0.9 -> 0.1) was caught in 90.0 % (88.0-91.7 %), one halving every case failed 99.5 %;
+163 agent runs a run when nothing changed (5.4 per case and arm; 216 at the 95th percentile).
+A first round of 2 caught the broken case in 84 % (2 / 20)."""
+BEHAVIOR_MAX_TRIALS = 21
+"""Stage C's most trials per arm a suspicious case escalates to: the smallest that catches a
+broken case in 90 % of runs (19 caught 88.5 %, 20 85.5 %; 24 caught 90.5 %). A lone mild drop
+(0.9 -> 0.5) is not promised: with Benjamini-Hochberg over 15 cases its p must fall below
+about 0.05 / 15, and it was seen (REGRESSED or WEAKENED) in 24 % of runs at 3 / 21, 61 % at
+3 / 90, 88 % only at a fixed 60 trials per case and arm."""

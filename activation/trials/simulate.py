@@ -92,6 +92,10 @@ class Characteristics:
     """Runs in which the gate saw the case that changed (None without one)."""
     caught_interval: Interval | None
     mean_calls: float
+    flagged: Count
+    """Runs in which any case was REGRESSED, changed or not: the runs the gate failed."""
+    calls: tuple[int, ...]
+    """Each run's calls, in seed order (for percentiles of the cost)."""
 
 
 def simulated_inputs(population: Population) -> Inputs:
@@ -114,17 +118,20 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
         for case, pair in zip(inputs.cases, population.rates, strict=True)
         for variant, correct in zip(VARIANTS, pair, strict=True)
     }
-    false_alarms = caught = calls = 0
+    false_alarms = caught = flagged = 0
+    calls: list[int] = []
     for run in range(runs):
         answer = at_rates(rates, seed=seed * 100_003 + run)
         schedule = Schedule(inputs.cases, escalation_for(spec, inputs))
         ready = deque(schedule.start())
+        calls.append(0)
         while ready:
             key = ready.popleft()
-            calls += 1
+            calls[-1] += 1
             ready.extend(schedule.record(fake_trial(key, answer(key))))
         (outcome,) = judge_schedules([(spec, inputs)], [schedule], [RunSlots(Limiter(1))])
         statuses = [verdict.status for verdict in outcome.verdicts]
+        flagged += Status.REGRESSED in statuses
         changed = population.change
         if changed is not None:
             caught += statuses[0] in changed.seen_as
@@ -139,5 +146,7 @@ def simulate(population: Population, spec: RunSpec, runs: int, seed: int = 0) ->
         interval(alarms, with_interval=True),
         found,
         None if found is None else interval(found, with_interval=True),
-        calls / runs,
+        sum(calls) / runs,
+        Count(flagged, runs),
+        tuple(calls),
     )
