@@ -36,8 +36,9 @@ SCHEMA_FILE = "report.schema.json"
 def report_data(report: Matrix | Report) -> dict[str, Any]:
     """A run as plain data: a one-cell matrix is its cell's report (`activation-report/4`),
     a matrix of several `activation-matrix/1`."""
-    saved = report.single or report if isinstance(report, Matrix) else report
-    data: dict[str, Any] = msgspec.to_builtins(saved)
+    if isinstance(report, Matrix) and report.single is not None:
+        report = report.single
+    data: dict[str, Any] = msgspec.to_builtins(report)
     return data
 
 
