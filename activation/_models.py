@@ -18,11 +18,16 @@ from pathlib import Path
 from typing import Literal
 
 from activation import _config
+from activation._behavior import BehaviorCase
 from activation._errors import ExitCode
 
-Stage = Literal["A", "B"]
+Stage = Literal["A", "B", "C"]
 VariantName = Literal["baseline", "candidate"]
 VARIANTS: tuple[VariantName, VariantName] = ("baseline", "candidate")
+Arm = Literal["baseline", "candidate", "none", "llm"]
+"""Who a trial asks: a variant of the skill set, or (Stage C) a control: `none`, the agent
+with no skill of the set installed; `llm`, one model call and no agent."""
+CONTROLS: tuple[Arm, ...] = ("none", "llm")
 Reading = Literal["activated", "not_activated", "error"]
 UNTAGGED = "untagged"
 """The group of a case without tags, in every output."""
@@ -192,6 +197,10 @@ class Variant:
     source: str
     when_to_use: str | None = None
     siblings: tuple[Skill, ...] = ()
+    tree: tuple[tuple[str, bytes], ...] = ()
+    """Every file of the set at this spec (a path relative to the set's root, its bytes):
+    Stage C installs the whole set, body and references, as it was there. Read only for
+    Stage C (`load_inputs(trees=True)`)."""
 
     @property
     def listed(self) -> list[object]:
@@ -217,6 +226,12 @@ class Inputs:
     working_text: str | None = None
     """The measured skill's working-tree SKILL.md (None when it has none): Stage B's copies
     start from it, so both stages list its name and body with each variant's fields."""
+    behavior: tuple[BehaviorCase, ...] = ()
+    """Stage C's cases, one per `Case` of `cases` (same id): what the agent is asked to do
+    and how its workspace is graded."""
+
+    def behavior_case(self, case_id: str) -> BehaviorCase:
+        return next(case for case in self.behavior if case.id == case_id)
 
     def variant(self, name: VariantName) -> Variant:
         return self.baseline if name == "baseline" else self.candidate
@@ -318,7 +333,7 @@ class TrialKey:
     """Which trial to run: the case it asks, the variant it asks with, its index."""
 
     case: Case
-    variant: VariantName
+    variant: Arm
     index: int
 
     def answer(
@@ -351,6 +366,41 @@ class TrialKey:
         """This trial as an error: never a vote."""
         return Trial(self.case.id, self.variant, self.index, None, "", error, transcript, usage)
 
+    def graded(
+        self,
+        passed: bool,
+        grades: tuple[Grade, ...],
+        loaded: Sequence[str],
+        target: str,
+        *,
+        files: tuple[str, ...] = (),
+        evidence: str = "",
+        usage: Usage = Usage(),
+        transcript: str | None = None,
+        workspace: str | None = None,
+    ) -> Trial:
+        """This Stage C trial: right when its graders passed; `activated` says whether the
+        target loaded (`chose`: every skill that did, in order)."""
+        chosen = tuple(loaded)
+        return Trial(self.case.id, self.variant, self.index, target in chosen, evidence, None,
+                     transcript, usage, chose=chosen, correct=passed, grades=grades,
+                     files=files, workspace=workspace)  # fmt: skip
+
+
+GradeOutcome = Literal["passed", "failed", "void", "error"]
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One grader's result in one Stage C trial. `grader` is its description, what a report
+    names it by; `level` L1-L5 (None: the final holistic judge)."""
+
+    grader: str
+    type: str
+    level: str | None
+    outcome: GradeOutcome
+    why: str = ""
+
 
 @dataclass(frozen=True)
 class Trial:
@@ -358,7 +408,7 @@ class Trial:
     never a vote."""
 
     case_id: str
-    variant: VariantName
+    variant: Arm
     index: int
     activated: bool | None
     evidence: str = ""
@@ -370,7 +420,14 @@ class Trial:
     chose: tuple[str, ...] = ()
     """The skills that fired, first first (Stage A: chosen; Stage B: successful Skill calls)."""
     correct: bool | None = None
-    """Right for the case (None exactly when the trial is an error)."""
+    """Right for the case (None exactly when the trial is an error); Stage C: its graders
+    passed."""
+    grades: tuple[Grade, ...] = ()
+    """Stage C: each grader's result, in the case's order."""
+    files: tuple[str, ...] = ()
+    """Stage C: the files the agent left in its workspace (relative paths, scanned ones)."""
+    workspace: str | None = None
+    """Stage C: where the workspace was kept (`--keep-workspaces`)."""
     reading: Reading = field(init=False, default="error")
     """"activated", "not_activated" or "error" (derived from `activated`)."""
 
@@ -643,6 +700,11 @@ class RunSpec:
     coding_agent: str = _config.AGENT
     """The agent whose skill listing and load action Stage A shows the model, and whose
     CLI Stage B runs."""
+    arms: tuple[Arm, ...] = ()
+    """Stage C's controls, run beside baseline and candidate (`none`, `llm`): a fixed first
+    round per case, never escalated, never part of the gate's verdicts."""
+    invoke: bool = False
+    """Stage C: the prompt invokes the skill the way the agent's users force it."""
 
     @property
     def cell(self) -> str:

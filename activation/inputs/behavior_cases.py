@@ -13,8 +13,8 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from activation._behavior import BehaviorCase, ScaffoldFile
 from activation._errors import InputError
-from activation.inputs.behavior import BehaviorCase, ScaffoldFile
 from activation.inputs.behavior_graders import parse_graders
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import orjson
 import yaml
 
+from activation._behavior import BehaviorCase, Grader, ScaffoldFile
 from activation._errors import InputError
-from activation.inputs.behavior import BehaviorCase, Grader, ScaffoldFile
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.frontmatter import split_document
 

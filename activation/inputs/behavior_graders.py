@@ -11,9 +11,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import cast
 
+from activation._behavior import GRADER_TYPES, LEVELS, REGEX_FLAGS, Grader, GraderType, Level
 from activation._config import BEHAVIOR_COMMAND_TIMEOUT
 from activation._errors import InputError
-from activation.inputs.behavior import GRADER_TYPES, LEVELS, REGEX_FLAGS, Grader, GraderType, Level
 
 _COMMON = frozenset({"type", "description", "level"})
 _TEXT = frozenset({"case_sensitive"})

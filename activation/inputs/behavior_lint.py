@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from urllib.parse import unquote
 
-from activation.inputs.behavior import BehaviorCase
+from activation._behavior import BehaviorCase
 from activation.inputs.lint import Finding
 
 RESOURCE_DIRS = ("references", "scripts", "assets", "templates")

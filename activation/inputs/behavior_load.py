@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from activation._behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
 from activation._errors import InputError
-from activation.inputs.behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
 from activation.inputs.behavior_cases import parse_case_file
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder

@@ -21,7 +21,7 @@ from pathlib import PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from activation._models import NONE, OTHER, VARIANTS, CaseVerdict, Status, Trial, VariantName
+from activation._models import NONE, OTHER, VARIANTS, Arm, CaseVerdict, Status, Trial, VariantName
 from activation.report import words
 from activation.report.model import Report
 from activation.verdicts.stats import wilson_interval
@@ -67,7 +67,7 @@ class Bar:
 class TrialLink:
     """A trial in the table: its reading, and where its transcript is (Stage B)."""
 
-    variant: VariantName
+    variant: Arm
     index: int
     reading: str
     href: str | None

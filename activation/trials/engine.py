@@ -82,7 +82,7 @@ def evidence_of(
     others = len(spec.shard.run_cases) - len(inputs.cases) if spec.shard else 0
     for case in inputs.cases:
         trials = schedule.by_case.get(case.id, [])
-        if {trial.variant for trial in trials} != {"baseline", "candidate"}:
+        if not {"baseline", "candidate"} <= {trial.variant for trial in trials}:
             unfinished.append(case.id)
             continue
         evidence.append(
@@ -198,7 +198,11 @@ async def execute_cells_async(
     limit, within the run's one cost ceiling. With `stop_on_signals` (the main thread
     only), SIGINT and SIGTERM stop the trials and the outcomes judge what finished."""
     schedules = [
-        Schedule(cell.inputs.cases, escalation_for(cell.spec, cell.inputs, len(cells)))
+        Schedule(
+            cell.inputs.cases,
+            escalation_for(cell.spec, cell.inputs, len(cells)),
+            cell.spec.arms,
+        )
         for cell in cells
     ]
     budget = budget_for(cells[0].spec, [cell.cost_estimate for cell in cells])

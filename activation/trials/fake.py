@@ -12,12 +12,12 @@ from typing import Self, TypeVar
 
 import anyio
 
-from activation._models import Trial, TrialKey, Usage, VariantName
+from activation._models import Arm, Trial, TrialKey, Usage
 from activation.trials.backend import Round, request_digest
 
 Answer = bool | None
 Script = Callable[[TrialKey], Answer]
-CaseKey = str | tuple[str, VariantName]
+CaseKey = str | tuple[str, Arm]
 """A case id (both variants) or a (case id, variant) pair; the pair wins."""
 Request = Callable[[TrialKey], Mapping[str, object]]
 """What a trial asks, for the cache key (a fake model that reads the description)."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import anyio
 
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import VARIANTS, Case, Tally, Trial, TrialKey
+from activation._models import VARIANTS, Arm, Case, Tally, Trial, TrialKey
 from activation.trials.backend import RunOne
 from activation.trials.budget import CEILING, Budget
 from activation.trials.limiter import Limiter
@@ -45,9 +45,13 @@ class Schedule:
     round is in, the rounds of the cases that waited for the run's picture).
     """
 
-    def __init__(self, cases: Sequence[Case], escalation: Escalation) -> None:
+    def __init__(
+        self, cases: Sequence[Case], escalation: Escalation, controls: Sequence[Arm] = ()
+    ) -> None:
         self.cases = tuple(cases)
         self.escalation = escalation
+        self.controls = tuple(controls)
+        """Arms run beside the two variants (Stage C's `none`): their first round only."""
         self.trials: list[Trial] = []
         self.by_case: dict[str, list[Trial]] = {}
         self.settled: set[str] = set()
@@ -66,11 +70,18 @@ class Schedule:
         keys: list[TrialKey] = []
         for case in self.cases:
             keys += self._open(case, 0, self.escalation.first)
+            keys += [
+                TrialKey(case, arm, index)
+                for index in range(self.escalation.first)
+                for arm in self.controls
+            ]
         return keys
 
     def record(self, trial: Trial) -> list[TrialKey]:
         self.trials.append(trial)
         self.by_case.setdefault(trial.case_id, []).append(trial)
+        if trial.variant not in VARIANTS:  # a control decides nothing
+            return []
         self._missing[trial.case_id] -= 1
         if self._missing[trial.case_id]:
             return []

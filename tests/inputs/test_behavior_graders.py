@@ -8,7 +8,7 @@ import pytest
 
 from activation._config import BEHAVIOR_COMMAND_TIMEOUT
 from activation._errors import InputError
-from activation.inputs.behavior import Grader
+from activation._behavior import Grader
 from activation.inputs.behavior_graders import parse_graders
 
 EXAMPLES = "PASS: a\nFAIL: b"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from activation.inputs.behavior import BehaviorCase, Grader
+from activation._behavior import BehaviorCase, Grader
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.behavior_lint import (
     MANUAL,

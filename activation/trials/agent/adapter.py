@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from activation._models import AgentSettings, RunSpec
 
 if TYPE_CHECKING:
-    from activation.trials.agent.installed import SkillSet
+    from activation.trials.agent.installed import SkillCopy, SkillSet
     from activation.trials.agent.reading import Reading
     from activation.trials.agents.record import Agent
     from activation.trials.listing.model import Listing
@@ -52,6 +52,9 @@ class Run:
     prompt: str
     dirs: RunDirs
     skills: SkillSet
+    work: bool = False
+    """Stage C: the agent does the task, writing and editing files in its workspace (never
+    outside it); web and network tools stay denied. Stage B's runs only look around."""
 
 
 @dataclass(frozen=True)
@@ -154,4 +157,9 @@ class Adapter(Protocol):
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
     ) -> Detector:
         """A detector for one run of this variant."""
+        ...
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """The prompt that makes the agent load `skill` the way its users force it (the
+        agent's own explicit invocation), for `--invoke`: Stage C measuring the body alone."""
         ...

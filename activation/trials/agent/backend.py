@@ -32,7 +32,15 @@ import orjson
 from anyio.abc import ByteReceiveStream, Process
 
 from activation._errors import AuthError
-from activation._models import AgentSettings, Inputs, RunSpec, Trial, TrialKey, Usage, VariantName
+from activation._models import (
+    AgentSettings,
+    Arm,
+    Inputs,
+    RunSpec,
+    Trial,
+    TrialKey,
+    Usage,
+)
 from activation.trials.agent.adapter import Detector, Run, RunDirs
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
@@ -62,7 +70,7 @@ RUN_FAILURES = (
 file, undecodable output): an error trial. Anything else is a bug, and surfaces as one."""
 
 
-def skills_file_name(variant: VariantName) -> str:
+def skills_file_name(variant: Arm) -> str:
     """The record of a variant's skills in a run's transcripts folder (see `installed`)."""
     return f"skills-{variant}.json"
 
@@ -132,8 +140,8 @@ class AgentBackend:
         self.transcripts_dir = transcripts_dir
         self.executable = resolve(self.settings.executable(self.agent.name, self.agent.command))
         self.copies = Copies({}, CatalogCopy())
-        self.skills: dict[VariantName, SkillSet] = {}
-        self.unoffered: dict[VariantName, str] = {}
+        self.skills: dict[Arm, SkillSet] = {}
+        self.unoffered: dict[Arm, str] = {}
         self.copy_digests: dict[str, str] = {}
         self.pricing = spec.pricing
         self._parent_env = dict(os.environ if env is None else env)
@@ -153,11 +161,12 @@ class AgentBackend:
             )
         )
         try:
-            self.skills = skill_sets(self.inputs, self.copies, marked=self.adapter.marks_copies)
+            sets = skill_sets(self.inputs, self.copies, marked=self.adapter.marks_copies)
             listings = variant_listings(
                 self.inputs, self.model, distractors=False, agent=self.agent.name
             )
-            for variant, skills in self.skills.items():
+            for variant, skills in sets.items():
+                self.skills[variant] = skills
                 problem = self.adapter.check(skills, listings[variant])
                 if problem is not None:
                     self.unoffered[variant] = problem

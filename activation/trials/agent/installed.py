@@ -35,6 +35,9 @@ class SkillCopy:
     """Its frontmatter `name` when that is a string."""
     nonce: str | None = None
     """The nonce its copy's SKILL.md carries (None: not marked)."""
+    absent: bool = False
+    """Not installed: Stage C's `none` arm keeps the target's id for the detector (a load
+    of it can never be seen) and puts nothing of the set on disk."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,15 @@ def skill_sets(inputs: Inputs, copies: Copies, *, marked: bool) -> dict[VariantN
     }
 
 
+def without_set(skills: SkillSet, empty: Path) -> SkillSet:
+    """`skills` with nothing of the measured set installed (Stage C's `none` arm): an empty
+    `empty` folder as the set's root, the target kept by id only, the catalog as it was."""
+    target = SkillCopy(skills.target.id, empty / skills.target.folder.name, None, absent=True)
+    catalog_ids = {id for id, _ in skills.catalog.folders}
+    catalog = tuple(skill for skill in skills.skills if skill.id in catalog_ids)
+    return SkillSet(empty, False, skills.catalog, (target, *catalog))
+
+
 def _skill(id: str, folder: Path, marked: bool) -> SkillCopy:
     skill_file = folder / SKILL_FILE
     nonce = mark(skill_file) if marked else None
@@ -121,6 +133,8 @@ def project_folders(skills: SkillSet) -> Mapping[str, SkillCopy]:
     skills would share one (an agent without plugins finds both in one folder)."""
     folders: dict[str, SkillCopy] = {}
     for skill in skills.skills:
+        if skill.absent:
+            continue
         other = folders.setdefault(skill.folder.name, skill)
         if other is not skill:
             raise InputError(

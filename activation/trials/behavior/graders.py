@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Literal
 
-from activation.inputs.behavior import LEVELS, Grader, Level
+from activation._behavior import LEVELS, Grader, Level
 from activation.trials.behavior.workspace import Workspace
 
 Outcome = Literal["passed", "failed", "void", "error"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from activation.inputs.behavior import BehaviorCase, Grader
+from activation._behavior import BehaviorCase, Grader
 from activation.inputs.lint import Finding
 from activation.trials.behavior.graders import grade
 from activation.trials.behavior.workspace import workspace_of

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from activation._behavior import ScaffoldFile
 from activation._config import BEHAVIOR_MAX_FILE_BYTES
-from activation.inputs.behavior import ScaffoldFile
 
 LOCKFILES = frozenset(
     {

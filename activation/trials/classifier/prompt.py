@@ -143,7 +143,7 @@ class Requests:
         """What an answer names -> the skill's id (the first listed of a name)."""
         self.names = tuple(sorted(self._ids))
         self._format = {"format": {"type": "json_schema", "schema": answer_schema(self.names)}}
-        self._systems = {
+        self._systems: dict[tuple[str, int], list[dict[str, Any]]] = {
             (variant, index): [self._block(variant, order)]
             for variant in listings
             for index, order in enumerate(self.orders)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from activation.inputs.behavior import LEVELS, BehaviorCase
+from activation._behavior import LEVELS, BehaviorCase
 from activation.inputs.behavior_lint import lint_behavior, missing_references
 from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.frontmatter import split_document

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from activation.inputs.behavior import Grader
+from activation._behavior import Grader
 from activation.inputs.behavior_graders import parse_graders
 from activation.trials.behavior.graders import (
     CommandResult,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from activation.inputs.behavior import BehaviorCase
+from activation._behavior import BehaviorCase
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.lint import Finding
 from activation.trials.behavior.scaffold_lint import scaffold_findings
