@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from activation._errors import InputError
 from activation._behavior import BehaviorCase, BehaviorSuite, Grader
+from activation._errors import InputError
 from activation.inputs.behavior_cases import parse_case_file
 from activation.inputs.behavior_evals import parse_eval, parse_prompt
 

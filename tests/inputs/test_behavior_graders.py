@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from activation._behavior import Grader
 from activation._config import BEHAVIOR_COMMAND_TIMEOUT
 from activation._errors import InputError
-from activation._behavior import Grader
 from activation.inputs.behavior_graders import parse_graders
 
 EXAMPLES = "PASS: a\nFAIL: b"
