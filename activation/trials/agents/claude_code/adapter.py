@@ -164,7 +164,8 @@ class ClaudeCode:
     ) -> Detector:
         from activation.trials.agents.claude_code.stream import StreamReader
 
-        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled)
+        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled,
+                            offered=not skills.target.absent)  # fmt: skip
 
 
 ADAPTER = ClaudeCode()
