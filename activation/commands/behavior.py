@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from activation._behavior import BehaviorCase
 from activation._errors import InputError
 from activation._models import CONTROLS, AgentSettings, Arm, RunSpec
 from activation.commands.config import parse_settings
@@ -38,7 +40,6 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
-    specs = behavior_cells(args, stage)
     cwd = Path.cwd()
     suite = args.suite or (args.repo or git_root(cwd)) / SUITE
     if args.suite is None and not suite.is_dir():
@@ -53,6 +54,8 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
         only=args.only,
         catalog=args.catalog,
     )
+    refuse_unsound(inputs.behavior, suite)
+    specs = behavior_cells(args, stage, inputs.behavior)
     cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:
         return show_plan(session, stage, cells, settings)
@@ -66,17 +69,39 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     return report.exit_code
 
 
-def arms_of(args: argparse.Namespace) -> tuple[Arm, ...]:
-    """The controls the flags ask for, in the order given."""
+def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:
+    """A case `lint` finds an error in would measure nothing (a grader that passes on the
+    scaffold, a case that can never pass): one line, before any agent run."""
+    from activation.inputs.behavior_lint import lint_behavior
+    from activation.trials.behavior.scaffold_lint import scaffold_findings
+
+    errors = [f for f in (*lint_behavior(cases), *scaffold_findings(cases)) if f.level == "error"]
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InputError(
+            f"{suite}: case {first.case_id}: {first.message}{more}; "
+            f"see activation lint --behavior {suite}"
+        )
+
+
+def arms_of(args: argparse.Namespace, cases: Sequence[BehaviorCase]) -> tuple[Arm, ...]:
+    """The controls the flags ask for; by default `none`, and `llm` when a case has a
+    system prompt for it (the seeds' baseline mode)."""
     if args.no_control:
+        if args.arm is not None:
+            raise InputError("--no-control runs no control arm: leave out --arm")
         return ()
-    unknown = [arm for arm in args.arm if arm not in CONTROLS]
+    asked = args.arm or ("none", *(("llm",) if any(case.system for case in cases) else ()))
+    unknown = [arm for arm in asked if arm not in CONTROLS]
     if unknown:
         raise InputError(f"--arm {','.join(unknown)}: choose from {', '.join(CONTROLS)}")
-    return tuple(arm for arm in CONTROLS if arm in args.arm)
+    return tuple(arm for arm in CONTROLS if arm in asked)
 
 
-def behavior_cells(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
+def behavior_cells(
+    args: argparse.Namespace, stage: Stage, cases: Sequence[BehaviorCase]
+) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults."""
     from activation.commands.runner import ceiling_priced, executables
     from activation.inputs.load import load_pricing
@@ -100,7 +125,7 @@ def behavior_cells(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         fail_on=(args.fail_on,) if args.fail_on else (),
-        arms=arms_of(args),
+        arms=arms_of(args, cases),
         invoke=args.invoke,
         judge_model=args.judge_model,
     )

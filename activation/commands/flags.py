@@ -879,8 +879,7 @@ BEHAVIOR = Command(
                     "controls run beside baseline and candidate: none (no skill of the set "
                     "installed: the skill's lift), llm (one model call, no agent)",
                     listed,
-                    default=("none",),
-                    shown="none",
+                    shown="none, and llm where a case has a ## System section",
                 ),
                 switch(
                     "--no-control",

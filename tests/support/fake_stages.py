@@ -111,7 +111,9 @@ class FakeStages(Mapping[str, Stage]):
         self.rule = by_description
         self.prepared: list[Prepared] = []
         self.opened: list[Opened] = []
-        self._stages = {name: FakeStage(stage_named(name), self) for name in ("A", "B")}
+        self._stages: dict[str, Stage] = {
+            name: FakeStage(stage_named(name), self) for name in ("A", "B")
+        }
 
     def __getitem__(self, name: str) -> Stage:
         return self._stages[name]

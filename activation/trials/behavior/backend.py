@@ -26,7 +26,7 @@ import orjson
 
 from activation import _config
 from activation._behavior import BehaviorCase
-from activation._models import Grade, Inputs, Prices, RunSpec, Trial, TrialKey, Usage
+from activation._models import Grade, Inputs, RunSpec, Trial, TrialKey, Usage
 from activation.trials.agent.adapter import RunDirs, Settled
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
@@ -46,6 +46,8 @@ from activation.trials.classifier.answer import answer_payload
 from activation.trials.classifier.provider import Provider
 from activation.trials.providers import provider_of
 
+LLM_ANSWER = "response.md"
+"""The file the `llm` arm's reply is graded as."""
 JUDGE_KIND = "behavior-judge"
 """Names a judge's answer in the response cache."""
 
@@ -68,11 +70,16 @@ class BehaviorBackend(AgentBackend):
     ) -> None:
         super().__init__(spec, inputs, transcripts_dir, env)
         self.invoke = spec.invoke
+        self.arms = spec.arms
         self.judge_model = judge_model
         self.store = store
         self.keep_dir = keep_dir
         self.cases = {case.id: case for case in inputs.behavior}
+        self.llm_model = spec.model or judge_model
+        """The `llm` arm's model: the cell's, else the judge's (the agent's CLI default
+        cannot be asked without the agent)."""
         self._judge: Provider | None = None
+        self._llm: Provider | None = None
         self._prepared: dict[str, Path] = {}
         self._setup_failed: dict[str, str] = {}
         self._scratch: Path | None = None
@@ -90,8 +97,9 @@ class BehaviorBackend(AgentBackend):
             for case in self.cases.values():
                 await self._prepare(case)
             if any(judge_questions(case.graders) for case in self.cases.values()):
-                _, provider = provider_of(self.judge_model)
-                self._judge = await provider.asker(self._judge_prices()).__aenter__()
+                self._judge = await self._asker(self.judge_model)
+            if "llm" in self.arms:
+                self._llm = await self._asker(self.llm_model)
         except BaseException:
             await self.__aexit__(None, None, None)
             raise
@@ -99,16 +107,20 @@ class BehaviorBackend(AgentBackend):
 
     async def __aexit__(self, *exc_info: object) -> None:
         try:
-            if self._judge is not None:
-                await self._judge.__aexit__(None, None, None)
-                self._judge = None
+            for asker in (self._judge, self._llm):
+                if asker is not None:
+                    await asker.__aexit__(None, None, None)
+            self._judge = self._llm = None
         finally:
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
             await super().__aexit__(*exc_info)
 
-    def _judge_prices(self) -> Prices | None:
-        return self.pricing.for_model(self.judge_model) if self.pricing else None
+    async def _asker(self, model: str) -> Provider:
+        """A client of `model`'s provider, entered, its usage priced."""
+        prices = self.pricing.for_model(model) if self.pricing else None
+        asker: Provider = await provider_of(model)[1].asker(prices).__aenter__()
+        return asker
 
     async def _prepare(self, case: BehaviorCase) -> None:
         """Lay the case's scaffold out once and run its setup command there (with network:
@@ -139,7 +151,39 @@ class BehaviorBackend(AgentBackend):
         failed = self._setup_failed.get(self.cases[key.case.id].scaffold_digest)
         if failed is not None:
             return key.failed(failed)
+        if key.variant == "llm":
+            return await self._answer_alone(key)
         return await super().run(key, throttled)
+
+    async def _answer_alone(self, key: TrialKey) -> Trial:
+        """The `llm` arm, the seeds' baseline mode: one model call with the case's system
+        prompt and task, no agent and no skill; its reply is the one file it leaves
+        (`response.md`, beside the scaffold), graded as an agent's files are."""
+        case = self.cases[key.case.id]
+        assert self._llm is not None and self._scratch is not None
+        request = {
+            "model": provider_of(self.llm_model)[0].id,
+            "max_tokens": _config.BEHAVIOR_LLM_MAX_TOKENS,
+            "system": case.system or "",
+            "messages": [{"role": "user", "content": case.prompt}],
+        }
+        reply = await self._llm.ask(request, lambda _sent_at: None)
+        if reply.message is None:
+            return key.failed(f"the model gave no answer: {reply.problem}", reply.usage)
+        text = "".join(
+            str(block.get("text", ""))
+            for block in reply.message.get("content") or ()
+            if block.get("type") == "text"
+        )
+        work = Path(tempfile.mkdtemp(prefix="activation-llm-", dir=self._scratch))
+        try:
+            shutil.copytree(self._prepared[case.scaffold_digest], work, dirs_exist_ok=True)
+            (work / LLM_ANSWER).write_text(text, encoding="utf-8")
+            trial = key.graded(False, (), (), self.skill_id, usage=reply.usage,
+                               evidence="one model call, no agent")  # fmt: skip
+            return await self._graded(key, trial, work, [])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         prepared = self._prepared[self.cases[key.case.id].scaffold_digest]
@@ -163,17 +207,22 @@ class BehaviorBackend(AgentBackend):
         return lambda fired: False
 
     async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
+        installed = self._installed.pop(dirs.work, [])
         if trial.is_error:
             return trial
+        return await self._graded(key, trial, dirs.work, installed)
+
+    async def _graded(
+        self, key: TrialKey, trial: Trial, work: Path, installed: list[Path]
+    ) -> Trial:
+        """`trial` (its run over) with the files it left in `work` graded."""
         case = self.cases[key.case.id]
-        workspace = read_workspace(dirs.work, self._installed.pop(dirs.work, []))
+        workspace = read_workspace(work, installed)
         commands: dict[str, CommandResult] = {}
         for grader in commands_of(case.graders):
             command = grader.command or ""
             limit = grader.timeout or _config.BEHAVIOR_COMMAND_TIMEOUT
-            commands[command] = await run_command(
-                command, dirs.work, limit, parent=self._parent_env
-            )
+            commands[command] = await run_command(command, work, limit, parent=self._parent_env)
         judged: dict[str, bool | None] = {}
         spent = trial.usage
         for grader in judge_questions(case.graders):
@@ -191,7 +240,7 @@ class BehaviorBackend(AgentBackend):
             )
             for result in grading.results
         )
-        kept = self._keep(key, dirs.work)
+        kept = self._keep(key, work)
         if grading.error:
             broken = next(grade for grade in grades if grade.outcome == "error")
             failed = key.failed(f"grader {broken.grader!r}: {broken.why}", spent, trial.transcript)
@@ -257,6 +306,16 @@ class BehaviorBackend(AgentBackend):
         the set, the scaffold and its setup, the prompt as sent, the model, the graders
         and the judge, and the trial's index."""
         case = self.cases[key.case.id]
+        if key.variant == "llm":
+            alone = {
+                "model": self.llm_model,
+                "system": case.system,
+                "prompt": key.case.prompt,
+                "scaffold": case.scaffold_digest,
+                "graders": [asdict(grader) for grader in case.graders],
+                "judge": self.judge_model,
+            }
+            return request_digest("llm:behavior", alone, key)
         skills = self.skills[key.variant]
         run = {
             "version": self.settings.version,

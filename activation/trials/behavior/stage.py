@@ -50,9 +50,13 @@ class BehaviorStage:
         )
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        """The agent's as Stage B checks it, and the judge's provider (its key)."""
+        """The agent's as Stage B checks it, and the providers of the judge and of the `llm`
+        arm's model (their keys)."""
         checked = AGENT_STAGE.preflight(spec, calls=calls)
-        provider_of(spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL)[1].preflight(calls=calls)
+        judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+        asked = {judge, *((spec.model or judge,) if "llm" in spec.arms else ())}
+        for model in sorted(asked):
+            provider_of(model)[1].preflight(calls=calls)
         return checked
 
     def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
@@ -84,9 +88,20 @@ class BehaviorStage:
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
         arms = ", ".join(("baseline", "candidate", *spec.arms))
         invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
+        llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
+        per_trial = self.estimate(spec, inputs).per_trial
+        runs = len(inputs.cases) * spec.trials
+        cost = "" if per_trial is None else f", up to ${runs * per_trial:,.2f}"
+        first = [f"  {arm}: {runs} run(s){cost}" for arm in ("baseline", "candidate", *spec.arms)]
+        agents = len(inputs.cases) * spec.trials * (2 + len(spec.arms) - ("llm" in spec.arms))
+        minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
         return [
             *AGENT_STAGE.plan(spec, inputs),
-            f"arms: {arms}{invoke}; judge: {spec.judge_model}",
+            f"arms: {arms}{invoke}; judge: {spec.judge_model}{llm}",
+            f"first round per arm ({len(inputs.cases)} case(s) x {spec.trials} trial(s)):",
+            *first,
+            f"time: about {minutes:.0f} min for the first round, {spec.concurrency} agent "
+            f"run(s) at once at about {_config.BEHAVIOR_RUN_SECONDS / 60:.0f} min a run",
         ]
 
     def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
