@@ -7,7 +7,8 @@ body that teaches the removed 1.x API). The scripted model reads what the Skill 
 back: the 2.x body makes it write the right answer (`solutions/right`), the 1.x body the
 wrong one (`solutions/v1`), no skill at all a guess that never uses greetlib. It reads the
 file first and then writes it whole, as Claude Code's Write tool requires. The judge's
-requests (a structured answer, no tools) are answered by what the files hold.
+requests (a structured answer, no tools) are answered by what the files hold; the `llm` arm's
+one request (no tools) gets the guess in a code block.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def solution(kind: str | None, case: str) -> str:
 def judged(request: FakeRequest) -> Reply:
     """The judge: YES when the files use greetlib's 2.x API, NO otherwise."""
     text = request.prompt.partition("The workspace's files:")[2]
-    right = "greetlib" in text and not re.search(r"\b(hello|hello_all|init)\(", text)
+    right = "import greetlib" in text and not re.search(r"\b(hello|hello_all|init)\(", text)
     verdict = "YES" if right else "NO"
     return Text(orjson.dumps({"reasoning": "scripted", "verdict": verdict}).decode())
 
@@ -96,6 +97,8 @@ def does_the_task(request: FakeRequest) -> Reply:
     answer the loaded body teaches, then say it is done."""
     if request.schema is not None:
         return judged(request)
+    if not request.tool_names:  # the llm arm: one answer, no agent, no skill
+        return Text(f"```python\n{GUESS}```")
     case = case_of(request.prompt)
     path = f"{workdir(request)}/{FILES[case]}"
     results = len(request.tool_results)

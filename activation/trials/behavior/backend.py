@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import orjson
 
@@ -42,7 +42,7 @@ from activation.trials.behavior.graders import (
 from activation.trials.behavior.judge import JUDGE_SCHEMA, judge_request, read_verdict
 from activation.trials.behavior.workspace import Workspace, read_workspace, write_scaffold
 from activation.trials.cache import Store
-from activation.trials.classifier.answer import answer_payload
+from activation.trials.classifier.answer import Unanswered, answer_payload
 from activation.trials.classifier.provider import Provider
 from activation.trials.providers import provider_of
 
@@ -286,7 +286,7 @@ class BehaviorBackend(AgentBackend):
                 if not reply.again:
                     break
                 continue
-            verdict = read_verdict(answer_payload(reply.message.get("content") or ()))
+            verdict = read_verdict(_answer(reply.message.get("content") or ()))
             if verdict is not None:
                 if self.store is not None:
                     self.store.put(key, {"verdict": verdict, "usage": asdict(spent)})
@@ -333,3 +333,13 @@ class BehaviorBackend(AgentBackend):
 
 def _safe(name: str) -> str:
     return "".join(char if char.isalnum() or char in "._-" else "_" for char in name) or "case"
+
+
+def _answer(content: Sequence[Mapping[str, Any]]) -> object:
+    """The judge's structured answer, else its reply's text (read for `VERDICT: YES`)."""
+    try:
+        return answer_payload(content)
+    except Unanswered:
+        return "".join(
+            str(block.get("text", "")) for block in content if block.get("type") == "text"
+        )
