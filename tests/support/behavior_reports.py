@@ -39,11 +39,11 @@ from tests.support.skill_repo import SKILL_PATH
 
 TARGET = "billing:refunds"
 GRADERS = (
-    ("imports the payments SDK", "contains", "L1"),
-    ("no invented client.refunds.force()", "not_contains", "L2"),
-    ("the judge: a working refund flow", "judge", None),
+    ("imports the payments SDK", "contains", "L1", "no 'payments-sdk' in any file"),
+    ("no invented client.refunds.force()", "not_contains", "L2", "src/refund.ts: force("),
+    ("the judge: a working refund flow", "judge", None, "NO: the refund is never awaited"),
 )
-"""(description, type, level) of every case's graders, in the case's order."""
+"""(description, type, level, why it failed) of every case's graders, in the case's order."""
 CASES = (
     Case("checkout", "add a checkout <page> & refunds", True, "body edit breaks it"),
     Case("webhook", "handle the refund webhook", True, "loads late"),
@@ -67,8 +67,8 @@ def graded(case: Case, arm: Arm, index: int, outcomes: Sequence[GradeOutcome] | 
     if outcomes is None:
         return key.failed("agent timed out after 600 s")
     grades = tuple(
-        Grade(name, kind, level, outcome, f"{name}: {outcome}")
-        for (name, kind, level), outcome in zip(GRADERS, outcomes, strict=True)
+        Grade(name, kind, level, outcome, why if outcome == "failed" else "")
+        for (name, kind, level, why), outcome in zip(GRADERS, outcomes, strict=True)
     )
     passed = all(grade.outcome in ("passed", "void") for grade in grades)
     folder = f"{case.id}-{arm}-{index}"
