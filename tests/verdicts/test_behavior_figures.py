@@ -113,7 +113,9 @@ def test_the_figures_of_a_behavior_run() -> None:
     assert webhook.lift.interval == pytest.approx(newcombe(3, 3, 1, 3), abs=1e-12)
     assert webhook.lift.shown is False  # 3/3 vs 1/3 is not enough trials to show it
 
-    assert refund.arms["none"] == Rate(0, 2, 1, 0, pytest.approx(wilson(0, 2), abs=1e-12))
+    none = refund.arms["none"]
+    assert (none.passed, none.applied, none.errors, none.void) == (0, 2, 1, 0)
+    assert none.interval == pytest.approx(wilson(0, 2), abs=1e-12)
     assert refund.lift is not None
     assert refund.lift.difference == 1.0
     assert refund.lift.interval == pytest.approx((0.135279, 1.0), abs=1e-6)
