@@ -117,6 +117,11 @@ def cells_legend(report: Report) -> str:
     return CASE_CELLS if report.behavior is None else PASSED_CELLS
 
 
+def routes_label(entry: CaseVerdict) -> str:
+    """What a case's routes say: where its prompts went, or (graded) which skills loaded."""
+    return "loaded" if graded_case(entry) else "went to"
+
+
 def counted(entry: CaseVerdict) -> str:
     """What a case's counts count, in a word."""
     return "passed" if graded_case(entry) else "activated" if entry.expect is None else "right"
@@ -591,8 +596,11 @@ def lift_text(lift: Lift | None) -> str:
     )
 
 
+SUITE_LIFT = "skill lift over the suite (first rounds)"
+
+
 def suite_lift_text(behavior: Behavior) -> str:
-    return f"skill lift over the suite (first rounds): {lift_text(behavior.lift)}"
+    return f"{SUITE_LIFT}: {lift_text(behavior.lift)}"
 
 
 def loading_text(loading: Loading) -> str:
