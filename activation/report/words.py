@@ -417,8 +417,16 @@ def matrix_verdict(matrix: Matrix) -> str:
     """The whole run's verdict, naming the cells that decided it."""
     code = ExitCode(matrix.exit_code)
     if code is ExitCode.REGRESSED:
-        cells = ", ".join(matrix.regressed_in())
-        return f"FAILED: the candidate regressed in {cells}."
+        failed = [cell for cell in matrix.cells if cell.exit_code == ExitCode.REGRESSED]
+        lifts = [cell.cell for cell in failed if verdict(cell) == NO_LIFT]
+        regressed = [cell.cell for cell in failed if cell.cell not in lifts]
+        parts = [f"the candidate regressed in {', '.join(regressed)}"] if regressed else []
+        if lifts:
+            parts.append(
+                f"the skill's lift over no skill is not shown in {', '.join(lifts)} "
+                "(--fail-on no-lift)"
+            )
+        return f"FAILED: {'; '.join(parts)}."
     if code is ExitCode.INCOMPLETE:
         cells = ", ".join(c.cell for c in matrix.cells if c.exit_code == ExitCode.INCOMPLETE)
         return f"INCOMPLETE: some evidence is missing in {cells}, so the gate fails closed."

@@ -84,12 +84,13 @@ def graded(case: Case, arm: Arm, index: int, outcomes: Sequence[GradeOutcome] | 
     )
 
 
-def scripted_trials() -> dict[str, list[Trial]]:
+def scripted_trials(broken: bool = True) -> dict[str, list[Trial]]:
+    """The trials above (`broken` False: the candidate passes `checkout` as the baseline)."""
     checkout, webhook, refund = CASES
     plan: dict[str, list[tuple[Case, Arm, int, Sequence[GradeOutcome] | None, bool]]] = {
         "checkout": [
             *((checkout, "baseline", i, PASSING, True) for i in range(3)),
-            *((checkout, "candidate", i, BROKEN, True) for i in range(3)),
+            *((checkout, "candidate", i, BROKEN if broken else PASSING, True) for i in range(3)),
             *((checkout, "none", i, NOTHING, False) for i in range(3)),
         ],
         "webhook": [
@@ -116,8 +117,11 @@ def scripted_trials() -> dict[str, list[Trial]]:
     }
 
 
-def behavior_outcome(fail_on: tuple[str, ...] = (), without: Arm | None = None) -> RunOutcome:
-    """The run above (`without`: one arm's trials left out)."""
+def behavior_outcome(
+    fail_on: tuple[str, ...] = (), without: Arm | None = None, broken: bool = True
+) -> RunOutcome:
+    """The run above (`without`: one arm's trials left out; `broken` False: nothing
+    regressed)."""
     repo = Path("/work/skills")
     target = Target(repo, Path(SKILL_PATH), repo / "plugins/payments", "billing", "refunds")
     inputs = Inputs(
@@ -129,7 +133,7 @@ def behavior_outcome(fail_on: tuple[str, ...] = (), without: Arm | None = None) 
     )
     spec = RunSpec(stage="C", model="claude-test-1", trials=3, max_trials=3, arms=("none",),
                    fail_on=fail_on, concurrency=2)  # fmt: skip
-    trials = scripted_trials()
+    trials = scripted_trials(broken)
     evidence = [
         Evidence(case, [trial for trial in trials[case.id] if trial.variant != without])
         for case in CASES
@@ -139,10 +143,11 @@ def behavior_outcome(fail_on: tuple[str, ...] = (), without: Arm | None = None) 
     return RunOutcome(spec, inputs, verdicts, every)
 
 
-def behavior_report(fail_on: tuple[str, ...] = (), without: Arm | None = None) -> Report:
-    return build_report(
-        behavior_outcome(fail_on, without), "0.2.0", rerun=("--baseline", "git:main")
-    )
+def behavior_report(
+    fail_on: tuple[str, ...] = (), without: Arm | None = None, broken: bool = True
+) -> Report:
+    outcome = behavior_outcome(fail_on, without, broken)
+    return build_report(outcome, "0.2.0", rerun=("--baseline", "git:main"))
 
 
 def shard_of(report: Report, index: int, count: int, cases: Sequence[str]) -> Report:
