@@ -138,6 +138,23 @@ BEHAVIOR_JUDGE_MAX_CHARS = 100_000
 """Stage C: the characters of workspace files a judge is shown at most; the files past it
 are named as left out, so the judge knows it did not see everything."""
 
+BEHAVIOR_MAX_TURNS = 30
+"""Stage C: turns an agent run may take (a task needs more than Stage B's look around)."""
+BEHAVIOR_TIMEOUT = 600.0
+"""Stage C: seconds per agent run."""
+BEHAVIOR_SETUP_TIMEOUT = 600.0
+"""Stage C: seconds a case's setup command may run (once per scaffold, before any trial)."""
+BEHAVIOR_JUDGE_MODEL = "claude-haiku-5-5"
+"""Stage C: the model that answers `judge` graders unless `--judge-model` names another."""
+BEHAVIOR_JUDGE_MAX_TOKENS = 1024
+"""Stage C: the most a judge's answer (reasoning and verdict) may take."""
+BEHAVIOR_LLM_MAX_TOKENS = 16_000
+"""Stage C: the most the `llm` arm's one answer may take (a whole file or several)."""
+BEHAVIOR_RUN_ESTIMATE = (150_000, 6_000)
+"""(input, output) tokens one Stage C run is assumed to take in cost estimates: the CLI's
+own prompt and tools over a task's turns, each turn sending the conversation again."""
+BEHAVIOR_RUN_SECONDS = 120
+"""Stage C: how long one agent run at work is assumed to take, for a dry run's time."""
 BEHAVIOR_TRIALS = 3
 """Stage C's first round: trials (whole agent runs) per behavior case and arm. Measured by
 benchmarks/behavior_gate.py (15 cases around a 0.9 pass rate, a judge that flips 10 % of

@@ -233,7 +233,10 @@ class Inputs:
     def behavior_case(self, case_id: str) -> BehaviorCase:
         return next(case for case in self.behavior if case.id == case_id)
 
-    def variant(self, name: VariantName) -> Variant:
+    def variant(self, name: Arm) -> Variant:
+        """The skill set a variant's trials install; a control (`none`, `llm`) has none."""
+        if name not in VARIANTS:
+            raise KeyError(f"the {name} arm has no variant")
         return self.baseline if name == "baseline" else self.candidate
 
 
@@ -635,6 +638,8 @@ class AgentSettings:
     max_turns: int = _config.MAX_TURNS
     timeout: float = _config.TIMEOUT
     version: str | None = None
+    keep_workspaces: str | None = None
+    """Stage C: the folder each trial's workspace is kept in (`--keep-workspaces`)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""
@@ -711,6 +716,8 @@ class RunSpec:
     round per case, never escalated, never part of the gate's verdicts."""
     invoke: bool = False
     """Stage C: the prompt invokes the skill the way the agent's users force it."""
+    judge_model: str | None = None
+    """Stage C: the model that answers the `judge` graders."""
 
     @property
     def cell(self) -> str:

@@ -813,8 +813,146 @@ SCHEMA = Command(
     ((None, (DEBUG,)),),
 )
 
+SUITE_DEFAULT = "evals/ at the repo root"
+BEHAVIOR = Command(
+    "activation behavior",
+    "Stage C: run the real agent on each behavior case's task in a throwaway workspace with "
+    "the skill set at the baseline, at the candidate and with no skill of the set (the "
+    "`none` arm), grade the files it leaves, and fail when the candidate makes a case pass "
+    "less often. Example: activation behavior --baseline git:main --suite evals --html "
+    "behavior.html",
+    (
+        (
+            "inputs",
+            (
+                *TARGET,
+                Flag(
+                    "--suite",
+                    "PATH",
+                    "behavior cases: a folder of case files (*.json) or of eval folders "
+                    "(PROMPT.md, scaffold/, graders.yaml), or one of them",
+                    Path,
+                    shown=SUITE_DEFAULT,
+                ),
+                Flag("--baseline", "SPEC", SPEC, default=BASELINE),
+                Flag("--candidate", "SPEC", SPEC, shown="the working tree"),
+                ONLY,
+                CATALOG,
+                Flag("--shard", "I/N", "run only shard I of N of the cases", shard),
+            ),
+        ),
+        (
+            "trials",
+            (
+                Flag(
+                    "--trials",
+                    "N",
+                    "agent runs per case and arm in the first round",
+                    positive_int,
+                    _config.BEHAVIOR_TRIALS,
+                ),
+                Flag(
+                    "--max-trials",
+                    "N",
+                    "agent runs per variant on escalation",
+                    positive_int,
+                    _config.BEHAVIOR_MAX_TRIALS,
+                ),
+                Flag(
+                    "--model",
+                    "ID[,ID]",
+                    "the agent's model, or several (one cell each)",
+                    listed,
+                    shown="the CLI's own default",
+                ),
+                Flag(
+                    "--agent",
+                    "NAME[,NAME]",
+                    f"the agent, or several (one cell each): {', '.join(known())}",
+                    agents,
+                    default=(AGENT,),
+                    shown=AGENT,
+                ),
+                Flag(
+                    "--arm",
+                    "ARM[,ARM]",
+                    "controls run beside baseline and candidate: none (no skill of the set "
+                    "installed: the skill's lift), llm (one model call, no agent)",
+                    listed,
+                    shown="none, and llm where a case has a ## System section",
+                ),
+                switch(
+                    "--no-control",
+                    "run no control arm (no lift is measured)",
+                ),
+                switch(
+                    "--invoke",
+                    "the prompt invokes the skill as the agent's users force it: measures "
+                    "the body alone",
+                ),
+                Flag(
+                    "--judge-model",
+                    "ID",
+                    "the model that answers the judge graders",
+                    default=_config.BEHAVIOR_JUDGE_MODEL,
+                ),
+                Flag("--seed", "N", "seed", int, SEED),
+                Flag("--alpha", "P", "significance level, on q-values", probability, ALPHA),
+                Flag("--concurrency", "N", "agent runs at once", positive_int, AGENT_CONCURRENCY),
+                Flag(
+                    "--fail-on",
+                    "STATUS",
+                    "also fail the gate (exit 1) on WEAKENED cases, or when the skill shows "
+                    "no lift over the none arm",
+                    choices=("weakened", "no-lift"),
+                ),
+            ),
+        ),
+        ("cost and cache", COST_AND_CACHE),
+        (
+            "agent",
+            (
+                *STAGE_B_OPTIONS[1:-2],
+                Flag(
+                    "--max-turns",
+                    "N",
+                    "agent turns per run",
+                    positive_int,
+                    _config.BEHAVIOR_MAX_TURNS,
+                ),
+                Flag(
+                    "--timeout",
+                    "SECONDS",
+                    "seconds per run",
+                    positive_float,
+                    _config.BEHAVIOR_TIMEOUT,
+                ),
+                Flag(
+                    "--keep-workspaces",
+                    "DIR",
+                    "keep each trial's workspace in DIR/<case>/<arm>-<trial>",
+                    Path,
+                ),
+            ),
+        ),
+        ("outputs", (JSON, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        (
+            None,
+            (
+                switch("--dry-run", "validate and plan: arms, cells, cost; no agent run"),
+                DEBUG,
+            ),
+        ),
+    ),
+    "Each trial is a whole agent run with write access in its own workspace (web and network "
+    "tools denied where the CLI can deny them); its graders run afterwards: `command` "
+    "graders without network, `judge` graders through --judge-model. A case REGRESSES when "
+    "the candidate passes it significantly less often than the baseline (Boschloo per case, "
+    "Benjamini-Hochberg across cases and cells). Lift is the candidate against the none arm.",
+)
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
+    "behavior": BEHAVIOR,
     "calibrate": CALIBRATE,
     "suggest": SUGGEST,
     "lint": LINT,

@@ -16,10 +16,11 @@ from activation.commands.session import Command, Session, install_stop_signals, 
 from activation.trials.stage import Stage
 
 SUBCOMMANDS = (
-    "suggest", "lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema",
+    "behavior", "suggest", "lint", "detect", "calibrate", "report", "diff", "merge", "cache",
+    "schema",
 )  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
-WITH_STAGES = frozenset({"run", "calibrate", "suggest"})
+WITH_STAGES = frozenset({"run", "behavior", "calibrate", "suggest"})
 """The commands that run trials, and so take the stages."""
 
 

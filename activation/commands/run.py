@@ -75,7 +75,7 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
         inputs = stage.select(inputs, session.say)
     cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:
-        return show_plan(session, args, stage, cells, settings)
+        return show_plan(session, stage, cells, settings, args.simulate, args.verbose)
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
     report = run_and_report(session, args, argv, stage, cells, tuple(warnings))
     from activation.report.formats import terminal_view
@@ -121,10 +121,11 @@ def shard_cells(
 
 def show_plan(
     session: Session,
-    args: argparse.Namespace,
     stage: Stage,
     cells: Sequence[tuple[RunSpec, Inputs]],
     settings: Sequence[Setting],
+    simulate: bool = False,
+    verbose: bool = False,
 ) -> int:
     """What a dry run shows: each cell's plan, and the whole run's cost over its cells."""
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
@@ -132,17 +133,17 @@ def show_plan(
     estimates = []
     for spec, inputs in cells:
         spec = stage.preflight(spec, calls=False)
-        found = detectable(spec, inputs) if args.simulate else None
-        if args.simulate and found is None:
+        found = detectable(spec, inputs) if simulate else None
+        if simulate and found is None:
             session.warn([f"not simulated: over {SIMULATION_LIMIT:,} calls in the first round"])
         cost = stage.estimate(spec, inputs, count=True)
         estimates.append(cost)
         if len(cells) > 1:
             session.out.rule(f"cell {spec.cell}")
-        session.out.print(render_plan(spec, stage, inputs, cost, found, args.verbose))
+        session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
     if len(cells) > 1:
         session.out.print(matrix_cost_line(estimates))
-    session.show(settings_table(settings, args.verbose))
+    session.show(settings_table(settings, verbose))
     return 0
 
 

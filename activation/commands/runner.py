@@ -74,6 +74,12 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
         for agent in args.agent
         for model in args.model or (None,)
     )
+    ceiling_priced(cells)
+    return cells
+
+
+def ceiling_priced(cells: Sequence[RunSpec]) -> None:
+    """InputError for a cost ceiling on a cell whose cost cannot be counted."""
     for spec in cells:
         if spec.max_cost_usd is not None and spec.prices is None:
             title = agent_named(spec.coding_agent).title
@@ -82,7 +88,6 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
                 f"cannot enforce a cost ceiling without prices for {model}: "
                 "pass --price-in and --price-out"
             )
-    return cells
 
 
 def executables(args: argparse.Namespace) -> dict[str, str]:
@@ -174,7 +179,7 @@ def run_cells(
     """Every cell's trials at once (one progress bar over all of them)."""
     planned = []
     for spec, inputs in cells:
-        backend = stage.open(spec, inputs)
+        backend = stage.open(spec, inputs, store)
         if store is not None:
             backend = CachedBackend(backend, store, inputs.target.skill_id)
         estimate = None

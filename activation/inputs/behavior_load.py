@@ -1,4 +1,5 @@
-"""Reading a behavior suite from disk: the one place Stage C's inputs touch files.
+"""Reading a behavior suite, and everything a Stage C run needs, from disk: the one place
+Stage C's inputs touch files.
 
 A path is a folder of the seeds' case files (`*.json` directly in it), a folder of eval
 folders (each folder holding a PROMPT.md, at any depth, is one eval), both at once, a single
@@ -9,14 +10,25 @@ this module, and every problem is one InputError line naming the file and the ca
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from activation._behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
+from activation._config import BASELINE
 from activation._errors import InputError
+from activation._models import Case, Inputs, Target, Variant
 from activation.inputs.behavior_cases import parse_case_file
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
-from activation.inputs.load import read_bytes, read_json, read_text
+from activation.inputs.load import (
+    load_catalog,
+    read_bytes,
+    read_json,
+    read_text,
+    resolve_target,
+    resolve_variant,
+)
+from activation.inputs.variants import git_ref, working_tree_spec
 
 _NOT_SEARCHED = frozenset({"node_modules", SCAFFOLD_DIR})
 """Folders never searched for eval folders (besides hidden ones)."""
@@ -98,3 +110,82 @@ def _check_unique(cases: tuple[BehaviorCase, ...]) -> None:
             raise InputError(
                 f"duplicate behavior case id {case.id!r} in {seen.source} and {case.source}"
             )
+
+
+def load_behavior_inputs(
+    cwd: Path,
+    suite: Path,
+    *,
+    repo: Path | None = None,
+    skill_path: str | None = None,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    only: tuple[str, ...] | None = None,
+    catalog: Path | None = None,
+) -> Inputs:
+    """Everything a Stage C run needs: the suite's graded cases (`only`: those ids), the
+    skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
+    the whole set at each spec, body and references, as its `Variant.tree`."""
+    graded = load_behavior_suite(suite).graded
+    if not graded:
+        raise InputError(f"{suite}: every case is manual (no graders): nothing to run")
+    if only is not None:
+        known = {case.id for case in graded}
+        unknown = [id for id in only if id not in known]
+        if unknown:
+            raise InputError(
+                f"--only: no graded case {', '.join(unknown)} in {suite} "
+                f"(it has {', '.join(sorted(known))})"
+            )
+        graded = tuple(case for case in graded if case.id in only)
+    about = next(
+        (skill for case in graded for skill in (*case.skills, case.origin_skill) if skill), None
+    )
+    target = resolve_target(repo, skill_path, cwd, about)
+    specs = (baseline or BASELINE, candidate or working_tree_spec(target))
+    first, second = (_with_tree(resolve_variant(spec, target, cwd), target) for spec in specs)
+    return Inputs(
+        target,
+        tuple(_case(case) for case in graded),
+        (),
+        first,
+        second,
+        catalog=load_catalog(catalog) if catalog is not None else (),
+        working_text=read_text(target.skill_file, "SKILL.md")
+        if target.skill_file.is_file()
+        else None,
+        behavior=graded,
+    )
+
+
+def _case(case: BehaviorCase) -> Case:
+    """The case as the engine schedules and judges it: right means its graders passed."""
+    why = "; ".join(case.expectations) or case.name
+    return Case(case.id, case.prompt, True, why, tags=(case.category,) if case.category else ())
+
+
+def _with_tree(variant: Variant, target: Target) -> Variant:
+    """The variant with every file of its set: as committed at a `git:` ref, else the
+    working tree's with the measured SKILL.md read from the spec's file."""
+    ref = git_ref(variant.spec)
+    if ref is not None:
+        from activation.inputs.git_tree import tree_at
+
+        return replace(variant, tree=tree_at(variant.spec, ref, target))
+    measured = target.skill_file.relative_to(target.plugin_root).as_posix()
+    files = dict(working_tree(target.plugin_root))
+    files[measured] = variant.text.encode()
+    return replace(variant, tree=tuple(sorted(files.items())))
+
+
+def working_tree(root: Path) -> tuple[tuple[str, bytes], ...]:
+    """Every file under `root` by its POSIX path below it, `.git` and `node_modules`
+    left out and symbolic links not followed."""
+    found = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(name for name in subfolders if name not in (".git", "node_modules"))
+        for name in sorted(names):
+            path = Path(folder) / name
+            if path.is_file() and not path.is_symlink():
+                found.append((path.relative_to(root).as_posix(), read_bytes(path, "file")))
+    return tuple(found)

@@ -53,6 +53,28 @@ def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
     return variant_of(spec, text, source, [sibling(target, *found) for found in siblings])
 
 
+def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...]:
+    """Every file of the set's root (a plugin, or a skills folder) as committed at `ref`,
+    by its path below that root; symbolic links are left out (a copy never follows one)."""
+    repo = _open_repo(spec, target)
+    try:
+        below_root = target.skill_file.relative_to(target.plugin_root)
+        root = PurePosixPath(path_in_tree(repo, target)).parents[len(below_root.parts) - 1]
+        try:
+            tree = _commit_at(repo, ref).tree / root.as_posix()
+        except GIT_LOOKUP_ERRORS:
+            raise InputError(unknown_ref_message(spec, ref, target.repo)) from None
+        except KeyError:
+            raise InputError(f"{spec}: {root} does not exist at {ref}") from None
+        return tuple(
+            (PurePosixPath(blob.path).relative_to(root).as_posix(), bytes(blob.data_stream.read()))
+            for blob in tree.traverse()
+            if isinstance(blob, git.Blob) and blob.mode != SYMLINK_MODE
+        )
+    finally:
+        repo.close()
+
+
 def _set_at(
     repo: git.Repo, ref: str, path: PurePosixPath, target: Target
 ) -> Iterator[tuple[str, str, str]]:

@@ -16,7 +16,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Protocol, Self
 
-from activation._models import Trial, TrialKey, Usage
+import msgspec
+
+from activation._models import Grade, Trial, TrialKey, Usage
 from activation.trials.backend import Backend, Round
 
 MISSING_TRANSCRIPT = "the transcript of the run that produced it is gone"
@@ -31,14 +33,24 @@ class Store(Protocol):
 def trial_entry(trial: Trial) -> dict[str, Any]:
     """What is kept of a successful trial: the answer (the skills that fired), why, where
     its transcript is, and what it cost when it was asked. Whether it was right is not
-    kept: that is the case's to say, and is judged again when the answer is reused."""
-    return {
+    kept: that is the case's to say, and is judged again when the answer is reused. A
+    Stage C trial's answer is its grading: the graders' results, the files and whether all
+    passed."""
+    entry: dict[str, Any] = {
         "activated": trial.activated,
         "chose": list(trial.chose),
         "evidence": trial.evidence,
         "transcript": trial.transcript,
         "usage": dataclasses.asdict(trial.usage),
     }
+    if trial.grades:
+        entry |= {
+            "passed": trial.correct,
+            "grades": [dataclasses.asdict(grade) for grade in trial.grades],
+            "files": list(trial.files),
+            "workspace": trial.workspace,
+        }
+    return entry
 
 
 def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial | None:
@@ -55,6 +67,8 @@ def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial 
     transcript = entry.get("transcript")
     where = transcript if isinstance(transcript, str) else None
     usage = Usage(cost_usd=0.0, from_cache=1)
+    if "grades" in entry:
+        return _graded(key, entry, chose, target, evidence, usage, where)
     if activated and target not in chose:
         return dataclasses.replace(key.answer(True, evidence, usage, where), cached=True)
     return dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
@@ -104,3 +118,26 @@ class CachedBackend:
             round.deliver(trial)
         if asked:
             await self.inner.run_round(round.of(asked, keep))
+
+
+def _graded(
+    key: TrialKey,
+    entry: Mapping[str, Any],
+    chose: list[str],
+    target: str,
+    evidence: str,
+    usage: Usage,
+    where: str | None,
+) -> Trial | None:
+    passed, grades, files = entry.get("passed"), entry.get("grades"), entry.get("files")
+    if not isinstance(passed, bool) or not isinstance(grades, list) or not isinstance(files, list):
+        return None
+    try:
+        read = tuple(msgspec.convert(grade, Grade) for grade in grades)
+    except msgspec.ValidationError:
+        return None
+    workspace = entry.get("workspace")
+    trial = key.graded(passed, read, chose, target, files=tuple(map(str, files)),
+                       evidence=evidence, usage=usage, transcript=where,
+                       workspace=workspace if isinstance(workspace, str) else None)  # fmt: skip
+    return dataclasses.replace(trial, cached=True)

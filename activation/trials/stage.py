@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from activation._models import Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.backend import Backend
+from activation.trials.cache import Store
 
 if TYPE_CHECKING:
     from activation.trials.listing.model import Listing
@@ -48,13 +49,13 @@ class CostEstimate:
 
 
 def planned_calls(spec: RunSpec, inputs: Inputs) -> int:
-    """Trials of the first round, before any re-ask."""
-    return len(inputs.cases) * 2 * spec.trials
+    """Trials of the first round, before any re-ask: both variants and every control."""
+    return len(inputs.cases) * (2 + len(spec.arms)) * spec.trials
 
 
 def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
-    """Every case escalated to `--max-trials`."""
-    return len(inputs.cases) * 2 * spec.max_trials
+    """Every case escalated to `--max-trials` (a control never escalates)."""
+    return len(inputs.cases) * (2 * spec.max_trials + len(spec.arms) * spec.trials)
 
 
 def priced(
@@ -113,7 +114,10 @@ class Stage(Protocol):
         credentials); the spec with what was found (an executable's version)."""
         ...
 
-    def open(self, spec: RunSpec, inputs: Inputs) -> Backend: ...
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+        """The backend of a run; `store` is the response cache, for what a stage keeps
+        besides its trials (Stage C's judge answers)."""
+        ...
 
     def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
         """What a run would cost; `count` allows a free call that counts tokens exactly."""
@@ -149,6 +153,7 @@ class Stage(Protocol):
 STAGE_MODULES: Mapping[str, str] = {
     "A": "activation.trials.classifier.stage",
     "B": "activation.trials.agent.stage",
+    "C": "activation.trials.behavior.stage",
 }
 """Each module holds `STAGE`; a new stage is a new module and one line here."""
 

@@ -300,6 +300,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
+        "keep_workspaces": None,
         "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
     }
 

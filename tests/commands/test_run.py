@@ -471,6 +471,7 @@ def test_real_run_reports_the_agent_it_prepared(
         "version": "fake",
         "max_turns": 8,
         "timeout": 300.0,
+        "keep_workspaces": None,
         "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
     }
     executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex"}

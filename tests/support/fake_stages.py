@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, TrialKey, VariantName
 from activation.inputs.load import load_pricing
+from activation.trials.cache import Store
 from activation.trials.fake import Answer, FakeBackend, Script
 from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, Stage, stage_named
@@ -61,7 +62,7 @@ class FakeStage:
             return spec
         return replace(spec, agent=replace(spec.agent or AgentSettings(), version=FAKE_VERSION))
 
-    def open(self, spec: RunSpec, inputs: Inputs) -> FakeBackend:
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> FakeBackend:
         def asked(key: TrialKey) -> Mapping[str, object]:
             return {
                 "description": inputs.variant(key.variant).description,
@@ -110,7 +111,9 @@ class FakeStages(Mapping[str, Stage]):
         self.rule = by_description
         self.prepared: list[Prepared] = []
         self.opened: list[Opened] = []
-        self._stages = {name: FakeStage(stage_named(name), self) for name in ("A", "B")}
+        self._stages: dict[str, Stage] = {
+            name: FakeStage(stage_named(name), self) for name in ("A", "B")
+        }
 
     def __getitem__(self, name: str) -> Stage:
         return self._stages[name]

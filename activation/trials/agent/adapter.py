@@ -147,10 +147,17 @@ class Adapter(Protocol):
         ...
 
     def request(
-        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
     ) -> dict[str, object]:
         """What the run asks, as the cache key holds it: the command line and config with
-        no throwaway path, endpoint or secret in them."""
+        no throwaway path, endpoint or secret in them; `work` as `Run.work` (a Stage C run
+        is asked differently, so it never shares a key with a Stage B one)."""
         ...
 
     def reader(

@@ -41,7 +41,7 @@ from activation._models import (
     TrialKey,
     Usage,
 )
-from activation.trials.agent.adapter import Detector, Run, RunDirs
+from activation.trials.agent.adapter import Detector, Run, RunDirs, Settled
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
@@ -120,8 +120,13 @@ class AgentBackend:
     catalog's), marked with their nonces when the adapter reads loads by content; each
     trial is one run, laid out by the adapter.
 
-    `env` is the environment credentials come from (default: this process's).
+    `env` is the environment credentials come from (default: this process's). Stage C's
+    backend is this one with the agent at work: its hooks (`_lay_out`, `_prompt`,
+    `_settled`, `_finish`) lay a task out, let the run go to its end and grade it.
     """
+
+    works = False
+    """Whether the agent may write in its workspace (`Run.work`)."""
 
     def __init__(
         self,
@@ -215,12 +220,13 @@ class AgentBackend:
         for folder in (dirs.work, dirs.home, dirs.tmp):
             folder.mkdir(parents=True)
         skills = self.skills[key.variant]
-        run = Run(self.settings, self.agent_model, self.executable, key.case.prompt, dirs, skills)
+        await self._lay_out(key, dirs)
+        asked = self._prompt(key, skills)
+        run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
+                  work=self.works)  # fmt: skip
         launch = self.adapter.prepare(run, self._parent_env)
-        case = key.case
-        reader = self.adapter.reader(
-            skills, lambda fired: case.settled(fired, self.skill_id), throttled
-        )
+        self._laid_out(key, dirs)
+        reader = self.adapter.reader(skills, self._settled(key), throttled)
         state = _RunState()
         with ExitStack() as files:
             stdin: int | BinaryIO = subprocess.DEVNULL
@@ -255,7 +261,27 @@ class AgentBackend:
                 _kill_group(process)
                 await process.wait()
                 await process.aclose()
-        return self._trial(key, reader, process.returncode, state, transcript)
+        return await self._finish(key, self._trial(key, reader, process.returncode, state,
+                                                   transcript), dirs)  # fmt: skip
+
+    async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
+        """Put what the trial starts from in its folders, before the adapter's own layout."""
+        return None
+
+    def _laid_out(self, key: TrialKey, dirs: RunDirs) -> None:
+        """The adapter has laid the run out; it has not started."""
+        return None
+
+    def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
+        return key.case.prompt
+
+    def _settled(self, key: TrialKey) -> Settled:
+        """When a run can stop: as soon as the skills that fired decide the case."""
+        return lambda fired: key.case.settled(fired, self.skill_id)
+
+    async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
+        """The trial, once its run is over and before its folders go."""
+        return trial
 
     async def _follow(
         self, process: Process, reader: Detector, out: BinaryIO, state: _RunState

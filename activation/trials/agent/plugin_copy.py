@@ -139,16 +139,20 @@ def write_skill(copy_root: Path, relative: Path, fields: Listed, text: str, sour
 def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     """Copy the set's root (a plugin, or a skills folder) into `dest_parent` as the variant
     has it: every skill lists what the variant's SKILL.md lists (description, when_to_use),
-    skills the variant lacks are gone, and everything else is the working tree's.
+    skills the variant lacks are gone, and everything else is the working tree's. A variant
+    read with its whole tree (Stage C) is written as that tree, bodies and references too.
 
     Returns the copy's root, which keeps the folder's name (the agent falls back to it for
     the plugin name, so the skill ids stay the same). Symlinks are copied as the files they
     point to, so writing the copy can never write through a link into the user's repo;
     `.git` is skipped.
     """
+    copy_root = dest_parent / target.plugin_root.name
+    if variant.tree:
+        write_tree(variant.tree, copy_root)
+        return copy_root
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
-    copy_root = dest_parent / target.plugin_root.name
     shutil.copytree(
         target.plugin_root,
         copy_root,
@@ -167,6 +171,17 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
             if (folder / "SKILL.md").is_file() and folder not in kept:
                 shutil.rmtree(folder)
     return copy_root
+
+
+def write_tree(tree: Sequence[tuple[str, bytes]], root: Path) -> None:
+    """Write each (POSIX path below `root`, bytes) file; a path that would leave `root` is a
+    bug of the reader, never written."""
+    for relative, data in tree:
+        path = root / relative
+        if not path.resolve().is_relative_to(root.resolve()):
+            raise ValueError(f"{relative!r} is outside the copy")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
+from activation.trials.cache import Store
 from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, priced
 
@@ -52,7 +53,7 @@ class AgentStage:
         version = adapter.version(agent.executable(record.name, record.command))
         return replace(spec, agent=replace(agent, version=version))
 
-    def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
         from activation.trials.agent.backend import AgentBackend
 
         return AgentBackend(spec, inputs, state.new_run_dir(inputs.target.repo, self.name))

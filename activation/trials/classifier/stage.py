@@ -19,6 +19,7 @@ from activation._models import FLAGGED, Inputs, RunOutcome, RunSpec, VariantName
 from activation.inputs.identity import run_identity
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
+from activation.trials.cache import Store
 from activation.trials.classifier.prompt import Requests, system_text
 from activation.trials.listing.model import Listing
 from activation.trials.providers import ModelProvider, Uncounted, provider_of
@@ -65,7 +66,7 @@ class ClassifierStage:
         provider(spec).preflight(calls=calls)
         return spec
 
-    def open(self, spec: RunSpec, inputs: Inputs) -> Backend:
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
         requests = Requests.for_run(spec, inputs)
         target_id = inputs.target.skill_id
         if spec.batch:

@@ -1,7 +1,10 @@
 """The fake agent as Stage B runs it: every skill of the set and the catalog a project
 skill of the run's workspace (`<work>/.agents/skills/<folder>/SKILL.md`, each copy marked
 with its nonce), the fake CLI started there with the prompt on stdin, in an environment of
-the base allowlist and the run's fresh folders. It needs no credentials."""
+the base allowlist and the run's fresh folders. It needs no credentials. A Stage C run
+(`Run.work`) adds `--work`: the CLI then writes what it is told to, inside the workspace
+only; `/<folder> <prompt>` is its explicit invocation (it loads every skill the prompt
+names)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,17 @@ from activation._models import AgentSettings, RunSpec
 from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
+from activation.trials.agent.installed import (
+    SkillCopy,
+    SkillSet,
+    install_project_skills,
+    project_folders,
+)
 from activation.trials.listing.model import Listing
 from tests.support.fake_agent import AGENT
 
 ARGS = ("--json",)
+WORK_ARGS = (*ARGS, "--work")
 
 
 def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
@@ -53,12 +62,22 @@ class FakeAgent:
 
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         install_project_skills(run.skills, run.dirs.work)
-        return Launch([run.executable, *ARGS], environment(parent, run.dirs), stdin=run.prompt)
+        argv = [run.executable, *(WORK_ARGS if run.work else ARGS)]
+        return Launch(argv, environment(parent, run.dirs), stdin=run.prompt)
 
     def request(
-        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
     ) -> dict[str, object]:
-        return {"argv": [self.agent.command, *ARGS], "prompt": prompt}
+        return {"argv": [self.agent.command, *(WORK_ARGS if work else ARGS)], "prompt": prompt}
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        return f"/{skill.folder.name} {prompt}"
 
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]

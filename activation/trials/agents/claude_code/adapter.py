@@ -18,6 +18,19 @@
   `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`. Other `CLAUDE_CODE_*` switches are dropped.
 - **A load** is a `Skill` call for the target whose result succeeded (`stream.py`, which
   says why no nonce is needed: the CLI names the skill it launched).
+- **Stage C's work** (`Run.work`): `--allowedTools Read,Glob,Grep,Skill,Edit(./**)
+  --disallowedTools Bash,WebFetch,WebSearch`, still in dontAsk mode. An `Edit` rule covers
+  every tool that edits files (Write and Edit), and `./**` is the working directory and
+  below, so a write anywhere else is denied (measured on 2.1.332: an absolute path under
+  the run's temp folder and a `../` path were both refused, a relative path landed in the
+  workspace). A bare `Write` rule would allow every path, and an `Edit(...)` rule alone lets
+  Bash run a command that writes through a redirect, hence Bash denied by name (it is then
+  not offered at all). `--restricted`, which confines the file tools too, is not used: it
+  hides the workspace's project skills (`.claude/skills`).
+- **Explicit invocation** (`invoked`): `/<skill id> <prompt>`, the slash command a user
+  types; in `-p` mode the CLI puts the skill's body in the first user message itself
+  (`<command-name>/<id></command-name>`, then "Base directory for this skill: ..." and the
+  body), with no `Skill` call in the stream.
 """
 
 from __future__ import annotations
@@ -31,13 +44,17 @@ from activation.trials import api_check
 from activation.trials.agent.adapter import Detector, Launch, Run, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillSet
+from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agents.claude_code import AGENT
 from activation.trials.listing.model import Listing
 from activation.trials.providers import runnable
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
+WORK_TOOLS = f"{ALLOWED_TOOLS},Edit(./**)"
+"""Stage C: also every file-editing tool (Write, Edit), inside the working directory only."""
+DENIED_TOOLS = "Bash,WebFetch,WebSearch"
+"""Stage C: no command runs (a redirect would write past the `Edit` rule) and no web."""
 PASSTHROUGH_NAMES = frozenset(
     {
         "API_TIMEOUT_MS",
@@ -74,8 +91,11 @@ def build_argv(
     claude: str,
     prompt: str,
     plugin_dirs: Sequence[Path] = (),
+    *,
+    work: bool = False,
 ) -> list[str]:
-    """The exact command line of one run (no shell; the prompt is the last argv item)."""
+    """The exact command line of one run (no shell; the prompt is the last argv item);
+    `work`: Stage C's, which may edit files in the working directory."""
     argv = [claude, "-p"]
     for plugin_dir in plugin_dirs:
         argv += ["--plugin-dir", str(plugin_dir)]
@@ -89,8 +109,10 @@ def build_argv(
         "--permission-mode",
         "dontAsk",
         "--allowedTools",
-        ALLOWED_TOOLS,
+        WORK_TOOLS if work else ALLOWED_TOOLS,
     ]
+    if work:
+        argv += ["--disallowedTools", DENIED_TOOLS]
     if model:
         argv += ["--model", model]
     return [*argv, "--", prompt]
@@ -108,8 +130,8 @@ def check_claude(claude: str) -> str:
 
 def plugin_dirs(skills: SkillSet) -> list[Path]:
     """The `--plugin-dir`s of a run: the variant's plugin (a skills folder is installed
-    instead), then the catalog's plugins."""
-    own = [skills.root] if skills.in_plugin else []
+    instead; a set not installed has none), then the catalog's plugins."""
+    own = [skills.root] if skills.in_plugin and not skills.target.absent else []
     return [*own, *skills.catalog.plugins]
 
 
@@ -145,26 +167,38 @@ class ClaudeCode:
         dirs, skills = run.dirs, run.skills
         config_dir = dirs.home / CONFIG_DIR
         config_dir.mkdir(parents=True, exist_ok=True)
-        if not skills.in_plugin:
+        if not skills.in_plugin and not skills.target.absent:
             shutil.copytree(skills.root, dirs.work / CONFIG_DIR / "skills")
         if skills.catalog.user_skills is not None:
             shutil.copytree(skills.catalog.user_skills, config_dir / "skills")
         env = agent_env(parent, dirs.home, config_dir, dirs.tmp)
-        argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills))
+        argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills),
+                          work=run.work)  # fmt: skip
         return Launch(argv, env)
 
     def request(
-        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
     ) -> dict[str, object]:
         plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(skills))]
-        return {"argv": build_argv(settings, model, "claude", prompt, plugins)}
+        return {"argv": build_argv(settings, model, "claude", prompt, plugins, work=work)}
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """`/<id> <prompt>`: the skill's slash command, as a user types it."""
+        return f"/{skill.id} {prompt}"
 
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
     ) -> Detector:
         from activation.trials.agents.claude_code.stream import StreamReader
 
-        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled)
+        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled,
+                            offered=not skills.target.absent)  # fmt: skip
 
 
 ADAPTER = ClaudeCode()

@@ -96,9 +96,12 @@ class StreamReader(JsonLines):
         skill_id: str,
         on_throttle: Callable[[], None] = lambda: None,
         settled: Callable[[tuple[str, ...]], bool] | None = None,
+        offered: bool = True,
     ) -> None:
         super().__init__()
         self.skill_id = skill_id
+        self.offered = offered
+        """Whether the run must offer the skill (not in Stage C's `none` arm)."""
         self._settled = settled or (lambda fired: skill_id in fired)
         self._fired: list[str] = []
         self._on_throttle = on_throttle
@@ -191,9 +194,9 @@ class StreamReader(JsonLines):
             if isinstance(plugin, dict) and plugin.get("path") != "builtin"
         ]
         problems: list[str] = []
-        if not isinstance(tools, list) or "Skill" not in tools:
+        if self.offered and (not isinstance(tools, list) or "Skill" not in tools):
             problems.append("the Skill tool is not available (init.tools lacks 'Skill')")
-        if not isinstance(skills, list) or self.skill_id not in skills:
+        if self.offered and (not isinstance(skills, list) or self.skill_id not in skills):
             problems.append(f"the skill {self.skill_id!r} is not offered (init.skills lacks it)")
         self._note(
             f"init: claude {init.get('claude_code_version', '?')}, "

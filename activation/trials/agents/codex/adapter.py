@@ -19,6 +19,17 @@ section 2).
   the prefix is an Anthropic model, which Codex cannot run.
 - **No turn limit**: Codex has none (`--max-turns` does not apply); `--timeout` bounds a run.
 - **A load**: see `codex_stream.py` (a command whose output holds the copy's nonce).
+- **Stage C's work** (`Run.work`): `--sandbox workspace-write` and in config.toml
+  `sandbox_mode = "workspace-write"`, `web_search = "disabled"` (the model is offered no
+  `web_search` tool) and `[sandbox_workspace_write]` with `network_access = false`,
+  `exclude_tmpdir_env_var = true` and `exclude_slash_tmp = true`: commands and apply_patch
+  may write in the workspace only (the sandbox's default also lets them write to TMPDIR and
+  /tmp), with no network (measured on 0.171.0 through its bubblewrap sandbox: a write to the
+  run's temp folder, its home or `../` fails with "Read-only file system", a connection to
+  the API's own address is refused).
+- **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
+  Codex add the skill's whole SKILL.md to the turn as a `<skill>` user message before the
+  prompt (its "Trigger rules": "If the user names a skill (with `$SkillName` ...)").
 """
 
 from __future__ import annotations
@@ -33,7 +44,12 @@ from activation.trials import api_check
 from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
+from activation.trials.agent.installed import (
+    SkillCopy,
+    SkillSet,
+    install_project_skills,
+    project_folders,
+)
 from activation.trials.agents.codex import AGENT
 from activation.trials.listing.model import Listing
 from activation.trials.providers import runnable
@@ -42,10 +58,21 @@ PROVIDER = "activation"
 KEY = "OPENAI_API_KEY"
 DEFAULT_URL = "https://api.openai.com/v1"
 HOME_DIR = ".codex"
-FLAGS = ("--skip-git-repo-check", "--ephemeral", "--sandbox", "read-only", "--disable",
-         "plugins", "--disable", "remote_plugin", "--disable", "apps")  # fmt: skip
-"""No git check (the workspace is no repository), no session files, a read-only sandbox,
-and none of the features that reach other services."""
+FLAGS = ("--skip-git-repo-check", "--ephemeral")
+"""No git check (the workspace is no repository), no session files."""
+FEATURES_OFF = ("--disable", "plugins", "--disable", "remote_plugin", "--disable", "apps")
+"""None of the features that reach other services."""
+READ_ONLY = "read-only"
+WORK_SANDBOX = "workspace-write"
+WORK_CONFIG = (
+    'web_search = "disabled"',
+    "",
+    "[sandbox_workspace_write]",
+    "network_access = false",
+    "exclude_tmpdir_env_var = true",
+    "exclude_slash_tmp = true",
+)
+"""Stage C: no web search tool; writes in the workspace only, no network."""
 
 
 def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
@@ -58,13 +85,18 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     }
 
 
-def config(base_url: str | None) -> str:
+def sandbox(work: bool) -> str:
+    return WORK_SANDBOX if work else READ_ONLY
+
+
+def config(base_url: str | None, *, work: bool = False) -> str:
     """The run's `config.toml`; a string is written as JSON writes it, which is a TOML
-    basic string."""
+    basic string. `work`: Stage C's, which may write in the workspace."""
     lines = [
         f"model_provider = {json.dumps(PROVIDER)}",
         'approval_policy = "never"',
-        'sandbox_mode = "read-only"',
+        f"sandbox_mode = {json.dumps(sandbox(work))}",
+        *(WORK_CONFIG if work else ()),
         "",
         f"[model_providers.{PROVIDER}]",
         f"name = {json.dumps(PROVIDER)}",
@@ -75,9 +107,10 @@ def config(base_url: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_argv(codex: str, model: str | None) -> list[str]:
+def build_argv(codex: str, model: str | None, *, work: bool = False) -> list[str]:
     model_flags = ["-m", model] if model else []
-    return [codex, "exec", "--json", *FLAGS, *model_flags, "-"]
+    sandbox_flags = ["--sandbox", sandbox(work)]
+    return [codex, "exec", "--json", *FLAGS, *sandbox_flags, *FEATURES_OFF, *model_flags, "-"]
 
 
 class Codex:
@@ -129,18 +162,29 @@ class Codex:
         codex_home = dirs.home / HOME_DIR
         codex_home.mkdir()
         base_url = parent.get(api_check.OPENAI_URL) or DEFAULT_URL
-        (codex_home / "config.toml").write_text(config(base_url), encoding="utf-8")
-        argv = build_argv(run.executable, run.model)
+        (codex_home / "config.toml").write_text(config(base_url, work=run.work), encoding="utf-8")
+        argv = build_argv(run.executable, run.model, work=run.work)
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)
 
     def request(
-        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
     ) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, model),
-            "config": config(None),
+            "argv": build_argv(self.agent.command, model, work=work),
+            "config": config(None, work=work),
             "prompt": prompt,
         }
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """`$<name> <prompt>`: a mention of the skill by the name Codex lists it by (its
+        frontmatter name, else its folder's)."""
+        return f"${skill.name or skill.folder.name} {prompt}"
 
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]

@@ -25,12 +25,25 @@ section 1).
   `OPENCODE_DISABLE_LSP_DOWNLOAD` set, so nothing is fetched; ripgrep comes from the
   system's PATH (OpenCode downloads it otherwise), which the preflight checks.
 - **A load**: see `opencode_stream.py` (the skill tool's output holds the copy's nonce).
+- **Stage C's work** (`Run.work`): the same config but `"edit": "allow"` (the permission of
+  every tool that changes files: write, edit, apply_patch); `external_directory` stays
+  denied, so a path outside the workspace (the repository the `.git` marker makes of it) is
+  refused, and so do `bash`, `webfetch`, `websearch` and `task` (measured on 1.18.33: a
+  write to the run's temp folder or to `../` is refused by the rule, a relative path lands
+  in the workspace, `bash` is not offered).
+- **Explicit invocation** (`invoked`): `/<name> <prompt>`, as a user types it in the TUI,
+  where every skill is a command of its frontmatter name (its template the body, then
+  "Base directory for this skill: ..."). `opencode run` does not read a slash in its
+  message, so a Stage C run whose prompt starts with `/<name> ` for a skill it installs
+  becomes `opencode run --command <name>` with the rest of the prompt as the command's
+  arguments on stdin: what the TUI (and OpenCode's ACP server) do with that text.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -41,7 +54,12 @@ from activation.trials import api_check
 from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillSet, install_project_skills, project_folders
+from activation.trials.agent.installed import (
+    SkillCopy,
+    SkillSet,
+    install_project_skills,
+    project_folders,
+)
 from activation.trials.agents.opencode import AGENT
 from activation.trials.listing.model import Listing
 from activation.trials.providers import runnable
@@ -58,6 +76,10 @@ PERMISSION = {
     "external_directory": "deny",
     "skill": "allow",
 }
+WORK_PERMISSION = {**PERMISSION, "edit": "allow"}
+"""Stage C: files may change inside the workspace (`external_directory` keeps the rest)."""
+COMMAND = re.compile(r"/(\S+)(?:\s+(.*))?", re.DOTALL)
+"""A command and its arguments, as OpenCode's TUI and ACP server read typed text."""
 SWITCHES = {
     "OPENCODE_DISABLE_MODELS_FETCH": "1",
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -83,8 +105,11 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     return {**allowlisted(parent, (KEY,)), **fresh_dirs(dirs.home, dirs.tmp), **own, **SWITCHES}
 
 
-def config(settings: AgentSettings, base_url: str | None) -> dict[str, object]:
-    """The run's `opencode.json` (the API's address only when one is set)."""
+def config(
+    settings: AgentSettings, base_url: str | None, *, work: bool = False
+) -> dict[str, object]:
+    """The run's `opencode.json` (the API's address only when one is set); `work`: Stage
+    C's, which may edit files in the workspace."""
     provider: dict[str, object] = {}
     if base_url:
         provider = {PROVIDER: {"options": {"baseURL": f"{base_url.rstrip('/')}/v1"}}}
@@ -95,14 +120,33 @@ def config(settings: AgentSettings, base_url: str | None) -> dict[str, object]:
         "snapshot": False,
         "enabled_providers": [PROVIDER],
         "provider": provider,
-        "permission": PERMISSION,
+        "permission": WORK_PERMISSION if work else PERMISSION,
         "agent": {"build": {"steps": settings.max_turns}},
     }
 
 
-def build_argv(opencode: str, model: str | None) -> list[str]:
+def build_argv(opencode: str, model: str | None, command: str | None = None) -> list[str]:
+    """`command`: the skill whose command runs (`--command`), the prompt its arguments."""
     argv = [opencode, "run", "--format", "json", "--title", TITLE]
+    if command is not None:
+        argv += ["--command", command]
     return [*argv, "--model", model] if model else argv
+
+
+def command_name(skill: SkillCopy) -> str:
+    """The command OpenCode makes of a skill: its frontmatter name (the folder's when it
+    has none, though OpenCode lists no such skill)."""
+    return skill.name or skill.folder.name
+
+
+def split_command(prompt: str, skills: SkillSet) -> tuple[str | None, str]:
+    """The skill command a prompt starts with (`/<name> ...` for an installed skill) and
+    its arguments; (None, the prompt) for any other prompt."""
+    found = COMMAND.fullmatch(prompt)
+    names = {command_name(skill) for skill in skills.skills if not skill.absent}
+    if found is None or found[1] not in names:
+        return None, prompt
+    return found[1], found[2] or ""
 
 
 def mark_repository(work: Path) -> None:
@@ -166,21 +210,33 @@ class OpenCode:
         folders = xdg_dirs(dirs.home)
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
-        settings = config(run.settings, parent.get(api_check.ANTHROPIC_URL))
+        settings = config(run.settings, parent.get(api_check.ANTHROPIC_URL), work=run.work)
         config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
         config_file.parent.mkdir()
         config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
-        argv = build_argv(run.executable, run.model)
-        return Launch(argv, environment(parent, dirs), stdin=run.prompt)
+        command, prompt = split_command(run.prompt, run.skills) if run.work else (None, run.prompt)
+        argv = build_argv(run.executable, run.model, command)
+        return Launch(argv, environment(parent, dirs), stdin=prompt)
 
     def request(
-        self, settings: AgentSettings, model: str | None, prompt: str, skills: SkillSet
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
     ) -> dict[str, object]:
+        command, prompt = split_command(prompt, skills) if work else (None, prompt)
         return {
-            "argv": build_argv(self.agent.command, model),
-            "config": config(settings, None),
+            "argv": build_argv(self.agent.command, model, command),
+            "config": config(settings, None, work=work),
             "prompt": prompt,
         }
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """`/<name> <prompt>`: the skill's command, as a user types it (see above)."""
+        return f"/{command_name(skill)} {prompt}"
 
     def reader(
         self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]

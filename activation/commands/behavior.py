@@ -1,0 +1,138 @@
+"""`activation behavior`: Stage C, the gate for edits to a skill's body.
+
+The same run as the main command's (cells, shards, cost ceiling, cache, every output), on a
+behavior suite instead of a cases file, with the agent at work in its workspace and the
+controls beside the two variants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from activation._behavior import BehaviorCase
+from activation._errors import InputError
+from activation._models import CONTROLS, AgentSettings, Arm, RunSpec
+from activation.commands.config import parse_settings
+from activation.commands.flags import BEHAVIOR
+from activation.commands.session import Session
+
+if TYPE_CHECKING:
+    from activation.commands.runner import Stages
+    from activation.trials.stage import Stage
+
+SUITE = Path("evals")
+"""Where the suite is looked for, at the repo root, when `--suite` is not given."""
+
+
+def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> int:
+    args, settings = parse_settings(BEHAVIOR, argv)
+    from activation.commands.outputs import chosen_outputs, write_outputs
+    from activation.commands.run import run_and_report, shard_cells, show_plan
+    from activation.inputs.behavior_load import load_behavior_inputs
+    from activation.inputs.load import git_root
+    from activation.trials.stage import stage_named
+
+    session.adopt(args.debug, args.json)
+    outputs = chosen_outputs(args, os.environ)
+    stage = stages["C"] if stages and "C" in stages else stage_named("C")
+    cwd = Path.cwd()
+    suite = args.suite or (args.repo or git_root(cwd)) / SUITE
+    if args.suite is None and not suite.is_dir():
+        raise InputError(f"no behavior suite: {suite} does not exist (pass --suite PATH)")
+    inputs = load_behavior_inputs(
+        cwd,
+        suite,
+        repo=args.repo,
+        skill_path=args.skill_path,
+        baseline=args.baseline,
+        candidate=args.candidate,
+        only=args.only,
+        catalog=args.catalog,
+    )
+    refuse_unsound(inputs.behavior, suite)
+    specs = behavior_cells(args, stage, inputs.behavior)
+    cells = shard_cells(session, args, specs, inputs)
+    if args.dry_run:
+        return show_plan(session, stage, cells, settings)
+    cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
+    report = run_and_report(session, args, argv, stage, cells, ())
+    from activation.report.formats import terminal_view
+
+    session.show(terminal_view(report, args.show))
+    session.write_report(report)
+    write_outputs(session, report, outputs)
+    return report.exit_code
+
+
+def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:
+    """A case `lint` finds an error in would measure nothing (a grader that passes on the
+    scaffold, a case that can never pass): one line, before any agent run."""
+    from activation.inputs.behavior_lint import lint_behavior
+    from activation.trials.behavior.scaffold_lint import scaffold_findings
+
+    errors = [f for f in (*lint_behavior(cases), *scaffold_findings(cases)) if f.level == "error"]
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InputError(
+            f"{suite}: case {first.case_id}: {first.message}{more}; "
+            f"see activation lint --behavior {suite}"
+        )
+
+
+def arms_of(args: argparse.Namespace, cases: Sequence[BehaviorCase]) -> tuple[Arm, ...]:
+    """The controls the flags ask for; by default `none`, and `llm` when a case has a
+    system prompt for it (the seeds' baseline mode)."""
+    if args.no_control:
+        if args.arm is not None:
+            raise InputError("--no-control runs no control arm: leave out --arm")
+        return ()
+    asked = args.arm or ("none", *(("llm",) if any(case.system for case in cases) else ()))
+    unknown = [arm for arm in asked if arm not in CONTROLS]
+    if unknown:
+        raise InputError(f"--arm {','.join(unknown)}: choose from {', '.join(CONTROLS)}")
+    return tuple(arm for arm in CONTROLS if arm in asked)
+
+
+def behavior_cells(
+    args: argparse.Namespace, stage: Stage, cases: Sequence[BehaviorCase]
+) -> tuple[RunSpec, ...]:
+    """One spec per cell (each agent with each model), with Stage C's own defaults."""
+    from activation.commands.runner import ceiling_priced, executables
+    from activation.inputs.load import load_pricing
+
+    if args.max_trials < args.trials:
+        raise InputError(
+            f"--max-trials {args.max_trials} is below --trials {args.trials}: "
+            "escalation cannot run fewer trials than the first round"
+        )
+    keep = str(args.keep_workspaces.resolve()) if args.keep_workspaces else None
+    asked = RunSpec(
+        stage="C",
+        trials=args.trials,
+        max_trials=args.max_trials,
+        alpha=args.alpha,
+        seed=args.seed,
+        concurrency=args.concurrency,
+        agent=AgentSettings(
+            args.max_turns, args.timeout, keep_workspaces=keep, executables=executables(args)
+        ),
+        pricing=load_pricing(args.price_in, args.price_out),
+        max_cost_usd=args.max_cost_usd,
+        fail_on=(args.fail_on,) if args.fail_on else (),
+        arms=arms_of(args, cases),
+        invoke=args.invoke,
+        judge_model=args.judge_model,
+    )
+    cells = tuple(
+        stage.configure(replace(asked, coding_agent=agent, model=model))
+        for agent in args.agent
+        for model in args.model or (None,)
+    )
+    ceiling_priced(cells)
+    return cells

@@ -1,0 +1,335 @@
+"""Stage C's backend: the Stage B agent at work on a task, its workspace graded afterwards.
+
+Each trial is one headless run of the agent CLI, isolated as Stage B's are, in a fresh
+workspace holding the case's scaffold (with the result of its setup command, made once per
+scaffold and copied for each trial). The arms differ only in what is installed: the set as
+it is at the baseline spec or the candidate's, bodies and references included, or (`none`)
+nothing of it. The agent may write in its workspace only; the run goes to its end (a load
+does not stop it), then the files it left are graded: the text graders, the `command`
+graders (run in the workspace, without network), the `judge` graders (a model answers YES or
+NO about the files, its answers cached). A trial records whether the skill loaded, every
+grader's result and the files it saw. What the adapter installed into the workspace (a
+skills folder) is never graded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Self
+
+import orjson
+
+from activation import _config
+from activation._behavior import BehaviorCase
+from activation._models import Grade, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation.trials.agent.adapter import RunDirs, Settled
+from activation.trials.agent.backend import AgentBackend
+from activation.trials.agent.installed import SkillSet, without_set
+from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
+from activation.trials.backend import request_digest
+from activation.trials.behavior.commands import run_command
+from activation.trials.behavior.graders import (
+    CommandResult,
+    commands_of,
+    grade,
+    judge_questions,
+)
+from activation.trials.behavior.judge import JUDGE_SCHEMA, judge_request, read_verdict
+from activation.trials.behavior.workspace import Workspace, read_workspace, write_scaffold
+from activation.trials.cache import Store
+from activation.trials.classifier.answer import answer_payload
+from activation.trials.classifier.provider import Provider
+from activation.trials.providers import provider_of
+
+LLM_ANSWER = "response.md"
+"""The file the `llm` arm's reply is graded as."""
+JUDGE_KIND = "behavior-judge"
+"""Names a judge's answer in the response cache."""
+
+
+class BehaviorBackend(AgentBackend):
+    """Entered, it holds each arm's copy of the set and each scaffold's prepared workspace."""
+
+    works = True
+
+    def __init__(
+        self,
+        spec: RunSpec,
+        inputs: Inputs,
+        transcripts_dir: Path,
+        *,
+        judge_model: str,
+        store: Store | None = None,
+        keep_dir: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(spec, inputs, transcripts_dir, env)
+        self.invoke = spec.invoke
+        self.arms = spec.arms
+        self.judge_model = judge_model
+        self.store = store
+        self.keep_dir = keep_dir
+        self.cases = {case.id: case for case in inputs.behavior}
+        self.llm_model = spec.model or judge_model
+        """The `llm` arm's model: the cell's, else the judge's (the agent's CLI default
+        cannot be asked without the agent)."""
+        self._judge: Provider | None = None
+        self._llm: Provider | None = None
+        self._prepared: dict[str, Path] = {}
+        self._setup_failed: dict[str, str] = {}
+        self._scratch: Path | None = None
+        self._installed: dict[Path, list[Path]] = {}
+        """Per run's workspace, what the adapter put there (a skills folder, a config)."""
+
+    async def __aenter__(self) -> Self:
+        await super().__aenter__()
+        try:
+            self._scratch = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+            empty = self._scratch / "no-skills"
+            empty.mkdir()
+            self.skills["none"] = without_set(self.skills["candidate"], empty)
+            self.copy_digests["none"] = "none:" + tree_digest(empty)
+            for case in self.cases.values():
+                await self._prepare(case)
+            if any(judge_questions(case.graders) for case in self.cases.values()):
+                self._judge = await self._asker(self.judge_model)
+            if "llm" in self.arms:
+                self._llm = await self._asker(self.llm_model)
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        try:
+            for asker in (self._judge, self._llm):
+                if asker is not None:
+                    await asker.__aexit__(None, None, None)
+            self._judge = self._llm = None
+        finally:
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+            await super().__aexit__(*exc_info)
+
+    async def _asker(self, model: str) -> Provider:
+        """A client of `model`'s provider, entered, its usage priced."""
+        prices = self.pricing.for_model(model) if self.pricing else None
+        asker: Provider = await provider_of(model)[1].asker(prices).__aenter__()
+        return asker
+
+    async def _prepare(self, case: BehaviorCase) -> None:
+        """Lay the case's scaffold out once and run its setup command there (with network:
+        an install), so each trial starts from a copy."""
+        digest = case.scaffold_digest
+        if digest in self._prepared or digest in self._setup_failed:
+            return
+        assert self._scratch is not None
+        folder = self._scratch / "scaffolds" / digest[:16]
+        folder.mkdir(parents=True)
+        write_scaffold(case.scaffold, folder)
+        if case.setup_command:
+            done = await run_command(
+                case.setup_command,
+                folder,
+                _config.BEHAVIOR_SETUP_TIMEOUT,
+                network=True,
+                parent=self._parent_env,
+            )
+            if done.exit_code != 0:
+                how = "timed out" if done.timed_out else f"exited {done.exit_code}"
+                tail = " ".join(done.output.split())[-300:]
+                self._setup_failed[digest] = f"the case's setup command {how}: {tail}"
+                return
+        self._prepared[digest] = folder
+
+    async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
+        failed = self._setup_failed.get(self.cases[key.case.id].scaffold_digest)
+        if failed is not None:
+            return key.failed(failed)
+        if key.variant == "llm":
+            return await self._answer_alone(key)
+        return await super().run(key, throttled)
+
+    async def _answer_alone(self, key: TrialKey) -> Trial:
+        """The `llm` arm, the seeds' baseline mode: one model call with the case's system
+        prompt and task, no agent and no skill; its reply is the one file it leaves
+        (`response.md`, beside the scaffold), graded as an agent's files are."""
+        case = self.cases[key.case.id]
+        assert self._llm is not None and self._scratch is not None
+        request = {
+            "model": provider_of(self.llm_model)[0].id,
+            "max_tokens": _config.BEHAVIOR_LLM_MAX_TOKENS,
+            "system": case.system or "",
+            "messages": [{"role": "user", "content": case.prompt}],
+        }
+        reply = await self._llm.ask(request, lambda _sent_at: None)
+        if reply.message is None:
+            return key.failed(f"the model gave no answer: {reply.problem}", reply.usage)
+        text = "".join(
+            str(block.get("text", ""))
+            for block in reply.message.get("content") or ()
+            if block.get("type") == "text"
+        )
+        work = Path(tempfile.mkdtemp(prefix="activation-llm-", dir=self._scratch))
+        try:
+            shutil.copytree(self._prepared[case.scaffold_digest], work, dirs_exist_ok=True)
+            (work / LLM_ANSWER).write_text(text, encoding="utf-8")
+            trial = key.graded(False, (), (), self.skill_id, usage=reply.usage,
+                               evidence="one model call, no agent")  # fmt: skip
+            return await self._graded(key, trial, work, [])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
+        prepared = self._prepared[self.cases[key.case.id].scaffold_digest]
+        shutil.copytree(prepared, dirs.work, dirs_exist_ok=True, symlinks=True)
+
+    def _laid_out(self, key: TrialKey, dirs: RunDirs) -> None:
+        """What the adapter added to the workspace is the agent's equipment, never graded."""
+        prepared = self._prepared[self.cases[key.case.id].scaffold_digest]
+        ours = {entry.name for entry in prepared.iterdir()}
+        self._installed[dirs.work] = [
+            Path(entry.name) for entry in dirs.work.iterdir() if entry.name not in ours
+        ]
+
+    def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
+        if self.invoke and not skills.target.absent:
+            return self.adapter.invoked(key.case.prompt, skills.target)
+        return key.case.prompt
+
+    def _settled(self, key: TrialKey) -> Settled:
+        """Never: the agent finishes its task whatever it loaded."""
+        return lambda fired: False
+
+    async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
+        installed = self._installed.pop(dirs.work, [])
+        if trial.is_error:
+            return trial
+        return await self._graded(key, trial, dirs.work, installed)
+
+    async def _graded(
+        self, key: TrialKey, trial: Trial, work: Path, installed: list[Path]
+    ) -> Trial:
+        """`trial` (its run over) with the files it left in `work` graded."""
+        case = self.cases[key.case.id]
+        workspace = read_workspace(work, installed)
+        commands: dict[str, CommandResult] = {}
+        for grader in commands_of(case.graders):
+            command = grader.command or ""
+            limit = grader.timeout or _config.BEHAVIOR_COMMAND_TIMEOUT
+            commands[command] = await run_command(command, work, limit, parent=self._parent_env)
+        judged: dict[str, bool | None] = {}
+        spent = trial.usage
+        for grader in judge_questions(case.graders):
+            answer, usage = await self._ask_judge(grader.question or "", grader.examples, workspace)
+            judged[grader.question or ""] = answer
+            spent += usage
+        grading = grade(case.graders, workspace, judged=judged, commands=commands)
+        grades = tuple(
+            Grade(
+                result.grader.description,
+                result.grader.type,
+                result.grader.level,
+                result.outcome,
+                result.why,
+            )
+            for result in grading.results
+        )
+        kept = self._keep(key, work)
+        if grading.error:
+            broken = next(grade for grade in grades if grade.outcome == "error")
+            failed = key.failed(f"grader {broken.grader!r}: {broken.why}", spent, trial.transcript)
+            return replace(failed, grades=grades, files=workspace.paths, workspace=kept)
+        return key.graded(
+            grading.passed,
+            grades,
+            trial.chose,
+            self.skill_id,
+            files=workspace.paths,
+            evidence=trial.evidence,
+            usage=spent,
+            transcript=trial.transcript,
+            workspace=kept,
+        )
+
+    async def _ask_judge(
+        self, question: str, examples: str | None, workspace: Workspace
+    ) -> tuple[bool | None, Usage]:
+        system, user = judge_request(question, examples, workspace)
+        request = {
+            "model": provider_of(self.judge_model)[0].id,
+            "max_tokens": _config.BEHAVIOR_JUDGE_MAX_TOKENS,
+            "system": system,
+            "messages": [{"role": "user", "content": user}],
+            "output_config": {"format": {"type": "json_schema", "schema": JUDGE_SCHEMA}},
+        }
+        key = hashlib.sha256(
+            orjson.dumps(
+                {"kind": JUDGE_KIND, "judge": self.judge_model, "request": request},
+                option=orjson.OPT_SORT_KEYS,
+            )
+        ).hexdigest()
+        kept = self.store.get(key) if self.store is not None else None
+        if kept is not None and isinstance(kept.get("verdict"), bool):
+            return kept["verdict"], Usage(cost_usd=0.0)
+        assert self._judge is not None
+        spent = Usage()
+        for _attempt in range(2):
+            reply = await self._judge.ask(request, lambda _sent_at: None)
+            spent += reply.usage
+            if reply.message is None:
+                if not reply.again:
+                    break
+                continue
+            verdict = read_verdict(answer_payload(reply.message.get("content") or ()))
+            if verdict is not None:
+                if self.store is not None:
+                    self.store.put(key, {"verdict": verdict, "usage": asdict(spent)})
+                return verdict, spent
+        return None, spent
+
+    def _keep(self, key: TrialKey, work: Path) -> str | None:
+        if self.keep_dir is None:
+            return None
+        kept = self.keep_dir / _safe(key.case.id) / f"{key.variant}-{key.index}"
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(work, kept, symlinks=True)
+        return str(kept)
+
+    def cache_key(self, key: TrialKey) -> str:
+        """Everything that decides a trial: the agent and its version, the arm's copy of
+        the set, the scaffold and its setup, the prompt as sent, the model, the graders
+        and the judge, and the trial's index."""
+        case = self.cases[key.case.id]
+        if key.variant == "llm":
+            alone = {
+                "model": self.llm_model,
+                "system": case.system,
+                "prompt": key.case.prompt,
+                "scaffold": case.scaffold_digest,
+                "graders": [asdict(grader) for grader in case.graders],
+                "judge": self.judge_model,
+            }
+            return request_digest("llm:behavior", alone, key)
+        skills = self.skills[key.variant]
+        run = {
+            "version": self.settings.version,
+            "plugin": self.copy_digests[key.variant],
+            "scaffold": case.scaffold_digest,
+            "graders": [asdict(grader) for grader in case.graders],
+            "judge": self.judge_model,
+            "work": True,
+            **self.adapter.request(
+                self.settings, self.agent_model, self._prompt(key, skills), skills
+            ),
+        }
+        return request_digest(f"{self.agent.name}:behavior", run, key)
+
+
+def _safe(name: str) -> str:
+    return "".join(char if char.isalnum() or char in "._-" else "_" for char in name) or "case"

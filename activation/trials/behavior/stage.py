@@ -1,0 +1,118 @@
+"""Stage C, behavior: the Stage B agent does each case's task in a throwaway workspace, and
+graders check what it left there (trials/behavior/backend.py).
+
+Each trial is a whole agent run, so Stage C has its own smaller trial defaults (measured by
+benchmarks/behavior_gate.py), more turns and time per run, and runs its controls (the `none`
+arm, no skill of the set installed) beside baseline and candidate. Everything the agent's
+own (its CLI, models, credentials, listing) comes from Stage B's adapter for that agent.
+Nothing heavy is imported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from activation import _config, state
+from activation._errors import InputError
+from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
+from activation.trials.agent.stage import STAGE as AGENT_STAGE
+from activation.trials.agents import agent_named
+from activation.trials.backend import Backend
+from activation.trials.cache import Store
+from activation.trials.listing.model import Listing
+from activation.trials.providers import provider_of
+from activation.trials.stage import CostEstimate, Say, priced
+
+ROUGH = "a rough figure per agent run at work, and per judge question"
+
+
+class BehaviorStage:
+    name = "C"
+    noun = "agent run"
+    flags: tuple[str, ...] = ("behavior",)
+    confirmed_by: tuple[str, ...] | None = None
+
+    def configure(self, spec: RunSpec) -> RunSpec:
+        if spec.batch:
+            raise InputError("--batch is for Stage A: an agent at work cannot run in a batch")
+        agent_named(spec.coding_agent).adapter().configure(spec)
+        judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+        provider_of(judge)
+        settings = spec.agent or AgentSettings(_config.BEHAVIOR_MAX_TURNS, _config.BEHAVIOR_TIMEOUT)
+        return replace(
+            spec,
+            agent=settings,
+            concurrency=spec.concurrency or _config.AGENT_CONCURRENCY,
+            max_concurrency=None,
+            judge_model=judge,
+        )
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        """The agent's as Stage B checks it, and the providers of the judge and of the `llm`
+        arm's model (their keys)."""
+        checked = AGENT_STAGE.preflight(spec, calls=calls)
+        judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+        asked = {judge, *((spec.model or judge,) if "llm" in spec.arms else ())}
+        for model in sorted(asked):
+            provider_of(model)[1].preflight(calls=calls)
+        return checked
+
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+        from activation.trials.behavior.backend import BehaviorBackend
+
+        settings = spec.agent or AgentSettings()
+        keep = settings.keep_workspaces
+        return BehaviorBackend(
+            spec,
+            inputs,
+            state.new_run_dir(inputs.target.repo, self.name),
+            judge_model=spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL,
+            store=store,
+            keep_dir=None if keep is None else Path(keep).resolve(),
+        )
+
+    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+        """The CLI does not say its own prompt and tools in advance; a task takes more turns
+        than Stage B's look around. Each arm's trial costs about the same."""
+        trial_input, trial_output = _config.BEHAVIOR_RUN_ESTIMATE
+        return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
+
+    def cost_basis(self, spec: RunSpec) -> str | None:
+        return AGENT_STAGE.cost_basis(spec)
+
+    def notice(self, spec: RunSpec) -> str | None:
+        return None
+
+    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+        arms = ", ".join(("baseline", "candidate", *spec.arms))
+        invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
+        llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
+        per_trial = self.estimate(spec, inputs).per_trial
+        runs = len(inputs.cases) * spec.trials
+        cost = "" if per_trial is None else f", up to ${runs * per_trial:,.2f}"
+        first = [f"  {arm}: {runs} run(s){cost}" for arm in ("baseline", "candidate", *spec.arms)]
+        agents = len(inputs.cases) * spec.trials * (2 + len(spec.arms) - ("llm" in spec.arms))
+        minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
+        return [
+            *AGENT_STAGE.plan(spec, inputs),
+            f"arms: {arms}{invoke}; judge: {spec.judge_model}{llm}",
+            f"first round per arm ({len(inputs.cases)} case(s) x {spec.trials} trial(s)):",
+            *first,
+            f"time: about {minutes:.0f} min for the first round, {spec.concurrency} agent "
+            f"run(s) at once at about {_config.BEHAVIOR_RUN_SECONDS / 60:.0f} min a run",
+        ]
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        return AGENT_STAGE.listings(spec, inputs)
+
+    def select(self, inputs: Inputs, say: Say) -> Inputs:
+        """Every graded case: a behavior suite is small, and each case guards the body."""
+        return inputs
+
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        return None
+
+
+STAGE = BehaviorStage()

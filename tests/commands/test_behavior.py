@@ -1,0 +1,260 @@
+"""Stage C end to end: `activation behavior` drives the real Claude Code CLI against the local
+Messages API stand-in on the bundled example (examples/behavior), the model scripted to do
+each task the way the skill it loaded teaches (tests/support/behavior_repo.py): it reads the
+file and writes it whole with Claude Code's own Write tool, in the run's workspace.
+
+The baseline is the committed skill; the candidate, the working tree's, is either the same
+(nothing changed) or the broken body (the same description over the removed 1.x API).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from activation.commands.main import main
+from tests.support.behavior_repo import FILES, does_the_task, example_repo, judged, workdir
+from tests.support.claude_cli import processes_mentioning
+from tests.support.cli import HANG, read_report, wait_until
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Raw, Reply, Text, ToolUse
+from tests.support.scripted_model import API_KEY
+
+Report = dict[str, Any]
+ONE_CASE = ("--only", "welcome_banner", "--trials", "3", "--max-trials", "3")
+
+
+@pytest.fixture
+def at_work(
+    fake_api: FakeMessagesAPI, claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[FakeMessagesAPI, Path]:
+    fake_api.script = does_the_task
+    monkeypatch.setenv("CLAUDE_CODE_MAX_RETRIES", "0")
+    return fake_api, claude
+
+
+def behave(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, Report]:
+    report = tmp_path / "behavior.json"
+    code = main(["behavior", "--claude", str(claude), "--json", str(report), *flags])
+    return code, read_report(report) if report.exists() else {}
+
+
+def trials_of(report: Report, case: str, arm: str) -> list[dict[str, Any]]:
+    (entry,) = [entry for entry in report["cases"] if entry["id"] == case]
+    return [trial for trial in entry["trials"] if trial["variant"] == arm]
+
+
+def outcomes(trial: dict[str, Any]) -> dict[str, str]:
+    return {grade["grader"]: grade["outcome"] for grade in trial["grades"]}
+
+
+def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_gate(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo", broken=True))
+    kept = tmp_path / "kept"
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--trials", "3",
+                          "--max-trials", "3", "--keep-workspaces", str(kept))  # fmt: skip
+    assert code == 1
+    assert report["stage"] == "C"
+    assert report["arms"] == ["none"]
+    assert {entry["id"]: entry["status"] for entry in report["cases"]} == {
+        "batch_cards": "REGRESSED",
+        "configure_once": "REGRESSED",
+        "welcome_banner": "REGRESSED",
+    }
+    for case, file in FILES.items():
+        for arm, loaded in (("baseline", True), ("candidate", True), ("none", False)):
+            trials = trials_of(report, case, arm)
+            assert [trial["index"] for trial in trials] == [0, 1, 2]
+            assert {trial["activated"] for trial in trials} == {loaded}
+            assert {trial["correct"] for trial in trials} == {arm == "baseline"}
+            assert {tuple(trial["files"]) for trial in trials} == {(file, "requirements.txt")}
+        right = trials_of(report, case, "baseline")[0]
+        assert set(outcomes(right).values()) == {"passed"}
+        broken = outcomes(trials_of(report, case, "candidate")[0])
+        assert broken["No removed 1.x API (hello, hello_all, init, polite=)"] == "failed"
+        kept_file = kept / case / "candidate-0" / file
+        assert "hello" in kept_file.read_text()
+    # The installed skill's own files (its references hold the right code) are never graded.
+    assert all(".claude" not in path for entry in report["cases"] for t in entry["trials"]
+               for path in t["files"])  # fmt: skip
+    assert API_KEY not in (tmp_path / "behavior.json").read_text()
+    judge_requests = [r for r in api.message_requests if r.schema is not None]
+    assert judge_requests and {r.model for r in judge_requests} == {"claude-haiku-5-5"}
+
+
+def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", *ONE_CASE,
+                          "--fail-on", "no-lift")  # fmt: skip
+    assert code == 0
+    (entry,) = report["cases"]
+    assert entry["status"] == "PASS"
+    assert [t["correct"] for t in trials_of(report, "welcome_banner", "candidate")] == [True] * 3
+    none = trials_of(report, "welcome_banner", "none")
+    assert [t["correct"] for t in none] == [False] * 3
+    # Without the skill the agent guesses: nothing greetlib, so the negatives are void.
+    assert outcomes(none[0])["Uses only greetlib's real names (greet, greet_many, configure "
+                             "and its errors)"] == "void"  # fmt: skip
+
+
+class SkipsTheSkill:
+    """Every second run of the agent (in the order they start) does not reach for the skill
+    it is offered: it reads the file and writes its guess."""
+
+    def __init__(self) -> None:
+        self.first_turns = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, request: FakeRequest) -> Reply:
+        reply = does_the_task(request)
+        if isinstance(reply, ToolUse) and reply.name == "Skill":
+            with self.lock:
+                self.first_turns += 1
+                skip = self.first_turns % 2 == 0
+            if skip:
+                return ToolUse("Read", {"file_path": f"{workdir(request)}/app.py"})
+        return reply
+
+
+def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    api.script = SkipsTheSkill()
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--only",
+                          "welcome_banner", "--trials", "2", "--max-trials", "2",
+                          "--no-control", "--concurrency", "1")  # fmt: skip
+    # One at a time, baseline and candidate alternate: every candidate run skips the skill.
+    assert [t["activated"] for t in trials_of(report, "welcome_banner", "baseline")] == [True] * 2
+    assert [t["activated"] for t in trials_of(report, "welcome_banner", "candidate")] == [False] * 2
+    for trial in report["cases"][0]["trials"]:
+        assert trial["correct"] is trial["activated"]
+        assert trial["evidence"]
+    assert report["arms"] == []
+    assert report["cases"][0]["status"] == "UNSTABLE"
+    assert code == 0
+
+
+def idle(request: FakeRequest) -> Reply:
+    """An agent that changes nothing (the judge is the scripted one)."""
+    return judged(request) if request.schema is not None else Text("Nothing to change.")
+
+
+def test_an_empty_workspace_scores_nothing(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    api.script = idle
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--only",
+                          "welcome_banner", "--trials", "1", "--max-trials", "1",
+                          "--no-control")  # fmt: skip
+    assert code == 0
+    (entry,) = report["cases"]
+    assert entry["status"] == "FAIL"
+    for trial in entry["trials"]:
+        assert (trial["activated"], trial["correct"]) == (False, False)
+        assert trial["files"] == ["app.py", "requirements.txt"]
+        found = outcomes(trial)
+        # Nothing positive passed on the untouched scaffold, so every negative is void.
+        assert found["Uses only greetlib's real names (greet, greet_many, configure and its "
+                     "errors)"] == "void"  # fmt: skip
+        assert found["No removed 1.x API (hello, hello_all, init, polite=)"] == "void"
+        assert found["Imports greetlib"] == "failed"
+
+
+def test_a_judge_without_an_answer_makes_the_trial_an_error_and_the_gate_fails_closed(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    api.script = lambda request: (
+        Raw("I would rather not say.") if request.schema is not None else does_the_task(request)
+    )
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--only",
+                          "welcome_banner", "--trials", "1", "--max-trials", "1",
+                          "--no-control")  # fmt: skip
+    assert code == 3
+    (entry,) = report["cases"]
+    assert entry["status"] == "ERROR"
+    judge = "Does welcome_banner(name) return an HTML <h1> holding the formal greeting"
+    for trial in entry["trials"]:
+        assert trial["reading"] == "error"
+        assert trial["error"].startswith(f"grader '{judge}")
+        assert trial["error"].endswith("the judge could not answer")
+        assert outcomes(trial)["Imports greetlib"] == "passed"
+    # Asked twice (once again after an unreadable answer), per trial.
+    assert len([r for r in api.message_requests if r.schema is not None]) == 4
+
+
+def test_a_scaffold_that_already_passes_is_refused_before_any_agent_run(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    api, claude = at_work
+    root = example_repo(tmp_path / "repo")
+    (root / "evals/welcome-banner/scaffold/app.py").write_text("import greetlib\n")
+    monkeypatch.chdir(root)
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD")
+    assert code == 2
+    assert report == {}
+    line = capsys.readouterr().err.strip()
+    assert line.startswith("activation behavior: error: ")
+    assert "case welcome_banner: grader 1 (Imports greetlib) passes on the scaffold alone" in line
+    assert api.message_requests == []
+
+
+def test_a_cost_ceiling_stops_the_run_and_fails_it_closed(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", *ONE_CASE,
+                          "--model", "claude-sonnet-5-5", "--max-cost-usd", "0.05",
+                          "--concurrency", "1")  # fmt: skip
+    assert code == 3
+    errors = [t["error"] for t in report["cases"][0]["trials"] if t["reading"] == "error"]
+    assert errors and all("cost ceiling" in error for error in errors)
+    assert report["ceiling_hit"] is True
+
+
+def test_sigterm_stops_every_agent_removes_the_workspaces_and_writes_a_partial_report(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path]
+) -> None:
+    api, claude = at_work
+    root = example_repo(tmp_path / "repo")
+    api.latency = lambda request: 0.0 if request.schema is not None else HANG
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    report = tmp_path / "stopped.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "activation", "behavior", "--claude", str(claude),
+         "--baseline", "git:HEAD", *ONE_CASE, "--json", str(report)],
+        cwd=root, env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    wait_until(lambda: len(api.message_requests) >= 4, seconds=90, what="four agents at work")
+    assert processes_mentioning(str(scratch)), "no claude run started"
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_mentioning(str(scratch)) == []
+    assert [path.name for path in scratch.iterdir()] == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    assert data["summary"]["unfinished"] == ["welcome_banner"]
+    assert "INTERRUPTED" in out.decode()
+    assert API_KEY not in out.decode() + err.decode()

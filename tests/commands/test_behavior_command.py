@@ -1,0 +1,173 @@
+"""`activation behavior`'s surface on a scripted Stage C backend (tests/support/fake_behavior.py):
+flags, arms, the dry run, bad input, the cache, shards and merge, on the bundled example as
+a user's repo. The real agents at work are tested in test_behavior.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from activation.commands.main import main
+from tests.support.behavior_repo import example_repo
+from tests.support.cli import one_line_error, read_report
+from tests.support.fake_behavior import FakeBehavior, passing
+
+BROKEN_ONE = {
+    "welcome_banner": {"baseline": 3, "candidate": 0},
+    "configure_once": {"baseline": 3, "candidate": 3},
+    "batch_cards": {"baseline": 3, "candidate": 3},
+}
+"""The candidate breaks one case; no control arm passes anything."""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = example_repo(tmp_path / "repo")
+    monkeypatch.chdir(root)
+    return root
+
+
+def behave(
+    tmp_path: Path, stages: FakeBehavior, *flags: str, name: str = "behavior.json"
+) -> tuple[int, dict[str, Any]]:
+    report = tmp_path / name
+    code = main(["behavior", "--json", str(report), "--trials", "3", "--max-trials", "3",
+                 *flags], stages)  # fmt: skip
+    return code, read_report(report) if report.exists() else {}
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {entry["id"]: entry["status"] for entry in report["cases"]}
+
+
+@pytest.mark.usefixtures("repo")
+def test_a_broken_case_regresses_and_the_controls_run_beside_the_variants(tmp_path: Path) -> None:
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    code, report = behave(tmp_path, stages, "--baseline", "git:HEAD")
+    assert code == 1
+    assert statuses(report) == {
+        "batch_cards": "PASS",
+        "configure_once": "PASS",
+        "welcome_banner": "REGRESSED",
+    }
+    # The example's cases have a `## System` section: the llm arm runs by default.
+    assert report["arms"] == ["none", "llm"]
+    assert (report["stage"], report["trials"], report["judge_model"]) == (
+        "C",
+        3,
+        "claude-haiku-5-5",
+    )
+    arms = [trial["variant"] for entry in report["cases"] for trial in entry["trials"]]
+    assert {arm: arms.count(arm) for arm in set(arms)} == {
+        "baseline": 9, "candidate": 9, "none": 9, "llm": 9,
+    }  # fmt: skip
+    assert stages.calls == 36
+    (spec, inputs, _backend) = stages.opened[0]
+    assert spec.agent is not None and (spec.agent.max_turns, spec.agent.timeout) == (30, 600.0)
+    assert [case.id for case in inputs.behavior] == ["batch_cards", "configure_once",
+                                                     "welcome_banner"]  # fmt: skip
+    # Stage C installs the whole set at each spec: the body and the references.
+    paths = {path for path, _data in inputs.baseline.tree}
+    assert paths == {".claude-plugin/plugin.json", "skills/greetlib/SKILL.md",
+                     "skills/greetlib/references/api.md"}  # fmt: skip
+
+
+@pytest.mark.usefixtures("repo")
+def test_the_arms_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    assert behave(tmp_path, stages, "--no-control")[1]["arms"] == []
+    assert behave(tmp_path, stages, "--arm", "none")[1]["arms"] == ["none"]
+    assert behave(tmp_path, stages, "--arm", "llm,none")[1]["arms"] == ["none", "llm"]
+    capsys.readouterr()
+    assert behave(tmp_path, stages, "--arm", "nobody")[0] == 2
+    assert one_line_error(capsys) == (
+        "activation behavior: error: --arm nobody: choose from none, llm"
+    )
+    assert behave(tmp_path, stages, "--no-control", "--arm", "none")[0] == 2
+    assert one_line_error(capsys) == (
+        "activation behavior: error: --no-control runs no control arm: leave out --arm"
+    )
+
+
+def test_bad_input_is_one_line_before_any_trial(
+    tmp_path: Path, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    assert behave(tmp_path, stages, "--only", "nope")[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: --only: no graded case nope in {repo / 'evals'} "
+        "(it has batch_cards, configure_once, welcome_banner)"
+    )
+    assert behave(tmp_path, stages, "--suite", "missing")[0] == 2
+    assert one_line_error(capsys) == "activation behavior: error: behavior cases not found: missing"
+    (repo / "evals").rename(repo / "elsewhere")
+    assert behave(tmp_path, stages)[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: no behavior suite: {repo / 'evals'} does not exist "
+        "(pass --suite PATH)"
+    )
+    assert behave(tmp_path, stages, "--suite", "elsewhere", "--max-trials", "2")[0] == 2
+    assert one_line_error(capsys) == (
+        "activation behavior: error: --max-trials 2 is below --trials 3: escalation cannot "
+        "run fewer trials than the first round"
+    )
+    assert stages.calls == 0 and stages.prepared == []
+
+
+@pytest.mark.usefixtures("repo")
+def test_a_dry_run_shows_the_arms_their_runs_cost_and_time_without_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    code, report = behave(tmp_path, stages, "--dry-run", "--model", "claude-sonnet-5-5",
+                          "--arm", "none")  # fmt: skip
+    out = capsys.readouterr().out
+    assert (code, report, stages.calls) == (0, {}, 0)
+    assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
+    assert "first round per arm (3 case(s) x 3 trial(s)):" in out
+    for arm in ("baseline", "candidate", "none"):
+        assert f"  {arm}: 9 run(s), up to $3.24" in out
+    assert (
+        "time: about 14 min for the first round, 4 agent run(s) at once at about 2 min a run" in out
+    )
+
+
+@pytest.mark.usefixtures("repo")
+def test_a_second_run_is_served_from_the_cache(tmp_path: Path) -> None:
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    first = behave(tmp_path, stages, "--arm", "none")
+    assert stages.calls == 27
+    again = FakeBehavior(passing({}))
+    second = behave(tmp_path, again, "--arm", "none", name="again.json")
+    assert again.calls == 0
+    assert statuses(second[1]) == statuses(first[1])
+    trials = [t for entry in second[1]["cases"] for t in entry["trials"]]
+    assert {t["cached"] for t in trials} == {True}
+    assert {tuple(g["outcome"] for g in t["grades"]) for t in trials} == {
+        ("passed", "passed"), ("failed", "failed"),
+    }  # fmt: skip
+
+
+@pytest.mark.usefixtures("repo")
+def test_two_shards_merge_into_the_whole_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = behave(tmp_path, FakeBehavior(passing(BROKEN_ONE)), "--arm", "none", "--no-cache")
+    shards = []
+    for index in (1, 2):
+        name = f"shard-{index}.json"
+        behave(tmp_path, FakeBehavior(passing(BROKEN_ONE)), "--arm", "none", "--no-cache",
+               "--shard", f"{index}/2", name=name)  # fmt: skip
+        shards.append(str(tmp_path / name))
+    merged = tmp_path / "merged.json"
+    capsys.readouterr()
+    assert main(["merge", *shards, "--json", str(merged)]) == 1
+    data = read_report(merged)
+    assert statuses(data) == statuses(whole[1])
+    assert data["arms"] == ["none"]
+    nones = [t for e in data["cases"] for t in e["trials"] if t["variant"] == "none"]
+    assert len(nones) == 9
+    assert orjson.loads(merged.read_bytes())["stage"] == "C"

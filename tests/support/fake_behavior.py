@@ -1,0 +1,143 @@
+"""Stage C for command-line tests: the real stage with an in-memory backend whose agent
+"passes" or "fails" each trial as the test's script says, so the command's whole surface
+(flags, dry run, arms, shards, outputs, exit codes) is tested without an agent CLI.
+
+A trial's grades are two graders, `Writes the file` (L1) and the final judge, both passing
+when the script says the trial passes and both failing otherwise; the skill loads in every
+trial of an arm that has it, unless the script says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Self
+
+from activation._models import (
+    Grade,
+    GradeOutcome,
+    Inputs,
+    RunOutcome,
+    RunSpec,
+    Trial,
+    TrialKey,
+    Usage,
+    VariantName,
+)
+from activation.trials.backend import Round, request_digest
+from activation.trials.cache import Store
+from activation.trials.listing.model import Listing
+from activation.trials.stage import CostEstimate, Say, Stage, stage_named
+
+Outcome = tuple[bool | None, bool]
+"""(passed, or None for an error; whether the skill loaded)."""
+BehaviorScript = Callable[[TrialKey], Outcome]
+GRADERS = (("Writes the file", "contains", "L1"), ("Does it do the task?", "judge", None))
+
+
+def passing(rates: Mapping[str, Mapping[str, int]]) -> BehaviorScript:
+    """Per case and arm, how many of the first trials pass (the rest fail); the skill loads
+    in every trial of an arm that has it."""
+
+    def outcome(key: TrialKey) -> Outcome:
+        passes = rates.get(key.case.id, {}).get(key.variant, 0)
+        return key.index < passes, key.variant in ("baseline", "candidate")
+
+    return outcome
+
+
+def graded_trial(key: TrialKey, outcome: Outcome, target: str) -> Trial:
+    passed, loaded = outcome
+    usage = Usage(requests=1, cost_usd=0.01)
+    if passed is None:
+        return key.failed("scripted error", usage)
+    result: GradeOutcome = "passed" if passed else "failed"
+    grades = tuple(Grade(name, kind, level, result, f"scripted: {result}")
+                   for name, kind, level in GRADERS)  # fmt: skip
+    return key.graded(passed, grades, (target,) if loaded else (), target,
+                      files=("app.py",), evidence="scripted", usage=usage)  # fmt: skip
+
+
+class GradedBackend:
+    def __init__(self, script: BehaviorScript, target: str) -> None:
+        self.script = script
+        self.target = target
+        self.calls = 0
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
+
+    def cache_key(self, key: TrialKey) -> str | None:
+        return request_digest("fake-behavior", {"prompt": key.case.prompt}, key)
+
+    async def run_round(self, round: Round) -> None:
+        await round.each(self.run)
+
+    async def run(self, key: TrialKey) -> Trial:
+        self.calls += 1
+        return graded_trial(key, self.script(key), self.target)
+
+
+class FakeBehavior(Mapping[str, Stage]):
+    """Stage C on the scripted backend; `opened` holds each (spec, inputs) it ran."""
+
+    def __init__(self, script: BehaviorScript) -> None:
+        self.script = script
+        self.real = stage_named("C")
+        self.name = "C"
+        self.noun = self.real.noun
+        self.flags = self.real.flags
+        self.confirmed_by = self.real.confirmed_by
+        self.opened: list[tuple[RunSpec, Inputs, GradedBackend]] = []
+        self.prepared: list[RunSpec] = []
+
+    def __getitem__(self, name: str) -> Stage:
+        if name != "C":
+            raise KeyError(name)
+        return self
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("C",))
+
+    def __len__(self) -> int:
+        return 1
+
+    @property
+    def calls(self) -> int:
+        return sum(backend.calls for _spec, _inputs, backend in self.opened)
+
+    def configure(self, spec: RunSpec) -> RunSpec:
+        return self.real.configure(spec)
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        self.prepared.append(spec)
+        return replace(spec, agent=replace(spec.agent, version="fake")) if spec.agent else spec
+
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> GradedBackend:
+        backend = GradedBackend(self.script, inputs.target.skill_id)
+        self.opened.append((spec, inputs, backend))
+        return backend
+
+    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+        return self.real.estimate(spec, inputs)
+
+    def cost_basis(self, spec: RunSpec) -> str | None:
+        return self.real.cost_basis(spec)
+
+    def notice(self, spec: RunSpec) -> str | None:
+        return self.real.notice(spec)
+
+    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+        return self.real.plan(spec, inputs)
+
+    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+        return self.real.listings(spec, inputs)
+
+    def select(self, inputs: Inputs, say: Say) -> Inputs:
+        return self.real.select(inputs, say)
+
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        self.real.remember(outcomes)
