@@ -31,10 +31,8 @@ from activation.report.matrix import assembled, of_report
 from activation.report.merge import merge_saved
 from activation.report.model import Report
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
-from tests.support.behavior_reports import behavior_report, shard_of, stage_c
+from tests.support.behavior_reports import behavior_report, shard_of
 
-__all__ = ["stage_c"]
-pytestmark = pytest.mark.usefixtures("stage_c")
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
@@ -128,6 +126,7 @@ def test_the_markdown_shows_the_same(tmp_path: Path) -> None:
         "  - candidate \\#0 failed, skill loaded; files src/refund.ts, package.json; transcript "
         "/work/state/runs/checkout-candidate-0.jsonl; workspace /work/kept/checkout-candidate-0"
     ) in lines
+    assert lines[-2] == "activation behavior --baseline git:main"
     assert "activated" not in text and "recall" not in text
 
 

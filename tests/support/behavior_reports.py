@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
 from activation._models import (
     Arm,
     Case,
@@ -33,7 +31,6 @@ from activation._models import (
     Variant,
 )
 from activation.report.model import Report, build_report
-from activation.trials import stage
 from activation.verdicts.judge import Evidence, judge_all
 from tests.support.skill_repo import SKILL_PATH
 
@@ -160,11 +157,3 @@ def shard_of(report: Report, index: int, count: int, cases: Sequence[str]) -> Re
         shard=Shard(index, count, run_cases, report.fingerprint),
         cases=tuple(entry for entry in report.cases if entry.id in cases),
     )
-
-
-@pytest.fixture
-def stage_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stage C as the outputs ask it (its flags, its cost basis, its listings): its own
-    module once it is registered, Stage B's until then."""
-    modules = dict(stage.STAGE_MODULES)
-    monkeypatch.setattr(stage, "STAGE_MODULES", {"C": modules["B"], **modules})
