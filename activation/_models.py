@@ -475,6 +475,9 @@ FLAGGED = (Status.REGRESSED, Status.WEAKENED, Status.IMPROVED, Status.UNSTABLE, 
 """Statuses that ask for a look with the real agent."""
 WEAKENED_FAILS = "weakened"
 """`--fail-on weakened`: a WEAKENED case fails the gate as a regression does."""
+NO_LIFT_FAILS = "no-lift"
+"""`--fail-on no-lift`: a behavior run whose skill lift over no skill is not shown fails the
+gate as a regression does."""
 
 
 def gate(
@@ -483,15 +486,18 @@ def gate(
     *,
     interrupted: bool = False,
     incomplete: bool = False,
+    no_lift: bool = False,
 ) -> ExitCode:
     """The exit rule, said once for every run, cell, matrix and merge: an interrupted run
     is 130; a regression fails the gate (and wins over errors), a weakened case too when
-    asked; missing evidence (an ERROR case, or cases with no evidence at all: `incomplete`)
-    fails it closed."""
+    asked, and so does a behavior run whose skill lift is not shown (`no_lift`); missing
+    evidence (an ERROR case, or cases with no evidence at all: `incomplete`) fails it
+    closed."""
     if interrupted:
         return ExitCode.INTERRUPTED
     found = set(statuses)
-    if Status.REGRESSED in found or (Status.WEAKENED in found and WEAKENED_FAILS in fail_on):
+    weakened = Status.WEAKENED in found and WEAKENED_FAILS in fail_on
+    if Status.REGRESSED in found or weakened or (no_lift and NO_LIFT_FAILS in fail_on):
         return ExitCode.REGRESSED
     if Status.ERROR in found or incomplete:
         return ExitCode.INCOMPLETE

@@ -103,7 +103,7 @@ def _side(entry: CaseVerdict | None) -> tuple[str, str, Text]:
     if entry is None:
         return "", "", Text("-")
     status = Text(entry.status.value, style=STATUS_STYLE[entry.status])
-    return words.tally_cell(entry.baseline), words.tally_cell(entry.candidate), status
+    return words.case_cell(entry, "baseline"), words.case_cell(entry, "candidate"), status
 
 
 def _run_line(name: str, path: str, report: Report) -> Text:
@@ -116,7 +116,8 @@ def _run_line(name: str, path: str, report: Report) -> Text:
 
 
 def diff_table(diff: RunDiff) -> Table:
-    table = Table(title="Cases, OLD and NEW (k/n = activated of valid trials)")
+    legend = words.cells_legend(diff.new if diff.new.behavior is not None else diff.old)
+    table = Table(title=f"Cases, OLD and NEW ({legend})")
     table.title_justify = "left"
     table.add_column("id", no_wrap=True)
     for column in ("OLD baseline", "OLD candidate", "OLD status"):
@@ -137,6 +138,11 @@ def diff_table(diff: RunDiff) -> Table:
 
 def figures_text(diff: RunDiff) -> Text:
     text = Text()
+    for name, report in (("OLD", diff.old), ("NEW", diff.new)):
+        if report.behavior is not None:
+            text.append(f"{words.SUITE_LIFT} {name}: {words.lift_text(report.behavior.lift)}\n")
+    if diff.old.behavior is not None and diff.new.behavior is not None:
+        return text
     for variant in VARIANTS:
         old, new = diff.old.summary.figures(variant), diff.new.summary.figures(variant)
         text.append(f"{variant:9} recall          OLD {words.recall_text(old)}\n")

@@ -24,6 +24,7 @@ from urllib.parse import quote
 from activation._models import NONE, OTHER, VARIANTS, Arm, CaseVerdict, Status, Trial, VariantName
 from activation.report import words
 from activation.report.model import Report
+from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -74,6 +75,13 @@ class TrialLink:
     error: str | None
     chose: tuple[str, ...] = ()
     """The skills that fired, first first."""
+    graded: str | None = None
+    """A graded trial (Stage C): its outcome and whether the skill loaded, in words."""
+    failed: tuple[str, ...] = ()
+    """The graders that failed or errored in it."""
+    files: tuple[str, ...] = ()
+    workspace: str | None = None
+    """A link to its kept workspace."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,12 @@ def transcript_href(transcript: str, base: PurePath | None) -> str:
 
 def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
     href = transcript_href(trial.transcript, base) if trial.transcript else None
-    return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
+    if not trial.grades:
+        return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
+    workspace = transcript_href(trial.workspace, base) if trial.workspace else None
+    return TrialLink(trial.variant, trial.index, trial.reading, href, None, trial.chose,
+                     words.trial_head(trial), tuple(words.failed_grades(trial)), trial.files,
+                     workspace)  # fmt: skip
 
 
 def rows(report: Report, base: PurePath | None) -> list[Row]:
@@ -180,7 +193,9 @@ def _shade(rgb: str, share: float) -> str:
 def heat_maps(report: Report) -> list[HeatMap]:
     """Both variants' routing matrices over the same rows and columns, then the candidate's
     change: green where more trials went to their home (or fewer away from it), red where
-    more went astray."""
+    more went astray. A behavior run has none: which skills loaded is its loading figures."""
+    if report.behavior is not None:
+        return []
     target = report.skill.id
     routes = {name: report.summary.routing(name) for name in VARIANTS}
     rows = tuple(dict.fromkeys(label for r in routes.values() for label in r.rows))
@@ -225,6 +240,99 @@ def heat_maps(report: Report) -> list[HeatMap]:
         change.append(tuple(line))
     maps.append(HeatMap("difference", rows, columns, tuple(change)))
     return maps
+
+
+@dataclass(frozen=True)
+class GraderCell:
+    """One grader of one case in one arm: its pass rate as text and colour."""
+
+    grader: str
+    text: str
+    style: str
+    title: str
+
+
+@dataclass(frozen=True)
+class GraderMap:
+    """One arm's case x grader heat map: a row per case, a column per level, each grader of
+    the case at that level a cell, from red (never passed) to green (always)."""
+
+    arm: str
+    levels: tuple[str | None, ...]
+    rows: tuple[tuple[str, tuple[tuple[GraderCell, ...], ...]], ...]
+    """(case id, the graders at each level)."""
+
+
+def pass_colour(rate: Rate | None) -> str:
+    """Red at 0 % through yellow to green at 100 %; grey for a grader that never applied."""
+    if rate is None:
+        return ""
+    if not rate.applied:
+        return "background: #e5e7eb"
+    hue = round(120 * rate.passed / rate.applied)
+    return f"background: hsl({hue}, 70%, 80%)"
+
+
+def grader_maps(behavior: Behavior) -> list[GraderMap]:
+    used = {grader.level for case in behavior.cases for grader in case.graders}
+    levels = tuple(level for level in LEVEL_ORDER if level in used)
+    maps = []
+    for arm in behavior.arms:
+        rows = []
+        for case in behavior.cases:
+            cells = tuple(
+                tuple(
+                    GraderCell(
+                        grader.grader,
+                        words.grader_cell(grader.rate(arm)) or "-",
+                        pass_colour(grader.rate(arm)),
+                        f"{arm}: {case.id}: {words.grader_text(grader)}: "
+                        f"{words.grader_cell(grader.rate(arm)) or 'not run'}",
+                    )
+                    for grader in case.graders
+                    if grader.level == level
+                )
+                for level in levels
+            )
+            rows.append((case.id, cells))
+        maps.append(GraderMap(arm, levels, tuple(rows)))
+    return maps
+
+
+@dataclass(frozen=True)
+class BehaviorView:
+    """What the page shows of a behavior run (templates/_behavior.html.j2)."""
+
+    figures: Behavior
+    maps: list[GraderMap]
+    lift: str
+    loading: list[str]
+    legend: str
+
+    def rate(self, rate: Rate | None) -> str:
+        return words.rate_cell(rate)
+
+    def grader_rate(self, rate: Rate | None) -> str:
+        return words.grader_cell(rate)
+
+    def level(self, level: str | None) -> str:
+        return words.level_text(level)
+
+    def grader(self, case_id: str, name: str) -> str:
+        found = self.figures.case(case_id)
+        return next(words.grader_text(g) for g in found.graders if g.grader == name)
+
+    def broke(self, case_id: str) -> str:
+        return words.case_broke(self.figures.case(case_id))
+
+
+def behavior_view(report: Report) -> BehaviorView | None:
+    found = report.behavior
+    if found is None:
+        return None
+    return BehaviorView(found, grader_maps(found), words.suite_lift_text(found),
+                        [words.loading_text(loading) for loading in found.loading],
+                        words.PASSED_CELLS)  # fmt: skip
 
 
 @cache
@@ -289,6 +397,7 @@ class Section:
     entry_diffs: list[tuple[str, list[tuple[str, str]]]]
     heat_maps: list[HeatMap]
     skill_figures: list[tuple[str, list[str]]]
+    behavior: BehaviorView | None = None
 
     def label(self, text: str) -> str:
         return words.label_text(text, self.report.skill.id)
@@ -306,6 +415,7 @@ def section(report: Report, base: PurePath | None, prefix: str = "", level: int 
         words.entry_diffs(report),
         heat_maps(report),
         skill_figures(report),
+        behavior_view(report),
     )
 
 

@@ -17,6 +17,7 @@ from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
+from activation.verdicts.behavior import Behavior
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -45,13 +46,18 @@ def _properties(report: Report) -> dict[str, str]:
     label = words.agent_label(report)
     if label is not None:
         found["agent"] = label
+    if report.behavior is not None:
+        found["arms"] = ",".join(report.behavior.arms)
+        found["lift"] = words.lift_text(report.behavior.lift)
+        for loading in report.behavior.loading:
+            found[f"loading_{loading.arm}"] = words.loading_text(loading)
     if report.notice:
         found["notice"] = report.notice
     return found
 
 
-def case_body(entry: CaseVerdict) -> str:
-    counted = "activated" if entry.expect is None else "right"
+def case_body(entry: CaseVerdict, behavior: Behavior | None = None) -> str:
+    counted = words.counted(entry)
     lines = [
         f"status: {entry.status.value}",
         f"expected: {words.expected_text(entry)}",
@@ -59,7 +65,7 @@ def case_body(entry: CaseVerdict) -> str:
         f"candidate: {words.case_cell(entry, 'candidate')} {counted}",
     ]
     lines += [
-        f"{variant} went to: {words.route_text(entry.tally(variant))}"
+        f"{variant} {words.routes_label(entry)}: {words.route_text(entry.tally(variant))}"
         for variant in VARIANTS
         if entry.tally(variant).routes
     ]
@@ -70,7 +76,28 @@ def case_body(entry: CaseVerdict) -> str:
         f"why: {entry.why}",
     ]
     lines += [f"{variant} error: {reason}" for variant, reason in words.first_errors(entry.trials)]
+    if behavior is not None and words.graded_case(entry):
+        lines += behavior_lines(entry, behavior)
     return "\n".join(lines) + "\n"
+
+
+def behavior_lines(entry: CaseVerdict, behavior: Behavior) -> list[str]:
+    """A graded case: each arm's pass rate, each grader's per arm, the grader that broke
+    first, the lift, and every trial with what it left."""
+    case = behavior.case(entry.id)
+    lines = [f"{arm} pass rate: {words.rate_cell(case.rate(arm))}" for arm in behavior.arms]
+    for grader in case.graders:
+        rates = ", ".join(f"{arm} {words.grader_cell(grader.rate(arm))}"
+                          for arm in behavior.arms if grader.rate(arm) is not None)  # fmt: skip
+        lines.append(f"grader {words.grader_text(grader)}: {rates}")
+    if case.broke is not None:
+        lines.append(f"broke first: {words.case_broke(case)}")
+    if case.lift is not None:
+        lines.append(f"lift: {words.lift_text(case.lift)}")
+    for trial in sorted(entry.trials, key=lambda t: (behavior.arms.index(t.variant), t.index)):
+        lines.append(f"trial {words.trial_line(trial)}")
+        lines += [f"  {grade}" for grade in words.failed_grades(trial)]
+    return lines
 
 
 def failing(report: Report) -> tuple[Status, ...]:
@@ -80,7 +107,11 @@ def failing(report: Report) -> tuple[Status, ...]:
 
 
 def _testcase(
-    parent: ET.Element, entry: CaseVerdict, failures: tuple[Status, ...], target: str
+    parent: ET.Element,
+    entry: CaseVerdict,
+    failures: tuple[Status, ...],
+    target: str,
+    behavior: Behavior | None,
 ) -> None:
     element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
     kind = (
@@ -93,7 +124,7 @@ def _testcase(
     child = ET.SubElement(element, kind)
     if kind != "system-out":
         child.attrib.update(type=entry.status.value, message=words.case_summary(entry, target))
-    child.text = case_body(entry)
+    child.text = case_body(entry, behavior)
 
 
 def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
@@ -112,7 +143,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
     for key, value in found.items():
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
-        _testcase(suite, entry, failing(report), report.skill.id)
+        _testcase(suite, entry, failing(report), report.skill.id, report.behavior)
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"

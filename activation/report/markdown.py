@@ -13,6 +13,7 @@ from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
+from activation.verdicts.behavior import Behavior
 from activation.verdicts.routing import changed_cells
 
 PROMPT_WIDTH = 90
@@ -46,6 +47,7 @@ def _header(report: Report) -> list[str]:
         f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",
+        *([escape(arms), ""] if (arms := words.arms_text(report)) else []),
     ]
 
 
@@ -61,7 +63,9 @@ def _counts(report: Report) -> list[str]:
 
 def _figures(report: Report) -> list[str]:
     lines = ["| variant | recall | false positives |", "|---|---|---|"]
-    for name in VARIANTS:
+    if report.behavior is not None:
+        lines = _behavior(report.behavior)
+    for name in VARIANTS if report.behavior is None else ():
         figures = report.summary.figures(name)
         lines.append(
             f"| {name} {code(report.variant(name).spec)} | {words.recall_text(figures)} "
@@ -74,15 +78,54 @@ def _figures(report: Report) -> list[str]:
     return [*lines, ""]
 
 
+def _behavior(behavior: Behavior) -> list[str]:
+    """Each case's pass rate per arm, each level's, the graders that changed, the skill's
+    lift and loaded vs not."""
+    arms = behavior.arms
+    head = "| " + " | ".join(arms) + " |"
+    lines = [f"**Cases** ({escape(words.PASSED_CELLS)}, 95% Wilson)", ""]
+    lines += [f"| case {head} status | broke first |", "|---" * (len(arms) + 3) + "|"]
+    for case in behavior.cases[:SUMMARY_LIST_LIMIT]:
+        cells = " | ".join(words.rate_cell(case.rate(arm)) for arm in arms)
+        broke = escape(words.case_broke(case))
+        lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
+    if len(behavior.cases) > SUMMARY_LIST_LIMIT:
+        lines.append(f"\n… and {len(behavior.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
+                     "JSON report)")  # fmt: skip
+    lines += ["", "**Levels** (graders passed of applied, every case)", ""]
+    lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
+    for level in behavior.levels:
+        cells = " | ".join(words.grader_cell(level.rate(arm)) for arm in arms)
+        lines.append(f"| {escape(words.level_text(level.level))} | {cells} |")
+    changed = words.changed_graders(behavior)
+    if changed:
+        lines += ["", "**Graders that changed** (baseline vs candidate)", ""]
+        lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
+        for case, grader in changed[:SUMMARY_LIST_LIMIT]:
+            cells = " | ".join(words.grader_cell(grader.rate(arm)) for arm in arms)
+            lines.append(f"| {code(case.id)} | {escape(words.grader_text(grader))} | {cells} |")
+    lift = f"**{escape(words.SUITE_LIFT)}**: {escape(words.lift_text(behavior.lift))}"
+    lines += ["", lift, ""]
+    lines += ["**Loaded vs not**", ""]
+    lines += [f"- {escape(words.loading_text(loading))}" for loading in behavior.loading]
+    return lines
+
+
 def _case_line(entry: CaseVerdict, target: str) -> str:
     q = f", q {words.number(entry.q_value)}" if entry.q_value is not None else ""
-    went = words.went_text(entry, target) if entry.status in words.MOVED else None
+    went = words.why_moved(entry, target) if entry.status in words.MOVED else None
     moved = f"; {escape(went)}" if went else ""
-    return (
+    line = (
         f"- {code(entry.id)} (baseline {words.case_cell(entry, 'baseline')}, candidate "
         f"{words.case_cell(entry, 'candidate')}{q}{moved}): "
         f"{escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
     )
+    trials = [
+        f"  - {escape(words.trial_line(trial))}"
+        for trial in words.first_failures(entry)
+        if words.graded_case(entry)
+    ]
+    return "\n".join([line, *trials])
 
 
 def _flagged(report: Report) -> list[str]:
@@ -171,7 +214,8 @@ def _commands(report: Report) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    lines = _header(report) + _counts(report) + _figures(report) + _routing(report)
+    routing = _routing(report) if report.behavior is None else []
+    lines = _header(report) + _counts(report) + _figures(report) + routing
     lines += _flagged(report)
     if report.summary.unfinished:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from activation._errors import InputError
-from activation._models import CaseVerdict, Usage, gate
+from activation._models import CaseVerdict, Usage
 from activation.report.matrix import Matrix, assembled
-from activation.report.model import Report
+from activation.report.model import Report, cell_exit
 from activation.verdicts.judge import evidence_in, judge_groups
 from activation.verdicts.summary import summarise
 
@@ -97,8 +97,7 @@ def merged_cell(
     run_cases = first.shard.run_cases
     seen = {verdict.id for verdict in verdicts}
     interrupted = any(part.interrupted for part in parts)
-    statuses = (verdict.status for verdict in verdicts)
-    code = gate(statuses, first.fail_on, interrupted=interrupted, incomplete=missing)
+    code = cell_exit(first, verdicts, interrupted=interrupted, incomplete=missing)
     unfinished = tuple(case_id for case_id in run_cases if case_id not in seen)
     return replace(
         first,

@@ -9,10 +9,11 @@ value, so a saved run can be shown again in any format, compared or merged witho
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from activation._errors import ExitCode
 from activation._models import (
     VARIANTS,
     CaseVerdict,
@@ -23,11 +24,13 @@ from activation._models import (
     Usage,
     Variant,
     VariantName,
+    gate,
 )
 from activation.inputs.identity import run_identity
 from activation.trials.listing.menu import set_skills
 from activation.trials.listing.model import Entry, EntryState, Listing
 from activation.trials.stage import stage_named
+from activation.verdicts.behavior import Behavior, behavior, lift_missing
 from activation.verdicts.summary import Summary, summarise
 
 SCHEMA = "activation-report/4"
@@ -101,6 +104,13 @@ class Report(RunSpec):
     cases: tuple[CaseVerdict, ...] = ()
     summary: Summary
     usage: Usage
+    behavior: Behavior | None = field(init=False, default=None)
+    """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
+    trials: pass rates per arm, grader and level, the skill's lift, loaded vs not. None when
+    no trial was graded."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "behavior", behavior(self.cases, self.trials))
 
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
@@ -149,6 +159,20 @@ def _info(variant: Variant, skills: tuple[ListedEntry, ...]) -> VariantInfo:
                        skills)  # fmt: skip
 
 
+def cell_exit(
+    spec: RunSpec, verdicts: Sequence[CaseVerdict], *, interrupted: bool, incomplete: bool
+) -> ExitCode:
+    """The gate over one cell's verdicts, and the skill lift they show where they were
+    graded."""
+    return gate(
+        (verdict.status for verdict in verdicts),
+        spec.fail_on,
+        interrupted=interrupted,
+        incomplete=incomplete,
+        no_lift=lift_missing(verdicts, spec.trials),
+    )
+
+
 def build_report(
     outcome: RunOutcome,
     version: str,
@@ -162,7 +186,14 @@ def build_report(
     return Report(
         **vars(spec),
         version=version,
-        exit_code=int(outcome.exit_code),
+        exit_code=int(
+            cell_exit(
+                spec,
+                outcome.verdicts,
+                interrupted=outcome.interrupted,
+                incomplete=bool(outcome.unfinished),
+            )
+        ),
         error=error,
         interrupted=outcome.interrupted,
         fingerprint=spec.shard.fingerprint if spec.shard else run_identity(spec, inputs),

@@ -17,6 +17,7 @@ from activation._errors import ExitCode
 from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
+from activation.verdicts.behavior import Behavior
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -51,6 +52,8 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
 
 
 def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
+    if report.behavior is not None:
+        return behavior_table(report.behavior, entries)
     table = Table(title=f"Cases ({words.CASE_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
     table.add_column("expected")
@@ -68,6 +71,78 @@ def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
             Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
         )
     return table
+
+
+def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
+    """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
+    candidate), the status and the grader that broke first."""
+    table = Table(title=f"Cases ({words.PASSED_CELLS})", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    for arm in behavior.arms:
+        table.add_column(arm, justify="right")
+    for column in ("p", "q"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("broke first")
+    for entry in entries:
+        case = behavior.case(entry.id)
+        table.add_row(
+            entry.id,
+            *(words.rate_cell(case.rate(arm)) for arm in behavior.arms),
+            words.number(entry.p_value),
+            words.number(entry.q_value),
+            Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
+            words.case_broke(case),
+        )
+    return table
+
+
+def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None:
+    """Each grader of the cases that did not simply pass, per arm: where a case broke."""
+    shown = [behavior.case(entry.id) for entry in entries if entry.status is not Status.PASS]
+    if not shown:
+        return None
+    table = Table(title="Graders (passed of applied; void: did not apply)", title_justify="left")
+    table.add_column("case", no_wrap=True)
+    table.add_column("grader")
+    for arm in behavior.arms:
+        table.add_column(arm, justify="right", no_wrap=True)
+    for case in shown:
+        for grader in case.graders:
+            broke = grader.grader == case.broke
+            table.add_row(
+                case.id,
+                Text(words.grader_text(grader), style="bold red" if broke else ""),
+                *(words.grader_cell(grader.rate(arm)) for arm in behavior.arms),
+            )
+    return table
+
+
+def level_table(behavior: Behavior) -> Table:
+    """Every grader of a level over the suite, per arm."""
+    table = Table(title="Levels (graders passed of applied, every case)", title_justify="left")
+    table.add_column("level", no_wrap=True)
+    for arm in behavior.arms:
+        table.add_column(arm, justify="right", no_wrap=True)
+    for level in behavior.levels:
+        table.add_row(
+            words.level_text(level.level),
+            *(words.grader_cell(level.rate(arm)) for arm in behavior.arms),
+        )
+    return table
+
+
+def behavior_text(behavior: Behavior) -> Text:
+    """The skill's lift over no skill, and how trials did where it loaded and where not."""
+    text = Text()
+    text.append(
+        f"{words.suite_lift_text(behavior)}\n", style="" if behavior.lift_shown else "yellow"
+    )
+    text.append("loaded vs not:\n")
+    for loading in behavior.loading:
+        text.append(f"  {words.loading_text(loading)}\n")
+    text.rstrip()
+    return text
 
 
 def rest_line(report: Report, shown: int) -> Text | None:
@@ -103,6 +178,9 @@ def header(report: Report) -> Text:
     if label is not None:
         text.append(f"{label}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
+    arms = words.arms_text(report)
+    if arms is not None:
+        text.append(f"{arms}\n")
     for name in VARIANTS:
         variant = report.variant(name)
         text.append(f"{name:9} {variant.spec}  ({variant.chars} chars)\n")
@@ -114,11 +192,14 @@ def header(report: Report) -> Text:
 
 def figures_text(report: Report) -> Text:
     text = Text()
-    for variant in VARIANTS:
+    if report.behavior is not None:
+        text.append(behavior_text(report.behavior))
+        text.append("\n")
+    for variant in VARIANTS if report.behavior is None else ():
         figures = report.summary.figures(variant)
         text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
         text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
-    routing = words.routing_changes(report)
+    routing = words.routing_changes(report) if report.behavior is None else []
     if routing:
         text.append("where the prompts went, baseline -> candidate:\n")
         for line in routing:
@@ -144,11 +225,23 @@ def status_lists(report: Report) -> list[Text]:
                 line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")
             line.append(f": {words.cut(entry.prompt, PROMPT_WIDTH)}")
             lines.append(line)
-            if status is Status.ERROR:
+            if words.graded_case(entry):
+                lines += [unbroken(f"    {line}", "dim") for line in trial_lines(entry)]
+            elif status is Status.ERROR:
                 for variant, reason in words.first_errors(entry.trials):
                     lines.append(
                         Text(f"    {variant} error: {words.cut(reason, 100)}", style="magenta")
                     )
+    return lines
+
+
+def trial_lines(entry: CaseVerdict) -> list[str]:
+    """Each arm's first trial that did not pass, and the graders that failed in it."""
+    lines = []
+    for trial in words.first_failures(entry):
+        lines.append(words.trial_head(trial))
+        lines += [f"  {grade}" for grade in words.failed_grades(trial)]
+        lines += [f"  {detail}" for detail in words.trial_details(trial)]
     return lines
 
 
@@ -158,6 +251,9 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     rest = rest_line(report, len(entries))
     if rest is not None:
         parts.append(rest)
+    if report.behavior is not None:
+        graders = grader_table(report.behavior, entries)
+        parts += [level_table(report.behavior)] + ([graders] if graders is not None else [])
     parts.append(figures_text(report))
     parts += status_lists(report)
     command = words.real_command(report)

@@ -12,6 +12,7 @@ import difflib
 import shlex
 from collections.abc import Sequence
 
+from activation._behavior import LEVEL_NAMES
 from activation._config import AGENT
 from activation._errors import ExitCode
 from activation._models import (
@@ -19,6 +20,7 @@ from activation._models import (
     NONE,
     OTHER,
     VARIANTS,
+    WEAKENED_FAILS,
     CaseVerdict,
     RunSpec,
     Status,
@@ -31,6 +33,16 @@ from activation.report.model import Report
 from activation.trials.agents import agent_named, known
 from activation.trials.stage import stage_named
 from activation.verdicts.agreement import Agreement
+from activation.verdicts.behavior import (
+    Behavior,
+    CaseBehavior,
+    GraderFigures,
+    Lift,
+    Loading,
+    Rate,
+    broke_first,
+    case_graders,
+)
 from activation.verdicts.figures import Count, Interval, VariantFigures
 from activation.verdicts.routing import changed_cells
 
@@ -48,10 +60,16 @@ EXPECTED = {True: "activate", False: "stay quiet"}
 NO_RATE = "n/a (no case to count: ERROR cases are left out)"
 
 
+NO_LIFT = "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
+
+
 def verdict(report: Report) -> str:
     code = ExitCode(report.exit_code)
-    if code is ExitCode.REGRESSED and not report.summary.regressed and report.summary.weakened:
-        return "FAILED: the candidate weakened (--fail-on weakened)."
+    if code is ExitCode.REGRESSED and not report.summary.regressed:
+        if report.summary.weakened and WEAKENED_FAILS in report.fail_on:
+            return "FAILED: the candidate weakened (--fail-on weakened)."
+        if report.behavior is not None and not report.behavior.lift_shown:
+            return NO_LIFT
     return VERDICTS.get(code, report.error or f"exit {report.exit_code}")
 
 
@@ -74,11 +92,16 @@ def tally_cell(tally: Tally) -> str:
     return f"{cell} +{tally.errors} err" if tally.errors else cell
 
 
+def graded_case(entry: CaseVerdict) -> bool:
+    """Whether the case's trials were graded (Stage C): its counts are trials that passed."""
+    return any(trial.grades for trial in entry.trials)
+
+
 def case_cell(entry: CaseVerdict, variant: VariantName) -> str:
     """A case's counts in a table: activated of valid trials, or for a case that says which
-    skill should fire, right of valid."""
+    skill should fire, right of valid, or for a graded case, passed of valid."""
     tally = entry.tally(variant)
-    if entry.expect is None:
+    if entry.expect is None and not graded_case(entry):
         return tally_cell(tally)
     cell = f"{tally.correct}/{tally.valid}"
     return f"{cell} +{tally.errors} err" if tally.errors else cell
@@ -86,11 +109,29 @@ def case_cell(entry: CaseVerdict, variant: VariantName) -> str:
 
 CASE_CELLS = "k/n = activated of valid trials; right of valid for a case with `expect`"
 """What a case table's counts are."""
+PASSED_CELLS = "k/n = passed of valid trials: a trial passes when every grader that applies does"
+"""What a behavior run's case table's counts are."""
+
+
+def cells_legend(report: Report) -> str:
+    return CASE_CELLS if report.behavior is None else PASSED_CELLS
+
+
+def routes_label(entry: CaseVerdict) -> str:
+    """What a case's routes say: where its prompts went, or (graded) which skills loaded."""
+    return "loaded" if graded_case(entry) else "went to"
+
+
+def counted(entry: CaseVerdict) -> str:
+    """What a case's counts count, in a word."""
+    return "passed" if graded_case(entry) else "activated" if entry.expect is None else "right"
 
 
 def expected_text(entry: CaseVerdict) -> str:
     """What a case expects: the skill(s) that should fire, none, or (a `should_activate`
     case) whether the measured one should."""
+    if graded_case(entry):
+        return "pass its graders"
     if entry.expect is None:
         return EXPECTED[entry.should_activate]
     return " or ".join(entry.expect) if entry.expect else "no skill"
@@ -126,11 +167,23 @@ def went_text(entry: CaseVerdict, target: str) -> str | None:
 
 def moved_text(entry: CaseVerdict, target: str) -> str:
     """A case's right counts, baseline to candidate, and where its prompts went:
-    "kw-passkeys 3/3 -> 0/3: went to auth0:legacy 3/3"."""
+    "kw-passkeys 3/3 -> 0/3: went to auth0:legacy 3/3" (a graded case: which grader broke
+    first)."""
     base, cand = entry.baseline, entry.candidate
     line = f"{entry.id} {base.correct}/{base.valid} -> {cand.correct}/{cand.valid}"
-    went = went_text(entry, target)
+    went = why_moved(entry, target)
     return f"{line}: {went}" if went else line
+
+
+def why_moved(entry: CaseVerdict, target: str) -> str | None:
+    """Where a moved case's candidate went wrong: where its prompts went, or (a graded case)
+    the grader that broke first."""
+    if not graded_case(entry):
+        return went_text(entry, target)
+    graders = case_graders(entry, VARIANTS)
+    broke = broke_first(graders)
+    found = next((grader for grader in graders if grader.grader == broke), None)
+    return None if found is None else broke_text(found)
 
 
 def routing_changes(report: Report) -> list[str]:
@@ -223,7 +276,9 @@ def stage_text(spec: RunSpec) -> str:
     if spec.coding_agent == AGENT:
         return f"Stage {spec.stage}"
     agent = agent_title(spec.coding_agent)
-    return f"Stage B on {agent}" if spec.stage == "B" else f"Stage A in {agent}'s listing"
+    return (
+        f"Stage A in {agent}'s listing" if spec.stage == "A" else f"Stage {spec.stage} on {agent}"
+    )
 
 
 def model_text(spec: RunSpec) -> str:
@@ -325,7 +380,7 @@ def case_summary(entry: CaseVerdict, target: str) -> str:
         f"{entry.status.value}: baseline {case_cell(entry, 'baseline')}, "
         f"candidate {case_cell(entry, 'candidate')}{q}"
     )
-    went = went_text(entry, target) if entry.status in MOVED else None
+    went = why_moved(entry, target) if entry.status in MOVED else None
     return f"{line}; {went}" if went else line
 
 
@@ -362,8 +417,16 @@ def matrix_verdict(matrix: Matrix) -> str:
     """The whole run's verdict, naming the cells that decided it."""
     code = ExitCode(matrix.exit_code)
     if code is ExitCode.REGRESSED:
-        cells = ", ".join(matrix.regressed_in())
-        return f"FAILED: the candidate regressed in {cells}."
+        failed = [cell for cell in matrix.cells if cell.exit_code == ExitCode.REGRESSED]
+        lifts = [cell.cell for cell in failed if verdict(cell) == NO_LIFT]
+        regressed = [cell.cell for cell in failed if cell.cell not in lifts]
+        parts = [f"the candidate regressed in {', '.join(regressed)}"] if regressed else []
+        if lifts:
+            parts.append(
+                f"the skill's lift over no skill is not shown in {', '.join(lifts)} "
+                "(--fail-on no-lift)"
+            )
+        return f"FAILED: {'; '.join(parts)}."
     if code is ExitCode.INCOMPLETE:
         cells = ", ".join(c.cell for c in matrix.cells if c.exit_code == ExitCode.INCOMPLETE)
         return f"INCOMPLETE: some evidence is missing in {cells}, so the gate fails closed."
@@ -459,3 +522,167 @@ def agreement_reading() -> str:
         "than chance. On a few spot checks the interval is wide: read it before trusting "
         "Stage A's verdicts in place of the real agent's."
     )
+
+
+# --- Stage C: behavior -----------------------------------------------------------------
+
+FINAL = "final"
+"""The level of a final holistic judge (it has none)."""
+
+
+def arms_text(report: Report) -> str | None:
+    """ "arms: baseline, candidate, none (no skill of the set)": what a behavior run ran."""
+    if report.behavior is None:
+        return None
+    said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
+    return "arms: " + ", ".join(said.get(arm, arm) for arm in report.behavior.arms)
+
+
+def level_text(level: str | None) -> str:
+    """ "L2 hallucination", or "final judge"."""
+    if level is None:
+        return f"{FINAL} judge"
+    names = {str(name): text for name, text in LEVEL_NAMES.items()}
+    return f"{level} {names.get(level, '')}".rstrip()
+
+
+def grader_text(grader: GraderFigures) -> str:
+    """ "L2 no invented client.refunds.force()": a grader by its level and description."""
+    return f"{grader.level or FINAL} {grader.grader}"
+
+
+def rate_cell(rate: Rate | None) -> str:
+    """A pass rate for a table cell: "2/3 (21-94%)" (its 95 % Wilson interval), "+1 err"
+    after it; "" when the arm has nothing here."""
+    if rate is None:
+        return ""
+    shown = f"{rate.passed}/{rate.applied}" if rate.applied else "n/a"
+    if rate.interval is not None:
+        low, high = rate.interval
+        shown += f" ({low:.0%}-{high:.0%})".replace("%-", "-")
+    return shown + (f" +{rate.errors} err" if rate.errors else "")
+
+
+def grader_cell(rate: Rate | None) -> str:
+    """A grader's pass rate for a cell: "2/3", with its void and errored trials."""
+    if rate is None:
+        return ""
+    shown = f"{rate.passed}/{rate.applied}" if rate.applied else "void" if rate.void else "n/a"
+    extra = [f"{rate.void} void"] if rate.void and rate.applied else []
+    extra += [f"{rate.errors} err"] if rate.errors else []
+    return shown + (f" ({', '.join(extra)})" if extra else "")
+
+
+def broke_text(grader: GraderFigures) -> str:
+    """ "broke first: L2 no invented client.refunds.force() 3/3 -> 0/3" (baseline ->
+    candidate)."""
+    base, cand = (grader_cell(grader.rate(arm)) for arm in VARIANTS)
+    return f"broke first: {grader_text(grader)} {base} -> {cand}"
+
+
+def case_broke(case: CaseBehavior) -> str:
+    """The grader that broke first, in a table cell ("" when none did)."""
+    found = next((g for g in case.graders if g.grader == case.broke), None)
+    return "" if found is None else grader_text(found)
+
+
+def signed(value: float) -> str:
+    return f"{value * 100:+.0f}"
+
+
+def lift_text(lift: Lift | None) -> str:
+    """The skill's lift in a line: "candidate 6/9 = 67% vs no skill 1/8 = 12%: +54 points
+    (95% Newcombe +8 to +78), shown"."""
+    if lift is None:
+        return "not measured (no trial of the `none` arm to compare with)"
+    low, high = lift.interval
+    shown = "shown" if lift.shown else "not shown: the interval reaches 0"
+    return (
+        f"candidate {rate_text(Count(lift.candidate.passed, lift.candidate.applied), None)} "
+        f"vs no skill {rate_text(Count(lift.none.passed, lift.none.applied), None)}: "
+        f"{signed(lift.difference)} points (95% Newcombe {signed(low)} to {signed(high)}), {shown}"
+    )
+
+
+SUITE_LIFT = "skill lift over the suite (first rounds)"
+
+
+def suite_lift_text(behavior: Behavior) -> str:
+    return f"{SUITE_LIFT}: {lift_text(behavior.lift)}"
+
+
+def loading_text(loading: Loading) -> str:
+    """ "candidate: passed 5/8 = 62% where the skill loaded, 1/1 = 100% where it did not
+    (1 trial(s) graded without the skill loading)"."""
+
+    def passed(rate: Rate) -> str:
+        return (
+            rate_text(Count(rate.passed, rate.applied), rate.interval)
+            if rate.applied
+            else "no trial"
+        )
+
+    unloaded = loading.not_loaded.applied
+    without = f" ({unloaded} trial(s) graded without the skill loading)" if unloaded else ""
+    return (
+        f"{loading.arm}: passed {passed(loading.loaded)} where the skill loaded, "
+        f"{passed(loading.not_loaded)} where it did not{without}"
+    )
+
+
+def trial_outcome(trial: Trial) -> str:
+    """ "passed", "failed", or the error: a graded trial's reading."""
+    if trial.error is not None:
+        return f"error: {trial.error}"
+    return "passed" if trial.correct else "failed"
+
+
+def failed_grades(trial: Trial) -> list[str]:
+    """Each grader that failed or errored in a trial: "L2 no invented ...: why"."""
+    return [
+        f"{grade.level or FINAL} {grade.grader} {grade.outcome}"
+        + (f": {grade.why}" if grade.why else "")
+        for grade in trial.grades
+        if grade.outcome in ("failed", "error")
+    ]
+
+
+def trial_head(trial: Trial) -> str:
+    """ "candidate #0 failed, skill loaded": a graded trial's outcome."""
+    loaded = "" if trial.is_error else ", skill loaded" if trial.activated else ", skill not loaded"
+    return f"{trial.variant} #{trial.index} {trial_outcome(trial)}{loaded}"
+
+
+def trial_details(trial: Trial) -> list[str]:
+    """What a graded trial left: "files a.ts, b.json", "transcript PATH", "workspace PATH"."""
+    found = ["files " + (", ".join(trial.files) or "none")] if trial.grades else []
+    found += [f"transcript {trial.transcript}"] if trial.transcript else []
+    return found + ([f"workspace {trial.workspace}"] if trial.workspace else [])
+
+
+def trial_line(trial: Trial) -> str:
+    """A graded trial in a line: its outcome, then what it left."""
+    return "; ".join([trial_head(trial), *trial_details(trial)])
+
+
+def first_failures(entry: CaseVerdict, arms: Sequence[str] = VARIANTS) -> list[Trial]:
+    """Each arm's first trial that did not pass (failed or errored): what to open first."""
+    found: dict[str, Trial] = {}
+    for trial in sorted(entry.trials, key=lambda t: t.index):
+        if trial.correct is not True:
+            found.setdefault(trial.variant, trial)
+    return [found[arm] for arm in arms if arm in found]
+
+
+def changed_graders(behavior: Behavior) -> list[tuple[CaseBehavior, GraderFigures]]:
+    """The graders whose pass rate differs between baseline and candidate, case by case."""
+    return [
+        (case, grader)
+        for case in behavior.cases
+        for grader in case.graders
+        if _rates(grader.rate("baseline")) != _rates(grader.rate("candidate"))
+    ]
+
+
+def _rates(rate: Rate | None) -> tuple[int, int] | None:
+    return None if rate is None else (rate.passed, rate.applied)

@@ -51,3 +51,19 @@ def wilson_interval(hits: int, total: int, confidence: float = 0.95) -> tuple[fl
 
     ci = binomtest(hits, total).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def newcombe_interval(
+    first_hits: int, first_total: int, second_hits: int, second_total: int
+) -> tuple[float, float]:
+    """The 95 % interval of a difference of two rates (the first minus the second),
+    Newcombe's hybrid score method: each rate's Wilson interval, combined (Newcombe 1998,
+    method 10). It stays inside [-1, 1] and behaves at 0/n and n/n, where the plain Wald
+    interval collapses."""
+    first, second = first_hits / first_total, second_hits / second_total
+    low1, high1 = wilson_interval(first_hits, first_total)
+    low2, high2 = wilson_interval(second_hits, second_total)
+    difference = first - second
+    below = ((first - low1) ** 2 + (high2 - second) ** 2) ** 0.5
+    above = ((high1 - first) ** 2 + (second - low2) ** 2) ** 0.5
+    return difference - below, difference + above

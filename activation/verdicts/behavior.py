@@ -1,0 +1,285 @@
+"""Stage C's figures: what a behavior run found beyond the gate's statuses.
+
+The gate judges baseline against candidate on passing trials, as activation does (judge.py);
+these figures say why and how much: per case and arm the pass rate, per grader and level
+the pass rates (the grader that broke is what a user reads first), the skill's lift over no
+skill (candidate minus `none`), and how trials did when the skill loaded and when it did not.
+Computed from the trials a run keeps, so a saved or merged report gives them again.
+
+A trial that errored is never a vote: it is counted apart, as a grader's error is. A void
+grader (a negative check in a trial where no positive one passed) did not apply: it counts
+neither way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from activation._models import VARIANTS, Arm, CaseVerdict, Grade, Status, Trial
+from activation.verdicts.figures import Count, Interval, interval
+from activation.verdicts.stats import newcombe_interval
+
+ARMS: tuple[Arm, ...] = ("baseline", "candidate", "none", "llm")
+"""Every arm, in the order outputs list them."""
+LEVEL_ORDER: tuple[str | None, ...] = ("L1", "L2", "L3", "L4", "L5", None)
+"""Grader levels in the order outputs list them; None is the final holistic judge."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """`passed` of `applied` (trials, or graders that applied), with the 95 % Wilson
+    interval; `errors` are counted apart, never as a failure, and `void` graders did not
+    apply."""
+
+    passed: int
+    applied: int
+    errors: int = 0
+    void: int = 0
+    interval: Interval | None = None
+
+    @property
+    def value(self) -> float | None:
+        return self.passed / self.applied if self.applied else None
+
+    def below(self, other: Rate) -> bool:
+        """Whether this rate is lower than `other` (both applied at least once)."""
+        if not (self.applied and other.applied):
+            return False
+        return self.passed * other.applied < other.passed * self.applied
+
+
+def rate(passed: int, applied: int, errors: int = 0, void: int = 0) -> Rate:
+    return Rate(passed, applied, errors, void, interval(Count(passed, applied), True))
+
+
+@dataclass(frozen=True)
+class GraderFigures:
+    """One grader of one case: its pass rate per arm."""
+
+    grader: str
+    """Its description, what the case names it by."""
+    type: str
+    level: str | None
+    arms: Mapping[str, Rate]
+
+    def rate(self, arm: Arm) -> Rate | None:
+        return self.arms.get(arm)
+
+
+@dataclass(frozen=True)
+class LevelFigures:
+    """Every grader of one level over the suite (None: the final holistic judges)."""
+
+    level: str | None
+    arms: Mapping[str, Rate]
+
+    def rate(self, arm: Arm) -> Rate | None:
+        return self.arms.get(arm)
+
+
+@dataclass(frozen=True)
+class Lift:
+    """The skill's lift: the candidate's pass rate minus the `none` arm's, with Newcombe's
+    95 % interval; `shown` when the interval's lower end is above 0."""
+
+    candidate: Rate
+    none: Rate
+    difference: float
+    interval: Interval
+    shown: bool
+
+
+@dataclass(frozen=True)
+class CaseBehavior:
+    """One case: its pass rate per arm, each grader's, the grader that broke, its lift."""
+
+    id: str
+    status: Status
+    arms: Mapping[str, Rate]
+    graders: tuple[GraderFigures, ...]
+    broke: str | None
+    """The first grader, in the case's order, that passed less often for the candidate than
+    for the baseline: where a regression starts."""
+    lift: Lift | None
+    """None without a valid trial in the candidate and the `none` arm."""
+
+    def rate(self, arm: Arm) -> Rate | None:
+        return self.arms.get(arm)
+
+
+@dataclass(frozen=True)
+class Loading:
+    """One arm with a skill: how its trials did where the measured skill loaded and where
+    it did not (`not_loaded.applied` trials were graded without the skill)."""
+
+    arm: Arm
+    loaded: Rate
+    not_loaded: Rate
+
+
+@dataclass(frozen=True)
+class Behavior:
+    """A behavior run in figures (every output's Stage C sections)."""
+
+    arms: tuple[Arm, ...]
+    """The arms that ran, in the order of ARMS."""
+    cases: tuple[CaseBehavior, ...]
+    levels: tuple[LevelFigures, ...]
+    lift: Lift | None
+    """Over the suite, pooled over each case's first round (see `suite_lift`); None
+    without the `none` arm."""
+    loading: tuple[Loading, ...]
+
+    @property
+    def lift_shown(self) -> bool:
+        return self.lift is not None and self.lift.shown
+
+    def case(self, case_id: str) -> CaseBehavior:
+        return next(found for found in self.cases if found.id == case_id)
+
+
+def graded(verdicts: Iterable[CaseVerdict]) -> bool:
+    """Whether any trial was graded (a behavior run), what every output branches on."""
+    return any(trial.grades for verdict in verdicts for trial in verdict.trials)
+
+
+def trial_rate(trials: Iterable[Trial]) -> Rate:
+    """Trials that passed of those that ran without an error."""
+    listed = list(trials)
+    valid = [trial for trial in listed if not trial.is_error]
+    return rate(sum(trial.correct is True for trial in valid), len(valid), len(listed) - len(valid))
+
+
+def grade_rate(grades: Iterable[Grade]) -> Rate:
+    """Graders that passed of those that applied; void and errored ones apart."""
+    outcomes = [grade.outcome for grade in grades]
+    passed, failed = outcomes.count("passed"), outcomes.count("failed")
+    return rate(passed, passed + failed, outcomes.count("error"), outcomes.count("void"))
+
+
+def arms_of(verdicts: Sequence[CaseVerdict]) -> tuple[Arm, ...]:
+    present = {trial.variant for verdict in verdicts for trial in verdict.trials}
+    return tuple(arm for arm in ARMS if arm in VARIANTS or arm in present)
+
+
+def lift_of(candidate: Sequence[Trial], none: Sequence[Trial]) -> Lift | None:
+    """The candidate's pass rate minus no skill's; None without a valid trial in both."""
+    with_skill, without = trial_rate(candidate), trial_rate(none)
+    if not (with_skill.applied and without.applied):
+        return None
+    found = newcombe_interval(with_skill.passed, with_skill.applied, without.passed,
+                              without.applied)  # fmt: skip
+    difference = with_skill.passed / with_skill.applied - without.passed / without.applied
+    return Lift(with_skill, without, difference, found, found[0] > 0)
+
+
+def case_graders(verdict: CaseVerdict, arms: Sequence[Arm]) -> tuple[GraderFigures, ...]:
+    """Each grader of the case, in the case's order, with its pass rate per arm."""
+    found: dict[str, Grade] = {}
+    by_arm: dict[tuple[str, Arm], list[Grade]] = {}
+    for trial in verdict.trials:
+        for grade in trial.grades:
+            found.setdefault(grade.grader, grade)
+            by_arm.setdefault((grade.grader, trial.variant), []).append(grade)
+    return tuple(
+        GraderFigures(
+            name,
+            first.type,
+            first.level,
+            {arm: grade_rate(by_arm[name, arm]) for arm in arms if (name, arm) in by_arm},
+        )
+        for name, first in found.items()
+    )
+
+
+def broke_first(graders: Sequence[GraderFigures]) -> str | None:
+    for grader in graders:
+        base, cand = grader.rate("baseline"), grader.rate("candidate")
+        if base is not None and cand is not None and cand.below(base):
+            return grader.grader
+    return None
+
+
+def case_behavior(verdict: CaseVerdict, arms: Sequence[Arm]) -> CaseBehavior:
+    def of(arm: Arm) -> list[Trial]:
+        return [trial for trial in verdict.trials if trial.variant == arm]
+
+    graders = case_graders(verdict, arms)
+    return CaseBehavior(
+        verdict.id,
+        verdict.status,
+        {arm: trial_rate(of(arm)) for arm in arms},
+        graders,
+        broke_first(graders),
+        lift_of(of("candidate"), of("none")),
+    )
+
+
+def level_figures(verdicts: Sequence[CaseVerdict], arms: Sequence[Arm]) -> tuple[LevelFigures, ...]:
+    """Each level's graders over every case, per arm, in LEVEL_ORDER."""
+    grades: dict[tuple[str | None, Arm], list[Grade]] = {}
+    for verdict in verdicts:
+        for trial in verdict.trials:
+            for grade in trial.grades:
+                grades.setdefault((grade.level, trial.variant), []).append(grade)
+    return tuple(
+        LevelFigures(
+            level, {arm: grade_rate(grades[level, arm]) for arm in arms if (level, arm) in grades}
+        )
+        for level in LEVEL_ORDER
+        if any((level, arm) in grades for arm in arms)
+    )
+
+
+def suite_lift(verdicts: Sequence[CaseVerdict], first_round: int) -> Lift | None:
+    """The lift over the suite, pooled over the cases that have both arms, counting each
+    case's first round only: the `none` arm runs one round per case and the candidate more
+    where the gate escalated, so all its trials would weigh the suspicious cases more."""
+    candidate: list[Trial] = []
+    none: list[Trial] = []
+    for verdict in verdicts:
+        first = [trial for trial in verdict.trials if trial.index < first_round]
+        mine = [trial for trial in first if trial.variant == "candidate"]
+        control = [trial for trial in first if trial.variant == "none"]
+        if lift_of(mine, control) is not None:
+            candidate += mine
+            none += control
+    return lift_of(candidate, none)
+
+
+def loading(verdicts: Sequence[CaseVerdict]) -> tuple[Loading, ...]:
+    """Per arm with a skill, pass rates where the measured skill loaded and where it did not."""
+    found = []
+    for arm in VARIANTS:
+        valid = [trial for verdict in verdicts for trial in verdict.trials
+                 if trial.variant == arm and not trial.is_error]  # fmt: skip
+        found.append(
+            Loading(
+                arm,
+                trial_rate(trial for trial in valid if trial.activated),
+                trial_rate(trial for trial in valid if not trial.activated),
+            )
+        )
+    return tuple(found)
+
+
+def behavior(verdicts: Sequence[CaseVerdict], first_round: int) -> Behavior | None:
+    """The figures of a behavior run; None when no trial was graded."""
+    if not graded(verdicts):
+        return None
+    arms = arms_of(verdicts)
+    return Behavior(
+        arms,
+        tuple(case_behavior(verdict, arms) for verdict in verdicts),
+        level_figures(verdicts, arms),
+        suite_lift(verdicts, first_round),
+        loading(verdicts),
+    )
+
+
+def lift_missing(verdicts: Sequence[CaseVerdict], first_round: int) -> bool:
+    """Whether a behavior run failed to show the skill's lift (what `--fail-on no-lift`
+    fails); a run with no graded trial has no lift to show."""
+    found = behavior(verdicts, first_round)
+    return found is not None and not found.lift_shown

@@ -1,0 +1,375 @@
+"""Every output of a behavior run (Stage C): per case and arm the pass rate with its
+interval and the status, per grader and level the pass rates per arm and the grader that
+broke first, the skill's lift, loaded vs not, each trial's files, transcript and workspace;
+the HTML's case x grader heat map per arm; `--fail-on no-lift`; and a saved Stage C report
+read back by the codec, `activation report`, `diff` and `merge`.
+
+The report is tests/support/behavior_reports.py's: `checkout` REGRESSED at its L2 grader,
+`webhook` and `refund` PASS, a `none` arm beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jsonschema
+import junitparser
+import orjson
+import pytest
+
+from activation._errors import ExitCode
+from activation._models import NO_LIFT_FAILS
+from activation.commands.main import main
+from activation.report import words
+from activation.report.codec import parse_report, report_data, report_json, report_schema
+from activation.report.html import render_html
+from activation.report.junit import render_junit
+from activation.report.markdown import render_markdown
+from activation.report.matrix import assembled, of_report
+from activation.report.merge import merge_saved
+from activation.report.model import Report
+from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
+from tests.support.behavior_reports import behavior_report, shard_of
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def snapshot(name: str, text: str) -> None:
+    """To accept an intended change, delete the snapshot and run the test once."""
+    path = SNAPSHOTS / name
+    if not path.exists():
+        path.write_text(text)
+        pytest.fail(f"wrote a new snapshot {path}: check it and commit it")
+    assert text == path.read_text()
+
+
+def saved(report: Report, path: Path) -> Path:
+    path.write_bytes(report_json(report))
+    return path
+
+
+def shown(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """What `activation report PATH` prints."""
+    assert main(["report", str(path)]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_terminal_shows_each_arm_grader_level_the_lift_and_loading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = shown(saved(behavior_report(), tmp_path / "c.json"), capsys)
+    snapshot("behavior-terminal.txt", text)
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert "arms: baseline, candidate, none (no skill of the set)" in lines
+    assert (
+        "Cases (k/n = passed of valid trials: a trial passes when every grader that applies does)"
+        in lines
+    )
+    assert (
+        "│ checkout │ 3/3 (44-100%) │   0/3 (0-56%) │        0/3 (0-56%) │ 0.016 │ 0.047 │ "
+        "REGRESSED │ L2 no invented client.refunds.force() │"
+    ) in lines
+    assert (
+        "│ refund   │ 3/3 (44-100%) │ 3/3 (44-100%) │ 0/2 (0-66%) +1 err │ 1.000 │ 1.000 │ "
+        "PASS      │                                       │"
+    ) in lines
+    assert "│ L2 hallucination │      9/9 │       6/9 │ 1/1 (7 void) │" in lines
+    assert (
+        "│ checkout │ L2 no invented client.refunds.force()  │      3/3 │       0/3 │ void │"
+    ) in lines
+    assert (
+        "skill lift over the suite (first rounds): candidate 6/9 = 67% vs no skill 1/8 = 12%: "
+        "+54 points (95% Newcombe +8 to +78), shown"
+    ) in lines
+    assert (
+        "  candidate: passed 5/8 = 62%  (95% Wilson 31%-86%) where the skill loaded, "
+        "1/1 = 100%  (95% Wilson 21%-100%) where it did not (1 trial(s) graded without the "
+        "skill loading)"
+    ) in lines
+    regressed = lines.index("REGRESSED (1)")
+    assert lines[regressed + 1 : regressed + 8] == [
+        "  checkout 3/3 -> 0/3: broke first: L2 no invented client.refunds.force() 3/3 -> 0/3: "
+        "add a checkout <page> & refunds",
+        "    candidate #0 failed, skill loaded",
+        "      L2 no invented client.refunds.force() failed: src/refund.ts: force(",
+        "      final the judge: a working refund flow failed: NO: the refund is never awaited",
+        "      files src/refund.ts, package.json",
+        "      transcript /work/state/runs/checkout-candidate-0.jsonl",
+        "      workspace /work/kept/checkout-candidate-0",
+    ]
+    assert lines[-1] == "FAILED: the candidate regressed."
+    assert "activated" not in text
+    assert "recall" not in text  # an activation figure: a behavior run shows pass rates
+
+
+def test_the_markdown_shows_the_same(tmp_path: Path) -> None:
+    text = render_markdown(behavior_report())
+    snapshot("behavior.md", text)
+    lines = text.splitlines()
+    assert "| case | baseline | candidate | none | status | broke first |" in lines
+    assert (
+        "| `checkout` | 3/3 (44-100%) | 0/3 (0-56%) | 0/3 (0-56%) | REGRESSED | "
+        r"L2 no invented client.refunds.force\(\) |"
+    ) in lines
+    assert "| L2 hallucination | 9/9 | 6/9 | 1/1 (7 void) |" in lines
+    assert lines[lines.index("**Graders that changed** (baseline vs candidate)") + 4 :][:2] == [
+        r"| `checkout` | L2 no invented client.refunds.force\(\) | 3/3 | 0/3 | void |",
+        "| `checkout` | final the judge: a working refund flow | 3/3 | 0/3 | 0/3 |",
+    ]
+    assert (
+        r"**skill lift over the suite \(first rounds\)**: candidate 6/9 = 67% vs no skill "
+        r"1/8 = 12%: \+54 points \(95% Newcombe \+8 to \+78\), shown"
+    ) in lines
+    assert (
+        "  - candidate \\#0 failed, skill loaded; files src/refund.ts, package.json; transcript "
+        "/work/state/runs/checkout-candidate-0.jsonl; workspace /work/kept/checkout-candidate-0"
+    ) in lines
+    assert lines[-2] == "activation behavior --baseline git:main"
+    assert "activated" not in text and "recall" not in text
+
+
+def test_junit_carries_each_case_arms_graders_and_trials() -> None:
+    xml = render_junit(behavior_report()).decode()
+    JUNIT_SCHEMA.validate(xml)
+    suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
+    properties = {p.name: p.value for p in suite.properties()}  # type: ignore[no-untyped-call]
+    assert properties["arms"] == "baseline,candidate,none"
+    assert properties["lift"] == (
+        "candidate 6/9 = 67% vs no skill 1/8 = 12%: +54 points (95% Newcombe +8 to +78), shown"
+    )
+    cases = {case.name: case for case in suite}
+    (failure,) = cases["checkout"].result
+    assert failure.type == "REGRESSED"
+    assert failure.message == (
+        "REGRESSED: baseline 3/3, candidate 0/3, q 0.047; broke first: "
+        "L2 no invented client.refunds.force() 3/3 -> 0/3"
+    )
+    body = failure.text.splitlines()
+    assert body[:14] == [
+        "status: REGRESSED",
+        "expected: pass its graders",
+        "baseline: 3/3 passed",
+        "candidate: 0/3 passed",
+        "baseline loaded: billing:refunds 3/3",
+        "candidate loaded: billing:refunds 3/3",
+        "p: 0.016",
+        "q: 0.047",
+        "prompt: add a checkout <page> & refunds",
+        "why: body edit breaks it",
+        "baseline pass rate: 3/3 (44-100%)",
+        "candidate pass rate: 0/3 (0-56%)",
+        "none pass rate: 0/3 (0-56%)",
+        "grader L1 imports the payments SDK: baseline 3/3, candidate 3/3, none 0/3",
+    ]
+    assert "broke first: L2 no invented client.refunds.force()" in body
+    assert (
+        "trial candidate #2 failed, skill loaded; files src/refund.ts, package.json; transcript "
+        "/work/state/runs/checkout-candidate-2.jsonl; workspace /work/kept/checkout-candidate-2"
+    ) in body
+    assert sum(line.startswith("trial ") for line in body) == 9
+    refund = cases["refund"].system_out.splitlines()
+    assert "none pass rate: 0/2 (0-66%) +1 err" in refund
+    assert "trial none #1 error: agent timed out after 600 s" in refund
+
+
+class HeatMaps(HTMLParser):
+    """The grader heat maps of a page: arm -> case -> [(level, grader, text, style)]."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maps: dict[str, dict[str, list[tuple[str, str, str, str]]]] = {}
+        self.arm: str | None = None
+        self.case: str | None = None
+        self.level: str | None = None
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {key: value or "" for key, value in attrs}
+        if tag == "table" and "grader-map" in found.get("class", ""):
+            self.arm = found["data-arm"]
+            self.maps[self.arm] = {}
+        elif self.arm and tag == "tr" and "data-case" in found:
+            self.case = found["data-case"]
+            self.maps[self.arm][self.case] = []
+        elif self.case and tag == "td":
+            self.level = found["data-level"]
+        elif self.level and tag == "span":
+            self.cell = [self.level, found["data-grader"], "", found["style"]]
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell[2] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span" and self.cell is not None and self.arm and self.case:
+            level, grader, text, style = self.cell
+            self.maps[self.arm][self.case].append((level, grader, text, style))
+            self.cell = None
+        elif tag == "table":
+            self.arm = self.case = self.level = None
+
+
+GREEN, RED, GREY = (
+    "background: hsl(120, 70%, 80%)",
+    "background: hsl(0, 70%, 80%)",
+    ("background: #e5e7eb"),
+)
+L1, L2, JUDGE = (
+    "imports the payments SDK",
+    "no invented client.refunds.force()",
+    "the judge: a working refund flow",
+)
+
+
+def test_the_html_has_a_case_by_grader_heat_map_per_arm() -> None:
+    page = render_html(behavior_report())
+    parser = HeatMaps()
+    parser.feed(page)
+    assert list(parser.maps) == ["baseline", "candidate", "none"]
+    assert all(list(cases) == ["checkout", "webhook", "refund"] for cases in parser.maps.values())
+    assert parser.maps["candidate"]["checkout"] == [
+        ("L1", L1, "3/3", GREEN),
+        ("L2", L2, "0/3", RED),
+        ("final", JUDGE, "0/3", RED),
+    ]
+    assert parser.maps["none"]["checkout"][1] == ("L2", L2, "void", GREY)
+    assert parser.maps["none"]["webhook"] == [
+        ("L1", L1, "1/3", "background: hsl(40, 70%, 80%)"),
+        ("L2", L2, "1/1 (2 void)", GREEN),
+        ("final", JUDGE, "1/3", "background: hsl(40, 70%, 80%)"),
+    ]
+    assert all(cell[3] == GREEN for cells in parser.maps["baseline"].values() for cell in cells)
+    assert '<td class="broke">L2 no invented client.refunds.force()</td>' in page
+    assert (
+        '<p id="lift">skill lift over the suite (first rounds): candidate 6/9 = 67% vs no '
+        "skill 1/8 = 12%: +54 points (95% Newcombe +8 to +78), shown</p>"
+    ) in page
+    assert (
+        '<li class="graded">candidate #0 failed, skill loaded (L2 no invented '
+        "client.refunds.force() failed: src/refund.ts: force(; final the judge: a working "
+        "refund flow failed: NO: the refund is never awaited) · files src/refund.ts, "
+        'package.json · <a class="transcript" href="file:///work/state/runs/'
+        'checkout-candidate-0.jsonl">transcript</a> · <a class="workspace" '
+        'href="file:///work/kept/checkout-candidate-0">workspace</a></li>'
+    ) in page
+    assert 'id="figures"' not in page  # recall and false positives are activation's
+
+
+def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
+    report = behavior_report()
+    data = orjson.loads(report_json(report))
+    jsonschema.Draft202012Validator(report_schema()).validate(data)
+    figures = data["behavior"]
+    assert set(figures) == {"arms", "cases", "levels", "lift", "loading"}
+    assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift"}
+    assert figures["cases"][0]["arms"]["none"] == {
+        "passed": 0,
+        "applied": 3,
+        "errors": 0,
+        "void": 0,
+        "interval": [0.0, pytest.approx(0.5614970317550454)],
+    }
+    assert figures["lift"]["shown"] is True
+    assert figures["lift"]["difference"] == pytest.approx(13 / 24)
+    assert figures["loading"][1]["not_loaded"]["applied"] == 1
+    trial = data["cases"][0]["trials"][1]  # by index, then arm
+    assert (trial["variant"], trial["files"], trial["workspace"]) == (
+        "candidate",
+        ["src/refund.ts", "package.json"],
+        "/work/kept/checkout-candidate-0",
+    )
+    assert trial["grades"][1] == {
+        "grader": L2,
+        "type": "not_contains",
+        "level": "L2",
+        "outcome": "failed",
+        "why": "src/refund.ts: force(",
+    }
+    again = parse_report(data, "c.json")
+    assert again == report
+    assert report_json(again) == report_json(report)
+    assert report_data(replace(again, cases=again.cases[:1]))["behavior"]["lift"]["shown"] is False
+
+
+def test_no_lift_fails_the_run_only_when_asked() -> None:
+    assert behavior_report(broken=False).exit_code == ExitCode.OK
+    asked = behavior_report((NO_LIFT_FAILS,), broken=False)
+    assert asked.exit_code == ExitCode.OK  # 9/9 against 1/8: the lift is shown
+    blind = behavior_report((NO_LIFT_FAILS,), without="none", broken=False)
+    assert blind.behavior is not None and blind.behavior.lift is None
+    assert blind.exit_code == ExitCode.REGRESSED
+    assert words.verdict(blind) == (
+        "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
+    )
+    assert behavior_report(without="none", broken=False).exit_code == ExitCode.OK
+    matrix = assembled((blind,), "0.2.0", "fingerprint")
+    assert matrix.exit_code == ExitCode.REGRESSED
+    assert words.matrix_verdict(matrix) == (
+        "FAILED: the skill's lift over no skill is not shown in C/claude-code/claude-test-1 "
+        "(--fail-on no-lift)."
+    )
+    text = render_markdown(blind)
+    assert text.splitlines()[0] == (
+        "### ❌ activation: FAILED: the skill's lift over no skill is not shown \\(--fail-on "
+        "no-lift\\)."
+    )
+    assert (
+        "**skill lift over the suite \\(first rounds\\)**: not measured \\(no trial of the "
+        "\\`none\\` arm to compare with\\)"
+    ) in text
+
+
+def test_diff_compares_two_saved_behavior_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = saved(behavior_report(broken=False), tmp_path / "old.json")
+    new = saved(behavior_report(), tmp_path / "new.json")
+    assert main(["diff", str(old), str(new)]) == ExitCode.REGRESSED
+    lines = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    assert (
+        "Cases, OLD and NEW (k/n = passed of valid trials: a trial passes when every grader "
+        "that applies does)"
+    ) in lines
+    row = next(line for line in lines if line.startswith("│ checkout"))
+    assert row.split("│")[2:9] == [
+        "          3/3 ", "           3/3 ", "       PASS ", "          3/3 ", "           0/3 ",
+        "  REGRESSED ", " regressed ",
+    ]  # fmt: skip
+    assert (
+        "skill lift over the suite (first rounds) OLD: candidate 9/9 = 100% vs no skill "
+        "1/8 = 12%: +88 points (95% Newcombe +42 to +98), shown"
+    ) in lines
+    assert lines[-1] == "FAILED: 1 case(s) that passed in OLD regressed in NEW."
+
+
+def test_merge_puts_behavior_shards_back_together(tmp_path: Path) -> None:
+    whole = behavior_report()
+    first = shard_of(whole, 1, 2, ["checkout"])
+    second = shard_of(whole, 2, 2, ["webhook", "refund"])
+    merged = merge_saved([("s1", of_report(first)), ("s2", of_report(second))], "0.2.0").report
+    cell = merged.single
+    assert cell is not None
+    assert [entry.status for entry in cell.cases] == [entry.status for entry in whole.cases]
+    assert [entry.q_value for entry in cell.cases] == [entry.q_value for entry in whole.cases]
+    assert cell.behavior == whole.behavior
+    assert (cell.exit_code, merged.exit_code) == (ExitCode.REGRESSED, ExitCode.REGRESSED)
+    paths = [saved(part, tmp_path / f"s{n}.json") for n, part in enumerate((first, second), 1)]
+    out = tmp_path / "merged.json"
+    assert main(["merge", *map(str, paths), "--json", str(out)]) == ExitCode.REGRESSED
+    again = parse_report(orjson.loads(out.read_bytes()), "merged.json")
+    assert again.behavior == whole.behavior
+    assert again.cases == whole.cases
+
+
+def test_merge_gates_on_the_lift_of_the_whole_run() -> None:
+    """One shard alone shows no lift; the merged run does: the gate reads the whole."""
+    whole = behavior_report((NO_LIFT_FAILS,), broken=False)
+    first = shard_of(whole, 1, 2, ["webhook"])
+    second = shard_of(whole, 2, 2, ["checkout", "refund"])
+    assert first.behavior is not None and not first.behavior.lift_shown
+    merged = merge_saved([("s1", of_report(first)), ("s2", of_report(second))], "0.2.0").report
+    assert merged.exit_code == ExitCode.OK
+    alone = merge_saved([("s1", of_report(first))], "0.2.0").report
+    assert alone.exit_code == ExitCode.REGRESSED  # the lift is not shown (and a shard missing)
