@@ -8,8 +8,10 @@ in `copilot-1.0.102.toml` beside this file:
 
 - **Which skills**: every project skill (Stage B installs the whole set as project skills of
   its workspace), then the CLI's two built-ins. A description over 1,024 characters makes the
-  skill fail to load: it is neither listed nor loadable. `disable-model-invocation: true`
-  leaves a skill out. The listed name is the frontmatter `name`, else the folder's.
+  skill fail to load, and so does a name that is not ASCII letters, digits and `_.: -`
+  starting with a letter or digit: such a skill is neither listed nor loadable.
+  `disable-model-invocation: true` leaves a skill out. The listed name is the frontmatter
+  `name`, else the folder's.
 - **Entry**: `<skill>`, `  <name>N</name>`, `  <description>D</description>`,
   `  <location>L</location>`, `</skill>` on five lines; N and D XML-escaped and otherwise as
   written; L the source label (`project`, `builtin`), never a path.
@@ -31,6 +33,7 @@ but keeps it in this tool's reader.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +57,7 @@ class CopilotRules:
     budget: int
     overflow: str
     description_limit: int
+    name_pattern: re.Pattern[str]
     builtins: tuple[ListedSkill, ...]
 
     @classmethod
@@ -77,6 +81,7 @@ class CopilotRules:
             budget=data["budget"]["characters"],
             overflow=data["budget"]["overflow"],
             description_limit=data["rules"]["description_limit"],
+            name_pattern=re.compile(data["rules"]["name_pattern"]),
             builtins=builtins,
         )
 
@@ -113,9 +118,12 @@ def description_of(skill: ListedSkill) -> str:
 
 
 def loads(skill: ListedSkill, rules: CopilotRules | None = None) -> bool:
-    """Whether the CLI loads the skill at all (a description over the limit fails it)."""
+    """Whether the CLI loads the skill at all (a description over the limit, or a name
+    that is not of ASCII letters, digits and `_.: -` starting with a letter or digit, fails
+    it)."""
     rules = rules or packaged_rules()
-    return len(description_of(skill)) <= rules.description_limit
+    named = rules.name_pattern.fullmatch(listed_name(skill)) is not None
+    return named and len(description_of(skill)) <= rules.description_limit
 
 
 def render(
