@@ -1,8 +1,8 @@
-"""Stage B's own backend running the real OpenCode or Codex CLI against a local stand-in
-(the Messages API for OpenCode, the Responses API for Codex), on the `billing` plugin with
-its `refunds` skill (the target, a long description in the working tree) and a `charts`
-sibling, with a planted "real" user home and a planted skill above the run folders that
-must never reach a measured run."""
+"""Stage B's own backend running the real OpenCode, Codex or GitHub Copilot CLI against a
+local stand-in (the Messages API for OpenCode and Copilot, the Responses API for Codex), on
+the `billing` plugin with its `refunds` skill (the target, a long description in the
+working tree) and a `charts` sibling, with a planted "real" user home and a planted skill
+above the run folders that must never reach a measured run."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import pytest
 from activation._models import AgentSettings, Case, Inputs, RunSpec, Trial, TrialKey, VariantName
 from activation.inputs.load import load_inputs
 from activation.trials.agent.backend import AgentBackend
+from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.local_server import StandIn
 from tests.support.npm_cli import processes_using
 from tests.support.skill_repo import REFERENCE, SKILL_ID, SKILL_PATH, SkillRepo, SkillRepos
@@ -36,7 +37,11 @@ LEAKY = "leaky-user-skill"
 """A skill planted in the real HOME: it must never show up in a measured run."""
 ABOVE = "leaky-parent-skill"
 """A skill planted in the temp folder the run folders are made in."""
-KEYS = {"opencode": "sk-ant-test-opencode-SECRET-1", "codex": "sk-test-codex-SECRET-22"}
+KEYS = {
+    "opencode": "sk-ant-test-opencode-SECRET-1",
+    "codex": "sk-test-codex-SECRET-22",
+    "copilot": "sk-ant-test-copilot-SECRET-333",
+}
 PROMPT = "Refund order 1234, please"
 
 
@@ -47,8 +52,9 @@ def leaky_skill(folder: Path, name: str) -> None:
 
 
 def plant_user_config(home: Path) -> None:
-    """Both agents' user configuration and skills, in the real HOME."""
+    """The agents' user configuration and skills, in the real HOME."""
     leaky_skill(home / ".agents" / "skills", LEAKY)
+    leaky_skill(home / ".copilot" / "skills", LEAKY)
     leaky_skill(home / ".config" / "opencode" / "skills", LEAKY)
     leaky_skill(home / ".codex" / "skills", LEAKY)
     (home / ".config" / "opencode" / "opencode.json").write_text(
@@ -89,9 +95,13 @@ class AgentHarness:
             "XDG_CONFIG_HOME": str(self.home / ".config"),
             "CODEX_HOME": str(self.home / ".codex"),
             "OPENCODE_CONFIG": str(self.home / ".config" / "opencode" / "opencode.json"),
+            "COPILOT_HOME": str(self.home / ".copilot"),
         }
         if self.agent == "opencode":
             return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url}
+        if self.agent == "copilot":
+            return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url,
+                    "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
         return {**env, "OPENAI_API_KEY": self.key, "OPENAI_BASE_URL": f"{api.base_url}/v1"}
 
     def spec(self, model: str | None = None, timeout: float = 60.0) -> RunSpec:
