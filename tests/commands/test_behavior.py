@@ -25,6 +25,7 @@ from tests.support.claude_cli import processes_mentioning
 from tests.support.cli import HANG, read_report, wait_until
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Raw, Reply, Text, ToolUse
 from tests.support.scripted_model import API_KEY
+from tests.test_docs import shows
 
 Report = dict[str, Any]
 ONE_CASE = ("--only", "welcome_banner", "--trials", "3", "--max-trials", "3")
@@ -54,15 +55,26 @@ def outcomes(trial: dict[str, Any]) -> dict[str, str]:
     return {grade["grader"]: grade["outcome"] for grade in trial["grades"]}
 
 
+def stand_in_output() -> str:
+    """The walk-through's output on the Behavior page: what this file's first test prints."""
+    page = (Path(__file__).parents[2] / "docs" / "behavior.md").read_text()
+    return page.split("<!-- stand-in output -->\n```text\n", 1)[1].split("```", 1)[0]
+
+
 def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_gate(
-    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    at_work: tuple[FakeMessagesAPI, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     api, claude = at_work
     monkeypatch.chdir(example_repo(tmp_path / "repo", broken=True))
+    monkeypatch.setenv("COLUMNS", "250")
     kept = tmp_path / "kept"
     code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--trials", "3",
                           "--max-trials", "3", "--keep-workspaces", str(kept))  # fmt: skip
     assert code == 1
+    assert shows(capsys.readouterr().out, stand_in_output())
     assert report["stage"] == "C"
     # The example's cases have a `## System` section: the llm arm runs too, by default.
     assert report["arms"] == ["none", "llm"]
