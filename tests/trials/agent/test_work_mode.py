@@ -109,9 +109,10 @@ class Bench:
         *,
         work: bool = True,
         skills: SkillSet | None = None,
+        model: str | None = None,
     ) -> Finished:
         settings = AgentSettings(max_turns=12)
-        run = Run(settings, None, str(self.executable), prompt, dirs, skills or self.skills,
+        run = Run(settings, model, str(self.executable), prompt, dirs, skills or self.skills,
                   work=work)  # fmt: skip
         finished = run_cli(self.adapter, run, self.parent(api))
         assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-2000:]
@@ -230,6 +231,29 @@ def test_stage_b_refuses_every_write(agent: str, bench_for: Any) -> None:
     assert not (dirs.work / "stage-b.txt").exists()
     assert "stage-b.txt" not in "".join(files_under(dirs.work))
     assert STAGE_B_REFUSED[agent] in result, result
+
+
+def test_codex_patches_with_the_top_level_apply_patch_tool_too(bench_for: Any) -> None:
+    """gpt-5.5 is offered `apply_patch` itself (its default model only through code mode's
+    `exec`, as the tests above run it): the same patches land, and one aimed out of the
+    workspace is refused."""
+    bench = bench_for("codex")
+    dirs = bench.fresh_dirs()
+    (dirs.work / "config.txt").write_text("mode = old\n")
+    steps = [
+        Write("src/refund.py", "LEDGER = True\n"),
+        Replace("config.txt", "mode = old", "mode = new"),
+        Write(str(dirs.tmp / "escaped.txt"), "x\n"),
+    ]
+    with bench.api(agent_writes.codex(steps)) as api:
+        bench.run(api, dirs, model="gpt-5.5")
+        first, *_ = bench.loop(api)
+        outputs = bench.results(api)
+    assert "apply_patch" in first.tool_names and "exec" not in first.tool_names
+    assert (dirs.work / "src" / "refund.py").read_text() == "LEDGER = True\n"
+    assert (dirs.work / "config.txt").read_text() == "mode = new\n"
+    assert not (dirs.tmp / "escaped.txt").exists()
+    assert REFUSED["codex"] in outputs[2], outputs[2]
 
 
 def test_codex_commands_write_in_the_workspace_only_and_reach_no_network(
