@@ -172,8 +172,9 @@ def test_a_work_run_writes_and_edits_in_its_workspace(agent: str, bench_for: Any
     ]
     with bench.api(agent_writes.SCRIPTS[agent](steps)) as api:
         bench.run(api, dirs)
-        after_load = bench.loop(api)[1]
+        first, after_load, *_ = bench.loop(api)
     assert "REFUNDS-BODY" in sent_text(after_load)  # the skill loaded
+    assert_no_shell_or_web(agent, first)
     written = {name: text for name, text in files_under(dirs.work).items()
                if not name.startswith((".agents", ".claude"))}  # fmt: skip
     assert written == {
@@ -181,6 +182,22 @@ def test_a_work_run_writes_and_edits_in_its_workspace(agent: str, bench_for: Any
         "config.txt": "mode = new\nkeep = yes\n",
         "src/refund.py": "def refund(order):\n    return ledger.refund(order)\n",
     }
+
+
+def assert_no_shell_or_web(agent: str, request: Any) -> None:
+    """The tools a work run offers the model: ways to edit files, no shell (but Codex's,
+    in its sandbox) and no web."""
+    names = request.tool_names
+    if agent == "claude-code":
+        assert {"Read", "Write", "Edit", "Skill"} <= set(names)
+        assert "Bash" not in names
+        assert "WebFetch" not in json.dumps(request.body)  # nor among the deferred tools
+        assert "WebSearch" not in json.dumps(request.body)
+    elif agent == "opencode":
+        assert names == ["edit", "glob", "grep", "read", "skill", "todowrite", "write"]
+    else:
+        assert "exec" in names  # code mode: its shell and apply_patch are nested in it
+        assert "web_search" not in names
 
 
 REFUSED = {
