@@ -25,7 +25,7 @@ from activation.trials.agents.claude_code import adapter as claude_code
 from activation.trials.agents.codex import adapter as codex
 from activation.trials.agents.opencode import adapter as opencode
 from tests.support import agent_writes
-from tests.support.agent_writes import Finished, Load, Replace, Write, run_cli, writes
+from tests.support.agent_writes import Finished, Load, Replace, Step, Write, run_cli, writes
 from tests.support.fake_agent import write_shim
 from tests.support.fake_agent.adapter import ADAPTER as FAKE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest
@@ -257,7 +257,7 @@ def test_codex_patches_with_the_top_level_apply_patch_tool_too(bench_for: Any) -
     bench = bench_for("codex")
     dirs = bench.fresh_dirs()
     (dirs.work / "config.txt").write_text("mode = old\n")
-    steps = [
+    steps: list[Step] = [
         Write("src/refund.py", "LEDGER = True\n"),
         Replace("config.txt", "mode = old", "mode = new"),
         Write(str(dirs.tmp / "escaped.txt"), "x\n"),
