@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from activation.commands.main import main
@@ -278,3 +279,31 @@ def test_sigterm_stops_every_agent_removes_the_workspaces_and_writes_a_partial_r
     assert data["summary"]["unfinished"] == ["welcome_banner"]
     assert "INTERRUPTED" in out.decode()
     assert API_KEY not in out.decode() + err.decode()
+
+
+def test_invoke_loads_the_skill_through_the_prompt_and_a_second_run_comes_from_the_cache(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    flags = ("--baseline", "git:HEAD", "--only", "welcome_banner", "--trials", "1",
+             "--max-trials", "1", "--no-control", "--invoke")  # fmt: skip
+    code, report = behave(tmp_path, claude, *flags)
+    assert code == 0
+    trials = report["cases"][0]["trials"]
+    assert [(t["variant"], t["activated"], t["correct"]) for t in trials] == [
+        ("baseline", True, True), ("candidate", True, True),
+    ]  # fmt: skip
+    assert all(
+        t["evidence"].startswith("loaded by the prompt's explicit invocation") for t in trials
+    )
+    firsts = [r for r in api.message_requests if r.is_main_loop and r.turn == 0]
+    assert len(firsts) == 2
+    command = "<command-name>/greetlib:greetlib</command-name>"
+    assert all(command in orjson.dumps(r.messages).decode() for r in firsts)
+    asked = len(api.message_requests)
+    again, second = behave(tmp_path, claude, *flags)
+    assert again == 0
+    assert len(api.message_requests) == asked
+    assert [t["cached"] for t in second["cases"][0]["trials"]] == [True, True]
+    assert [t["correct"] for t in second["cases"][0]["trials"]] == [True, True]
