@@ -15,6 +15,7 @@ skills folder) is never graded.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -189,6 +190,7 @@ class BehaviorBackend(AgentBackend):
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         prepared = self._prepared[self.cases[key.case.id].scaffold_digest]
         shutil.copytree(prepared, dirs.work, dirs_exist_ok=True, symlinks=True)
+        cut_links_out(dirs.work)
 
     def _laid_out(self, key: TrialKey, dirs: RunDirs) -> None:
         """What the adapter added to the workspace is the agent's equipment, never graded."""
@@ -329,6 +331,17 @@ class BehaviorBackend(AgentBackend):
             "judge": self.judge_model,
         }
         return request_digest(f"{self.agent.name}:behavior", run, key)
+
+
+def cut_links_out(root: Path) -> None:
+    """Remove every symbolic link under `root` that leads out of it (a setup command may
+    leave one): an agent that follows links (OpenCode does) would write through it."""
+    inside = root.resolve()
+    for folder, subfolders, names in os.walk(root):
+        for name in (*subfolders, *names):
+            path = Path(folder) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(inside):
+                path.unlink()
 
 
 def _safe(name: str) -> str:
