@@ -305,6 +305,7 @@ class BehaviorView:
 
     figures: Behavior
     maps: list[GraderMap]
+    suite: str
     lift: str
     loading: list[str]
     legend: str
@@ -330,7 +331,8 @@ def behavior_view(report: Report) -> BehaviorView | None:
     found = report.behavior
     if found is None:
         return None
-    return BehaviorView(found, grader_maps(found), words.suite_lift_text(found),
+    return BehaviorView(found, grader_maps(found), words.suite_rates_text(found),
+                        words.suite_lift_text(found),
                         [words.loading_text(loading) for loading in found.loading],
                         words.PASSED_CELLS)  # fmt: skip
 

@@ -105,7 +105,7 @@ def _behavior(behavior: Behavior) -> list[str]:
             cells = " | ".join(words.grader_cell(grader.rate(arm)) for arm in arms)
             lines.append(f"| {code(case.id)} | {escape(words.grader_text(grader))} | {cells} |")
     lift = f"**{escape(words.SUITE_LIFT)}**: {escape(words.lift_text(behavior.lift))}"
-    lines += ["", lift, ""]
+    lines += ["", escape(words.suite_rates_text(behavior)), "", lift, ""]
     lines += ["**Loaded vs not**", ""]
     lines += [f"- {escape(words.loading_text(loading))}" for loading in behavior.loading]
     return lines

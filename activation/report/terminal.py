@@ -133,8 +133,10 @@ def level_table(behavior: Behavior) -> Table:
 
 
 def behavior_text(behavior: Behavior) -> Text:
-    """The skill's lift over no skill, and how trials did where it loaded and where not."""
+    """Each arm's pass rate over the suite, the skill's lift over no skill, and how trials
+    did where it loaded and where not."""
     text = Text()
+    text.append(f"{words.suite_rates_text(behavior)}\n")
     text.append(
         f"{words.suite_lift_text(behavior)}\n", style="" if behavior.lift_shown else "yellow"
     )

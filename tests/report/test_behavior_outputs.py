@@ -28,6 +28,7 @@ from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
 from activation.report.matrix import assembled, of_report
+from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
 from activation.report.model import Report
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
@@ -78,6 +79,10 @@ def test_the_terminal_shows_each_arm_grader_level_the_lift_and_loading(
     assert "│ L2 hallucination │      9/9 │       6/9 │ 1/1 (7 void) │" in lines
     assert (
         "│ checkout │ L2 no invented client.refunds.force()  │      3/3 │       0/3 │ void │"
+    ) in lines
+    assert (
+        "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), "
+        "none 1/8 (2-47%) +1 err"
     ) in lines
     assert (
         "skill lift over the suite (first rounds): candidate 6/9 = 67% vs no skill 1/8 = 12%: "
@@ -262,7 +267,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     data = orjson.loads(report_json(report))
     jsonschema.Draft202012Validator(report_schema()).validate(data)
     figures = data["behavior"]
-    assert set(figures) == {"arms", "cases", "levels", "lift", "loading"}
+    assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading"}
     assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift"}
     assert figures["cases"][0]["arms"]["none"] == {
         "passed": 0,
@@ -373,3 +378,29 @@ def test_merge_gates_on_the_lift_of_the_whole_run() -> None:
     assert merged.exit_code == ExitCode.OK
     alone = merge_saved([("s1", of_report(first))], "0.2.0").report
     assert alone.exit_code == ExitCode.REGRESSED  # the lift is not shown (and a shard missing)
+
+
+def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
+    broken = behavior_report()
+    steady = replace(behavior_report(broken=False), model="claude-test-2")
+    matrix = assembled((broken, steady), "0.2.0", "fingerprint")
+    assert words.matrix_columns(matrix) == (
+        "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
+        "statuses",
+    )  # fmt: skip
+    assert words.matrix_rows(matrix) == [
+        ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
+         "+54 (+8 to +78), shown", "1 REGRESSED, 2 PASS"],
+        ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
+         "+88 (+42 to +98), shown", "3 PASS"],
+    ]  # fmt: skip
+    lines = render_matrix_markdown(matrix).splitlines()
+    assert lines[4:7] == [
+        "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | statuses |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
+        "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | 1 REGRESSED, 2 PASS |",
+    ]
+    assert words.matrix_verdict(matrix) == (
+        "FAILED: the candidate regressed in C/claude-code/claude-test-1."
+    )
