@@ -49,6 +49,8 @@ class Bar:
     low: float | None
     high: float | None
     y: int
+    counted: str = "correct"
+    """What its trials count: "correct", or (graded trials) "passed"."""
 
     @staticmethod
     def x(value: float) -> float:
@@ -58,7 +60,7 @@ class Bar:
     def label(self) -> str:
         if self.rate is None:
             return f"{self.variant}: no valid trial"
-        text = f"{self.variant}: {self.correct}/{self.valid} correct ({self.rate:.0%}"
+        text = f"{self.variant}: {self.correct}/{self.valid} {self.counted} ({self.rate:.0%}"
         if self.low is not None and self.high is not None:
             text += f", 95% Wilson {self.low:.0%}-{self.high:.0%}"
         return text + (f", {self.errors} errored" if self.errors else "") + ")"
@@ -118,9 +120,10 @@ def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)
+    counted = "passed" if words.graded_case(entry) else "correct"
     return Bar(
         variant, correct, tally.valid, tally.errors, correct / tally.valid, low, high,
-        ROW_Y[variant],
+        ROW_Y[variant], counted,
     )  # fmt: skip
 
 

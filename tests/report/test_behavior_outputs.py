@@ -33,6 +33,7 @@ from activation.report.merge import merge_saved
 from activation.report.model import Report
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
 from tests.support.behavior_reports import behavior_report, shard_of
+from tests.support.browser import ARTIFACTS, Launcher, visit
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -404,3 +405,30 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     assert words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
     )
+
+
+def test_the_heat_maps_in_a_browser(chromium: Launcher, tmp_path: Path) -> None:
+    """The maps render side by side, coloured by pass rate, with each grader named on hover,
+    and nothing is fetched."""
+    page_file = tmp_path / "report.html"
+    page_file.write_text(render_html(behavior_report(), tmp_path))
+    with chromium() as browser, visit(browser, page_file) as seen:
+        page = seen.page
+        maps = page.locator("table.grader-map")
+        assert maps.evaluate_all("tables => tables.map(t => t.dataset.arm)") == [
+            "baseline", "candidate", "none",
+        ]  # fmt: skip
+        cell = page.locator("#grader-map-candidate tr[data-case=checkout] td[data-level=L2] span")
+        assert cell.inner_text() == "0/3"
+        assert cell.get_attribute("title") == f"candidate: checkout: L2 {L2}: 0/3"
+        colour = "span => getComputedStyle(span).backgroundColor"
+        assert cell.evaluate(colour) == "rgb(240, 168, 168)"  # hsl(0, 70%, 80%)
+        passed = page.locator("#grader-map-baseline tr[data-case=checkout] td[data-level=L2] span")
+        assert passed.evaluate(colour) == "rgb(168, 240, 168)"  # hsl(120, 70%, 80%)
+        boxes = [maps.nth(n).bounding_box() for n in range(3)]
+        assert all(box is not None and box["width"] > 100 for box in boxes)
+        assert page.inner_text("#arm-rates tr[data-case=checkout] td.broke") == (f"L2 {L2}")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "behavior-report.png"), full_page=True)
+        assert seen.errors == []
+        assert seen.requests == [page_file.as_uri()]
