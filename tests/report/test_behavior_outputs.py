@@ -175,6 +175,14 @@ def test_junit_carries_each_case_arms_graders_and_trials() -> None:
         "/work/state/runs/checkout-candidate-2.jsonl; workspace /work/kept/checkout-candidate-2"
     ) in body
     assert sum(line.startswith("trial ") for line in body) == 9
+    assert (suite.tests, suite.failures) == (4, 1)
+    assert cases["skill-lift"].classname == "behavior"
+    assert cases["skill-lift"].system_out.splitlines()[:2] == [
+        "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), "
+        "none 1/8 (2-47%) +1 err",
+        "skill lift over the suite (first rounds): candidate 6/9 = 67% vs no skill 1/8 = 12%: "
+        "+54 points (95% Newcombe +8 to +78), shown",
+    ]
     refund = cases["refund"].system_out.splitlines()
     assert "none pass rate: 0/2 (0-66%) +1 err" in refund
     assert "trial none #1 error: agent timed out after 600 s" in refund
@@ -310,6 +318,12 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
         "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
     )
     assert behavior_report(without="none", broken=False).exit_code == ExitCode.OK
+    xml = render_junit(blind).decode()
+    JUNIT_SCHEMA.validate(xml)
+    suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
+    assert (suite.tests, suite.failures) == (4, 1)
+    (lift,) = next(case for case in suite if case.name == "skill-lift").result
+    assert (lift.type, lift.message) == ("NO-LIFT", words.NO_LIFT)
     matrix = assembled((blind,), "0.2.0", "fingerprint")
     assert matrix.exit_code == ExitCode.REGRESSED
     assert words.matrix_verdict(matrix) == (
