@@ -312,6 +312,7 @@ class BehaviorView:
     lift: str
     loading: list[str]
     legend: str
+    heat_legend: str = words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
         return words.rate_cell(rate)

@@ -92,21 +92,21 @@ def _behavior(behavior: Behavior) -> list[str]:
     if len(behavior.cases) > SUMMARY_LIST_LIMIT:
         lines.append(f"\n… and {len(behavior.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
                      "JSON report)")  # fmt: skip
-    lines += ["", "**Levels** (graders passed of applied, every case)", ""]
+    lines += ["", f"**{escape(words.LEVELS)}**", ""]
     lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
     for level in behavior.levels:
         cells = " | ".join(words.grader_cell(level.rate(arm)) for arm in arms)
         lines.append(f"| {escape(words.level_text(level.level))} | {cells} |")
     changed = words.changed_graders(behavior)
     if changed:
-        lines += ["", "**Graders that changed** (baseline vs candidate)", ""]
+        lines += ["", f"**{escape(words.CHANGED_GRADERS)}**", ""]
         lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
         for case, grader in changed[:SUMMARY_LIST_LIMIT]:
             cells = " | ".join(words.grader_cell(grader.rate(arm)) for arm in arms)
             lines.append(f"| {code(case.id)} | {escape(words.grader_text(grader))} | {cells} |")
     lift = f"**{escape(words.SUITE_LIFT)}**: {escape(words.lift_text(behavior.lift))}"
     lines += ["", escape(words.suite_rates_text(behavior)), "", lift, ""]
-    lines += ["**Loaded vs not**", ""]
+    lines += [f"**{words.LOADED}**", ""]
     lines += [f"- {escape(words.loading_text(loading))}" for loading in behavior.loading]
     return lines
 

@@ -102,7 +102,7 @@ def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None
     shown = [behavior.case(entry.id) for entry in entries if entry.status is not Status.PASS]
     if not shown:
         return None
-    table = Table(title="Graders (passed of applied; void: did not apply)", title_justify="left")
+    table = Table(title=words.GRADERS, title_justify="left")
     table.add_column("case", no_wrap=True)
     table.add_column("grader")
     for arm in behavior.arms:
@@ -120,7 +120,7 @@ def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None
 
 def level_table(behavior: Behavior) -> Table:
     """Every grader of a level over the suite, per arm."""
-    table = Table(title="Levels (graders passed of applied, every case)", title_justify="left")
+    table = Table(title=words.LEVELS, title_justify="left")
     table.add_column("level", no_wrap=True)
     for arm in behavior.arms:
         table.add_column(arm, justify="right", no_wrap=True)
@@ -140,7 +140,7 @@ def behavior_text(behavior: Behavior) -> Text:
     text.append(
         f"{words.suite_lift_text(behavior)}\n", style="" if behavior.lift_shown else "yellow"
     )
-    text.append("loaded vs not:\n")
+    text.append(f"{words.LOADED.lower()}:\n")
     for loading in behavior.loading:
         text.append(f"  {words.loading_text(loading)}\n")
     text.rstrip()

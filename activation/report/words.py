@@ -564,6 +564,16 @@ FINAL = "final"
 """The level of a final holistic judge (it has none)."""
 
 
+LEVELS = "Levels (graders passed of applied, every case)"
+GRADERS = "Graders (passed of applied; void: did not apply)"
+CHANGED_GRADERS = "Graders that changed (baseline vs candidate)"
+LOADED = "Loaded vs not"
+HEAT_LEGEND = (
+    "Graders by case and level, per arm: passed of applied, red (never) to green (always); "
+    "grey: the grader never applied (void)."
+)
+
+
 def arms_text(report: Report) -> str | None:
     """ "arms: baseline, candidate, none (no skill of the set)": what a behavior run ran."""
     if report.behavior is None:

@@ -24,6 +24,7 @@ from activation._models import NO_LIFT_FAILS
 from activation.commands.main import main
 from activation.report import words
 from activation.report.codec import parse_report, report_data, report_json, report_schema
+from activation.report.diff import compare
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
@@ -31,6 +32,7 @@ from activation.report.matrix import assembled, of_report
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
 from activation.report.model import Report
+from activation.verdicts.judge import Evidence, judge_all
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
 from tests.support.behavior_reports import behavior_report, shard_of
 from tests.support.browser import ARTIFACTS, Launcher, visit
@@ -120,7 +122,7 @@ def test_the_markdown_shows_the_same(tmp_path: Path) -> None:
         r"L2 no invented client.refunds.force\(\) |"
     ) in lines
     assert "| L2 hallucination | 9/9 | 6/9 | 1/1 (7 void) |" in lines
-    assert lines[lines.index("**Graders that changed** (baseline vs candidate)") + 4 :][:2] == [
+    assert lines[lines.index(r"**Graders that changed \(baseline vs candidate\)**") + 4 :][:2] == [
         r"| `checkout` | L2 no invented client.refunds.force\(\) | 3/3 | 0/3 | void |",
         "| `checkout` | final the judge: a working refund flow | 3/3 | 0/3 | 0/3 |",
     ]
@@ -446,3 +448,18 @@ def test_the_heat_maps_in_a_browser(chromium: Launcher, tmp_path: Path) -> None:
         page.screenshot(path=str(ARTIFACTS / "behavior-report.png"), full_page=True)
         assert seen.errors == []
         assert seen.requests == [page_file.as_uri()]
+
+
+def test_diff_moves_a_graded_case_on_its_passes_not_on_its_loading() -> None:
+    old = behavior_report(broken=False)
+    webhook = old.cases[1]
+    unloaded = tuple(
+        replace(trial, activated=False, chose=()) if trial.variant == "candidate" else trial
+        for trial in webhook.trials
+    )
+    (again,) = judge_all([Evidence(webhook.case, unloaded)], old.alpha)
+    assert (webhook.candidate.verdict, again.candidate.verdict) == (True, False)
+    new = replace(old, cases=(old.cases[0], again, old.cases[2]))
+    assert [change.movement for change in compare(old, new).changes] == ["", "", ""]
+    broken = behavior_report()
+    assert [change.movement for change in compare(old, broken).changes] == ["regressed", "", ""]
