@@ -327,6 +327,14 @@ class BehaviorView:
         found = self.figures.case(case_id)
         return next(words.grader_text(g) for g in found.graders if g.grader == name)
 
+    @property
+    def lifted(self) -> bool:
+        """Whether the run had a `none` arm, so each case has a lift."""
+        return "none" in self.figures.arms
+
+    def lift_cell(self, case_id: str) -> str:
+        return words.lift_cell(self.figures.case(case_id).lift)
+
     def broke(self, case_id: str) -> str:
         return words.case_broke(self.figures.case(case_id))
 

@@ -84,9 +84,13 @@ def _behavior(behavior: Behavior) -> list[str]:
     arms = behavior.arms
     head = "| " + " | ".join(arms) + " |"
     lines = [f"**Cases** ({escape(words.PASSED_CELLS)}, 95% Wilson)", ""]
-    lines += [f"| case {head} status | broke first |", "|---" * (len(arms) + 3) + "|"]
+    lifted = "none" in arms
+    lift = " lift |" if lifted else ""
+    lines += [f"| case {head}{lift} status | broke first |",
+              "|---" * (len(arms) + 3 + lifted) + "|"]  # fmt: skip
     for case in behavior.cases[:SUMMARY_LIST_LIMIT]:
-        cells = " | ".join(words.rate_cell(case.rate(arm)) for arm in arms)
+        rates = [words.rate_cell(case.rate(arm)) for arm in arms]
+        cells = " | ".join(rates + ([words.lift_cell(case.lift)] if lifted else []))
         broke = escape(words.case_broke(case))
         lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
     if len(behavior.cases) > SUMMARY_LIST_LIMIT:

@@ -72,12 +72,12 @@ def test_the_terminal_shows_each_arm_grader_level_the_lift_and_loading(
         in lines
     )
     assert (
-        "│ checkout │ 3/3 (44-100%) │   0/3 (0-56%) │        0/3 (0-56%) │ 0.016 │ 0.047 │ "
-        "REGRESSED │ L2 no invented client.refunds.force() │"
+        "│ checkout │ 3/3 (44-100%) │   0/3 (0-56%) │        0/3 (0-56%) │ +0 (-56 to +56), not "
+        "shown │ 0.016 │ 0.047 │ REGRESSED │ L2 no invented client.refunds.force() │"
     ) in lines
     assert (
-        "│ refund   │ 3/3 (44-100%) │ 3/3 (44-100%) │ 0/2 (0-66%) +1 err │ 1.000 │ 1.000 │ "
-        "PASS      │                                       │"
+        "│ refund   │ 3/3 (44-100%) │ 3/3 (44-100%) │ 0/2 (0-66%) +1 err │  +100 (+14 to +100), "
+        "shown │ 1.000 │ 1.000 │ PASS      │                                       │"
     ) in lines
     assert "│ L2 hallucination │      9/9 │       6/9 │ 1/1 (7 void) │" in lines
     assert (
@@ -116,10 +116,10 @@ def test_the_markdown_shows_the_same(tmp_path: Path) -> None:
     text = render_markdown(behavior_report())
     snapshot("behavior.md", text)
     lines = text.splitlines()
-    assert "| case | baseline | candidate | none | status | broke first |" in lines
+    assert "| case | baseline | candidate | none | lift | status | broke first |" in lines
     assert (
-        "| `checkout` | 3/3 (44-100%) | 0/3 (0-56%) | 0/3 (0-56%) | REGRESSED | "
-        r"L2 no invented client.refunds.force\(\) |"
+        "| `checkout` | 3/3 (44-100%) | 0/3 (0-56%) | 0/3 (0-56%) | +0 (-56 to +56), not shown "
+        r"| REGRESSED | L2 no invented client.refunds.force\(\) |"
     ) in lines
     assert "| L2 hallucination | 9/9 | 6/9 | 1/1 (7 void) |" in lines
     assert lines[lines.index(r"**Graders that changed \(baseline vs candidate\)**") + 4 :][:2] == [
@@ -258,6 +258,7 @@ def test_the_html_has_a_case_by_grader_heat_map_per_arm() -> None:
     ]
     assert all(cell[3] == GREEN for cells in parser.maps["baseline"].values() for cell in cells)
     assert '<td class="broke">L2 no invented client.refunds.force()</td>' in page
+    assert '<td class="num mono lift">+100 (+14 to +100), shown</td>' in page
     assert (
         '<p id="lift">skill lift over the suite (first rounds): candidate 6/9 = 67% vs no '
         "skill 1/8 = 12%: +54 points (95% Newcombe +8 to +78), shown</p>"
