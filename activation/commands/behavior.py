@@ -34,16 +34,13 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_load import load_behavior_inputs
-    from activation.inputs.load import git_root
     from activation.trials.stage import stage_named
 
     session.adopt(args.debug, args.json)
     outputs = chosen_outputs(args, os.environ)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     cwd = Path.cwd()
-    suite = args.suite or (args.repo or git_root(cwd)) / SUITE
-    if args.suite is None and not suite.is_dir():
-        raise InputError(f"no behavior suite: {suite} does not exist (pass --suite PATH)")
+    suite = suite_of(args, cwd)
     inputs = load_behavior_inputs(
         cwd,
         suite,
@@ -67,6 +64,16 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     session.write_report(report)
     write_outputs(session, report, outputs)
     return report.exit_code
+
+
+def suite_of(args: argparse.Namespace, cwd: Path) -> Path:
+    """`--suite`, else `evals/` at the repo root when there is one."""
+    from activation.inputs.load import git_root
+
+    suite: Path = args.suite or (args.repo or git_root(cwd)) / SUITE
+    if args.suite is None and not suite.is_dir():
+        raise InputError(f"no behavior suite: {suite} does not exist (pass --suite PATH)")
+    return suite
 
 
 def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:

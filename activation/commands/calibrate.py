@@ -111,6 +111,10 @@ def keep_record(session: Session, folder: Path, stem: str, data: bytes, markdown
 
 
 def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> int:
+    if "--behavior" in argv:
+        from activation.commands.behavior_calibrate import main_behavior_calibration
+
+        return main_behavior_calibration(session, argv, stages)
     args, _settings = parse_settings(CALIBRATE, argv)
     schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA
     session.adopt(args.debug, args.json, stop_record_of(schema))

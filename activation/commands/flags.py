@@ -950,6 +950,38 @@ BEHAVIOR = Command(
     "the candidate passes it significantly less often than the baseline (Boschloo per case, "
     "Benjamini-Hochberg across cases and cells). Lift is the candidate against the none arm.",
 )
+CALIBRATION_LEFT_OUT = frozenset(
+    {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--shard", "--junit",
+     "--markdown", "--html", "--no-summary", "--show", "--dry-run"}
+)  # fmt: skip
+"""What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
+BEHAVIOR_CALIBRATE = Command(
+    "activation calibrate --behavior",
+    "Calibrate a behavior suite: the skill against itself (A/A, with the none arm) must "
+    "flag nothing and show the skill's lift over no skill; the skill against --broken, the "
+    "same SKILL.md with a plausible but wrong body, must REGRESS. Exit 0 only when all three "
+    "hold. Example: activation calibrate --behavior --broken edits/broken-body.md",
+    (
+        *(
+            (title, tuple(flag for flag in flags if flag.name not in CALIBRATION_LEFT_OUT))
+            for title, flags in BEHAVIOR.sections
+        ),
+        (
+            "calibration",
+            (
+                switch("--behavior", "calibrate the behavior suite (Stage C)"),
+                Flag(
+                    "--broken",
+                    "PATH",
+                    "the broken-body control: the skill's SKILL.md with a plausible but wrong body",
+                    Path,
+                    required=True,
+                ),
+            ),
+        ),
+    ),
+    BEHAVIOR.epilog,
+)
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "behavior": BEHAVIOR,

@@ -122,10 +122,12 @@ def load_behavior_inputs(
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
     catalog: Path | None = None,
+    alone: bool = False,
 ) -> Inputs:
     """Everything a Stage C run needs: the suite's graded cases (`only`: those ids), the
     skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
-    the whole set at each spec, body and references, as its `Variant.tree`."""
+    the whole set at each spec, body and references, as its `Variant.tree`. `alone`: the
+    candidate on both sides (an A/A run; no baseline is read)."""
     graded = load_behavior_suite(suite).graded
     if not graded:
         raise InputError(f"{suite}: every case is manual (no graders): nothing to run")
@@ -142,8 +144,10 @@ def load_behavior_inputs(
         (skill for case in graded for skill in (*case.skills, case.origin_skill) if skill), None
     )
     target = resolve_target(repo, skill_path, cwd, about)
-    specs = (baseline or BASELINE, candidate or working_tree_spec(target))
-    first, second = (_with_tree(resolve_variant(spec, target, cwd), target) for spec in specs)
+    second = with_tree(resolve_variant(candidate or working_tree_spec(target), target, cwd), target)
+    first = (
+        second if alone else with_tree(resolve_variant(baseline or BASELINE, target, cwd), target)
+    )
     return Inputs(
         target,
         tuple(_case(case) for case in graded),
@@ -164,7 +168,7 @@ def _case(case: BehaviorCase) -> Case:
     return Case(case.id, case.prompt, True, why, tags=(case.category,) if case.category else ())
 
 
-def _with_tree(variant: Variant, target: Target) -> Variant:
+def with_tree(variant: Variant, target: Target) -> Variant:
     """The variant with every file of its set: as committed at a `git:` ref, else the
     working tree's with the measured SKILL.md read from the spec's file."""
     ref = git_ref(variant.spec)

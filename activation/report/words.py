@@ -22,6 +22,7 @@ from activation._models import (
     VARIANTS,
     WEAKENED_FAILS,
     CaseVerdict,
+    Inputs,
     RunSpec,
     Status,
     Tally,
@@ -736,3 +737,38 @@ def changed_graders(behavior: Behavior) -> list[tuple[CaseBehavior, GraderFigure
 
 def _rates(rate: Rate | None) -> tuple[int, int] | None:
     return None if rate is None else (rate.passed, rate.applied)
+
+
+def tree_changes(
+    baseline: Sequence[tuple[str, bytes]], candidate: Sequence[tuple[str, bytes]]
+) -> list[str]:
+    """How two copies of a skill set differ, file by file: "M skills/x/SKILL.md (+3 -12
+    lines)", "A ...", "D ..."; binary files by size."""
+    before, after = dict(baseline), dict(candidate)
+    lines = []
+    for path in sorted(before.keys() | after.keys()):
+        old, new = before.get(path), after.get(path)
+        if old == new:
+            continue
+        mark = "A" if old is None else "D" if new is None else "M"
+        added, removed = _line_counts(old or b"", new or b"")
+        lines.append(f"{mark} {path} (+{added} -{removed} lines)")
+    return lines
+
+
+def _line_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    diff = difflib.ndiff(
+        old.decode("utf-8", "replace").splitlines(), new.decode("utf-8", "replace").splitlines()
+    )
+    counts = {"+": 0, "-": 0}
+    for line in diff:
+        if line[:1] in counts:
+            counts[line[:1]] += 1
+    return counts["+"], counts["-"]
+
+
+def detectable_hint(inputs: Inputs) -> str:
+    """Where a dry run points for what its settings can detect."""
+    if inputs.behavior:
+        return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
+    return "on a suite this size: add --simulate."

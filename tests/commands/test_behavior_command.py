@@ -11,9 +11,9 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from tests.support.behavior_repo import example_repo
+from tests.support.behavior_repo import BROKEN_BODY, example_repo
 from tests.support.cli import one_line_error, read_report
-from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.fake_behavior import FakeBehavior, passing, taught_by
 
 BROKEN_ONE = {
     "welcome_banner": {"baseline": 3, "candidate": 0},
@@ -129,7 +129,7 @@ def test_a_dry_run_shows_the_arms_their_runs_cost_and_time_without_a_run(
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert "first round per arm (3 case(s) x 3 trial(s)):" in out
     for arm in ("baseline", "candidate", "none"):
-        assert f"  {arm}: 9 run(s), up to $3.24" in out
+        assert f"  {arm}: 9 agent run(s), up to $3.24" in out
     assert (
         "time: about 14 min for the first round, 4 agent run(s) at once at about 2 min a run" in out
     )
@@ -171,3 +171,44 @@ def test_two_shards_merge_into_the_whole_run(
     nones = [t for e in data["cases"] for t in e["trials"] if t["variant"] == "none"]
     assert len(nones) == 9
     assert orjson.loads(merged.read_bytes())["stage"] == "C"
+
+
+def calibrate(tmp_path: Path, stages: FakeBehavior) -> tuple[int, dict[str, Any]]:
+    report = tmp_path / "calibration.json"
+    code = main(["calibrate", "--behavior", "--broken", str(BROKEN_BODY), "--json", str(report),
+                 "--trials", "3", "--max-trials", "3"], stages)  # fmt: skip
+    return code, orjson.loads(report.read_bytes())
+
+
+@pytest.mark.usefixtures("repo")
+def test_calibration_passes_a_suite_that_sees_the_skill_and_catches_the_broken_body(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stages = FakeBehavior(taught_by("# greetlib 2"))
+    code, data = calibrate(tmp_path, stages)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert (data["schema"], data["quiet"], data["caught"], data["lift_shown"]) == (
+        "activation-behavior-calibration/1", True, True, True,
+    )  # fmt: skip
+    assert data["same"]["arms"] == ["none"] and data["broken"]["arms"] == []
+    assert "A/A (the skill against itself): quiet" in out
+    assert (
+        "broken-body control (" + str(BROKEN_BODY) + "): caught, 3 case(s) REGRESSED "
+        "(batch_cards, configure_once, welcome_banner)"
+    ) in out.replace("\n", " ")
+    assert "lift over no skill: candidate 9/9 = 100% vs no skill 0/9 = 0%" in out
+    assert "OK: the suite is calibrated." in out
+
+
+@pytest.mark.usefixtures("repo")
+def test_calibration_fails_a_suite_that_cannot_see_the_skill_or_its_breakage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = calibrate(tmp_path, FakeBehavior(taught_by("greetlib", control_passes=True)))
+    out = capsys.readouterr().out.replace("\n", " ")
+    assert code == 1
+    assert (data["quiet"], data["caught"], data["lift_shown"]) == (True, False, False)
+    assert "NOT caught: no case regressed, the suite cannot tell a broken body" in out
+    assert "the suite cannot see the skill's effect" in out
+    assert "FAILED: the suite is not calibrated." in out

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Self
 
 from activation._models import (
+    VARIANTS,
     Grade,
     GradeOutcome,
     Inputs,
@@ -31,7 +32,8 @@ from activation.trials.stage import CostEstimate, Say, Stage, stage_named
 
 Outcome = tuple[bool | None, bool]
 """(passed, or None for an error; whether the skill loaded)."""
-BehaviorScript = Callable[[TrialKey], Outcome]
+BehaviorScript = Callable[[TrialKey, str | None], Outcome]
+"""(the trial, the SKILL.md its arm installs: None for a control) -> its outcome."""
 GRADERS = (("Writes the file", "contains", "L1"), ("Does it do the task?", "judge", None))
 
 
@@ -39,9 +41,19 @@ def passing(rates: Mapping[str, Mapping[str, int]]) -> BehaviorScript:
     """Per case and arm, how many of the first trials pass (the rest fail); the skill loads
     in every trial of an arm that has it."""
 
-    def outcome(key: TrialKey) -> Outcome:
+    def outcome(key: TrialKey, _skill: str | None) -> Outcome:
         passes = rates.get(key.case.id, {}).get(key.variant, 0)
         return key.index < passes, key.variant in ("baseline", "candidate")
+
+    return outcome
+
+
+def taught_by(marker: str, control_passes: bool = False) -> BehaviorScript:
+    """Every trial passes whose installed SKILL.md holds `marker` (a control's passes when
+    `control_passes`)."""
+
+    def outcome(_key: TrialKey, skill: str | None) -> Outcome:
+        return (control_passes if skill is None else marker in skill), skill is not None
 
     return outcome
 
@@ -59,9 +71,10 @@ def graded_trial(key: TrialKey, outcome: Outcome, target: str) -> Trial:
 
 
 class GradedBackend:
-    def __init__(self, script: BehaviorScript, target: str) -> None:
+    def __init__(self, script: BehaviorScript, inputs: Inputs) -> None:
         self.script = script
-        self.target = target
+        self.inputs = inputs
+        self.target = inputs.target.skill_id
         self.calls = 0
 
     async def __aenter__(self) -> Self:
@@ -71,14 +84,19 @@ class GradedBackend:
         return None
 
     def cache_key(self, key: TrialKey) -> str | None:
-        return request_digest("fake-behavior", {"prompt": key.case.prompt}, key)
+        return request_digest("fake-behavior", {"prompt": key.case.prompt,
+                                                "skill": self.skill(key)}, key)  # fmt: skip
+
+    def skill(self, key: TrialKey) -> str | None:
+        """The SKILL.md the trial's arm installs (None: a control installs none)."""
+        return self.inputs.variant(key.variant).text if key.variant in VARIANTS else None
 
     async def run_round(self, round: Round) -> None:
         await round.each(self.run)
 
     async def run(self, key: TrialKey) -> Trial:
         self.calls += 1
-        return graded_trial(key, self.script(key), self.target)
+        return graded_trial(key, self.script(key, self.skill(key)), self.target)
 
 
 class FakeBehavior(Mapping[str, Stage]):
@@ -117,7 +135,7 @@ class FakeBehavior(Mapping[str, Stage]):
         return replace(spec, agent=replace(spec.agent, version="fake")) if spec.agent else spec
 
     def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> GradedBackend:
-        backend = GradedBackend(self.script, inputs.target.skill_id)
+        backend = GradedBackend(self.script, inputs)
         self.opened.append((spec, inputs, backend))
         return backend
 

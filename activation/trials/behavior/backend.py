@@ -26,7 +26,7 @@ import orjson
 
 from activation import _config
 from activation._behavior import BehaviorCase
-from activation._models import Grade, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation._models import VARIANTS, Grade, Inputs, RunSpec, Trial, TrialKey, Usage
 from activation.trials.agent.adapter import RunDirs, Settled
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
@@ -46,6 +46,7 @@ from activation.trials.classifier.answer import Unanswered, answer_payload
 from activation.trials.classifier.provider import Provider
 from activation.trials.providers import provider_of
 
+INVOKED = "loaded by the prompt's explicit invocation (--invoke)"
 LLM_ANSWER = "response.md"
 """The file the `llm` arm's reply is graded as."""
 JUDGE_KIND = "behavior-judge"
@@ -210,6 +211,11 @@ class BehaviorBackend(AgentBackend):
         installed = self._installed.pop(dirs.work, [])
         if trial.is_error:
             return trial
+        if self.invoke and key.variant in VARIANTS and self.skill_id not in trial.chose:
+            # The prompt itself loads the skill (the agent's explicit invocation): its body
+            # is in the first request, with no tool call for a detector to see.
+            trial = replace(trial, activated=True, chose=(self.skill_id, *trial.chose),
+                            evidence=f"{INVOKED}; {trial.evidence}")  # fmt: skip
         return await self._graded(key, trial, dirs.work, installed)
 
     async def _graded(
@@ -316,17 +322,11 @@ class BehaviorBackend(AgentBackend):
                 "judge": self.judge_model,
             }
             return request_digest("llm:behavior", alone, key)
-        skills = self.skills[key.variant]
         run = {
-            "version": self.settings.version,
-            "plugin": self.copy_digests[key.variant],
+            **self._asked(key),
             "scaffold": case.scaffold_digest,
             "graders": [asdict(grader) for grader in case.graders],
             "judge": self.judge_model,
-            "work": True,
-            **self.adapter.request(
-                self.settings, self.agent_model, self._prompt(key, skills), skills
-            ),
         }
         return request_digest(f"{self.agent.name}:behavior", run, key)
 
