@@ -74,16 +74,13 @@ def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
 
 
 def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
-    """Per case: each arm's pass rate with its interval, the skill's lift (with a `none`
-    arm), p and q of the gate (baseline vs candidate), the status and the grader that broke
-    first."""
+    """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
+    candidate), the status and the grader that broke first (each case's lift is in the
+    Markdown, HTML, JUnit and JSON; the terminal gives the suite's)."""
     table = Table(title=f"Cases ({words.PASSED_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
     for arm in behavior.arms:
         table.add_column(arm, justify="right")
-    lifted = "none" in behavior.arms
-    if lifted:
-        table.add_column("lift", justify="right")
     for column in ("p", "q"):
         table.add_column(column, justify="right", no_wrap=True)
     table.add_column("status", no_wrap=True)
@@ -93,7 +90,6 @@ def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
         table.add_row(
             entry.id,
             *(words.rate_cell(case.rate(arm)) for arm in behavior.arms),
-            *([words.lift_cell(case.lift)] if lifted else []),
             words.number(entry.p_value),
             words.number(entry.q_value),
             Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),

@@ -72,12 +72,12 @@ def test_the_terminal_shows_each_arm_grader_level_the_lift_and_loading(
         in lines
     )
     assert (
-        "│ checkout │ 3/3 (44-100%) │   0/3 (0-56%) │        0/3 (0-56%) │ +0 (-56 to +56), not "
-        "shown │ 0.016 │ 0.047 │ REGRESSED │ L2 no invented client.refunds.force() │"
+        "│ checkout │ 3/3 (44-100%) │   0/3 (0-56%) │        0/3 (0-56%) │ 0.016 │ 0.047 │ "
+        "REGRESSED │ L2 no invented client.refunds.force() │"
     ) in lines
     assert (
-        "│ refund   │ 3/3 (44-100%) │ 3/3 (44-100%) │ 0/2 (0-66%) +1 err │  +100 (+14 to +100), "
-        "shown │ 1.000 │ 1.000 │ PASS      │                                       │"
+        "│ refund   │ 3/3 (44-100%) │ 3/3 (44-100%) │ 0/2 (0-66%) +1 err │ 1.000 │ 1.000 │ "
+        "PASS      │                                       │"
     ) in lines
     assert "│ L2 hallucination │      9/9 │       6/9 │ 1/1 (7 void) │" in lines
     assert (
