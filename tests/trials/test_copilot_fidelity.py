@@ -3,7 +3,7 @@
 Each test writes skills into a fresh project (its `.github/skills`, `.agents/skills` and
 `.claude/skills`), runs the pinned CLI headless in its offline provider mode (isolated HOME
 and TMPDIR, the Messages API stand-in as its provider) and compares the `<skill>` block of
-its first request's system text with `copilot.render`'s.
+its first request's system text with `copilot.render`'s; and once over the Responses API.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from activation.trials.listing.model import ListedSkill
 from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Text
 from tests.support.npm_cli import processes_using
+from tests.support.responses_api import FakeResponsesAPI
+from tests.support.responses_api import Text as ResponsesText
 
 OPEN, CLOSE = "<skill>\n<available_skills>", "</available_skills>\n</skill>"
 
@@ -160,3 +162,37 @@ def test_skill_char_budget_replaces_the_budget(copilot_cli: Path, tmp_path: Path
     assert sent_listing(request) == shown.text
     assert shown.ids == ("b1",)
     assert render(found, budget=2002).ids == ("b1", "b2")
+
+
+def test_the_listing_is_the_same_over_the_responses_api(copilot_cli: Path, tmp_path: Path) -> None:
+    """`--model openai:<id>`: the Responses API wire (COPILOT_PROVIDER_WIRE_API=responses);
+    the listing is in the request's `instructions`, the same bytes."""
+    tmp = tmp_path.resolve()
+    project = tmp / "proj"
+    for folder in (tmp / "home", project / ".git", tmp / "tmp"):
+        folder.mkdir(parents=True)
+    found = write_skills(project, SKILLS)
+    with FakeResponsesAPI(lambda request: ResponsesText("ok")) as api:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(tmp / "home"),
+            "TMPDIR": str(tmp / "tmp"),
+            "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE),
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_TYPE": "openai",
+            "COPILOT_PROVIDER_WIRE_API": "responses",
+            "COPILOT_PROVIDER_BASE_URL": f"{api.base_url}/v1",
+            "COPILOT_PROVIDER_API_KEY": "sk-fake-copilot",
+            "COPILOT_MODEL": "gpt-5.5",
+        }
+        argv = [str(copilot_cli), "-p", "Please help me with the task.", "--output-format",
+                "json", "--allow-all-tools", "--no-ask-user"]  # fmt: skip
+        completed = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True,
+                                   timeout=120, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        (first, *_) = [request for request in api.requests if request.is_responses]
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    instructions = first.body["instructions"]
+    start = instructions.index(OPEN)
+    sent = instructions[start : instructions.index(CLOSE, start) + len(CLOSE)]
+    assert sent == render(found).text
+    assert first.body["model"] == "gpt-5.5"

@@ -514,6 +514,7 @@ def test_codexs_work_sandbox_writes_the_workspace_only_with_no_network() -> None
         ("claude-code", f"/billing:refunds {PROMPT}"),
         ("opencode", f"/refunds {PROMPT}"),
         ("codex", f"$refunds {PROMPT}"),
+        ("copilot", f"Use the /refunds skill: {PROMPT}"),
         ("fake", f"/refunds {PROMPT}"),
     ],
 )
