@@ -175,7 +175,7 @@ class Copilot:
     def version(self, executable: str) -> str:
         """`copilot --version` says "GitHub Copilot CLI 1.0.102." on its first line."""
         hint = install_hint(self.agent.package, self.agent.flag)
-        said = check_version(executable, self.agent.title, hint, environment)
+        said = check_version(executable, self.agent.title.removesuffix(" CLI"), hint, environment)
         return said.split("\n")[0].split()[-1].rstrip(".")
 
     def limits(self, settings: AgentSettings) -> str:
