@@ -76,6 +76,10 @@ def test_a_model_is_required_and_kept_with_its_provider() -> None:
     assert ADAPTER.model(None) is None
     with pytest.raises(InputError, match="needs --model"):
         ADAPTER.configure(RunSpec(stage="B", model=None, coding_agent="copilot"))
+    with pytest.raises(InputError, match=r"^--max-cost-usd: GitHub Copilot CLI's stream"):
+        ADAPTER.configure(RunSpec(stage="B", model="anthropic:x", coding_agent="copilot",
+                                  max_cost_usd=1.0))  # fmt: skip
+    ADAPTER.configure(RunSpec(stage="B", model="anthropic:x", coding_agent="copilot"))
     with pytest.raises(InputError, match="runs models of anthropic, openai"):
         ADAPTER.model("mock")
 

@@ -162,6 +162,11 @@ class Copilot:
                 "--model anthropic:<id> or --model openai:<id>"
             )
         self.model(spec.model)
+        if spec.max_cost_usd is not None:
+            raise InputError(
+                "--max-cost-usd: GitHub Copilot CLI's stream does not say what a run used "
+                "(its tokens are only in its session files), so Stage B cannot count it"
+            )
 
     def preflight(self) -> None:
         if not any(os.environ.get(key) for key, _, _ in PROVIDERS.values()):
