@@ -13,9 +13,10 @@ docs/agents.md, "GitHub Copilot CLI").
   what is measured.
 - **Skills**: every skill of the set and the catalog is a project skill of the throwaway
   workspace, `<work>/.agents/skills/<folder>/SKILL.md` (one of the CLI's project folders,
-  with `.github/skills` and `.claude/skills`); the workspace gets a bare `.git` marker so
-  the CLI's project is the workspace and nothing above it. Its two built-in skills are
-  listed as for any user.
+  with `.github/skills` and `.claude/skills`); the workspace gets a bare `.git` marker, as
+  for OpenCode, so the CLI's project root is the workspace (measured: a skill planted in
+  the folder above the run's is not listed). Its two built-in skills are listed as for any
+  user.
 - **Command**: `copilot -p <prompt> --output-format json --allow-all-tools --no-ask-user
   --no-auto-update --disable-client-telemetry --no-custom-instructions --disallow-temp-dir
   --available-tools skill view glob grep` in the workspace: the model is offered only the
@@ -30,8 +31,10 @@ docs/agents.md, "GitHub Copilot CLI").
 - **A load**: see `stream.py` (`tool.execution_start` of `skill` for the target, then its
   successful `tool.execution_complete`).
 - **Stage C's work** (`Run.work`): `create` and `edit` are offered too; paths stay inside
-  the workspace (no `--allow-all-paths`, `--disallow-temp-dir`), and the shell, web fetch
-  and subagents are still not offered.
+  the workspace (no `--allow-all-paths`, `--disallow-temp-dir`): measured on 1.0.102, a
+  write to the run's temp folder, its home or `../` asks for a person's approval, which a
+  headless run denies ("Permission denied because no interactive user response was
+  available"). The shell, web fetch and subagents are still not offered.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
   expanded: it reaches the model as typed, measured on 1.0.102).
