@@ -20,7 +20,7 @@ from tests.support.codex_cli import CODEX
 from tests.support.needs import unavailable
 from tests.support.npm_cli import PinnedCli, install_notice
 from tests.support.opencode_cli import OPENCODE, required_ripgrep
-from tests.support.skill_repo import SkillRepos
+from tests.support.skill_repo import RepoTemplates, SkillRepos
 from tests.support.tiers import FAST_TIER, load_fast_profile
 from tests.support.wheel import build_wheel
 
@@ -150,9 +150,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
+@pytest.fixture(scope="session")
+def repo_templates(tmp_path_factory: pytest.TempPathFactory) -> RepoTemplates:
+    """The session's built repos, one per shape, which `skill_repo` copies."""
+    return RepoTemplates(tmp_path_factory.mktemp("repo-templates"))
+
+
 @pytest.fixture
-def skill_repo(tmp_path: Path) -> Iterator[SkillRepos]:
+def skill_repo(tmp_path: Path, repo_templates: RepoTemplates) -> Iterator[SkillRepos]:
     """Builds real git skill repos in the test's temp dir: `skill_repo(description, ...)`."""
-    repos = SkillRepos(tmp_path)
+    repos = SkillRepos(tmp_path, repo_templates)
     yield repos
     repos.close()
