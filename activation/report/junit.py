@@ -131,8 +131,9 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
     """One run's (or one cell's) testsuite; its counts, for the root's totals."""
     cases, unfinished = report.cases, report.summary.unfinished
     counts = {
-        "tests": len(cases) + len(unfinished),
-        "failures": sum(report.count(status) for status in failing(report)),
+        "tests": len(cases) + len(unfinished) + len(report.less_visible),
+        "failures": sum(report.count(status) for status in failing(report))
+        + len(report.less_visible),
         "errors": report.count(Status.ERROR),
         "skipped": len(unfinished),
     }
@@ -142,6 +143,9 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
     found = _properties(report) | ({"cell": cell} if cell else {})
     for key, value in found.items():
         ET.SubElement(properties, "property", name=key, value=value)
+    for finding in report.less_visible:
+        element = ET.SubElement(suite, "testcase", classname="visibility", name=finding.skill)
+        ET.SubElement(element, "failure", type="LESS_VISIBLE", message=finding.line)
     for entry in cases:
         _testcase(suite, entry, failing(report), report.skill.id, report.behavior)
     for case_id in unfinished:
