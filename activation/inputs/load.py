@@ -8,6 +8,7 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path, PurePath
 
@@ -314,6 +315,23 @@ def load_catalog(folder: Path) -> tuple[Skill, ...]:
             "(expected <name>/SKILL.md or <plugin>/skills/<name>/SKILL.md)"
         )
     return tuple(skills)
+
+
+def load_user_skills(folders: Sequence[Path]) -> tuple[tuple[Skill, ...], list[str]]:
+    """The skills of an agent's user skill folders (`<name>/SKILL.md`), first folder first,
+    one per name; a folder that does not exist holds none. A SKILL.md that cannot be read
+    is left out with a line saying why (it is the user's, not the measured set)."""
+    skills: dict[str, Skill] = {}
+    problems = []
+    for folder in folders:
+        for path in sorted(folder.glob(f"*/{SKILL_FILE_NAME}")) if folder.is_dir() else ():
+            try:
+                skill = catalog_skill(None, path, "user")
+            except InputError as error:
+                problems.append(f"left out: {error}")
+                continue
+            skills.setdefault(skill.name, skill)
+    return tuple(skills.values()), problems
 
 
 def catalog_skill(plugin: str | None, path: Path, source: SkillSource) -> Skill:

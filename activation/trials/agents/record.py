@@ -64,6 +64,9 @@ class Agent:
     """Stage A's question in its terms: the system text before its listing."""
     module: str
     """Its package, holding `listing` and `adapter`."""
+    user_skills: tuple[str, ...] = ()
+    """The folders below the home folder where it finds the user's own skills
+    (`<name>/SKILL.md`), which `activation visibility --user-skills` lists too."""
 
     @property
     def version(self) -> str:
