@@ -478,11 +478,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             else f"over {rules.description_cut:,} characters, Codex keeps "
             f"{rules.description_cut - len(rules.ellipsis):,} and {rules.ellipsis!r}"
         )
-        seen = from_entry(entry, len(text), kept, listing, cut_rule, budget_rule)
-        if seen.state == "cut" and by_budget:
-            seen = Visibility(seen.id, "cut", seen.chars, seen.kept, seen.rule,
-                              budget_takers(listing))  # fmt: skip
-        out.append(seen)
+        out.append(from_entry(entry, len(text), kept, listing, cut_rule, budget_rule))
     return tuple(out)
 
 
