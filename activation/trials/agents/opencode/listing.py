@@ -218,18 +218,22 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     frontmatter has no `name` (or one that is not text), a description that is not text,
     or no description, and not when a later skill takes its name. This tool's runs allow
     the `skill` tool (`permission.skill`), so a listed skill can be loaded."""
+    winner: dict[str, ListedSkill] = {}
+    for skill in skills:
+        if isinstance(skill.name, str) and _read(skill, lambda _: "") is not None:
+            winner[skill.name] = skill
     out = []
     for skill in skills:
         description = skill.description if isinstance(skill.description, str) else ""
         entry = listing.entry(skill.id)
-        if entry is None:
-            out.append(hidden(skill.id, len(description), _hidden_rule(skill, skills)))
+        if entry is None or winner.get(str(skill.name)) is not skill:
+            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
         else:
             out.append(from_entry(entry, len(description), len(description), listing, "", ""))
     return tuple(out)
 
 
-def _hidden_rule(skill: ListedSkill, skills: Sequence[ListedSkill]) -> str:
+def _hidden_rule(skill: ListedSkill) -> str:
     if skill.name is None:
         return "no `name` in the frontmatter (OpenCode skips the file)"
     if not isinstance(skill.name, str):
@@ -238,5 +242,4 @@ def _hidden_rule(skill: ListedSkill, skills: Sequence[ListedSkill]) -> str:
         return "a description that is not text (OpenCode skips the file)"
     if skill.description is None:
         return "no description (OpenCode lists only skills with one)"
-    later = [other.id for other in skills if other.name == skill.name and other is not skill]
-    return f"another skill named {skill.name!r} replaces it ({', '.join(later) or 'built-in'})"
+    return f"a skill found later with the name {skill.name!r} replaces it"
