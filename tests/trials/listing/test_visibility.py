@@ -91,7 +91,9 @@ def test_opencode_lists_whole_or_not_at_all_on_its_captured_listing() -> None:
         ".opencode/skills/num-desc/SKILL.md": (
             "a description that is not text (OpenCode skips the file)"
         ),
-        ".opencode/skills/no-name/SKILL.md": "no `name` in the frontmatter (OpenCode skips the file)",
+        ".opencode/skills/no-name/SKILL.md": (
+            "no `name` in the frontmatter (OpenCode skips the file)"
+        ),
     }
     assert {item.state for item in verdicts.values()} == {"full", "hidden"}
     long = verdicts[".opencode/skills/long-desc/SKILL.md"]
