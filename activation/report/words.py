@@ -71,7 +71,11 @@ UNSEEN = (
 
 
 def verdict(report: Report) -> str:
+    """A run's verdict in one line. A candidate the agent does not list is said as such,
+    not as the regression its trials then show: their misses say nothing."""
     code = ExitCode(report.exit_code)
+    if code is ExitCode.REGRESSED and report.less_visible and "candidate" in report.unseen:
+        return LESS_VISIBLE
     if code is ExitCode.REGRESSED and not report.summary.regressed:
         if report.summary.weakened and WEAKENED_FAILS in report.fail_on:
             return "FAILED: the candidate weakened (--fail-on weakened)."
@@ -452,8 +456,11 @@ def matrix_verdict(matrix: Matrix) -> str:
     if code is ExitCode.REGRESSED:
         failed = [cell for cell in matrix.cells if cell.exit_code == ExitCode.REGRESSED]
         lifts = [cell.cell for cell in failed if verdict(cell) == NO_LIFT]
-        regressed = [cell.cell for cell in failed if cell.cell not in lifts]
+        hidden = [cell.cell for cell in failed if verdict(cell) == LESS_VISIBLE]
+        regressed = [cell.cell for cell in failed if cell.cell not in (*lifts, *hidden)]
         parts = [f"the candidate regressed in {', '.join(regressed)}"] if regressed else []
+        if hidden:
+            parts.append(f"the candidate is less visible to the agent in {', '.join(hidden)}")
         if lifts:
             parts.append(
                 f"the skill's lift over no skill is not shown in {', '.join(lifts)} "

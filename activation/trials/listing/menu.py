@@ -156,8 +156,8 @@ def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> li
         entry = shown.entry(target)
         if entry is None:
             warnings.append(
-                f"the {name}'s listing does not show {target} at all (the agent hides a "
-                "skill with disable-model-invocation, and a plugin skill with no description)"
+                f"the {name}'s listing does not show {target} at all (the agent's rule is "
+                "in the report's visibility lines)"
             )
         elif entry.state == "cut":
             warnings.append(
