@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import junitparser
 import orjson
@@ -61,7 +62,7 @@ def states(listing: dict[str, object]) -> dict[str, int]:
     return found
 
 
-def verdicts(listing: dict[str, object]) -> dict[str, dict[str, object]]:
+def verdicts(listing: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {seen["id"]: seen for seen in listing["skills"]}  # type: ignore[attr-defined]
 
 
