@@ -86,7 +86,15 @@ class Agent:
         return self._listing().description_limit(when_to_use)
 
     def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
-        return self._listing().visibility(skills, listing)
+        """The agent's own verdicts; read from the listing's entries alone
+        (`entry_visibility`) while its package has no `visibility` of its own."""
+        own = getattr(self._listing(), "visibility", None)
+        if own is None:
+            from activation.trials.listing.visibility import entry_visibility
+
+            return entry_visibility(skills, listing)
+        verdicts: tuple[Visibility, ...] = own(skills, listing)
+        return verdicts
 
     def _listing(self) -> ListingModule:
         module: ListingModule = importlib.import_module(f"{self.module}.listing")

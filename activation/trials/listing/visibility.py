@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from activation.trials.listing.model import Entry, Listing, Seen
+from activation.trials.listing.model import Entry, ListedSkill, Listing, Seen
 
 RANK: Mapping[Seen, int] = {"full": 0, "cut": 1, "collapsed": 2, "hidden": 3}
 """How much of a skill the model sees, most first."""
@@ -144,3 +144,20 @@ def hidden(skill_id: str, chars: int, rule: str, budget_by: tuple[str, ...] = ()
     told it exists, so no run loads it but by chance."""
     return Visibility(skill_id, "hidden", chars, 0, rule, budget_by, loadable=False,
                       load_rule="not listed, so the model is never told of it")  # fmt: skip
+
+
+def entry_visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """The verdicts read from the listing alone, for an agent whose package says no rules
+    of its own yet: each entry's state, its text's length from its lines, and "not listed
+    by the agent" for a skill without an entry. An agent's own `visibility` says more (how
+    many characters survive a cut, which rule hid a skill)."""
+    out = []
+    for skill in skills:
+        entry = listing.entry(skill.id)
+        if entry is None:
+            out.append(hidden(skill.id, 0, "not listed by the agent"))
+            continue
+        whole, shown = len(entry.full_line), len(entry.line)
+        out.append(from_entry(entry, whole, min(shown, whole), listing,
+                              "cut by the agent", "over the agent's listing budget"))  # fmt: skip
+    return tuple(out)

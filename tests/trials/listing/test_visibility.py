@@ -13,7 +13,7 @@ from activation.trials.agents.claude_code import listing as claude
 from activation.trials.agents.codex import listing as codex
 from activation.trials.agents.opencode import listing as opencode
 from activation.trials.listing.model import ListedSkill
-from activation.trials.listing.visibility import Visibility, less_visible
+from activation.trials.listing.visibility import Visibility, entry_visibility, less_visible
 from tests.trials.listing import test_codex as codex_captures
 from tests.trials.listing import test_opencode as opencode_captures
 
@@ -239,3 +239,24 @@ def test_findings_name_the_agent_the_skill_and_the_rule() -> None:
         "over the listing budget"
     ]
     assert found[0].cell == "A/codex/mock"
+
+
+def test_an_agent_without_rules_of_its_own_gets_verdicts_read_from_its_entries() -> None:
+    """A newly registered agent's package may add `visibility` later: until then the
+    verdicts come from its listing's entries (here Claude Code's, read without its rules)."""
+    skills = [
+        project("long", "x" * 2000),
+        project("quiet", "Q.", disable_model_invocation=True),
+        project("short", "S."),
+    ]
+    listing = claude.render(skills, None, builtins=())
+    seen = by_id(entry_visibility(skills, listing))
+    assert (seen["long"].state, seen["long"].rule) == ("cut", "cut by the agent")
+    # its lengths are the lines' (Claude Code's whole line is already cut): only the
+    # agent's own rules know the text's length before the cut
+    assert seen["long"].kept == seen["long"].chars == len("- long: ") + 1535 + 1
+    assert seen["quiet"] == Visibility(
+        "quiet", "hidden", 0, 0, "not listed by the agent", loadable=False,
+        load_rule="not listed, so the model is never told of it",
+    )  # fmt: skip
+    assert seen["short"] == Visibility("short", "full", 10, 10)
