@@ -259,4 +259,4 @@ def test_an_agent_without_rules_of_its_own_gets_verdicts_read_from_its_entries()
         "quiet", "hidden", 0, 0, "not listed by the agent", loadable=False,
         load_rule="not listed, so the model is never told of it",
     )  # fmt: skip
-    assert seen["short"] == Visibility("short", "full", 10, 10)
+    assert seen["short"] == Visibility("short", "full", len("- short: S."), len("- short: S."))
