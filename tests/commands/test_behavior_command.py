@@ -214,6 +214,18 @@ def test_calibration_fails_a_suite_that_cannot_see_the_skill_or_its_breakage(
     assert "FAILED: the suite is not calibrated." in out
 
 
+@pytest.mark.usefixtures("repo")
+def test_fail_on_no_lift_fails_a_skill_that_does_not_beat_no_skill(tmp_path: Path) -> None:
+    even = {case: {"baseline": 3, "candidate": 3, "none": 3} for case in BROKEN_ONE}
+    code, report = behave(tmp_path, FakeBehavior(passing(even)), "--arm", "none")
+    assert (code, report["exit_code"]) == (0, 0)
+    assert set(statuses(report).values()) == {"PASS"}
+    code, report = behave(tmp_path, FakeBehavior(passing(even)), "--arm", "none", "--no-cache",
+                          "--fail-on", "no-lift")  # fmt: skip
+    assert (code, report["exit_code"]) == (1, 1)
+    assert report["behavior"]["lift"]["shown"] is False
+
+
 def test_a_candidate_the_agent_no_longer_lists_fails_a_behavior_run_too(
     repo: Path, tmp_path: Path
 ) -> None:
