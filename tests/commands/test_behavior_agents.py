@@ -47,6 +47,7 @@ JUDGES = {"opencode": "claude-haiku-5-5", "codex": "gpt-5.4-mini"}
 the `openai:` model it is given."""
 ONE_CASE = ("--only", "welcome_banner", "--trials", "3", "--max-trials", "3")
 RIGHT, V1 = (EXAMPLE / "solutions" / kind / "welcome-banner" / "app.py" for kind in ("right", "v1"))
+SKILLS = EXAMPLE / "plugins" / "greetlib" / "skills"
 REMOVED_API = "No removed 1.x API (hello, hello_all, init, polite=)"
 
 
@@ -151,6 +152,13 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
                       ("none", GUESS)):  # fmt: skip
         assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
                 for i in range(3)] == [text] * 3  # fmt: skip
+    # The arms that install the skill put it in the workspace (`.agents/skills`), its
+    # references beside it; none of it was graded above. The none arm installs nothing.
+    reference = "greetlib/references/api.md"
+    for arm in ("baseline", "candidate"):
+        installed = kept / "welcome_banner" / f"{arm}-0" / ".agents" / "skills" / reference
+        assert installed.read_text() == (SKILLS / reference).read_text()
+    assert not (kept / "welcome_banner" / "none-0" / ".agents" / "skills" / "greetlib").exists()
     assert at_work.judge_models == {JUDGES[at_work.agent]}
     assert KEYS[at_work.agent] not in (at_work.tmp_path / "behavior.json").read_text()
 
