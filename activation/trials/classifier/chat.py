@@ -33,18 +33,22 @@ STOP_REASONS = {"length": "max_tokens", "content_filter": "refusal"}
 
 
 def chat_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """The Chat Completions request that asks what a Messages API request asks."""
-    schema = request["output_config"]["format"]["schema"]
-    answer = {"name": FORMAT_NAME, "schema": schema, "strict": True}
-    return {
+    """The Chat Completions request that asks what a Messages API request asks: a
+    structured answer when it asks for one (Stage A, a judge), else plain text (Stage C's
+    `llm` arm)."""
+    asked: dict[str, Any] = {
         "model": parse_model(str(request["model"])).id,
         "messages": [
             {"role": "system", "content": system_text(request)},
             {"role": "user", "content": user_prompt(request)},
         ],
-        "response_format": {"type": "json_schema", "json_schema": answer},
         "max_tokens": request["max_tokens"],
     }
+    if "output_config" in request:
+        schema = request["output_config"]["format"]["schema"]
+        answer = {"name": FORMAT_NAME, "schema": schema, "strict": True}
+        asked["response_format"] = {"type": "json_schema", "json_schema": answer}
+    return asked
 
 
 def message_of(completion: Mapping[str, Any]) -> dict[str, Any]:
