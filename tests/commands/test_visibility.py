@@ -77,8 +77,17 @@ def test_a_60_skill_catalog_as_each_agent_shows_it(
     data = orjson.loads(out_json.read_bytes())
     assert data["schema"] == "activation-visibility/1" and data["exit_code"] == 0
     agents = {view["agent"]: view for view in data["agents"]}
-    assert list(agents) == ["claude-code", "opencode", "codex"]
-    claude, opencode, codex = (agents[name]["listings"][0] for name in agents)
+    assert list(agents) == ["claude-code", "opencode", "codex", "copilot"]
+    claude, opencode, codex, copilot = (agents[name]["listings"][0] for name in agents)
+    # Copilot: c00's 2,000-character description is rejected, c01 left out, the rest past
+    # the 15,000-character budget named on the overflow line only.
+    seen = verdicts(copilot)
+    assert (
+        seen["c00"]["rule"] == "a description over 1,024 characters: Copilot CLI rejects the skill"
+    )
+    assert seen["c01"]["rule"] == "disable-model-invocation: true"
+    assert states(copilot) == {"full": 14, "collapsed": 45, "hidden": 2}
+    assert copilot["width"] <= copilot["budget"] == 15_000
     assert [len(listing["skills"]) for listing in (claude, opencode, codex)] == [61, 61, 61]
 
     # Claude Code: 30,000 columns at its default model; c00 cut, c01 hidden, most collapsed.

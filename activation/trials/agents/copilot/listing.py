@@ -42,6 +42,12 @@ from importlib.resources import files
 
 from activation._models import Inputs
 from activation.trials.listing.model import Entry, ListedSkill, Listing
+from activation.trials.listing.visibility import (
+    Visibility,
+    budget_takers,
+    from_entry,
+    hidden,
+)
 
 DATA_FILE = "copilot-1.0.102.toml"
 
@@ -193,3 +199,37 @@ def listing(
 def description_limit(when_to_use: str | None) -> int:
     """Copilot CLI rejects (does not cut) a description over 1,024 characters."""
     return packaged_rules().description_limit
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How Copilot CLI shows each of `skills` in `listing` (rendered from them): whole, or
+    only named on the overflow line once the 15,000-character budget is spent (it can still
+    be loaded by that name), or not at all: a description over 1,024 characters or a name
+    the CLI refuses fails the skill, and `disable-model-invocation: true` leaves it out. It
+    cuts nothing."""
+    rules = packaged_rules()
+    named = set(overflow(listing, rules))
+    out = []
+    for skill in skills:
+        chars = len(description_of(skill))
+        entry = listing.entry(skill.id)
+        if entry is not None:
+            out.append(from_entry(entry, chars, chars, listing, "", ""))
+        elif listed_name(skill) in named:
+            out.append(Visibility(skill.id, "collapsed", chars, 0, BUDGET_RULE,
+                                  budget_takers(listing)))  # fmt: skip
+        else:
+            out.append(hidden(skill.id, chars, _hidden_rule(skill, rules)))
+    return tuple(out)
+
+
+BUDGET_RULE = "over the 15,000-character listing budget: named on the overflow line only"
+
+
+def _hidden_rule(skill: ListedSkill, rules: CopilotRules) -> str:
+    if skill.disable_model_invocation:
+        return "disable-model-invocation: true"
+    if rules.name_pattern.fullmatch(listed_name(skill)) is None:
+        return f"a name Copilot CLI refuses ({listed_name(skill)!r}): the skill fails to load"
+    limit = rules.description_limit
+    return f"a description over {limit:,} characters: Copilot CLI rejects the skill"
