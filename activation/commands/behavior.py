@@ -110,14 +110,10 @@ def behavior_cells(
     args: argparse.Namespace, stage: Stage, cases: Sequence[BehaviorCase]
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults."""
-    from activation.commands.runner import ceiling_priced, executables
+    from activation.commands.runner import ceiling_priced, check_escalation, executables
     from activation.inputs.load import load_pricing
 
-    if args.max_trials < args.trials:
-        raise InputError(
-            f"--max-trials {args.max_trials} is below --trials {args.trials}: "
-            "escalation cannot run fewer trials than the first round"
-        )
+    check_escalation(args.trials, args.max_trials)
     keep = str(args.keep_workspaces.resolve()) if args.keep_workspaces else None
     asked = RunSpec(
         stage="C",

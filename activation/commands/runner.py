@@ -42,11 +42,7 @@ def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
 def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
     """One spec per cell the flags ask for (each agent with each model, in the order
     given), each with the stage's own defaults."""
-    if args.max_trials is not None and args.max_trials < args.trials:
-        raise InputError(
-            f"--max-trials {args.max_trials} is below --trials {args.trials}: "
-            "escalation cannot run fewer trials than the first round"
-        )
+    check_escalation(args.trials, args.max_trials)
     if args.resume and not args.batch:
         raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
     from activation.inputs.load import load_pricing
@@ -76,6 +72,15 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
     )
     ceiling_priced(cells)
     return cells
+
+
+def check_escalation(trials: int, max_trials: int | None) -> None:
+    """InputError when `--max-trials` is below `--trials`."""
+    if max_trials is not None and max_trials < trials:
+        raise InputError(
+            f"--max-trials {max_trials} is below --trials {trials}: "
+            "escalation cannot run fewer trials than the first round"
+        )
 
 
 def ceiling_priced(cells: Sequence[RunSpec]) -> None:

@@ -9,7 +9,7 @@ trial of an arm that has it, unless the script says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Self
 
@@ -18,17 +18,15 @@ from activation._models import (
     Grade,
     GradeOutcome,
     Inputs,
-    RunOutcome,
     RunSpec,
     Trial,
     TrialKey,
     Usage,
-    VariantName,
 )
 from activation.trials.backend import Round, request_digest
 from activation.trials.cache import Store
-from activation.trials.listing.model import Listing
-from activation.trials.stage import CostEstimate, Say, Stage, stage_named
+from activation.trials.stage import Stage, stage_named
+from tests.support.fake_stages import RealStage
 
 Outcome = tuple[bool | None, bool]
 """(passed, or None for an error; whether the skill loaded)."""
@@ -99,16 +97,12 @@ class GradedBackend:
         return graded_trial(key, self.script(key, self.skill(key)), self.target)
 
 
-class FakeBehavior(Mapping[str, Stage]):
+class FakeBehavior(RealStage, Mapping[str, Stage]):
     """Stage C on the scripted backend; `opened` holds each (spec, inputs) it ran."""
 
     def __init__(self, script: BehaviorScript) -> None:
+        super().__init__(stage_named("C"))
         self.script = script
-        self.real = stage_named("C")
-        self.name = "C"
-        self.noun = self.real.noun
-        self.flags = self.real.flags
-        self.confirmed_by = self.real.confirmed_by
         self.opened: list[tuple[RunSpec, Inputs, GradedBackend]] = []
         self.prepared: list[RunSpec] = []
 
@@ -127,9 +121,6 @@ class FakeBehavior(Mapping[str, Stage]):
     def calls(self) -> int:
         return sum(backend.calls for _spec, _inputs, backend in self.opened)
 
-    def configure(self, spec: RunSpec) -> RunSpec:
-        return self.real.configure(spec)
-
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
         self.prepared.append(spec)
         return replace(spec, agent=replace(spec.agent, version="fake")) if spec.agent else spec
@@ -138,24 +129,3 @@ class FakeBehavior(Mapping[str, Stage]):
         backend = GradedBackend(self.script, inputs)
         self.opened.append((spec, inputs, backend))
         return backend
-
-    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
-        return self.real.estimate(spec, inputs)
-
-    def cost_basis(self, spec: RunSpec) -> str | None:
-        return self.real.cost_basis(spec)
-
-    def notice(self, spec: RunSpec) -> str | None:
-        return self.real.notice(spec)
-
-    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
-        return self.real.plan(spec, inputs)
-
-    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
-        return self.real.listings(spec, inputs)
-
-    def select(self, inputs: Inputs, say: Say) -> Inputs:
-        return self.real.select(inputs, say)
-
-    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
-        self.real.remember(outcomes)

@@ -44,10 +44,12 @@ class Opened:
     backend: FakeBackend
 
 
-class FakeStage:
-    def __init__(self, real: Stage, owner: FakeStages) -> None:
+class RealStage:
+    """A real stage's own parts (defaults, estimates, words, selection, memory), for a fake
+    that replaces only where the machine comes in (`preflight`, `open`)."""
+
+    def __init__(self, real: Stage) -> None:
         self.real = real
-        self.owner = owner
         self.name = real.name
         self.noun = real.noun
         self.flags = real.flags
@@ -55,25 +57,6 @@ class FakeStage:
 
     def configure(self, spec: RunSpec) -> RunSpec:
         return self.real.configure(spec)
-
-    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        self.owner.prepared.append(Prepared(spec, calls))
-        if spec.agent is None:
-            return spec
-        return replace(spec, agent=replace(spec.agent or AgentSettings(), version=FAKE_VERSION))
-
-    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> FakeBackend:
-        def asked(key: TrialKey) -> Mapping[str, object]:
-            return {
-                "description": inputs.variant(key.variant).description,
-                "prompt": key.case.prompt,
-            }
-
-        backend = FakeBackend(
-            self.owner.script_for(inputs), request=asked, target=inputs.target.skill_id
-        )
-        self.owner.opened.append(Opened(spec, inputs, backend))
-        return backend
 
     def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
         """Never counted by an API: the estimate comes from characters."""
@@ -96,6 +79,31 @@ class FakeStage:
 
     def remember(self, outcomes: Sequence[RunOutcome]) -> None:
         self.real.remember(outcomes)
+
+
+class FakeStage(RealStage):
+    def __init__(self, real: Stage, owner: FakeStages) -> None:
+        super().__init__(real)
+        self.owner = owner
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        self.owner.prepared.append(Prepared(spec, calls))
+        if spec.agent is None:
+            return spec
+        return replace(spec, agent=replace(spec.agent or AgentSettings(), version=FAKE_VERSION))
+
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> FakeBackend:
+        def asked(key: TrialKey) -> Mapping[str, object]:
+            return {
+                "description": inputs.variant(key.variant).description,
+                "prompt": key.case.prompt,
+            }
+
+        backend = FakeBackend(
+            self.owner.script_for(inputs), request=asked, target=inputs.target.skill_id
+        )
+        self.owner.opened.append(Opened(spec, inputs, backend))
+        return backend
 
 
 class FakeStages(Mapping[str, Stage]):
