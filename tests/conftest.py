@@ -17,13 +17,19 @@ from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
 from tests.support.cli import Spawn, spawn
 from tests.support.codex_cli import CODEX
+from tests.support.gemini_cli import GEMINI
 from tests.support.needs import unavailable
 from tests.support.npm_cli import PinnedCli, install_notice
 from tests.support.opencode_cli import OPENCODE, required_ripgrep
 from tests.support.skill_repo import SkillRepos
 from tests.support.wheel import build_wheel
 
-REAL_CLIS: dict[str, PinnedCli] = {"claude": CLAUDE, "opencode_cli": OPENCODE, "codex_cli": CODEX}
+REAL_CLIS: dict[str, PinnedCli] = {
+    "claude": CLAUDE,
+    "opencode_cli": OPENCODE,
+    "codex_cli": CODEX,
+    "gemini_cli": GEMINI,
+}
 """The fixture that gives each pinned agent CLI."""
 MARKS: dict[str, tuple[str, ...]] = {
     **{fixture: ("slow", "real_cli") for fixture in REAL_CLIS},
@@ -82,6 +88,12 @@ def opencode_cli(ripgrep: Path) -> Path:
 def codex_cli() -> Path:
     """The pinned, real Codex CLI: skipped outside CI when it cannot be had, failed in CI."""
     return CODEX.required()
+
+
+@pytest.fixture(scope="session")
+def gemini_cli() -> Path:
+    """The pinned, real Gemini CLI: skipped outside CI when it cannot be had, failed in CI."""
+    return GEMINI.required()
 
 
 @pytest.fixture(autouse=True)

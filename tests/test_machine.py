@@ -122,7 +122,8 @@ def test_the_tests_install_each_pinned_cli_and_ci_installs_only_those() -> None:
     `.ci/run` is one of them, at the same version and folder (an early, loud registry
     failure), never an extra program."""
     pinned = [program.cli for program in PROGRAMS if program.source is Source.PINNED_CLI]
-    assert [cli.command if cli else None for cli in pinned] == ["claude", "opencode", "codex"]
+    commands = [cli.command if cli else None for cli in pinned]
+    assert commands == ["claude", "opencode", "codex", "gemini"]
     ignored = (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
     for cli in pinned:
         assert cli is not None

@@ -14,7 +14,8 @@ sources are in `gemini-cli-0.61.0.toml` beside this file):
 - **Order**: the CLI's two built-ins (`skill-creator`, `antigravity-support`, under its
   package's `bundle/builtin/`), then the user's skills, then the project's
   `.gemini/skills` and `.agents/skills`; inside one folder the skills' folders in reverse
-  byte order of their names (how the CLI's glob walks them).
+  byte order of their names, as the CLI's glob mostly walks them (its walk is concurrent:
+  runs of one skill set do not always agree, so no order inside a folder is guaranteed).
 - **No limits**: no per-entry cut and no budget.
 - **Wording**: the intro line says "call the `activate_skill` tool" to a Gemini 3 or a
   custom model, "you can call" to the older ones (gemini-2.5-pro...).
