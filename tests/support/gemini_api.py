@@ -2,9 +2,10 @@
 what Gemini CLI (`GOOGLE_GEMINI_BASE_URL`) and Google's `google-genai` SDK (`--model
 google:<id>`) post to.
 
-Both routes of a model are served: `POST /v1beta/models/<model>:streamGenerateContent?alt=sse`
-(the CLI's: server-sent events, one `data:` line per chunk) and `:generateContent` (the
-SDK's: one JSON object). A *script* (a callable `GeminiRequest -> Reply`) decides every
+Both routes of a model are served, under any API version: `POST
+/v1beta/models/<model>:streamGenerateContent?alt=sse` (the CLI's: server-sent events, one
+`data:` line per chunk) and `/v1/models/<model>:generateContent` (the Python SDK's: one JSON
+object). A *script* (a callable `GeminiRequest -> Reply`) decides every
 answer: text (`Text`), a function call (`Call`), or an HTTP error with the API's error body
 (`Error`). With `key` set a request whose `x-goog-api-key` is another is refused as the real
 API refuses a bad key: HTTP 400, `INVALID_ARGUMENT`, reason `API_KEY_INVALID`.
@@ -25,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from tests.support.local_server import StandIn
 
 ROUTE = re.compile(
-    r"/v1beta/models/(?P<model>[^/:]+):(?P<method>streamGenerateContent|generateContent)"
+    r"/v1\w*/models/(?P<model>[^/:]+):(?P<method>streamGenerateContent|generateContent)"
 )
 BAD_KEY = "API key not valid. Please pass a valid API key."
 
