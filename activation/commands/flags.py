@@ -551,7 +551,8 @@ CALIBRATE = Command(
     "activation calibrate",
     "Run the suite against a narrow control, a broad control and the real description "
     "itself; exit 0 only when both controls are caught and A/A is quiet. "
-    "Example: activation calibrate --trials 5 --record",
+    "Example: activation calibrate --trials 5 --record. A behavior suite (Stage C) has its "
+    "own calibration: activation calibrate --behavior --help.",
     (
         *RUN_SECTIONS,
         (
@@ -986,6 +987,7 @@ COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "behavior": BEHAVIOR,
     "calibrate": CALIBRATE,
+    "calibrate --behavior": BEHAVIOR_CALIBRATE,
     "suggest": SUGGEST,
     "lint": LINT,
     "report": REPORT,

@@ -45,7 +45,8 @@ class CaseChange:
 
     @property
     def movement(self) -> str:
-        """regressed, fixed, changed, added, removed, or "" when nothing moved."""
+        """regressed, fixed, changed, added, removed, or "" when nothing moved (a graded
+        case moves on its majority of passing trials, not on whether the skill loaded)."""
         old, new = self.old, self.new
         if old is None:
             return "added"
@@ -55,7 +56,13 @@ class CaseChange:
             return "regressed"
         if old.status in BROKEN and new.status in PASSED:
             return "fixed"
-        verdicts = [(old.tally(v).verdict, new.tally(v).verdict) for v in VARIANTS]
+        graded = words.graded_case(old) or words.graded_case(new)
+        verdicts: list[tuple[bool | None, bool | None]] = [
+            (old.tally(v).right, new.tally(v).right)
+            if graded
+            else (old.tally(v).verdict, new.tally(v).verdict)
+            for v in VARIANTS
+        ]
         if old.status is not new.status or any(a != b for a, b in verdicts):
             return "changed"
         return ""

@@ -49,6 +49,8 @@ class Bar:
     low: float | None
     high: float | None
     y: int
+    counted: str = "correct"
+    """What its trials count: "correct", or (graded trials) "passed"."""
 
     @staticmethod
     def x(value: float) -> float:
@@ -58,7 +60,7 @@ class Bar:
     def label(self) -> str:
         if self.rate is None:
             return f"{self.variant}: no valid trial"
-        text = f"{self.variant}: {self.correct}/{self.valid} correct ({self.rate:.0%}"
+        text = f"{self.variant}: {self.correct}/{self.valid} {self.counted} ({self.rate:.0%}"
         if self.low is not None and self.high is not None:
             text += f", 95% Wilson {self.low:.0%}-{self.high:.0%}"
         return text + (f", {self.errors} errored" if self.errors else "") + ")"
@@ -118,9 +120,10 @@ def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)
+    counted = "passed" if words.graded_case(entry) else "correct"
     return Bar(
         variant, correct, tally.valid, tally.errors, correct / tally.valid, low, high,
-        ROW_Y[variant],
+        ROW_Y[variant], counted,
     )  # fmt: skip
 
 
@@ -305,9 +308,11 @@ class BehaviorView:
 
     figures: Behavior
     maps: list[GraderMap]
+    suite: str
     lift: str
     loading: list[str]
     legend: str
+    heat_legend: str = words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
         return words.rate_cell(rate)
@@ -322,6 +327,14 @@ class BehaviorView:
         found = self.figures.case(case_id)
         return next(words.grader_text(g) for g in found.graders if g.grader == name)
 
+    @property
+    def lifted(self) -> bool:
+        """Whether the run had a `none` arm, so each case has a lift."""
+        return "none" in self.figures.arms
+
+    def lift_cell(self, case_id: str) -> str:
+        return words.lift_cell(self.figures.case(case_id).lift)
+
     def broke(self, case_id: str) -> str:
         return words.case_broke(self.figures.case(case_id))
 
@@ -330,7 +343,8 @@ def behavior_view(report: Report) -> BehaviorView | None:
     found = report.behavior
     if found is None:
         return None
-    return BehaviorView(found, grader_maps(found), words.suite_lift_text(found),
+    return BehaviorView(found, grader_maps(found), words.suite_rates_text(found),
+                        words.suite_lift_text(found),
                         [words.loading_text(loading) for loading in found.loading],
                         words.PASSED_CELLS)  # fmt: skip
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
+from activation._models import NO_LIFT_FAILS, VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
@@ -130,9 +130,10 @@ def _testcase(
 def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
     """One run's (or one cell's) testsuite; its counts, for the root's totals."""
     cases, unfinished = report.cases, report.summary.unfinished
+    lift = lift_fails(report)
     counts = {
-        "tests": len(cases) + len(unfinished),
-        "failures": sum(report.count(status) for status in failing(report)),
+        "tests": len(cases) + len(unfinished) + (report.behavior is not None),
+        "failures": sum(report.count(status) for status in failing(report)) + (lift is True),
         "errors": report.count(Status.ERROR),
         "skipped": len(unfinished),
     }
@@ -144,10 +145,31 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         ET.SubElement(properties, "property", name=key, value=value)
     for entry in cases:
         _testcase(suite, entry, failing(report), report.skill.id, report.behavior)
+    if report.behavior is not None:
+        _lift_testcase(suite, report.behavior, lift is True)
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"
     return counts
+
+
+def lift_fails(report: Report) -> bool | None:
+    """Whether a behavior run's lift fails the gate (`--fail-on no-lift`); None without
+    graded trials."""
+    if report.behavior is None:
+        return None
+    return NO_LIFT_FAILS in report.fail_on and not report.behavior.lift_shown
+
+
+def _lift_testcase(parent: ET.Element, behavior: Behavior, fails: bool) -> None:
+    """The skill's lift over no skill as a test of its own: a failure when the gate asks
+    for it (`--fail-on no-lift`) and it is not shown."""
+    element = ET.SubElement(parent, "testcase", classname="behavior", name="skill-lift")
+    child = ET.SubElement(element, "failure" if fails else "system-out")
+    if fails:
+        child.attrib.update(type="NO-LIFT", message=words.NO_LIFT)
+    lines = [words.suite_rates_text(behavior), words.suite_lift_text(behavior)]
+    child.text = "\n".join(lines + [words.loading_text(found) for found in behavior.loading]) + "\n"
 
 
 def _texts(counts: dict[str, int]) -> dict[str, str]:

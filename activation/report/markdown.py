@@ -84,29 +84,33 @@ def _behavior(behavior: Behavior) -> list[str]:
     arms = behavior.arms
     head = "| " + " | ".join(arms) + " |"
     lines = [f"**Cases** ({escape(words.PASSED_CELLS)}, 95% Wilson)", ""]
-    lines += [f"| case {head} status | broke first |", "|---" * (len(arms) + 3) + "|"]
+    lifted = "none" in arms
+    lift = " lift |" if lifted else ""
+    lines += [f"| case {head}{lift} status | broke first |",
+              "|---" * (len(arms) + 3 + lifted) + "|"]  # fmt: skip
     for case in behavior.cases[:SUMMARY_LIST_LIMIT]:
-        cells = " | ".join(words.rate_cell(case.rate(arm)) for arm in arms)
+        rates = [words.rate_cell(case.rate(arm)) for arm in arms]
+        cells = " | ".join(rates + ([words.lift_cell(case.lift)] if lifted else []))
         broke = escape(words.case_broke(case))
         lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
     if len(behavior.cases) > SUMMARY_LIST_LIMIT:
         lines.append(f"\n… and {len(behavior.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
                      "JSON report)")  # fmt: skip
-    lines += ["", "**Levels** (graders passed of applied, every case)", ""]
+    lines += ["", f"**{escape(words.LEVELS)}**", ""]
     lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
     for level in behavior.levels:
         cells = " | ".join(words.grader_cell(level.rate(arm)) for arm in arms)
         lines.append(f"| {escape(words.level_text(level.level))} | {cells} |")
     changed = words.changed_graders(behavior)
     if changed:
-        lines += ["", "**Graders that changed** (baseline vs candidate)", ""]
+        lines += ["", f"**{escape(words.CHANGED_GRADERS)}**", ""]
         lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
         for case, grader in changed[:SUMMARY_LIST_LIMIT]:
             cells = " | ".join(words.grader_cell(grader.rate(arm)) for arm in arms)
             lines.append(f"| {code(case.id)} | {escape(words.grader_text(grader))} | {cells} |")
     lift = f"**{escape(words.SUITE_LIFT)}**: {escape(words.lift_text(behavior.lift))}"
-    lines += ["", lift, ""]
-    lines += ["**Loaded vs not**", ""]
+    lines += ["", escape(words.suite_rates_text(behavior)), "", lift, ""]
+    lines += [f"**{words.LOADED}**", ""]
     lines += [f"- {escape(words.loading_text(loading))}" for loading in behavior.loading]
     return lines
 

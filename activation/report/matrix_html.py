@@ -37,7 +37,7 @@ def render_matrix_html(matrix: Matrix, base: PurePath | None = None) -> str:
         skill=matrix.cells[0].skill.id,
         verdict=words.matrix_verdict(matrix),
         cost=words.matrix_cost_line(matrix),
-        columns=words.MATRIX_COLUMNS,
+        columns=words.matrix_columns(matrix),
         grid=list(zip(sections, words.matrix_rows(matrix), strict=True)),
         flagged=flagged,
         agreement=agreement,

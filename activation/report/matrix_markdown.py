@@ -14,7 +14,8 @@ def _row(cells: list[str]) -> str:
 
 
 def _grid(matrix: Matrix) -> list[str]:
-    lines = [_row(list(words.MATRIX_COLUMNS)), _row(["---"] * len(words.MATRIX_COLUMNS))]
+    columns = list(words.matrix_columns(matrix))
+    lines = [_row(columns), _row(["---"] * len(columns))]
     lines += [
         _row([code(row[0]), *(escape(cell) for cell in row[1:])])
         for row in words.matrix_rows(matrix)

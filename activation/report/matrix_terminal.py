@@ -17,7 +17,7 @@ from activation.report.terminal import STATUS_STYLE, VERDICT_STYLE, render_repor
 
 def grid(matrix: Matrix) -> Table:
     table = Table(title=f"Cells ({len(matrix.cells)})", title_justify="left")
-    for column in words.MATRIX_COLUMNS:
+    for column in words.matrix_columns(matrix):
         table.add_column(column, no_wrap=column == "cell")
     for row in words.matrix_rows(matrix):
         table.add_row(unbroken(row[0]), *row[1:])

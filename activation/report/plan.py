@@ -159,9 +159,14 @@ def render_plan(
         text.append(f"NOTE: {notice}\n", style="bold yellow")
     heading = f"Dry run: {words.stage_text(spec)}, skill {inputs.target.skill_id}\n"
     text.append(heading, style="bold")
-    text.append(
-        f"{len(cases)} case(s): {positives} should activate, {len(cases) - positives} should not\n"
-    )
+    if inputs.behavior:
+        graders = sum(len(case.graders) for case in inputs.behavior)
+        text.append(f"{len(cases)} behavior case(s), {graders} grader(s) in all\n")
+    else:
+        text.append(
+            f"{len(cases)} case(s): {positives} should activate, "
+            f"{len(cases) - positives} should not\n"
+        )
     for group, ids in groups(cases).items():
         listed = f": {', '.join(ids)}" if verbose else ""
         text.append(f"  {group} ({len(ids)}){listed}\n")
@@ -175,17 +180,22 @@ def render_plan(
     changed = any(op != "=" for op, _ in runs)
     text.append("word diff (baseline → candidate):\n", style="bold")
     diff = diff_text(runs) if changed else Text("(identical)")
+    if inputs.baseline.tree or inputs.candidate.tree:
+        files = words.tree_changes(inputs.baseline.tree, inputs.candidate.tree)
+        diff.append("\nfiles of the set (baseline → candidate):\n", style="bold")
+        diff.append("\n".join(f"  {line}" for line in files) if files else "  (identical)")
     model = f" to {spec.model}" if spec.model else ""
     calls = planned_calls(spec, inputs)
+    sides = f"{2 + len(spec.arms)} arms" if spec.arms else "2 variants"
     footer = Text(
         f"\nThe first round would make {calls:,} {stage.noun}(s){model} ({len(cases)} cases x "
-        f"2 variants x {spec.trials} trials); suspicious cases then get more, up to "
+        f"{sides} x {spec.trials} trials); suspicious cases then get more, up to "
         f"{spec.max_trials} trials ({worst_case_calls(spec, inputs):,} at most). No call was made."
     )
     detects = (
         characteristics_text(spec, inputs, detectable)
         if detectable is not None
-        else Text("What these settings can detect on a suite this size: add --simulate.\n")
+        else Text(f"What these settings can detect {words.detectable_hint(inputs)}\n")
     )
     parts = [text, Text("  ").append_text(diff), Text(), detects, cost_text(spec, cost)]
     return Group(*parts, footer)

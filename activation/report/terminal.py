@@ -75,7 +75,8 @@ def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
 
 def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
     """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
-    candidate), the status and the grader that broke first."""
+    candidate), the status and the grader that broke first (each case's lift is in the
+    Markdown, HTML, JUnit and JSON; the terminal gives the suite's)."""
     table = Table(title=f"Cases ({words.PASSED_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
     for arm in behavior.arms:
@@ -102,7 +103,7 @@ def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None
     shown = [behavior.case(entry.id) for entry in entries if entry.status is not Status.PASS]
     if not shown:
         return None
-    table = Table(title="Graders (passed of applied; void: did not apply)", title_justify="left")
+    table = Table(title=words.GRADERS, title_justify="left")
     table.add_column("case", no_wrap=True)
     table.add_column("grader")
     for arm in behavior.arms:
@@ -120,7 +121,7 @@ def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None
 
 def level_table(behavior: Behavior) -> Table:
     """Every grader of a level over the suite, per arm."""
-    table = Table(title="Levels (graders passed of applied, every case)", title_justify="left")
+    table = Table(title=words.LEVELS, title_justify="left")
     table.add_column("level", no_wrap=True)
     for arm in behavior.arms:
         table.add_column(arm, justify="right", no_wrap=True)
@@ -133,12 +134,14 @@ def level_table(behavior: Behavior) -> Table:
 
 
 def behavior_text(behavior: Behavior) -> Text:
-    """The skill's lift over no skill, and how trials did where it loaded and where not."""
+    """Each arm's pass rate over the suite, the skill's lift over no skill, and how trials
+    did where it loaded and where not."""
     text = Text()
+    text.append(f"{words.suite_rates_text(behavior)}\n")
     text.append(
         f"{words.suite_lift_text(behavior)}\n", style="" if behavior.lift_shown else "yellow"
     )
-    text.append("loaded vs not:\n")
+    text.append(f"{words.LOADED.lower()}:\n")
     for loading in behavior.loading:
         text.append(f"  {words.loading_text(loading)}\n")
     text.rstrip()

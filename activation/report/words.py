@@ -22,6 +22,7 @@ from activation._models import (
     VARIANTS,
     WEAKENED_FAILS,
     CaseVerdict,
+    Inputs,
     RunSpec,
     Status,
     Tally,
@@ -444,6 +445,32 @@ MATRIX_COLUMNS = (
 """The matrix grid's columns, in every format."""
 
 
+BEHAVIOR_COLUMNS = (
+    "cell",
+    "passed (baseline)",
+    "passed (candidate)",
+    "passed (none)",
+    "skill lift",
+    "statuses",
+)
+"""The grid's columns when every cell is a behavior run."""
+
+
+def matrix_columns(matrix: Matrix) -> tuple[str, ...]:
+    """The grid's columns: a behavior run's pass rates and lift, or activation's figures."""
+    graded = all(cell.behavior is not None for cell in matrix.cells)
+    return BEHAVIOR_COLUMNS if graded else MATRIX_COLUMNS
+
+
+def lift_cell(lift: Lift | None) -> str:
+    """ "+54 (+8 to +78), shown": a lift in percentage points for a grid cell."""
+    if lift is None:
+        return "not measured"
+    low, high = lift.interval
+    shown = "shown" if lift.shown else "not shown"
+    return f"{signed(lift.difference)} ({signed(low)} to {signed(high)}), {shown}"
+
+
 def status_counts(report: Report) -> str:
     """`2 REGRESSED, 1 UNSTABLE, 17 PASS`: the statuses a cell found, most serious first."""
     found = [f"{report.count(status)} {status.value}" for status in Status if report.count(status)]
@@ -460,11 +487,19 @@ def compact_rate(count: Count, interval: Interval | None) -> str:
     )
 
 
+BEHAVIOR_ARMS = ("baseline", "candidate", "none")
+
+
 def matrix_rows(matrix: Matrix) -> list[list[str]]:
     """Per cell: its recall and false positives per variant, with 95 % Wilson intervals,
-    and its statuses (the grid under MATRIX_COLUMNS)."""
+    and its statuses (the grid under `matrix_columns`); a behavior run's pass rates and
+    lift instead."""
     rows = []
     for cell in matrix.cells:
+        if matrix_columns(matrix) == BEHAVIOR_COLUMNS and cell.behavior is not None:
+            rates = [rate_cell(cell.behavior.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
+            rows.append([cell.cell, *rates, lift_cell(cell.behavior.lift), status_counts(cell)])
+            continue
         found = [cell.summary.figures(variant) for variant in VARIANTS]
         rows.append(
             [
@@ -528,6 +563,16 @@ def agreement_reading() -> str:
 
 FINAL = "final"
 """The level of a final holistic judge (it has none)."""
+
+
+LEVELS = "Levels (graders passed of applied, every case)"
+GRADERS = "Graders (passed of applied; void: did not apply)"
+CHANGED_GRADERS = "Graders that changed (baseline vs candidate)"
+LOADED = "Loaded vs not"
+HEAT_LEGEND = (
+    "Graders by case and level, per arm: passed of applied, red (never) to green (always); "
+    "grey: the grader never applied (void)."
+)
 
 
 def arms_text(report: Report) -> str | None:
@@ -602,6 +647,12 @@ def lift_text(lift: Lift | None) -> str:
         f"vs no skill {rate_text(Count(lift.none.passed, lift.none.applied), None)}: "
         f"{signed(lift.difference)} points (95% Newcombe {signed(low)} to {signed(high)}), {shown}"
     )
+
+
+def suite_rates_text(behavior: Behavior) -> str:
+    """ "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), ..."."""
+    rates = ", ".join(f"{arm} {rate_cell(behavior.suite.get(arm))}" for arm in behavior.arms)
+    return f"passed over the suite: {rates}"
 
 
 SUITE_LIFT = "skill lift over the suite (first rounds)"
@@ -686,3 +737,38 @@ def changed_graders(behavior: Behavior) -> list[tuple[CaseBehavior, GraderFigure
 
 def _rates(rate: Rate | None) -> tuple[int, int] | None:
     return None if rate is None else (rate.passed, rate.applied)
+
+
+def tree_changes(
+    baseline: Sequence[tuple[str, bytes]], candidate: Sequence[tuple[str, bytes]]
+) -> list[str]:
+    """How two copies of a skill set differ, file by file: "M skills/x/SKILL.md (+3 -12
+    lines)", "A ...", "D ..."; binary files by size."""
+    before, after = dict(baseline), dict(candidate)
+    lines = []
+    for path in sorted(before.keys() | after.keys()):
+        old, new = before.get(path), after.get(path)
+        if old == new:
+            continue
+        mark = "A" if old is None else "D" if new is None else "M"
+        added, removed = _line_counts(old or b"", new or b"")
+        lines.append(f"{mark} {path} (+{added} -{removed} lines)")
+    return lines
+
+
+def _line_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    diff = difflib.ndiff(
+        old.decode("utf-8", "replace").splitlines(), new.decode("utf-8", "replace").splitlines()
+    )
+    counts = {"+": 0, "-": 0}
+    for line in diff:
+        if line[:1] in counts:
+            counts[line[:1]] += 1
+    return counts["+"], counts["-"]
+
+
+def detectable_hint(inputs: Inputs) -> str:
+    """Where a dry run points for what its settings can detect."""
+    if inputs.behavior:
+        return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
+    return "on a suite this size: add --simulate."

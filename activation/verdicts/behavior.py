@@ -124,6 +124,8 @@ class Behavior:
 
     arms: tuple[Arm, ...]
     """The arms that ran, in the order of ARMS."""
+    suite: Mapping[str, Rate]
+    """Each arm's trials that passed over the whole suite."""
     cases: tuple[CaseBehavior, ...]
     levels: tuple[LevelFigures, ...]
     lift: Lift | None
@@ -269,8 +271,10 @@ def behavior(verdicts: Sequence[CaseVerdict], first_round: int) -> Behavior | No
     if not graded(verdicts):
         return None
     arms = arms_of(verdicts)
+    trials = [trial for verdict in verdicts for trial in verdict.trials]
     return Behavior(
         arms,
+        {arm: trial_rate(trial for trial in trials if trial.variant == arm) for arm in arms},
         tuple(case_behavior(verdict, arms) for verdict in verdicts),
         level_figures(verdicts, arms),
         suite_lift(verdicts, first_round),

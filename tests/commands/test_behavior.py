@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from activation.commands.main import main
@@ -25,6 +26,7 @@ from tests.support.claude_cli import processes_mentioning
 from tests.support.cli import HANG, read_report, wait_until
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Raw, Reply, Text, ToolUse
 from tests.support.scripted_model import API_KEY
+from tests.test_docs import shows
 
 Report = dict[str, Any]
 ONE_CASE = ("--only", "welcome_banner", "--trials", "3", "--max-trials", "3")
@@ -54,15 +56,26 @@ def outcomes(trial: dict[str, Any]) -> dict[str, str]:
     return {grade["grader"]: grade["outcome"] for grade in trial["grades"]}
 
 
+def stand_in_output() -> str:
+    """The walk-through's output on the Behavior page: what this file's first test prints."""
+    page = (Path(__file__).parents[2] / "docs" / "behavior.md").read_text()
+    return page.split("<!-- stand-in output -->\n```text\n", 1)[1].split("```", 1)[0]
+
+
 def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_gate(
-    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    at_work: tuple[FakeMessagesAPI, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     api, claude = at_work
     monkeypatch.chdir(example_repo(tmp_path / "repo", broken=True))
+    monkeypatch.setenv("COLUMNS", "250")
     kept = tmp_path / "kept"
     code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--trials", "3",
                           "--max-trials", "3", "--keep-workspaces", str(kept))  # fmt: skip
     assert code == 1
+    assert shows(capsys.readouterr().out, stand_in_output())
     assert report["stage"] == "C"
     # The example's cases have a `## System` section: the llm arm runs too, by default.
     assert report["arms"] == ["none", "llm"]
@@ -266,3 +279,31 @@ def test_sigterm_stops_every_agent_removes_the_workspaces_and_writes_a_partial_r
     assert data["summary"]["unfinished"] == ["welcome_banner"]
     assert "INTERRUPTED" in out.decode()
     assert API_KEY not in out.decode() + err.decode()
+
+
+def test_invoke_loads_the_skill_through_the_prompt_and_a_second_run_comes_from_the_cache(
+    tmp_path: Path, at_work: tuple[FakeMessagesAPI, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, claude = at_work
+    monkeypatch.chdir(example_repo(tmp_path / "repo"))
+    flags = ("--baseline", "git:HEAD", "--only", "welcome_banner", "--trials", "1",
+             "--max-trials", "1", "--no-control", "--invoke")  # fmt: skip
+    code, report = behave(tmp_path, claude, *flags)
+    assert code == 0
+    trials = report["cases"][0]["trials"]
+    assert [(t["variant"], t["activated"], t["correct"]) for t in trials] == [
+        ("baseline", True, True), ("candidate", True, True),
+    ]  # fmt: skip
+    assert all(
+        t["evidence"].startswith("loaded by the prompt's explicit invocation") for t in trials
+    )
+    firsts = [r for r in api.message_requests if r.is_main_loop and r.turn == 0]
+    assert len(firsts) == 2
+    command = "<command-name>/greetlib:greetlib</command-name>"
+    assert all(command in orjson.dumps(r.messages).decode() for r in firsts)
+    asked = len(api.message_requests)
+    again, second = behave(tmp_path, claude, *flags)
+    assert again == 0
+    assert len(api.message_requests) == asked
+    assert [t["cached"] for t in second["cases"][0]["trials"]] == [True, True]
+    assert [t["correct"] for t in second["cases"][0]["trials"]] == [True, True]

@@ -129,7 +129,7 @@ def test_a_dry_run_shows_the_arms_their_runs_cost_and_time_without_a_run(
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert "first round per arm (3 case(s) x 3 trial(s)):" in out
     for arm in ("baseline", "candidate", "none"):
-        assert f"  {arm}: 9 run(s), up to $3.24" in out
+        assert f"  {arm}: 9 agent run(s), up to $3.24" in out
     assert (
         "time: about 14 min for the first round, 4 agent run(s) at once at about 2 min a run" in out
     )

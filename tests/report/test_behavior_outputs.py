@@ -24,14 +24,18 @@ from activation._models import NO_LIFT_FAILS
 from activation.commands.main import main
 from activation.report import words
 from activation.report.codec import parse_report, report_data, report_json, report_schema
+from activation.report.diff import compare
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
 from activation.report.matrix import assembled, of_report
+from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
 from activation.report.model import Report
+from activation.verdicts.judge import Evidence, judge_all
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
 from tests.support.behavior_reports import behavior_report, shard_of
+from tests.support.browser import ARTIFACTS, Launcher, visit
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -80,6 +84,10 @@ def test_the_terminal_shows_each_arm_grader_level_the_lift_and_loading(
         "│ checkout │ L2 no invented client.refunds.force()  │      3/3 │       0/3 │ void │"
     ) in lines
     assert (
+        "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), "
+        "none 1/8 (2-47%) +1 err"
+    ) in lines
+    assert (
         "skill lift over the suite (first rounds): candidate 6/9 = 67% vs no skill 1/8 = 12%: "
         "+54 points (95% Newcombe +8 to +78), shown"
     ) in lines
@@ -108,13 +116,13 @@ def test_the_markdown_shows_the_same(tmp_path: Path) -> None:
     text = render_markdown(behavior_report())
     snapshot("behavior.md", text)
     lines = text.splitlines()
-    assert "| case | baseline | candidate | none | status | broke first |" in lines
+    assert "| case | baseline | candidate | none | lift | status | broke first |" in lines
     assert (
-        "| `checkout` | 3/3 (44-100%) | 0/3 (0-56%) | 0/3 (0-56%) | REGRESSED | "
-        r"L2 no invented client.refunds.force\(\) |"
+        "| `checkout` | 3/3 (44-100%) | 0/3 (0-56%) | 0/3 (0-56%) | +0 (-56 to +56), not shown "
+        r"| REGRESSED | L2 no invented client.refunds.force\(\) |"
     ) in lines
     assert "| L2 hallucination | 9/9 | 6/9 | 1/1 (7 void) |" in lines
-    assert lines[lines.index("**Graders that changed** (baseline vs candidate)") + 4 :][:2] == [
+    assert lines[lines.index(r"**Graders that changed \(baseline vs candidate\)**") + 4 :][:2] == [
         r"| `checkout` | L2 no invented client.refunds.force\(\) | 3/3 | 0/3 | void |",
         "| `checkout` | final the judge: a working refund flow | 3/3 | 0/3 | 0/3 |",
     ]
@@ -169,6 +177,14 @@ def test_junit_carries_each_case_arms_graders_and_trials() -> None:
         "/work/state/runs/checkout-candidate-2.jsonl; workspace /work/kept/checkout-candidate-2"
     ) in body
     assert sum(line.startswith("trial ") for line in body) == 9
+    assert (suite.tests, suite.failures) == (4, 1)
+    assert cases["skill-lift"].classname == "behavior"
+    assert cases["skill-lift"].system_out.splitlines()[:2] == [
+        "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), "
+        "none 1/8 (2-47%) +1 err",
+        "skill lift over the suite (first rounds): candidate 6/9 = 67% vs no skill 1/8 = 12%: "
+        "+54 points (95% Newcombe +8 to +78), shown",
+    ]
     refund = cases["refund"].system_out.splitlines()
     assert "none pass rate: 0/2 (0-66%) +1 err" in refund
     assert "trial none #1 error: agent timed out after 600 s" in refund
@@ -242,6 +258,7 @@ def test_the_html_has_a_case_by_grader_heat_map_per_arm() -> None:
     ]
     assert all(cell[3] == GREEN for cells in parser.maps["baseline"].values() for cell in cells)
     assert '<td class="broke">L2 no invented client.refunds.force()</td>' in page
+    assert '<td class="num mono lift">+100 (+14 to +100), shown</td>' in page
     assert (
         '<p id="lift">skill lift over the suite (first rounds): candidate 6/9 = 67% vs no '
         "skill 1/8 = 12%: +54 points (95% Newcombe +8 to +78), shown</p>"
@@ -262,7 +279,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     data = orjson.loads(report_json(report))
     jsonschema.Draft202012Validator(report_schema()).validate(data)
     figures = data["behavior"]
-    assert set(figures) == {"arms", "cases", "levels", "lift", "loading"}
+    assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading"}
     assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift"}
     assert figures["cases"][0]["arms"]["none"] == {
         "passed": 0,
@@ -304,6 +321,12 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
         "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
     )
     assert behavior_report(without="none", broken=False).exit_code == ExitCode.OK
+    xml = render_junit(blind).decode()
+    JUNIT_SCHEMA.validate(xml)
+    suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
+    assert (suite.tests, suite.failures) == (4, 1)
+    (lift,) = next(case for case in suite if case.name == "skill-lift").result
+    assert (lift.type, lift.message) == ("NO-LIFT", words.NO_LIFT)
     matrix = assembled((blind,), "0.2.0", "fingerprint")
     assert matrix.exit_code == ExitCode.REGRESSED
     assert words.matrix_verdict(matrix) == (
@@ -373,3 +396,71 @@ def test_merge_gates_on_the_lift_of_the_whole_run() -> None:
     assert merged.exit_code == ExitCode.OK
     alone = merge_saved([("s1", of_report(first))], "0.2.0").report
     assert alone.exit_code == ExitCode.REGRESSED  # the lift is not shown (and a shard missing)
+
+
+def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
+    broken = behavior_report()
+    steady = replace(behavior_report(broken=False), model="claude-test-2")
+    matrix = assembled((broken, steady), "0.2.0", "fingerprint")
+    assert words.matrix_columns(matrix) == (
+        "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
+        "statuses",
+    )  # fmt: skip
+    assert words.matrix_rows(matrix) == [
+        ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
+         "+54 (+8 to +78), shown", "1 REGRESSED, 2 PASS"],
+        ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
+         "+88 (+42 to +98), shown", "3 PASS"],
+    ]  # fmt: skip
+    lines = render_matrix_markdown(matrix).splitlines()
+    assert lines[4:7] == [
+        "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | statuses |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
+        "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | 1 REGRESSED, 2 PASS |",
+    ]
+    assert words.matrix_verdict(matrix) == (
+        "FAILED: the candidate regressed in C/claude-code/claude-test-1."
+    )
+
+
+def test_the_heat_maps_in_a_browser(chromium: Launcher, tmp_path: Path) -> None:
+    """The maps render side by side, coloured by pass rate, with each grader named on hover,
+    and nothing is fetched."""
+    page_file = tmp_path / "report.html"
+    page_file.write_text(render_html(behavior_report(), tmp_path))
+    with chromium() as browser, visit(browser, page_file) as seen:
+        page = seen.page
+        maps = page.locator("table.grader-map")
+        assert maps.evaluate_all("tables => tables.map(t => t.dataset.arm)") == [
+            "baseline", "candidate", "none",
+        ]  # fmt: skip
+        cell = page.locator("#grader-map-candidate tr[data-case=checkout] td[data-level=L2] span")
+        assert cell.inner_text() == "0/3"
+        assert cell.get_attribute("title") == f"candidate: checkout: L2 {L2}: 0/3"
+        colour = "span => getComputedStyle(span).backgroundColor"
+        assert cell.evaluate(colour) == "rgb(240, 168, 168)"  # hsl(0, 70%, 80%)
+        passed = page.locator("#grader-map-baseline tr[data-case=checkout] td[data-level=L2] span")
+        assert passed.evaluate(colour) == "rgb(168, 240, 168)"  # hsl(120, 70%, 80%)
+        boxes = [maps.nth(n).bounding_box() for n in range(3)]
+        assert all(box is not None and box["width"] > 100 for box in boxes)
+        assert page.inner_text("#arm-rates tr[data-case=checkout] td.broke") == (f"L2 {L2}")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "behavior-report.png"), full_page=True)
+        assert seen.errors == []
+        assert seen.requests == [page_file.as_uri()]
+
+
+def test_diff_moves_a_graded_case_on_its_passes_not_on_its_loading() -> None:
+    old = behavior_report(broken=False)
+    webhook = old.cases[1]
+    unloaded = tuple(
+        replace(trial, activated=False, chose=()) if trial.variant == "candidate" else trial
+        for trial in webhook.trials
+    )
+    (again,) = judge_all([Evidence(webhook.case, unloaded)], old.alpha)
+    assert (webhook.candidate.verdict, again.candidate.verdict) == (True, False)
+    new = replace(old, cases=(old.cases[0], again, old.cases[2]))
+    assert [change.movement for change in compare(old, new).changes] == ["", "", ""]
+    broken = behavior_report()
+    assert [change.movement for change in compare(old, broken).changes] == ["regressed", "", ""]

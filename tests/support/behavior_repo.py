@@ -71,7 +71,7 @@ def workdir(request: FakeRequest) -> str:
 def taught(request: FakeRequest) -> str | None:
     """Which API the body the agent loaded teaches: "right" (2.x, its heading says so),
     "v1" (any other greetlib body), or None (no skill loaded)."""
-    for message in request.messages[1:]:
+    for message in request.messages:
         text = orjson.dumps(message.get("content")).decode()
         if LOADED in text:
             return "right" if "# greetlib 2" in text else "v1"
@@ -93,21 +93,26 @@ def judged(request: FakeRequest) -> Reply:
 
 
 def does_the_task(request: FakeRequest) -> Reply:
-    """Claude Code at work: load the skill when it is offered, read the file, write the
-    answer the loaded body teaches, then say it is done."""
+    """Claude Code at work: load the skill when it is offered (unless the prompt already
+    brought its body: `--invoke`), read the file, write the answer the loaded body teaches,
+    then say it is done."""
     if request.schema is not None:
         return judged(request)
     if not request.tool_names:  # the llm arm: one answer, no agent, no skill
         return Text(f"```python\n{GUESS}```")
     case = case_of(request.prompt)
     path = f"{workdir(request)}/{FILES[case]}"
-    results = len(request.tool_results)
-    offered = SKILL_ID in request.menu
-    if offered and results == 0:
+    used = [
+        block.get("name")
+        for message in request.messages
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    ]
+    if not used and SKILL_ID in request.menu and taught(request) is None:
         return ToolUse("Skill", {"skill": SKILL_ID})
-    steps = results - (1 if offered else 0)
-    if steps == 0:
+    if "Read" not in used:
         return ToolUse("Read", {"file_path": path})
-    if steps == 1:
+    if "Write" not in used:
         return ToolUse("Write", {"file_path": path, "content": solution(taught(request), case)})
     return Text("Done.")

@@ -15,7 +15,10 @@ research/agents/NOTES.md section 2): only `POST /v1/responses` with SSE, plain J
 gpt-5.5 and unknown models, and only the nested `exec_command` of the code-mode custom tool
 `exec` (in an `additional_tools` input item) for its default gpt-6.2-sol: `Shell` answers
 with whichever the request offers, and the command's output comes back in the next
-request's `*_call_output` item (`ResponsesRequest.tool_outputs`).
+request's `*_call_output` item (`ResponsesRequest.tool_outputs`). Its file edits go through
+`apply_patch` (`Patch`), the freeform custom tool `apply_patch` for gpt-5.5 and the nested
+`tools.apply_patch` of code mode's `exec` for its default model, offered in a sandbox that
+lets it write (Stage C's `workspace-write`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "Error",
     "FakeResponsesAPI",
     "Incomplete",
+    "Patch",
     "Refusal",
     "Reply",
     "ResponsesRequest",
@@ -198,6 +202,16 @@ class Shell:
 
 
 @dataclass(frozen=True)
+class Patch:
+    """A call of `apply_patch` with `patch` (`*** Begin Patch` ... `*** End Patch`), with the
+    tool the request offers: the freeform custom tool `apply_patch`, or code mode's custom
+    tool `exec`, whose JavaScript calls the nested `tools.apply_patch` and prints what it
+    returned."""
+
+    patch: str
+
+
+@dataclass(frozen=True)
 class Tokens:
     """The usage every completed response reports: `cached` of the `input` tokens were
     read from OpenAI's prompt cache."""
@@ -207,7 +221,8 @@ class Tokens:
     output: int
 
 
-Reply: TypeAlias = Text | Refusal | Incomplete | Error | Shell
+Reply: TypeAlias = Text | Refusal | Incomplete | Error | Shell | Patch
+Call: TypeAlias = Shell | Patch
 Script: TypeAlias = Callable[[ResponsesRequest], Reply]
 
 
@@ -289,9 +304,26 @@ def _shell_call(request: ResponsesRequest, reply: Shell) -> dict[str, Any]:
     raise ValueError(f"no shell tool offered: {names}")
 
 
-def _call_events(request: ResponsesRequest, reply: Shell) -> list[tuple[str, dict[str, Any]]]:
+def _patch_call(request: ResponsesRequest, reply: Patch) -> dict[str, Any]:
+    """The output item that calls the request's `apply_patch` with `reply.patch`."""
+    names = request.tool_names
+    if "apply_patch" in names:
+        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
+                "name": "apply_patch", "input": reply.patch, "status": "completed"}  # fmt: skip
+    if "exec" in names:
+        script = (
+            f"const r = await tools.apply_patch({json.dumps(reply.patch)});\n"
+            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
+        )
+        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
+                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+    raise ValueError(f"no apply_patch tool offered: {names}")
+
+
+def _call_events(request: ResponsesRequest, reply: Call) -> list[tuple[str, dict[str, Any]]]:
     """The SSE events of one tool call, in the real API's order."""
-    response_id, item = _new_id("resp"), _shell_call(request, reply)
+    response_id = _new_id("resp")
+    item = _shell_call(request, reply) if isinstance(reply, Shell) else _patch_call(request, reply)
     return [
         (
             "response.created",
@@ -365,9 +397,9 @@ class FakeResponsesAPI(StandIn):
 
     Unset, the script answers every request `Text("ok")`. A script that raises answers 500
     and makes `__exit__` raise, so a broken script cannot pass for an API error; so does a
-    stream the script answers with anything but `Text`, `Shell` or `Error`, or a `Shell` for
-    a request that is no stream or offers no shell. `tokens`, when set, is the usage every
-    response reports."""
+    stream the script answers with anything but `Text`, `Shell`, `Patch` or `Error`, or a
+    `Shell` or `Patch` for a request that is no stream or offers no such tool. `tokens`,
+    when set, is the usage every response reports."""
 
     def __init__(
         self,
@@ -418,17 +450,19 @@ class FakeResponsesAPI(StandIn):
         if isinstance(reply, Error):
             return _error(reply.status, reply.message, reply.kind, reply.retry_after_ms)
         if request.body.get("stream") is not True:
-            if isinstance(reply, Shell):
-                return self._broken(TypeError(f"a Shell answers a stream only: {reply!r}"))
+            if isinstance(reply, Shell | Patch):
+                return self._broken(TypeError(f"a tool call answers a stream only: {reply!r}"))
             return JSONResponse(_answer(request, reply, self.tokens))
-        if isinstance(reply, Shell):
+        if isinstance(reply, Shell | Patch):
             try:
                 events = _call_events(request, reply)
             except ValueError as exc:
                 return self._broken(exc)
             return EventSourceResponse(_sse(events), sep="\n", ping=0)
         if not isinstance(reply, Text):
-            return self._broken(TypeError(f"a stream answers Text, Shell or Error only: {reply!r}"))
+            return self._broken(
+                TypeError(f"a stream answers Text, Shell, Patch or Error only: {reply!r}")
+            )
         return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
 
     def _broken(self, exc: Exception) -> Response:

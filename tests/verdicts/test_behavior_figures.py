@@ -84,6 +84,9 @@ def test_the_figures_of_a_behavior_run() -> None:
     found = behavior(outcome.verdicts, outcome.spec.trials)
     assert found is not None
     assert found.arms == ("baseline", "candidate", "none")
+    suite = {arm: (r.passed, r.applied, r.errors) for arm, r in found.suite.items()}
+    assert suite == {"baseline": (9, 9, 0), "candidate": (6, 9, 0), "none": (1, 8, 1)}
+    assert found.suite["candidate"].interval == pytest.approx(wilson(6, 9), abs=1e-12)
     checkout, webhook, refund = found.cases
 
     assert checkout.status is Status.REGRESSED

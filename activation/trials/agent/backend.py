@@ -337,14 +337,18 @@ class AgentBackend:
         """The trial's cache key: the CLI's version, the variant's copy of the set and the
         catalog's (by content, nonces included: they follow from it), what the run asks as
         the adapter says (prompt, model, turns, tools) and the trial."""
-        run = {
+        return request_digest(self.agent.name, self._asked(key), key)
+
+    def _asked(self, key: TrialKey) -> dict[str, object]:
+        """What a trial's run asks, as its cache key holds it."""
+        skills = self.skills[key.variant]
+        return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
             **self.adapter.request(
-                self.settings, self.agent_model, key.case.prompt, self.skills[key.variant]
+                self.settings, self.agent_model, self._prompt(key, skills), skills, work=self.works
             ),
         }
-        return request_digest(self.agent.name, run, key)
 
     def _trial(
         self,

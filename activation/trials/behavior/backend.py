@@ -15,6 +15,7 @@ skills folder) is never graded.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -26,7 +27,7 @@ import orjson
 
 from activation import _config
 from activation._behavior import BehaviorCase
-from activation._models import Grade, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation._models import VARIANTS, Grade, Inputs, RunSpec, Trial, TrialKey, Usage
 from activation.trials.agent.adapter import RunDirs, Settled
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
@@ -46,6 +47,7 @@ from activation.trials.classifier.answer import Unanswered, answer_payload
 from activation.trials.classifier.provider import Provider
 from activation.trials.providers import provider_of
 
+INVOKED = "loaded by the prompt's explicit invocation (--invoke)"
 LLM_ANSWER = "response.md"
 """The file the `llm` arm's reply is graded as."""
 JUDGE_KIND = "behavior-judge"
@@ -188,6 +190,7 @@ class BehaviorBackend(AgentBackend):
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         prepared = self._prepared[self.cases[key.case.id].scaffold_digest]
         shutil.copytree(prepared, dirs.work, dirs_exist_ok=True, symlinks=True)
+        cut_links_out(dirs.work)
 
     def _laid_out(self, key: TrialKey, dirs: RunDirs) -> None:
         """What the adapter added to the workspace is the agent's equipment, never graded."""
@@ -210,6 +213,11 @@ class BehaviorBackend(AgentBackend):
         installed = self._installed.pop(dirs.work, [])
         if trial.is_error:
             return trial
+        if self.invoke and key.variant in VARIANTS and self.skill_id not in trial.chose:
+            # The prompt itself loads the skill (the agent's explicit invocation): its body
+            # is in the first request, with no tool call for a detector to see.
+            trial = replace(trial, activated=True, chose=(self.skill_id, *trial.chose),
+                            evidence=f"{INVOKED}; {trial.evidence}")  # fmt: skip
         return await self._graded(key, trial, dirs.work, installed)
 
     async def _graded(
@@ -316,19 +324,24 @@ class BehaviorBackend(AgentBackend):
                 "judge": self.judge_model,
             }
             return request_digest("llm:behavior", alone, key)
-        skills = self.skills[key.variant]
         run = {
-            "version": self.settings.version,
-            "plugin": self.copy_digests[key.variant],
+            **self._asked(key),
             "scaffold": case.scaffold_digest,
             "graders": [asdict(grader) for grader in case.graders],
             "judge": self.judge_model,
-            "work": True,
-            **self.adapter.request(
-                self.settings, self.agent_model, self._prompt(key, skills), skills
-            ),
         }
         return request_digest(f"{self.agent.name}:behavior", run, key)
+
+
+def cut_links_out(root: Path) -> None:
+    """Remove every symbolic link under `root` that leads out of it (a setup command may
+    leave one): an agent that follows links (OpenCode does) would write through it."""
+    inside = root.resolve()
+    for folder, subfolders, names in os.walk(root):
+        for name in (*subfolders, *names):
+            path = Path(folder) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(inside):
+                path.unlink()
 
 
 def _safe(name: str) -> str:

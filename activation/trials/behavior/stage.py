@@ -92,7 +92,12 @@ class BehaviorStage:
         per_trial = self.estimate(spec, inputs).per_trial
         runs = len(inputs.cases) * spec.trials
         cost = "" if per_trial is None else f", up to ${runs * per_trial:,.2f}"
-        first = [f"  {arm}: {runs} run(s){cost}" for arm in ("baseline", "candidate", *spec.arms)]
+        first = [
+            f"  {arm}: {runs} model call(s), no agent"
+            if arm == "llm"
+            else f"  {arm}: {runs} agent run(s){cost}"
+            for arm in ("baseline", "candidate", *spec.arms)
+        ]
         agents = len(inputs.cases) * spec.trials * (2 + len(spec.arms) - ("llm" in spec.arms))
         minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
         return [

@@ -22,11 +22,12 @@
   --disallowedTools Bash,WebFetch,WebSearch`, still in dontAsk mode. An `Edit` rule covers
   every tool that edits files (Write and Edit), and `./**` is the working directory and
   below, so a write anywhere else is denied (measured on 2.1.332: an absolute path under
-  the run's temp folder and a `../` path were both refused, a relative path landed in the
-  workspace). A bare `Write` rule would allow every path, and an `Edit(...)` rule alone lets
-  Bash run a command that writes through a redirect, hence Bash denied by name (it is then
-  not offered at all). `--restricted`, which confines the file tools too, is not used: it
-  hides the workspace's project skills (`.claude/skills`).
+  the run's temp folder, a `../` path and a path through a symbolic link that points out
+  were all refused, a relative path landed in the workspace). A bare `Write` rule would
+  allow every path, and an `Edit(...)` rule alone lets Bash run a command that writes
+  through a redirect, hence Bash denied by name (it is then not offered at all).
+  `--restricted`, which confines the file tools too, is not used: it hides the workspace's
+  project skills (`.claude/skills`).
 - **Explicit invocation** (`invoked`): `/<skill id> <prompt>`, the slash command a user
   types; in `-p` mode the CLI puts the skill's body in the first user message itself
   (`<command-name>/<id></command-name>`, then "Base directory for this skill: ..." and the

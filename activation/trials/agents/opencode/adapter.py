@@ -30,7 +30,9 @@ section 1).
   denied, so a path outside the workspace (the repository the `.git` marker makes of it) is
   refused, and so do `bash`, `webfetch`, `websearch` and `task` (measured on 1.18.33: a
   write to the run's temp folder or to `../` is refused by the rule, a relative path lands
-  in the workspace, `bash` is not offered).
+  in the workspace, `bash` is not offered). The rule reads the path as written: a symbolic
+  link in the workspace that points out of it is followed (measured), so a workspace must
+  hold no such link (the agent, with no shell, cannot make one).
 - **Explicit invocation** (`invoked`): `/<name> <prompt>`, as a user types it in the TUI,
   where every skill is a command of its frontmatter name (its template the body, then
   "Base directory for this skill: ..."). `opencode run` does not read a slash in its
