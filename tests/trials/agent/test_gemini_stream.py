@@ -114,9 +114,9 @@ def test_the_run_can_stop_once_the_target_loaded() -> None:
     reader = GeminiReader(SKILLS)
     for line in lines("activate.jsonl")[:3]:
         reader.feed(line)
-    assert not reader.decided
+    before = reader.decided
     reader.feed(lines("activate.jsonl")[3])
-    assert reader.decided and not reader.saw_result
+    assert (before, reader.decided, reader.saw_result) == (False, True, False)
     assert reader.reading().outcome == "activated"
 
 
