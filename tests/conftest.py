@@ -21,7 +21,8 @@ from tests.support.gemini_cli import GEMINI
 from tests.support.needs import unavailable
 from tests.support.npm_cli import PinnedCli, install_notice
 from tests.support.opencode_cli import OPENCODE, required_ripgrep
-from tests.support.skill_repo import SkillRepos
+from tests.support.skill_repo import RepoTemplates, SkillRepos
+from tests.support.tiers import FAST_TIER, load_fast_profile
 from tests.support.wheel import build_wheel
 
 REAL_CLIS: dict[str, PinnedCli] = {
@@ -44,6 +45,13 @@ MARKS: dict[str, tuple[str, ...]] = {
 """The markers each fixture gives the tests that use it: a real CLI, the browser, a wheel
 build or a fresh interpreter each costs seconds, and so does a whole `suggest` search
 (tests/commands/test_suggest.py: thousands of requests over real HTTP)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The fast tier tries each Hypothesis property on fewer examples (tests/support/tiers.py),
+    unless `--hypothesis-profile` names a profile."""
+    if config.option.markexpr == FAST_TIER and not config.getoption("hypothesis_profile"):
+        load_fast_profile()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -104,6 +112,17 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return folder
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's commands write to a pipe of no known width (LOG_WIDTH), whatever the
+    runner's terminal: pytest imports readline, GNU readline exports COLUMNS=80 and LINES=24
+    into the process's environment, and a process started from it (an xdist worker, a
+    spawned `activation`) inherits them and would wrap its output at 80 columns. A test
+    that means a width sets COLUMNS itself."""
+    for name in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def chromium() -> Launcher:
     """Starts headless Chromium from the system packages (`with chromium() as browser:`):
@@ -143,9 +162,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
+@pytest.fixture(scope="session")
+def repo_templates(tmp_path_factory: pytest.TempPathFactory) -> RepoTemplates:
+    """The session's built repos, one per shape, which `skill_repo` copies."""
+    return RepoTemplates(tmp_path_factory.mktemp("repo-templates"))
+
+
 @pytest.fixture
-def skill_repo(tmp_path: Path) -> Iterator[SkillRepos]:
+def skill_repo(tmp_path: Path, repo_templates: RepoTemplates) -> Iterator[SkillRepos]:
     """Builds real git skill repos in the test's temp dir: `skill_repo(description, ...)`."""
-    repos = SkillRepos(tmp_path)
+    repos = SkillRepos(tmp_path, repo_templates)
     yield repos
     repos.close()

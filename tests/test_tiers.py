@@ -1,17 +1,22 @@
-"""The fast tier: a test is marked `slow` (and `real_cli`) by the fixtures it uses, and a run
-that is about to install the pinned CLIs says so first."""
+"""The fast tier: a test is marked `slow` (and `real_cli`) by the fixtures it uses, a run
+that is about to install the pinned CLIs says so first, a Hypothesis property tries fewer
+examples in the fast tier and all of them in the full suite, and a test never sees the
+runner's terminal width."""
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
 import pytest
+from hypothesis import settings
 
 from tests import conftest
 from tests.support.npm_cli import PinnedCli, install_notice
+from tests.support.tiers import FAST, FAST_EXAMPLES, FAST_TIER, examples
 
 
 @dataclass
@@ -70,3 +75,54 @@ def test_a_run_says_which_clis_it_is_about_to_install(tmp_path: Path) -> None:
     assert install_notice([second]) is not None
     assert install_notice([first]) is None
     assert install_notice([]) is None
+
+
+@dataclass
+class Options:
+    markexpr: str
+    hypothesis_profile: str | None = None
+
+
+@dataclass
+class Configured:
+    """What the configure hook reads of a run's options."""
+
+    option: Options
+
+    def getoption(self, name: str) -> str | None:
+        return cast(str | None, getattr(self.option, name))
+
+
+def profile_after_configure(markexpr: str, hypothesis_profile: str | None = None) -> str:
+    """The Hypothesis profile a run with these options loads, from Hypothesis's default."""
+    before = settings.get_current_profile_name()
+    try:
+        settings.load_profile("default")
+        configured = Configured(Options(markexpr, hypothesis_profile))
+        conftest.pytest_configure(cast(pytest.Config, configured))
+        return settings.get_current_profile_name()
+    finally:
+        settings.load_profile(before)
+
+
+def test_the_fast_tier_tries_fewer_examples_and_the_full_suite_every_one() -> None:
+    assert profile_after_configure(FAST_TIER) == FAST
+    assert profile_after_configure("") == "default"
+    assert profile_after_configure("not real_cli") == "default"
+    assert profile_after_configure(FAST_TIER, "ci") == "default"  # Hypothesis loads that one
+    before = settings.get_current_profile_name()
+    try:
+        settings.load_profile("default")
+        assert examples(150).max_examples == 150
+        settings.load_profile(FAST)
+        assert examples(150).max_examples == FAST_EXAMPLES < 150
+        assert examples(150).deadline is None
+    finally:
+        settings.load_profile(before)
+
+
+def test_a_test_does_not_see_the_runners_terminal_width() -> None:
+    """tests/conftest.py's `no_terminal_size`: readline, which pytest imports, exports
+    COLUMNS=80 to the processes it starts (xdist's workers among them)."""
+    assert "COLUMNS" not in os.environ
+    assert "LINES" not in os.environ

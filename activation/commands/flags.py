@@ -38,6 +38,7 @@ from activation._config import (
     TIMEOUT,
     TRIALS,
 )
+from activation._models import NO_LIFT_FAILS, WEAKENED_FAILS
 from activation.inputs.cases import parse_only
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.inputs.target import WHERE
@@ -905,7 +906,7 @@ BEHAVIOR = Command(
                     "STATUS",
                     "also fail the gate (exit 1) on WEAKENED cases, or when the skill shows "
                     "no lift over the none arm",
-                    choices=("weakened", "no-lift"),
+                    choices=(WEAKENED_FAILS, NO_LIFT_FAILS),
                 ),
             ),
         ),

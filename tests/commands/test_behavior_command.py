@@ -212,3 +212,15 @@ def test_calibration_fails_a_suite_that_cannot_see_the_skill_or_its_breakage(
     assert "NOT caught: no case regressed, the suite cannot tell a broken body" in out
     assert "the suite cannot see the skill's effect" in out
     assert "FAILED: the suite is not calibrated." in out
+
+
+@pytest.mark.usefixtures("repo")
+def test_fail_on_no_lift_fails_a_skill_that_does_not_beat_no_skill(tmp_path: Path) -> None:
+    even = {case: {"baseline": 3, "candidate": 3, "none": 3} for case in BROKEN_ONE}
+    code, report = behave(tmp_path, FakeBehavior(passing(even)), "--arm", "none")
+    assert (code, report["exit_code"]) == (0, 0)
+    assert set(statuses(report).values()) == {"PASS"}
+    code, report = behave(tmp_path, FakeBehavior(passing(even)), "--arm", "none", "--no-cache",
+                          "--fail-on", "no-lift")  # fmt: skip
+    assert (code, report["exit_code"]) == (1, 1)
+    assert report["behavior"]["lift"]["shown"] is False

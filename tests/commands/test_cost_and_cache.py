@@ -232,8 +232,10 @@ def test_a_dry_run_with_a_key_but_no_api_estimates_from_characters(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Counting is a task group: the connection error reaches the dry run wrapped in an
-    exception group, and is still a reason to count characters, not a crash."""
+    """An API that cannot be reached is found by one connection, before any count (the SDK
+    would retry each for seconds); an API that answers an error reaches the dry run wrapped
+    in an exception group (counting is a task group). Either is a reason to count
+    characters, not a crash."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-SECRET-0123456789")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
     for proxy in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
@@ -245,6 +247,15 @@ def test_a_dry_run_with_a_key_but_no_api_estimates_from_characters(
         "input tokens (estimated from characters / 4: token counting failed (the API could "
         "not be reached))"
     ) in out
+    with FakeMessagesAPI() as api:  # every path under /elsewhere is a 404
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", f"{api.base_url}/elsewhere")
+        code, _report = run(tmp_path, STATUS_CASES, "--dry-run")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert {(r.method, r.path) for r in api.requests} == {
+        ("POST", "/elsewhere/v1/messages/count_tokens")  # the first 404 cancels the others
+    }
+    assert "input tokens (estimated from characters / 4: token counting failed (HTTP 404))" in out
 
 
 def test_dry_run_counts_tokens_with_a_key(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from activation._errors import InputError
 from activation.inputs.description_edit import replace_description
 from activation.inputs.frontmatter import split_document
+from tests.support.tiers import examples
 
 NEW = "Use when refunding a charge or answering a chargeback."
 
@@ -231,7 +232,7 @@ def test_any_text_round_trips(style: str, newline: str) -> None:
     rest = {k: v for k, v in before.frontmatter.items() if k != "description"}
     tail = newline.join(["", *KEEP, "---", "# Refunds", "", "Steps.", ""])
 
-    @settings(max_examples=150, deadline=None)
+    @examples(150)
     @given(TEXT)
     def check(new: str) -> None:
         result = replace_description(text, new, "S")
@@ -251,7 +252,7 @@ SENTENCE = st.from_regex(r"[A-Za-z][A-Za-z0-9 ,.;()#:'\"-]{0,80}[A-Za-z.]", full
 @pytest.mark.parametrize(
     "style", [name for name in STYLES if "literal" in name or "folded" in name]
 )
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(new=SENTENCE)
 def test_a_sentence_stays_in_its_block(style: str, new: str) -> None:
     lines, written, _ = STYLES[style]
@@ -260,7 +261,7 @@ def test_a_sentence_stays_in_its_block(style: str, new: str) -> None:
     assert result.split("\n")[2:4] == [written[0], f"  {new}"]
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(new=TEXT.filter(lambda text: all(c.isprintable() or c == "\t" for c in text)))
 def test_one_line_of_printable_text_stays_single_quoted(new: str) -> None:
     text = skill("description: 'Use for refunds.'", *KEEP)

@@ -7,7 +7,8 @@ Also the other pieces of a suite on disk: a cases file and a distractors folder.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import shutil
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
@@ -103,11 +104,36 @@ class SkillRepo:
         self.repo.create_tag(name, ref=commit, message=message)
 
 
-class SkillRepos:
-    """The `skill_repo` fixture: builds repos under the test's temp dir, closes them after."""
+RepoShape = tuple[object, ...]
+"""Everything a built repo is made of (the builder's arguments, bar where it goes)."""
 
-    def __init__(self, tmp_path: Path) -> None:
+
+class RepoTemplates:
+    """Repos built once per test session, one per shape, and copied for each test that asks
+    for that shape: a copy of a repo is the same repo (git keeps no absolute path in it),
+    and takes a few milliseconds where `git init`, `git add` and a commit take tens."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.made: dict[RepoShape, Path] = {}
+
+    def copy(self, shape: RepoShape, root: Path, build: Callable[[Path], SkillRepo]) -> None:
+        """The repo of `shape` at `root` (which must not exist yet), built on first use."""
+        template = self.made.get(shape)
+        if template is None:
+            template = self.folder / str(len(self.made))
+            build(template).repo.close()
+            self.made[shape] = template
+        shutil.copytree(template, root, symlinks=True)
+
+
+class SkillRepos:
+    """The `skill_repo` fixture: builds repos under the test's temp dir (copies of the
+    session's `templates` when given), closes them after."""
+
+    def __init__(self, tmp_path: Path, templates: RepoTemplates | None = None) -> None:
         self.tmp_path = tmp_path
+        self.templates = templates
         self.built: list[SkillRepo] = []
 
     def __call__(
@@ -128,34 +154,63 @@ class SkillRepos:
 
         The manifest is written when `plugin_name` is given. Everything is committed as
         `commit` (None: no commit at all); then `candidate`, if given, becomes the working
-        tree's description.
+        tree's description. A `root` that already holds files is built in place (its files
+        are committed too); any other is a copy of the session's template of that shape.
         """
         root = self.tmp_path / "repo" if root is None else root
-        root.mkdir(parents=True, exist_ok=True)
-        repo = git.Repo.init(root, initial_branch="main")
-        with repo.config_writer() as config:
-            config.set_value("user", "name", "Test")
-            config.set_value("user", "email", "test@example.invalid")
-            config.set_value("commit", "gpgsign", "false")
-            config.set_value("tag", "gpgsign", "false")
-        made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
+
+        def build(where: Path) -> SkillRepo:
+            return _build(where, description, plugin_dir, plugin_name, skill_name, text,
+                          files, commit, candidate)  # fmt: skip
+
+        if self.templates is None or (root.exists() and any(root.iterdir())):
+            made = build(root)
+        else:
+            shape = (description, plugin_dir, plugin_name, skill_name, text,
+                     tuple((files or {}).items()), commit, candidate)  # fmt: skip
+            if root.exists():
+                root.rmdir()
+            self.templates.copy(shape, root, build)
+            made = SkillRepo(root, git.Repo(root), plugin_dir, plugin_name, skill_name)
         self.built.append(made)
-        if plugin_name is not None:
-            manifest = {"name": plugin_name, "version": "1.0.0"}
-            made.write(f"{plugin_dir}/.claude-plugin/plugin.json", orjson.dumps(manifest))
-        made.write_skill(skill_text(description, skill_name) if text is None else text)
-        for relative, content in (files or {}).items():
-            made.write(relative, content)
-        if commit is not None:
-            made.commit(commit)
-        if candidate is not None:
-            made.write_description(candidate)
         return made
 
     def close(self) -> None:
         """Stops gitpython's `git cat-file` helpers."""
         for made in self.built:
             made.repo.close()
+
+
+def _build(
+    root: Path,
+    description: str,
+    plugin_dir: str,
+    plugin_name: str | None,
+    skill_name: str,
+    text: str | bytes | None,
+    files: Mapping[str, str | bytes] | None,
+    commit: str | None,
+    candidate: str | None,
+) -> SkillRepo:
+    root.mkdir(parents=True, exist_ok=True)
+    repo = git.Repo.init(root, initial_branch="main")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.invalid")
+        config.set_value("commit", "gpgsign", "false")
+        config.set_value("tag", "gpgsign", "false")
+    made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
+    if plugin_name is not None:
+        manifest = {"name": plugin_name, "version": "1.0.0"}
+        made.write(f"{plugin_dir}/.claude-plugin/plugin.json", orjson.dumps(manifest))
+    made.write_skill(skill_text(description, skill_name) if text is None else text)
+    for relative, content in (files or {}).items():
+        made.write(relative, content)
+    if commit is not None:
+        made.commit(commit)
+    if candidate is not None:
+        made.write_description(candidate)
+    return made
 
 
 class CaseEntry(TypedDict):

@@ -35,12 +35,19 @@ class Anthropic:
             api_check.check_reachable(URL)
 
     def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
+        """Counted by the API; a set base URL that cannot be reached is found with one
+        connection first, not after the SDK's retries of every count (seconds of backoff)."""
         import anyio
 
+        from activation._errors import ApiUnreachable
         from activation.trials import api_check
 
         if not api_check.has_key(KEYS):
             raise Uncounted("no API key to count with")
+        try:
+            api_check.check_reachable(URL)
+        except ApiUnreachable:
+            raise Uncounted("token counting failed (the API could not be reached)") from None
         from activation.trials.classifier.tokens import count_input_tokens, counting_failed
 
         try:
