@@ -7,6 +7,7 @@ load, a load the CLI refuses, API errors, a refused key, and isolation."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,7 +180,7 @@ def test_the_users_config_and_skills_do_not_leak(harness: AgentHarness) -> None:
                               stdin=subprocess.DEVNULL, check=False)  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
         control = listing_of(api.requests[0])
-    subprocess.run(["rm", "-rf", str(project)], check=True)
+    shutil.rmtree(project)
     assert f"<name>{LEAKY}</name>" in control
     home_before = sorted(str(p) for p in harness.home.rglob("*"))
     with turns(Text("ok")) as api:
