@@ -21,6 +21,12 @@ and halves on a 429 or 529."""
 AGENT = "claude-code"
 """The agent a run measures unless `--agent` names others (trials/agents: each agent's own
 record, listing and Stage B adapter)."""
+AGENT_METADATA = ("agents", (".yaml", ".yml"))
+"""Where a skill folder keeps its per-agent metadata files (`agents/<vendor>.yaml`, the
+Agent Skills layout): read with its SKILL.md, since an agent's own file there can hide a
+skill from the model (trials/agents/<agent>/listing.py says which file and rule)."""
+AGENT_METADATA_LIMIT = 65_536
+"""The largest metadata file read (bytes); a larger one is left out."""
 MODEL = "claude-sonnet-5-5"
 """Stage A's classifier model; Stage B leaves the CLI's own default alone unless asked."""
 PROVIDER = "anthropic"

@@ -143,6 +143,9 @@ class Skill:
     text: str = ""
     listed: bool = True
     """False when the agent hides it from the model (`disable-model-invocation`)."""
+    agent_files: tuple[tuple[str, str], ...] = ()
+    """Its folder's per-agent metadata files (`agents/openai.yaml`: the path below the
+    skill folder, the text), which some agents read to decide whether to list it."""
 
 
 @dataclass(frozen=True)
@@ -201,13 +204,21 @@ class Variant:
     """Every file of the set at this spec (a path relative to the set's root, its bytes):
     Stage C installs the whole set, body and references, as it was there. Read only for
     Stage C (`load_inputs(trees=True)`)."""
+    agent_files: tuple[tuple[str, str], ...] = ()
+    """The measured skill's per-agent metadata files at this spec (`Skill.agent_files`)."""
 
     @property
     def listed(self) -> list[object]:
         """What this variant lists, as plain data: what makes two variants the same to the
-        agent (the measured skill's fields, then each sibling's)."""
-        siblings = [[s.name, s.description, s.when_to_use, s.listed] for s in self.siblings]
-        return [self.description, self.when_to_use, siblings]
+        agent (the measured skill's fields, then each sibling's; metadata files only where
+        there are some, so a set without them keeps its identity)."""
+        siblings = [
+            [s.name, s.description, s.when_to_use, s.listed]
+            + ([[list(item) for item in s.agent_files]] if s.agent_files else [])
+            for s in self.siblings
+        ]
+        files = [[list(item) for item in self.agent_files]] if self.agent_files else []
+        return [self.description, self.when_to_use, siblings, *files]
 
 
 @dataclass(frozen=True)
@@ -487,17 +498,20 @@ def gate(
     interrupted: bool = False,
     incomplete: bool = False,
     no_lift: bool = False,
+    less_visible: bool = False,
 ) -> ExitCode:
     """The exit rule, said once for every run, cell, matrix and merge: an interrupted run
     is 130; a regression fails the gate (and wins over errors), a weakened case too when
-    asked, and so does a behavior run whose skill lift is not shown (`no_lift`); missing
-    evidence (an ERROR case, or cases with no evidence at all: `incomplete`) fails it
-    closed."""
+    asked, and so does a behavior run whose skill lift is not shown (`no_lift`) and a
+    candidate that an agent shows less of than the baseline (`less_visible`: cut shorter,
+    name only, not listed); missing evidence (an ERROR case, or cases with no evidence at
+    all: `incomplete`) fails it closed."""
     if interrupted:
         return ExitCode.INTERRUPTED
     found = set(statuses)
     weakened = Status.WEAKENED in found and WEAKENED_FAILS in fail_on
-    if Status.REGRESSED in found or weakened or (no_lift and NO_LIFT_FAILS in fail_on):
+    lift = no_lift and NO_LIFT_FAILS in fail_on
+    if Status.REGRESSED in found or weakened or lift or less_visible:
         return ExitCode.REGRESSED
     if Status.ERROR in found or incomplete:
         return ExitCode.INCOMPLETE

@@ -17,6 +17,7 @@ from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
 from tests.support.cli import Spawn, spawn
 from tests.support.codex_cli import CODEX
+from tests.support.copilot_cli import COPILOT
 from tests.support.gemini_cli import GEMINI
 from tests.support.needs import unavailable
 from tests.support.npm_cli import PinnedCli, install_notice
@@ -29,6 +30,7 @@ REAL_CLIS: dict[str, PinnedCli] = {
     "claude": CLAUDE,
     "opencode_cli": OPENCODE,
     "codex_cli": CODEX,
+    "copilot_cli": COPILOT,
     "gemini_cli": GEMINI,
 }
 """The fixture that gives each pinned agent CLI."""
@@ -99,6 +101,11 @@ def codex_cli() -> Path:
 
 
 @pytest.fixture(scope="session")
+def copilot_cli() -> Path:
+    """The pinned GitHub Copilot CLI (installed on first use)."""
+    return COPILOT.required()
+
+
 def gemini_cli() -> Path:
     """The pinned, real Gemini CLI: skipped outside CI when it cannot be had, failed in CI."""
     return GEMINI.required()

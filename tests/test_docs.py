@@ -29,6 +29,7 @@ from activation.commands.flags import COMMANDS
 from activation.report.codec import shipped_schema
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
+from tests.support.copilot_cli import COPILOT
 from tests.support.opencode_cli import OPENCODE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -273,8 +274,8 @@ def doc_pages() -> list[Path]:
 
 
 def test_the_pinned_agent_clis_the_docs_name_are_the_ones_the_tests_install() -> None:
-    pinned = {cli.spec for cli in (CLAUDE, OPENCODE, CODEX)}
-    packages = "|".join(re.escape(cli.package) for cli in (CLAUDE, OPENCODE, CODEX))
+    pinned = {cli.spec for cli in (CLAUDE, OPENCODE, CODEX, COPILOT)}
+    packages = "|".join(re.escape(cli.package) for cli in (CLAUDE, OPENCODE, CODEX, COPILOT))
     named = set()
     for page in doc_pages():
         named |= set(re.findall(rf"(?:{packages})@[\w.-]*\w", page.read_text()))

@@ -514,7 +514,8 @@ RUN = Command(
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
-    "Subcommands: suggest, lint, detect, calibrate, report, diff, merge, cache, schema "
+    "Subcommands: suggest, lint, visibility, detect, calibrate, report, diff, merge, cache, "
+    "schema "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model, activation --model mock.",
     (
@@ -984,6 +985,52 @@ BEHAVIOR_CALIBRATE = Command(
     ),
     BEHAVIOR.epilog,
 )
+VISIBILITY = Command(
+    "activation visibility",
+    "What each agent shows of a skill set before any model call: the listing as it would "
+    "be sent, the budget used, and every skill of the set and catalog listed whole, cut, "
+    "reduced to its name or not listed, with the agent's rule. With --baseline, exit 1 "
+    "when the candidate is less visible than the baseline in any agent. "
+    "Example: activation visibility --catalog ~/my-skills --agent codex --baseline git:main",
+    (
+        (
+            "inputs",
+            (
+                *TARGET,
+                Flag("--candidate", "SPEC", "the set at: " + SPEC, shown="the working tree"),
+                Flag("--baseline", "SPEC", "compare with the set at: " + SPEC),
+                CATALOG,
+                switch("--user-skills", "list each agent's own user skill folders too"),
+            ),
+        ),
+        (
+            "agents",
+            (
+                Flag(
+                    "--agent",
+                    "NAME[,NAME]",
+                    f"the agents whose listing is shown: {', '.join(known())}",
+                    agents,
+                    shown="every agent",
+                ),
+                Flag(
+                    "--model",
+                    "ID",
+                    "the model each listing is rendered for (its budget may depend on it)",
+                    shown="each CLI's own default",
+                ),
+            ),
+        ),
+        (
+            "outputs",
+            (
+                Flag("--json", "PATH", "write the verdicts and listings as JSON", Path),
+                switch("--no-listing", "leave the listings' text out of the terminal view"),
+            ),
+        ),
+        (None, (DEBUG,)),
+    ),
+)
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "behavior": BEHAVIOR,
@@ -991,6 +1038,7 @@ COMMANDS: Mapping[str, Command] = {
     "calibrate --behavior": BEHAVIOR_CALIBRATE,
     "suggest": SUGGEST,
     "lint": LINT,
+    "visibility": VISIBILITY,
     "report": REPORT,
     "diff": DIFF,
     "merge": MERGE,

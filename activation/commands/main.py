@@ -16,8 +16,8 @@ from activation.commands.session import Command, Session, install_stop_signals, 
 from activation.trials.stage import Stage
 
 SUBCOMMANDS = (
-    "behavior", "suggest", "lint", "detect", "calibrate", "report", "diff", "merge", "cache",
-    "schema",
+    "behavior", "suggest", "lint", "visibility", "detect", "calibrate", "report", "diff",
+    "merge", "cache", "schema",
 )  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
 WITH_STAGES = frozenset({"run", "behavior", "calibrate", "suggest"})

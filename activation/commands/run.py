@@ -141,10 +141,25 @@ def show_plan(
         if len(cells) > 1:
             session.out.rule(f"cell {spec.cell}")
         session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
+        session.out.print(
+            "\n".join(visibility_plan(spec, stage, inputs)), markup=False, soft_wrap=True
+        )
     if len(cells) > 1:
         session.out.print(matrix_cost_line(estimates))
     session.show(settings_table(settings, verbose))
     return 0
+
+
+def visibility_plan(spec: RunSpec, stage: Stage, inputs: Inputs) -> list[str]:
+    """What the cell's agent shows of the set and catalog in each variant (a dry run's
+    lines, as `activation visibility` says them)."""
+    from activation.report.model import cell_visibility
+    from activation.report.visibility import cell_lines
+    from activation.trials.listing.menu import variant_visibility
+
+    listings = stage.listings(spec, inputs)
+    seen = variant_visibility(inputs, listings, spec.coding_agent)
+    return cell_lines(listings, seen, cell_visibility(spec, inputs, listings).less_visible)
 
 
 def run_and_report(

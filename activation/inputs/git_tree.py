@@ -10,9 +10,10 @@ from pathlib import Path, PurePosixPath
 import git
 from gitdb.exc import ODBError
 
+from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.skill_set import sibling, variant_of
+from activation.inputs.skill_set import AgentFiles, sibling, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
@@ -46,11 +47,42 @@ def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
         path = path_in_tree(repo, target)
         data = _blob_at(repo, spec, ref, path, target.repo)
         siblings = list(_set_at(repo, ref, PurePosixPath(path), target))
+        files = _agent_files_at(repo, ref, PurePosixPath(path).parent)
     finally:
         repo.close()  # gitpython keeps `git cat-file` processes alive until closed
     source = f"{GIT_PREFIX}{ref}:{path}"
     text = decode_skill(data, source)
-    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings])
+    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings], files)
+
+
+def _agent_files_at(repo: git.Repo, ref: str, folder: PurePosixPath) -> AgentFiles:
+    """The skill folder's per-agent metadata files at `ref` (as `load.agent_files` reads
+    them from disk)."""
+    try:
+        tree = _commit_at(repo, ref).tree / folder.as_posix()
+    except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
+        return ()
+    return _agent_files_in(tree)
+
+
+def _agent_files_in(tree: git.Tree) -> AgentFiles:
+    where, suffixes = AGENT_METADATA
+    try:
+        below = tree / where
+    except KeyError:
+        return ()
+    found = []
+    for blob in sorted(below.blobs, key=lambda b: b.name):
+        if PurePosixPath(blob.name).suffix not in suffixes or blob.mode == SYMLINK_MODE:
+            continue
+        if blob.size > AGENT_METADATA_LIMIT:
+            continue
+        try:
+            text = bytes(blob.data_stream.read()).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        found.append((f"{where}/{blob.name}", text))
+    return tuple(found)
 
 
 def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...]:
@@ -77,8 +109,9 @@ def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...
 
 def _set_at(
     repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str]]:
-    """(folder, repo-relative path, text) of every other SKILL.md of the set at `ref`."""
+) -> Iterator[tuple[str, str, str, AgentFiles]]:
+    """(folder, repo-relative path, text, metadata files) of every other SKILL.md of the
+    set at `ref`."""
     if not target.in_set:
         return
     folder = path.parent.parent
@@ -96,7 +129,8 @@ def _set_at(
         if blob.type == "blob" and blob.mode != SYMLINK_MODE:
             shown = f"{GIT_PREFIX}{ref}:{folder / item.name / SKILL_FILE_NAME}"
             text = decode_skill(bytes(blob.data_stream.read()), shown)
-            yield item.name, (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix(), text
+            relative = (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix()
+            yield item.name, relative, text, _agent_files_in(item)
 
 
 def _commit_at(repo: git.Repo, ref: str) -> git.Commit:

@@ -8,18 +8,27 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path, PurePath
 
 import orjson
 
-from activation._config import BASELINE, PLUGINS_DIR, PRICING_FILE, SKILL_FOLDERS, SKILL_PATH
+from activation._config import (
+    AGENT_METADATA,
+    AGENT_METADATA_LIMIT,
+    BASELINE,
+    PLUGINS_DIR,
+    PRICING_FILE,
+    SKILL_FOLDERS,
+    SKILL_PATH,
+)
 from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
 from activation.inputs.cases import CaseFile, parse_cases, resolve_ids, select
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import sibling, variant_of
+from activation.inputs.skill_set import AgentFiles, sibling, variant_of
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
 from activation.inputs.target import (
     MANIFEST,
@@ -226,8 +235,28 @@ def relative_skill_path(repo: Path, skill_path: str) -> Path:
 # --- the variants --------------------------------------------------------------------------
 
 
-def _working_set(target: Target) -> list[tuple[str, str, str]]:
-    """(folder, repo-relative path, text) of every other SKILL.md of the set on disk."""
+def agent_files(folder: Path) -> AgentFiles:
+    """The per-agent metadata files of a skill folder on disk (`agents/<vendor>.yaml`),
+    by their path below it; one that is too large, unreadable or not UTF-8 is left out,
+    as the agents that read them ignore a file they cannot read."""
+    where, suffixes = AGENT_METADATA
+    found = []
+    for path in sorted((folder / where).glob("*")):
+        if path.suffix not in suffixes or not path.is_file():
+            continue
+        try:
+            if path.stat().st_size > AGENT_METADATA_LIMIT:
+                continue
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found.append((path.relative_to(folder).as_posix(), text))
+    return tuple(found)
+
+
+def _working_set(target: Target) -> list[tuple[str, str, str, AgentFiles]]:
+    """(folder, repo-relative path, text, metadata files) of every other SKILL.md of the
+    set on disk."""
     if not target.in_set:
         return []
     found = []
@@ -235,7 +264,9 @@ def _working_set(target: Target) -> list[tuple[str, str, str]]:
         if path.parent.name == target.skill_name or not path.is_file() or path.is_symlink():
             continue
         relative = (target.skills_dir / path.parent.name / SKILL_FILE_NAME).as_posix()
-        found.append((path.parent.name, relative, read_text(path, "SKILL.md")))
+        found.append(
+            (path.parent.name, relative, read_text(path, "SKILL.md"), agent_files(path.parent))
+        )
     return found
 
 
@@ -252,7 +283,8 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
     text = decode_skill(data, spec)
-    return variant_of(spec, text, spec, [sibling(target, *found) for found in _working_set(target)])
+    siblings = [sibling(target, *found) for found in _working_set(target)]
+    return variant_of(spec, text, spec, siblings, agent_files(path.parent))
 
 
 def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
@@ -285,6 +317,23 @@ def load_catalog(folder: Path) -> tuple[Skill, ...]:
     return tuple(skills)
 
 
+def load_user_skills(folders: Sequence[Path]) -> tuple[tuple[Skill, ...], list[str]]:
+    """The skills of an agent's user skill folders (`<name>/SKILL.md`), first folder first,
+    one per name; a folder that does not exist holds none. A SKILL.md that cannot be read
+    is left out with a line saying why (it is the user's, not the measured set)."""
+    skills: dict[str, Skill] = {}
+    problems = []
+    for folder in folders:
+        for path in sorted(folder.glob(f"*/{SKILL_FILE_NAME}")) if folder.is_dir() else ():
+            try:
+                skill = catalog_skill(None, path, "user")
+            except InputError as error:
+                problems.append(f"left out: {error}")
+                continue
+            skills.setdefault(skill.name, skill)
+    return tuple(skills.values()), problems
+
+
 def catalog_skill(plugin: str | None, path: Path, source: SkillSource) -> Skill:
     text = read_text(path, "SKILL.md")
     document = read_sibling(text, str(path))
@@ -299,6 +348,7 @@ def catalog_skill(plugin: str | None, path: Path, source: SkillSource) -> Skill:
         path=str(path),
         text=text,
         listed=document.listed,
+        agent_files=agent_files(path.parent),
     )
 
 

@@ -12,8 +12,13 @@ from collections.abc import Sequence
 from activation._models import Skill, Target, Variant, skill_id
 from activation.inputs.frontmatter import read_sibling, split_document
 
+AgentFiles = tuple[tuple[str, str], ...]
+"""A skill folder's per-agent metadata files: (path below the folder, text)."""
 
-def sibling(target: Target, folder: str, path: str, text: str) -> Skill:
+
+def sibling(
+    target: Target, folder: str, path: str, text: str, agent_files: AgentFiles = ()
+) -> Skill:
     """A skill of the set as the agent lists it."""
     document = read_sibling(text, path)
     description = document.frontmatter.get("description")
@@ -27,9 +32,13 @@ def sibling(target: Target, folder: str, path: str, text: str) -> Skill:
         path=path,
         text=text,
         listed=document.listed,
+        agent_files=agent_files,
     )
 
 
-def variant_of(spec: str, text: str, source: str, siblings: Sequence[Skill]) -> Variant:
+def variant_of(
+    spec: str, text: str, source: str, siblings: Sequence[Skill], agent_files: AgentFiles = ()
+) -> Variant:
     document = split_document(text, source)
-    return Variant(spec, document.description, text, source, document.when_to_use, tuple(siblings))
+    return Variant(spec, document.description, text, source, document.when_to_use,
+                   tuple(siblings), agent_files=agent_files)  # fmt: skip

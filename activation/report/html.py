@@ -393,6 +393,7 @@ def said(report: Report) -> dict[str, object]:
         "rerun_command": words.rerun_command(report),
         "usage_lines": words.usage_lines(report),
         "ceiling_line": words.ceiling_line(report),
+        "visibility": words.visibility_lines(report),
     }
 
 

@@ -132,8 +132,13 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
     cases, unfinished = report.cases, report.summary.unfinished
     lift = lift_fails(report)
     counts = {
-        "tests": len(cases) + len(unfinished) + (report.behavior is not None),
-        "failures": sum(report.count(status) for status in failing(report)) + (lift is True),
+        "tests": len(cases)
+        + len(unfinished)
+        + (report.behavior is not None)
+        + len(report.less_visible),
+        "failures": sum(report.count(status) for status in failing(report))
+        + (lift is True)
+        + len(report.less_visible),
         "errors": report.count(Status.ERROR),
         "skipped": len(unfinished),
     }
@@ -143,6 +148,9 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
     found = _properties(report) | ({"cell": cell} if cell else {})
     for key, value in found.items():
         ET.SubElement(properties, "property", name=key, value=value)
+    for finding in report.less_visible:
+        element = ET.SubElement(suite, "testcase", classname="visibility", name=finding.skill)
+        ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
         _testcase(suite, entry, failing(report), report.skill.id, report.behavior)
     if report.behavior is not None:

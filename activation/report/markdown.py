@@ -219,7 +219,9 @@ def _commands(report: Report) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     routing = _routing(report) if report.behavior is None else []
-    lines = _header(report) + _counts(report) + _figures(report) + routing
+    seen = [f"- {escape(line)}" for line in words.visibility_lines(report)]
+    lines = _header(report) + ([*seen, ""] if seen else [])
+    lines += _counts(report) + _figures(report) + routing
     lines += _flagged(report)
     if report.summary.unfinished:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]

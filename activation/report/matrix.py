@@ -69,15 +69,25 @@ def agreements(cells: Sequence[Report]) -> tuple[Agreement, ...]:
 
 def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: bool = False) -> int:
     """A regression in any cell fails the gate (so does a behavior cell without lift, when
-    asked); then an error in any cell fails it closed."""
+    asked, and a candidate an agent shows less of); then an error in any cell fails it
+    closed, as does a cell whose agent lists the measured skill in neither variant."""
     statuses = (entry.status for report in cells for entry in report.cases)
     unfinished = incomplete or any(report.summary.unfinished for report in cells)
     interrupted = any(report.interrupted for report in cells)
     no_lift = any(
         report.behavior is not None and not report.behavior.lift_shown for report in cells
     )
+    unseen = any(len(report.unseen) == len(VARIANTS) for report in cells)
+    hidden = any(report.less_visible for report in cells)
     return int(
-        gate(statuses, fail_on, interrupted=interrupted, incomplete=unfinished, no_lift=no_lift)
+        gate(
+            statuses,
+            fail_on,
+            interrupted=interrupted,
+            incomplete=unfinished or unseen,
+            no_lift=no_lift,
+            less_visible=hidden,
+        )
     )
 
 

@@ -97,7 +97,8 @@ def merged_cell(
     run_cases = first.shard.run_cases
     seen = {verdict.id for verdict in verdicts}
     interrupted = any(part.interrupted for part in parts)
-    code = cell_exit(first, verdicts, interrupted=interrupted, incomplete=missing)
+    code = cell_exit(first, verdicts, interrupted=interrupted, incomplete=missing,
+                     less_visible=bool(first.less_visible), unseen=first.unseen)  # fmt: skip
     unfinished = tuple(case_id for case_id in run_cases if case_id not in seen)
     return replace(
         first,

@@ -27,8 +27,10 @@ from activation._models import (
     gate,
 )
 from activation.inputs.identity import run_identity
-from activation.trials.listing.menu import set_skills
+from activation.trials.agents import agent_named
+from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing
+from activation.trials.listing.visibility import LessVisible, Visibility, less_visible
 from activation.trials.stage import stage_named
 from activation.verdicts.behavior import Behavior, behavior, lift_missing
 from activation.verdicts.summary import Summary, summarise
@@ -63,6 +65,9 @@ class VariantInfo:
     when_to_use: str | None = None
     skills: tuple[ListedEntry, ...] = ()
     """Every skill of the measured set (the measured one first) as this variant lists it."""
+    seen: tuple[Visibility, ...] = ()
+    """Every skill of the set (the measured one first) and of the catalog, as visible as
+    the cell's agent makes it in this variant's listing (trials/listing/visibility.py)."""
     chars: int = field(init=False, default=0)
     """The description's length (derived)."""
 
@@ -75,6 +80,9 @@ class VariantInfo:
 
     def entry(self, skill_id: str) -> ListedEntry | None:
         return next((entry for entry in self.skills if entry.id == skill_id), None)
+
+    def visibility(self, skill_id: str) -> Visibility | None:
+        return next((seen for seen in self.seen if seen.id == skill_id), None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +112,12 @@ class Report(RunSpec):
     cases: tuple[CaseVerdict, ...] = ()
     summary: Summary
     usage: Usage
+    less_visible: tuple[LessVisible, ...] = ()
+    """Skills of the set or catalog the cell's agent shows less of in the candidate than
+    in the baseline (cut shorter, name only, not listed): each fails the gate."""
+    unseen: tuple[VariantName, ...] = ()
+    """The variants whose listing does not show the measured skill at all: their trials
+    cannot activate it, so their misses say nothing about its description."""
     behavior: Behavior | None = field(init=False, default=None)
     """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
     trials: pass rates per arm, grader and level, the skill's lift, loaded vs not. None when
@@ -154,22 +168,64 @@ def listed_entries(
     return out
 
 
-def _info(variant: Variant, skills: tuple[ListedEntry, ...]) -> VariantInfo:
+def _info(
+    variant: Variant, skills: tuple[ListedEntry, ...], seen: tuple[Visibility, ...]
+) -> VariantInfo:
     return VariantInfo(variant.spec, variant.source, variant.description, variant.when_to_use,
-                       skills)  # fmt: skip
+                       skills, seen)  # fmt: skip
 
 
 def cell_exit(
-    spec: RunSpec, verdicts: Sequence[CaseVerdict], *, interrupted: bool, incomplete: bool
+    spec: RunSpec,
+    verdicts: Sequence[CaseVerdict],
+    *,
+    interrupted: bool,
+    incomplete: bool,
+    less_visible: bool = False,
+    unseen: Sequence[VariantName] = (),
 ) -> ExitCode:
-    """The gate over one cell's verdicts, and the skill lift they show where they were
-    graded."""
+    """The gate over one cell's verdicts, the skill lift they show where they were graded,
+    and its agent's visibility verdicts: a candidate shown less fails it, a measured skill
+    neither variant lists leaves the cell without evidence."""
     return gate(
         (verdict.status for verdict in verdicts),
         spec.fail_on,
         interrupted=interrupted,
-        incomplete=incomplete,
+        incomplete=incomplete or len(unseen) == len(VARIANTS),
         no_lift=lift_missing(verdicts, spec.trials),
+        less_visible=less_visible,
+    )
+
+
+@dataclass(frozen=True)
+class CellVisibility:
+    """What a cell's agent shows of the set and catalog in each variant, and the findings
+    that follow."""
+
+    baseline: tuple[Visibility, ...]
+    candidate: tuple[Visibility, ...]
+    less_visible: tuple[LessVisible, ...]
+    unseen: tuple[VariantName, ...]
+
+
+def cell_visibility(
+    spec: RunSpec, inputs: Inputs, listings: Mapping[VariantName, Listing]
+) -> CellVisibility:
+    """The visibility verdicts of a cell, from its listings (no model call)."""
+    agent = agent_named(spec.coding_agent)
+    seen = variant_visibility(inputs, listings, spec.coding_agent)
+    label = agent.label(spec.agent.version if spec.agent else None)
+    target = inputs.target.skill_id
+    unseen = tuple(
+        name
+        for name in VARIANTS
+        if next(item for item in seen[name] if item.id == target).state == "hidden"
+    )
+    return CellVisibility(
+        seen["baseline"],
+        seen["candidate"],
+        less_visible(spec.cell, label, seen["baseline"], seen["candidate"]),
+        unseen,
     )
 
 
@@ -182,7 +238,9 @@ def build_report(
     notice: str | None = None,
 ) -> Report:
     inputs, spec = outcome.inputs, outcome.spec
-    entries = listed_entries(inputs, stage_named(spec.stage).listings(spec, inputs))
+    listings = stage_named(spec.stage).listings(spec, inputs)
+    entries = listed_entries(inputs, listings)
+    seen = cell_visibility(spec, inputs, listings)
     return Report(
         **vars(spec),
         version=version,
@@ -192,6 +250,8 @@ def build_report(
                 outcome.verdicts,
                 interrupted=outcome.interrupted,
                 incomplete=bool(outcome.unfinished),
+                less_visible=bool(seen.less_visible),
+                unseen=seen.unseen,
             )
         ),
         error=error,
@@ -201,8 +261,8 @@ def build_report(
         peak_concurrency=outcome.peak_concurrency,
         final_concurrency=outcome.final_concurrency,
         skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
-        baseline=_info(inputs.baseline, entries["baseline"]),
-        candidate=_info(inputs.candidate, entries["candidate"]),
+        baseline=_info(inputs.baseline, entries["baseline"], seen.baseline),
+        candidate=_info(inputs.candidate, entries["candidate"], seen.candidate),
         notice=notice,
         warnings=warnings,
         rerun=rerun,
@@ -211,4 +271,6 @@ def build_report(
             outcome.verdicts, spec.trials, inputs.target.skill_id, outcome.unfinished
         ),
         usage=outcome.usage,
+        less_visible=seen.less_visible,
+        unseen=seen.unseen,
     )

@@ -248,9 +248,19 @@ def trial_lines(entry: CaseVerdict) -> list[str]:
     return lines
 
 
+def visibility_texts(report: Report) -> list[Text]:
+    """The cell's visibility findings, before its cases: a finding fails the gate, and a
+    measured skill the agent does not list makes its misses meaningless."""
+    return [
+        unbroken(line, "bold red" if line.startswith("LESS VISIBLE") else "yellow")
+        for line in words.visibility_lines(report)
+    ]
+
+
 def render_report(report: Report, show: str = "auto") -> RenderableType:
     entries = shown_cases(report, show)
-    parts: list[RenderableType] = [header(report), case_table(report, entries)]
+    parts: list[RenderableType] = [header(report), *visibility_texts(report)]
+    parts.append(case_table(report, entries))
     rest = rest_line(report, len(entries))
     if rest is not None:
         parts.append(rest)

@@ -64,14 +64,51 @@ NO_RATE = "n/a (no case to count: ERROR cases are left out)"
 NO_LIFT = "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
 
 
+LESS_VISIBLE = "FAILED: the candidate is less visible to the agent than the baseline."
+UNSEEN = (
+    "INCOMPLETE: the agent lists the measured skill in neither variant, so no trial could "
+    "activate it."
+)
+
+
 def verdict(report: Report) -> str:
+    """A run's verdict in one line. A candidate the agent does not list is said as such,
+    not as the regression its trials then show: their misses say nothing."""
     code = ExitCode(report.exit_code)
+    if code is ExitCode.REGRESSED and report.less_visible and "candidate" in report.unseen:
+        return LESS_VISIBLE
     if code is ExitCode.REGRESSED and not report.summary.regressed:
         if report.summary.weakened and WEAKENED_FAILS in report.fail_on:
             return "FAILED: the candidate weakened (--fail-on weakened)."
         if report.behavior is not None and not report.behavior.lift_shown:
             return NO_LIFT
+        if report.less_visible:
+            return LESS_VISIBLE
+    if code is ExitCode.INCOMPLETE and len(report.unseen) == len(VARIANTS):
+        return UNSEEN
     return VERDICTS.get(code, report.error or f"exit {report.exit_code}")
+
+
+def visibility_lines(report: Report) -> list[str]:
+    """What the cell's agent shows of the set: each skill the candidate shows less of
+    (a finding that fails the gate), each variant that does not list the measured skill
+    (its trials say nothing), and the measured skill's own verdict where it is not listed
+    whole."""
+    lines = [f"LESS VISIBLE {finding.line}" for finding in report.less_visible]
+    target = report.skill.id
+    agent = agent_title(report.coding_agent)
+    for name in report.unseen:
+        seen = report.variant(name).visibility(target)
+        why = f" ({seen.rule})" if seen is not None and seen.rule else ""
+        lines.append(
+            f"{agent} does not list {target} in the {name}{why}: that variant's trials "
+            "cannot activate it, so its misses say nothing about the description"
+        )
+    for name in VARIANTS:
+        seen = report.variant(name).visibility(target)
+        if seen is not None and seen.state not in ("full", "hidden"):
+            lines.append(f"{agent} shows {target} in the {name}: {seen.words}")
+    return lines
 
 
 def cut(text: str, width: int) -> str:
@@ -420,8 +457,11 @@ def matrix_verdict(matrix: Matrix) -> str:
     if code is ExitCode.REGRESSED:
         failed = [cell for cell in matrix.cells if cell.exit_code == ExitCode.REGRESSED]
         lifts = [cell.cell for cell in failed if verdict(cell) == NO_LIFT]
-        regressed = [cell.cell for cell in failed if cell.cell not in lifts]
+        hidden = [cell.cell for cell in failed if verdict(cell) == LESS_VISIBLE]
+        regressed = [cell.cell for cell in failed if cell.cell not in (*lifts, *hidden)]
         parts = [f"the candidate regressed in {', '.join(regressed)}"] if regressed else []
+        if hidden:
+            parts.append(f"the candidate is less visible to the agent in {', '.join(hidden)}")
         if lifts:
             parts.append(
                 f"the skill's lift over no skill is not shown in {', '.join(lifts)} "

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from tests.support.behavior_repo import BROKEN_BODY, example_repo
+from tests.support.behavior_repo import BROKEN_BODY, SKILL_FILE, example_repo
 from tests.support.cli import one_line_error, read_report
 from tests.support.fake_behavior import FakeBehavior, passing, taught_by
 
@@ -224,3 +224,24 @@ def test_fail_on_no_lift_fails_a_skill_that_does_not_beat_no_skill(tmp_path: Pat
                           "--fail-on", "no-lift")  # fmt: skip
     assert (code, report["exit_code"]) == (1, 1)
     assert report["behavior"]["lift"]["shown"] is False
+
+
+def test_a_candidate_the_agent_no_longer_lists_fails_a_behavior_run_too(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Stage C gets the visibility check of Stage A and B: the candidate's
+    `disable-model-invocation: true` hides the skill from Claude Code, whatever the graders
+    say."""
+    skill = repo / SKILL_FILE
+    skill.write_text(skill.read_text().replace("---\n", "---\ndisable-model-invocation: true\n", 1))
+    every = {case: {"baseline": 3, "candidate": 3} for case in BROKEN_ONE}
+    code, report = behave(tmp_path, FakeBehavior(passing(every)), "--baseline", "git:HEAD")
+    assert code == 1
+    assert set(statuses(report).values()) == {"PASS"}
+    assert report["unseen"] == ["candidate"]
+    (finding,) = report["less_visible"]
+    assert (finding["cell"], finding["skill"], finding["candidate"]["rule"]) == (
+        "C/claude-code/default",
+        "greetlib:greetlib",
+        "disable-model-invocation: true (the Skill tool refuses the model too)",
+    )

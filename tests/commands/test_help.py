@@ -52,7 +52,7 @@ def test_the_main_help_is_grouped_and_shows_every_default(
         assert shown in text, shown
     for flag in ("--junit PATH", "--markdown PATH", "--html PATH", "--no-summary"):
         assert flag in text
-    subcommands = "suggest, lint, detect, calibrate, report, diff, merge, cache, schema"
+    subcommands = "suggest, lint, visibility, detect, calibrate, report, diff, merge, cache, schema"
     assert f"Subcommands: {subcommands}" in text
     assert "activation --model mock" in text
 

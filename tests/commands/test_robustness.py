@@ -301,7 +301,12 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "max_turns": 8,
         "timeout": 300.0,
         "keep_workspaces": None,
-        "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
+        "executables": {
+            "claude-code": "claude",
+            "opencode": "opencode",
+            "codex": "codex",
+            "copilot": "copilot",
+        },
     }
 
 

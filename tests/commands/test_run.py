@@ -472,9 +472,15 @@ def test_real_run_reports_the_agent_it_prepared(
         "max_turns": 8,
         "timeout": 300.0,
         "keep_workspaces": None,
-        "executables": {"claude-code": "claude", "opencode": "opencode", "codex": "codex"},
+        "executables": {
+            "claude-code": "claude",
+            "opencode": "opencode",
+            "codex": "codex",
+            "copilot": "copilot",
+        },
     }
-    executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex"}
+    executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex",
+                   "copilot": "copilot"}  # fmt: skip
     stage_b = RunSpec(
         stage="B", agent=AgentSettings(executables=executables), concurrency=4, pricing=PRICING
     )

@@ -103,7 +103,7 @@ def test_the_json_names_every_figure() -> None:
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
         "candidate", "notice", "warnings", "rerun", "cases", "summary", "usage", "arms", "invoke",
-        "judge_model", "behavior",
+        "judge_model", "behavior", "less_visible", "unseen",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
@@ -119,7 +119,10 @@ def test_the_json_names_every_figure() -> None:
     }  # fmt: skip
     assert set(data["summary"]["baseline_routing"]) == {"cells", "skills"}
     assert set(data["baseline"]) == {"spec", "source", "description", "when_to_use", "skills",
-                                     "chars"}  # fmt: skip
+                                     "seen", "chars"}  # fmt: skip
+    assert set(data["baseline"]["seen"][0]) == {
+        "id", "state", "chars", "kept", "rule", "budget_by", "loadable", "load_rule",
+    }  # fmt: skip
     steady = data["cases"][3]
     assert steady["trials_run"] == {"baseline": 3, "candidate": 3}
     assert steady["baseline"] == {"activated": 3, "valid": 3, "errors": 0, "correct": 3,

@@ -1,8 +1,8 @@
-"""Stage B's own backend running the real OpenCode or Codex CLI against a local stand-in
-(the Messages API for OpenCode, the Responses API for Codex), on the `billing` plugin with
-its `refunds` skill (the target, a long description in the working tree) and a `charts`
-sibling, with a planted "real" user home and a planted skill above the run folders that
-must never reach a measured run."""
+"""Stage B's own backend running the real OpenCode, Codex or GitHub Copilot CLI against a
+local stand-in (the Messages API for OpenCode and Copilot, the Responses API for Codex), on
+the `billing` plugin with its `refunds` skill (the target, a long description in the
+working tree) and a `charts` sibling, with a planted "real" user home and a planted skill
+above the run folders that must never reach a measured run."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import pytest
 from activation._models import AgentSettings, Case, Inputs, RunSpec, Trial, TrialKey, VariantName
 from activation.inputs.load import load_inputs
 from activation.trials.agent.backend import AgentBackend
+from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.local_server import StandIn
 from tests.support.npm_cli import processes_using
 from tests.support.skill_repo import REFERENCE, SKILL_ID, SKILL_PATH, SkillRepo, SkillRepos
@@ -39,6 +40,7 @@ ABOVE = "leaky-parent-skill"
 KEYS = {
     "opencode": "sk-ant-test-opencode-SECRET-1",
     "codex": "sk-test-codex-SECRET-22",
+    "copilot": "sk-ant-test-copilot-SECRET-333",
     "gemini": "AIza-test-gemini-SECRET-333",
 }
 PROMPT = "Refund order 1234, please"
@@ -51,8 +53,9 @@ def leaky_skill(folder: Path, name: str) -> None:
 
 
 def plant_user_config(home: Path) -> None:
-    """Both agents' user configuration and skills, in the real HOME."""
+    """The agents' user configuration and skills, in the real HOME."""
     leaky_skill(home / ".agents" / "skills", LEAKY)
+    leaky_skill(home / ".copilot" / "skills", LEAKY)
     leaky_skill(home / ".config" / "opencode" / "skills", LEAKY)
     leaky_skill(home / ".codex" / "skills", LEAKY)
     leaky_skill(home / ".gemini" / "skills", LEAKY)
@@ -98,9 +101,13 @@ class AgentHarness:
             "XDG_CONFIG_HOME": str(self.home / ".config"),
             "CODEX_HOME": str(self.home / ".codex"),
             "OPENCODE_CONFIG": str(self.home / ".config" / "opencode" / "opencode.json"),
+            "COPILOT_HOME": str(self.home / ".copilot"),
         }
         if self.agent == "opencode":
             return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url}
+        if self.agent == "copilot":
+            return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url,
+                    "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
         if self.agent == "gemini":
             return {**env, "GEMINI_API_KEY": self.key, "GOOGLE_GEMINI_BASE_URL": api.base_url,
                     "GEMINI_CLI_HOME": str(self.home)}  # fmt: skip

@@ -5,7 +5,8 @@ adapter's command line with no backend around it.
 A script is a list of steps, each one model turn:
 
 - `Load(skill)`: the agent's own load. Claude Code calls `Skill` with the skill's id,
-  OpenCode calls `skill` with its name, Codex runs `cat .agents/skills/<folder>/SKILL.md`.
+  OpenCode and Copilot CLI call `skill` with its name, Codex runs `cat
+  .agents/skills/<folder>/SKILL.md`.
 - `Write(path, content)`: a new file. Claude Code's `Write`, OpenCode's `write`, Codex's
   `apply_patch` (`*** Add File:`; a patch writes whole lines, so `content` must end with a
   newline). A path may be relative to the workspace, absolute, or lead out of it.
@@ -19,6 +20,9 @@ file written, then the final text.
 
 from __future__ import annotations
 
+import json
+import posixpath
+import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -93,6 +97,45 @@ def opencode(steps: Sequence[Step], final: str = DONE) -> messages_api.Script:
     return _by_turn(replies, messages_api.Text(final), lambda r: bool(r.tool_names))
 
 
+def copilot(steps: Sequence[Step], final: str = DONE) -> messages_api.Script:
+    """GitHub Copilot CLI's agent loop (a request that offers tools) by turn; its file
+    tools take absolute paths only, so a relative one is joined to the working directory
+    its request names (a `../` one then still leads out of the workspace)."""
+
+    def replies(workdir: str) -> list[messages_api.Reply]:
+        made: list[messages_api.Reply] = []
+        for step in steps:
+            match step:
+                case Load(skill):
+                    made.append(messages_api.ToolUse("skill", {"skill": skill}))
+                case Write(path, content):
+                    create = {"path": posixpath.join(workdir, path), "file_text": content}
+                    made.append(messages_api.ToolUse("create", create))
+                case Replace(path, old, new):
+                    where = posixpath.join(workdir, path)
+                    made += [
+                        messages_api.ToolUse("view", {"path": where}),
+                        messages_api.ToolUse(
+                            "edit", {"path": where, "old_str": old, "new_str": new}
+                        ),
+                    ]
+        return made
+
+    def script(request: messages_api.FakeRequest) -> messages_api.Reply:
+        if not request.tool_names:
+            return messages_api.Text("ok")
+        found = _COPILOT_WORKDIR.search(json.dumps(request.body["system"]))
+        assert found is not None, "no working directory in Copilot's request"
+        made = replies(found.group(1))
+        return made[request.turn] if request.turn < len(made) else messages_api.Text(final)
+
+    return script
+
+
+_COPILOT_WORKDIR = re.compile(r"Current working directory: (\S+?)(?:\\n|\s)")
+"""Where Copilot CLI's request says it works (its environment context)."""
+
+
 def _by_turn(
     replies: list[messages_api.Reply],
     final: messages_api.Reply,
@@ -147,6 +190,7 @@ SCRIPTS: dict[str, Callable[..., Script]] = {
     "claude-code": claude_code,
     "opencode": opencode,
     "codex": codex,
+    "copilot": copilot,
 }
 
 

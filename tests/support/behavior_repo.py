@@ -1,5 +1,5 @@
-"""The bundled behavior example (examples/behavior) as a user's repo, and a model at the local
-Messages API stand-in that does its tasks the way the skill it loaded teaches.
+"""The bundled behavior example (examples/behavior) as a user's repo, and a model at a local
+stand-in that does its tasks the way the skill it loaded teaches, for each real agent CLI.
 
 The repo holds the greetlib plugin and its evals, committed; the working tree's SKILL.md is
 the candidate (the committed one, or `edits/broken-body.md`: the same description over a
@@ -9,6 +9,15 @@ wrong one (`solutions/v1`), no skill at all a guess that never uses greetlib. It
 file first and then writes it whole, as Claude Code's Write tool requires. The judge's
 requests (a structured answer, no tools) are answered by what the files hold; the `llm` arm's
 one request (no tools) gets the guess in a code block.
+
+The same model for OpenCode (`opencode_does_the_task`, at the Messages API stand-in): its
+own `skill` tool loads the skill, and its body is that call's result; then `read` and
+`write`, which also writes only a file the session has read. For Codex
+(`codex_does_the_task`, at the Responses API stand-in): the load is its shell's
+`cat .agents/skills/greetlib/SKILL.md`, the body that command's output, and the answer one
+`apply_patch` that replaces the scaffold's lines with the solution's. Codex's judge and
+`llm` arm are an `openai:` model at the same stand-in: requests that are no stream, the
+judge's with a JSON schema for its answer.
 """
 
 from __future__ import annotations
@@ -16,10 +25,13 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import git
 import orjson
 
+from tests.support import responses_api
+from tests.support.agent_writes import update_file
 from tests.support.messages_api import FakeRequest, Reply, Text, ToolUse
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "behavior"
@@ -33,6 +45,8 @@ GUESS = "def todo():\n    return 'I do not know greetlib, so here is a plain gre
 """What the agent writes without the skill: it has never seen greetlib's API."""
 LOADED = "Base directory for this skill"
 """How Claude Code starts a loaded skill's body in the conversation."""
+CODEX_LOAD = "cat .agents/skills/greetlib/SKILL.md"
+"""Codex's load of the skill: a look at its file."""
 _WORKDIR = re.compile(r"Primary working directory: (\S+?)(?:\\n|\s)")
 
 
@@ -78,18 +92,44 @@ def taught(request: FakeRequest) -> str | None:
     return None
 
 
+def teaches(body: str) -> str:
+    """Which API a loaded greetlib body teaches: the 2.x one's heading says so."""
+    return "right" if "# greetlib 2" in body else "v1"
+
+
+def scaffold(case: str) -> str:
+    """The case's file as the workspace starts with it."""
+    return (EXAMPLE / "evals" / FOLDERS[case] / "scaffold" / FILES[case]).read_text()
+
+
 def solution(kind: str | None, case: str) -> str:
     if kind is None:
         return GUESS
     return (EXAMPLE / "solutions" / kind / FOLDERS[case] / FILES[case]).read_text()
 
 
-def judged(request: FakeRequest) -> Reply:
-    """The judge: YES when the files use greetlib's 2.x API, NO otherwise."""
-    text = request.prompt.partition("The workspace's files:")[2]
+def verdict(prompt: str) -> str:
+    """The judge's answer (as JSON): YES when the files use greetlib's 2.x API, NO
+    otherwise."""
+    text = prompt.partition("The workspace's files:")[2]
     right = "import greetlib" in text and not re.search(r"\b(hello|hello_all|init)\(", text)
-    verdict = "YES" if right else "NO"
-    return Text(orjson.dumps({"reasoning": "scripted", "verdict": verdict}).decode())
+    return orjson.dumps({"reasoning": "scripted", "verdict": "YES" if right else "NO"}).decode()
+
+
+def judged(request: FakeRequest) -> Reply:
+    """The judge at the Messages API stand-in."""
+    return Text(verdict(request.prompt))
+
+
+def calls(request: FakeRequest) -> list[dict[str, Any]]:
+    """Every tool call the conversation so far holds, oldest first."""
+    return [
+        block
+        for message in request.messages
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    ]
 
 
 def does_the_task(request: FakeRequest) -> Reply:
@@ -102,13 +142,7 @@ def does_the_task(request: FakeRequest) -> Reply:
         return Text(f"```python\n{GUESS}```")
     case = case_of(request.prompt)
     path = f"{workdir(request)}/{FILES[case]}"
-    used = [
-        block.get("name")
-        for message in request.messages
-        if message.get("role") == "assistant" and isinstance(message.get("content"), list)
-        for block in message["content"]
-        if isinstance(block, dict) and block.get("type") == "tool_use"
-    ]
+    used = [call.get("name") for call in calls(request)]
     if not used and SKILL_ID in request.menu and taught(request) is None:
         return ToolUse("Skill", {"skill": SKILL_ID})
     if "Read" not in used:
@@ -116,3 +150,68 @@ def does_the_task(request: FakeRequest) -> Reply:
     if "Write" not in used:
         return ToolUse("Write", {"file_path": path, "content": solution(taught(request), case)})
     return Text("Done.")
+
+
+def opencode_taught(request: FakeRequest) -> str | None:
+    """Which API the body OpenCode's `skill` call brought back teaches (None: no load)."""
+    loads = {call.get("id") for call in calls(request) if call.get("name") == "skill"}
+    for result in request.tool_results:
+        if result.get("tool_use_id") in loads:
+            return teaches(orjson.dumps(result.get("content")).decode())
+    return None
+
+
+def opencode_does_the_task(request: FakeRequest) -> Reply:
+    """OpenCode at work (a request that offers tools): load the skill when its listing
+    holds it, read the file, write the answer the loaded body teaches, say it is done."""
+    if request.schema is not None:
+        return judged(request)
+    if not request.tool_names:  # the llm arm (OpenCode's own side requests are off)
+        return Text(f"```python\n{GUESS}```")
+    case = case_of(request.prompt)
+    (system,) = request.body["system"]
+    used = [call.get("name") for call in calls(request)]
+    offered = "<name>greetlib</name>" in str(system["text"])
+    if not used and offered and "skill" in request.tool_names:
+        return ToolUse("skill", {"name": "greetlib"})
+    if "read" not in used:
+        return ToolUse("read", {"filePath": FILES[case]})
+    if "write" not in used:
+        content = solution(opencode_taught(request), case)
+        return ToolUse("write", {"filePath": FILES[case], "content": content})
+    return Text("Done.")
+
+
+def codex_taught(request: responses_api.ResponsesRequest) -> str | None:
+    """Which API the SKILL.md Codex's `cat` printed teaches (None: it printed none)."""
+    for output in request.tool_outputs:
+        if "name: greetlib" in output:
+            return teaches(output)
+    return None
+
+
+def codex_calls(request: responses_api.ResponsesRequest) -> str:
+    """Every tool call the conversation so far holds, as JSON text."""
+    return orjson.dumps(
+        [item for item in request.input if str(item.get("type", "")).endswith("call")]
+    ).decode()
+
+
+def codex_does_the_task(request: responses_api.ResponsesRequest) -> responses_api.Reply:
+    """Codex at work (a streamed request): `cat` the skill when its listing holds it,
+    patch the file to the answer the body it printed teaches, say it is done. A request
+    that is no stream is the `openai:` judge's (a JSON schema for its answer) or the `llm`
+    arm's."""
+    if request.body.get("stream") is not True:
+        if (request.body.get("text") or {}).get("format"):
+            return responses_api.Text(verdict(request.prompt))
+        return responses_api.Text(f"```python\n{GUESS}```")
+    case = case_of(request.prompt)
+    done = codex_calls(request)
+    offered = "- greetlib: " in (request.listing or "")
+    if offered and request.turn == 0:
+        return responses_api.Shell(CODEX_LOAD)
+    if "*** Begin Patch" not in done:
+        patch = update_file(FILES[case], scaffold(case), solution(codex_taught(request), case))
+        return responses_api.Patch(patch)
+    return responses_api.Text("Done.")

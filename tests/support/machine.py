@@ -18,6 +18,7 @@ from enum import Enum
 from tests.support.browser import CHROMIUM
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
+from tests.support.copilot_cli import COPILOT
 from tests.support.gemini_cli import GEMINI
 from tests.support.npm_cli import REPO, PinnedCli
 from tests.support.opencode_cli import OPENCODE, RIPGREP
@@ -73,6 +74,8 @@ PROGRAMS = (
             Source.PINNED_CLI, cli=OPENCODE),
     Program(CODEX.command, "Stage B on Codex, its listing fidelity test",
             Source.PINNED_CLI, cli=CODEX),
+    Program(COPILOT.command, "Stage B and C on GitHub Copilot CLI, its listing fidelity test",
+            Source.PINNED_CLI, cli=COPILOT),
     Program(GEMINI.command, "Stage B and C on Gemini CLI, its listing fidelity test",
             Source.PINNED_CLI, cli=GEMINI),
 )  # fmt: skip

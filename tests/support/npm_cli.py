@@ -66,7 +66,8 @@ class PinnedCli:
         except (OSError, subprocess.TimeoutExpired):
             return None
         words = completed.stdout.split()
-        return words[self.version_word] if completed.returncode == 0 and words else None
+        # A version word may end a sentence ("GitHub Copilot CLI 1.0.102.").
+        return words[self.version_word].rstrip(".") if completed.returncode == 0 and words else None
 
     def locate(self) -> tuple[Path | None, str]:
         """The pinned CLI, installing it when needed; else None and why it is unavailable."""

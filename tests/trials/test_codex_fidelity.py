@@ -34,6 +34,8 @@ class Spec:
     description: str
     name: str | None = None
     where: str = "project"
+    files: tuple[tuple[str, str], ...] = ()
+    """Other files of its folder (path below it, text): `agents/openai.yaml`."""
 
     @property
     def text(self) -> str:
@@ -72,6 +74,9 @@ def first_request(
         path = Path(roots[spec.where][1]) / spec.folder / "SKILL.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(spec.text, encoding="utf-8")
+        for relative, text in spec.files:
+            (path.parent / relative).parent.mkdir(parents=True, exist_ok=True)
+            (path.parent / relative).write_text(text, encoding="utf-8")
     with FakeResponsesAPI() as api:
         (codex_home / "config.toml").write_text(
             "\n".join(

@@ -16,6 +16,7 @@ REGISTRY: dict[str, str] = {
     "claude-code": "activation.trials.agents.claude_code",
     "opencode": "activation.trials.agents.opencode",
     "codex": "activation.trials.agents.codex",
+    "copilot": "activation.trials.agents.copilot",
     "gemini": "activation.trials.agents.gemini",
 }
 """Agent name -> its package, which holds `AGENT`."""

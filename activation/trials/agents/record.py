@@ -4,8 +4,9 @@ An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` 
 name (in specs, flags and cache keys), how people call it, the release it is measured on,
 its executable and flag, the model providers it can run, the words for its load action, and
 Stage A's question in its terms. Its heavy parts are modules of the same package, imported
-when first asked for: `listing` (its skill listing, rendered as the pinned CLI renders it)
-and `adapter` (how Stage B runs it, and the reader of its event stream).
+when first asked for: `listing` (its skill listing, rendered as the pinned CLI renders it,
+and `visibility`: its rules for what it cuts, reduces and hides) and `adapter` (how Stage B
+runs it, and the reader of its event stream).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from activation._models import Inputs
     from activation.trials.agent.adapter import Adapter
     from activation.trials.listing.model import ListedSkill, Listing
+    from activation.trials.listing.visibility import Visibility
 
 
 class ListingModule(Protocol):
@@ -32,6 +34,13 @@ class ListingModule(Protocol):
     def description_limit(self, when_to_use: str | None) -> int | None:
         """The longest description the agent lists whole beside this `when_to_use`; None
         when it never cuts one."""
+        ...
+
+    def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+        """How the agent shows each of `skills` in `listing` (its own rendering of them,
+        perhaps with more skills): listed whole, cut, reduced to its name or not listed,
+        each with the agent's rule, and whether a run can load it
+        (trials/listing/visibility.py)."""
         ...
 
 
@@ -55,6 +64,9 @@ class Agent:
     """Stage A's question in its terms: the system text before its listing."""
     module: str
     """Its package, holding `listing` and `adapter`."""
+    user_skills: tuple[str, ...] = ()
+    """The folders below the home folder where it finds the user's own skills
+    (`<name>/SKILL.md`), which `activation visibility --user-skills` lists too."""
 
     @property
     def version(self) -> str:
@@ -72,6 +84,17 @@ class Agent:
 
     def description_limit(self, when_to_use: str | None) -> int | None:
         return self._listing().description_limit(when_to_use)
+
+    def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+        """The agent's own verdicts; read from the listing's entries alone
+        (`entry_visibility`) while its package has no `visibility` of its own."""
+        own = getattr(self._listing(), "visibility", None)
+        if own is None:
+            from activation.trials.listing.visibility import entry_visibility
+
+            return entry_visibility(skills, listing)
+        verdicts: tuple[Visibility, ...] = own(skills, listing)
+        return verdicts
 
     def _listing(self) -> ListingModule:
         module: ListingModule = importlib.import_module(f"{self.module}.listing")

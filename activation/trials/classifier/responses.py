@@ -58,18 +58,21 @@ async def _received(response: httpx.Response) -> None:
 
 
 def responses_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """The Responses API request that asks what a Messages API request asks. Nothing is
-    stored on OpenAI's side: no later request refers to a response."""
-    schema = request["output_config"]["format"]["schema"]
-    answer = {"type": "json_schema", "name": FORMAT_NAME, "schema": schema, "strict": True}
-    return {
+    """The Responses API request that asks what a Messages API request asks: a structured
+    answer when it asks for one (Stage A, a judge), else plain text (Stage C's `llm` arm).
+    Nothing is stored on OpenAI's side: no later request refers to a response."""
+    asked: dict[str, Any] = {
         "model": parse_model(str(request["model"])).id,
         "instructions": system_text(request),
         "input": user_prompt(request),
-        "text": {"format": answer},
         "max_output_tokens": request["max_tokens"],
         "store": False,
     }
+    if "output_config" in request:
+        schema = request["output_config"]["format"]["schema"]
+        answer = {"type": "json_schema", "name": FORMAT_NAME, "schema": schema, "strict": True}
+        asked["text"] = {"format": answer}
+    return asked
 
 
 def stop_reason(response: Mapping[str, Any], refused: bool) -> str:

@@ -16,10 +16,12 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from activation._config import AGENT
+from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents import agent_named
 from activation.trials.listing.model import ListedSkill, Listing
+from activation.trials.listing.visibility import Visibility
 
 
 def target_skill(inputs: Inputs, variant: Variant) -> Skill:
@@ -51,6 +53,7 @@ def listed_skill(skill: Skill) -> ListedSkill:
         return ListedSkill(
             skill.name, folder, skill.source, skill.description, skill.when_to_use,
             skill.display or folder, disable_model_invocation=not skill.listed,
+            files=skill.agent_files,
         )  # fmt: skip
     document = read_sibling(skill.text, skill.path or skill.name)
     fields = document.frontmatter
@@ -63,15 +66,32 @@ def listed_skill(skill: Skill) -> ListedSkill:
         name=fields.get("name"),
         body=document.body,
         disable_model_invocation=not document.listed,
+        files=skill.agent_files,
     )
 
 
 def target_listed(inputs: Inputs, variant: Variant) -> ListedSkill:
     """The measured skill's entry fields: the variant's description and `when_to_use`, the
-    rest of the working tree's SKILL.md."""
+    rest of the working tree's SKILL.md; whether the agent may list it at all (its
+    `disable-model-invocation` and metadata files) as the variant's spec has it."""
     skill = target_skill(inputs, variant)
     base = listed_skill(replace(skill, text=inputs.working_text or variant.text))
-    return replace(base, description=variant.description, when_to_use=variant.when_to_use)
+    return replace(
+        base,
+        description=variant.description,
+        when_to_use=variant.when_to_use,
+        disable_model_invocation=_hidden_at(variant, base.disable_model_invocation),
+        files=variant.agent_files,
+    )
+
+
+def _hidden_at(variant: Variant, otherwise: bool) -> bool:
+    """Whether the variant's own SKILL.md says `disable-model-invocation: true` (a text
+    that is no SKILL.md, as a test's made-up variant, leaves `otherwise`)."""
+    try:
+        return not read_sibling(variant.text, variant.source).listed
+    except InputError:
+        return otherwise
 
 
 def menu_listed(
@@ -115,6 +135,20 @@ def agent_listing(
     return agent_named(agent).listing(skills, model, inputs, order)
 
 
+def variant_visibility(
+    inputs: Inputs, listings: Mapping[VariantName, Listing], agent: str = AGENT
+) -> dict[VariantName, tuple[Visibility, ...]]:
+    """How `agent` shows each skill of each variant's set and of the catalog in that
+    variant's listing (`listings`, its own rendering: Stage A's with the distractors too),
+    by the agent's rules."""
+    return {
+        name: agent_named(agent).visibility(
+            menu_listed(inputs, name, distractors=False), listings[name]
+        )
+        for name in VARIANTS
+    }
+
+
 def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:
     """One line for each variant whose listing cuts or drops the measured skill's entry."""
     warnings = []
@@ -122,8 +156,8 @@ def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> li
         entry = shown.entry(target)
         if entry is None:
             warnings.append(
-                f"the {name}'s listing does not show {target} at all (the agent hides a "
-                "skill with disable-model-invocation, and a plugin skill with no description)"
+                f"the {name}'s listing does not show {target} at all (the agent's rule is "
+                "in the report's visibility lines)"
             )
         elif entry.state == "cut":
             warnings.append(

@@ -15,6 +15,8 @@ Source = Literal["user", "project", "plugin", "builtin"]
 """Where the agent found a skill: the user's own skills folder, the project's, a plugin, or
 the CLI itself."""
 EntryState = Literal["full", "cut", "collapsed"]
+Seen = Literal["full", "cut", "collapsed", "hidden"]
+"""How visible a skill is to the model: an `EntryState`, or `hidden`, not listed at all."""
 """How an entry shows: its whole text, its text cut at the per-entry limit, or only its id
 (the listing was over budget)."""
 Placement = Literal["system", "user"]
@@ -56,6 +58,9 @@ class ListedSkill:
     body: str = ""
     disable_model_invocation: bool = False
     collapses: bool = True
+    files: tuple[tuple[str, str], ...] = ()
+    """Its folder's per-agent metadata files (path below the folder, text): an agent that
+    reads one of them (Codex: `agents/openai.yaml`) may hide the skill by it."""
 
     def __post_init__(self) -> None:
         if self.source not in SOURCE_RANK:

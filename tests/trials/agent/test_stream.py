@@ -285,16 +285,46 @@ def test_subagent_call_counts() -> None:
     assert reading.reason.startswith("a subagent called")
 
 
-def test_failed_call_is_not_activation() -> None:
+def test_a_failed_call_of_the_target_is_a_refused_load_an_error() -> None:
     reading = read(init(), call(SKILL), failed(text="Unknown skill: auth0:auth0"), result())
-    assert reading.outcome == "not_activated"
+    assert reading.outcome == "error"
+    assert reading.reason == (
+        "the agent refused to load 'auth0:auth0' (line 3): Unknown skill: auth0:auth0"
+    )
     assert any("failed" in item for item in reading.evidence)
 
 
-def test_result_with_success_false_is_a_failed_call() -> None:
+def test_result_with_success_false_is_a_refused_load() -> None:
     event = ok()
     event["tool_use_result"] = {"success": False, "commandName": SKILL}
-    assert read(init(), call(SKILL), event, result()).outcome == "not_activated"
+    reading = read(init(), call(SKILL), event, result())
+    assert reading.outcome == "error"
+    assert reading.reason.startswith("the agent refused to load 'auth0:auth0' (line 3): ")
+
+
+def test_a_failed_call_of_another_skill_is_not_activation() -> None:
+    reading = read(init(), call("dataviz"), failed(text="Unknown skill: dataviz"), result())
+    assert reading.outcome == "not_activated"
+
+
+def test_a_skill_call_the_result_lists_as_denied_is_a_refused_load() -> None:
+    denied = {"tool_name": "Skill", "tool_use_id": "toolu_9", "tool_input": {"skill": "auth0"}}
+    reading = read(init(), result(permission_denials=[denied]))
+    assert reading.outcome == "error"
+    assert reading.reason == "the agent denied the permission to load 'auth0'"
+
+
+def test_a_denied_read_is_no_refused_load() -> None:
+    denied = {"tool_name": "Read", "tool_use_id": "toolu_9", "tool_input": {"file_path": "x"}}
+    assert read(init(), result(permission_denials=[denied])).outcome == "not_activated"
+
+
+def test_a_refused_call_then_a_successful_one_is_activation() -> None:
+    reading = read(
+        init(), call(SKILL), failed(text="Unknown skill: auth0:auth0"),
+        call(SKILL, use_id="toolu_2"), ok("toolu_2"), result(),
+    )  # fmt: skip
+    assert reading.outcome == "activated"
 
 
 def test_call_without_any_result_is_not_activation() -> None:

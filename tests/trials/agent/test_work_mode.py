@@ -1,10 +1,10 @@
 """Stage C's write mode and explicit invocation, through each real pinned CLI (Claude Code,
-OpenCode, Codex) laid out by its adapter and run against a local stand-in model that
-scripts the agent's own file writes (tests/support/agent_writes.py): with `work` the
-writes land in the workspace, exactly; a write aimed anywhere else is refused and nothing
-appears there; without it (Stage B) every write is refused as before; the `none` arm
-installs nothing of the set; `invoked` makes the agent load the skill. Then the command
-lines and configs each adapter builds, without a run."""
+OpenCode, Codex, GitHub Copilot CLI) laid out by its adapter and run against a local
+stand-in model that scripts the agent's own file writes (tests/support/agent_writes.py):
+with `work` the writes land in the workspace, exactly; a write aimed anywhere else is
+refused and nothing appears there; without it (Stage B) every write is refused as before;
+the `none` arm installs nothing of the set; `invoked` makes the agent load the skill. Then
+the command lines and configs each adapter builds, without a run."""
 
 from __future__ import annotations
 
@@ -26,12 +26,13 @@ from activation.trials.agents.codex import adapter as codex
 from activation.trials.agents.opencode import adapter as opencode
 from tests.support import agent_writes
 from tests.support.agent_writes import Finished, Load, Replace, Step, Write, run_cli, writes
+from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.fake_agent import write_shim
 from tests.support.fake_agent.adapter import ADAPTER as FAKE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest, Shell, Text
 
-AGENTS = ("claude-code", "opencode", "codex")
+AGENTS = ("claude-code", "opencode", "codex", "copilot")
 SKILL_ID = "billing:refunds"
 REFUNDS = (
     "---\nname: refunds\ndescription: Use when issuing refunds.\n---\n# Refunds\n\n"
@@ -41,9 +42,11 @@ CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Char
 NOTES = "---\nname: notes\ndescription: Use when taking notes.\n---\n# Notes\n\nNOTES-BODY\n"
 KEY = "sk-test-work-mode-key"
 PROMPT = "Refund order 1234"
-LOADS = {"claude-code": SKILL_ID, "opencode": "refunds", "codex": "refunds"}
+LOADS = {"claude-code": SKILL_ID, "opencode": "refunds", "codex": "refunds", "copilot": "refunds"}
 """How each agent's own load names the target (tests/support/agent_writes.py `Load`)."""
 PATH = "/usr/local/bin:/usr/bin:/bin"
+COPILOT_MODEL = "anthropic:claude-sonnet-4.6"
+"""Copilot CLI needs a model in its offline provider mode."""
 
 
 def adapter_of(agent: str) -> Adapter:
@@ -98,6 +101,9 @@ class Bench:
     def parent(self, api: FakeMessagesAPI | FakeResponsesAPI) -> dict[str, str]:
         if self.agent == "codex":
             return {"PATH": PATH, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"{api.base_url}/v1"}
+        if self.agent == "copilot":
+            return {"PATH": PATH, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": api.base_url,
+                    "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
         return {"PATH": PATH, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": api.base_url,
                 "CLAUDE_CODE_MAX_RETRIES": "0"}  # fmt: skip
 
@@ -112,6 +118,8 @@ class Bench:
         model: str | None = None,
     ) -> Finished:
         settings = AgentSettings(max_turns=12)
+        if self.agent == "copilot":
+            model = self.adapter.model(model or COPILOT_MODEL)
         run = Run(settings, model, str(self.executable), prompt, dirs, skills or self.skills,
                   work=work)  # fmt: skip
         finished = run_cli(self.adapter, run, self.parent(api))
@@ -135,8 +143,11 @@ class Bench:
 
 
 @pytest.fixture
-def bench_for(claude: Path, opencode_cli: Path, codex_cli: Path, tmp_path: Path) -> Iterator[Any]:
-    executables = {"claude-code": claude, "opencode": opencode_cli, "codex": codex_cli}
+def bench_for(
+    claude: Path, opencode_cli: Path, codex_cli: Path, copilot_cli: Path, tmp_path: Path
+) -> Iterator[Any]:
+    executables = {"claude-code": claude, "opencode": opencode_cli, "codex": codex_cli,
+                   "copilot": copilot_cli}  # fmt: skip
 
     def make(agent: str) -> Bench:
         folder = tmp_path / agent
@@ -164,6 +175,8 @@ def test_a_work_run_writes_and_edits_in_its_workspace(agent: str, bench_for: Any
     bench = bench_for(agent)
     dirs = bench.fresh_dirs()
     (dirs.work / "config.txt").write_text("mode = old\nkeep = yes\n")
+    if agent == "copilot":  # its create tool: "Parent directories must exist"
+        (dirs.work / "src").mkdir()
     steps = [
         Load(LOADS[agent]),
         Write("src/refund.py", "def refund(order):\n    return ledger.refund(order)\n"),
@@ -195,6 +208,8 @@ def assert_no_shell_or_web(agent: str, request: Any) -> None:
         assert "WebSearch" not in json.dumps(request.body)
     elif agent == "opencode":
         assert names == ["edit", "glob", "grep", "read", "skill", "todowrite", "write"]
+    elif agent == "copilot":
+        assert sorted(names) == ["create", "edit", "glob", "grep", "skill", "view"]
     else:
         assert "exec" in names  # code mode: its shell and apply_patch are nested in it
         assert "web_search" not in names
@@ -204,11 +219,14 @@ REFUSED = {
     "claude-code": "Permission to use Write has been denied",
     "opencode": "The user has specified a rule which prevents you from using this specific tool",
     "codex": "patch rejected: writing outside of the project",
+    # A path outside the workspace needs a person's approval, which a headless run denies.
+    "copilot": "Permission denied because no interactive user response was available.",
 }
 STAGE_B_REFUSED = {
     "claude-code": "Permission to use Write has been denied",
     "opencode": "Model tried to call unavailable tool 'write'",
     "codex": "patch rejected: writing is blocked by read-only sandbox",
+    "copilot": "Tool 'create' does not exist. Available tools that can be called are view,",
 }
 
 
@@ -318,6 +336,8 @@ def listed(agent: str, request: Any) -> str:
         return str(request.listing)
     if agent == "claude-code":
         return "\n".join(request.menu)
+    if agent == "copilot":
+        return "\n".join(block["text"] for block in request.body["system"])
     (block,) = request.body["system"]
     return str(block["text"])
 
@@ -353,7 +373,7 @@ def sent_text(request: Any) -> str:
     return json.dumps(request.messages)
 
 
-@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("agent", [agent for agent in AGENTS if agent != "copilot"])
 def test_the_explicit_invocation_loads_the_skill(agent: str, bench_for: Any) -> None:
     """`invoked` is the user's own way to force the skill: the first request already
     holds its body, with the prompt, before the model has done anything."""
@@ -378,6 +398,23 @@ def test_the_explicit_invocation_loads_the_skill(agent: str, bench_for: Any) -> 
     else:
         (skill,) = [item for item in first.input if "<skill>" in json.dumps(item)]
         assert skill["content"][0]["text"].startswith("<skill>\n<name>refunds</name>\n<path>")
+
+
+def test_copilots_explicit_invocation_names_the_skill_in_the_prompt(bench_for: Any) -> None:
+    """Copilot CLI in prompt mode does not expand a `/<name>` command: its users name the
+    skill in the prompt ("Use the /<name> skill"), the model then calls `skill`, and the
+    body arrives at its next request."""
+    bench = bench_for("copilot")
+    dirs = bench.fresh_dirs()
+    prompt = bench.adapter.invoked(PROMPT, bench.skills.target)
+    assert prompt == f"Use the /refunds skill: {PROMPT}"
+    with bench.api(writes("copilot", {"receipt.txt": "refunded\n"}, "refunds")) as api:
+        bench.run(api, dirs, prompt)
+        first, second, *_ = bench.loop(api)
+    assert prompt in sent_text(first)
+    assert "REFUNDS-BODY" not in sent_text(first)
+    assert "REFUNDS-BODY: refund through the ledger." in sent_text(second)
+    assert (dirs.work / "receipt.txt").read_text() == "refunded\n"
 
 
 # --- the fake agent ---------------------------------------------------------------------
@@ -477,6 +514,7 @@ def test_codexs_work_sandbox_writes_the_workspace_only_with_no_network() -> None
         ("claude-code", f"/billing:refunds {PROMPT}"),
         ("opencode", f"/refunds {PROMPT}"),
         ("codex", f"$refunds {PROMPT}"),
+        ("copilot", f"Use the /refunds skill: {PROMPT}"),
         ("fake", f"/refunds {PROMPT}"),
     ],
 )

@@ -113,6 +113,30 @@ def test_the_request_is_translated_and_the_answer_read(api: FakeResponsesAPI) ->
     assert (reply.problem, reply.again, told) == ("", False, [])
 
 
+def test_a_request_for_no_structured_answer_asks_for_text(api: FakeResponsesAPI) -> None:
+    """Stage C's `llm` arm asks for the model's reply as it is (no JSON schema): the
+    request has no `text.format`, and the text comes back."""
+    api.script = lambda _request: Text("```python\nprint('hi')\n```")
+    plain = {key: value for key, value in REQUEST.items() if key != "output_config"}
+
+    async def asking() -> Reply:
+        async with ResponsesAPI(PRICES) as provider:
+            return await provider.ask(plain, lambda _sent: None)
+
+    reply = anyio.run(asking)
+    (sent,) = api.requests
+    assert sent.body == {
+        "model": "gpt-5.5",
+        "instructions": SYSTEM,
+        "input": PROMPT,
+        "max_output_tokens": 4096,
+        "store": False,
+    }
+    assert reply.message is not None
+    assert reply.message["content"] == [{"type": "text", "text": "```python\nprint('hi')\n```"}]
+    assert reply.message["stop_reason"] == "end_turn"
+
+
 def test_a_refusal_is_no_answer(api: FakeResponsesAPI) -> None:
     api.script = lambda _request: Refusal("I can't help with that.")
     reply = ask()

@@ -20,4 +20,6 @@ parentheses), the one it would invoke first first.
 
 """,
     module=__name__,
+    # The user's skills folder (~/.claude/skills), as the CLI's docs and NOTES.md say.
+    user_skills=(".claude/skills",),
 )

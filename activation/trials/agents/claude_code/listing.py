@@ -79,6 +79,7 @@ from activation.trials.listing.model import (
     Listing,
     Placement,
 )
+from activation.trials.listing.visibility import Visibility, from_entry, hidden
 
 DATA_FILE = "claude-code-2.1.332.toml"
 
@@ -707,3 +708,42 @@ def description_limit(when_to_use: str | None) -> int:
     """The per-entry cut, less the ` - <when_to_use>` the entry appends."""
     cut = packaged_rules().entry_cut
     return cut - len(" - ") - len(when_to_use) if when_to_use else cut
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How Claude Code shows each of `skills` in `listing` (rendered from them), by its
+    rules (the module docstring): not listed with `disable-model-invocation: true` (and
+    then the Skill tool refuses the model too), nor as a plugin skill with neither a
+    description nor a `when_to_use`, nor behind a first skill of the same id; cut over
+    `entry_cut` UTF-16 units; reduced to `- <id>` by the budget. Whatever is listed a run
+    of this tool can load: its runs allow the Skill tool (`--allowedTools ... Skill`)."""
+    rules = packaged_rules()
+    out = []
+    for skill in skills:
+        text = _entry_text(skill)
+        entry = listing.entry(skill.id)
+        if entry is None:
+            out.append(hidden(skill.id, len(text), _hidden_rule(skill)))
+            continue
+        shown = entry.line.partition(": ")[2]
+        out.append(
+            from_entry(
+                entry,
+                len(text),
+                len(shown) - len(rules.ellipsis),
+                listing,
+                f"over {rules.entry_cut:,} UTF-16 units, the entry keeps its first "
+                f"{rules.entry_cut - 1:,} and {rules.ellipsis!r}",
+                f"over the listing budget ({listing.full_width:,} of {listing.budget:,} "
+                "columns): entries collapse to their id in listing order until the rest fits",
+            )
+        )
+    return tuple(out)
+
+
+def _hidden_rule(skill: ListedSkill) -> str:
+    if skill.disable_model_invocation:
+        return "disable-model-invocation: true (the Skill tool refuses the model too)"
+    if skill.source == "plugin":
+        return "a plugin skill with neither a description nor a when_to_use"
+    return "a skill listed before it has the same id"

@@ -14,8 +14,12 @@ The rules, and why:
   loaded), so the result, matched to the call by `tool_use_id`, is what counts. Calls from a
   subagent (`parent_tool_use_id` set) count: the skill was loaded all the same.
 - **Not activated**: everything else in a run that completed: prose about the skill, a
-  `Read` of its files, a call naming another skill, a failed call, a run that hit
+  `Read` of its files, a call naming another skill (failed or not), a run that hit
   `--max-turns` without such a call.
+- **Refused** (an error, never a "did not activate"): a `Skill` call naming the target
+  that the CLI answered with an error result (`is_error`, `success: false`), or that the
+  result event lists in `permission_denials`: the model chose the skill and the agent did
+  not let it load, so the trial says nothing about the description.
 - **Error** (never a vote): the init event does not offer the skill (the target is missing
   from `skills`, or `Skill` is missing from `tools`), the result says `is_error` (API
   failures keep `subtype: "success"`, so `subtype` is never used to judge failure), there is
@@ -80,6 +84,11 @@ def _result_text(content: object) -> str:
     return ""
 
 
+def _untagged(text: str) -> str:
+    """A tool error's text without the CLI's `<tool_use_error>` wrapping."""
+    return text.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
+
+
 class StreamReader(JsonLines):
     """An incremental reader of one run's stream-json lines for one target skill.
 
@@ -115,6 +124,7 @@ class StreamReader(JsonLines):
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
         self._model: str | None = None
         self._auth_status: int | None = None
+        self._refused: str | None = None
 
     # -- state a runner polls -------------------------------------------------------------
 
@@ -282,6 +292,11 @@ class StreamReader(JsonLines):
                 succeeded = False
             if not succeeded:
                 self._note(f"Skill {call.name!r} failed: {short(text or detail)}")
+                if self._names_target(call.name) and self._refused is None:
+                    self._refused = (
+                        f"the agent refused to load {call.name!r} (line {self._line}): "
+                        f"{short(_untagged(text) or detail, 200)}"
+                    )
                 continue
             command = detail.get("commandName") if isinstance(detail, dict) else None
             loaded = (command if isinstance(command, str) else call.name).removeprefix("/")
@@ -304,6 +319,13 @@ class StreamReader(JsonLines):
         if self._result is not None:
             return
         self._result = event
+        for denial in event.get("permission_denials") or []:
+            if not isinstance(denial, dict) or denial.get("tool_name") != "Skill":
+                continue
+            given = denial.get("tool_input")
+            name = given.get("skill") if isinstance(given, dict) else None
+            if isinstance(name, str) and self._names_target(name) and self._refused is None:
+                self._refused = f"the agent denied the permission to load {name!r}"
         status = event.get("api_error_status")
         if event.get("is_error") is True and status in _AUTH_STATUSES:
             self._auth_status = self._auth_status or int(status)
@@ -374,8 +396,10 @@ class StreamReader(JsonLines):
         fired = tuple(self._fired)
         found = decided(self._activation, self._auth_status, self._corrupt, fired,
                         bool(fired) and self._settled(fired), self.skill_id)  # fmt: skip
-        if found is not None:
+        if found is not None and (found[0] == "activated" or self._refused is None):
             return found
+        if self._refused is not None:
+            return "error", self._refused
         result = self._result
         if result is None:
             return "error", "the run ended without a result event"

@@ -20,4 +20,7 @@ would read first first.
 
 """,
     module=__name__,
+    # codex-rs/core-skills/src/loader.rs: $HOME/.agents/skills, and the deprecated
+    # $CODEX_HOME/skills (~/.codex/skills).
+    user_skills=(".agents/skills", ".codex/skills"),
 )

@@ -10,9 +10,12 @@ research/agents/NOTES.md section 2):
   name is the frontmatter `name` when it is a non-empty string, else the folder (a
   non-string name is unmeasured). The description is a string, or an
   integer written in decimal (`description: 42`); any other YAML value is taken as missing
-  [inferred]. A skill hidden by `agents/openai.yaml` (`allow_implicit_invocation: false`) is
-  the caller's to leave out: it is not a SKILL.md field. `disable_model_invocation` and
-  `when_to_use` mean nothing to Codex and are ignored.
+  [inferred]. A skill whose folder's `agents/openai.yaml` says `policy:
+  allow_implicit_invocation: false` is not listed either (`listing` leaves it out, `render`
+  lists what it is given): Codex lists only the skills allowed implicit invocation
+  [V codex-rs/core-skills/src/model.rs `allowed_skills_for_implicit_invocation`; the file
+  and its shape in `loader.rs` `load_skill_metadata`, which ignores a file it cannot parse].
+  `disable_model_invocation` and `when_to_use` mean nothing to Codex and are ignored.
 - **Description**: every run of whitespace (Rust's `char::is_whitespace` set) becomes one
   space, the ends trimmed; over 1,024 Unicode scalar values it keeps its first 1,021 and gets
   `...`.
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -59,6 +62,12 @@ from activation.trials.listing.model import (
     ListedSkill,
     Listing,
     Source,
+)
+from activation.trials.listing.visibility import (
+    Visibility,
+    budget_takers,
+    from_entry,
+    hidden,
 )
 from activation.trials.providers import parse_model
 
@@ -396,7 +405,91 @@ def listing(
 
     home = str(Path.home() / ".codex")
     asked = None if model is None else parse_model(model).id
-    return render(skills, asked, location, codex_home=home)
+    return render(allowed(skills), asked, location, codex_home=home)
+
+
+POLICY_FILE = "agents/openai.yaml"
+"""The skill folder's metadata file Codex reads (`SKILLS_METADATA_DIR`/`_FILENAME`)."""
+
+
+def implicit_allowed(skill: ListedSkill) -> bool:
+    """Whether Codex may list the skill: its `agents/openai.yaml` does not say
+    `policy: {allow_implicit_invocation: false}`. A file that is not YAML, or whose fields
+    have the wrong types, is ignored, as Codex fails open on it (serde rejects the whole
+    file, then the defaults apply)."""
+    import yaml
+
+    text = dict(skill.files).get(POLICY_FILE)
+    if text is None:
+        return True
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return True
+    policy = data.get("policy") if isinstance(data, dict) else None
+    if not isinstance(policy, dict):
+        return True
+    value = policy.get("allow_implicit_invocation")
+    return value is not False
+
+
+def allowed(skills: Iterable[ListedSkill]) -> list[ListedSkill]:
+    """The skills Codex's listing may show (`implicit_allowed`)."""
+    return [skill for skill in skills if implicit_allowed(skill)]
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How Codex shows each of `skills` in `listing` (rendered by `listing` from them):
+    not listed when its `agents/openai.yaml` turns implicit invocation off, when it has no
+    description (or a blank one), when its name is over 64 characters, or when the budget
+    has no room even for its bare line; cut over 1,024 characters (1,021 and `...`), or
+    by the budget (its spare tokens spread over the descriptions); reduced to its name and
+    path by the budget. Codex loads a skill by reading its SKILL.md with a shell command,
+    which the read-only sandbox of this tool's runs allows."""
+    rules = packaged_rules()
+    out = []
+    for skill in skills:
+        name = skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+        value = skill.description
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        text = collapse_whitespace(value) if isinstance(value, str) else ""
+        entry = listing.entry(skill.id)
+        if entry is None:
+            reason = _hidden_rule(skill, name, value, text, rules)
+            takers = budget_takers(listing) if reason.startswith("over") else ()
+            out.append(hidden(skill.id, len(text), reason, takers))
+            continue
+        prefix = f"- {entry.name}: "
+        shown = entry.line[len(prefix) : entry.line.rfind(" (file: ")]
+        own_cut = len(text) > rules.description_cut
+        kept = len(shown)
+        if own_cut:
+            kept = min(kept, rules.description_cut - len(rules.ellipsis))
+        whole_cut = _cut(text, rules)
+        by_budget = len(shown) < len(whole_cut)
+        budget_rule = (
+            f"over the listing budget ({listing.full_width:,} of {listing.budget:,} tokens, "
+            f"{rules.percent} % of the context window)"
+        )
+        cut_rule = (
+            f"{budget_rule}: its spare tokens spread over the descriptions"
+            if by_budget
+            else f"over {rules.description_cut:,} characters, Codex keeps "
+            f"{rules.description_cut - len(rules.ellipsis):,} and {rules.ellipsis!r}"
+        )
+        out.append(from_entry(entry, len(text), kept, listing, cut_rule, budget_rule))
+    return tuple(out)
+
+
+def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules: CodexRules) -> str:
+    if not implicit_allowed(skill):
+        return f"{POLICY_FILE} says policy.allow_implicit_invocation: false"
+    if not isinstance(value, str) or not text:
+        return "no description (Codex rejects the skill)"
+    if len(name) > rules.name_limit:
+        return f"a name over {rules.name_limit} characters (Codex rejects the skill)"
+    return "over the listing budget: not even its name fits (Codex leaves it out)"
 
 
 def description_limit(when_to_use: str | None) -> int:

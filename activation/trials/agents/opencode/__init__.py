@@ -20,4 +20,7 @@ load first first.
 
 """,
     module=__name__,
+    # packages/opencode/src/skill/index.ts discoverSkills: ~/.config/opencode/skills and the
+    # external ~/.claude/skills and ~/.agents/skills.
+    user_skills=(".config/opencode/skills", ".claude/skills", ".agents/skills"),
 )

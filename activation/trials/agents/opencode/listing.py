@@ -50,6 +50,7 @@ from typing import Any
 
 from activation._models import Inputs
 from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
+from activation.trials.listing.visibility import Visibility, from_entry, hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 _OPEN = "<available_skills>"
@@ -209,3 +210,36 @@ def listing(
 def description_limit(when_to_use: str | None) -> None:
     """OpenCode cuts nothing."""
     return None
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How OpenCode shows each of `skills` in `listing` (rendered from them): it cuts
+    nothing and has no budget, so a skill is listed whole or not at all: not when its
+    frontmatter has no `name` (or one that is not text), a description that is not text,
+    or no description, and not when a later skill takes its name. This tool's runs allow
+    the `skill` tool (`permission.skill`), so a listed skill can be loaded."""
+    winner: dict[str, ListedSkill] = {}
+    for skill in skills:
+        if isinstance(skill.name, str) and _read(skill, lambda _: "") is not None:
+            winner[skill.name] = skill
+    out = []
+    for skill in skills:
+        description = skill.description if isinstance(skill.description, str) else ""
+        entry = listing.entry(skill.id)
+        if entry is None or winner.get(str(skill.name)) is not skill:
+            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
+        else:
+            out.append(from_entry(entry, len(description), len(description), listing, "", ""))
+    return tuple(out)
+
+
+def _hidden_rule(skill: ListedSkill) -> str:
+    if skill.name is None:
+        return "no `name` in the frontmatter (OpenCode skips the file)"
+    if not isinstance(skill.name, str):
+        return "a `name` that is not text (OpenCode skips the file)"
+    if skill.description is not None and not isinstance(skill.description, str):
+        return "a description that is not text (OpenCode skips the file)"
+    if skill.description is None:
+        return "no description (OpenCode lists only skills with one)"
+    return f"a skill found later with the name {skill.name!r} replaces it"

@@ -1,0 +1,240 @@
+"""GitHub Copilot CLI as Stage B runs it (measured on `@github/copilot@1.0.102`; the facts in
+docs/agents.md, "GitHub Copilot CLI").
+
+- **Offline provider mode**: `COPILOT_OFFLINE=true` with `COPILOT_PROVIDER_TYPE`,
+  `COPILOT_PROVIDER_BASE_URL`, `COPILOT_PROVIDER_API_KEY` and `COPILOT_MODEL`: the CLI
+  talks to the model provider directly, with no GitHub login, token or telemetry.
+  `anthropic:<id>` speaks the Messages API at `ANTHROPIC_BASE_URL` (default
+  `https://api.anthropic.com`) with `ANTHROPIC_API_KEY`; `openai:<id>` the Responses API
+  (`COPILOT_PROVIDER_WIRE_API=responses`) at `OPENAI_BASE_URL` (default
+  `https://api.openai.com/v1`) with `OPENAI_API_KEY`. The CLI needs a model in this mode
+  ("BYOK providers require an explicit model"), so `--model` is required. What a GitHub
+  login adds (GitHub-side retrieval of skills, server-side flags, the Auto model) is not
+  what is measured.
+- **Skills**: every skill of the set and the catalog is a project skill of the throwaway
+  workspace, `<work>/.agents/skills/<folder>/SKILL.md` (one of the CLI's project folders,
+  with `.github/skills` and `.claude/skills`); the workspace gets a bare `.git` marker, as
+  for OpenCode, so the CLI's project root is the workspace (measured: a skill planted in
+  the folder above the run's is not listed). Its two built-in skills are listed as for any
+  user.
+- **Command**: `copilot -p <prompt> --output-format json --allow-all-tools --no-ask-user
+  --no-auto-update --disable-client-telemetry --no-custom-instructions --disallow-temp-dir
+  --available-tools skill view glob grep` in the workspace: the model is offered only the
+  tools that look around and load skills (no shell, no web fetch, no subagents);
+  `--allow-all-tools` is what the CLI needs to run them unattended.
+- **Environment**: the base allowlist, the provider's variables above as the CLI's own,
+  HOME, TMPDIR and COPILOT_HOME fresh. The native binary unpacks its runtime (~235 MB) on
+  first use into `COPILOT_PKG_CACHE_HOME` (passed on when set; else the user's
+  `$XDG_CACHE_HOME/copilot` or `~/.cache/copilot`, the CLI's own default), so a run does
+  not unpack it again in its fresh home; nothing else of the user's is read.
+- **No turn limit**: Copilot CLI has none in prompt mode; `--timeout` bounds a run.
+- **A load**: see `stream.py` (`tool.execution_start` of `skill` for the target, then its
+  successful `tool.execution_complete`).
+- **Stage C's work** (`Run.work`): `create` and `edit` are offered too; paths stay inside
+  the workspace (no `--allow-all-paths`, `--disallow-temp-dir`): measured on 1.0.102, a
+  write to the run's temp folder, its home or `../` asks for a person's approval, which a
+  headless run denies ("Permission denied because no interactive user response was
+  available"). The shell, web fetch and subagents are still not offered.
+- **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
+  documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
+  expanded: it reaches the model as typed, measured on 1.0.102).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from activation._errors import InputError
+from activation._models import AgentSettings, RunSpec
+from activation.trials import api_check
+from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.cli import check_version, install_hint
+from activation.trials.agent.env import allowlisted, fresh_dirs
+from activation.trials.agent.installed import (
+    SkillCopy,
+    SkillSet,
+    install_project_skills,
+    project_folders,
+)
+from activation.trials.agents.copilot import AGENT
+from activation.trials.agents.copilot.listing import overflow
+from activation.trials.agents.copilot.stream import listed_name
+from activation.trials.listing.model import Listing
+from activation.trials.providers import runnable
+
+PROVIDERS = {
+    "anthropic": ("ANTHROPIC_API_KEY", api_check.ANTHROPIC_URL, "https://api.anthropic.com"),
+    "openai": ("OPENAI_API_KEY", api_check.OPENAI_URL, "https://api.openai.com/v1"),
+}
+"""Provider -> (its key's variable, its address's variable, its default address)."""
+WIRE = {"anthropic": {}, "openai": {"COPILOT_PROVIDER_WIRE_API": "responses"}}
+SWITCHES = {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}
+CACHE = "COPILOT_PKG_CACHE_HOME"
+FLAGS = (
+    "--output-format",
+    "json",
+    "--allow-all-tools",
+    "--no-ask-user",
+    "--no-auto-update",
+    "--disable-client-telemetry",
+    "--no-custom-instructions",
+    "--disallow-temp-dir",
+)
+LOOK_TOOLS = ("skill", "view", "glob", "grep")
+WORK_TOOLS = (*LOOK_TOOLS, "create", "edit")
+"""Stage C: the tools that write files, inside the workspace only."""
+
+
+def split_model(model: str) -> tuple[str, str]:
+    """`anthropic:claude-sonnet-4.6` as (provider, id)."""
+    provider, _, model_id = model.partition(":")
+    return provider, model_id
+
+
+def package_cache(parent: Mapping[str, str]) -> str:
+    """Where the CLI's runtime is unpacked: the user's own cache, never the run's home."""
+    if parent.get(CACHE):
+        return parent[CACHE]
+    base = parent.get("XDG_CACHE_HOME") or str(
+        Path(parent.get("HOME", "~")).expanduser() / ".cache"
+    )
+    return str(Path(base) / "copilot")
+
+
+def environment(
+    parent: Mapping[str, str], dirs: RunDirs, model: str | None = None
+) -> dict[str, str]:
+    """The run's environment: the base allowlist, the provider's variables as the CLI's
+    own, its fresh folders."""
+    env = {
+        **allowlisted(parent),
+        **fresh_dirs(dirs.home, dirs.tmp),
+        **SWITCHES,
+        "COPILOT_HOME": str(dirs.home / ".copilot"),
+        CACHE: package_cache(parent),
+    }
+    if model is None:
+        return env
+    provider, model_id = split_model(model)
+    key, url, default = PROVIDERS[provider]
+    return {
+        **env,
+        **WIRE[provider],
+        "COPILOT_PROVIDER_TYPE": provider,
+        "COPILOT_PROVIDER_BASE_URL": parent.get(url) or default,
+        "COPILOT_PROVIDER_API_KEY": parent.get(key, ""),
+        "COPILOT_MODEL": model_id,
+    }
+
+
+def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
+    tools = WORK_TOOLS if work else LOOK_TOOLS
+    return [copilot, "-p", prompt, *FLAGS, "--available-tools", *tools]
+
+
+def mark_repository(work: Path) -> None:
+    """The least git takes for a repository: the workspace is the CLI's project root."""
+    git = work / ".git"
+    for folder in ("objects", "refs"):
+        (git / folder).mkdir(parents=True, exist_ok=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+
+
+class Copilot:
+    agent = AGENT
+    credentials = "ANTHROPIC_API_KEY or OPENAI_API_KEY"
+    marks_copies = True
+    """The stream does not show the body, but the copies' nonces let a reader of the
+    model's requests (the tests, a transcript of the stand-in) see which body arrived."""
+    reports_cost = False
+
+    def model(self, model: str | None) -> str | None:
+        """`anthropic:claude-sonnet-4.6` (or a bare id) and `openai:<id>`, kept with their
+        provider: the provider picks the wire protocol."""
+        if model is None:
+            return None
+        found = runnable(model, self.agent.providers, self.agent.title)
+        return f"{found.provider}:{found.id}"
+
+    def configure(self, spec: RunSpec) -> None:
+        if spec.model is None:
+            raise InputError(
+                "GitHub Copilot CLI needs --model in its offline provider mode: "
+                "--model anthropic:<id> or --model openai:<id>"
+            )
+        self.model(spec.model)
+        if spec.max_cost_usd is not None:
+            raise InputError(
+                "--max-cost-usd: GitHub Copilot CLI's stream does not say what a run used "
+                "(its tokens are only in its session files), so Stage B cannot count it"
+            )
+
+    def preflight(self) -> None:
+        if not any(os.environ.get(key) for key, _, _ in PROVIDERS.values()):
+            raise InputError(
+                f"no API key: set {self.credentials} for GitHub Copilot CLI (--dry-run needs none)"
+            )
+        for key, url, _ in PROVIDERS.values():
+            if os.environ.get(key):
+                api_check.check_reachable(url)
+
+    def version(self, executable: str) -> str:
+        """`copilot --version` says "GitHub Copilot CLI 1.0.102." on its first line."""
+        hint = install_hint(self.agent.package, self.agent.flag)
+        said = check_version(executable, self.agent.title.removesuffix(" CLI"), hint, environment)
+        return said.split("\n")[0].split()[-1].rstrip(".")
+
+    def limits(self, settings: AgentSettings) -> str:
+        return "no turn limit (GitHub Copilot CLI has none in prompt mode)"
+
+    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+        """A skill the CLI rejects (a description over 1,024 characters) fails every load
+        silently, so the listing says before any run; one named only on the overflow line
+        can still be loaded."""
+        project_folders(skills)
+        target = skills.target
+        if listing.entry(target.id) is not None or listed_name(target) in overflow(listing):
+            return None
+        return (
+            f"GitHub Copilot CLI does not list {target.id} (it rejects a skill whose "
+            "description is over 1,024 characters, and leaves out one with "
+            "`disable-model-invocation: true`)"
+        )
+
+    def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
+        dirs = run.dirs
+        install_project_skills(run.skills, dirs.work)
+        mark_repository(dirs.work)
+        argv = build_argv(run.executable, run.prompt, work=run.work)
+        return Launch(argv, environment(parent, dirs, run.model))
+
+    def request(
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
+    ) -> dict[str, object]:
+        return {
+            "argv": build_argv(self.agent.command, prompt, work=work),
+            "model": model,
+            "offline": SWITCHES,
+        }
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """ "Use the /<name> skill: <prompt>", as the CLI's documentation says to name one."""
+        return f"Use the /{listed_name(skill)} skill: {prompt}"
+
+    def reader(
+        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+    ) -> Detector:
+        from activation.trials.agents.copilot.stream import CopilotReader
+
+        return CopilotReader(skills, settled, on_throttle)
+
+
+ADAPTER = Copilot()

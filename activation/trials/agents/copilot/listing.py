@@ -1,0 +1,195 @@
+"""GitHub Copilot CLI's skill listing, byte for byte as CLI 1.0.102 sends it in its `<skill>`
+tool-guidance block (the second system text of its first model request).
+
+Stage A shows a model the listing the agent would show it, so this module renders what the
+CLI renders. The CLI's listing is built in its native runtime (no source ships), so every
+rule here was measured on the real CLI at a local stand-in; the facts and their sources are
+in `copilot-1.0.102.toml` beside this file:
+
+- **Which skills**: every project skill (Stage B installs the whole set as project skills of
+  its workspace), then the CLI's two built-ins. A description over 1,024 characters makes the
+  skill fail to load, and so does a name that is not ASCII letters, digits and `_.: -`
+  starting with a letter or digit: such a skill is neither listed nor loadable.
+  `disable-model-invocation: true` leaves a skill out. The listed name is the frontmatter
+  `name`, else the folder's.
+- **Entry**: `<skill>`, `  <name>N</name>`, `  <description>D</description>`,
+  `  <location>L</location>`, `</skill>` on five lines; N and D XML-escaped and otherwise as
+  written; L the source label (`project`, `builtin`), never a path.
+- **Order**: by source (project, then built-in), by name in code point order.
+- **Budget**: entries are kept while the sum of (entry + 1) stays within 15,000 characters;
+  from the first that does not fit, the rest (built-ins included) are only named, on one
+  line "Additional skills available (invoke by name): a, b". Such a skill can still be
+  loaded by name; here it is no entry, and `overflow` names it.
+
+In the returned `Listing` the entries are the ones shown whole ("full"), `budget` is the
+character budget and `width` the characters the kept entries count against it.
+
+Known limits: a description that is not a string is listed as Python's `str` makes it (not
+measured); without a description the CLI lists the body's text lines (headings left out)
+joined by spaces, measured on two bodies only; a YAML block scalar at the end of the
+frontmatter loses its final line break in the CLI (its frontmatter ends before the newline)
+but keeps it in this tool's reader.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from activation._models import Inputs
+from activation.trials.listing.model import Entry, ListedSkill, Listing
+
+DATA_FILE = "copilot-1.0.102.toml"
+
+
+@dataclass(frozen=True)
+class CopilotRules:
+    """The facts of one CLI version (the data file beside this module)."""
+
+    version: str
+    opening: str
+    closing: str
+    locations: dict[str, str]
+    budget: int
+    overflow: str
+    description_limit: int
+    name_pattern: re.Pattern[str]
+    builtins: tuple[ListedSkill, ...]
+
+    @classmethod
+    def from_toml(cls, text: str) -> CopilotRules:
+        data = tomllib.loads(text)
+        builtins = tuple(
+            ListedSkill(
+                id=item["name"],
+                folder=item["name"],
+                source="builtin",
+                description=item["description"],
+                name=item["name"],
+            )
+            for item in data["builtin"]
+        )
+        return cls(
+            version=data["version"],
+            opening=data["opening"],
+            closing=data["closing"],
+            locations=dict(data["location"]),
+            budget=data["budget"]["characters"],
+            overflow=data["budget"]["overflow"],
+            description_limit=data["rules"]["description_limit"],
+            name_pattern=re.compile(data["rules"]["name_pattern"]),
+            builtins=builtins,
+        )
+
+
+@cache
+def packaged_rules() -> CopilotRules:
+    """The rules of the CLI version this package was measured against."""
+    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
+    return CopilotRules.from_toml(text)
+
+
+def escape(text: str) -> str:
+    """The CLI's XML escaping of a name or description, `&` first."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&apos;")
+    )
+
+
+def listed_name(skill: ListedSkill) -> str:
+    """What the CLI lists and loads a skill by: its frontmatter `name`, else its folder."""
+    return skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+
+
+def description_of(skill: ListedSkill) -> str:
+    """The description as the CLI lists it; without one, the body's text lines."""
+    if skill.description is None:
+        lines = (line.strip() for line in skill.body.splitlines())
+        return " ".join(line for line in lines if line and not line.startswith("#"))
+    return skill.description if isinstance(skill.description, str) else str(skill.description)
+
+
+def loads(skill: ListedSkill, rules: CopilotRules | None = None) -> bool:
+    """Whether the CLI loads the skill at all (a description over the limit, or a name
+    that is not of ASCII letters, digits and `_.: -` starting with a letter or digit, fails
+    it)."""
+    rules = rules or packaged_rules()
+    named = rules.name_pattern.fullmatch(listed_name(skill)) is not None
+    return named and len(description_of(skill)) <= rules.description_limit
+
+
+def render(
+    skills: Sequence[ListedSkill], *, rules: CopilotRules | None = None, budget: int | None = None
+) -> Listing:
+    """The listing the CLI sends with these project skills (and its built-ins); `budget`
+    replaces its character budget, as SKILL_CHAR_BUDGET does."""
+    rules = rules or packaged_rules()
+    limit = rules.budget if budget is None else budget
+    mine = sorted(
+        (s for s in skills if not s.disable_model_invocation and loads(s, rules)),
+        key=listed_name,
+    )
+    entries: list[Entry] = []
+    spent = 0
+    rest: list[str] = []
+    for skill in [*mine, *rules.builtins]:
+        line = _line(skill, rules)
+        if rest or spent + len(line) + 1 > limit:
+            rest.append(listed_name(skill))
+            continue
+        spent += len(line) + 1
+        entries.append(Entry(id=skill.id, line=line, state="full", source=skill.source,
+                             full_line=line, shown=listed_name(skill)))  # fmt: skip
+    named = f"{rules.overflow}{', '.join(rest)}\n" if rest else ""
+    return Listing(
+        heading=rules.opening,
+        entries=tuple(entries),
+        budget=limit,
+        width=spent,
+        full_width=spent
+        + sum(len(_line(s, rules)) + 1 for s in [*mine, *rules.builtins] if listed_name(s) in rest),
+        separator="\n",
+        closing=f"\n{named}{rules.closing}",
+        empty=f"{rules.opening}\n{named}{rules.closing}",
+        unit="characters",
+    )
+
+
+def overflow(shown: Listing, rules: CopilotRules | None = None) -> tuple[str, ...]:
+    """The names the listing's overflow line gives (listed by name only)."""
+    rules = rules or packaged_rules()
+    for line in shown.closing.split("\n"):
+        if line.startswith(rules.overflow):
+            return tuple(line.removeprefix(rules.overflow).split(", "))
+    return ()
+
+
+def _line(skill: ListedSkill, rules: CopilotRules) -> str:
+    location = rules.locations["builtin" if skill.source == "builtin" else "project"]
+    return (
+        f"<skill>\n  <name>{escape(listed_name(skill))}</name>\n"
+        f"  <description>{escape(description_of(skill))}</description>\n"
+        f"  <location>{location}</location>\n</skill>"
+    )
+
+
+def listing(
+    skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The record's entry point: every skill is a project skill of the run's workspace
+    (`.agents/skills/<folder>/`, one of the CLI's project folders); the listing shows no
+    path and is the same for every model and wire protocol."""
+    return render(skills)
+
+
+def description_limit(when_to_use: str | None) -> int:
+    """Copilot CLI rejects (does not cut) a description over 1,024 characters."""
+    return packaged_rules().description_limit

@@ -1,0 +1,163 @@
+"""Visibility before activation: can the model see a skill, and can the agent load it?
+
+Before a model can choose a skill the agent must list it: whole, cut at its per-entry
+limit, reduced to its name by its listing budget, or not at all (too long for that agent,
+no `name`, implicit invocation turned off by a frontmatter field or the agent's own policy
+file). Each agent says its rules in its own package (`visibility` beside its `listing`,
+trials/agents/<agent>/listing.py); this module holds what every agent's verdict is made of
+and the one comparison the gate needs: a candidate less visible than its baseline.
+
+Pure: the records, the ranking and the comparison; no agent is named here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from activation.trials.listing.model import Entry, ListedSkill, Listing, Seen
+
+RANK: Mapping[Seen, int] = {"full": 0, "cut": 1, "collapsed": 2, "hidden": 3}
+"""How much of a skill the model sees, most first."""
+SEEN_WORDS: Mapping[Seen, str] = {
+    "full": "listed whole",
+    "cut": "cut",
+    "collapsed": "name only",
+    "hidden": "not listed",
+}
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """How one agent shows one skill to the model, and whether a run can load it.
+
+    `chars` is the length of the text the agent would list for it whole (its description,
+    with what the agent appends), `kept` how many of those characters the listing sends
+    (all when `full`, 0 when `collapsed` or `hidden`). `rule` names the agent's rule that
+    made it so ("" when listed whole); `budget_by`, for a skill the budget reduced or left
+    out, the skills that kept their text in that budget. `loadable` says whether a headless
+    run of the agent, as this tool starts it, can load it; `load_rule` why not, or what
+    this tool opens for it."""
+
+    id: str
+    state: Seen
+    chars: int
+    kept: int
+    rule: str = ""
+    budget_by: tuple[str, ...] = ()
+    loadable: bool = True
+    load_rule: str = ""
+
+    @property
+    def words(self) -> str:
+        """The verdict in a few words: "cut (1,535 of 2,000 characters): <rule>"."""
+        head = SEEN_WORDS[self.state]
+        if self.state == "cut":
+            head += f" ({self.kept:,} of {self.chars:,} characters)"
+        if self.rule:
+            head += f": {self.rule}"
+        if not self.loadable and self.state != "hidden":
+            head += f"; cannot be loaded ({self.load_rule})"
+        return head
+
+    def less_visible_than(self, other: Visibility) -> bool:
+        """Whether the model sees less of this skill than of `other`: a worse state, fewer
+        characters kept of a cut entry, or a load the other allows and this one not."""
+        if RANK[self.state] != RANK[other.state]:
+            return RANK[self.state] > RANK[other.state]
+        if self.state == "cut" and self.kept < other.kept:
+            return True
+        return other.loadable and not self.loadable
+
+
+@dataclass(frozen=True)
+class LessVisible:
+    """A skill of the set that the candidate shows less of than the baseline, in one cell:
+    a finding of its own, which fails the gate without a model call."""
+
+    cell: str
+    agent: str
+    """The agent's title and version ("Codex CLI 0.171.0")."""
+    skill: str
+    baseline: Visibility
+    candidate: Visibility
+
+    @property
+    def line(self) -> str:
+        """One line naming the agent, the skill and the rule."""
+        return (
+            f"{self.agent}: {self.skill} is less visible in the candidate: "
+            f"{self.baseline.words} -> {self.candidate.words}"
+        )
+
+
+def less_visible(
+    cell: str,
+    agent: str,
+    baseline: Sequence[Visibility],
+    candidate: Sequence[Visibility],
+) -> tuple[LessVisible, ...]:
+    """Each skill both variants have that the candidate shows less of (a skill the
+    candidate adds or drops is a change of the set, not of its visibility)."""
+    before = {seen.id: seen for seen in baseline}
+    return tuple(
+        LessVisible(cell, agent, seen.id, before[seen.id], seen)
+        for seen in candidate
+        if seen.id in before and seen.less_visible_than(before[seen.id])
+    )
+
+
+# --- helpers the agents' rules share -------------------------------------------------------
+
+
+def budget_takers(listing: Listing) -> tuple[str, ...]:
+    """The entries that kept their text in an over-budget listing, the widest first: who
+    took the budget the reduced ones lack."""
+    kept = [entry for entry in listing.entries if entry.state != "collapsed"]
+    kept.sort(key=lambda entry: -len(entry.line))
+    return tuple(entry.id for entry in kept)
+
+
+def over_budget(listing: Listing) -> bool:
+    return listing.full_width > listing.budget
+
+
+def from_entry(
+    entry: Entry,
+    chars: int,
+    kept: int,
+    listing: Listing,
+    cut_rule: str,
+    budget_rule: str,
+) -> Visibility:
+    """The verdict on a listed skill: whole, cut (by `cut_rule`, the agent's per-entry
+    limit), or collapsed by its budget (`budget_rule`)."""
+    if entry.state == "full":
+        return Visibility(entry.id, "full", chars, chars)
+    if entry.state == "cut":
+        return Visibility(entry.id, "cut", chars, kept, cut_rule)
+    return Visibility(entry.id, "collapsed", chars, 0, budget_rule, budget_takers(listing))
+
+
+def hidden(skill_id: str, chars: int, rule: str, budget_by: tuple[str, ...] = ()) -> Visibility:
+    """The verdict on a skill the agent does not list: `rule` says why. The model is never
+    told it exists, so no run loads it but by chance."""
+    return Visibility(skill_id, "hidden", chars, 0, rule, budget_by, loadable=False,
+                      load_rule="not listed, so the model is never told of it")  # fmt: skip
+
+
+def entry_visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """The verdicts read from the listing alone, for an agent whose package says no rules
+    of its own yet: each entry's state, its text's length from its lines, and "not listed
+    by the agent" for a skill without an entry. An agent's own `visibility` says more (how
+    many characters survive a cut, which rule hid a skill)."""
+    out = []
+    for skill in skills:
+        entry = listing.entry(skill.id)
+        if entry is None:
+            out.append(hidden(skill.id, 0, "not listed by the agent"))
+            continue
+        whole, shown = len(entry.full_line), len(entry.line)
+        out.append(from_entry(entry, whole, min(shown, whole), listing,
+                              "cut by the agent", "over the agent's listing budget"))  # fmt: skip
+    return tuple(out)

@@ -1,0 +1,108 @@
+"""Each agent's visibility verdicts say what its real CLI showed: the pinned CLI runs
+headless at a local stand-in on skills that exercise the rules (a cut, a hidden skill, a
+policy file), and its first request's listing is both byte for byte the renderer's and what
+the verdicts say of each skill.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from activation._models import RunSpec
+from activation.report.model import cell_visibility
+from activation.trials.agents.codex import listing as codex
+from activation.trials.agents.opencode import listing as opencode
+from activation.trials.listing.model import ListedSkill
+from activation.trials.listing.visibility import Visibility
+from activation.trials.stage import stage_named
+from tests.support.messages_api import FakeMessagesAPI, Text
+from tests.support.opencode_cli import isolated_env, run_headless, write_config
+from tests.trials import test_codex_fidelity as codex_cli_run
+from tests.trials import test_listing_fidelity as claude_cli_run
+from tests.trials import test_opencode_fidelity as opencode_cli_run
+
+POLICY_OFF = "policy:\n  allow_implicit_invocation: false\n"
+
+
+def by_id(seen: tuple[Visibility, ...]) -> dict[str, Visibility]:
+    return {item.id: item for item in seen}
+
+
+def test_claude_codes_own_listing_cuts_and_hides_as_its_verdicts_say(
+    claude: Path, tmp_path: Path
+) -> None:
+    inputs = claude_cli_run.measured(tmp_path, "plugins/kit/skills")
+    sent = claude_cli_run.check(claude, inputs, tmp_path)  # the CLI's listing is ours
+    spec = RunSpec(stage="B", model=claude_cli_run.MODEL)
+    seen = cell_visibility(spec, inputs, stage_named("B").listings(spec, inputs))
+    verdicts = by_id(seen.candidate)
+    assert {skill: item.state for skill, item in verdicts.items()} == {
+        "kit:deploy": "full", "kit:notes": "cut", "kit:quiet": "hidden", "kit:review": "full",
+    }  # fmt: skip
+    notes = verdicts["kit:notes"]
+    assert notes.kept == 1535 and notes.chars == len(claude_cli_run.LONG.strip())
+    (line,) = [line for line in sent.split("\n") if line.startswith("- kit:notes: ")]
+    assert line == "- kit:notes: " + claude_cli_run.LONG.strip()[:1535] + "…"
+    assert verdicts["kit:quiet"].rule.startswith("disable-model-invocation: true")
+    assert "kit:quiet" not in sent
+    assert seen.less_visible == () and seen.unseen == ()
+
+
+def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
+    opencode_cli: Path, tmp_path: Path
+) -> None:
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    found = opencode_cli_run.write_project(project)
+    locations = {skill.id: path for skill, path in found}
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
+        turns = [request for request in api.message_requests if "skill" in request.tool_names]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    sent: str = turns[0].body["system"][0]["text"]
+    skills = [skill for skill, _ in found]
+    shown = opencode.render(skills, lambda skill: locations[skill.id])
+    assert sent.endswith("</env>\n" + shown.text)
+    verdicts = by_id(opencode.visibility(skills, shown))
+    hidden = {skill: item.rule for skill, item in verdicts.items() if item.state == "hidden"}
+    assert hidden == {
+        "silent": "no description (OpenCode lists only skills with one)",
+        "nameless": "no `name` in the frontmatter (OpenCode skips the file)",
+    }
+    assert {item.state for item in verdicts.values()} == {"full", "hidden"}
+    assert "<name>silent</name>" not in sent and "nameless" not in sent
+    assert "<name>blank</name>" in sent  # an empty description is listed
+
+
+def test_codexs_own_listing_cuts_and_drops_a_policy_hidden_skill_as_its_verdicts_say(
+    codex_cli: Path, tmp_path: Path
+) -> None:
+    specs = (
+        codex_cli_run.Spec("target-skill", "Use when the user asks for the target workflow."),
+        codex_cli_run.Spec("long-one", codex_cli_run.LONG),
+        codex_cli_run.Spec(
+            "quiet", "Only when named.", files=(("agents/openai.yaml", POLICY_OFF),)
+        ),
+    )
+    args = ["-c", "skills.bundled.enabled=false"]
+    run = codex_cli_run.first_request(codex_cli, tmp_path, specs, None, args, "")
+    root = run.roots["project"][1]
+    skills = [
+        ListedSkill(spec.folder, spec.folder, "project", spec.description, files=spec.files)
+        for spec in specs
+    ]
+
+    def location(skill: ListedSkill) -> tuple[codex.Scope, str, str]:
+        return "repo", root, f"{skill.folder}/SKILL.md"
+
+    listing = codex.render(codex.allowed(skills), None, location, bundled=False)
+    assert run.request.listing == listing.text
+    verdicts = by_id(codex.visibility(skills, listing))
+    assert verdicts["target-skill"].state == "full"
+    assert (verdicts["long-one"].state, verdicts["long-one"].kept) == ("cut", 1021)
+    assert f"- long-one: {codex_cli_run.LONG[:1021]}... (file: " in run.request.listing
+    assert verdicts["quiet"].rule == (
+        "agents/openai.yaml says policy.allow_implicit_invocation: false"
+    )
+    assert "quiet" not in run.request.listing
