@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from activation.trials.agents.gemini.listing import discovery_order, is_modern, listed_name, render
+from activation.trials.agents.gemini.listing import (
+    discovery_order,
+    is_modern,
+    listed_name,
+    render,
+    visibility,
+)
 from activation.trials.listing.model import UNBOUNDED, ListedSkill
 
 
@@ -54,3 +60,20 @@ def test_no_skill_no_section_and_the_folder_order() -> None:
     assert render([], None, str).text == ""
     order = discovery_order([skill(f, f, "x") for f in ("Mid", "a10", "a9", "b_one", "b-two")])
     assert [s.folder for s in order] == ["b_one", "b-two", "a9", "a10", "Mid"]
+
+
+def test_visibility_says_which_rule_hid_a_skill_and_what_opens_the_load() -> None:
+    skills = [
+        skill("a", "alpha", "First."),
+        skill("b", "beta", None),
+        skill("c", None, "No name."),
+        skill("d", "alpha", "Takes alpha's name."),
+    ]
+    listing = render(skills, None, lambda s: f"/w/{s.folder}/SKILL.md")
+    seen = {v.id: v for v in visibility(skills, listing)}
+    assert [seen[i].state for i in "abcd"] == ["hidden", "hidden", "hidden", "full"]
+    assert seen["a"].rule == "a skill found later with the name 'alpha' replaces it"
+    assert seen["b"].rule == "no `description` in the frontmatter (Gemini CLI skips the file)"
+    assert seen["c"].rule == "no `name` in the frontmatter (Gemini CLI skips the file)"
+    assert (seen["d"].kept, seen["d"].loadable) == (len("Takes alpha's name."), True)
+    assert seen["d"].load_rule.startswith("headless, Gemini CLI removes activate_skill")

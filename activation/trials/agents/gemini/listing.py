@@ -45,6 +45,7 @@ from activation.trials.listing.model import (
     Listing,
     Source,
 )
+from activation.trials.listing.visibility import Visibility, from_entry, hidden
 from activation.trials.providers import parse_model
 
 DATA_FILE = "gemini-cli-0.61.0.toml"
@@ -208,3 +209,39 @@ def listing(
 def description_limit(when_to_use: str | None) -> None:
     """Gemini CLI cuts nothing."""
     return None
+
+
+CONSENT = (
+    "headless, Gemini CLI removes activate_skill unless a policy allows it: this tool's runs "
+    "allow it with a one-rule policy file"
+)
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How Gemini CLI shows each of `skills` in `listing` (rendered from them): it cuts
+    nothing and has no budget, so a skill is listed whole or not at all: not without a
+    string `name` and a string `description`, and not when a later skill takes its listed
+    name. A listed skill is loadable in this tool's runs because they open `activate_skill`
+    (`CONSENT`), which a user's headless run does not."""
+    winner: dict[str, str] = {}
+    for skill in skills:
+        if isinstance(skill.name, str) and isinstance(skill.description, str):
+            winner[listed_name(skill.name)] = skill.id
+    out = []
+    for skill in skills:
+        description = skill.description if isinstance(skill.description, str) else ""
+        entry = listing.entry(skill.id)
+        if entry is None or winner.get(entry.name) != skill.id:
+            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
+        else:
+            seen = from_entry(entry, len(description), len(description), listing, "", "")
+            out.append(replace(seen, load_rule=CONSENT))
+    return tuple(out)
+
+
+def _hidden_rule(skill: ListedSkill) -> str:
+    if not isinstance(skill.name, str):
+        return "no `name` in the frontmatter (Gemini CLI skips the file)"
+    if not isinstance(skill.description, str):
+        return "no `description` in the frontmatter (Gemini CLI skips the file)"
+    return f"a skill found later with the name {listed_name(skill.name)!r} replaces it"
