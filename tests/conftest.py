@@ -106,6 +106,7 @@ def copilot_cli() -> Path:
     return COPILOT.required()
 
 
+@pytest.fixture(scope="session")
 def gemini_cli() -> Path:
     """The pinned, real Gemini CLI: skipped outside CI when it cannot be had, failed in CI."""
     return GEMINI.required()
