@@ -18,6 +18,7 @@ from tests.support.claude_cli import CLAUDE
 from tests.support.cli import Spawn, spawn
 from tests.support.codex_cli import CODEX
 from tests.support.copilot_cli import COPILOT
+from tests.support.gemini_cli import GEMINI
 from tests.support.needs import unavailable
 from tests.support.npm_cli import PinnedCli, install_notice
 from tests.support.opencode_cli import OPENCODE, required_ripgrep
@@ -30,6 +31,7 @@ REAL_CLIS: dict[str, PinnedCli] = {
     "opencode_cli": OPENCODE,
     "codex_cli": CODEX,
     "copilot_cli": COPILOT,
+    "gemini_cli": GEMINI,
 }
 """The fixture that gives each pinned agent CLI."""
 MARKS: dict[str, tuple[str, ...]] = {
@@ -102,6 +104,12 @@ def codex_cli() -> Path:
 def copilot_cli() -> Path:
     """The pinned GitHub Copilot CLI (installed on first use)."""
     return COPILOT.required()
+
+
+@pytest.fixture(scope="session")
+def gemini_cli() -> Path:
+    """The pinned, real Gemini CLI: skipped outside CI when it cannot be had, failed in CI."""
+    return GEMINI.required()
 
 
 @pytest.fixture(autouse=True)

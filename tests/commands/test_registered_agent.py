@@ -192,5 +192,5 @@ def test_detect_names_the_registered_agent_among_those_it_takes(
     assert main(["detect", str(transcript), "--agent", "cursor", "--skill", "refunds"]) == 2
     assert one_line_error(capsys) == (
         "activation detect: error: argument --agent: unknown agent cursor: choose from "
-        "claude-code, opencode, codex, copilot, fake (see activation detect --help)"
+        "claude-code, opencode, codex, copilot, gemini, fake (see activation detect --help)"
     )

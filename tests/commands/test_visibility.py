@@ -77,8 +77,11 @@ def test_a_60_skill_catalog_as_each_agent_shows_it(
     data = orjson.loads(out_json.read_bytes())
     assert data["schema"] == "activation-visibility/1" and data["exit_code"] == 0
     agents = {view["agent"]: view for view in data["agents"]}
-    assert list(agents) == ["claude-code", "opencode", "codex", "copilot"]
-    claude, opencode, codex, copilot = (agents[name]["listings"][0] for name in agents)
+    assert list(agents) == ["claude-code", "opencode", "codex", "copilot", "gemini"]
+    claude, opencode, codex, copilot, gemini = (
+        agents[name]["listings"][0]
+        for name in ("claude-code", "opencode", "codex", "copilot", "gemini")
+    )
     # Copilot: c00's 2,000-character description is rejected, c01 left out, the rest past
     # the 15,000-character budget named on the overflow line only.
     seen = verdicts(copilot)
@@ -117,6 +120,14 @@ def test_a_60_skill_catalog_as_each_agent_shows_it(
     assert "c02" not in codex["text"]
     assert states(codex)["hidden"] == 1 and states(codex)["cut"] >= 50
     assert seen["c00"]["chars"] == 2000 and seen["c00"]["kept"] < 1021
+
+    # Gemini CLI: no cut, no budget; the skill without `name` is left out; a listed skill
+    # is loadable because this tool's runs open activate_skill.
+    assert gemini["budget"] is None and len(gemini["skills"]) == 61
+    assert states(gemini) == {"full": 60, "hidden": 1}
+    seen = verdicts(gemini)
+    assert seen["c03"]["rule"] == "no `name` in the frontmatter (Gemini CLI skips the file)"
+    assert seen["c00"]["kept"] == 2000
 
     assert "== Claude Code 2.1.332 (its default model)" in out
     assert "c01: not listed: disable-model-invocation: true" in out

@@ -41,6 +41,7 @@ KEYS = {
     "opencode": "sk-ant-test-opencode-SECRET-1",
     "codex": "sk-test-codex-SECRET-22",
     "copilot": "sk-ant-test-copilot-SECRET-333",
+    "gemini": "AIza-test-gemini-SECRET-333",
 }
 PROMPT = "Refund order 1234, please"
 
@@ -57,6 +58,11 @@ def plant_user_config(home: Path) -> None:
     leaky_skill(home / ".copilot" / "skills", LEAKY)
     leaky_skill(home / ".config" / "opencode" / "skills", LEAKY)
     leaky_skill(home / ".codex" / "skills", LEAKY)
+    leaky_skill(home / ".gemini" / "skills", LEAKY)
+    (home / ".gemini" / "settings.json").write_text(
+        '{"security": {"auth": {"selectedType": "gemini-api-key"}}, '
+        '"model": {"name": "leaky-model"}, "tools": {"core": ["read_file"]}}'
+    )
     (home / ".config" / "opencode" / "opencode.json").write_text(
         '{"model": "anthropic/leaky-model", "provider": {"anthropic": {"options": '
         '{"baseURL": "http://127.0.0.1:1/v1"}}}}'
@@ -102,6 +108,9 @@ class AgentHarness:
         if self.agent == "copilot":
             return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url,
                     "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
+        if self.agent == "gemini":
+            return {**env, "GEMINI_API_KEY": self.key, "GOOGLE_GEMINI_BASE_URL": api.base_url,
+                    "GEMINI_CLI_HOME": str(self.home)}  # fmt: skip
         return {**env, "OPENAI_API_KEY": self.key, "OPENAI_BASE_URL": f"{api.base_url}/v1"}
 
     def spec(self, model: str | None = None, timeout: float = 60.0) -> RunSpec:

@@ -19,6 +19,7 @@ from tests.support.browser import CHROMIUM
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
 from tests.support.copilot_cli import COPILOT
+from tests.support.gemini_cli import GEMINI
 from tests.support.npm_cli import REPO, PinnedCli
 from tests.support.opencode_cli import OPENCODE, RIPGREP
 
@@ -75,6 +76,8 @@ PROGRAMS = (
             Source.PINNED_CLI, cli=CODEX),
     Program(COPILOT.command, "Stage B and C on GitHub Copilot CLI, its listing fidelity test",
             Source.PINNED_CLI, cli=COPILOT),
+    Program(GEMINI.command, "Stage B and C on Gemini CLI, its listing fidelity test",
+            Source.PINNED_CLI, cli=GEMINI),
 )  # fmt: skip
 """One row per program."""
 

@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "opencode": "activation.trials.agents.opencode",
     "codex": "activation.trials.agents.codex",
     "copilot": "activation.trials.agents.copilot",
+    "gemini": "activation.trials.agents.gemini",
 }
 """Agent name -> its package, which holds `AGENT`."""
 

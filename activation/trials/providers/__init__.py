@@ -73,6 +73,7 @@ PROVIDER_MODULES: Mapping[str, str] = {
     "anthropic": "activation.trials.providers.anthropic",
     "openai": "activation.trials.providers.openai",
     "openai-compatible": "activation.trials.providers.openai_compatible",
+    "google": "activation.trials.providers.google",
     "mock": "activation.trials.providers.mock",
 }
 """Each module holds `PROVIDER`; a new provider is a new module and one line here."""

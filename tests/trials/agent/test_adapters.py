@@ -84,7 +84,8 @@ def test_codex_refuses_a_cost_ceiling() -> None:
 
 def test_an_unknown_agent_is_an_input_error() -> None:
     with pytest.raises(
-        InputError, match=r"^unknown agent 'cursor': one of claude-code, opencode, codex, copilot$"
+        InputError,
+        match=r"^unknown agent 'cursor': one of claude-code, opencode, codex, copilot, gemini$",
     ):
         adapter_of("cursor")
 

@@ -1,0 +1,192 @@
+"""Gemini CLI as Stage B runs it (read in `@google/gemini-cli@0.61.0`'s bundle and measured on
+it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
+
+- **Skills**: every skill of the set and the catalog is a project skill of the throwaway
+  workspace, `<work>/.agents/skills/<folder>/SKILL.md`, where Stage A's listing shows it
+  (the CLI reads the working directory's `.gemini/skills` and `.agents/skills`, no parent's,
+  and only in a trusted workspace). Its two built-ins stay listed, as for any user.
+- **Command**: `gemini -p <prompt> -m <id> --output-format stream-json --policy <file>` in
+  the workspace. `-m` is always given: without it a router side request picks the model.
+  The policy file holds one rule allowing `activate_skill`: headless, the CLI denies every
+  tool that would ask a person, and a denied tool is *removed* while the listing stays in
+  the prompt, so without the rule a run "succeeds" and can never load a skill (the rule,
+  not `--approval-mode yolo`, which would open every tool).
+- **Settings**: `$GEMINI_CLI_HOME/.gemini/settings.json` (the run's own): the API-key auth
+  (`security.auth.selectedType`, without which a base URL exits 41), usage statistics,
+  telemetry, auto-update and the IDE off (else the CLI looks up Google hosts), the web and
+  shell tools excluded (`tools.exclude`: `google_web_search` is offered headless
+  otherwise), `model.maxSessionTurns` = `--max-turns`.
+- **Environment**: the base allowlist plus `GEMINI_API_KEY` and `GOOGLE_GEMINI_BASE_URL`;
+  HOME, GEMINI_CLI_HOME and TMPDIR fresh; `GEMINI_CLI_TRUST_WORKSPACE=true` (an untrusted
+  workspace is fatal headless, exit 55, and hides project skills).
+- **Models**: `google:<id>` runs `-m <id>`; a run needs one.
+- **A load**: see `stream.py` (a successful `activate_skill` of the target from its folder).
+- **Stage C's work** (`Run.work`): the policy also allows `write_file` and `replace`, which
+  the CLI lets write only inside the workspace (and its own project temp folder, under the
+  run's home: `Config.validatePathAccess`); the shell and web tools stay excluded.
+- **Explicit invocation** (`invoked`): the TUI's `/<name> <args>` (SkillCommandLoader) runs
+  `activate_skill` itself and then submits the args, but headless `-p` has no skill
+  commands (nonInteractiveCliCommands.ts loads only built-in, MCP and file commands), so a
+  Stage C run asks in the CLI's own words, `Use the skill <name>.` before the prompt, and
+  the load stays the model's `activate_skill` call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+
+from activation._errors import InputError
+from activation._models import AgentSettings, RunSpec
+from activation.trials import api_check
+from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.cli import check_version, install_hint
+from activation.trials.agent.env import allowlisted, fresh_dirs
+from activation.trials.agent.installed import (
+    SkillCopy,
+    SkillSet,
+    install_project_skills,
+    project_folders,
+)
+from activation.trials.agents.gemini import AGENT
+from activation.trials.agents.gemini.listing import listed_name
+from activation.trials.listing.model import Listing
+from activation.trials.providers import google, runnable
+
+KEY = google.KEY
+URL = google.URL
+HOME_DIR = ".gemini"
+POLICY_FILE = "activation-policy.toml"
+"""In the run's home, beside (not in) `.gemini/policies`, which the CLI would also load."""
+SWITCHES = {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
+LOAD_TOOL = "activate_skill"
+WRITE_TOOLS = ("write_file", "replace")
+EXCLUDED = ("google_web_search", "web_fetch", "run_shell_command")
+"""The tools that reach the network or run commands: never offered."""
+LOOK_ONLY_EXCLUDED = (*EXCLUDED, *WRITE_TOOLS)
+AUTH_TYPE = "gemini-api-key"
+
+
+def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
+    """The run's environment: the allowlisted part of `parent` plus its own folders."""
+    return {
+        **allowlisted(parent, (KEY, URL)),
+        **fresh_dirs(dirs.home, dirs.tmp),
+        "GEMINI_CLI_HOME": str(dirs.home),
+        **SWITCHES,
+    }
+
+
+def policy(*, work: bool = False) -> str:
+    """The policy file: `activate_skill` allowed (and Stage C's write tools)."""
+    tools = (LOAD_TOOL, *WRITE_TOOLS) if work else (LOAD_TOOL,)
+    rules = [
+        f'[[rule]]\ntoolName = "{tool}"\ndecision = "allow"\npriority = 100\n' for tool in tools
+    ]
+    return "\n".join(rules)
+
+
+def settings_file(agent: AgentSettings, *, work: bool = False) -> dict[str, object]:
+    """The run's `settings.json`."""
+    return {
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "security": {"auth": {"selectedType": AUTH_TYPE}},
+        "ide": {"enabled": False},
+        "tools": {"exclude": list(EXCLUDED if work else LOOK_ONLY_EXCLUDED)},
+        "model": {"maxSessionTurns": agent.max_turns},
+    }
+
+
+def build_argv(gemini: str, model: str, prompt: str, policy_path: str) -> list[str]:
+    return [gemini, "-p", prompt, "-m", model, "--output-format", "stream-json",
+            "--policy", policy_path]  # fmt: skip
+
+
+class Gemini:
+    agent = AGENT
+    credentials = KEY
+    marks_copies = True
+    """The body comes back to the model (the next request, the chat record): the tests
+    check the copy's nonce there."""
+    reports_cost = False
+
+    def model(self, model: str | None) -> str:
+        """`google:gemini-3.1-pro-preview` is `-m gemini-3.1-pro-preview`; a run needs one."""
+        if model is None:
+            raise InputError(
+                "Gemini CLI needs a pinned model: pass --model google:<id> (without -m the "
+                "CLI asks a router model first, which a run must not measure)"
+            )
+        return runnable(model, self.agent.providers, self.agent.title).id
+
+    def configure(self, spec: RunSpec) -> None:
+        self.model(spec.model)
+
+    def preflight(self) -> None:
+        if not os.environ.get(KEY):
+            raise InputError(f"no API key: set {KEY} for Gemini CLI (--dry-run needs none)")
+        api_check.check_reachable(URL)
+
+    def version(self, executable: str) -> str:
+        """`gemini --version` says `0.61.0`."""
+        hint = install_hint(self.agent.package, self.agent.flag)
+        return check_version(executable, self.agent.title, hint, environment)
+
+    def limits(self, settings: AgentSettings) -> str:
+        return f"up to {settings.max_turns} turns"
+
+    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+        """Gemini CLI's stream does not say what it lists, so its listing (the renderer of
+        its own rules) says whether it lists the target."""
+        project_folders(skills)
+        if listing.entry(skills.target.id) is not None:
+            return None
+        return (
+            f"Gemini CLI does not list {skills.target.id} (it skips a SKILL.md whose "
+            "frontmatter lacks a string `name` or `description`, and lists one skill per name)"
+        )
+
+    def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
+        dirs = run.dirs
+        install_project_skills(run.skills, dirs.work)
+        home = dirs.home / HOME_DIR
+        home.mkdir(parents=True, exist_ok=True)
+        settings = settings_file(run.settings, work=run.work)
+        (home / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        policy_path = dirs.home / POLICY_FILE
+        policy_path.write_text(policy(work=run.work), encoding="utf-8")
+        model = run.model if run.model is not None else self.model(None)
+        argv = build_argv(run.executable, model, run.prompt, str(policy_path))
+        return Launch(argv, environment(parent, dirs))
+
+    def request(
+        self,
+        settings: AgentSettings,
+        model: str | None,
+        prompt: str,
+        skills: SkillSet,
+        *,
+        work: bool = False,
+    ) -> dict[str, object]:
+        return {
+            "argv": build_argv(self.agent.command, model or "", prompt, POLICY_FILE),
+            "settings": settings_file(settings, work=work),
+            "policy": policy(work=work),
+        }
+
+    def invoked(self, prompt: str, skill: SkillCopy) -> str:
+        """`Use the skill <name>.` and the prompt (see above)."""
+        return f"Use the skill {listed_name(skill.name or skill.folder.name)}. {prompt}"
+
+    def reader(
+        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+    ) -> Detector:
+        from activation.trials.agents.gemini.stream import GeminiReader
+
+        return GeminiReader(skills, settled, on_throttle)
+
+
+ADAPTER = Gemini()

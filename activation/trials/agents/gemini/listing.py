@@ -1,0 +1,247 @@
+"""Gemini CLI's skill listing, byte for byte as CLI 0.61.0 puts it in its system instruction.
+
+Stage A shows a model the listing the agent would show it, so this module renders exactly
+what the real CLI sends (read in its package and measured on it; the facts and their
+sources are in `gemini-cli-0.61.0.toml` beside this file):
+
+- **Which skills**: a SKILL.md is listed when its frontmatter has a string `name` and a
+  string `description`; the listed name is that `name` with `: \\ / < > * ? " |` each made
+  `-`, never the folder. One skill per listed name: a later one replaces an earlier one's
+  entry, which keeps its place.
+- **Entry**: five lines, `  <skill>`, `    <name>N</name>`, `    <description>D</description>`,
+  `    <location>L</location>`, `  </skill>`; nothing is escaped or trimmed, L is the
+  SKILL.md's absolute path.
+- **Order**: the CLI's two built-ins (`skill-creator`, `antigravity-support`, under its
+  package's `bundle/builtin/`), then the user's skills, then the project's
+  `.gemini/skills` and `.agents/skills`; inside one folder the skills' folders in reverse
+  byte order of their names, as the CLI's glob mostly walks them (its walk is concurrent:
+  runs of one skill set do not always agree, so no order inside a folder is guaranteed).
+- **No limits**: no per-entry cut and no budget.
+- **Wording**: the intro line says "call the `activate_skill` tool" to a Gemini 3 or a
+  custom model, "you can call" to the older ones (gemini-2.5-pro...).
+
+In the returned `Listing` every entry is "full", `budget` is `UNBOUNDED`, and `width` and
+`full_width` are the section's length in characters. With no skill the CLI sends no section.
+`render` is pure apart from reading the packaged data file once (`packaged_rules`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+from activation._models import Inputs
+from activation.trials.listing.model import (
+    PROJECT_SKILLS,
+    UNBOUNDED,
+    Entry,
+    ListedSkill,
+    Listing,
+    Source,
+)
+from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.providers import parse_model
+
+DATA_FILE = "gemini-cli-0.61.0.toml"
+PACKAGE_BUNDLE = Path("@google", "gemini-cli", "bundle")
+GLOBAL_MODULES = Path("/usr/local/lib/node_modules")
+"""Where `npm install -g` puts packages by default on Linux: the built-ins' location when no
+`gemini` is on the PATH."""
+_OPEN = "<available_skills>"
+_CLOSE = "</available_skills>"
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A skill the CLI ships under `bundle/builtin/<folder>/`."""
+
+    name: str
+    folder: str
+    description: str
+
+
+@dataclass(frozen=True)
+class GeminiRules:
+    """The facts of one CLI version (the data file beside this module)."""
+
+    version: str
+    heading: str
+    intro_modern: str
+    intro_legacy: str
+    modern_pattern: re.Pattern[str]
+    custom_prefix: str
+    aliases: Mapping[str, str]
+    sanitized: str
+    replacement: str
+    builtins: tuple[Builtin, ...]
+
+    @classmethod
+    def from_toml(cls, text: str) -> GeminiRules:
+        data = tomllib.loads(text)
+        discovery = data["discovery"]
+        return cls(
+            version=data["version"],
+            heading=data["heading"],
+            intro_modern=data["intro_modern"],
+            intro_legacy=data["intro_legacy"],
+            modern_pattern=re.compile(data["modern_pattern"]),
+            custom_prefix=data["custom_prefix"],
+            aliases=dict(data["aliases"]),
+            sanitized=discovery["sanitized"],
+            replacement=discovery["replacement"],
+            builtins=tuple(Builtin(**item) for item in data["builtin"]),
+        )
+
+
+@cache
+def packaged_rules() -> GeminiRules:
+    """The rules of the CLI version this package was measured against."""
+    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
+    return GeminiRules.from_toml(text)
+
+
+def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:
+    """Whether the CLI gives `model` (its `-m`; None: its `auto` default) the modern prompt:
+    a Gemini 3 model once aliases are resolved, or a model not named `gemini-...`."""
+    rules = rules or packaged_rules()
+    asked = (model or "auto").strip()
+    resolved = rules.aliases.get(asked, asked)
+    return bool(rules.modern_pattern.search(resolved)) or not resolved.startswith(
+        rules.custom_prefix
+    )
+
+
+def listed_name(name: str, rules: GeminiRules | None = None) -> str:
+    """The name the CLI lists (and activates) a skill by."""
+    rules = rules or packaged_rules()
+    return "".join(rules.replacement if char in rules.sanitized else char for char in name)
+
+
+def render(
+    skills: Sequence[ListedSkill],
+    model: str | None,
+    location: Callable[[ListedSkill], str],
+    *,
+    builtin_root: str | None = None,
+    rules: GeminiRules | None = None,
+) -> Listing:
+    """The listing Gemini CLI would send `model` (its `-m`) with these skills discovered, in
+    discovery order; with `builtin_root` (its package's `bundle/builtin`) its built-ins
+    first. `location(skill)` is the absolute path of the skill's SKILL.md."""
+    rules = rules or packaged_rules()
+    found: dict[str, Entry] = {}
+    if builtin_root is not None:
+        for builtin in rules.builtins:
+            path = f"{builtin_root.rstrip('/')}/{builtin.folder}/SKILL.md"
+            found[builtin.name] = _entry(builtin.name, builtin.name, builtin.description,
+                                         path, "builtin")  # fmt: skip
+    for skill in skills:
+        if not isinstance(skill.name, str) or not isinstance(skill.description, str):
+            continue
+        name = listed_name(skill.name, rules)
+        found[name] = _entry(skill.id, name, skill.description, location(skill), skill.source)
+    intro = rules.intro_modern if is_modern(model, rules) else rules.intro_legacy
+    draft = Listing(
+        heading=f"{rules.heading}\n\n{intro}\n\n{_OPEN}",
+        entries=tuple(found.values()),
+        budget=UNBOUNDED,
+        width=0,
+        full_width=0,
+        separator="\n",
+        closing=f"\n{_CLOSE}",
+        unit="characters",
+    )
+    size = len(draft.text)
+    return replace(draft, width=size, full_width=size)
+
+
+def discovery_order(skills: Sequence[ListedSkill]) -> list[ListedSkill]:
+    """The order the CLI finds the skills of one skills folder: their folders' names in
+    reverse byte order."""
+    return sorted(skills, key=lambda skill: skill.folder.encode(), reverse=True)
+
+
+def _entry(skill_id: str, name: str, description: str, path: str, source: Source) -> Entry:
+    line = "\n".join(
+        [
+            "  <skill>",
+            f"    <name>{name}</name>",
+            f"    <description>{description}</description>",
+            f"    <location>{path}</location>",
+            "  </skill>",
+        ]
+    )
+    return Entry(id=skill_id, line=line, state="full", source=source, full_line=line, shown=name)
+
+
+def builtin_root(executable: str | None = None) -> str:
+    """The built-ins' folder of the `gemini` found on the PATH (its package's
+    `bundle/builtin`), else of a global npm install."""
+    found = shutil.which(executable or "gemini")
+    if found is not None:
+        script = Path(found).resolve()
+        if script.parent.name == PACKAGE_BUNDLE.name:
+            return str(script.parent / "builtin")
+    return str(GLOBAL_MODULES / PACKAGE_BUNDLE / "builtin")
+
+
+def listing(
+    skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
+) -> Listing:
+    """The record's entry point: every skill is a project skill under the repository's
+    `.agents/skills/<folder>/`, found in the CLI's order, after its built-ins.
+    `google:<id>` is the CLI's `-m <id>`."""
+    root = inputs.target.repo / PROJECT_SKILLS
+    asked = None if model is None else parse_model(model).id
+
+    def location(skill: ListedSkill) -> str:
+        return str(root / skill.folder / "SKILL.md")
+
+    return render(discovery_order(skills), asked, location, builtin_root=builtin_root())
+
+
+def description_limit(when_to_use: str | None) -> None:
+    """Gemini CLI cuts nothing."""
+    return None
+
+
+CONSENT = (
+    "headless, Gemini CLI removes activate_skill unless a policy allows it: this tool's runs "
+    "allow it with a one-rule policy file"
+)
+
+
+def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
+    """How Gemini CLI shows each of `skills` in `listing` (rendered from them): it cuts
+    nothing and has no budget, so a skill is listed whole or not at all: not without a
+    string `name` and a string `description`, and not when a later skill takes its listed
+    name. A listed skill is loadable in this tool's runs because they open `activate_skill`
+    (`CONSENT`), which a user's headless run does not."""
+    winner: dict[str, str] = {}
+    for skill in skills:
+        if isinstance(skill.name, str) and isinstance(skill.description, str):
+            winner[listed_name(skill.name)] = skill.id
+    out = []
+    for skill in skills:
+        description = skill.description if isinstance(skill.description, str) else ""
+        entry = listing.entry(skill.id)
+        if entry is None or winner.get(entry.name) != skill.id:
+            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
+        else:
+            seen = from_entry(entry, len(description), len(description), listing, "", "")
+            out.append(replace(seen, load_rule=CONSENT))
+    return tuple(out)
+
+
+def _hidden_rule(skill: ListedSkill) -> str:
+    if not isinstance(skill.name, str):
+        return "no `name` in the frontmatter (Gemini CLI skips the file)"
+    if not isinstance(skill.description, str):
+        return "no `description` in the frontmatter (Gemini CLI skips the file)"
+    return f"a skill found later with the name {listed_name(skill.name)!r} replaces it"
