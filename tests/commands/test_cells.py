@@ -191,7 +191,7 @@ def test_an_unknown_agent_is_one_line_and_exit_2(
     assert code == 2
     assert one_line_error(capsys) == (
         "activation: error: argument --agent: unknown agent cursor: choose from claude-code, "
-        "opencode, codex, copilot (see activation --help)"
+        "opencode, codex, copilot, gemini (see activation --help)"
     )
 
 

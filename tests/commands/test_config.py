@@ -96,7 +96,7 @@ def test_command_line_then_environment_then_file_then_default(
     assert set(rows) == {
         "repo", "skill-path", "cases", "distractors", "catalog", "trials", "max-trials", "model",
         "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
-        "codex", "copilot", "max-turns", "timeout", "baseline",
+        "codex", "copilot", "gemini", "max-turns", "timeout", "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",

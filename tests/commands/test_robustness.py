@@ -306,6 +306,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
             "opencode": "opencode",
             "codex": "codex",
             "copilot": "copilot",
+            "gemini": "gemini",
         },
     }
 

@@ -477,10 +477,11 @@ def test_real_run_reports_the_agent_it_prepared(
             "opencode": "opencode",
             "codex": "codex",
             "copilot": "copilot",
+            "gemini": "gemini",
         },
     }
     executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex",
-                   "copilot": "copilot"}  # fmt: skip
+                   "copilot": "copilot", "gemini": "gemini"}  # fmt: skip
     stage_b = RunSpec(
         stage="B", agent=AgentSettings(executables=executables), concurrency=4, pricing=PRICING
     )

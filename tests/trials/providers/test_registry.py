@@ -62,6 +62,8 @@ def test_each_provider_says_what_it_can_do() -> None:
         "openai": ("openai", ("OPENAI_API_KEY",), "OPENAI_BASE_URL", False, None, True),
         "openai-compatible": ("openai-compatible", ("ACTIVATION_OPENAI_COMPATIBLE_API_KEY",),
                               "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL", False, None, True),
+        "google": ("google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "GOOGLE_GEMINI_BASE_URL",
+                   False, None, True),
         "mock": ("mock", (), None, False, "the mock model is free", False),
     }  # fmt: skip
 
@@ -80,6 +82,7 @@ def test_only_anthropic_counts_tokens_and_only_with_a_key(
         "anthropic": "no API key to count with",
         "openai": NO_COUNTING,
         "openai-compatible": NO_COUNTING,
+        "google": NO_COUNTING,
         "mock": NO_COUNTING,
     }
 
