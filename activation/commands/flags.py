@@ -40,6 +40,7 @@ from activation._config import (
 )
 from activation._models import NO_LIFT_FAILS, WEAKENED_FAILS
 from activation.inputs.cases import parse_only
+from activation.inputs.formats import FORMATS
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.inputs.target import WHERE
 from activation.trials.agents import every, known
@@ -346,6 +347,13 @@ TARGET = (
     Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
 )
 CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
+CASES_FORMAT = Flag(
+    "--cases-format",
+    "NAME",
+    "the cases file's format (see docs/formats.md)",
+    choices=FORMATS,
+    shown="told by the file's shape",
+)
 DISTRACTORS = Flag(
     "--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones", toml=PATH
 )
@@ -359,6 +367,7 @@ CATALOG = Flag(
 MATRIX_INPUTS = (
     *TARGET,
     CASES,
+    CASES_FORMAT,
     DISTRACTORS,
     CATALOG,
     Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard),
@@ -676,6 +685,7 @@ LINT = Command(
             "inputs",
             (
                 CASES,
+                CASES_FORMAT,
                 *TARGET,
                 Flag(
                     "--candidate", "SPEC", "description to lint: " + SPEC, shown="the working tree"

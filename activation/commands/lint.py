@@ -15,7 +15,6 @@ from activation._models import Skill, Target
 from activation.commands.config import parse_settings
 from activation.commands.flags import LINT
 from activation.commands.session import Session
-from activation.inputs.cases import check_cases
 from activation.inputs.frontmatter import split_document
 from activation.inputs.lint import Finding, Menu, lint
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS, suite_mismatch
@@ -93,10 +92,10 @@ def target_and_menu(
 def main_lint(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(LINT, argv)
     session.debug = session.debug or args.debug
-    from activation.inputs.load import read_json
+    from activation.inputs.load import read_cases
 
     bundled = args.cases is None
-    checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
+    checked = read_cases(BUNDLED_CASES if bundled else args.cases, args.cases_format)
     target, description, menu = target_and_menu(args, checked.written_for)
     if description is None:
         session.warn(

@@ -122,6 +122,7 @@ def inputs_from(
         repo=args.repo,
         skill_path=args.skill_path,
         cases=args.cases,
+        cases_format=args.cases_format,
         distractors=args.distractors,
         catalog=args.catalog,
         baseline=None if alone else args.baseline,

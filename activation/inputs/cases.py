@@ -6,13 +6,17 @@ top-level `skill` says which skill the matrix was written for.
 
 `check_cases` finds every reason a file is not a valid matrix; the run refuses a file with
 any (naming the first), and `lint` lists them all, so the two never disagree on validity.
+
+A `why` is required, but `"why": null` says plainly that the case has none (a case imported
+from a format without reasons): no reason is ever invented, and lint and the run count them.
+Other tools' formats are read into the same `CaseFile` by the modules of `formats/`.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from activation._errors import InputError
@@ -24,6 +28,8 @@ _REQUIRED: tuple[tuple[str, type], ...] = (
     ("why", str),
 )
 _WHY = "missing 'why': it is what makes the ground truth reviewable"
+NATIVE = "activation"
+"""This tool's own format's name (`--cases-format activation`)."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +45,28 @@ class Problem:
 
 @dataclass(frozen=True)
 class CaseFile:
-    """The well-formed cases of a file and every problem found in it."""
+    """The well-formed cases of a file (or of a file and the files it shares cases with)
+    and every problem found in it. `origin` names the file of each case read from several
+    files; `format` is the format it was read in."""
 
     cases: tuple[Case, ...]
     problems: tuple[Problem, ...]
     written_for: str | None = None
+    format: str = NATIVE
+    origin: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def unexplained(self) -> tuple[str, ...]:
+        """The ids of the cases read without a `why`, in file order."""
+        return tuple(case.id for case in self.cases if not case.why)
+
+
+def unexplained_line(count: int) -> str | None:
+    """The run's and the report's line about the cases without a reason, if any."""
+    if not count:
+        return None
+    noun = "case has" if count == 1 else "cases have"
+    return f"{count} {noun} no 'why': their ground truth cannot be reviewed"
 
 
 def normalise_prompt(prompt: str) -> str:
@@ -75,7 +98,7 @@ def check_cases(data: object) -> CaseFile:
             problems.append(parsed)
     named = [raw.get("id") for raw in data if isinstance(raw, dict)]
     problems += _duplicate_ids(named)
-    problems += _identical_prompts(cases)
+    problems += identical_prompts(cases)
     problems += [
         Problem(case.id, f"twin {case.twin!r} names no case")
         for case in cases
@@ -86,7 +109,11 @@ def check_cases(data: object) -> CaseFile:
 
 def parse_cases(data: object, source: str) -> CaseFile:
     """The checked cases, or an InputError naming the first problem and counting the rest."""
-    checked = check_cases(data)
+    return refuse_problems(check_cases(data), source)
+
+
+def refuse_problems(checked: CaseFile, source: str) -> CaseFile:
+    """`checked` when it has no problem, else an InputError naming the first one."""
     if checked.problems:
         first, more = checked.problems[0], len(checked.problems) - 1
         extra = f" (and {more} more: `activation lint --cases {source}` lists them)" if more else ""
@@ -103,6 +130,8 @@ def _parse_case(raw: object, position: int) -> Case | Problem:
     routes = "expect" in raw
     for field, kind in _REQUIRED:
         value = raw.get(field)
+        if field == "why" and value is None and field in raw:
+            continue  # no reason, said plainly: kept, and counted
         if field == "why" and not (isinstance(value, str) and value.strip()):
             return Problem(case_id, _WHY)
         if field == "should_activate" and routes and field not in raw:
@@ -131,7 +160,7 @@ def _parse_case(raw: object, position: int) -> Case | Problem:
         id=case_id,
         prompt=raw["prompt"],
         should_activate=raw.get("should_activate", False),
-        why=raw["why"],
+        why=raw["why"] or "",
         tags=tuple(tags),
         spot_check=spot_check,
         twin=twin,
@@ -180,6 +209,20 @@ def resolve_ids(cases: Sequence[Case], target: str, menu: Sequence[str]) -> tupl
     return tuple(resolved)
 
 
+def collect(
+    cases: Sequence[Case],
+    problems: Sequence[Problem],
+    written_for: str | None,
+    format: str,
+    origin: Sequence[tuple[str, str]] = (),
+) -> CaseFile:
+    """A CaseFile of cases read in another format, with the checks every file gets: no id
+    twice, no prompt twice (naming the files of each, when they came from several)."""
+    found = [*problems, *_duplicate_ids([case.id for case in cases])]
+    found += identical_prompts(cases, dict(origin))
+    return CaseFile(tuple(cases), tuple(found), written_for, format, tuple(origin))
+
+
 def _duplicate_ids(ids: Sequence[object]) -> list[Problem]:
     counts = Counter(case_id for case_id in ids if isinstance(case_id, str))
     return [
@@ -189,13 +232,22 @@ def _duplicate_ids(ids: Sequence[object]) -> list[Problem]:
     ]
 
 
-def _identical_prompts(cases: Sequence[Case]) -> list[Problem]:
+def identical_prompts(
+    cases: Sequence[Case], origin: Mapping[str, str] | None = None
+) -> list[Problem]:
+    """One problem per case whose prompt an earlier case has; `origin` (case id -> file)
+    names both files when they differ, so a merge of several files says where to look."""
+    origin = origin or {}
     first: dict[str, str] = {}
     problems = []
     for case in cases:
         key = normalise_prompt(case.prompt)
         if key in first and first[key] != case.id:
-            problems.append(Problem(case.id, f"same prompt as {first[key]!r}"))
+            earlier = first[key]
+            where = ""
+            if origin.get(earlier, "") != origin.get(case.id, ""):
+                where = f" (in {origin.get(earlier)} and {origin.get(case.id)})"
+            problems.append(Problem(case.id, f"same prompt as {earlier!r}{where}"))
         first.setdefault(key, case.id)
     return problems
 

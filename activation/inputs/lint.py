@@ -13,6 +13,8 @@ user's own matrix those two are warnings.
 
 Warnings:
 
+- a case without a `why` (read from a format that has none, or `"why": null`): no reason
+  is invented, so each is named.
 - near-duplicate prompts: rapidfuzz's `fuzz.ratio` (the Indel similarity) >= 0.9 on the
   normalised prompts (lower-cased, whitespace collapsed). A character-level ratio catches
   the copy-and-tweak duplicates (one word or a typo changed) that token overlap misses on
@@ -59,6 +61,7 @@ GROUPS: tuple[str, ...] = ("keyword-loss", "framework-loss", "indirect", "negati
 """The four groups the suite's policy asks for: each catches a different way a description
 goes wrong."""
 
+NO_WHY = "no 'why' (the file gives none): say why this is the right answer, so it can be reviewed"
 NEAR_DUPLICATE_RATIO = 0.9
 ECHO_RUN = 4
 ECHO_MIN_WORDS = 4
@@ -148,6 +151,7 @@ def lint(
             )
         )
     cases = checked.cases
+    findings += [Finding("warning", case_id, NO_WHY) for case_id in checked.unexplained]
     findings += _twin_findings(cases, "error" if strict else "warning")
     findings += _near_duplicates(cases)
     if description is not None:

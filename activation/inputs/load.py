@@ -13,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path, PurePath
 
 import orjson
+import yaml
 
 from activation._config import (
     AGENT_METADATA,
@@ -25,7 +26,8 @@ from activation._config import (
 )
 from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
-from activation.inputs.cases import CaseFile, parse_cases, resolve_ids, select
+from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, select
+from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.skill_set import AgentFiles, sibling, variant_of
@@ -73,8 +75,91 @@ def read_json(path: Path, what: str = "cases file") -> object:
         ) from None
 
 
-def load_cases(path: Path) -> CaseFile:
-    return parse_cases(read_json(path), str(path))
+def load_cases(path: Path, format: str | None = None) -> CaseFile:
+    """The cases of a file in any format `read_cases` reads; any problem is an InputError."""
+    return refuse_problems(read_cases(path, format), str(path))
+
+
+def read_cases(path: Path, format: str | None = None) -> CaseFile:
+    """The cases of a file in any known format (detected by its shape unless `format`
+    names one), with every problem found: the one reader of cases files. A JSON Lines
+    positives file is read with the shared negatives files beside it."""
+    from activation.inputs.formats import PROMPTS_JSONL
+    from activation.inputs.formats.detect import read
+    from activation.inputs.formats.prompts_jsonl import is_negatives
+
+    document = read_document(path)
+    shared: tuple[Document, ...] = ()
+    if format in (None, PROMPTS_JSONL) and document.kind == "jsonl" and not is_negatives(document):
+        beside = sorted(p for p in path.parent.glob("*.jsonl") if p.is_file() and p != path)
+        shared = tuple(d for d in map(read_document, beside) if is_negatives(d))
+    return read(document, format, shared)
+
+
+def read_document(path: Path, what: str = "cases file") -> Document:
+    """A case file parsed by its name: `.jsonl`/`.ndjson` as JSON Lines, `.yaml`/`.yml`
+    as YAML, anything else as JSON (or as JSON Lines, when that is what it holds)."""
+    raw = read_bytes(path, what)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 (byte {error.start})") from None
+    suffix = path.suffix.lower()
+    data: object
+    if suffix in JSON_LINES:
+        return Document(str(path), _json_lines(text, path), "jsonl", folder_skill(path))
+    if suffix in YAML_SUFFIXES:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            first = str(error).splitlines()[0]
+            raise InputError(f"{path}: not valid YAML ({first})") from None
+        return Document(str(path), data, "yaml", folder_skill(path))
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > 1 and all(_is_json_object(line) for line in lines):
+            return Document(str(path), _json_lines(text, path), "jsonl", folder_skill(path))
+        raise InputError(
+            f"{path}: not valid JSON at line {error.lineno}, column {error.colno} ({error.msg})"
+        ) from None
+    return Document(str(path), data, "json", folder_skill(path))
+
+
+JSON_LINES = (".jsonl", ".ndjson")
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _is_json_object(line: str) -> bool:
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _json_lines(text: str, path: Path) -> list[object]:
+    rows: list[object] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            raise InputError(f"{path}: line {number} is not valid JSON ({error.msg})") from None
+        if not isinstance(row, dict):
+            raise InputError(f"{path}: line {number} is not a JSON object")
+        rows.append(row)
+    return rows
+
+
+def folder_skill(path: Path) -> str | None:
+    """The skill whose folder holds the file, directly or in a folder of its own
+    (`<skill>/evals/<file>`): a folder with a SKILL.md."""
+    for folder in (path.parent, path.parent.parent):
+        if (folder / SKILL_FILE_NAME).is_file():
+            return folder.name
+    return None
 
 
 def load_distractors(directory: Path) -> tuple[Skill, ...]:
@@ -368,12 +453,14 @@ def load_inputs(
     catalog: Path | None = None,
     alone: bool = False,
     measured: str | None = None,
+    cases_format: str | None = None,
 ) -> Inputs:
     """Everything a run needs: as the command line, the baseline defaults to `git:HEAD`
     and the candidate to the working-tree SKILL.md. `alone`: one description, the
     candidate's, on both sides (`suggest` starts from it; no other spec is read).
-    `measured`: the id of the set's skill to measure, instead of the cases file's."""
-    matrix = load_cases(cases or BUNDLED_CASES)
+    `measured`: the id of the set's skill to measure, instead of the cases file's;
+    `cases_format`: the cases file's format (None: told by its shape)."""
+    matrix = load_cases(cases or BUNDLED_CASES, cases_format)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     others = load_distractors(distractors or BUNDLED_DISTRACTORS)

@@ -24,8 +24,8 @@ BUNDLED_CONTROLS: Path = BUNDLED_SUITE / "calibration"
 
 def suite_mismatch(written_for: str | None, skill_id: str, bundled: bool) -> str | None:
     """One line when the case matrix was written for another skill than the one measured."""
-    if written_for is None or written_for == skill_id:
-        return None
+    if written_for is None or written_for in (skill_id, skill_id.rsplit(":", 1)[-1]):
+        return None  # a file that names its skill by its folder name names it too
     if bundled:
         return (
             f"the bundled suite was written for {written_for}; "

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from activation._config import LARGE_PLAN, LONG_PROMPT
 from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
+from activation.inputs.cases import unexplained_line
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.report import words
@@ -45,6 +46,9 @@ def run_warnings(spec: RunSpec, inputs: Inputs, bundled_cases: bool) -> list[str
             f"{spec.alpha}, so nothing can be REGRESSED and the gate cannot fail on a "
             "regression: use --trials 3 or more"
         )
+    unexplained = unexplained_line(sum(not case.why for case in inputs.cases))
+    if unexplained:
+        warnings.append(unexplained)
     long_prompts = [case.id for case in inputs.cases if len(case.prompt) > LONG_PROMPT]
     if long_prompts:
         warnings.append(

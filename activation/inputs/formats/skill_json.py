@@ -1,0 +1,178 @@
+"""One JSON file per skill holding both layers: `skill_name`, a `trigger` part
+(`positive: [{prompt}]`, `negative: [{prompt, owner}]`) and behavioral `evals`
+(`[{id, prompt, expected_output, files, expectations}]`, skill-creator's `evals.json`).
+
+The trigger part becomes routing cases: a positive should fire the file's skill; a
+negative should not, and its `owner` (when given) is the skill that should fire instead
+(`expect`), "" or null for none. Ids are `<skill>-positive-<n>` and `<skill>-negative-<n>`.
+
+The evals part becomes behavior cases (`activation behavior --suite FILE`), ids
+`<skill>-<id>`: the prompt is the task, `files` (paths relative to the skill's folder) its
+scaffold, and the expectations (with `expected_output`) one holistic judge, as skill-creator's
+grader reads them all; an eval with neither is manual. The judge sees the files the agent
+leaves, not its transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from activation._behavior import BehaviorCase, Grader, ScaffoldFile
+from activation._errors import InputError
+from activation._models import Case
+from activation.inputs.behavior_cases import scaffold_path
+from activation.inputs.cases import CaseFile, Problem, collect
+from activation.inputs.formats import SKILL_JSON
+from activation.inputs.formats.shape import Document, Fit, owner, reason, skill_named, text
+
+SKILL_KEYS = ("skill_name", "skill")
+BEHAVIOR_ONLY = (
+    "a 'trigger' part (its 'evals' are behavior cases: pass it to activation behavior --suite)"
+)
+
+
+def fit(document: Document) -> Fit:
+    data = document.data
+    if not isinstance(data, Mapping):
+        return Fit(SKILL_JSON, "a 'trigger' object", 0)
+    trigger = data.get("trigger")
+    if isinstance(trigger, Mapping) and ("positive" in trigger or "negative" in trigger):
+        return Fit(SKILL_JSON, None)
+    if has_evals(document):
+        return Fit(SKILL_JSON, BEHAVIOR_ONLY, 60)
+    if isinstance(trigger, Mapping):
+        return Fit(SKILL_JSON, "'positive' or 'negative' in its 'trigger'", 50)
+    return Fit(SKILL_JSON, "a 'trigger' object", 10 if skill_named(data, *SKILL_KEYS) else 0)
+
+
+def has_evals(document: Document) -> bool:
+    """Whether the file has behavioral evals: `evals` items with a prompt and no
+    `should_trigger` (which would make them skill-creator's trigger eval set)."""
+    data = document.data
+    evals = data.get("evals") if isinstance(data, Mapping) else None
+    return (
+        isinstance(evals, list)
+        and bool(evals)
+        and all(isinstance(item, Mapping) and "should_trigger" not in item for item in evals)
+    )
+
+
+def skill_of(document: Document) -> str | None:
+    data = document.data
+    named = skill_named(data, *SKILL_KEYS) if isinstance(data, Mapping) else None
+    return named or document.folder_skill
+
+
+def read(document: Document) -> CaseFile:
+    skill = skill_of(document)
+    name = skill.rsplit(":", 1)[-1] if skill else document.stem
+    data = document.data if isinstance(document.data, Mapping) else {}
+    trigger = data.get("trigger")
+    trigger = trigger if isinstance(trigger, Mapping) else {}
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    for part, should in (("positive", True), ("negative", False)):
+        items = trigger.get(part) or []
+        if not isinstance(items, list):
+            problems.append(Problem(None, f"'trigger.{part}' must be a list"))
+            continue
+        for number, item in enumerate(items, 1):
+            parsed = _case(item, f"{name}-{part}-{number}", should)
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+            else:
+                cases.append(parsed)
+    return collect(cases, problems, skill, SKILL_JSON)
+
+
+def _case(item: object, case_id: str, should: bool) -> Case | Problem:
+    if not isinstance(item, Mapping):
+        return Problem(case_id, "must be an object with a 'prompt'")
+    prompt = text(item, "prompt")
+    if prompt is None:
+        return Problem(case_id, "'prompt' must be non-empty text")
+    tags = ("positive",) if should else ("negative",)
+    if should or "owner" not in item:
+        return Case(case_id, prompt, should, reason(item), tags)
+    expect = owner(item["owner"], "'owner'")
+    if isinstance(expect, Problem):
+        return Problem(case_id, expect.message)
+    return Case(case_id, prompt, False, reason(item), tags, expect=expect)
+
+
+def eval_files(document: Document) -> tuple[str, ...]:
+    """Every input file the evals name (relative to the skill's folder), once each."""
+    data = document.data
+    evals = data.get("evals") if isinstance(data, Mapping) else None
+    found: dict[str, None] = {}
+    for item in evals if isinstance(evals, list) else ():
+        files = item.get("files") if isinstance(item, Mapping) else None
+        for path in files if isinstance(files, list) else ():
+            if isinstance(path, str):
+                found.setdefault(path, None)
+    return tuple(found)
+
+
+def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[BehaviorCase, ...]:
+    """The evals as behavior cases; `files` holds every path `eval_files` named, read.
+    A malformed eval is an InputError naming the file and the eval."""
+    skill = skill_of(document)
+    name = skill.rsplit(":", 1)[-1] if skill else document.stem
+    data = document.data if isinstance(document.data, Mapping) else {}
+    evals = data.get("evals")
+    if not isinstance(evals, list) or not evals:
+        raise InputError(f"{document.path}: 'evals' must be a non-empty list")
+    cases = []
+    for number, item in enumerate(evals, 1):
+        if not isinstance(item, Mapping):
+            raise InputError(f"{document.path}: eval {number} must be an object")
+        given = item.get("id", number)
+        case_id = f"{name}-{given}"
+        where = f"{document.path}: case {case_id!r}"
+        prompt = text(item, "prompt")
+        if prompt is None:
+            raise InputError(f"{where}: 'prompt' must be non-empty text")
+        expectations = _expectations(item, where)
+        cases.append(
+            BehaviorCase(
+                id=case_id,
+                name=case_id,
+                prompt=prompt,
+                source=document.path,
+                expectations=expectations,
+                graders=(judge(expectations),) if expectations else (),
+                scaffold=_scaffold(item, files, where),
+                skills=(skill,) if skill else (),
+            )
+        )
+    return tuple(cases)
+
+
+def _expectations(item: Mapping[str, object], where: str) -> tuple[str, ...]:
+    listed = item.get("expectations", [])
+    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
+        raise InputError(f"{where}: 'expectations' must be a list of text")
+    expected = text(item, "expected_output")
+    return tuple(e.strip() for e in ((expected,) if expected else ()) + tuple(listed) if e.strip())
+
+
+def judge(expectations: tuple[str, ...]) -> Grader:
+    """One holistic judge over every expectation: the case passes when all of them hold."""
+    listed = "\n".join(f"- {expectation}" for expectation in expectations)
+    question = f"Do the files meet every one of these expectations?\n{listed}"
+    return Grader("judge", "the expectations, all of them", question=question)
+
+
+def _scaffold(
+    item: Mapping[str, object], files: Mapping[str, bytes], where: str
+) -> tuple[ScaffoldFile, ...]:
+    listed = item.get("files", [])
+    if not isinstance(listed, list):
+        raise InputError(f"{where}: 'files' must be a list of paths")
+    scaffold: dict[str, bytes] = {}
+    for path in listed:
+        relative = scaffold_path(path, where)
+        if path not in files:
+            raise InputError(f"{where}: the input file {path!r} is missing")
+        scaffold[relative] = files[path]
+    return tuple(sorted(scaffold.items()))
