@@ -1041,6 +1041,25 @@ VISIBILITY = Command(
         (None, (DEBUG,)),
     ),
 )
+IMPORT = Command(
+    "activation import",
+    "Write case files of any format --cases reads (see docs/formats.md) once in this "
+    "tool's own format, for users who want to switch: duplicate prompts across the files "
+    "become one case, the union of what the copies expect. Exit 0 once written, 2 for bad "
+    "input or copies that contradict each other. "
+    "Example: activation import evals/*.jsonl --out cases.json",
+    (
+        (
+            None,
+            (
+                Flag("files", "FILE", "case files, in any format --cases reads", Path, nargs="+"),
+                Flag("--out", "PATH", "the cases file to write", Path, required=True),
+                CASES_FORMAT,
+                DEBUG,
+            ),
+        ),
+    ),
+)
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "behavior": BEHAVIOR,
@@ -1052,6 +1071,7 @@ COMMANDS: Mapping[str, Command] = {
     "report": REPORT,
     "diff": DIFF,
     "merge": MERGE,
+    "import": IMPORT,
     "detect": DETECT,
     "cache": CACHE,
     "schema": SCHEMA,

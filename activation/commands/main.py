@@ -17,9 +17,12 @@ from activation.trials.stage import Stage
 
 SUBCOMMANDS = (
     "behavior", "suggest", "lint", "visibility", "detect", "calibrate", "report", "diff",
-    "merge", "cache", "schema",
+    "merge", "cache", "schema", "import",
 )  # fmt: skip
-"""Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
+"""Each is `main_<name>(session, argv)` in `activation.commands.<name>`, or in the module
+`MODULES` names."""
+MODULES = {"import": "import_cases"}
+"""The commands whose module is named otherwise (`import` is a Python keyword)."""
 WITH_STAGES = frozenset({"run", "behavior", "calibrate", "suggest"})
 """The commands that run trials, and so take the stages."""
 
@@ -28,8 +31,9 @@ def loaded(name: str, stages: Mapping[str, Stage] | None) -> Command:
     """The command `name`, its module imported only when it runs."""
 
     def command(session: Session, argv: list[str]) -> int:
-        module = importlib.import_module(f"activation.commands.{name}")
-        entry = getattr(module, f"main_{name}")
+        module_name = MODULES.get(name, name)
+        module = importlib.import_module(f"activation.commands.{module_name}")
+        entry = getattr(module, f"main_{module_name}")
         return int(entry(session, argv, stages) if name in WITH_STAGES else entry(session, argv))
 
     return command
