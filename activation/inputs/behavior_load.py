@@ -3,8 +3,10 @@ Stage C's inputs touch files.
 
 A path is a folder of the seeds' case files (`*.json` directly in it), a folder of eval
 folders (each folder holding a PROMPT.md, at any depth, is one eval), both at once, a single
-case file, or a single eval folder. Everything read is validated by the pure parsers beside
-this module, and every problem is one InputError line naming the file and the case.
+case file, or a single eval folder. A `*.json` with behavioral `evals` and no `slug` is a
+per-skill JSON file (skill-creator's `evals.json`; formats/skill_json.py). Everything read
+is validated by the pure parsers beside this module, and every problem is one InputError
+line naming the file and the case.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from activation._behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
 from activation._config import BASELINE
 from activation._errors import InputError
 from activation._models import Case, Inputs, Target, Variant
-from activation.inputs.behavior_cases import parse_case_file
+from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
+from activation.inputs.formats.skill_json import behavior_cases, eval_files, has_evals
 from activation.inputs.load import (
     load_catalog,
     read_bytes,
-    read_json,
+    read_document,
     read_text,
     resolve_target,
     resolve_variant,
@@ -40,17 +43,14 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
     if not path.exists():
         raise InputError(f"behavior cases not found: {path}")
     if path.is_file():
-        if path.name == PROMPT_FILE:
-            cases = (_eval_folder(path.parent, None),)
-        else:
-            cases = parse_case_file(read_json(path, "case file"), str(path))
+        cases = (_eval_folder(path.parent, None),) if path.name == PROMPT_FILE else _case_file(path)
     elif (path / PROMPT_FILE).is_file():
         cases = (_eval_folder(path, None),)
     else:
         found = [
             case
             for case_file in sorted(p for p in path.glob("*.json") if p.is_file())
-            for case in parse_case_file(read_json(case_file, "case file"), str(case_file))
+            for case in _case_file(case_file)
         ]
         found += [
             _eval_folder(folder, folder.parent.name if folder.parent != path else None)
@@ -64,6 +64,32 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
         )
     _check_unique(cases)
     return BehaviorSuite(str(path), cases)
+
+
+def _case_file(path: Path) -> tuple[BehaviorCase, ...]:
+    """A seeds' case file, or the `evals` of a per-skill JSON file (skill-creator's
+    `evals.json`), whose input files are read from the skill's folder (else the file's)."""
+    document = read_document(path, "case file")
+    if "slug" in _keys(document.data) or not has_evals(document):
+        return parse_case_file(document.data, str(path))
+    root = next(
+        (
+            folder
+            for folder in (path.parent, path.parent.parent)
+            if folder.name == document.folder_skill
+        ),
+        path.parent,
+    )
+    where = f"{path}: its evals' files"
+    files = {
+        name: read_bytes(root / scaffold_path(name, where), "eval input file")
+        for name in eval_files(document)
+    }
+    return behavior_cases(document, files)
+
+
+def _keys(data: object) -> tuple[object, ...]:
+    return tuple(data) if isinstance(data, dict) else ()
 
 
 def _eval_folders(root: Path) -> list[Path]:
