@@ -54,7 +54,7 @@ def merge(files: Sequence[tuple[str, CaseFile]]) -> Merged:
                 kept[key] = case
                 sources[key] = [source]
                 continue
-            joined = _join(first, case, checked.written_for)
+            joined = _join(first, case, None if routing else checked.written_for)
             if isinstance(joined, Problem):
                 where = f" ({', '.join(dict.fromkeys([*sources[key], source]))})"
                 problems.append(Problem(first.id, joined.message + where))
@@ -85,32 +85,36 @@ def _absolute(case: Case, skill: str | None) -> Case:
 
 
 def _join(first: Case, other: Case, skill: str | None) -> Case | Problem:
-    """One case that asks what both ask, or the conflict between them."""
+    """One case that asks what both ask, or the conflict between them. `skill` is the
+    skill of every file when they share one (None in a routing merge, whose cases are
+    already about their files' skills)."""
     why = "; ".join(dict.fromkeys(w for w in (first.why, other.why) if w))
     tags = tuple(dict.fromkeys((*first.tags, *other.tags)))
-    must_not = tuple(dict.fromkeys((*first.must_not, *other.must_not)))
     if first.expect is None and other.expect is None:
         if first.should_activate != other.should_activate:
             return Problem(
                 first.id, "one copy says the skill should fire, another that it should not"
             )
+        must_not = tuple(dict.fromkeys((*first.must_not, *other.must_not)))
         return replace(first, why=why, tags=tags, must_not=must_not)
-    first, other = (_absolute(first, skill), _absolute(other, skill))
-    if first.expect is None or other.expect is None:
+    copies = (_absolute(first, skill), _absolute(other, skill))
+    if any(copy.expect is None and copy.should_activate for copy in copies):
         return Problem(
             first.id,
-            "one copy names the skill that should fire, another names none: "
+            "one copy says the measured skill should fire, another names a skill: "
             "name the skill of each file",
         )
-    expect = tuple(dict.fromkeys((*first.expect, *other.expect)))
-    if (not first.expect or not other.expect) and expect:
+    expects = [copy.expect for copy in copies if copy.expect is not None]
+    expect = tuple(dict.fromkeys(name for found in expects for name in found))
+    if expect and () in expects:
         return Problem(first.id, f"one copy expects no skill, another {', '.join(expect)}")
+    must_not = tuple(dict.fromkeys(name for copy in copies for name in copy.must_not))
     clash = [name for name in expect if name in must_not]
     if clash:
         return Problem(
             first.id, f"one copy expects {', '.join(clash)}, another says it must not fire"
         )
-    should = first.should_activate or other.should_activate
+    should = any(copy.should_activate for copy in copies if copy.expect is not None)
     return replace(
         first, why=why, tags=tags, expect=expect, must_not=must_not, should_activate=should
     )
