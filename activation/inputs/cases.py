@@ -65,8 +65,9 @@ def unexplained_line(count: int) -> str | None:
     """The run's and the report's line about the cases without a reason, if any."""
     if not count:
         return None
-    noun = "case has" if count == 1 else "cases have"
-    return f"{count} {noun} no 'why': their ground truth cannot be reviewed"
+    if count == 1:
+        return "1 case has no 'why': its ground truth cannot be reviewed"
+    return f"{count} cases have no 'why': their ground truth cannot be reviewed"
 
 
 def normalise_prompt(prompt: str) -> str:

@@ -1,0 +1,135 @@
+"""Case files written by hand in each format's own conventions (tests/fixtures/formats),
+read from disk as `--cases` reads them: the file's parsing, its skill, the negatives files
+beside a JSON Lines file, and one line for a file that cannot be read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from activation._errors import InputError
+from activation.inputs.behavior_load import load_behavior_suite
+from activation.inputs.formats import PROMPTS_JSONL, SKILL_CREATOR, SKILL_JSON, TRIGGER_YAML
+from activation.inputs.load import load_cases, read_cases
+
+FORMATS = Path(__file__).resolve().parents[1] / "fixtures" / "formats"
+
+
+def summary(path: Path) -> list[tuple[str, bool, tuple[str, ...] | None, str]]:
+    return [(c.id, c.should_activate, c.expect, c.why) for c in read_cases(path).cases]
+
+
+def test_skill_creator_trigger_eval_set() -> None:
+    path = FORMATS / "skill-creator" / "trigger-eval.json"
+    checked = read_cases(path)
+    assert (checked.format, checked.written_for, checked.problems) == (SKILL_CREATOR, None, ())
+    assert summary(path) == [
+        ("trigger-eval-1", True, None, ""),
+        ("trigger-eval-2", True, None, ""),
+        ("trigger-eval-3", False, ("disputes",), ""),
+        ("trigger-eval-4", False, ("invoices",), ""),
+        ("trigger-eval-5", False, None, ""),
+        ("trigger-eval-6", False, (), ""),
+    ]
+
+
+def test_a_jsonl_positives_file_is_read_with_the_negatives_file_beside_it() -> None:
+    path = FORMATS / "prompts-jsonl" / "refunds.jsonl"
+    checked = read_cases(path)
+    assert (checked.format, checked.written_for, checked.problems) == (PROMPTS_JSONL, "refunds", ())
+    assert summary(path) == [
+        ("refunds-001", True, None, ""),
+        ("refunds-002", True, None, ""),
+        ("refunds-003", True, None, ""),
+        ("neg-001", False, (), ""),
+        ("neg-002", False, (), ""),
+        ("neg-003", False, ("invoices",), ""),
+    ]
+    assert read_cases(FORMATS / "prompts-jsonl" / "negatives.jsonl").written_for is None
+
+
+def test_yaml_trigger_tests_keep_their_reasons() -> None:
+    path = FORMATS / "trigger-yaml" / "trigger_tests.yaml"
+    checked = read_cases(path)
+    assert (checked.format, checked.written_for, checked.unexplained) == (
+        TRIGGER_YAML,
+        "refunds",
+        ("refunds-should-3",),
+    )
+    assert summary(path)[0] == ("refunds-should-1", True, None, "A plain refund of an order")
+    assert summary(path)[3] == (
+        "refunds-should-not-1",
+        False,
+        None,
+        "A chargeback is answered with evidence, not refunded",
+    )
+
+
+def test_a_per_skill_json_file_gives_routing_cases_and_behavior_cases() -> None:
+    path = FORMATS / "skill-json" / "refunds.json"
+    checked = read_cases(path)
+    assert (checked.format, checked.written_for) == (SKILL_JSON, "refunds")
+    assert summary(path) == [
+        ("refunds-positive-1", True, None, ""),
+        ("refunds-positive-2", True, None, ""),
+        ("refunds-negative-1", False, ("disputes",), ""),
+        ("refunds-negative-2", False, ("invoices",), ""),
+        ("refunds-negative-3", False, (), ""),
+    ]
+    suite = load_behavior_suite(path)
+    assert [(case.id, case.manual) for case in suite.cases] == [
+        ("refunds-1", False),
+        ("refunds-2", False),
+    ]
+    assert suite.cases[1].scaffold == (
+        ("evals/files/order-4417.csv", b"order,amount,currency\n4417,129.90,EUR\n"),
+    )
+
+
+def test_a_file_in_a_skill_folder_is_that_skills(tmp_path: Path) -> None:
+    folder = tmp_path / "refunds"
+    (folder / "evals").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: refunds\ndescription: Use when refunding.\n---\n")
+    path = folder / "evals" / "trigger-eval.json"
+    path.write_text('[{"query": "refund 12", "should_trigger": true}]')
+    assert read_cases(path).written_for == "refunds"
+
+
+def test_json_lines_in_a_json_file_are_read_as_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "refunds.json"
+    path.write_text('{"id": "1", "prompt": "refund 12"}\n{"id": "2", "prompt": "undo 3"}\n')
+    assert [case.id for case in read_cases(path).cases] == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "r.jsonl",
+            '{"id": "1", "prompt": "a"}\n{"id": 2,\n',
+            r"r\.jsonl: line 2 is not valid JSON \(",
+        ),
+        ("r.jsonl", '{"id": "1", "prompt": "a"}\n[1]\n', r"r\.jsonl: line 2 is not a JSON object$"),
+        ("t.yaml", "should_trigger_prompts: [a\n", r"t\.yaml: not valid YAML \("),
+        ("c.json", '{"cases": [', r"c\.json: not valid JSON at line 1"),
+    ],
+    ids=["jsonl-syntax", "jsonl-not-object", "yaml", "json"],
+)
+def test_a_file_that_cannot_be_parsed_is_one_line(
+    tmp_path: Path, name: str, content: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(InputError, match=f"^{tmp_path}/{message}"):
+        read_cases(path)
+
+
+def test_a_run_refuses_the_first_problem_of_any_format(tmp_path: Path) -> None:
+    path = tmp_path / "trigger-eval.json"
+    path.write_text('[{"query": "refund 12", "should_trigger": "yes"}]')
+    with pytest.raises(InputError) as raised:
+        load_cases(path)
+    assert str(raised.value) == (
+        f"{path}: case 'trigger-eval-1': 'should_trigger' must be true or false"
+    )
