@@ -94,7 +94,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["max-turns"] == (str(_config.MAX_TURNS), "default")
     assert rows["baseline"] == (_config.BASELINE, "default")
     assert set(rows) == {
-        "repo", "skill-path", "cases", "distractors", "catalog", "trials", "max-trials", "model",
+        "repo", "skill-path", "cases", "cases-format", "distractors", "catalog", "trials",
+        "max-trials", "model",
         "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
         "codex", "copilot", "gemini", "max-turns", "timeout", "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",

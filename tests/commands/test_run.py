@@ -353,7 +353,12 @@ BAD_CASE_FILES: list[tuple[str, bytes, str]] = [
         "not-json-where.json: not valid JSON at line 3, column 16 (",
     ),
     ("not-utf8", b'[{"id": "caf\xe9"}]', "not-utf8.json: not UTF-8 (byte 12)"),
-    ("wrong-shape", b'{"items": []}', "expected a 'cases' list or a bare list of cases"),
+    (
+        "wrong-shape",
+        b'{"items": []}',
+        "wrong-shape.json: matches no cases format; the nearest is this tool's cases file "
+        "(--cases-format activation), and it lacks a 'cases' list",
+    ),
     ("not-a-list", b'{"cases": {"a": 1}}', "'cases' must be a list"),
     (
         "duplicate",
