@@ -239,3 +239,17 @@ def test_import_refuses_copies_that_contradict_each_other(
         "skill should fire, another that it should not (one.yaml, two.yaml)"
     )
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("repo")
+def test_import_never_writes_over_a_file_it_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "trigger_tests.yaml"
+    source.write_bytes((FORMATS / "trigger-yaml" / "trigger_tests.yaml").read_bytes())
+    assert main(["import", str(source), "--out", str(source)]) == 2
+    assert (
+        one_line_error(capsys)
+        == f"activation import: error: --out {source}: is one of the files read"
+    )
+    assert source.read_bytes() == (FORMATS / "trigger-yaml" / "trigger_tests.yaml").read_bytes()
