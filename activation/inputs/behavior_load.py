@@ -22,6 +22,7 @@ from activation._models import Case, Inputs, Target, Variant
 from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
+from activation.inputs.formats.detect import is_trigger_cases
 from activation.inputs.formats.skill_json import behavior_cases, eval_files, has_evals
 from activation.inputs.load import (
     load_catalog,
@@ -50,7 +51,7 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
         found = [
             case
             for case_file in sorted(p for p in path.glob("*.json") if p.is_file())
-            for case in _case_file(case_file)
+            for case in _case_file(case_file, beside=True)
         ]
         found += [
             _eval_folder(folder, folder.parent.name if folder.parent != path else None)
@@ -66,11 +67,17 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
     return BehaviorSuite(str(path), cases)
 
 
-def _case_file(path: Path) -> tuple[BehaviorCase, ...]:
+def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
     """A seeds' case file, or the `evals` of a per-skill JSON file (skill-creator's
-    `evals.json`), whose input files are read from the skill's folder (else the file's)."""
+    `evals.json`), whose input files are read from the skill's folder (else the file's).
+    `beside`: the file was found in a suite's folder, where a trigger cases file (one
+    `--cases` reads, such as skill-creator's trigger eval set) is left for `--cases`."""
     document = read_document(path, "case file")
     if "slug" in _keys(document.data) or not has_evals(document):
+        if "slug" not in _keys(document.data) and is_trigger_cases(document):
+            if beside:
+                return ()
+            raise InputError(f"{path}: trigger cases, not behavior cases: pass it to --cases")
         return parse_case_file(document.data, str(path))
     root = next(
         (

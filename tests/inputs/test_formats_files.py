@@ -133,3 +133,17 @@ def test_a_run_refuses_the_first_problem_of_any_format(tmp_path: Path) -> None:
     assert str(raised.value) == (
         f"{path}: case 'trigger-eval-1': 'should_trigger' must be true or false"
     )
+
+
+def test_a_suite_folder_leaves_a_trigger_eval_set_beside_its_evals_to_cases(tmp_path: Path) -> None:
+    (tmp_path / "evals.json").write_text(
+        '{"skill_name": "refunds", "evals": [{"id": 1, "prompt": "Refund 12", '
+        '"expectations": ["refund.md names order 12"]}]}'
+    )
+    (tmp_path / "trigger-eval.json").write_text('[{"query": "refund 12", "should_trigger": true}]')
+    assert [case.id for case in load_behavior_suite(tmp_path).cases] == ["refunds-1"]
+    with pytest.raises(
+        InputError,
+        match=r"trigger-eval\.json: trigger cases, not behavior cases: pass it to --cases$",
+    ):
+        load_behavior_suite(tmp_path / "trigger-eval.json")

@@ -48,6 +48,11 @@ def fits(document: Document) -> tuple[Fit, ...]:
     return tuple(_FITS[name](document) for name in FORMATS)
 
 
+def is_trigger_cases(document: Document) -> bool:
+    """Whether the document is a cases file of some format (not a behavior suite's)."""
+    return any(fit.lacks is None for fit in fits(document))
+
+
 def detect(document: Document, forced: str | None = None) -> str:
     """The document's format; an InputError when it fits none (or not the forced one)."""
     if forced is not None:
