@@ -207,6 +207,16 @@ def test_skill_json_trigger_part_becomes_routing_cases_with_owner_as_expect() ->
     assert (checked.written_for, checked.problems) == ("refunds", ())
 
 
+def test_skill_json_trigger_items_may_be_plain_prompts_and_bad_ones_are_named() -> None:
+    data = {"skill_name": "refunds", "trigger": {"positive": ["refund 12", 7], "negative": "x"}}
+    checked = skill_json.read(Document("r.json", data))
+    assert checked.cases == (Case("refunds-positive-1", "refund 12", True, "", ("positive",)),)
+    assert checked.problems == (
+        Problem("refunds-positive-2", "must be a prompt, or an object with a 'prompt'"),
+        Problem(None, "'trigger.negative' must be a list"),
+    )
+
+
 def test_skill_json_evals_become_behavior_cases_with_one_holistic_judge() -> None:
     document = Document("cases/refunds.json", SKILL_FILE)
     assert skill_json.eval_files(document) == ("evals/files/order.csv",)

@@ -86,8 +86,10 @@ def read(document: Document) -> CaseFile:
 
 
 def _case(item: object, case_id: str, should: bool) -> Case | Problem:
+    if isinstance(item, str) and item.strip():
+        item = {"prompt": item}
     if not isinstance(item, Mapping):
-        return Problem(case_id, "must be an object with a 'prompt'")
+        return Problem(case_id, "must be a prompt, or an object with a 'prompt'")
     prompt = text(item, "prompt")
     if prompt is None:
         return Problem(case_id, "'prompt' must be non-empty text")
