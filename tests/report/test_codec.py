@@ -117,7 +117,7 @@ def test_the_json_names_every_figure() -> None:
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
         "unfinished", "escalated", "extra_calls", "baseline_routing", "candidate_routing",
     }  # fmt: skip
-    assert set(data["summary"]["baseline_routing"]) == {"cells", "skills"}
+    assert set(data["summary"]["baseline_routing"]) == {"cells", "skills", "ambiguous"}
     assert set(data["baseline"]) == {"spec", "source", "description", "when_to_use", "skills",
                                      "seen", "chars"}  # fmt: skip
     assert set(data["baseline"]["seen"][0]) == {
