@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from activation._models import Case, CaseVerdict, TrialKey, VariantName
+from activation._models import VARIANTS, Case, CaseVerdict, TrialKey, VariantName
 from activation.verdicts.figures import Count
 from activation.verdicts.judge import judge
 from activation.verdicts.routing import (
@@ -168,8 +168,7 @@ def test_both_variants_cells_side_by_side(variant: VariantName) -> None:
         verdict(case("a1", [ALPHA]), [[BETA]] * 3, baseline=[[ALPHA]] * 3),
         verdict(case("b1", [BETA]), [[BETA]] * 3),
     ]
-    routes = {name: routing(run, name, TARGET, with_interval=False)
-              for name in ("baseline", "candidate")}  # fmt: skip
+    routes = {name: routing(run, name, TARGET, with_interval=False) for name in VARIANTS}
     assert both_cells(routes) == [(ALPHA, ALPHA, 3, 0), (ALPHA, BETA, 0, 3), (BETA, BETA, 3, 3)]
     assert changed_cells(routes) == [(ALPHA, ALPHA, 3, 0), (ALPHA, BETA, 0, 3)]
     assert routes[variant].ambiguous == ()
