@@ -97,7 +97,9 @@ def test_a_description_that_claims_a_siblings_prompts_is_caught_taking_them(
     assert (dispute.baseline.correct, dispute.candidate.correct) == (9, 0)
     assert dispute.candidate.routes == {"billing:refunds": 9}
     assert "  bank-dispute 9/9 -> 0/9: went to billing:refunds 9/9: The customer's bank" in out
-    assert "  billing:disputes -> billing:refunds: 0 -> 27 trial(s)\n" in out
+    assert "│ billing:disputes │ billing:refunds   │        0 │        27 │\n" in out
+    assert "│ billing:disputes │ billing:disputes  │       33 │         6 │\n" in out
+    assert "where the prompts went, baseline -> candidate" not in out  # said once, in the table
     changed = {entry.id: entry.changed for entry in report.candidate.skills}
     assert changed == {
         "billing:refunds": True,
@@ -110,7 +112,7 @@ def test_a_description_that_claims_a_siblings_prompts_is_caught_taking_them(
     assert "; went to billing:refunds 9/9)" in markdown
     assert (
         "| `billing:refunds` | 100% (44%-100%) | 100% (44%-100%) | 100% (44%-100%) "
-        "| 50% (19%-81%) |"  # 3 of the 6 cases that went to refunds belong there
+        "| 50% (19%-81%) | - | billing:disputes 3 |"  # 3 of the 6 that went to refunds belong there
     ) in markdown
 
     (suite,) = list(junitparser.JUnitXml.fromfile(str(billing / "junit.xml")))
