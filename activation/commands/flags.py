@@ -75,6 +75,13 @@ def probability(value: str) -> float:
     return number
 
 
+def distractors_choice(value: str) -> Path | str:
+    """`--distractors`: a folder, or `none` (no distractor at all)."""
+    from activation.inputs.skill_set import NO_DISTRACTORS
+
+    return NO_DISTRACTORS if value == NO_DISTRACTORS else Path(value)
+
+
 def duration(value: str) -> float:
     from activation.inputs.durations import parse_duration
 
@@ -347,7 +354,12 @@ TARGET = (
 )
 CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
 DISTRACTORS = Flag(
-    "--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones", toml=PATH
+    "--distractors",
+    "DIR|none",
+    "distractor skills folder, or none",
+    distractors_choice,
+    shown="none for a set with siblings or with --catalog, else the bundled ones",
+    toml=PATH,
 )
 CATALOG = Flag(
     "--catalog",

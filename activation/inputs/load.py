@@ -28,8 +28,14 @@ from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Vari
 from activation.inputs.cases import CaseFile, parse_cases, resolve_ids, select
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import AgentFiles, sibling, variant_of
-from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
+from activation.inputs.skill_set import (
+    AgentFiles,
+    DistractorsChoice,
+    distractors_folder,
+    sibling,
+    variant_of,
+)
+from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,
     SKILL_FILE_NAME,
@@ -361,7 +367,7 @@ def load_inputs(
     repo: Path | None = None,
     skill_path: str | None = None,
     cases: Path | None = None,
-    distractors: Path | None = None,
+    distractors: DistractorsChoice = None,
     baseline: str | None = None,
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
@@ -372,14 +378,17 @@ def load_inputs(
     """Everything a run needs: as the command line, the baseline defaults to `git:HEAD`
     and the candidate to the working-tree SKILL.md. `alone`: one description, the
     candidate's, on both sides (`suggest` starts from it; no other spec is read).
-    `measured`: the id of the set's skill to measure, instead of the cases file's."""
+    `measured`: the id of the set's skill to measure, instead of the cases file's.
+    `distractors`: a folder, `none`, or None for the set's default (`distractors_folder`)."""
     matrix = load_cases(cases or BUNDLED_CASES)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
-    others = load_distractors(distractors or BUNDLED_DISTRACTORS)
     listed = load_catalog(catalog) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     first = second if alone else resolve_variant(baseline or BASELINE, target, cwd)
+    siblings = any(variant.siblings for variant in (first, second))
+    folder = distractors_folder(distractors, siblings, catalog is not None)
+    others = load_distractors(folder) if folder is not None else ()
     ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
     seen: dict[str, str] = {}
     for skill in (*others, *listed):
