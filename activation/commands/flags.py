@@ -554,6 +554,10 @@ RUN = Command(
                     "with --dry-run: simulate what these settings can detect (a few seconds)",
                 ),
                 switch("--verbose", "with --dry-run: every case id and every setting"),
+                switch(
+                    "--show-listing",
+                    "with --dry-run: print each cell's skill listing as its agent sends it",
+                ),
                 DEBUG,
             ),
         ),
