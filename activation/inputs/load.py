@@ -156,11 +156,11 @@ def find_skill_files(repo: Path) -> list[PurePath]:
     return sorted({PurePath(path.relative_to(repo)) for path in found})
 
 
-def default_skill_path(repo: Path, written_for: str | None = None) -> Path:
+def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
-    return Path(choose_default_skill(find_skill_files(repo), written_for))
+    return Path(choose_default_skill(find_skill_files(repo), written_for, routes))
 
 
 def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None]:
@@ -198,13 +198,18 @@ def read_plugin_name(plugin_root: Path) -> str:
 
 
 def resolve_target(
-    repo: Path | None, skill_path: str | None, cwd: Path, written_for: str | None = None
+    repo: Path | None,
+    skill_path: str | None,
+    cwd: Path,
+    written_for: str | None = None,
+    routes: bool = False,
 ) -> Target:
     """Resolve `--repo` and `--skill-path` (either may be None for its default; without a
-    skill path, `written_for`, the cases file's skill, may pick one of a set)."""
+    skill path, `written_for`, the cases file's skill, may pick one of a set, and a routing
+    suite (`routes`) takes the whole set)."""
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
     relative = (
-        default_skill_path(root, written_for)
+        default_skill_path(root, written_for, routes)
         if skill_path is None
         else relative_skill_path(root, skill_path)
     )
@@ -381,7 +386,8 @@ def load_inputs(
     `measured`: the id of the set's skill to measure, instead of the cases file's.
     `distractors`: a folder, `none`, or None for the set's default (`distractors_folder`)."""
     matrix = load_cases(cases or BUNDLED_CASES)
-    target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
+    routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
+    target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     listed = load_catalog(catalog) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
