@@ -132,6 +132,7 @@ def show_plan(
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
     would see), and the whole run's cost over its cells."""
+    from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
 
     estimates = []
@@ -145,6 +146,9 @@ def show_plan(
         if len(cells) > 1:
             session.out.rule(f"cell {spec.cell}")
         session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
+        note = listed_distractors(inputs, stage.listings(spec, inputs))
+        if note:
+            session.out.print(f"note: {note}", markup=False, soft_wrap=True)
         session.out.print(
             "\n".join(visibility_plan(spec, stage, inputs)), markup=False, soft_wrap=True
         )

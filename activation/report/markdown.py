@@ -247,5 +247,7 @@ def render_markdown(report: Report) -> str:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
     if report.warnings:
         lines += [f"- warning: {escape(warning)}" for warning in report.warnings] + [""]
+    if report.distractors:
+        lines += [f"- note: {escape(report.distractors)}", ""]
     lines += _diff(report) + _entry_diffs(report) + _commands(report)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -16,7 +16,6 @@ from rich.text import Text
 
 from activation._config import LARGE_PLAN, LONG_PROMPT
 from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
-from activation.inputs.skill_set import distractors_note
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.report import words
@@ -40,9 +39,6 @@ def run_warnings(spec: RunSpec, inputs: Inputs, bundled_cases: bool) -> list[str
         warnings.append(mismatch)
     listings = stage_named(spec.stage).listings(spec, inputs)
     warnings += listing_warnings(listings, inputs.target.skill_id)
-    listed = {skill for listing in listings.values() for skill in listing.ids}
-    note = distractors_note([skill for skill in inputs.distractors if skill.name in listed])
-    warnings += [note] if note else []
     if not can_regress(spec.trials, spec.alpha):
         warnings.append(
             f"with {spec.trials} trial(s) per variant no case can reach p < "

@@ -183,6 +183,8 @@ def header(report: Report) -> Text:
     if label is not None:
         text.append(f"{label}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
+    if report.distractors:
+        text.append(f"note: {report.distractors}\n", style="yellow")
     arms = words.arms_text(report)
     if arms is not None:
         text.append(f"{arms}\n")

@@ -100,7 +100,7 @@ def test_a_description_that_claims_a_siblings_prompts_is_caught_taking_them(
     assert dispute.candidate.routes == {"billing:refunds": 9}
     assert "  bank-dispute 9/9 -> 0/9: went to billing:refunds 9/9: The customer's bank" in out
     assert "│ billing:disputes │ billing:refunds   │        0 │        27 │\n" in out
-    assert "│ billing:disputes │ billing:disputes  │       33 │         6 │\n" in out
+    assert "│ billing:disputes │ billing:disputes  │       30 │         3 │\n" in out
     assert "where the prompts went, baseline -> candidate" not in out  # said once, in the table
     changed = {entry.id: entry.changed for entry in report.candidate.skills}
     assert changed == {
@@ -164,11 +164,14 @@ def test_an_edit_to_a_sibling_is_compared_too(
     report = parse_report(read_report(billing / "r.json"), "r.json")
     changed = [entry.id for entry in report.candidate.skills if entry.changed]
     assert changed == ["billing:disputes"]
-    regressed = report.ids_with(Status.REGRESSED)
-    assert regressed == STOLEN
+    # the disputes' own prompts moved: two went wholly elsewhere, bank-dispute ties its
+    # new description with refunds' (the menu order decides) and lost half its trials
+    assert report.ids_with(Status.REGRESSED) == ["chargeback-evidence", "bank-chargeback"]
+    assert report.ids_with(Status.WEAKENED) == ["bank-dispute"]
     out = capsys.readouterr().out
     assert "entries that differ: billing:disputes\n" in out
     assert "  chargeback-evidence 9/9 -> 0/9: fired nothing 9/9: Payment 991" in out
+    assert "  bank-dispute 21/21 -> 11/21: went to billing:refunds 10/21: The customer's" in out
     markdown = (billing / "s.md").read_text()
     assert "**Entry of `billing:disputes`** (baseline → candidate)" in markdown
     assert "~~chargebacks and payment disputes opened by~~" in markdown
@@ -218,7 +221,7 @@ def test_calibrate_catches_the_sibling_control_taking_the_disputes(
     assert data["sibling"] == {
         "skill": "billing:disputes",
         "detected": True,
-        "regressed": [*STOLEN, "chargeback-deadline"],
+        "regressed": ["bank-dispute", "bank-chargeback", "chargeback-deadline"],
     }
     assert data["problems"] == []
     control_entry = data["reports"]["sibling"]["candidate"]
