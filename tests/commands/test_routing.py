@@ -23,7 +23,7 @@ from activation.commands.main import main
 from activation.report.codec import parse_report
 from tests.support.browser import ARTIFACTS, Launcher, visit
 from tests.support.cli import read_report
-from tests.support.skill_repo import SkillRepos, skill_text, write_cases
+from tests.support.skill_repo import SkillRepos, case, skill_text, write_cases
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "billing"
 STOLEN = ["chargeback-evidence", "bank-dispute", "bank-chargeback"]
@@ -462,3 +462,67 @@ def test_show_listing_goes_with_a_dry_run(
     assert capsys.readouterr().err.strip() == (
         "activation: error: --show-listing goes with --dry-run"
     )
+
+
+# --- distractors ---------------------------------------------------------------------------
+
+BUNDLED_NOTE = (
+    "the menu adds 10 distractor skill(s): the bundled auth0-adjacent distractors "
+    "(activation/suite/distractors), written for the bundled auth0 suite; they can take "
+    "trials from your skills (--distractors DIR for your own, --distractors none for none)"
+)
+
+
+@pytest.fixture
+def lone(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plugin of one skill (alone on the menu, but for the agent's built-ins)."""
+    repo = skill_repo()
+    cases = [case("refund", "refund order 7", True), case("chart", "plot chart 3", False)]
+    write_cases(repo.root / "cases.json", cases)
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    return repo.root
+
+
+def test_a_lone_skill_gets_the_bundled_distractors_and_every_output_says_whose(
+    lone: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--json", "r.json", "--markdown", "s.md") == 0
+    out = capsys.readouterr().out
+    assert read_report(lone / "r.json")["distractors"] == BUNDLED_NOTE
+    assert f"note: {BUNDLED_NOTE}" in " ".join(out.split())
+    assert (
+        "- note: the menu adds 10 distractor skill\\(s\\): the bundled auth0-adjacent "
+        "distractors \\(activation/suite/distractors\\)"
+    ) in (lone / "s.md").read_text()
+    assert run("--dry-run") == 0
+    plan = " ".join(capsys.readouterr().out.split())
+    assert "1 sibling(s)" not in plan and "10 distractor(s)" in plan
+    assert f"note: {BUNDLED_NOTE}" in plan
+
+
+def test_distractors_none_leaves_them_out(lone: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--distractors", "none", "--json", "r.json") == 0
+    out = capsys.readouterr().out
+    assert read_report(lone / "r.json")["distractors"] is None
+    assert "note:" not in out
+    assert run("--distractors", "none", "--dry-run") == 0
+    assert "0 distractor(s)" in capsys.readouterr().out
+
+
+def test_a_set_with_siblings_lists_given_distractors_with_their_folder(
+    billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = billing.parent / "mine"
+    folder.mkdir()
+    (folder / "charts.md").write_text(skill_text("Use when drawing charts.", "charts"))
+    assert run("--distractors", str(folder), "--json", "r.json") == 0
+    data = read_report(billing / "r.json")
+    assert data["distractors"] == (
+        f"the menu adds 1 distractor skill(s) from {folder} (--distractors; none: "
+        "--distractors none)"
+    )
+    assert run("--json", "default.json") == 0
+    assert read_report(billing / "default.json")["distractors"] is None
+    capsys.readouterr()
