@@ -50,7 +50,7 @@ def variant_of(
 
 # --- distractors ------------------------------------------------------------------------
 
-NO_DISTRACTORS = "none"
+NO_DISTRACTORS: Literal["none"] = "none"
 """`--distractors none`: the menu lists the set (and the catalog) alone."""
 DistractorsChoice = Path | Literal["none"] | None
 """`--distractors`: a folder, `none`, or unset (decided by the set: `distractors_folder`)."""

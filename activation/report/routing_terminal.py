@@ -15,14 +15,12 @@ from activation.report.model import Report
 def skills_table(report: Report) -> Table:
     table = Table(title=routing_text.SKILLS_TITLE, title_justify="left")
     table.add_column("skill", no_wrap=True)
-    table.add_column("cases", justify="right")
     table.add_column("recall", justify="right")
     table.add_column("precision", justify="right")
     table.add_column("lost to")
     table.add_column("took from")
     for row in routing_text.skill_rows(report):
-        table.add_row(row.skill, str(row.cases), row.recall, row.precision, row.lost_to,
-                      row.took_from)  # fmt: skip
+        table.add_row(row.skill, row.recall, row.precision, row.lost_to, row.took_from)
     return table
 
 

@@ -32,8 +32,6 @@ AMBIGUOUS_TITLE = "Cases with several acceptable skills (trials each skill was p
 @dataclass(frozen=True)
 class SkillRow:
     skill: str
-    cases: int
-    """The cases whose one home it is (the candidate's count)."""
     recall: str
     precision: str
     lost_to: str
@@ -99,7 +97,6 @@ def skill_rows(report: Report) -> list[SkillRow]:
         rows.append(
             SkillRow(
                 skill,
-                cand.recall.total if cand else 0,
                 moved_rate(old.get(skill), cand, "recall"),
                 moved_rate(old.get(skill), cand, "precision"),
                 shares_text(cand.lost_to, target) if cand else "-",

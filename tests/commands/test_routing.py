@@ -387,11 +387,11 @@ def test_a_routing_suite_measures_every_skill_of_the_set_and_the_catalog(
     assert kafka["recall_interval"] == pytest.approx([0.20654931437723745, 1.0])
     out = captured.out
     for row in (
-        "│ shop:coupons  │     2 │ 2/2 100% (34%-100%) │   2/3 67% (21%-94%) │ -              │ "
+        "│ shop:coupons  │ 2/2 100% (34%-100%) │   2/3 67% (21%-94%) │ -              │ "
         "shop:invoices 1 │",
-        "│ shop:invoices │     2 │    1/2 50% (9%-91%) │ 1/1 100% (21%-100%) │ shop:coupons 1 │ "
+        "│ shop:invoices │    1/2 50% (9%-91%) │ 1/1 100% (21%-100%) │ shop:coupons 1 │ "
         "-               │",
-        "│ shop:shipping │     1 │ 1/1 100% (21%-100%) │    1/2 50% (9%-91%) │ -              │ "
+        "│ shop:shipping │ 1/1 100% (21%-100%) │    1/2 50% (9%-91%) │ -              │ "
         "no skill 1      │",
         "│ shop:invoices              │ shop:coupons      │        3 │         3 │",
         "│ no skill                   │ shop:shipping     │        3 │         3 │",
@@ -431,7 +431,7 @@ def test_a_sibling_that_claims_a_shared_case_shows_in_the_picks_and_the_figures(
     assert candidate["shop:taxes"] == ([1, 1], [1, 1], [], [])
     assert figures_of(data, "baseline") == UNCHANGED_FIGURES
     assert "│ refund-tax │ shop:refunds or shop:taxes │ shop:taxes 3/3  │ shop:refunds 3/3 │" in out
-    assert "│ shop:refunds  │     2 │ 2/2 100% (34%-100%) │ 2/2 -> 3/3 100% (44%-100%) │" in out
+    assert "│ shop:refunds  │ 2/2 100% (34%-100%) │ 2/2 -> 3/3 100% (44%-100%) │" in out
     assert "entries that differ: shop:refunds\n" in out
 
 
