@@ -368,7 +368,7 @@ def test_a_routing_suite_measures_every_skill_of_the_set_and_the_catalog(
 ) -> None:
     """No `--skill-path` in a set of five and no `skill` in the cases file: every case
     names its skill, so the whole set is measured (its first skill anchors the run)."""
-    assert run_catalog(catalog, "--json", "r.json", "--markdown", "s.md") == 0
+    assert run_catalog(catalog, "--json", "r.json", "--markdown", "s.md", "--html", "r.html") == 0
     captured = capsys.readouterr()
     data = read_report(catalog / "r.json")
     assert data["skill"]["id"] == "shop:coupons"
@@ -408,6 +408,15 @@ def test_a_routing_suite_measures_every_skill_of_the_set_and_the_catalog(
     assert (
         "| refund-tax | shop:refunds or shop:taxes | shop:taxes 3/3 | shop:taxes 3/3 |" in markdown
     )
+    page = (catalog / "r.html").read_text()
+    assert (
+        "<tr><td><code>shop:invoices</code></td><td>50% (9%-91%)</td><td>50% (9%-91%)</td>"
+        "<td>100% (21%-100%)</td><td>100% (21%-100%)</td><td>shop:coupons 1</td><td>-</td></tr>"
+    ) in page
+    assert (
+        "<tr><td>refund-tax</td><td>shop:refunds or shop:taxes</td><td>shop:taxes 3/3</td>"
+        "<td>shop:taxes 3/3</td></tr>"
+    ) in page
 
 
 def test_a_sibling_that_claims_a_shared_case_shows_in_the_picks_and_the_figures(
@@ -488,9 +497,12 @@ def lone(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_a_lone_skill_gets_the_bundled_distractors_and_every_output_says_whose(
     lone: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run("--json", "r.json", "--markdown", "s.md") == 0
+    assert run("--json", "r.json", "--markdown", "s.md", "--html", "r.html") == 0
     out = capsys.readouterr().out
     assert read_report(lone / "r.json")["distractors"] == BUNDLED_NOTE
+    assert f'<p class="warning" id="distractors">note: {BUNDLED_NOTE}</p>' in (
+        (lone / "r.html").read_text()
+    )
     assert f"note: {BUNDLED_NOTE}" in " ".join(out.split())
     assert (
         "- note: the menu adds 10 distractor skill\\(s\\): the bundled auth0-adjacent "
