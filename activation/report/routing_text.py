@@ -70,17 +70,24 @@ def rate_text(count: Count, interval: Interval | None) -> str:
     return f"{count.hits}/{count.total} {words.percent(count, interval)}"
 
 
-def moved_rate(old: SkillFigures | None, new: SkillFigures | None, field: str) -> str:
+Rate = tuple[Count, Interval | None]
+"""A count and its interval, as a skill's figures hold them."""
+NO_RATE: Rate = (Count(0, 0), None)
+
+
+def recall_of(found: SkillFigures) -> Rate:
+    return found.recall, found.recall_interval
+
+
+def precision_of(found: SkillFigures) -> Rate:
+    return found.precision, found.precision_interval
+
+
+def moved_rate(old: Rate, new: Rate) -> str:
     """The candidate's rate, led by the baseline's when it differs ("4/4 -> 3/4 75% (..)")."""
-
-    def one(found: SkillFigures | None) -> tuple[Count, Interval | None]:
-        if found is None:
-            return Count(0, 0), None
-        return getattr(found, field), getattr(found, f"{field}_interval")
-
-    (old_count, _), (new_count, new_interval) = one(old), one(new)
+    (old_count, _), (new_count, new_interval) = old, new
     shown = rate_text(new_count, new_interval)
-    if old is None or old_count == new_count:
+    if old_count == new_count:
         return shown
     before = f"{old_count.hits}/{old_count.total}" if old_count.total else "-"
     return f"{before} -> {shown}"
@@ -93,12 +100,16 @@ def skill_rows(report: Report) -> list[SkillRow]:
     new = {f.skill: f for f in found["candidate"].skills}
     rows = []
     for skill in sorted(old | new):
-        cand = new.get(skill)
+        base, cand = old.get(skill), new.get(skill)
+        recall, precision = (
+            moved_rate(rate(base) if base else NO_RATE, rate(cand) if cand else NO_RATE)
+            for rate in (recall_of, precision_of)
+        )
         rows.append(
             SkillRow(
                 skill,
-                moved_rate(old.get(skill), cand, "recall"),
-                moved_rate(old.get(skill), cand, "precision"),
+                recall,
+                precision,
                 shares_text(cand.lost_to, target) if cand else "-",
                 shares_text(cand.took_from, target) if cand else "-",
             )
