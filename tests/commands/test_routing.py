@@ -504,6 +504,7 @@ def test_a_lone_skill_gets_the_bundled_distractors_and_every_output_says_whose(
         (lone / "r.html").read_text()
     )
     assert f"note: {BUNDLED_NOTE}" in " ".join(out.split())
+    assert "Routing per skill" not in out  # one skill: recall and false positives say it
     assert (
         "- note: the menu adds 10 distractor skill\\(s\\): the bundled auth0-adjacent "
         "distractors \\(activation/suite/distractors\\)"
