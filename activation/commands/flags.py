@@ -76,6 +76,13 @@ def probability(value: str) -> float:
     return number
 
 
+def distractors_choice(value: str) -> Path | str:
+    """`--distractors`: a folder, or `none` (no distractor at all)."""
+    from activation.inputs.skill_set import NO_DISTRACTORS
+
+    return NO_DISTRACTORS if value == NO_DISTRACTORS else Path(value)
+
+
 def duration(value: str) -> float:
     from activation.inputs.durations import parse_duration
 
@@ -355,7 +362,12 @@ CASES_FORMAT = Flag(
     shown="told by the file's shape",
 )
 DISTRACTORS = Flag(
-    "--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones", toml=PATH
+    "--distractors",
+    "DIR|none",
+    "distractor skills folder, or none",
+    distractors_choice,
+    shown="none for a set with siblings or with --catalog, else the bundled ones",
+    toml=PATH,
 )
 CATALOG = Flag(
     "--catalog",
@@ -551,6 +563,10 @@ RUN = Command(
                     "with --dry-run: simulate what these settings can detect (a few seconds)",
                 ),
                 switch("--verbose", "with --dry-run: every case id and every setting"),
+                switch(
+                    "--show-listing",
+                    "with --dry-run: print each cell's skill listing as its agent sends it",
+                ),
                 DEBUG,
             ),
         ),

@@ -17,7 +17,7 @@ from activation.commands.flags import LINT
 from activation.commands.session import Session
 from activation.inputs.frontmatter import split_document
 from activation.inputs.lint import Finding, Menu, lint
-from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS, suite_mismatch
+from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
 from activation.inputs.variants import git_ref, working_tree_spec
 
 
@@ -62,6 +62,7 @@ def target_and_menu(
         resolve_target,
         resolve_variant,
     )
+    from activation.inputs.skill_set import distractors_folder
 
     cwd = Path.cwd()
     try:
@@ -83,7 +84,8 @@ def target_and_menu(
         Skill(target.skill_id, variant.description, variant.when_to_use),
         *(skill for skill in variant.siblings if skill.listed),
     )
-    others = load_distractors(args.distractors or BUNDLED_DISTRACTORS)
+    folder = distractors_folder(args.distractors, bool(variant.siblings), args.catalog is not None)
+    others = load_distractors(folder) if folder is not None else ()
     if args.catalog is not None:
         others += load_catalog(args.catalog)
     return target, variant.description, Menu(target.skill_id, ours, others)

@@ -62,9 +62,9 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     from activation.commands.runner import cells_from, inputs_from, stage_of
 
     session.adopt(args.debug, args.json)
-    for flag in ("simulate", "verbose"):
+    for flag in ("simulate", "verbose", "show_listing"):
         if getattr(args, flag) and not args.dry_run:
-            raise InputError(f"--{flag} goes with --dry-run")
+            raise InputError(f"--{flag.replace('_', '-')} goes with --dry-run")
     outputs = chosen_outputs(args, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
@@ -75,7 +75,9 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
         inputs = stage.select(inputs, session.say)
     cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:
-        return show_plan(session, stage, cells, settings, args.simulate, args.verbose)
+        return show_plan(
+            session, stage, cells, settings, args.simulate, args.verbose, args.show_listing
+        )
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
     report = run_and_report(session, args, argv, stage, cells, tuple(warnings))
     from activation.report.formats import terminal_view
@@ -126,8 +128,11 @@ def show_plan(
     settings: Sequence[Setting],
     simulate: bool = False,
     verbose: bool = False,
+    show_listing: bool = False,
 ) -> int:
-    """What a dry run shows: each cell's plan, and the whole run's cost over its cells."""
+    """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
+    would see), and the whole run's cost over its cells."""
+    from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
 
     estimates = []
@@ -141,9 +146,17 @@ def show_plan(
         if len(cells) > 1:
             session.out.rule(f"cell {spec.cell}")
         session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
+        note = listed_distractors(inputs, stage.listings(spec, inputs))
+        if note:
+            session.out.print(f"note: {note}", markup=False, soft_wrap=True)
         session.out.print(
             "\n".join(visibility_plan(spec, stage, inputs)), markup=False, soft_wrap=True
         )
+        if show_listing:
+            from activation.report.listing_plan import listing_text
+
+            listings = stage.listings(spec, inputs)
+            session.out.print(listing_text(spec, listings), markup=False, soft_wrap=True)
     if len(cells) > 1:
         session.out.print(matrix_cost_line(estimates))
     session.show(settings_table(settings, verbose))

@@ -30,8 +30,14 @@ from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, sele
 from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import AgentFiles, sibling, variant_of
-from activation.inputs.suite import BUNDLED_CASES, BUNDLED_DISTRACTORS
+from activation.inputs.skill_set import (
+    AgentFiles,
+    DistractorsChoice,
+    distractors_folder,
+    sibling,
+    variant_of,
+)
+from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,
     SKILL_FILE_NAME,
@@ -235,11 +241,11 @@ def find_skill_files(repo: Path) -> list[PurePath]:
     return sorted({PurePath(path.relative_to(repo)) for path in found})
 
 
-def default_skill_path(repo: Path, written_for: str | None = None) -> Path:
+def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
-    return Path(choose_default_skill(find_skill_files(repo), written_for))
+    return Path(choose_default_skill(find_skill_files(repo), written_for, routes))
 
 
 def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None]:
@@ -277,13 +283,18 @@ def read_plugin_name(plugin_root: Path) -> str:
 
 
 def resolve_target(
-    repo: Path | None, skill_path: str | None, cwd: Path, written_for: str | None = None
+    repo: Path | None,
+    skill_path: str | None,
+    cwd: Path,
+    written_for: str | None = None,
+    routes: bool = False,
 ) -> Target:
     """Resolve `--repo` and `--skill-path` (either may be None for its default; without a
-    skill path, `written_for`, the cases file's skill, may pick one of a set)."""
+    skill path, `written_for`, the cases file's skill, may pick one of a set, and a routing
+    suite (`routes`) takes the whole set)."""
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
     relative = (
-        default_skill_path(root, written_for)
+        default_skill_path(root, written_for, routes)
         if skill_path is None
         else relative_skill_path(root, skill_path)
     )
@@ -446,7 +457,7 @@ def load_inputs(
     repo: Path | None = None,
     skill_path: str | None = None,
     cases: Path | None = None,
-    distractors: Path | None = None,
+    distractors: DistractorsChoice = None,
     baseline: str | None = None,
     candidate: str | None = None,
     only: tuple[str, ...] | None = None,
@@ -459,14 +470,18 @@ def load_inputs(
     and the candidate to the working-tree SKILL.md. `alone`: one description, the
     candidate's, on both sides (`suggest` starts from it; no other spec is read).
     `measured`: the id of the set's skill to measure, instead of the cases file's;
-    `cases_format`: the cases file's format (None: told by its shape)."""
+    `cases_format`: the cases file's format (None: told by its shape);
+    `distractors`: a folder, `none`, or None for the set's default (`distractors_folder`)."""
     matrix = load_cases(cases or BUNDLED_CASES, cases_format)
-    target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
+    routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
+    target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
-    others = load_distractors(distractors or BUNDLED_DISTRACTORS)
     listed = load_catalog(catalog) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     first = second if alone else resolve_variant(baseline or BASELINE, target, cwd)
+    siblings = any(variant.siblings for variant in (first, second))
+    folder = distractors_folder(distractors, siblings, catalog is not None)
+    others = load_distractors(folder) if folder is not None else ()
     ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
     seen: dict[str, str] = {}
     for skill in (*others, *listed):

@@ -46,10 +46,14 @@ def skill_sets(found: Sequence[PurePath]) -> dict[PurePath, list[PurePath]]:
     return sets
 
 
-def choose_default_skill(found: Sequence[PurePath], written_for: str | None) -> PurePath:
+def choose_default_skill(
+    found: Sequence[PurePath], written_for: str | None, routes: bool = False
+) -> PurePath:
     """The skill measured when `--skill-path` is not given: the only skill found; else, in
     the one set found, the skill the cases file was written for (its folder name is the
-    last part of the id); otherwise say what was seen."""
+    last part of the id), or, for a routing suite (`routes`: every case names the skill it
+    expects, so every skill of the set is measured alike), the set's first skill, which
+    only anchors it; otherwise say what was seen."""
     if not found:
         raise InputError(
             f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
@@ -67,6 +71,8 @@ def choose_default_skill(found: Sequence[PurePath], written_for: str | None) -> 
     for path in paths:
         if path.parent.name == wanted:
             return path
+    if routes:
+        return paths[0]
     names = ", ".join(path.parent.name for path in paths)
     raise InputError(
         f"{len(paths)} skills in {folder.as_posix()}/ ({names}): pass --skill-path to choose "

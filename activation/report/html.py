@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from activation._models import NONE, OTHER, VARIANTS, Arm, CaseVerdict, Status, Trial, VariantName
-from activation.report import words
+from activation.report import routing_text, words
 from activation.report.model import Report
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.stats import wilson_interval
@@ -375,6 +375,11 @@ def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
         sides = [found[name].get(skill) for name in VARIANTS]
         cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
         cells += [words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
+        candidate = sides[1]
+        cells += [
+            routing_text.shares_text(shares, report.skill.id)
+            for shares in ((candidate.lost_to, candidate.took_from) if candidate else ((), ()))
+        ]
         table.append((skill, cells))
     return table
 
@@ -394,6 +399,7 @@ def said(report: Report) -> dict[str, object]:
         "usage_lines": words.usage_lines(report),
         "ceiling_line": words.ceiling_line(report),
         "visibility": words.visibility_lines(report),
+        "ambiguous": routing_text.ambiguous_rows(report),
     }
 
 

@@ -11,7 +11,7 @@ import re
 
 from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
-from activation.report import words
+from activation.report import routing_text, words
 from activation.report.model import Report
 from activation.verdicts.behavior import Behavior
 from activation.verdicts.routing import changed_cells
@@ -174,8 +174,8 @@ def _routing(report: Report) -> list[str]:
     if len(skills | candidate) > 1:
         lines += [
             "| skill | recall baseline | recall candidate | precision baseline | "
-            "precision candidate |",
-            "|---|---|---|---|---|",
+            "precision candidate | candidate lost to | candidate took from |",
+            "|---|---|---|---|---|---|---|",
         ]
         for skill in sorted(skills | candidate):
             sides = (skills.get(skill), candidate.get(skill))
@@ -183,9 +183,29 @@ def _routing(report: Report) -> list[str]:
             cells += [
                 words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides
             ]
+            found = candidate.get(skill)
+            cells += [
+                escape(routing_text.shares_text(shares, target))
+                for shares in ((found.lost_to, found.took_from) if found else ((), ()))
+            ]
             lines.append(f"| {code(skill)} | " + " | ".join(cells) + " |")
         lines.append("")
-    return lines
+    return lines + _ambiguous(report)
+
+
+def _ambiguous(report: Report) -> list[str]:
+    """The cases with several acceptable skills, and how often each was picked."""
+    rows = routing_text.ambiguous_rows(report)
+    if not rows:
+        return []
+    lines = [
+        f"**{routing_text.AMBIGUOUS_TITLE}**",
+        "",
+        "| case | acceptable | baseline picked | candidate picked |",
+        "|---|---|---|---|",
+    ]
+    lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
 
 
 def _entry_diffs(report: Report) -> list[str]:
@@ -227,5 +247,7 @@ def render_markdown(report: Report) -> str:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
     if report.warnings:
         lines += [f"- warning: {escape(warning)}" for warning in report.warnings] + [""]
+    if report.distractors:
+        lines += [f"- note: {escape(report.distractors)}", ""]
     lines += _diff(report) + _entry_diffs(report) + _commands(report)
     return "\n".join(lines).rstrip("\n") + "\n"

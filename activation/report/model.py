@@ -27,6 +27,7 @@ from activation._models import (
     gate,
 )
 from activation.inputs.identity import run_identity
+from activation.inputs.skill_set import distractors_note
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing
@@ -118,6 +119,9 @@ class Report(RunSpec):
     unseen: tuple[VariantName, ...] = ()
     """The variants whose listing does not show the measured skill at all: their trials
     cannot activate it, so their misses say nothing about its description."""
+    distractors: str | None = None
+    """Where the menu's distractors came from, when it listed some (every output says it:
+    they take trials and listing budget from the user's own skills)."""
     behavior: Behavior | None = field(init=False, default=None)
     """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
     trials: pass rates per arm, grader and level, the skill's lift, loaded vs not. None when
@@ -273,4 +277,11 @@ def build_report(
         usage=outcome.usage,
         less_visible=seen.less_visible,
         unseen=seen.unseen,
+        distractors=listed_distractors(inputs, listings),
     )
+
+
+def listed_distractors(inputs: Inputs, listings: Mapping[VariantName, Listing]) -> str | None:
+    """The note on the distractors the cell's listings show (Stage B lists none)."""
+    listed = {skill for listing in listings.values() for skill in listing.ids}
+    return distractors_note([skill for skill in inputs.distractors if skill.name in listed])

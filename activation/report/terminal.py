@@ -17,6 +17,8 @@ from activation._errors import ExitCode
 from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
+from activation.report.routing_terminal import routing_parts
+from activation.report.routing_text import routes_among_skills
 from activation.verdicts.behavior import Behavior
 
 STATUS_STYLE = {
@@ -181,6 +183,8 @@ def header(report: Report) -> Text:
     if label is not None:
         text.append(f"{label}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
+    if report.distractors:
+        text.append(f"note: {report.distractors}\n", style="yellow")
     arms = words.arms_text(report)
     if arms is not None:
         text.append(f"{arms}\n")
@@ -202,7 +206,8 @@ def figures_text(report: Report) -> Text:
         figures = report.summary.figures(variant)
         text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
         text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
-    routing = words.routing_changes(report) if report.behavior is None else []
+    shown = report.behavior is None and not routes_among_skills(report)
+    routing = words.routing_changes(report) if shown else []  # else in the routing section
     if routing:
         text.append("where the prompts went, baseline -> candidate:\n")
         for line in routing:
@@ -267,6 +272,7 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     if report.behavior is not None:
         graders = grader_table(report.behavior, entries)
         parts += [level_table(report.behavior)] + ([graders] if graders is not None else [])
+    parts += routing_parts(report)
     parts.append(figures_text(report))
     parts += status_lists(report)
     command = words.real_command(report)

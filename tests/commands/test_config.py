@@ -99,7 +99,8 @@ def test_command_line_then_environment_then_file_then_default(
         "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
         "codex", "copilot", "gemini", "max-turns", "timeout", "baseline",
         "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
-        "simulate", "verbose", "debug", "shard", "batch", "resume", "cache-dir", "no-cache",
+        "simulate", "verbose", "show-listing", "debug", "shard", "batch", "resume", "cache-dir",
+        "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",
     }  # fmt: skip
     prepared = backends.prepared[0]

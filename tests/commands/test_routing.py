@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import git
 import junitparser
@@ -22,6 +23,7 @@ from activation.commands.main import main
 from activation.report.codec import parse_report
 from tests.support.browser import ARTIFACTS, Launcher, visit
 from tests.support.cli import read_report
+from tests.support.skill_repo import SkillRepos, case, skill_text, write_cases
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "billing"
 STOLEN = ["chargeback-evidence", "bank-dispute", "bank-chargeback"]
@@ -97,7 +99,9 @@ def test_a_description_that_claims_a_siblings_prompts_is_caught_taking_them(
     assert (dispute.baseline.correct, dispute.candidate.correct) == (9, 0)
     assert dispute.candidate.routes == {"billing:refunds": 9}
     assert "  bank-dispute 9/9 -> 0/9: went to billing:refunds 9/9: The customer's bank" in out
-    assert "  billing:disputes -> billing:refunds: 0 -> 27 trial(s)\n" in out
+    assert "│ billing:disputes │ billing:refunds   │        0 │        27 │\n" in out
+    assert "│ billing:disputes │ billing:disputes  │       30 │         3 │\n" in out
+    assert "where the prompts went, baseline -> candidate" not in out  # said once, in the table
     changed = {entry.id: entry.changed for entry in report.candidate.skills}
     assert changed == {
         "billing:refunds": True,
@@ -110,7 +114,7 @@ def test_a_description_that_claims_a_siblings_prompts_is_caught_taking_them(
     assert "; went to billing:refunds 9/9)" in markdown
     assert (
         "| `billing:refunds` | 100% (44%-100%) | 100% (44%-100%) | 100% (44%-100%) "
-        "| 50% (19%-81%) |"  # 3 of the 6 cases that went to refunds belong there
+        "| 50% (19%-81%) | - | billing:disputes 3 |"  # 3 of the 6 that went to refunds belong there
     ) in markdown
 
     (suite,) = list(junitparser.JUnitXml.fromfile(str(billing / "junit.xml")))
@@ -160,11 +164,14 @@ def test_an_edit_to_a_sibling_is_compared_too(
     report = parse_report(read_report(billing / "r.json"), "r.json")
     changed = [entry.id for entry in report.candidate.skills if entry.changed]
     assert changed == ["billing:disputes"]
-    regressed = report.ids_with(Status.REGRESSED)
-    assert regressed == STOLEN
+    # the disputes' own prompts moved: two went wholly elsewhere, bank-dispute ties its
+    # new description with refunds' (the menu order decides) and lost half its trials
+    assert report.ids_with(Status.REGRESSED) == ["chargeback-evidence", "bank-chargeback"]
+    assert report.ids_with(Status.WEAKENED) == ["bank-dispute"]
     out = capsys.readouterr().out
     assert "entries that differ: billing:disputes\n" in out
     assert "  chargeback-evidence 9/9 -> 0/9: fired nothing 9/9: Payment 991" in out
+    assert "  bank-dispute 21/21 -> 11/21: went to billing:refunds 10/21: The customer's" in out
     markdown = (billing / "s.md").read_text()
     assert "**Entry of `billing:disputes`** (baseline → candidate)" in markdown
     assert "~~chargebacks and payment disputes opened by~~" in markdown
@@ -214,7 +221,7 @@ def test_calibrate_catches_the_sibling_control_taking_the_disputes(
     assert data["sibling"] == {
         "skill": "billing:disputes",
         "detected": True,
-        "regressed": [*STOLEN, "chargeback-deadline"],
+        "regressed": ["bank-dispute", "bank-chargeback", "chargeback-deadline"],
     }
     assert data["problems"] == []
     control_entry = data["reports"]["sibling"]["candidate"]
@@ -263,3 +270,272 @@ def test_without_cases_for_a_sibling_there_is_no_sibling_control(
     assert data["sibling"] is None
     assert set(data["reports"]) == {"narrow", "broad", "self"}
     assert "no sibling control: no case expects a sibling skill of the measured one" in out
+
+
+# --- a whole catalog ---------------------------------------------------------------------
+
+SHOP = {
+    "coupons": "Create discount coupons and promo codes with an expiry date.",
+    "invoices": "Create, send and correct invoices with line items and due dates.",
+    "refunds": "Refund a customer order to the card they paid with.",
+    "shipping": "Book parcel shipping labels and track a courier delivery.",
+    "taxes": "Compute sales tax and VAT rates for a country.",
+}
+INSTALLED = {
+    "kafka": "Operate Kafka topics, partitions and consumer groups.",
+    "terraform": "Plan and apply Terraform modules and state.",
+}
+
+
+def routing_case(case_id: str, prompt: str, expect: object) -> dict[str, object]:
+    return {"id": case_id, "prompt": prompt, "expect": expect, "why": f"home of {case_id}"}
+
+
+CATALOG_CASES = [
+    routing_case("refund", "Refund order 7 to the customer card", "refunds"),
+    routing_case("refund-paid", "The customer paid twice: refund the order", "refunds"),
+    routing_case("coupon", "Make a promo code for the spring discount", "coupons"),
+    routing_case("coupon-expiry", "Extend the expiry date of coupon SPRING", "coupons"),
+    routing_case("invoice", "Send the invoice with its line items to Acme", "invoices"),
+    # a due date belongs to invoices, but the words are the coupons' too: lost to coupons
+    routing_case("due-date", "Change the expiry date to a new due date", "invoices"),
+    routing_case("parcel", "Book a courier for this parcel", "shipping"),
+    routing_case("vat", "What VAT rate applies in this country?", "taxes"),
+    routing_case("topic", "Add partitions to the Kafka topic orders", "kafka"),
+    routing_case("state", "Apply the Terraform modules to staging", "terraform"),
+    # either skill is right: the tax of a refunded order
+    routing_case(
+        "refund-tax", "Compute the sales tax of the refund for this country", ["refunds", "taxes"]
+    ),
+    # no skill owns it, and the courier words take it to shipping
+    routing_case("courier-joke", "Tell me a joke about a courier delivery", None),
+    routing_case("weather", "What is the weather like in Lisbon today?", None),
+]
+
+
+@pytest.fixture
+def catalog(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plugin of five shop skills (no `--skill-path`, no `skill` in the cases file: a
+    routing suite measures the whole set), two installed skills in a `--catalog` folder."""
+    files = {
+        f"plugins/shop/skills/{name}/SKILL.md": skill_text(description, name)
+        for name, description in SHOP.items()
+        if name != "coupons"
+    }
+    repo = skill_repo(SHOP["coupons"], plugin_dir="plugins/shop", plugin_name="shop",
+                      skill_name="coupons", files=files)  # fmt: skip
+    for name, description in INSTALLED.items():
+        (tmp_path / "installed" / name).mkdir(parents=True)
+        (tmp_path / "installed" / name / "SKILL.md").write_text(skill_text(description, name))
+    write_cases(repo.root / "routing.json", CATALOG_CASES)
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    return repo.root
+
+
+def run_catalog(root: Path, *flags: str) -> int:
+    return main(["--model", "mock", "--cases", "routing.json", "--catalog",
+                 str(root.parent / "installed"), *flags])  # fmt: skip
+
+
+def figures_of(data: dict[str, Any], variant: str) -> dict[str, tuple[object, ...]]:
+    """Each skill's recall, precision, lost to and took from, as the JSON report has them."""
+    return {
+        entry["skill"]: (
+            entry["recall"],
+            entry["precision"],
+            [(share["label"], share["count"]) for share in entry["lost_to"]],
+            [(share["label"], share["count"]) for share in entry["took_from"]],
+        )
+        for entry in data["summary"][f"{variant}_routing"]["skills"]
+    }
+
+
+UNCHANGED_FIGURES = {
+    "kafka": ([1, 1], [1, 1], [], []),
+    "shop:coupons": ([2, 2], [2, 3], [], [("shop:invoices", 1)]),
+    "shop:invoices": ([1, 2], [1, 1], [("shop:coupons", 1)], []),
+    "shop:refunds": ([2, 2], [2, 2], [], []),
+    "shop:shipping": ([1, 1], [1, 2], [], [("none", 1)]),
+    "shop:taxes": ([1, 1], [2, 2], [], []),  # vat, and refund-tax, which may go there
+    "terraform": ([1, 1], [1, 1], [], []),
+}
+
+
+def test_a_routing_suite_measures_every_skill_of_the_set_and_the_catalog(
+    catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No `--skill-path` in a set of five and no `skill` in the cases file: every case
+    names its skill, so the whole set is measured (its first skill anchors the run)."""
+    assert run_catalog(catalog, "--json", "r.json", "--markdown", "s.md", "--html", "r.html") == 0
+    captured = capsys.readouterr()
+    data = read_report(catalog / "r.json")
+    assert data["skill"]["id"] == "shop:coupons"
+    assert data["warnings"] == []  # a set with siblings and a catalog: no distractors
+    assert "distractor" not in captured.err
+    assert figures_of(data, "baseline") == figures_of(data, "candidate") == UNCHANGED_FIGURES
+    assert data["summary"]["candidate_routing"]["ambiguous"] == [
+        {
+            "case": "refund-tax",
+            "homes": ["shop:refunds", "shop:taxes"],
+            "picked": [{"label": "shop:taxes", "count": 3}],
+            "valid": 3,
+        }
+    ]
+    kafka = next(e for e in data["summary"]["candidate_routing"]["skills"] if e["skill"] == "kafka")
+    assert kafka["recall_interval"] == pytest.approx([0.20654931437723745, 1.0])
+    out = captured.out
+    for row in (
+        "│ shop:coupons  │ 2/2 100% (34%-100%) │   2/3 67% (21%-94%) │ -              │ "
+        "shop:invoices 1 │",
+        "│ shop:invoices │    1/2 50% (9%-91%) │ 1/1 100% (21%-100%) │ shop:coupons 1 │ "
+        "-               │",
+        "│ shop:shipping │ 1/1 100% (21%-100%) │    1/2 50% (9%-91%) │ -              │ "
+        "no skill 1      │",
+        "│ shop:invoices              │ shop:coupons      │        3 │         3 │",
+        "│ no skill                   │ shop:shipping     │        3 │         3 │",
+        "│ refund-tax │ shop:refunds or shop:taxes │ shop:taxes 3/3  │ shop:taxes 3/3   │",
+    ):
+        assert row in out
+    cells = [line for line in out.splitlines() if line.startswith("│ ") and " │ " in line]
+    assert not any("│        0 │         0 │" in line for line in cells)  # non-empty cells only
+    markdown = (catalog / "s.md").read_text()
+    assert (
+        "| `shop:invoices` | 50% (9%-91%) | 50% (9%-91%) | 100% (21%-100%) | 100% (21%-100%) "
+        "| shop:coupons 1 | - |"
+    ) in markdown
+    assert (
+        "| refund-tax | shop:refunds or shop:taxes | shop:taxes 3/3 | shop:taxes 3/3 |" in markdown
+    )
+    page = (catalog / "r.html").read_text()
+    assert (
+        "<tr><td><code>shop:invoices</code></td><td>50% (9%-91%)</td><td>50% (9%-91%)</td>"
+        "<td>100% (21%-100%)</td><td>100% (21%-100%)</td><td>shop:coupons 1</td><td>-</td></tr>"
+    ) in page
+    assert (
+        "<tr><td>refund-tax</td><td>shop:refunds or shop:taxes</td><td>shop:taxes 3/3</td>"
+        "<td>shop:taxes 3/3</td></tr>"
+    ) in page
+
+
+def test_a_sibling_that_claims_a_shared_case_shows_in_the_picks_and_the_figures(
+    catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The candidate widens refunds to the tax of a refund: the case that may go to
+    either now goes to refunds, and taxes keeps only its own."""
+    refunds = catalog / "plugins/shop/skills/refunds/SKILL.md"
+    refunds.write_text(
+        skill_text(
+            "Refund a customer order to the card they paid with; compute the sales tax of "
+            "the refund for any country.",
+            "refunds",
+        )
+    )
+    assert run_catalog(catalog, "--json", "r.json") == 0
+    out = capsys.readouterr().out
+    data = read_report(catalog / "r.json")
+    candidate = figures_of(data, "candidate")
+    assert candidate["shop:refunds"] == ([2, 2], [3, 3], [], [])
+    assert candidate["shop:taxes"] == ([1, 1], [1, 1], [], [])
+    assert figures_of(data, "baseline") == UNCHANGED_FIGURES
+    assert "│ refund-tax │ shop:refunds or shop:taxes │ shop:taxes 3/3  │ shop:refunds 3/3 │" in out
+    assert "│ shop:refunds  │ 2/2 100% (34%-100%) │ 2/2 -> 3/3 100% (44%-100%) │" in out
+    assert "entries that differ: shop:refunds\n" in out
+
+
+def test_the_dry_run_shows_the_listing_the_model_would_see(
+    catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_catalog(catalog, "--dry-run", "--show-listing", "--agent", "claude-code,codex") == 0
+    out = capsys.readouterr().out
+    assert "listing: shop:coupons, 4 sibling(s), 0 distractor(s), 2 catalog skill(s)" in out
+    claude, codex = out.split("cell A/codex/mock")
+    head = "listing as sent, baseline and candidate (identical): Claude Code's, 20 entries, "
+    assert head in claude
+    listing = claude.split(head)[1]
+    assert "The following skills are available for use with the Skill tool:\n\n" in listing
+    for name, description in SHOP.items():
+        assert f"\n- shop:{name}: {description}\n" in listing
+    for name, description in INSTALLED.items():
+        assert f"\n- {name}: {description}\n" in listing
+    assert "listing as sent, baseline and candidate (identical): Codex's, " in codex
+    assert "<skills_instructions>" in codex
+    assert f"- refunds: {SHOP['refunds']} (file: " in codex
+
+
+def test_show_listing_goes_with_a_dry_run(
+    catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_catalog(catalog, "--show-listing") == 2
+    assert capsys.readouterr().err.strip() == (
+        "activation: error: --show-listing goes with --dry-run"
+    )
+
+
+# --- distractors ---------------------------------------------------------------------------
+
+BUNDLED_NOTE = (
+    "the menu adds 10 distractor skill(s): the bundled auth0-adjacent distractors "
+    "(activation/suite/distractors), written for the bundled auth0 suite; they can take "
+    "trials from your skills (--distractors DIR for your own, --distractors none for none)"
+)
+
+
+@pytest.fixture
+def lone(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plugin of one skill (alone on the menu, but for the agent's built-ins)."""
+    repo = skill_repo()
+    cases = [case("refund", "refund order 7", True), case("chart", "plot chart 3", False)]
+    write_cases(repo.root / "cases.json", cases)
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    return repo.root
+
+
+def test_a_lone_skill_gets_the_bundled_distractors_and_every_output_says_whose(
+    lone: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--json", "r.json", "--markdown", "s.md", "--html", "r.html") == 0
+    out = capsys.readouterr().out
+    assert read_report(lone / "r.json")["distractors"] == BUNDLED_NOTE
+    assert f'<p class="warning" id="distractors">note: {BUNDLED_NOTE}</p>' in (
+        (lone / "r.html").read_text()
+    )
+    assert f"note: {BUNDLED_NOTE}" in " ".join(out.split())
+    assert "Routing per skill" not in out  # one skill: recall and false positives say it
+    assert (
+        "- note: the menu adds 10 distractor skill\\(s\\): the bundled auth0-adjacent "
+        "distractors \\(activation/suite/distractors\\)"
+    ) in (lone / "s.md").read_text()
+    assert run("--dry-run") == 0
+    plan = " ".join(capsys.readouterr().out.split())
+    assert "1 sibling(s)" not in plan and "10 distractor(s)" in plan
+    assert f"note: {BUNDLED_NOTE}" in plan
+
+
+def test_distractors_none_leaves_them_out(lone: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--distractors", "none", "--json", "r.json") == 0
+    out = capsys.readouterr().out
+    assert read_report(lone / "r.json")["distractors"] is None
+    assert "note:" not in out
+    assert run("--distractors", "none", "--dry-run") == 0
+    assert "0 distractor(s)" in capsys.readouterr().out
+
+
+def test_a_set_with_siblings_lists_given_distractors_with_their_folder(
+    billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = billing.parent / "mine"
+    folder.mkdir()
+    (folder / "charts.md").write_text(skill_text("Use when drawing charts.", "charts"))
+    assert run("--distractors", str(folder), "--json", "r.json") == 0
+    data = read_report(billing / "r.json")
+    assert data["distractors"] == (
+        f"the menu adds 1 distractor skill(s) from {folder} (--distractors; none: "
+        "--distractors none)"
+    )
+    assert run("--json", "default.json") == 0
+    assert read_report(billing / "default.json")["distractors"] is None
+    capsys.readouterr()

@@ -103,7 +103,7 @@ def test_the_json_names_every_figure() -> None:
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
         "candidate", "notice", "warnings", "rerun", "cases", "summary", "usage", "arms", "invoke",
-        "judge_model", "behavior", "less_visible", "unseen",
+        "judge_model", "behavior", "less_visible", "unseen", "distractors",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
@@ -117,7 +117,7 @@ def test_the_json_names_every_figure() -> None:
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
         "unfinished", "escalated", "extra_calls", "baseline_routing", "candidate_routing",
     }  # fmt: skip
-    assert set(data["summary"]["baseline_routing"]) == {"cells", "skills"}
+    assert set(data["summary"]["baseline_routing"]) == {"cells", "skills", "ambiguous"}
     assert set(data["baseline"]) == {"spec", "source", "description", "when_to_use", "skills",
                                      "seen", "chars"}  # fmt: skip
     assert set(data["baseline"]["seen"][0]) == {
