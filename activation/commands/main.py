@@ -16,11 +16,11 @@ from activation.commands.session import Command, Session, install_stop_signals, 
 from activation.trials.stage import Stage
 
 SUBCOMMANDS = (
-    "behavior", "suggest", "lint", "visibility", "detect", "calibrate", "report", "diff",
+    "behavior", "changed", "suggest", "lint", "visibility", "detect", "calibrate", "report", "diff",
     "merge", "cache", "schema",
 )  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`."""
-WITH_STAGES = frozenset({"run", "behavior", "calibrate", "suggest"})
+WITH_STAGES = frozenset({"run", "behavior", "changed", "calibrate", "suggest"})
 """The commands that run trials, and so take the stages."""
 
 
