@@ -75,13 +75,13 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     plan = plan_runs(changes, skills, find_suites(repo, skills, args.cases))
     if not plan.relevant:
         session.say(f"no skill changed between {args.base} and {head_name}: nothing to run")
-    gates = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
+    prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
+    gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
-        session.out.print(
-            "\n".join(plan_lines(plan, args.base, head_name)), markup=False, soft_wrap=True
-        )
+        lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
+        session.out.print("\n".join(lines), markup=False, soft_wrap=True)
         return 0
-    runs = [run_gate(session, gate, argv) for gate in gates]
+    runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
     from activation.report.changed import build_changed
 
     report = build_changed(plan, runs, __version__, args.base, head_name, args.allow_untested)
@@ -169,9 +169,9 @@ def prepare(
     repo: Path,
     cwd: Path,
     run: GateRun,
-) -> Gate:
+) -> Gate | None:
     """Read and check one gate's inputs and cells: an InputError here stops the command
-    before any model call."""
+    before any model call. None: `--only` names none of the gate's cases."""
     if run.kind == "activation":
         return _activation(session, args, stages, repo, cwd, run)
     return _behavior(session, args, stages, repo, cwd, run)
@@ -184,19 +184,24 @@ def _activation(
     repo: Path,
     cwd: Path,
     run: GateRun,
-) -> Gate:
+) -> Gate | None:
     from activation.commands.run import run_warnings
     from activation.commands.runner import cells_from, inputs_from, stage_of
+    from activation.inputs.load import load_cases
 
+    cases = repo / run.suite
+    only = chosen(args.only, [case.id for case in load_cases(cases).cases])
+    if only == ():
+        return None
     gate_args = argparse.Namespace(
         **{
             **vars(args),
             "repo": repo,
             "skill_path": run.place.path,
-            "cases": repo / run.suite,
+            "cases": cases,
             "baseline": args.base,
             "candidate": args.head,
-            "only": None,
+            "only": only,
             "shard": None,
         }
     )
@@ -205,10 +210,16 @@ def _activation(
     inputs = inputs_from(gate_args, cwd, args.head)
     warnings = run_warnings(specs, inputs, bundled_cases=False)
     session.warn([f"{run.place.id}: {warning}" for warning in warnings])
-    inputs = stage.select(inputs, session.say)
+    if only is None:
+        inputs = stage.select(inputs, session.say)
     if args.dry_run:
         return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
     return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])
+
+
+def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] | None:
+    """The ids of `only` a gate has (None: every case; empty: none of them)."""
+    return None if only is None else tuple(id for id in ids if id in only)
 
 
 def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[str]:
@@ -246,17 +257,19 @@ def _behavior(
     repo: Path,
     cwd: Path,
     run: GateRun,
-) -> Gate:
+) -> Gate | None:
     from activation.commands.behavior import behavior_cells, refuse_unsound
-    from activation.inputs.behavior_load import load_behavior_inputs
+    from activation.inputs.behavior_load import load_behavior_inputs, load_behavior_suite
     from activation.trials.stage import stage_named
 
+    suite = repo / run.suite
+    only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
+    if only == ():
+        return None
     gate_args = BEHAVIOR.parse(behavior_argv(args, repo, run))
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
-    suite = repo / run.suite
-    inputs = load_behavior_inputs(
-        cwd, suite, repo=repo, skill_path=run.place.path, baseline=args.base, candidate=args.head
-    )
+    inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
+                                  baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.behavior, suite)
     specs = behavior_cells(gate_args, stage, inputs.behavior)
     if args.dry_run:
@@ -276,7 +289,7 @@ def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
     return report
 
 
-def plan_lines(plan: Plan, base: str, head: str) -> list[str]:
+def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> list[str]:
     """What a dry run shows: each changed skill and each gate that would run."""
     lines = [f"activation changed: {base} -> {head}"]
     for item in plan.skills:
@@ -286,12 +299,12 @@ def plan_lines(plan: Plan, base: str, head: str) -> list[str]:
             lines.append(f"  not tested: {', '.join(item.untested)}")
         if item.note:
             lines.append(f"  {item.note}")
-    for run in plan.runs:
+    for run in runs:
         lines.append(
             f"would run: {run.kind} gate of {run.place.id} on {run.suite} "
             f"(because of {', '.join(run.because)})"
         )
-    if not plan.runs:
+    if not runs:
         lines.append("would run: nothing")
     return lines
 

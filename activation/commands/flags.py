@@ -1061,6 +1061,13 @@ CHANGED = Command(
                 DISTRACTORS,
                 CATALOG,
                 switch("--allow-untested", "a changed skill with no cases does not fail"),
+                Flag(
+                    "--only",
+                    "IDS",
+                    "comma-separated case ids: each gate runs those of its cases (a gate with "
+                    "none of them is left out)",
+                    parse_only,
+                ),
             ),
         ),
         ("trials", TRIAL_OPTIONS),

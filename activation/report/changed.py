@@ -19,7 +19,7 @@ import orjson
 
 from activation._errors import ExitCode
 from activation._models import Status
-from activation.inputs.change_plan import GateKind, Plan
+from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
 from activation.report.junit import case_body, failing, xml_text
@@ -92,13 +92,13 @@ def changed_exit(runs: Sequence[Matrix], untested: bool, allow_untested: bool) -
 
 def build_changed(
     plan: Plan,
-    runs: Sequence[Matrix],
+    runs: Sequence[tuple[GateRun, Matrix]],
     version: str,
     base: str,
     head: str,
     allow_untested: bool,
 ) -> ChangedReport:
-    """The report of a plan whose gates (`plan.runs`, in order) gave `runs`."""
+    """The report of a plan whose gates gave `runs` (each gate with its run)."""
     skills = tuple(
         ChangedSkill(
             id=item.change.id,
@@ -120,9 +120,9 @@ def build_changed(
             because=gate.because,
             run=run,
         )
-        for gate, run in zip(plan.runs, runs, strict=True)
+        for gate, run in runs
     )
-    code = changed_exit(runs, bool(plan.untested), allow_untested)
+    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested)
     return ChangedReport(
         version=version,
         exit_code=code,

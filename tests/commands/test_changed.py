@@ -84,7 +84,11 @@ def edit(repo: Path, skill: str, old: str, new: str) -> None:
 
 
 def changed(
-    tmp_path: Path, *flags: str, stages: FakeBehavior | None = None, name: str = "changed.json"
+    tmp_path: Path,
+    *flags: str,
+    stages: FakeBehavior | None = None,
+    name: str = "changed.json",
+    summary: bool = False,
 ) -> tuple[int, dict[str, Any]]:
     report = tmp_path / name
     distractors = write_distractors(tmp_path / "distractors", DISTRACTORS)
@@ -94,7 +98,7 @@ def changed(
         "git:main",
         "--json",
         str(report),
-        "--no-summary",
+        *(() if summary else ("--no-summary",)),
         "--cache-dir",
         str(tmp_path / "cache"),
         "--distractors",
@@ -196,8 +200,8 @@ def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_pat
         ("behavior", "billing:refunds"),
     ]
     assert found[("behavior", "billing:refunds")] == {"refund_note": "PASS"}
-    regressed = {key: flagged(value) for key, value in found.items() if flagged(value)}
-    assert code == (1 if regressed else 0)
+    assert {key: flagged(value) for key, value in found.items()} == {key: {} for key in found}
+    assert code == 0
     text = markdown.read_text()
     assert text.startswith("### ")
     assert "| `billing:refunds` | description, body or references |" in text
@@ -298,6 +302,9 @@ def test_the_baseline_is_served_from_the_cache_on_the_next_run(
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
         changed(tmp_path, "--model", "claude-haiku-4-5", "--max-trials", "3", name="1.json")
         first = len(api.requests)
+    # 12 cases x 3 trials x 2 variants; the sibling's gate sends the very same requests
+    # (the same listing and prompts), so they come from the cache in the same run.
+    assert first == 72
     with FakeMessagesAPI(answer_refunds) as api:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
         changed(tmp_path, "--model", "claude-haiku-4-5", "--max-trials", "3", name="2.json")
@@ -311,3 +318,60 @@ def test_the_baseline_is_served_from_the_cache_on_the_next_run(
     # A new candidate: only its requests are sent; the baseline's are the cache's.
     assert third * 2 == first
     assert {menu.endswith(SECOND_EDIT) for menu in menus} == {True}
+
+
+def test_only_runs_the_named_cases_in_each_gate_that_has_them(repo: Path, tmp_path: Path) -> None:
+    (repo / BILLING / "refunds" / "SKILL.md").write_text(
+        STEALING.replace("3. Tell the customer", "3. Email the customer")
+    )
+    stages = FakeBehavior(passing({}))
+    code, report = changed(tmp_path, "--model", "mock", "--only", "bank-dispute", stages=stages)
+    assert code == 1
+    assert skills(report) == {"billing:refunds": ("modified", ["description", "body"], [])}
+    assert gates(report) == {
+        ("activation", "billing:disputes"): {"bank-dispute": "REGRESSED"},
+        ("activation", "billing:refunds"): {"bank-dispute": "REGRESSED"},
+    }  # the behavior suite has no case of that id: its gate is left out
+    assert stages.calls == 0
+
+
+def test_a_dry_run_shows_the_plan_with_no_request(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fake_api: FakeMessagesAPI
+) -> None:
+    edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
+    edit(repo, "invoices", "2. Send the invoice", "2. Email the invoice")
+    code, report = changed(tmp_path, "--model", "claude-haiku-4-5", "--dry-run")
+    assert (code, report, fake_api.requests) == (0, {}, [])
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "activation changed: git:main -> the working tree",
+        "billing:invoices (plugins/billing/skills/invoices/SKILL.md): modified, body",
+        "  not tested: body",
+        "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, description",
+        "would run: activation gate of billing:disputes on billing-disputes.cases.json "
+        "(because of billing:refunds)",
+        "would run: activation gate of billing:refunds on "
+        "plugins/billing/skills/refunds/cases.json (because of billing:refunds)",
+    ]
+
+
+def test_the_job_summary_gets_the_one_report(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    (repo / BILLING / "refunds" / "SKILL.md").write_text(STEALING)
+    edit(repo, "invoices", "2. Send the invoice", "2. Email the invoice")
+    code, _report = changed(tmp_path, "--model", "mock", summary=True)
+    assert code == 1
+    text = summary.read_text()
+    assert text.startswith(
+        "### ❌ activation changed: FAILED: activation gate of billing:disputes "
+        "(billing-disputes.cases.json), for billing:refunds; activation gate of "
+        "billing:refunds (plugins/billing/skills/refunds/cases.json) regressed.\n"
+    )
+    assert (
+        "| `billing:invoices` | body or references | nothing | not tested: its body or "
+        "references changed and it has no behavior suite |"
+    ) in text
+    assert "- bank-dispute: " in text
