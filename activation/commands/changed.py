@@ -317,7 +317,7 @@ def finish(session: Session, report: ChangedReport, outputs: Outputs) -> int:
     session.out.print("\n".join(summary_lines(report)), markup=False, soft_wrap=True)
     session.write_json(changed_json(report))
     for name, path in outputs.files.items():
-        session.write_file(path, changed_file(name, report), f"{name} report")
+        session.write_file(path, changed_file(name, report, path), f"{name} report")
     if outputs.summary is not None:
-        session.append_summary(outputs.summary, changed_file("markdown", report))
+        session.append_summary(outputs.summary, changed_file("markdown", report, outputs.summary))
     return report.exit_code

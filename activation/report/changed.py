@@ -8,10 +8,10 @@ behavior` would have written it), so nothing a single run reports is lost here.
 
 from __future__ import annotations
 
-import html
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -138,7 +138,8 @@ def build_changed(
 
 
 def head_text(head: str) -> str:
-    return "the working tree" if head == "" else head
+    """The head as words: a `git:` spec, or the working tree."""
+    return head
 
 
 def changed_text(skill: ChangedSkill) -> str:
@@ -242,7 +243,13 @@ def summary_lines(report: ChangedReport) -> list[str]:
 
 
 def changed_data(report: ChangedReport) -> dict[str, Any]:
+    """The report as plain data, each gate's run as its own command saves it (a run of
+    one cell as that cell's report)."""
+    from activation.report.codec import report_data
+
     data: dict[str, Any] = msgspec.to_builtins(report)
+    for entry, gate in zip(data["gates"], report.gates, strict=True):
+        entry["run"] = report_data(gate.run)
     return data
 
 
@@ -292,25 +299,6 @@ def render_changed_markdown(report: ChangedReport) -> str:
             lines += ["", f"**{_cell(gate_title(gate))}**", ""]
             lines += [f"- {_cell(line)}" for line in flagged]
     return "\n".join(lines) + "\n"
-
-
-def render_changed_html(report: ChangedReport) -> str:
-    """One self-contained page: the same rows as the Markdown."""
-    rows = []
-    for line in summary_lines(report)[1:-1]:
-        depth = (len(line) - len(line.lstrip(" "))) // 2
-        rows.append(f'<li class="depth-{depth}">{html.escape(line.strip())}</li>')
-    title = html.escape(f"activation changed: {report.base} -> {head_text(report.head)}")
-    style = (
-        "body{font-family:system-ui,sans-serif;margin:2rem}li{list-style:none}"
-        ".depth-1{margin-left:1.5rem}.depth-2{margin-left:3rem;font-family:monospace}"
-    )
-    return (
-        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f"<style>{style}</style></head><body><h1>{title}</h1>"
-        f"<p><strong>{html.escape(overall(report))}</strong></p>"
-        f"<ul>{''.join(rows)}</ul></body></html>\n"
-    )
 
 
 def render_changed_junit(report: ChangedReport) -> bytes:
@@ -374,10 +362,13 @@ def _texts(counts: dict[str, int]) -> dict[str, str]:
     return {key: str(value) for key, value in counts.items()}
 
 
-def changed_file(name: str, report: ChangedReport) -> bytes:
-    """The report file `name` (junit, markdown or html)."""
+def changed_file(name: str, report: ChangedReport, path: Path) -> bytes:
+    """The report file `name` (junit, markdown or html) for `path` (the HTML links its
+    transcripts relative to the file's folder)."""
     if name == "junit":
         return render_changed_junit(report)
     if name == "markdown":
         return render_changed_markdown(report).encode()
-    return render_changed_html(report).encode()
+    from activation.report.changed_html import render_changed_html
+
+    return render_changed_html(report, path.absolute().parent).encode()

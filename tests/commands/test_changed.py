@@ -207,7 +207,10 @@ def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_pat
     assert "| `billing:refunds` | description, body or references |" in text
     assert "behavior suite of billing:refunds" in text
     assert junit.read_bytes().count(b"<testsuite ") == 3
-    assert b"activation changed: git:main -&gt; the working tree" in page.read_bytes()
+    html = page.read_text()
+    assert "<h1>activation changed: git:main -&gt; the working tree</h1>" in html
+    assert html.count('<section class="cell" id="gate-') == 3  # each gate's cell, in full
+    assert 'href="#gate-3-cell-1-report">behavior suite of billing:refunds' in html
 
 
 def test_a_changed_skill_with_no_cases_is_untested(
