@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from tests.support.behavior_repo import example_repo
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
 from tests.support.skill_repo import DISTRACTORS, write_distractors
@@ -27,6 +28,12 @@ GRADERS = "- type: contains\n  value: refunded\n  description: Says refunded\n  
 STOLEN = ["bank-dispute", "bank-chargeback"]
 """The cases the mock model sends to refunds once its description takes disputes (with the
 test distractors; the README's run, with the bundled ones, loses chargeback-evidence too)."""
+BROKEN_ONE = {
+    "welcome_banner": {"baseline": 3, "candidate": 0},
+    "configure_once": {"baseline": 3, "candidate": 3},
+    "batch_cards": {"baseline": 3, "candidate": 3},
+}
+"""The broken body breaks one case of the behavior example (as in test_behavior_command)."""
 
 
 def cases_for(skill: str) -> bytes:
@@ -378,3 +385,22 @@ def test_the_job_summary_gets_the_one_report(
         "references changed and it has no behavior suite |"
     ) in text
     assert "- bank-dispute: " in text
+
+
+def test_a_single_skill_repo_uses_its_root_evals_for_a_body_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = example_repo(tmp_path / "greetlib", broken=True)
+    monkeypatch.chdir(root)
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    code, report = changed(tmp_path, "--trials", "3", stages=stages)
+    assert code == 1
+    assert skills(report) == {"greetlib:greetlib": ("modified", ["body"], [])}
+    assert [(gate["kind"], gate["suite"]) for gate in report["gates"]] == [("behavior", "evals")]
+    assert gates(report) == {
+        ("behavior", "greetlib:greetlib"): {
+            "batch_cards": "PASS",
+            "configure_once": "PASS",
+            "welcome_banner": "REGRESSED",
+        }
+    }
