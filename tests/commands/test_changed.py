@@ -404,3 +404,26 @@ def test_a_single_skill_repo_uses_its_root_evals_for_a_body_change(
             "welcome_banner": "REGRESSED",
         }
     }
+
+
+def test_an_added_skill_without_cases_gates_its_siblings_and_is_untested(
+    repo: Path, tmp_path: Path
+) -> None:
+    payouts = repo / BILLING / "payouts" / "SKILL.md"
+    payouts.parent.mkdir()
+    payouts.write_text(
+        "---\nname: payouts\ndescription: Pay out refunds to a bank.\n---\n# Payouts\n"
+    )
+    code, report = changed(tmp_path, "--model", "mock")
+    assert code == 1
+    assert skills(report) == {
+        "billing:payouts": ("added", ["description", "body"], ["description", "body"])
+    }
+    found = gates(report)
+    assert sorted(found) == [("activation", "billing:disputes"), ("activation", "billing:refunds")]
+    run = cells(report["gates"][0]["run"])[0]
+    listed = {
+        variant: [entry["id"] for entry in run[variant]["skills"]]
+        for variant in ("baseline", "candidate")
+    }
+    assert "billing:payouts" in listed["candidate"] and "billing:payouts" not in listed["baseline"]
