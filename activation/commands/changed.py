@@ -35,8 +35,6 @@ if TYPE_CHECKING:
     from activation.trials.stage import Stage
 
 WORKING_TREE = "the working tree"
-ROOT_EVALS = Path("evals")
-"""A single-skill repo's behavior suite, as `activation behavior` finds it."""
 
 
 @dataclass(frozen=True)
@@ -115,51 +113,28 @@ def written_for(path: Path) -> str | None:
 
 
 def find_suites(
-    repo: Path, skills: Mapping[str, SkillPlace], extra: Path | None
+    repo: Path, skills: Mapping[str, SkillPlace], given: Path | None
 ) -> dict[str, Suites]:
-    """Each skill's suites, by SKILL.md path: `cases.json` beside its SKILL.md, else a
-    cases file of the repo (`cases.json`, `*.cases.json`, or `--cases`) whose top-level
-    `skill` names it, or which names none in a repo of one skill; `evals/` in its folder,
-    else the repo's `evals/` in a repo of one skill."""
-    from activation.inputs.change_plan import Suites
-    from activation.inputs.changes import is_cases_file
+    """Each skill's suites (change_plan.find_suites), from the working tree's cases files,
+    each read for the skill it names, and whether each place an eval folder may be exists."""
+    from activation.inputs.change_plan import CasesFile
+    from activation.inputs.change_plan import find_suites as match_suites
+    from activation.inputs.changes import EVALS_FOLDER, is_cases_file
     from activation.inputs.git_tree import working_paths
 
-    own = {path: repo / place.folder / "cases.json" for path, place in skills.items()}
-    named: dict[str, Path] = {}
-    files = [(repo / path, False) for path in working_paths(repo) if is_cases_file(path)]
-    files += [(extra.resolve(), True)] if extra is not None else []
-    beside = {file.resolve() for file in own.values()}
-    for file, given in files:
-        if file.resolve() in beside or not file.is_file():
-            continue
-        for path in owners(written_for(file), skills, given):
-            named.setdefault(path, file)
-    found = {}
-    for path, place in skills.items():
-        cases = own[path] if own[path].is_file() else named.get(path)
-        evals = repo / place.folder / "evals"
-        if not evals.is_dir() and len(skills) == 1 and (repo / ROOT_EVALS).is_dir():
-            evals = repo / ROOT_EVALS
-        found[path] = Suites(
-            str(cases.relative_to(repo))
-            if cases and cases.is_relative_to(repo)
-            else (str(cases) if cases else None),
-            str(evals.relative_to(repo)) if evals.is_dir() else None,
-        )
-    return found
-
-
-def owners(skill: str | None, skills: Mapping[str, SkillPlace], given: bool) -> list[str]:
-    """The skills a cases file is for: the one its `skill` names (by id, or by folder name
-    when the id has no plugin), or, for a file that names none, the repo's only skill."""
-    if skill is None:
-        return list(skills) if len(skills) == 1 and given else []
-    return [
-        path
-        for path, place in skills.items()
-        if place.id == skill or (":" not in skill and place.name == skill)
-    ]
+    beside = {f"{place.folder}/cases.json" for place in skills.values()}
+    files = []
+    for path in working_paths(repo):
+        if is_cases_file(path) and (repo / path).is_file():
+            named = None if path in beside else written_for(repo / path)
+            files.append(CasesFile(path, named))
+    if given is not None:
+        file = given.resolve()
+        shown = file.relative_to(repo).as_posix() if file.is_relative_to(repo) else str(file)
+        files.append(CasesFile(shown, written_for(file), given=True))
+    places = [f"{place.folder}/{EVALS_FOLDER}" for place in skills.values()] + [EVALS_FOLDER]
+    folders = frozenset(place for place in places if (repo / place).is_dir())
+    return match_suites(skills, files, folders)
 
 
 def prepare(

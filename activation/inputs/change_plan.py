@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from activation.inputs.changes import ChangeKind, SkillChange, SkillPlace
+from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 
 GateKind = Literal["activation", "behavior"]
 
@@ -63,6 +63,54 @@ class Plan:
     def relevant(self) -> bool:
         """Whether anything changed that the gates care about."""
         return bool(self.skills)
+
+
+@dataclass(frozen=True)
+class CasesFile:
+    """A cases file of the repo, and the skill its top-level `skill` names (None: none)."""
+
+    path: str
+    written_for: str | None
+    given: bool = False
+    """Passed with `--cases` (or the settings' `cases`), rather than found by its name."""
+
+
+def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
+    """The skills a cases file is for: the one its `skill` names (by id, or by folder name
+    when the id has no plugin), or, for a given file that names none, the repo's only
+    skill."""
+    skill = file.written_for
+    if skill is None:
+        return list(skills) if len(skills) == 1 and file.given else []
+    return [
+        path
+        for path, place in skills.items()
+        if place.id == skill or (":" not in skill and place.name == skill)
+    ]
+
+
+def find_suites(
+    skills: Mapping[str, SkillPlace],
+    cases_files: Sequence[CasesFile],
+    folders: frozenset[str],
+) -> dict[str, Suites]:
+    """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that exist, as
+    repo-relative paths; `cases_files`: its cases files, found or given): `cases.json`
+    beside its SKILL.md, else the first cases file that is for it (see `owners`); `evals/`
+    in its folder, else the repo's `evals/` in a repo of one skill."""
+    paths = {file.path for file in cases_files}
+    named: dict[str, str] = {}
+    for file in cases_files:
+        for path in owners(file, skills):
+            named.setdefault(path, file.path)
+    found = {}
+    for path, place in skills.items():
+        beside = f"{place.folder}/{CASES_FILE}"
+        evals = f"{place.folder}/{EVALS_FOLDER}"
+        if evals not in folders:
+            evals = EVALS_FOLDER if len(skills) == 1 and EVALS_FOLDER in folders else ""
+        found[path] = Suites(beside if beside in paths else named.get(path), evals or None)
+    return found
 
 
 def plan_runs(

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.change_plan import GateRun, Suites, plan_runs
+from activation.inputs.change_plan import CasesFile, GateRun, Suites, find_suites, plan_runs
 from activation.inputs.changes import SkillChange, in_skill_roots, skill_changes, skills_in
 
 
@@ -230,3 +230,36 @@ def test_a_removed_skill_gates_its_siblings() -> None:
     plan = plan_runs([removed], head, SUITES)
     assert runs(plan.runs) == [("activation", "billing:refunds", ("billing:disputes",))]
     assert plan.untested == ()
+
+
+# --- where each skill's suites are -----------------------------------------------------------
+
+
+def test_cases_beside_a_skill_win_then_files_that_name_it() -> None:
+    files = [
+        CasesFile("plugins/pay/skills/refunds/cases.json", None),
+        CasesFile("suites/disputes.cases.json", "billing:disputes"),
+        CasesFile("suites/style.cases.json", "style"),
+        CasesFile("suites/refunds-too.cases.json", "billing:refunds"),
+    ]
+    folders = frozenset({"plugins/pay/skills/refunds/evals", "evals"})
+    found = find_suites(HEAD, files, folders)
+    assert found == {
+        ".claude/skills/deploy/SKILL.md": Suites(None, None),
+        DISPUTES: Suites("suites/disputes.cases.json", None),
+        REFUNDS: Suites(
+            "plugins/pay/skills/refunds/cases.json", "plugins/pay/skills/refunds/evals"
+        ),
+        STYLE: Suites("suites/style.cases.json", None),  # a bare name names the folder
+    }
+
+
+def test_a_given_file_that_names_no_skill_is_the_only_skills() -> None:
+    only = {REFUNDS: HEAD[REFUNDS]}
+    found = CasesFile("activation/cases.json", None)
+    assert find_suites(only, [found], frozenset()) == {REFUNDS: Suites()}
+    given = CasesFile("activation/cases.json", None, given=True)
+    assert find_suites(only, [given], frozenset({"evals"})) == {
+        REFUNDS: Suites("activation/cases.json", "evals")
+    }
+    assert find_suites(HEAD, [given], frozenset({"evals"}))[REFUNDS] == Suites()
