@@ -199,7 +199,8 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
 
 def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[str]:
     """`activation behavior`'s command line for a gate: the skill, its suite, the versions,
-    and what the two commands share (the agents, the cache, the cost ceiling, the seed)."""
+    and what the two commands share (the agents, the cache, the cost ceiling, the seed,
+    `--fail-on weakened`)."""
     argv = [
         "--repo",
         str(repo),
@@ -222,6 +223,8 @@ def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[st
         argv.append("--no-cache")
     if args.max_cost_usd is not None:
         argv += ["--max-cost-usd", str(args.max_cost_usd)]
+    if args.fail_on:
+        argv += ["--fail-on", args.fail_on]
     return argv
 
 

@@ -172,12 +172,15 @@ def test_a_description_change_gates_the_skill_and_its_siblings(repo: Path, tmp_p
 def test_a_body_change_runs_the_behavior_suite_only(repo: Path, tmp_path: Path) -> None:
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
     stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 0}}))
-    code, report = changed(tmp_path, "--model", "mock", "--trials", "3", stages=stages)
+    code, report = changed(
+        tmp_path, "--model", "mock", "--trials", "3", "--fail-on", "weakened", stages=stages
+    )
     assert code == 1
     assert skills(report) == {"billing:refunds": ("modified", ["body"], [])}
     assert gates(report) == {("behavior", "billing:refunds"): {"refund_note": "REGRESSED"}}
     (spec, inputs, _backend) = stages.opened[0]
-    assert spec.stage == "C" and inputs.target.skill_id == "billing:refunds"
+    assert (spec.stage, spec.model, spec.fail_on) == ("C", None, ("weakened",))
+    assert inputs.target.skill_id == "billing:refunds"
     assert "Email the customer" in inputs.candidate.text
     assert "Email the customer" not in inputs.baseline.text
 
