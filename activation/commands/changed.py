@@ -221,6 +221,7 @@ def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[st
         argv += ["--cache-dir", str(args.cache_dir)]
     if args.no_cache:
         argv.append("--no-cache")
+    argv += ["--cache-ttl", f"{args.cache_ttl}s"]
     if args.max_cost_usd is not None:
         argv += ["--max-cost-usd", str(args.max_cost_usd)]
     if args.fail_on:

@@ -430,3 +430,12 @@ def test_an_added_skill_without_cases_gates_its_siblings_and_is_untested(
         for variant in ("baseline", "candidate")
     }
     assert "billing:payouts" in listed["candidate"] and "billing:payouts" not in listed["baseline"]
+
+
+def test_a_behavior_suite_run_again_is_answered_from_the_cache(repo: Path, tmp_path: Path) -> None:
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    script = passing({"refund_note": {"baseline": 3, "candidate": 3}})
+    first, again = FakeBehavior(script), FakeBehavior(script)
+    assert changed(tmp_path, "--trials", "3", stages=first)[0] == 0
+    assert changed(tmp_path, "--trials", "3", stages=again, name="again.json")[0] == 0
+    assert (first.calls, again.calls) == (9, 0)  # baseline, candidate and none, 3 trials each
