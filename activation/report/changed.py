@@ -9,6 +9,7 @@ behavior` would have written it), so nothing a single run reports is lost here.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,15 @@ KIND_TITLES: dict[ChangeKind, str] = {
     "body": "body or references",
     "other": "other",
 }
-ICONS = {ExitCode.OK: "✅", ExitCode.REGRESSED: "❌", ExitCode.INCOMPLETE: "⚠️"}
+ICONS: dict[int, str] = {ExitCode.OK: "✅", ExitCode.INCOMPLETE: "⚠️"}
+"""The job summary's mark per exit code; any other is a failure (❌)."""
+OUTCOMES: dict[int, str] = {
+    ExitCode.OK: "OK",
+    ExitCode.REGRESSED: "FAILED",
+    ExitCode.INCOMPLETE: "INCOMPLETE",
+    ExitCode.INTERRUPTED: "INTERRUPTED",
+}
+"""A gate's outcome in a word, by its exit code."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,11 +146,6 @@ def build_changed(
 # --- words ---------------------------------------------------------------------------------
 
 
-def head_text(head: str) -> str:
-    """The head as words: a `git:` spec, or the working tree."""
-    return head
-
-
 def changed_text(skill: ChangedSkill) -> str:
     if skill.status == "removed":
         return "removed"
@@ -149,23 +153,14 @@ def changed_text(skill: ChangedSkill) -> str:
     return f"added ({kinds})" if skill.status == "added" else kinds
 
 
-def statuses(run: Matrix) -> dict[Status, int]:
-    counts: dict[Status, int] = {}
-    for cell in run.cells:
-        for entry in cell.cases:
-            counts[entry.status] = counts.get(entry.status, 0) + 1
-    return counts
-
-
 def gate_verdict(gate: GateResult) -> str:
-    """`REGRESSED: 2 cases` style: the gate's worst news, or its PASS/FAIL counts."""
-    counts = statuses(gate.run)
-    cells = len(gate.run.cells)
+    """The gate's outcome and its cases' statuses over every cell: `FAILED: 9 PASS, 3
+    REGRESSED`."""
+    counts = Counter(entry.status for cell in gate.run.cells for entry in cell.cases)
     parts = [f"{count} {status.value}" for status, count in counts.items()]
+    cells = len(gate.run.cells)
     where = f" over {cells} cells" if cells > 1 else ""
-    outcome = {0: "OK", 1: "FAILED", 3: "INCOMPLETE", 130: "INTERRUPTED"}.get(
-        gate.run.exit_code, f"exit {gate.run.exit_code}"
-    )
+    outcome = OUTCOMES.get(gate.run.exit_code, f"exit {gate.run.exit_code}")
     return f"{outcome}: {', '.join(parts) or 'no case'}{where}"
 
 
@@ -217,7 +212,7 @@ def overall(report: ChangedReport) -> str:
 
 def summary_lines(report: ChangedReport) -> list[str]:
     """The plain-text report: per skill, what changed, what ran and the verdicts."""
-    lines = [f"activation changed: {report.base} -> {head_text(report.head)}"]
+    lines = [f"activation changed: {report.base} -> {report.head}"]
     if not report.skills:
         lines.append("no skill changed")
     for skill in report.skills:
@@ -264,11 +259,11 @@ def _cell(text: str) -> str:
 def render_changed_markdown(report: ChangedReport) -> str:
     """The job summary and pull-request comment: a row per skill, then each gate's
     flagged cases."""
-    icon = ICONS.get(ExitCode(report.exit_code), "❌") if report.exit_code in (0, 1, 3) else "❌"
+    icon = ICONS.get(report.exit_code, "❌")
     lines = [
         f"### {icon} activation changed: {overall(report)}",
         "",
-        f"Base `{report.base}`, head {head_text(report.head)}.",
+        f"Base `{report.base}`, head {report.head}.",
         "",
     ]
     if report.skills or report.gates:

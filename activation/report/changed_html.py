@@ -13,7 +13,6 @@ from activation.report.changed import (
     changed_text,
     gate_title,
     gate_verdict,
-    head_text,
     overall,
     untested_text,
 )
@@ -67,7 +66,7 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
     template = environment().get_template("changed.html.j2")
     return template.render(
         report=report,
-        title=f"activation changed: {report.base} -> {head_text(report.head)}",
+        title=f"activation changed: {report.base} -> {report.head}",
         verdict=overall(report),
         rows=rows,
         sections=sections,
