@@ -15,6 +15,7 @@ import pytest
 
 from activation.commands.main import main
 from tests.support.behavior_repo import example_repo
+from tests.support.browser import Launcher, visit
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
 from tests.support.skill_repo import DISTRACTORS, write_distractors
@@ -439,3 +440,24 @@ def test_a_behavior_suite_run_again_is_answered_from_the_cache(repo: Path, tmp_p
     assert changed(tmp_path, "--trials", "3", stages=first)[0] == 0
     assert changed(tmp_path, "--trials", "3", stages=again, name="again.json")[0] == 0
     assert (first.calls, again.calls) == (9, 0)  # baseline, candidate and none, 3 trials each
+
+
+def test_the_html_page_works_in_a_browser(repo: Path, tmp_path: Path, chromium: Launcher) -> None:
+    (repo / BILLING / "refunds" / "SKILL.md").write_text(STEALING)
+    page_file = tmp_path / "changed.html"
+    assert changed(tmp_path, "--model", "mock", "--html", str(page_file))[0] == 1
+    with chromium() as browser, visit(browser, page_file) as seen:
+        page = seen.page
+        assert page.locator("#skills tbody tr").count() == 2  # refunds, then its sibling
+        first, second = "#gate-1-cell-1-", "#gate-2-cell-1-"
+
+        def shown(prefix: str) -> list[str]:
+            return page.locator(f"{prefix}cases tbody tr:visible td.id").all_inner_texts()
+
+        assert len(shown(first)) == len(shown(second)) == 12
+        page.select_option(f"{second}status-filter", "REGRESSED")
+        assert sorted(shown(second)) == sorted(STOLEN)
+        assert len(shown(first)) == 12
+        page.click('#skills a[href="#gate-2-cell-1-report"]')
+        assert seen.errors == []
+        assert seen.requests == [page_file.as_uri()]
