@@ -186,7 +186,11 @@ def _activation(
     warnings = run_warnings(specs, inputs, bundled_cases=False)
     session.warn([f"{run.place.id}: {warning}" for warning in warnings])
     if only is None:
-        inputs = stage.select(inputs, session.say)
+        try:
+            inputs = stage.select(inputs, session.say)
+        except InputError as error:  # Stage B: no spot check and nothing flagged here
+            session.say(f"{run.place.id}: its activation gate is left out: {error}")
+            return None
     if args.dry_run:
         return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
     return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])

@@ -6,6 +6,7 @@ on the scripted Stage C (tests/support/fake_behavior.py)."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,11 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
 from tests.support.browser import Launcher, visit
 from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
 from tests.support.skill_repo import DISTRACTORS, write_distractors
 
@@ -94,7 +97,7 @@ def edit(repo: Path, skill: str, old: str, new: str) -> None:
 def changed(
     tmp_path: Path,
     *flags: str,
-    stages: FakeBehavior | None = None,
+    stages: Mapping[str, Stage] | None = None,
     name: str = "changed.json",
     summary: bool = False,
 ) -> tuple[int, dict[str, Any]]:
@@ -461,3 +464,27 @@ def test_the_html_page_works_in_a_browser(repo: Path, tmp_path: Path, chromium: 
         page.click('#skills a[href="#gate-2-cell-1-report"]')
         assert seen.errors == []
         assert seen.requests == [page_file.as_uri()]
+
+
+def test_real_runs_each_gates_spot_checks_and_leaves_out_a_gate_with_none(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
+    style = repo / "plugins" / "docs" / "skills" / "style" / "SKILL.md"
+    style.write_text(STYLE.replace("house style guide", "house style guide and tone"))
+    fake = FakeStages(lambda key: key.case.should_activate)
+    stages = {"A": fake["A"], "B": fake["B"], "C": FakeBehavior(passing({}))}
+    code, report = changed(tmp_path, "--real", stages=stages)
+    assert code == 0
+    # The fake says only whether the gate's own skill fired, on both sides alike: each
+    # gate's spot checks, the case its skill owns PASS, the other's (nothing fired where a
+    # sibling should have) FAIL on both sides; no case of style's, which has no spot check.
+    assert gates(report) == {
+        ("activation", "billing:disputes"): {"refund-order": "FAIL", "chargeback-evidence": "PASS"},
+        ("activation", "billing:refunds"): {"refund-order": "PASS", "chargeback-evidence": "FAIL"},
+    }
+    assert [opened.spec.stage for opened in fake.opened] == ["B", "B"]
+    assert (
+        "docs:style: its activation gate is left out: no case selected for --real "
+        "(spot checks only (no Stage A run on these two descriptions yet)): pass --only ids"
+    ) in capsys.readouterr().err
