@@ -77,7 +77,7 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
         lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
-        session.out.print("\n".join(lines), markup=False, soft_wrap=True)
+        session.out.print("\n".join(lines + cost_lines(gates)), markup=False, soft_wrap=True)
         return 0
     runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
     from activation.report.changed import build_changed
@@ -289,6 +289,24 @@ def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> lis
         )
     if not runs:
         lines.append("would run: nothing")
+    return lines
+
+
+def cost_lines(gates: Sequence[Gate]) -> list[str]:
+    """What each gate would cost, over its cells, and every gate together (a dry run's,
+    estimated from the requests' characters: no call is made)."""
+    from activation.report.changed import cost_text
+
+    lines, every = [], []
+    for gate in gates:
+        found = [
+            gate.stage.estimate(gate.stage.preflight(spec, calls=False), inputs)
+            for spec, inputs in gate.cells
+        ]
+        every += found
+        lines.append(f"cost of the {gate.run.kind} gate of {gate.run.place.id}: {cost_text(found)}")
+    if len(gates) > 1:
+        lines.append(f"cost of every gate: {cost_text(every)}")
     return lines
 
 

@@ -25,6 +25,7 @@ from activation.inputs.changes import ChangeKind
 from activation.report import words
 from activation.report.junit import case_body, failing, xml_text
 from activation.report.matrix import Matrix
+from activation.trials.stage import CostEstimate
 
 CHANGED_SCHEMA = "activation-changed/1"
 GATE_TITLES: dict[GateKind, str] = {"activation": "activation gate", "behavior": "behavior suite"}
@@ -162,6 +163,17 @@ def gate_verdict(gate: GateResult) -> str:
     where = f" over {cells} cells" if cells > 1 else ""
     outcome = OUTCOMES.get(gate.run.exit_code, f"exit {gate.run.exit_code}")
     return f"{outcome}: {', '.join(parts) or 'no case'}{where}"
+
+
+def cost_text(estimates: Sequence[CostEstimate]) -> str:
+    """First round and worst case over some cells' estimates, known only when each is."""
+    firsts = [estimate.first_round for estimate in estimates]
+    worsts = [estimate.worst_case for estimate in estimates]
+    if any(value is None for value in (*firsts, *worsts)):
+        return "unknown (a cell without a price)"
+    first = sum(value for value in firsts if value is not None)
+    worst = sum(value for value in worsts if value is not None)
+    return f"first round {words.money(first)}, worst case {words.money(worst)}"
 
 
 def flagged_cases(gate: GateResult) -> list[str]:

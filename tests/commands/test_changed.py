@@ -369,6 +369,10 @@ def test_a_dry_run_shows_the_plan_with_no_request(
         "(because of billing:refunds)",
         "would run: activation gate of billing:refunds on "
         "plugins/billing/skills/refunds/cases.json (because of billing:refunds)",
+        # The same cases and listing: the same estimate (from characters, no call).
+        "cost of the activation gate of billing:disputes: first round $0.0670, worst case $0.5179",
+        "cost of the activation gate of billing:refunds: first round $0.0670, worst case $0.5179",
+        "cost of every gate: first round $0.1341, worst case $1.04",
     ]
 
 
