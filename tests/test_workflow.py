@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import git
+import orjson
 import pytest
 import yaml
 
-from tests.support.cli import read_report
+from tests.support.cli import REPORTS
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.skill_repo import (
     DISTRACTORS,
@@ -70,6 +71,16 @@ def model(request: FakeRequest) -> Reply:
     return Text("Refunded.")
 
 
+def gate_run(path: Path) -> Any:
+    """The one gate's run of an `activation changed` report, valid against the report's
+    schema."""
+    data = orjson.loads(path.read_bytes())
+    assert data["schema"] == "activation-changed/1"
+    (gate,) = data["gates"]
+    REPORTS.validate(gate["run"])
+    return gate["run"]
+
+
 def load_workflow() -> dict[Any, Any]:
     return yaml.safe_load(WORKFLOW.read_text())
 
@@ -91,7 +102,9 @@ def test_actionlint_passes_and_would_catch_a_mistake(tmp_path: Path) -> None:
 def test_the_workflow_says_what_the_readme_promises() -> None:
     workflow = load_workflow()
     on = workflow[True]  # YAML 1.1 reads the key `on` as true
-    assert on["pull_request"]["paths"] == ["**/SKILL.md"]
+    assert on["pull_request"]["paths"] == [
+        "**/SKILL.md", "plugins/**", "skills/**", "**/.claude/skills/**", "**/.agents/skills/**",
+    ]  # fmt: skip
     assert "labeled" in on["pull_request"]["types"]
     assert set(on["workflow_dispatch"]["inputs"]) == {"base", "real"}
     assert workflow["env"]["BASE_REF"] == "${{ github.base_ref || inputs.base }}"
@@ -248,9 +261,12 @@ def test_stage_a_steps_gate_and_report(
         codes = runner.run_job(workflow["jobs"]["stage-a"], workflow["env"])
     assert codes == {"Install activation": 0, "Stage A": 1}
     installs = (runner.folder / "installs.log").read_text().splitlines()
-    assert installs == [f"pip -m pip install {workflow['env']['ACTIVATION_INSTALL']}"]
+    assert installs == [
+        f"pip -m pip install {workflow['env']['ACTIVATION_INSTALL']}",
+        "npm install --global @anthropic-ai/claude-code@2.1.332",
+    ]
     root = pull_request.root
-    report = read_report(root / "activation-report.json")
+    report = gate_run(root / "activation-report.json")
     assert report["baseline"]["spec"] == "git:origin/main"
     assert report["baseline"]["description"] == BASELINE
     assert report["summary"]["regressed"] == ["stripe-dispute"]
@@ -258,7 +274,10 @@ def test_stage_a_steps_gate_and_report(
     assert (root / "activation-junit.xml").read_bytes().count(b"<failure ") == 1
     assert b"svg" in (root / "activation-report.html").read_bytes()
     summary = (runner.folder / "summary.md").read_text()
-    assert summary.startswith("### ❌ activation: FAILED: the candidate regressed.\n")
+    assert summary.startswith(
+        "### ❌ activation changed: FAILED: activation gate of billing:refunds "
+        "(activation/cases.json) regressed.\n"
+    )
     assert API_KEY not in summary + (root / "activation-report.json").read_text()
 
     pull_request.write_description(BASELINE)  # a pull request that changes nothing
@@ -267,7 +286,11 @@ def test_stage_a_steps_gate_and_report(
         assert again.run_job(workflow["jobs"]["stage-a"], workflow["env"]) == {
             "Install activation": 0, "Stage A": 0,
         }  # fmt: skip
-    assert (again.folder / "summary.md").read_text().startswith("### ✅ activation: OK")
+    assert (
+        (again.folder / "summary.md")
+        .read_text()
+        .startswith("### ✅ activation changed: OK: no skill changed; nothing to run.")
+    )
 
 
 def test_stage_b_steps_run_the_real_agent_on_what_stage_a_flagged(
@@ -288,7 +311,7 @@ def test_stage_b_steps_run_the_real_agent_on_what_stage_a_flagged(
     installs = (stage_b.folder / "installs.log").read_text().splitlines()
     assert installs[1] == "npm install --global @anthropic-ai/claude-code@2.1.332"
     root = pull_request.root
-    real = read_report(root / "activation-real.json")
+    real = gate_run(root / "activation-real.json")
     assert (real["stage"], real["summary"]["regressed"]) == ("B", ["stripe-dispute"])
     transcripts = [trial["transcript"] for trial in real["cases"][0]["trials"]]
     assert len(transcripts) == 6

@@ -535,8 +535,8 @@ RUN = Command(
     "Compare two versions of a skill description on a labelled case matrix and fail when "
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
-    "Subcommands: suggest, lint, visibility, detect, calibrate, report, diff, merge, cache, "
-    "schema "
+    "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
+    "diff, merge, cache, schema, import "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model, activation --model mock.",
     (
@@ -1076,9 +1076,65 @@ IMPORT = Command(
         ),
     ),
 )
+CHANGED = Command(
+    "activation changed",
+    "Gate what a change touched, skill by skill, in a repo of several plugins or skills "
+    "folders: a skill whose description or when_to_use changed runs the activation gate on "
+    "its cases and on its set's siblings' cases, in every cell; a skill whose body or "
+    "references changed runs its behavior suite; a changed skill with no cases is 'not "
+    "tested' (exit 1 unless --allow-untested); nothing relevant changed exits 0 at once. "
+    "Cases per skill: cases.json beside its SKILL.md, or any cases.json or *.cases.json "
+    "whose top-level skill names it; behavior: its folder's evals/. "
+    "Example: activation changed --base git:origin/main --json changed.json",
+    (
+        (
+            "inputs",
+            (
+                Flag(
+                    "--base", "git:REF", "the version the change is measured against", required=True
+                ),
+                Flag("--head", "git:REF", "the changed version", shown="the working tree"),
+                TARGET[0],
+                Flag(
+                    "--cases",
+                    "FILE",
+                    "a cases file for the skill its top-level skill names (the only skill "
+                    "of the repo when it names none)",
+                    Path,
+                    toml=PATH,
+                ),
+                DISTRACTORS,
+                CATALOG,
+                switch("--allow-untested", "a changed skill with no cases does not fail"),
+                Flag(
+                    "--only",
+                    "IDS",
+                    "comma-separated case ids: each gate runs those of its cases (a gate with "
+                    "none of them is left out)",
+                    parse_only,
+                ),
+            ),
+        ),
+        ("trials", TRIAL_OPTIONS),
+        ("cost and cache", COST_AND_CACHE),
+        ("outputs", (JSON, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("Stage B (--real)", STAGE_B_OPTIONS),
+        (
+            None,
+            (
+                switch("--dry-run", "find the changes and show what would run; no model call"),
+                DEBUG,
+            ),
+        ),
+    ),
+    "The activation gates' flags are the main command's; each behavior suite runs as "
+    "activation behavior would with its defaults, on the same agents. " + CONFIG_EPILOG,
+    settings=True,
+)
 COMMANDS: Mapping[str, Command] = {
     "run": RUN,
     "behavior": BEHAVIOR,
+    "changed": CHANGED,
     "calibrate": CALIBRATE,
     "calibrate --behavior": BEHAVIOR_CALIBRATE,
     "suggest": SUGGEST,

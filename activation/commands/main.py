@@ -16,14 +16,14 @@ from activation.commands.session import Command, Session, install_stop_signals, 
 from activation.trials.stage import Stage
 
 SUBCOMMANDS = (
-    "behavior", "suggest", "lint", "visibility", "detect", "calibrate", "report", "diff",
-    "merge", "cache", "schema", "import",
+    "behavior", "changed", "suggest", "lint", "visibility", "detect", "calibrate", "report",
+    "diff", "merge", "cache", "schema", "import",
 )  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`, or in the module
 `MODULES` names."""
 MODULES = {"import": "import_cases"}
 """The commands whose module is named otherwise (`import` is a Python keyword)."""
-WITH_STAGES = frozenset({"run", "behavior", "calibrate", "suggest"})
+WITH_STAGES = frozenset({"run", "behavior", "changed", "calibrate", "suggest"})
 """The commands that run trials, and so take the stages."""
 
 

@@ -4,7 +4,7 @@ only when a `git:` spec is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 import git
@@ -165,3 +165,56 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
         return bytes(blob.data_stream.read())
     except GIT_LOOKUP_ERRORS:
         raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+
+
+def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
+    """Every file of the commit `ref` whose path (relative to `repo_dir`) `keep` accepts,
+    symbolic links left out: one version of a repo's skill sets, for `activation changed`."""
+    try:
+        repo = git.Repo(repo_dir, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(f"{spec}: {repo_dir} is not a git repository") from None
+    try:
+        root = Path(repo.working_tree_dir or repo_dir).resolve()
+        below = PurePosixPath(*repo_dir.resolve().relative_to(root).parts)
+        try:
+            tree = _commit_at(repo, ref).tree
+        except InputError as error:
+            raise InputError(f"{spec}: {error}") from None
+        except GIT_LOOKUP_ERRORS:
+            raise InputError(unknown_ref_message(spec, ref, repo_dir)) from None
+        found = {}
+        for item in tree.traverse():
+            if not isinstance(item, git.Blob) or item.mode == SYMLINK_MODE:
+                continue
+            path = PurePosixPath(str(item.path))
+            if below.parts and not path.is_relative_to(below):
+                continue
+            relative = path.relative_to(below).as_posix() if below.parts else path.as_posix()
+            if keep(relative):
+                found[relative] = bytes(item.data_stream.read())
+        return found
+    finally:
+        repo.close()
+
+
+def working_paths(repo_dir: Path) -> list[str]:
+    """The working tree's files below `repo_dir` as git sees them (tracked, and untracked
+    but not ignored), relative to it; for `activation changed`'s head when it is the
+    working tree."""
+    try:
+        repo = git.Repo(repo_dir, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(f"{repo_dir} is not a git repository") from None
+    try:
+        root = Path(repo.working_tree_dir or repo_dir).resolve()
+        below = PurePosixPath(*repo_dir.resolve().relative_to(root).parts)
+        listed = repo.git.ls_files("--cached", "--others", "--exclude-standard", "-z")
+    finally:
+        repo.close()
+    found = {PurePosixPath(path) for path in listed.split("\0") if path}
+    if not below.parts:
+        return sorted(path.as_posix() for path in found)
+    return sorted(
+        path.relative_to(below).as_posix() for path in found if path.is_relative_to(below)
+    )

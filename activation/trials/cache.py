@@ -69,7 +69,7 @@ def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial 
     usage = Usage(cost_usd=0.0, from_cache=1)
     if "grades" in entry:
         return _graded(key, entry, chose, target, evidence, usage, where)
-    if activated and target not in chose:
+    if activated and not chose:
         return dataclasses.replace(key.answer(True, evidence, usage, where), cached=True)
     return dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
 

@@ -18,6 +18,7 @@ from activation._models import RunSpec, Setting
 from activation.commands.config import configurable_keys, env_name, resolve
 from activation.commands.flags import (
     CALIBRATE,
+    CHANGED,
     INTEGER,
     LINT,
     NUMBER,
@@ -350,7 +351,7 @@ def test_every_configured_command_has_its_keys() -> None:
     assert not {"help", "version"} & keys
     parsed = {
         key
-        for command in (RUN, CALIBRATE, SUGGEST, LINT)
+        for command in (RUN, CALIBRATE, SUGGEST, LINT, CHANGED)
         for action in command.parser()._actions
         for key in [flag[2:] for flag in action.option_strings if flag.startswith("--")]
     }

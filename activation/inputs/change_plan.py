@@ -1,0 +1,171 @@
+"""What a change must run, from what it touched (changes.py) and which suites test each
+skill: the planner of `activation changed`. Pure: the command finds the suites on disk.
+
+- a skill whose listing changed (description, `when_to_use`, name, hidden or not): the
+  activation gate on its own cases and on the cases of every skill of its set, which could
+  lose prompts to it or take them from it;
+- a skill whose body or references changed: its behavior suite;
+- a changed kind with no suite to test it: "not tested";
+- an added skill has no baseline of its own: its set's siblings are gated (they may lose
+  prompts to it), and it is "not tested" when it has no cases at all; a removed one gates
+  its siblings (they may gain its prompts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
+
+GateKind = Literal["activation", "behavior"]
+
+
+@dataclass(frozen=True)
+class Suites:
+    """What tests one skill: its activation cases file and its behavior suite, if any."""
+
+    cases: str | None = None
+    behavior: str | None = None
+
+
+@dataclass(frozen=True)
+class GateRun:
+    """One gate to run: `kind` on `place`'s suite, because of the changes of `because`."""
+
+    kind: GateKind
+    place: SkillPlace
+    suite: str
+    because: tuple[str, ...]
+    """The ids of the changed skills that call for it."""
+
+
+@dataclass(frozen=True)
+class SkillPlan:
+    """A changed skill: what changed, and what of it no suite tests."""
+
+    change: SkillChange
+    untested: tuple[ChangeKind, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    skills: tuple[SkillPlan, ...]
+    runs: tuple[GateRun, ...]
+
+    @property
+    def untested(self) -> tuple[SkillPlan, ...]:
+        return tuple(plan for plan in self.skills if plan.untested)
+
+    @property
+    def relevant(self) -> bool:
+        """Whether anything changed that the gates care about."""
+        return bool(self.skills)
+
+
+@dataclass(frozen=True)
+class CasesFile:
+    """A cases file of the repo, and the skill its top-level `skill` names (None: none)."""
+
+    path: str
+    written_for: str | None
+    given: bool = False
+    """Passed with `--cases` (or the settings' `cases`), rather than found by its name."""
+
+
+def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
+    """The skills a cases file is for: the one its `skill` names (by id, or by folder name
+    when the id has no plugin), or, for a given file that names none, the repo's only
+    skill."""
+    skill = file.written_for
+    if skill is None:
+        return list(skills) if len(skills) == 1 and file.given else []
+    return [
+        path
+        for path, place in skills.items()
+        if place.id == skill or (":" not in skill and place.name == skill)
+    ]
+
+
+def find_suites(
+    skills: Mapping[str, SkillPlace],
+    cases_files: Sequence[CasesFile],
+    folders: frozenset[str],
+) -> dict[str, Suites]:
+    """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that exist, as
+    repo-relative paths; `cases_files`: its cases files, found or given): `cases.json`
+    beside its SKILL.md, else the first cases file that is for it (see `owners`); `evals/`
+    in its folder, else the repo's `evals/` in a repo of one skill."""
+    paths = {file.path for file in cases_files}
+    named: dict[str, str] = {}
+    for file in cases_files:
+        for path in owners(file, skills):
+            named.setdefault(path, file.path)
+    found = {}
+    for path, place in skills.items():
+        beside = f"{place.folder}/{CASES_FILE}"
+        evals = f"{place.folder}/{EVALS_FOLDER}"
+        if evals not in folders:
+            evals = EVALS_FOLDER if len(skills) == 1 and EVALS_FOLDER in folders else ""
+        found[path] = Suites(beside if beside in paths else named.get(path), evals or None)
+    return found
+
+
+def plan_runs(
+    changes: Sequence[SkillChange],
+    head: Mapping[str, SkillPlace],
+    suites: Mapping[str, Suites],
+) -> Plan:
+    """The gates `changes` call for (`head`: the skills at the head, by SKILL.md path;
+    `suites`: each skill's suites, by SKILL.md path), in skill order, each gate once."""
+    activation: dict[str, list[str]] = {}
+    behavior: dict[str, list[str]] = {}
+    skills = []
+    changed = {change.place.path: change for change in changes}
+    for change in changes:
+        own = suites.get(change.place.path, Suites())
+        listing = change.status != "modified" or "description" in change.kinds
+        if listing:
+            for path, place in head.items():
+                sibling = changed.get(path)
+                if place.set_root != change.place.set_root or (
+                    sibling and sibling.status == "added"
+                ):
+                    continue
+                if suites.get(path, Suites()).cases is not None:
+                    activation.setdefault(path, []).append(change.id)
+        if change.status == "modified" and "body" in change.kinds and own.behavior is not None:
+            behavior.setdefault(change.place.path, []).append(change.id)
+        skills.append(_skill_plan(change, own))
+    runs = [
+        GateRun("activation", head[path], _suite(suites, path, "activation"), tuple(because))
+        for path, because in sorted(activation.items())
+    ]
+    runs += [
+        GateRun("behavior", head[path], _suite(suites, path, "behavior"), tuple(because))
+        for path, because in sorted(behavior.items())
+    ]
+    return Plan(tuple(skills), tuple(sorted(runs, key=lambda run: (run.place.path, run.kind))))
+
+
+def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
+    found = suites[path].cases if kind == "activation" else suites[path].behavior
+    assert found is not None  # only skills with that suite are planned
+    return found
+
+
+def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
+    if change.status == "removed":
+        return SkillPlan(change, note="removed: its siblings' cases run")
+    if change.status == "added":
+        if own.cases is None and own.behavior is None:
+            return SkillPlan(change, change.kinds, "added, with no cases")
+        return SkillPlan(change, note="added: no baseline of its own; its siblings' cases run")
+    untested: list[ChangeKind] = []
+    if "description" in change.kinds and own.cases is None:
+        untested.append("description")
+    if "body" in change.kinds and own.behavior is None:
+        untested.append("body")
+    return SkillPlan(change, tuple(untested))

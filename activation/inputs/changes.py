@@ -1,0 +1,197 @@
+"""What a change touched, per skill: the files of a repo's skill sets at two versions (the
+base, and the head) compared skill by skill.
+
+A change to a skill is one or more kinds: `description` (what the agent lists: the
+description, `when_to_use`, the name, whether it is hidden from the model), `body` (the text
+below the frontmatter, or any other file of the skill's folder: references, scripts), and
+`other` (the rest of the frontmatter, or the skill's own cases and evals, which test the
+skill and are not part of it). Pure: both versions come in as path -> bytes mappings, read by
+git_tree.py (a ref) or the command (the working tree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Literal
+
+import orjson
+
+from activation._config import PLUGINS_DIR, SKILL_FOLDERS
+from activation._errors import InputError
+from activation._models import skill_id
+from activation.inputs.frontmatter import SkillDocument, read_sibling
+from activation.inputs.target import (
+    MANIFEST,
+    SKILL_FILE_NAME,
+    fallback_plugin_root,
+    plugin_name_from_manifest,
+    plugin_root_candidates,
+    skills_folder,
+)
+from activation.inputs.variants import decode_skill
+
+Tree = Mapping[str, bytes]
+"""A version of the repo's skill files: repo-relative POSIX path -> content."""
+ChangeKind = Literal["description", "body", "other"]
+CHANGE_KINDS: tuple[ChangeKind, ...] = ("description", "body", "other")
+LISTED_KEYS = ("description", "when_to_use", "name", "disable-model-invocation")
+"""The frontmatter keys the agent's listing is made of (or hidden by)."""
+CASES_FILE = "cases.json"
+"""A skill's activation cases, beside its SKILL.md (or `<anything>.cases.json` anywhere)."""
+EVALS_FOLDER = "evals"
+"""A skill's behavior suite, in its folder (as `activation behavior` reads `evals/`)."""
+NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills")
+
+
+def in_skill_roots(path: str) -> bool:
+    """Whether a repo path lies where skills are looked for: under `plugins/`, a root
+    skills folder, or a `.claude/skills`/`.agents/skills` folder anywhere."""
+    roots = (PLUGINS_DIR, *SKILL_FOLDERS)
+    if any(path.startswith(f"{root}/") for root in roots):
+        return True
+    return any(f"/{nested}/" in path for nested in NESTED_SKILL_FOLDERS)
+
+
+def is_cases_file(path: str) -> bool:
+    """A file named as activation cases are: `cases.json` or `<name>.cases.json`."""
+    name = PurePosixPath(path).name
+    return name == CASES_FILE or name.endswith(f".{CASES_FILE}")
+
+
+@dataclass(frozen=True)
+class SkillPlace:
+    """Where a skill lives and what the agent calls it."""
+
+    path: str
+    """Its SKILL.md, repo-relative."""
+    set_root: str
+    """The folder holding its set's skill folders (`<plugin>/skills`, `.claude/skills`)."""
+    id: str
+
+    @property
+    def folder(self) -> str:
+        return PurePosixPath(self.path).parent.as_posix()
+
+    @property
+    def name(self) -> str:
+        return PurePosixPath(self.path).parent.name
+
+
+def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
+    """The skill's plugin name as load.find_set finds it, from the tree's manifests (None:
+    a skills folder, whose ids are bare names)."""
+    for folder in plugin_root_candidates(skill_path):
+        manifest = (folder / MANIFEST).as_posix()
+        if manifest in tree:
+            try:
+                data = orjson.loads(tree[manifest])
+            except orjson.JSONDecodeError:
+                raise InputError(f"{manifest}: the plugin manifest is not valid JSON") from None
+            return plugin_name_from_manifest(data, folder.name, manifest)
+    if skill_path.parts[:1] != (PLUGINS_DIR,) and skills_folder(skill_path) is not None:
+        return None
+    return fallback_plugin_root(skill_path).name
+
+
+def skills_in(tree: Tree) -> dict[str, SkillPlace]:
+    """Every skill of the tree, by its SKILL.md path: anywhere under `plugins/`, and each
+    skill folder of the skills-folder layouts (as load.find_skill_files finds them)."""
+    found = {}
+    for path in sorted(tree):
+        pure = PurePosixPath(path)
+        if pure.name != SKILL_FILE_NAME or not in_skill_roots(path):
+            continue
+        if pure.parts[:1] != (PLUGINS_DIR,) and skills_folder(pure) is None:
+            continue
+        name = _plugin_name(tree, pure)
+        found[path] = SkillPlace(
+            path, pure.parent.parent.as_posix(), skill_id(name, pure.parent.name)
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class SkillChange:
+    """One skill the change touched."""
+
+    place: SkillPlace
+    kinds: tuple[ChangeKind, ...]
+    files: tuple[str, ...]
+    """The changed files of its folder, repo-relative."""
+    status: Literal["modified", "added", "removed"] = "modified"
+
+    @property
+    def id(self) -> str:
+        return self.place.id
+
+
+def _owner(path: str, folders: list[str]) -> str | None:
+    """The deepest skill folder `path` lies in."""
+    owners = [folder for folder in folders if path.startswith(f"{folder}/")]
+    return max(owners, key=len) if owners else None
+
+
+def _is_test_file(relative: str) -> bool:
+    """A file of a skill's folder that tests it rather than being part of it."""
+    parts = PurePosixPath(relative).parts
+    return parts[:1] == (EVALS_FOLDER,) or (len(parts) == 1 and is_cases_file(relative))
+
+
+def _document(data: bytes, source: str) -> SkillDocument:
+    return read_sibling(decode_skill(data, source), source)
+
+
+def _skill_kinds(
+    skill_md: str, folder: str, changed: list[str], base: Tree, head: Tree
+) -> tuple[ChangeKind, ...]:
+    kinds: set[ChangeKind] = set()
+    for path in changed:
+        relative = path.removeprefix(f"{folder}/")
+        if path == skill_md:
+            before = _document(base[path], f"base:{path}")
+            after = _document(head[path], f"head:{path}")
+            listed = [
+                key
+                for key in LISTED_KEYS
+                if before.frontmatter.get(key) != after.frontmatter.get(key)
+            ]
+            if listed:
+                kinds.add("description")
+            rest = {k: v for k, v in before.frontmatter.items() if k not in LISTED_KEYS}
+            if rest != {k: v for k, v in after.frontmatter.items() if k not in LISTED_KEYS}:
+                kinds.add("other")
+            if before.body != after.body:
+                kinds.add("body")
+        elif _is_test_file(relative):
+            kinds.add("other")
+        else:
+            kinds.add("body")
+    return tuple(kind for kind in CHANGE_KINDS if kind in kinds) or ("other",)
+
+
+def skill_changes(base: Tree, head: Tree) -> tuple[SkillChange, ...]:
+    """The skills whose files differ between `base` and `head`, by SKILL.md path; a skill
+    only in `head` is added (its listing and body are new), one only in `base` removed."""
+    before, after = skills_in(base), skills_in(head)
+    places = {**before, **after}
+    folders = sorted({place.folder for place in places.values()})
+    touched: dict[str, list[str]] = {}
+    for path in sorted(set(base) | set(head)):
+        if base.get(path) == head.get(path):
+            continue
+        owner = _owner(path, folders)
+        if owner is not None:
+            touched.setdefault(owner, []).append(path)
+    changes = []
+    for path, place in sorted(places.items()):
+        files = tuple(touched.get(place.folder, ()))
+        if path not in before:
+            changes.append(SkillChange(place, ("description", "body"), files, "added"))
+        elif path not in after:
+            changes.append(SkillChange(place, (), files, "removed"))
+        elif files:
+            kinds = _skill_kinds(path, place.folder, list(files), base, head)
+            changes.append(SkillChange(place, kinds, files))
+    return tuple(changes)

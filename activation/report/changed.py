@@ -1,0 +1,381 @@
+"""The report of `activation changed`: per changed skill, what changed, what ran and the
+verdicts, over every gate the change called for, in one record, and its views (terminal
+lines, Markdown for the job summary, HTML, JUnit, JSON).
+
+Each gate's own run is kept whole (its `Matrix`, as the main command or `activation
+behavior` would have written it), so nothing a single run reports is lost here.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+import orjson
+
+from activation._errors import ExitCode
+from activation._models import Status
+from activation.inputs.change_plan import GateKind, GateRun, Plan
+from activation.inputs.changes import ChangeKind
+from activation.report import words
+from activation.report.junit import case_body, failing, xml_text
+from activation.report.matrix import Matrix
+from activation.trials.stage import CostEstimate
+
+CHANGED_SCHEMA = "activation-changed/1"
+GATE_TITLES: dict[GateKind, str] = {"activation": "activation gate", "behavior": "behavior suite"}
+KIND_TITLES: dict[ChangeKind, str] = {
+    "description": "description",
+    "body": "body or references",
+    "other": "other",
+}
+ICONS: dict[int, str] = {ExitCode.OK: "✅", ExitCode.INCOMPLETE: "⚠️"}
+"""The job summary's mark per exit code; any other is a failure (❌)."""
+OUTCOMES: dict[int, str] = {
+    ExitCode.OK: "OK",
+    ExitCode.REGRESSED: "FAILED",
+    ExitCode.INCOMPLETE: "INCOMPLETE",
+    ExitCode.INTERRUPTED: "INTERRUPTED",
+}
+"""A gate's outcome in a word, by its exit code."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangedSkill:
+    id: str
+    path: str
+    status: Literal["modified", "added", "removed"]
+    kinds: tuple[ChangeKind, ...]
+    files: tuple[str, ...]
+    untested: tuple[ChangeKind, ...] = ()
+    """The changed kinds no suite tests."""
+    note: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GateResult:
+    kind: GateKind
+    skill: str
+    path: str
+    suite: str
+    because: tuple[str, ...]
+    run: Matrix
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangedReport:
+    schema: Literal["activation-changed/1"] = "activation-changed/1"
+    version: str
+    exit_code: int
+    base: str
+    head: str
+    allow_untested: bool = False
+    skills: tuple[ChangedSkill, ...] = ()
+    gates: tuple[GateResult, ...] = ()
+
+    @property
+    def untested(self) -> tuple[ChangedSkill, ...]:
+        return tuple(skill for skill in self.skills if skill.untested)
+
+    def gates_of(self, skill: str) -> tuple[GateResult, ...]:
+        """The gates that ran on `skill`'s own suites."""
+        return tuple(gate for gate in self.gates if gate.skill == skill)
+
+
+def changed_exit(runs: Sequence[Matrix], untested: bool, allow_untested: bool) -> int:
+    """A regression anywhere, or an untested change (unless allowed), fails the gate (1);
+    then the worst of the rest (3: missing evidence, 130: interrupted)."""
+    codes = [run.exit_code for run in runs]
+    if untested and not allow_untested:
+        codes.append(ExitCode.REGRESSED)
+    if ExitCode.INTERRUPTED in codes:
+        return int(ExitCode.INTERRUPTED)
+    if ExitCode.REGRESSED in codes:
+        return int(ExitCode.REGRESSED)
+    return max(codes, default=int(ExitCode.OK))
+
+
+def build_changed(
+    plan: Plan,
+    runs: Sequence[tuple[GateRun, Matrix]],
+    version: str,
+    base: str,
+    head: str,
+    allow_untested: bool,
+) -> ChangedReport:
+    """The report of a plan whose gates gave `runs` (each gate with its run)."""
+    skills = tuple(
+        ChangedSkill(
+            id=item.change.id,
+            path=item.change.place.path,
+            status=item.change.status,
+            kinds=item.change.kinds,
+            files=item.change.files,
+            untested=item.untested,
+            note=item.note,
+        )
+        for item in plan.skills
+    )
+    gates = tuple(
+        GateResult(
+            kind=gate.kind,
+            skill=gate.place.id,
+            path=gate.place.path,
+            suite=gate.suite,
+            because=gate.because,
+            run=run,
+        )
+        for gate, run in runs
+    )
+    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested)
+    return ChangedReport(
+        version=version,
+        exit_code=code,
+        base=base,
+        head=head,
+        allow_untested=allow_untested,
+        skills=skills,
+        gates=gates,
+    )
+
+
+# --- words ---------------------------------------------------------------------------------
+
+
+def changed_text(skill: ChangedSkill) -> str:
+    if skill.status == "removed":
+        return "removed"
+    kinds = ", ".join(KIND_TITLES[kind] for kind in skill.kinds)
+    return f"added ({kinds})" if skill.status == "added" else kinds
+
+
+def gate_verdict(gate: GateResult) -> str:
+    """The gate's outcome and its cases' statuses over every cell: `FAILED: 9 PASS, 3
+    REGRESSED`."""
+    counts = Counter(entry.status for cell in gate.run.cells for entry in cell.cases)
+    parts = [f"{count} {status.value}" for status, count in counts.items()]
+    cells = len(gate.run.cells)
+    where = f" over {cells} cells" if cells > 1 else ""
+    outcome = OUTCOMES.get(gate.run.exit_code, f"exit {gate.run.exit_code}")
+    return f"{outcome}: {', '.join(parts) or 'no case'}{where}"
+
+
+def cost_text(estimates: Sequence[CostEstimate]) -> str:
+    """First round and worst case over some cells' estimates, known only when each is."""
+    firsts = [estimate.first_round for estimate in estimates]
+    worsts = [estimate.worst_case for estimate in estimates]
+    if any(value is None for value in (*firsts, *worsts)):
+        return "unknown (a cell without a price)"
+    first = sum(value for value in firsts if value is not None)
+    worst = sum(value for value in worsts if value is not None)
+    return f"first round {words.money(first)}, worst case {words.money(worst)}"
+
+
+def flagged_cases(gate: GateResult) -> list[str]:
+    """One line per case a gate flagged (not PASS or FAIL), with its cell when several."""
+    lines = []
+    for cell in gate.run.cells:
+        target = cell.skill.id
+        for entry in cell.cases:
+            if entry.status in (Status.PASS, Status.FAIL):
+                continue
+            where = f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
+            lines.append(f"{entry.id}{where}: {words.case_summary(entry, target)}")
+    return lines
+
+
+def gate_title(gate: GateResult) -> str:
+    title = f"{GATE_TITLES[gate.kind]} of {gate.skill} ({gate.suite})"
+    others = [skill for skill in gate.because if skill != gate.skill]
+    if others:
+        title += f", for {', '.join(others)}"
+    return title
+
+
+def untested_text(skill: ChangedSkill, allowed: bool) -> str:
+    kinds = " and ".join(KIND_TITLES[kind] for kind in skill.untested)
+    suites = {"description": "no cases file", "body": "no behavior suite"}
+    lacking = " and ".join(suites[kind] for kind in skill.untested if kind in suites)
+    tail = " (allowed by --allow-untested)" if allowed else ""
+    return f"not tested: its {kinds} changed and it has {lacking or 'no cases'}{tail}"
+
+
+def overall(report: ChangedReport) -> str:
+    if not report.skills:
+        return "OK: no skill changed; nothing to run."
+    if report.exit_code == ExitCode.REGRESSED:
+        regressed = [gate for gate in report.gates if gate.run.exit_code == ExitCode.REGRESSED]
+        if regressed:
+            return "FAILED: " + "; ".join(gate_title(gate) for gate in regressed) + " regressed."
+        return "FAILED: a changed skill is not tested (pass --allow-untested to accept it)."
+    if report.exit_code == ExitCode.INCOMPLETE:
+        return "INCOMPLETE: some trials errored; the evidence is incomplete."
+    if report.exit_code == ExitCode.INTERRUPTED:
+        return "INTERRUPTED: the run was stopped."
+    if not report.gates:
+        return "OK: nothing the change touched calls for a gate."
+    return "OK: every gate passed."
+
+
+def summary_lines(report: ChangedReport) -> list[str]:
+    """The plain-text report: per skill, what changed, what ran and the verdicts."""
+    lines = [f"activation changed: {report.base} -> {report.head}"]
+    if not report.skills:
+        lines.append("no skill changed")
+    for skill in report.skills:
+        lines.append(f"{skill.id} ({skill.path}): {changed_text(skill)}")
+        if skill.note:
+            lines.append(f"  {skill.note}")
+        if skill.untested:
+            lines.append(f"  {untested_text(skill, report.allow_untested)}")
+        for gate in report.gates_of(skill.id):
+            lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
+            lines += [f"    {line}" for line in flagged_cases(gate)]
+    changed = {skill.id for skill in report.skills}
+    for gate in report.gates:
+        if gate.skill not in changed:
+            lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
+            lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
+            lines += [f"    {line}" for line in flagged_cases(gate)]
+    lines.append(overall(report))
+    return lines
+
+
+# --- files ---------------------------------------------------------------------------------
+
+
+def changed_data(report: ChangedReport) -> dict[str, Any]:
+    """The report as plain data, each gate's run as its own command saves it (a run of
+    one cell as that cell's report)."""
+    from activation.report.codec import report_data
+
+    data: dict[str, Any] = msgspec.to_builtins(report)
+    for entry, gate in zip(data["gates"], report.gates, strict=True):
+        entry["run"] = report_data(gate.run)
+    return data
+
+
+def changed_json(report: ChangedReport) -> bytes:
+    return orjson.dumps(changed_data(report), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_changed_markdown(report: ChangedReport) -> str:
+    """The job summary and pull-request comment: a row per skill, then each gate's
+    flagged cases."""
+    icon = ICONS.get(report.exit_code, "❌")
+    lines = [
+        f"### {icon} activation changed: {overall(report)}",
+        "",
+        f"Base `{report.base}`, head {report.head}.",
+        "",
+    ]
+    if report.skills or report.gates:
+        lines += ["| skill | changed | ran | verdict |", "|---|---|---|---|"]
+    changed = {skill.id for skill in report.skills}
+    for skill in report.skills:
+        gates = report.gates_of(skill.id)
+        ran = "<br>".join(_cell(gate_title(gate)) for gate in gates) or "nothing"
+        verdicts = [_cell(gate_verdict(gate)) for gate in gates]
+        if skill.untested:
+            verdicts.append(_cell(untested_text(skill, report.allow_untested)))
+        elif skill.note:
+            verdicts.append(_cell(skill.note))
+        row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
+        lines.append("| " + " | ".join(row) + " |")
+    for gate in report.gates:
+        if gate.skill not in changed:
+            row = [
+                f"`{gate.skill}`",
+                "unchanged (a sibling)",
+                _cell(gate_title(gate)),
+                _cell(gate_verdict(gate)),
+            ]
+            lines.append("| " + " | ".join(row) + " |")
+    for gate in report.gates:
+        flagged = flagged_cases(gate)
+        if flagged:
+            lines += ["", f"**{_cell(gate_title(gate))}**", ""]
+            lines += [f"- {_cell(line)}" for line in flagged]
+    return "\n".join(lines) + "\n"
+
+
+def render_changed_junit(report: ChangedReport) -> bytes:
+    """A testsuite per gate (per cell of it), a testcase per case; an untested skill is a
+    failing testcase of its own (skipped with --allow-untested)."""
+    root = ET.Element("testsuites", {"name": "activation changed"})
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for gate in report.gates:
+        for cell in gate.run.cells:
+            fails = failing(cell)
+            name = f"{GATE_TITLES[gate.kind]} {gate.skill}"
+            name += f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
+            counts = {
+                "tests": len(cell.cases),
+                "failures": sum(cell.count(status) for status in fails),
+                "errors": cell.count(Status.ERROR),
+            }
+            suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+            for entry in cell.cases:
+                case = ET.SubElement(suite, "testcase", classname=gate.skill, name=entry.id)
+                kind = (
+                    "error"
+                    if entry.status is Status.ERROR
+                    else "failure"
+                    if entry.status in fails
+                    else "system-out"
+                )
+                child = ET.SubElement(case, kind)
+                if kind != "system-out":
+                    message = words.case_summary(entry, cell.skill.id)
+                    child.attrib.update(type=entry.status.value, message=message)
+                child.text = case_body(entry, cell.behavior)
+            for key in totals:
+                totals[key] += counts[key]
+    untested = report.untested
+    if untested:
+        failures = 0 if report.allow_untested else len(untested)
+        counts = {"tests": len(untested), "failures": failures, "errors": 0}
+        suite = ET.SubElement(root, "testsuite", {"name": "not tested", **_texts(counts)})
+        for skill in untested:
+            case = ET.SubElement(suite, "testcase", classname="untested", name=skill.id)
+            text = untested_text(skill, report.allow_untested)
+            if report.allow_untested:
+                ET.SubElement(case, "skipped", message=text)
+            else:
+                ET.SubElement(case, "failure", type="NOT-TESTED", message=text)
+        for key in totals:
+            totals[key] += counts[key]
+    root.attrib.update(_texts(totals))
+    for element in root.iter():
+        if element.text:
+            element.text = xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.attrib[key] = xml_text(value)
+    ET.indent(root)
+    written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return written + b"\n"
+
+
+def _texts(counts: dict[str, int]) -> dict[str, str]:
+    return {key: str(value) for key, value in counts.items()}
+
+
+def changed_file(name: str, report: ChangedReport, path: Path) -> bytes:
+    """The report file `name` (junit, markdown or html) for `path` (the HTML links its
+    transcripts relative to the file's folder)."""
+    if name == "junit":
+        return render_changed_junit(report)
+    if name == "markdown":
+        return render_changed_markdown(report).encode()
+    from activation.report.changed_html import render_changed_html
+
+    return render_changed_html(report, path.absolute().parent).encode()

@@ -1,0 +1,265 @@
+"""What a change touched per skill (inputs/changes.py) and what it must run
+(inputs/change_plan.py): pure, on trees written here, no disk and no git."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from activation._errors import InputError
+from activation.inputs.change_plan import CasesFile, GateRun, Suites, find_suites, plan_runs
+from activation.inputs.changes import SkillChange, in_skill_roots, skill_changes, skills_in
+
+
+def skill(description: str, body: str = "Steps.\n", **more: str) -> bytes:
+    extra = "".join(f"{key}: {value}\n" for key, value in more.items())
+    return f"---\ndescription: {description}\n{extra}---\n{body}".encode()
+
+
+MANIFEST = orjson.dumps({"name": "billing"})
+BASE = {
+    "plugins/pay/.claude-plugin/plugin.json": MANIFEST,
+    "plugins/pay/skills/refunds/SKILL.md": skill("Use when issuing refunds."),
+    "plugins/pay/skills/refunds/reference.md": b"Refund API.\n",
+    "plugins/pay/skills/refunds/cases.json": b"{}",
+    "plugins/pay/skills/disputes/SKILL.md": skill("Use when answering disputes."),
+    "plugins/docs/skills/style/SKILL.md": skill("Use when editing prose."),
+    ".claude/skills/deploy/SKILL.md": skill("Use when deploying."),
+}
+
+
+def changed(edits: dict[str, bytes | None]) -> dict[str, bytes]:
+    """BASE with files replaced (None: removed)."""
+    head = dict(BASE)
+    for path, value in edits.items():
+        if value is None:
+            head.pop(path)
+        else:
+            head[path] = value
+    return head
+
+
+def kinds(base: dict[str, bytes], head: dict[str, bytes]) -> dict[str, tuple[str, ...]]:
+    return {change.id: change.kinds for change in skill_changes(base, head)}
+
+
+def test_skills_are_found_with_their_sets_and_ids() -> None:
+    found = skills_in(BASE)
+    assert {path: (place.id, place.set_root) for path, place in found.items()} == {
+        ".claude/skills/deploy/SKILL.md": ("deploy", ".claude/skills"),
+        "plugins/docs/skills/style/SKILL.md": ("docs:style", "plugins/docs/skills"),
+        "plugins/pay/skills/disputes/SKILL.md": ("billing:disputes", "plugins/pay/skills"),
+        "plugins/pay/skills/refunds/SKILL.md": ("billing:refunds", "plugins/pay/skills"),
+    }
+
+
+def test_where_skills_are_looked_for() -> None:
+    assert in_skill_roots("plugins/a/skills/b/SKILL.md")
+    assert in_skill_roots("skills/b/ref.md")
+    assert in_skill_roots("tools/.claude/skills/b/SKILL.md")
+    assert not in_skill_roots("README.md")
+    assert not in_skill_roots("src/skills/b/SKILL.md")
+
+
+def test_nothing_changed_is_no_change() -> None:
+    assert skill_changes(BASE, dict(BASE)) == ()
+
+
+def test_a_description_edit_is_a_description_change() -> None:
+    head = changed(
+        {"plugins/pay/skills/refunds/SKILL.md": skill("Use for refunds and chargebacks.")}
+    )
+    assert kinds(BASE, head) == {"billing:refunds": ("description",)}
+
+
+@pytest.mark.parametrize("key", ["when_to_use", "name", "disable-model-invocation"])
+def test_every_listed_key_is_a_description_change(key: str) -> None:
+    head = changed(
+        {"plugins/pay/skills/refunds/SKILL.md": skill("Use when issuing refunds.", **{key: "x"})}
+    )
+    assert kinds(BASE, head) == {"billing:refunds": ("description",)}
+
+
+def test_a_body_edit_and_a_reference_edit_are_body_changes() -> None:
+    body = changed(
+        {"plugins/pay/skills/refunds/SKILL.md": skill("Use when issuing refunds.", "New steps.\n")}
+    )
+    assert kinds(BASE, body) == {"billing:refunds": ("body",)}
+    reference = changed({"plugins/pay/skills/refunds/reference.md": b"Refund API v2.\n"})
+    assert kinds(BASE, reference) == {"billing:refunds": ("body",)}
+    added = changed({"plugins/pay/skills/refunds/scripts/run.py": b"print(1)\n"})
+    assert kinds(BASE, added) == {"billing:refunds": ("body",)}
+
+
+def test_both_at_once_and_other_frontmatter() -> None:
+    head = changed(
+        {
+            "plugins/pay/skills/refunds/SKILL.md": skill(
+                "Use for chargebacks.", "New.\n", license="MIT"
+            )
+        }
+    )
+    assert kinds(BASE, head) == {"billing:refunds": ("description", "body", "other")}
+
+
+def test_the_skills_own_cases_and_evals_are_other_changes() -> None:
+    head = changed(
+        {
+            "plugins/pay/skills/refunds/cases.json": b'{"cases": []}',
+            "plugins/pay/skills/disputes/evals/one/PROMPT.md": b"Do it.\n",
+        }
+    )
+    assert kinds(BASE, head) == {"billing:disputes": ("other",), "billing:refunds": ("other",)}
+
+
+def test_files_outside_any_skill_folder_change_no_skill() -> None:
+    head = changed({"plugins/pay/README.md": b"About.\n", "README.md": b"Hello.\n"})
+    assert skill_changes(BASE, head) == ()
+
+
+def test_added_and_removed_skills() -> None:
+    head = changed(
+        {
+            "plugins/pay/skills/payouts/SKILL.md": skill("Use when paying out."),
+            ".claude/skills/deploy/SKILL.md": None,
+        }
+    )
+    found = {change.id: (change.status, change.kinds) for change in skill_changes(BASE, head)}
+    assert found == {
+        "billing:payouts": ("added", ("description", "body")),
+        "deploy": ("removed", ()),
+    }
+
+
+def test_a_broken_head_frontmatter_is_an_input_error() -> None:
+    head = changed({"plugins/pay/skills/refunds/SKILL.md": b"---\ndescription: [\n---\n"})
+    with pytest.raises(InputError, match=r"head:plugins/pay/skills/refunds/SKILL\.md"):
+        skill_changes(BASE, head)
+
+
+# --- the planner -------------------------------------------------------------------------
+
+HEAD = skills_in(BASE)
+REFUNDS, DISPUTES = "plugins/pay/skills/refunds/SKILL.md", "plugins/pay/skills/disputes/SKILL.md"
+STYLE = "plugins/docs/skills/style/SKILL.md"
+SUITES = {
+    REFUNDS: Suites("plugins/pay/skills/refunds/cases.json", "plugins/pay/skills/refunds/evals"),
+    DISPUTES: Suites("plugins/pay/skills/disputes/cases.json"),
+    STYLE: Suites("plugins/docs/skills/style/cases.json"),
+}
+
+
+def change(path: str, *kinds: str, status: str = "modified") -> SkillChange:
+    return SkillChange(HEAD[path], kinds, (path,), status)  # type: ignore[arg-type]
+
+
+def runs(plan_: tuple[GateRun, ...]) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(run.kind, run.place.id, run.because) for run in plan_]
+
+
+def test_a_description_change_gates_the_skill_and_its_set_not_other_sets() -> None:
+    plan = plan_runs([change(REFUNDS, "description")], HEAD, SUITES)
+    assert runs(plan.runs) == [
+        ("activation", "billing:disputes", ("billing:refunds",)),
+        ("activation", "billing:refunds", ("billing:refunds",)),
+    ]
+    assert plan.untested == ()
+
+
+def test_a_body_change_runs_the_behavior_suite_only() -> None:
+    plan = plan_runs([change(REFUNDS, "body")], HEAD, SUITES)
+    assert runs(plan.runs) == [("behavior", "billing:refunds", ("billing:refunds",))]
+    assert plan.runs[0].suite == "plugins/pay/skills/refunds/evals"
+
+
+def test_a_body_change_without_a_behavior_suite_is_untested() -> None:
+    plan = plan_runs([change(DISPUTES, "body")], HEAD, SUITES)
+    assert plan.runs == ()
+    assert [(item.change.id, item.untested) for item in plan.untested] == [
+        ("billing:disputes", ("body",))
+    ]
+
+
+def test_a_description_change_without_cases_is_untested_but_its_siblings_still_run() -> None:
+    suites = {DISPUTES: SUITES[DISPUTES]}
+    plan = plan_runs([change(REFUNDS, "description", "body")], HEAD, suites)
+    assert runs(plan.runs) == [("activation", "billing:disputes", ("billing:refunds",))]
+    assert plan.untested[0].untested == ("description", "body")
+
+
+def test_two_changed_siblings_share_one_gate_each() -> None:
+    plan = plan_runs(
+        [change(DISPUTES, "description"), change(REFUNDS, "description")], HEAD, SUITES
+    )
+    assert runs(plan.runs) == [
+        ("activation", "billing:disputes", ("billing:disputes", "billing:refunds")),
+        ("activation", "billing:refunds", ("billing:disputes", "billing:refunds")),
+    ]
+
+
+def test_other_changes_run_nothing_and_are_not_untested() -> None:
+    plan = plan_runs([change(STYLE, "other")], HEAD, {})
+    assert (plan.runs, plan.untested, plan.relevant) == ((), (), True)
+
+
+def test_no_change_plans_nothing() -> None:
+    plan = plan_runs([], HEAD, SUITES)
+    assert (plan.runs, plan.skills, plan.relevant) == ((), (), False)
+
+
+def test_an_added_skill_gates_its_siblings_and_without_cases_is_untested() -> None:
+    head = skills_in(
+        changed({"plugins/pay/skills/payouts/SKILL.md": skill("Use when paying out.")})
+    )
+    added = SkillChange(
+        head["plugins/pay/skills/payouts/SKILL.md"], ("description", "body"), (), "added"
+    )
+    plan = plan_runs([added], head, SUITES)
+    assert runs(plan.runs) == [
+        ("activation", "billing:disputes", ("billing:payouts",)),
+        ("activation", "billing:refunds", ("billing:payouts",)),
+    ]
+    assert plan.untested[0].untested == ("description", "body")
+    with_cases = {**SUITES, "plugins/pay/skills/payouts/SKILL.md": Suites("payouts.cases.json")}
+    assert plan_runs([added], head, with_cases).untested == ()
+
+
+def test_a_removed_skill_gates_its_siblings() -> None:
+    removed = SkillChange(HEAD[DISPUTES], (), (DISPUTES,), "removed")
+    head = {path: place for path, place in HEAD.items() if path != DISPUTES}
+    plan = plan_runs([removed], head, SUITES)
+    assert runs(plan.runs) == [("activation", "billing:refunds", ("billing:disputes",))]
+    assert plan.untested == ()
+
+
+# --- where each skill's suites are -----------------------------------------------------------
+
+
+def test_cases_beside_a_skill_win_then_files_that_name_it() -> None:
+    files = [
+        CasesFile("plugins/pay/skills/refunds/cases.json", None),
+        CasesFile("suites/disputes.cases.json", "billing:disputes"),
+        CasesFile("suites/style.cases.json", "style"),
+        CasesFile("suites/refunds-too.cases.json", "billing:refunds"),
+    ]
+    folders = frozenset({"plugins/pay/skills/refunds/evals", "evals"})
+    found = find_suites(HEAD, files, folders)
+    assert found == {
+        ".claude/skills/deploy/SKILL.md": Suites(None, None),
+        DISPUTES: Suites("suites/disputes.cases.json", None),
+        REFUNDS: Suites(
+            "plugins/pay/skills/refunds/cases.json", "plugins/pay/skills/refunds/evals"
+        ),
+        STYLE: Suites("suites/style.cases.json", None),  # a bare name names the folder
+    }
+
+
+def test_a_given_file_that_names_no_skill_is_the_only_skills() -> None:
+    only = {REFUNDS: HEAD[REFUNDS]}
+    found = CasesFile("activation/cases.json", None)
+    assert find_suites(only, [found], frozenset()) == {REFUNDS: Suites()}
+    given = CasesFile("activation/cases.json", None, given=True)
+    assert find_suites(only, [given], frozenset({"evals"})) == {
+        REFUNDS: Suites("activation/cases.json", "evals")
+    }
+    assert find_suites(HEAD, [given], frozenset({"evals"}))[REFUNDS] == Suites()
