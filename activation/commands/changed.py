@@ -174,6 +174,7 @@ def _activation(
             "repo": repo,
             "skill_path": run.place.path,
             "cases": cases,
+            "cases_format": None,
             "baseline": args.base,
             "candidate": args.head,
             "only": only,

@@ -29,9 +29,9 @@ STEALING = (EXAMPLE / "edits" / "refunds-takes-disputes.md").read_text()
 STYLE = "---\nname: style\ndescription: Edit prose for the house style guide.\n---\n# Style\n"
 PROMPT = "---\nid: refund_note\nname: A refund note\n---\n\n## Task\n\nWrite refund.txt.\n"
 GRADERS = "- type: contains\n  value: refunded\n  description: Says refunded\n  level: L1\n"
-STOLEN = ["bank-dispute", "bank-chargeback"]
-"""The cases the mock model sends to refunds once its description takes disputes (with the
-test distractors; the README's run, with the bundled ones, loses chargeback-evidence too)."""
+STOLEN = ["chargeback-evidence", "bank-dispute", "bank-chargeback"]
+"""The cases the mock model sends to refunds once its description takes disputes and asks
+what to send (the example's edit; the README's run loses the same three)."""
 BROKEN_ONE = {
     "welcome_banner": {"baseline": 3, "candidate": 0},
     "configure_once": {"baseline": 3, "candidate": 3},
