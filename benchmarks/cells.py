@@ -6,7 +6,8 @@ Stage A through the real SDK against the local stand-in (its own process, prompt
 billed as the API does, each answer after `--latency` seconds on average). Escalation is
 off (`--max-trials` = `--trials`), so every cell makes the same number of calls and the
 figures compare like with like. The cells: Claude Haiku 4.5 alone; Haiku and Sonnet 4.6;
-both models in Claude Code's and OpenCode's listings. Each cell keeps its own concurrency
+both models in Claude Code's and OpenCode's listings; Haiku, then both models, in the
+listings of Claude Code, OpenCode, Gemini CLI and Copilot CLI. Each cell keeps its own concurrency
 limit (its provider's rate limits are its own), so cells run side by side: what a cell
 adds is its calls and their cost, not the wall time of a run of its own.
 
@@ -38,6 +39,11 @@ RUNS = {
     "1 cell": ("claude-haiku-4-5", "claude-code"),
     "2 cells (2 models)": ("claude-haiku-4-5,claude-sonnet-4-6", "claude-code"),
     "4 cells (2 models x 2 agents)": ("claude-haiku-4-5,claude-sonnet-4-6", "claude-code,opencode"),
+    "4 cells (1 model x 4 agents)": ("claude-haiku-4-5", "claude-code,opencode,gemini,copilot"),
+    "8 cells (2 models x 4 agents)": (
+        "claude-haiku-4-5,claude-sonnet-4-6",
+        "claude-code,opencode,gemini,copilot",
+    ),
 }
 
 

@@ -1,8 +1,9 @@
-"""Stage B end to end on OpenCode and Codex: `activation --real --agent opencode|codex` drives
-the real pinned CLI against its local stand-in (the Messages API for OpenCode, the Responses
-API for Codex), on a plugin that is not auth0, with the model scripted per case and per
-description: a load, prose, a failed load, a look at the skills that is not a load, another
-skill's load and an API error; then SIGTERM in the middle of a run.
+"""Stage B end to end on OpenCode and Codex: `activation --real --agent opencode|codex`
+drives the real pinned CLI against its local stand-in (the Messages API for OpenCode, the
+Responses API for Codex), on a plugin that is not auth0, with the model scripted per case
+and per description: a load, prose, a failed load, a look at the skills that is not a load,
+another skill's load and an API error; then SIGTERM in the middle of a run, on Gemini CLI
+and Copilot CLI too.
 
 The user's HOME holds planted configs and skills of both agents, and the temp folder a
 planted skill above the run folders: none may reach a run."""
@@ -24,6 +25,9 @@ import pytest
 from activation.commands.main import main
 from tests.support.agent_harness import ABOVE, LEAKY, plant_user_config
 from tests.support.cli import HANG, Spawn, read_report, wait_until
+from tests.support.copilot_cli import PACKAGE_CACHE
+from tests.support.gemini_api import FakeGeminiAPI
+from tests.support.gemini_api import Text as GeminiText
 from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Text, ToolUse
 from tests.support.npm_cli import processes_using
 from tests.support.responses_api import Error as ResponsesError
@@ -315,3 +319,69 @@ def test_stage_b_cells_run_both_agents_in_one_matrix(
     ]
     assert [statuses(cell) for cell in data["cells"]] == [{"plain": "PASS", "other": "PASS"}] * 2
     assert [a["cases"] for a in data["agreement"]] == [2, 2]
+
+
+SIGNALLED = {
+    # agent: (its model, its key's variable, its stand-in's address variable)
+    "gemini": ("google:gemini-3.1-pro-preview", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"),
+    "copilot": ("anthropic:claude-sonnet-4.6", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
+}
+
+
+@pytest.mark.parametrize("agent", ["gemini", "copilot"])
+def test_sigterm_kills_every_gemini_and_copilot_run(
+    agent: str,
+    request: pytest.FixtureRequest,
+    skill_repo: Any,
+    tmp_path: Path,
+    spawn_activation: Spawn,
+) -> None:
+    """As for OpenCode and Codex above: `kill -TERM` while both slots hang on `plain` (the
+    stand-in holds its answer); every agent process is gone, the copies and run folders are
+    removed, and the report judges what finished (the dispute, a plain answer twice)."""
+    cli: Path = request.getfixturevalue(f"{agent}_cli")
+    model, key_variable, url_variable = SIGNALLED[agent]
+    key = f"sk-test-e2e-{agent}-SECRET"
+    repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", CASES)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    plain = "refund order 1234"
+
+    def hanging(request: Any) -> float:
+        return HANG if request.prompt.endswith(plain) else 0.0  # Copilot dates the prompt
+
+    api: FakeGeminiAPI | FakeMessagesAPI = (
+        FakeGeminiAPI(lambda _request: GeminiText("Done."), latency=hanging)
+        if agent == "gemini"
+        else FakeMessagesAPI(lambda _request: Text("Done."), latency=hanging)
+    )
+    report = tmp_path / "partial.json"
+    with api:
+        env = {**os.environ, "TMPDIR": str(scratch), key_variable: key, url_variable:
+               api.base_url, "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
+        process = spawn_activation(
+            repo.root, tmp_path, tmp_path / "cases.json", report,
+            "--real", "--agent", agent, f"--{agent}", str(cli), "--model", model,
+            "--skill-path", SKILL_PATH, "--timeout", "120", "--only", "dispute,plain",
+            "--trials", "1", "--max-trials", "1", "--concurrency", "2",
+            env=env,
+        )  # fmt: skip
+
+        def hanging_runs() -> int:
+            return sum(r.prompt.endswith(plain) for r in api.requests)
+
+        wait_until(lambda: hanging_runs() >= 2, seconds=180, what="both slots hanging on plain")
+        assert processes_using(str(scratch)), "no agent run started"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []  # copies and run folders: gone
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    finished = {entry["id"]: entry for entry in data["cases"]}
+    assert (finished["dispute"]["status"], finished["dispute"]["partial"]) == ("FAIL", False)
+    assert data["summary"]["unfinished"] == ["plain"]
+    assert key not in out.decode() + err.decode()

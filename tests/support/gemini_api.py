@@ -8,11 +8,13 @@ Both routes of a model are served, under any API version: `POST
 object). A *script* (a callable `GeminiRequest -> Reply`) decides every
 answer: text (`Text`), a function call (`Call`), or an HTTP error with the API's error body
 (`Error`). With `key` set a request whose `x-goog-api-key` is another is refused as the real
-API refuses a bad key: HTTP 400, `INVALID_ARGUMENT`, reason `API_KEY_INVALID`.
+API refuses a bad key: HTTP 400, `INVALID_ARGUMENT`, reason `API_KEY_INVALID`. `latency`
+(seconds, or a callable of the request) delays an answer, so a run can be left hanging.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -133,9 +135,14 @@ class FakeGeminiAPI(StandIn):
     raise."""
 
     def __init__(
-        self, script: Script | None = None, tokens: Tokens | None = None, key: str | None = None
+        self,
+        script: Script | None = None,
+        tokens: Tokens | None = None,
+        key: str | None = None,
+        latency: float | Callable[[GeminiRequest], float] = 0.0,
     ) -> None:
         super().__init__("fake-gemini-api")
+        self.latency = latency
         self.script: Script = script or (lambda _request: Text("ok"))
         self.tokens = tokens or Tokens()
         self.key = key
@@ -167,6 +174,9 @@ class FakeGeminiAPI(StandIn):
             self._requests.append(request)
         if http.method != "POST" or found is None:
             return _error(Error(404, f"not found: {request.path}", "NOT_FOUND"))
+        delay = self.latency(request) if callable(self.latency) else self.latency
+        if delay:
+            await asyncio.sleep(delay)
         if self.key is not None and request.headers.get("x-goog-api-key") != self.key:
             return _error(Error(400, BAD_KEY, "API_KEY_INVALID"))
         try:

@@ -140,7 +140,11 @@ class Requests:
         every = [skill for shown in listings.values() for skill in shown.ids]
         self.orders = rotations(base_order(seed, every), orders)
         self._ids = {entry.name: entry.id for shown in listings.values() for entry in shown.entries}
-        """What an answer names -> the skill's id (the first listed of a name)."""
+        """What an answer names -> the skill's id (the first listed of a name); a skill a
+        listing names without an entry (Copilot CLI's overflow line) may be chosen too."""
+        for shown in listings.values():
+            for name, skill_id in shown.named:
+                self._ids.setdefault(name, skill_id)
         self.names = tuple(sorted(self._ids))
         self._format = {"format": {"type": "json_schema", "schema": answer_schema(self.names)}}
         self._systems: dict[tuple[str, int], list[dict[str, Any]]] = {

@@ -116,6 +116,9 @@ class Listing:
     empty: str = ""
     unit: str = "columns"
     """What `budget` and `width` count (Claude Code: display columns)."""
+    named: tuple[tuple[str, str], ...] = ()
+    """(name, id) of each skill the listing names without an entry of its own (Copilot
+    CLI's overflow line): the model may still choose it by that name."""
 
     @property
     def size_text(self) -> str:

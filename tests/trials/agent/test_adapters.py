@@ -274,18 +274,19 @@ def test_two_skills_in_one_folder_name_cannot_be_project_skills(tmp_path: Path) 
 def test_a_target_the_agent_would_not_list_is_an_error_before_any_run(
     skill_repo: SkillRepos, tmp_path: Path, private_tmp: Path
 ) -> None:
-    """OpenCode skips a SKILL.md without a `name`: no run could load it, so every trial is
-    an error (never a miss) and no process starts."""
+    """OpenCode and Gemini CLI skip a SKILL.md without a `name`: no run could load it, so
+    every trial is an error (never a miss) and no process starts."""
     repo = skill_repo(text="---\ndescription: Use when issuing refunds.\n---\nBody\n")
     cases = tmp_path / "cases.json"
     cases.write_text('[{"id": "c", "prompt": "Refund it", "should_activate": true, "why": "w"}]')
     nameless = load_inputs(repo.root, repo=repo.root, skill_path=SKILL_PATH, cases=cases)
     settings = AgentSettings(
-        executables={"opencode": "/nonexistent/opencode", "codex": "/nonexistent/codex"}
+        executables={agent: f"/nonexistent/{agent}" for agent in ("opencode", "codex", "gemini")}
     )
+    models = {"gemini": "google:gemini-3.1-pro-preview"}
     trials: dict[str, tuple[bool | None, str | None]] = {}
-    for agent in ("opencode", "codex"):
-        spec = RunSpec(stage="B", coding_agent=agent, agent=settings)
+    for agent in ("opencode", "codex", "gemini"):
+        spec = RunSpec(stage="B", coding_agent=agent, agent=settings, model=models.get(agent))
         backend = AgentBackend(spec, nameless, tmp_path / "t", env={})
 
         async def one(backend: AgentBackend = backend) -> tuple[bool | None, str | None]:
@@ -298,6 +299,11 @@ def test_a_target_the_agent_would_not_list_is_an_error_before_any_run(
         None,
         f"the skill was never offered: OpenCode does not list {SKILL_ID} (it skips a SKILL.md "
         "whose frontmatter has no string `name`, and lists none without a description)",
+    )
+    assert trials["gemini"] == (
+        None,
+        f"the skill was never offered: Gemini CLI does not list {SKILL_ID} (it skips a SKILL.md "
+        "whose frontmatter lacks a string `name` or `description`, and lists one skill per name)",
     )
     assert trials["codex"][0] is None  # Codex names it by its folder: it starts, and fails
     assert (trials["codex"][1] or "").startswith("could not run codex: FileNotFoundError")

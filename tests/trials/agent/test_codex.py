@@ -7,7 +7,7 @@ isolation."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +15,8 @@ import pytest
 
 from activation._errors import AuthError
 from activation.inputs.load import load_catalog
+from activation.trials.agent.adapter import Launch, Run
+from activation.trials.agents.codex import adapter
 from activation.trials.agents.codex.listing import collapse_whitespace
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
@@ -122,6 +124,33 @@ def test_a_failed_read_is_not_activated(harness: AgentHarness) -> None:
         outputs = responses(api)[-1].tool_outputs
     assert (trial.activated, trial.chose, trial.error) == (False, (), None)
     assert "No such file or directory" in outputs[0]
+
+
+def test_a_command_its_rules_forbid_never_shows_in_codexs_stream(
+    harness: AgentHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What Codex's stream cannot show: a read its execpolicy rules forbid is rejected
+    before it runs, and only the model is told; the stream has no item for it, so the run
+    reads as no load. (The run's own CODEX_HOME has no rules: only an admin's could do
+    this.) A read that ran and failed does show, and is an error (test_codex_stream)."""
+    prepare = adapter.Codex.prepare
+
+    def with_rule(self: adapter.Codex, run: Run, parent: Mapping[str, str]) -> Launch:
+        launch = prepare(self, run, parent)
+        rules = run.dirs.home / adapter.HOME_DIR / "rules"
+        rules.mkdir()
+        (rules / "default.rules").write_text('prefix_rule(pattern=["cat"], decision="forbidden")\n')
+        return launch
+
+    monkeypatch.setattr(adapter.Codex, "prepare", with_rule)
+    with turns(Shell("cat .agents/skills/refunds/SKILL.md"), Text("Done.")) as api:
+        trial = harness.run(api, model="openai:gpt-5.5")
+        (output,) = responses(api)[-1].tool_outputs
+    assert "rejected: policy forbids commands starting with `cat`" in output
+    assert [event["type"] for event in harness.events(trial)] == [
+        "thread.started", "turn.started", "item.completed", "turn.completed",
+    ]  # fmt: skip
+    assert (trial.activated, trial.error) == (False, None)
 
 
 def test_listing_the_skills_and_reading_another_are_not_a_load(harness: AgentHarness) -> None:

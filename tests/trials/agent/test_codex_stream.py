@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from activation.trials.agent.adapter import read_through
@@ -27,6 +28,8 @@ READINGS = {
     "shell-both.jsonl": ("activated", ("billing:charts", "billing:refunds")),
     "shell-sibling.jsonl": ("not_activated", ("billing:charts",)),
     "shell-missing.jsonl": ("not_activated", ()),
+    "shell-target-failed.jsonl": ("error", ()),
+    "shell-declined.jsonl": ("error", ()),
     "shell-ls.jsonl": ("not_activated", ()),
     "shell-frontmatter.jsonl": ("not_activated", ()),
     "shell-bundled.jsonl": ("not_activated", ("skill-creator",)),
@@ -85,6 +88,61 @@ def test_a_failed_command_is_noted_and_is_not_a_load() -> None:
     assert reading.reason == (
         "the run completed without a command that returned 'billing:refunds''s SKILL.md"
     )
+
+
+def test_a_failed_read_of_the_targets_own_file_is_a_refused_load() -> None:
+    """The target's SKILL.md is installed where the command looked, so a read of it that
+    failed with a message, or that Codex declined, is an error with the reason."""
+    failed = read(lines("shell-target-failed.jsonl"))
+    assert (failed.outcome, failed.reason) == ("error", (
+        "the agent's command reading the target's SKILL.md failed (line 4, exit code 1): "
+        "cat: .agents/skills/refunds/SKILL.md: Permission denied"
+    ))  # fmt: skip
+    declined = read(lines("shell-declined.jsonl"))
+    assert (declined.outcome, declined.reason) == ("error", (
+        "Codex declined the agent's command reading the target's SKILL.md (line 4): "
+        "\"/bin/bash -lc 'cat .agents/skills/refunds/SKILL.md'\""
+    ))  # fmt: skip
+
+
+def search(command: str, output: str, code: int = 1) -> bytes:
+    item = {"id": "item_0", "type": "command_execution", "command": command,
+            "aggregated_output": output, "exit_code": code, "status": "failed"}  # fmt: skip
+    return orjson.dumps({"type": "item.completed", "item": item})
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "outcome"),
+    [
+        # a search of the file that found nothing prints nothing: no failure
+        ("/bin/bash -lc 'grep -n refund .agents/skills/refunds/SKILL.md'", "", "not_activated"),
+        # a mistyped path, a user folder, another file: not the target's listed file
+        (
+            "/bin/bash -lc 'cat skills/refunds/SKILL.md'",
+            "cat: skills/...: No such file",
+            "not_activated",
+        ),
+        (
+            "cat /root/.agents/skills/refunds/SKILL.md",
+            "cat: /root/...: No such file",
+            "not_activated",
+        ),
+        ("cat .agents/skills/refunds/SKILL.mdx", "cat: ...: No such file", "not_activated"),
+        # the listed path, relative or under the run's workspace, failing with a message
+        ("cat ./.agents/skills/refunds/SKILL.md", "cat: ...: Permission denied", "error"),
+        (
+            "cat /tmp/r/run-0/work/.agents/skills/refunds/SKILL.md",
+            "cat: Input/output error",
+            "error",
+        ),
+        ("cat .agents/skills/charts/SKILL.md", "cat: ...: Permission denied", "not_activated"),
+    ],
+)
+def test_only_a_failure_on_the_targets_listed_path_is_a_refusal(
+    command: str, output: str, outcome: str
+) -> None:
+    stream = [*lines("text.jsonl")[:2], search(command, output), *lines("text.jsonl")[2:]]
+    assert read(stream).outcome == outcome
 
 
 def test_the_run_stops_at_the_command_that_loaded_the_target() -> None:

@@ -7,6 +7,7 @@ the model's next request, which the stream cannot show), failures, errors and is
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,6 +95,25 @@ def test_another_skill_is_not_the_target_and_its_body_reaches_the_model_next(
     assert NONCE not in json.dumps(result)
     later = json.dumps(second.body["messages"])
     assert NONCE in later and "Plot them." in later
+
+
+def test_a_view_of_another_skills_file_is_not_a_load(harness: AgentHarness) -> None:
+    """The model reads the sibling's SKILL.md with `view` (its body comes back in the tool
+    result): a read, not Copilot's load action, so nothing fired."""
+
+    def script(request: FakeRequest) -> Reply:
+        if request.turn == 0:
+            (workdir,) = re.findall(r"Current working directory: (\S+?)(?:\\n|\s)",
+                                    json.dumps(request.body))  # fmt: skip
+            return ToolUse("view", {"path": f"{workdir}/.agents/skills/charts/SKILL.md"})
+        return Text("Plotted.")
+
+    with FakeMessagesAPI(script) as api:
+        trial = harness.run(api, variant="baseline", model=MODEL)
+        (result,) = api.message_requests[-1].tool_results
+    assert (trial.activated, trial.chose, trial.error) == (False, (), None)
+    assert "Plot them." in json.dumps(result)
+    assert trial.evidence == (f"the run completed without a successful skill call for {SKILL_ID!r}")
 
 
 def test_a_failed_skill_call_is_an_error_with_the_reason(harness: AgentHarness) -> None:

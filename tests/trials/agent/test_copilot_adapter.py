@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation._models import AgentSettings, RunSpec
+from activation._models import AgentSettings, Case, RunSpec, TrialKey
 from activation.trials.agent.adapter import Run, RunDirs
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.plugin_copy import CatalogCopy
 from activation.trials.agents.copilot.adapter import ADAPTER, environment
 from activation.trials.agents.copilot.listing import loads, overflow, render
+from activation.trials.classifier.answer import parse_answer
+from activation.trials.classifier.prompt import Requests
 from activation.trials.listing.model import ListedSkill
 
 BUILTINS = ("customize-cloud-agent", "github-pr-media")
@@ -46,6 +48,27 @@ def test_over_the_budget_the_rest_is_named_and_can_still_be_loaded() -> None:
     )
     assert (shown.width, shown.budget) == (width, width)
     assert overflow(full) == ()
+
+
+def test_a_stage_a_answer_naming_an_overflow_skill_counts_for_that_skill() -> None:
+    """Past the budget a skill is only named on the overflow line, and Copilot CLI loads it
+    by that name: Stage A's answer may choose it (the schema's enum has the name) and the
+    name maps back to the skill's id, never "names not on the menu"."""
+    skills = [ListedSkill(id="billing:refunds", folder="refunds", source="project",
+                          description="x" * 600, name="refunds"), skill("audit")]  # fmt: skip
+    shown = render(skills, budget=len(render(skills).entries[0].line) + 1)
+    assert shown.ids == ("audit",)
+    assert shown.named == (("refunds", "billing:refunds"),
+                           *((name, name) for name in BUILTINS))  # fmt: skip
+    made = Requests("m", 4096, 0, {"baseline": shown, "candidate": shown}, agent="copilot")
+    key = TrialKey(Case("c", "refund it", True, "w"), "baseline", 0)
+    request = made.request(key)
+    assert "invoke by name): refunds, customize-cloud-agent" in request["system"][0]["text"]
+    enum = request["output_config"]["format"]["schema"]["properties"]["skills"]["items"]["enum"]
+    assert enum == ["audit", *BUILTINS, "refunds"]
+    answer = [{"type": "text", "text": '{"skills": ["refunds"]}'}]
+    chosen = parse_answer(answer, "end_turn", made.names)
+    assert made.ids_of(chosen) == ("billing:refunds",)
 
 
 def test_a_skill_without_a_description_lists_its_body() -> None:

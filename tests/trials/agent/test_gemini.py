@@ -126,6 +126,24 @@ def test_another_skills_load_is_not_the_targets(harness: AgentHarness) -> None:
     assert (trial.activated, trial.chose, trial.error) == (False, (SIBLING_ID,), None)
 
 
+def test_a_failed_load_and_a_read_of_another_skill_are_not_a_load(harness: AgentHarness) -> None:
+    """A name the CLI does not list fails its enum (`invalid_tool_params`): the model chose
+    no listed skill, so the trial is a miss, not an error; a `read_file` of the sibling's
+    SKILL.md is a read, not its load."""
+    replies = (Call("activate_skill", {"name": "refund"}),
+               Call("read_file", {"file_path": ".agents/skills/charts/SKILL.md"}),
+               Text("Done."))  # fmt: skip
+    with turns(*replies) as api:
+        trial = harness.run(api, model=MODEL)
+        failed, read = (request.function_responses[-1] for request in api.requests[1:3])
+    assert (trial.activated, trial.chose, trial.error) == (False, (), None)
+    assert "must be equal to one of the allowed values" in json.dumps(failed)
+    assert NONCE in read["response"]["output"]
+    assert trial.evidence == (
+        f"the run completed without a successful activate_skill of '{SKILL_ID}'"
+    )
+
+
 def test_a_load_the_cli_refuses_is_an_error_with_its_reason(
     harness: AgentHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 from activation._errors import AuthError
+from activation.trials.agents.opencode import adapter
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
@@ -122,6 +123,35 @@ def test_a_failed_skill_call_is_not_activated(harness: AgentHarness) -> None:
     assert (trial.activated, trial.chose, trial.error) == (False, (), None)
     assert results[0]["is_error"] is True
     assert 'Skill "refund" not found' in str(results[0]["content"])
+
+
+@pytest.mark.parametrize(
+    ("rule", "reason", "requests"),
+    [
+        ("ask", "The user rejected permission to use this specific tool call.", 1),
+        ("deny", "The user has specified a rule which prevents you from using this specific", 2),
+    ],
+)
+def test_a_refused_load_is_an_error_not_a_miss(
+    harness: AgentHarness, monkeypatch: pytest.MonkeyPatch, rule: str, reason: str, requests: int
+) -> None:
+    """A permission rule on the target's skill: `ask`, which `opencode run` rejects by
+    itself (and the session stops there), or `deny` (the model is told, and goes on). The
+    model calls the skill, OpenCode refuses it, and the trial is an ERROR with OpenCode's
+    reason, never a "did not activate"."""
+    refusing = {**adapter.PERMISSION, "skill": {"*": "allow", "refunds": rule}}
+    monkeypatch.setattr(adapter, "PERMISSION", refusing)
+    with turns(ToolUse("skill", {"name": "refunds"}), Text("Done.")) as api:
+        trial = harness.run(api)
+        sent = len(loop_requests(api))
+    assert (trial.activated, trial.chose) == (None, ())
+    assert trial.error is not None
+    assert trial.error.startswith(
+        f"OpenCode refused to load 'refunds' (line 2, status error): {reason}"
+    ), trial.error
+    (call,) = [event for event in harness.events(trial) if event["type"] == "tool_use"]
+    assert call["part"]["state"]["status"] == "error"
+    assert sent == requests
 
 
 def test_reading_the_skill_files_is_not_a_load(harness: AgentHarness) -> None:

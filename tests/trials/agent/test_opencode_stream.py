@@ -25,6 +25,8 @@ READINGS = {
     "skill.jsonl": ("activated", ("billing:refunds",)),
     "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
     "skill-unknown.jsonl": ("not_activated", ()),
+    "skill-rejected.jsonl": ("error", ()),
+    "skill-denied.jsonl": ("error", ()),
     "skill-builtin.jsonl": ("not_activated", ("customize-opencode",)),
     "read-target.jsonl": ("not_activated", ()),
     "text.jsonl": ("not_activated", ()),
@@ -51,6 +53,33 @@ def test_each_capture_reads_as_expected(name: str, expected: tuple[str, tuple[st
     reading = read(lines(name), exit_code=EXIT_CODES.get(name, 0))
     assert (reading.outcome, reading.fired) == expected, reading.reason
     assert reading.saw_init
+
+
+def test_a_refused_load_of_the_target_is_an_error_with_opencodes_reason() -> None:
+    """`ask` (which `opencode run` rejects by itself) and `deny` both end the target's
+    skill call in `status: error`; the reason is OpenCode's own."""
+    rejected = read(lines("skill-rejected.jsonl"))
+    assert rejected.reason == (
+        "OpenCode refused to load 'refunds' (line 2, status error): The user rejected "
+        "permission to use this specific tool call."
+    )
+    denied = read(lines("skill-denied.jsonl"))
+    assert denied.reason.startswith(
+        "OpenCode refused to load 'refunds' (line 2, status error): The user has specified a "
+        "rule which prevents you from using this specific tool call."
+    )
+    assert (rejected.activated, denied.activated) == (None, None)
+
+
+def test_a_refusal_of_another_skill_is_not_an_error() -> None:
+    """Only the target's refused load voids the trial: the same refusal for the sibling is
+    a call that did not load it."""
+    charts_measured = SkillSet(SKILLS.root, True, CatalogCopy(), (SIBLING, TARGET))
+    reading = read(lines("skill-denied.jsonl"), charts_measured)
+    assert (reading.outcome, reading.fired) == ("not_activated", ())
+    assert reading.reason == (
+        "the run completed without a successful skill call for 'billing:charts'"
+    )
 
 
 def test_a_load_is_the_skill_call_that_returned_the_copys_nonce() -> None:

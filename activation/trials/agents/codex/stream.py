@@ -14,8 +14,19 @@ listing says where the file is), so the rules read `command_execution` items:
   the target's own file came back, however the command was written (`cat`, `sed -n
   '1,200p'`, an absolute or a relative path, the shell wrapper around it). Every skill whose
   nonce is in one command's output fired, in the order their content appears.
-- **Not activated**: prose about the skill, a command that failed (a missing file, exit code
-  not 0, `status` not `completed`), listing the skills folder (`ls`), a `grep` of
+- **Refused** (an ERROR with Codex's reason, never a "did not activate"): a command naming
+  the target's SKILL.md by the path Codex lists (`.agents/skills/<folder>/SKILL.md`, as
+  written or under the workspace's absolute path) that Codex declined (`status:
+  declined`, its word for a command an approval refused) or that ran and failed with a
+  message (`status: failed` or a non-zero exit code, a non-empty output without the
+  nonce). The file is installed there, so such a command failed because the agent could
+  not read it: the model chose the skill and the load did not happen, so the trial says
+  nothing about the description. A search of the file that found nothing (exit code 1, no
+  output) is no failure. What the stream cannot show: a command Codex's own rules reject
+  before it runs (an execpolicy `forbidden` rule, a write the sandbox stops) makes no item
+  at all (measured on 0.171.0: only the model is told), so such a refusal reads as no load.
+- **Not activated**: prose about the skill, a command that failed on another path (a
+  missing file, a mistyped folder), listing the skills folder (`ls`), a `grep` of
   descriptions, reading only the frontmatter (no nonce), reading another skill (that skill
   fired) or one of Codex's bundled skills (`skills/.system/<name>/SKILL.md`, fired by name).
 - **Error** (never a vote): `turn.failed` (the API failed; 401/403 are a refused key, read
@@ -42,6 +53,17 @@ _THROTTLED_STATUSES = (429,)
 _STATUS = re.compile(r"\bstatus:? (\d{3})\b")
 _BUNDLED = re.compile(r"skills/\.system/([^/\s'\"\\]+)/SKILL\.md")
 _RETRY = "Reconnecting..."
+_DECLINED = "declined"
+_SKILLS_DIR = ".agents/skills"
+
+
+def skill_file_pattern(folder_name: str) -> re.Pattern[str]:
+    """A command's mention of one skill's SKILL.md at the path Codex lists it by: relative
+    to the workspace (bare, `./`, `$PWD/`) or under a run's workspace (`<run>/work/`)."""
+    relative = re.escape(f"{_SKILLS_DIR}/{folder_name}/SKILL.md")
+    return re.compile(
+        rf"(?:^|[\s'\"=<])(?:\./|\$PWD/|\$\{{PWD\}}/|/[^\s'\"]*/work/)?{relative}(?!\w)"
+    )
 
 
 class CodexReader(JsonLines):
@@ -60,6 +82,8 @@ class CodexReader(JsonLines):
         self._nonces = [(skill.nonce, skill.id) for skill in skills.skills if skill.nonce]
         self._fired: list[str] = []
         self._activation: str | None = None
+        self._refused: str | None = None
+        self._target_file = skill_file_pattern(self.target.folder.name)
         self._auth_status: int | None = None
         self._throttled = 0
         self._started = False
@@ -116,6 +140,7 @@ class CodexReader(JsonLines):
         ran = f"the agent runs {short(command, 120)!r}"
         if status != "completed" or code != 0:
             self._note(f"{ran}: failed (status {status}, exit code {code})")
+            self._failed_read(command, output, status, code)
             return
         loaded = sorted((output.index(nonce), id) for nonce, id in self._nonces if nonce in output)
         bundled = [] if loaded else _BUNDLED.findall(command)
@@ -130,6 +155,24 @@ class CodexReader(JsonLines):
             self._activation = (
                 f"the agent ran {short(command, 120)!r} and it returned the target's "
                 f"SKILL.md, nonce included (line {self._line})"
+            )
+
+    def _failed_read(self, command: str, output: str, status: object, code: object) -> None:
+        """A command on the target's own SKILL.md that Codex declined, or that failed with
+        a message: a refused load (a search that found nothing prints nothing)."""
+        if self._refused is not None or not self._target_file.search(command):
+            return
+        if self.target.nonce is not None and self.target.nonce in output:
+            return
+        if status == _DECLINED:
+            self._refused = (
+                f"Codex declined the agent's command reading the target's SKILL.md (line "
+                f"{self._line}): {short(command, 120)!r}"
+            )
+        elif output.strip():
+            self._refused = (
+                f"the agent's command reading the target's SKILL.md failed (line {self._line}, "
+                f"exit code {code}): {short(output, 200)}"
             )
 
     def _error(self, message: str) -> None:
@@ -177,8 +220,10 @@ class CodexReader(JsonLines):
         fired = tuple(self._fired)
         found = decided(self._activation, self._auth_status, self._corrupt, fired,
                         bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
-        if found is not None:
+        if found is not None and (found[0] == "activated" or self._refused is None):
             return found
+        if self._refused is not None:
+            return "error", self._refused
         if self._failed is not None:
             return "error", f"the turn failed: {self._failed}"
         if self._usage is None:

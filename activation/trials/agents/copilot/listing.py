@@ -19,7 +19,8 @@ in `copilot-1.0.102.toml` beside this file:
 - **Budget**: entries are kept while the sum of (entry + 1) stays within 15,000 characters;
   from the first that does not fit, the rest (built-ins included) are only named, on one
   line "Additional skills available (invoke by name): a, b". Such a skill can still be
-  loaded by name; here it is no entry, and `overflow` names it.
+  loaded by name; here it is no entry, `overflow` names it, and the listing's `named`
+  maps each such name back to its skill, so a Stage A answer naming it counts for it.
 
 In the returned `Listing` the entries are the ones shown whole ("full"), `budget` is the
 character budget and `width` the characters the kept entries count against it.
@@ -145,16 +146,17 @@ def render(
     )
     entries: list[Entry] = []
     spent = 0
-    rest: list[str] = []
+    named: list[tuple[str, str]] = []
     for skill in [*mine, *rules.builtins]:
         line = _line(skill, rules)
-        if rest or spent + len(line) + 1 > limit:
-            rest.append(listed_name(skill))
+        if named or spent + len(line) + 1 > limit:
+            named.append((listed_name(skill), skill.id))
             continue
         spent += len(line) + 1
         entries.append(Entry(id=skill.id, line=line, state="full", source=skill.source,
                              full_line=line, shown=listed_name(skill)))  # fmt: skip
-    named = f"{rules.overflow}{', '.join(rest)}\n" if rest else ""
+    rest = [name for name, _id in named]
+    named_line = f"{rules.overflow}{', '.join(rest)}\n" if rest else ""
     return Listing(
         heading=rules.opening,
         entries=tuple(entries),
@@ -163,9 +165,10 @@ def render(
         full_width=spent
         + sum(len(_line(s, rules)) + 1 for s in [*mine, *rules.builtins] if listed_name(s) in rest),
         separator="\n",
-        closing=f"\n{named}{rules.closing}",
-        empty=f"{rules.opening}\n{named}{rules.closing}",
+        closing=f"\n{named_line}{rules.closing}",
+        empty=f"{rules.opening}\n{named_line}{rules.closing}",
         unit="characters",
+        named=tuple(named),
     )
 
 

@@ -14,10 +14,18 @@ The rules, and why:
   (`<skill_content name=...>` with the body, frontmatter removed), so the nonce proves that
   the target's own file came back, not another skill of the same name. The call names the
   skill by its frontmatter `name`; it is mapped back to the skill's id.
+- **Refused** (an ERROR with OpenCode's reason, never a "did not activate"): a `skill`
+  call naming the target that ended in `status: error`. The target is installed, so the
+  tool could only fail to load it because OpenCode would not: a permission rule that
+  denies it ("The user has specified a rule which prevents you from using this specific
+  tool call"), or an `ask` that `opencode run` answers by itself with a rejection ("The
+  user rejected permission to use this specific tool call"). The model chose the skill and
+  the agent did not let it load, so the trial says nothing about the description.
 - **Not activated**: prose about the skill, a `read` (or `glob`, `grep`) of its files (a
   read is not how OpenCode loads a skill: its listing tells the model to use the skill
-  tool), a skill call that failed (`status: error`, e.g. "Skill ... not found"), a call for
-  another skill or for OpenCode's built-in `customize-opencode`.
+  tool), a skill call for a name the run did not install that failed (`status: error`,
+  e.g. "Skill ... not found"), a call for another skill or for OpenCode's built-in
+  `customize-opencode`.
 - **Error** (never a vote): an `error` event (the API failed; 401/403 are a refused key,
   which aborts the whole run), no event at all, a corrupt event line, a non-zero exit code.
   Whether the target is offered at all cannot be read here (no init event): the backend
@@ -61,6 +69,7 @@ class OpenCodeReader(JsonLines):
         self._activation: str | None = None
         self._auth_status: int | None = None
         self._error: str | None = None
+        self._refused: str | None = None
         self._steps = 0
         self._in_step = False
         self._tokens = [0, 0, 0, 0]  # input, output, cache write, cache read
@@ -123,12 +132,18 @@ class OpenCodeReader(JsonLines):
             return
         name = tool_input.get("name")
         name = name if isinstance(name, str) else repr(name)
+        skill = self._by_name.get(name)
         if status != "completed":
-            self._note(f"skill {name!r} failed: {short(state.get('error') or status)}")
+            reason = short(state.get("error") or status, 200)
+            self._note(f"skill {name!r} failed: {reason}")
+            if skill is self.target and self._refused is None:
+                self._refused = (
+                    f"OpenCode refused to load {name!r} (line {self._line}, status {status}): "
+                    f"{reason}"
+                )
             return
         output = state.get("output")
         output = output if isinstance(output, str) else ""
-        skill = self._by_name.get(name)
         if skill is None:  # the built-in skill, or one this run did not install
             self._fired.append(name)
             self._note(f"skill {name!r} loaded (not one of the run's copies)")
@@ -187,8 +202,10 @@ class OpenCodeReader(JsonLines):
         fired = tuple(self._fired)
         found = decided(self._activation, self._auth_status, self._corrupt, fired,
                         bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
-        if found is not None:
+        if found is not None and (found[0] == "activated" or self._refused is None):
             return found
+        if self._refused is not None:
+            return "error", self._refused
         if self._error is not None:
             return "error", self._error
         if exit_code is None:
