@@ -356,3 +356,17 @@ def test_every_configured_command_has_its_keys() -> None:
         for key in [flag[2:] for flag in action.option_strings if flag.startswith("--")]
     }
     assert keys == parsed - {"help", "version"}
+
+
+@pytest.mark.parametrize(
+    ("written", "read"), [("none", "none"), ("skills/others", "{root}/skills/others")]
+)
+def test_distractors_none_in_a_file_is_no_path(tmp_path: Path, written: str, read: str) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "activation.toml").write_text(f'distractors = "{written}"\n')
+    args, _settings = resolve(RUN, [], tmp_path, {}, configurable_keys())
+    expected = read.format(root=tmp_path)
+    assert str(args.distractors) == expected
+    assert type(args.distractors) is (str if written == "none" else type(tmp_path))
+    args, _settings = resolve(CHANGED, ["--base", "git:main"], tmp_path, {}, configurable_keys())
+    assert str(args.distractors) == expected
