@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from activation._models import Inputs, RunSpec
     from activation.commands.outputs import Outputs
     from activation.commands.runner import Stages
-    from activation.inputs.change_plan import GateRun, Plan, Suites
+    from activation.inputs.change_plan import CasesFile, GateRun, Plan, Suites
     from activation.inputs.changes import SkillPlace, Tree
     from activation.report.changed import ChangedReport
     from activation.report.matrix import Matrix
@@ -104,37 +104,79 @@ def read_versions(
     return base, head
 
 
-def written_for(path: Path) -> str | None:
-    """The skill a cases file says it is for (its top-level `skill`): the one call a reader
-    of another case format replaces."""
-    from activation.inputs.load import load_cases
+@dataclass(frozen=True)
+class Found:
+    """What a file of the repo holds for `changed`: the skill its cases are about (None:
+    no cases), and the skill its behavioral evals are about (None: none)."""
 
-    return load_cases(path).written_for
+    cases: CasesFile | None
+    behavior: CasesFile | None
+
+
+def read_case_file(repo: Path, path: str, named: bool) -> Found:
+    """What a file holds, in any format `read_cases` reads. A file `named` as cases files
+    are (changes.is_cases_file) is one, and a file that does not parse or fits no format is
+    an input error; any other file is a cases file when its shape is one format's (else it
+    is not one: no error), and then cases it cannot read are an input error too. A
+    per-skill JSON file's evals are a behavior suite, whatever its trigger part."""
+    from activation.inputs.change_plan import CasesFile
+    from activation.inputs.formats.detect import is_trigger_cases
+    from activation.inputs.formats.skill_json import has_evals, skill_of
+    from activation.inputs.load import load_cases, read_document
+
+    file = Path(os.path.relpath(repo / path))  # as its errors name it: from the cwd
+    try:
+        document = read_document(file)
+    except InputError:
+        if named:
+            raise
+        return Found(None, None)
+    behavior = CasesFile(path, skill_of(document)) if has_evals(document) else None
+    if not named and not is_trigger_cases(document):
+        return Found(None, behavior)
+    return Found(CasesFile(path, load_cases(file).written_for), behavior)
 
 
 def find_suites(
     repo: Path, skills: Mapping[str, SkillPlace], given: Path | None
 ) -> dict[str, Suites]:
-    """Each skill's suites (change_plan.find_suites), from the working tree's cases files,
-    each read for the skill it names, and whether each place an eval folder may be exists."""
+    """Each skill's suites (change_plan.find_suites), from the working tree's case files
+    in every format, each read for the skill it is about, and the eval folders that hold
+    behavior cases."""
     from activation.inputs.change_plan import CasesFile
     from activation.inputs.change_plan import find_suites as match_suites
-    from activation.inputs.changes import EVALS_FOLDER, is_cases_file
+    from activation.inputs.changes import EVALS_FOLDER, is_cases_file, may_hold_cases
     from activation.inputs.git_tree import working_paths
+    from activation.inputs.load import load_cases
 
-    beside = {f"{place.folder}/cases.json" for place in skills.values()}
-    files = []
+    folders = [place.folder for place in skills.values()]
+    cases, behavior = [], []
     for path in working_paths(repo):
-        if is_cases_file(path) and (repo / path).is_file():
-            named = None if path in beside else written_for(repo / path)
-            files.append(CasesFile(path, named))
+        named = is_cases_file(path)
+        if (named or may_hold_cases(path, folders)) and (repo / path).is_file():
+            found = read_case_file(repo, path, named)
+            cases += [found.cases] if found.cases else []
+            behavior += [found.behavior] if found.behavior else []
     if given is not None:
         file = given.resolve()
         shown = file.relative_to(repo).as_posix() if file.is_relative_to(repo) else str(file)
-        files.append(CasesFile(shown, written_for(file), given=True))
-    places = [f"{place.folder}/{EVALS_FOLDER}" for place in skills.values()] + [EVALS_FOLDER]
-    folders = frozenset(place for place in places if (repo / place).is_dir())
-    return match_suites(skills, files, folders)
+        cases.append(CasesFile(shown, load_cases(file).written_for, given=True))
+    trigger = {file.path for file in cases}
+    places = [f"{folder}/{EVALS_FOLDER}" for folder in folders] + [EVALS_FOLDER]
+    held = frozenset(place for place in places if holds_evals(repo, place, trigger))
+    return match_suites(skills, cases, held, behavior)
+
+
+def holds_evals(repo: Path, folder: str, trigger: Set[str]) -> bool:
+    """Whether an eval folder exists and holds a file that is not a trigger cases file (an
+    `evals/` of skill-creator's trigger eval set alone is no behavior suite)."""
+    path = repo / folder
+    if not path.is_dir():
+        return False
+    return any(
+        file.is_file() and file.relative_to(repo).as_posix() not in trigger
+        for file in path.rglob("*")
+    )
 
 
 def prepare(

@@ -67,7 +67,8 @@ class Plan:
 
 @dataclass(frozen=True)
 class CasesFile:
-    """A cases file of the repo, and the skill its top-level `skill` names (None: none)."""
+    """A cases file of the repo (in any format `read_cases` reads), and the skill it is
+    about (None: none): its own field, else the skill folder it lies in, else its name."""
 
     path: str
     written_for: str | None
@@ -76,41 +77,56 @@ class CasesFile:
 
 
 def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
-    """The skills a cases file is for: the one its `skill` names (by id, or by folder name
-    when the id has no plugin), or, for a given file that names none, the repo's only
-    skill."""
+    """The skills a cases file is for: the one it names (by id, or by folder name when
+    the id has no plugin; a file in a skill's folder, that one), or, for a given file that
+    names none, the repo's only skill."""
     skill = file.written_for
     if skill is None:
         return list(skills) if len(skills) == 1 and file.given else []
-    return [
+    found = [
         path
         for path, place in skills.items()
         if place.id == skill or (":" not in skill and place.name == skill)
     ]
+    inside = [path for path in found if file.path.startswith(f"{skills[path].folder}/")]
+    return inside or found
 
 
 def find_suites(
     skills: Mapping[str, SkillPlace],
     cases_files: Sequence[CasesFile],
     folders: frozenset[str],
+    behavior_files: Sequence[CasesFile] = (),
 ) -> dict[str, Suites]:
-    """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that exist, as
-    repo-relative paths; `cases_files`: its cases files, found or given): `cases.json`
-    beside its SKILL.md, else the first cases file that is for it (see `owners`); `evals/`
-    in its folder, else the repo's `evals/` in a repo of one skill."""
+    """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that hold
+    behavior cases, as repo-relative paths; `cases_files`: its cases files, found or given;
+    `behavior_files`: its per-skill JSON files with evals). Its cases: `cases.json` beside
+    its SKILL.md, else the first cases file in its folder that is for it (see `owners`),
+    else the first anywhere. Its behavior suite: `evals/` in its folder, else the first
+    behavior file for it, else the repo's `evals/` in a repo of one skill."""
     paths = {file.path for file in cases_files}
-    named: dict[str, str] = {}
-    for file in cases_files:
-        for path in owners(file, skills):
-            named.setdefault(path, file.path)
+    named = _first_for(skills, cases_files)
+    behavior = _first_for(skills, behavior_files)
     found = {}
     for path, place in skills.items():
         beside = f"{place.folder}/{CASES_FILE}"
-        evals = f"{place.folder}/{EVALS_FOLDER}"
+        evals: str | None = f"{place.folder}/{EVALS_FOLDER}"
         if evals not in folders:
-            evals = EVALS_FOLDER if len(skills) == 1 and EVALS_FOLDER in folders else ""
-        found[path] = Suites(beside if beside in paths else named.get(path), evals or None)
+            alone = len(skills) == 1 and EVALS_FOLDER in folders
+            evals = behavior.get(path) or (EVALS_FOLDER if alone else None)
+        found[path] = Suites(beside if beside in paths else named.get(path), evals)
     return found
+
+
+def _first_for(skills: Mapping[str, SkillPlace], files: Sequence[CasesFile]) -> dict[str, str]:
+    """Each skill's first file, those in its own folder first."""
+    first: dict[str, str] = {}
+    for own in (True, False):
+        for file in files:
+            for path in owners(file, skills):
+                if file.path.startswith(f"{skills[path].folder}/") == own:
+                    first.setdefault(path, file.path)
+    return first
 
 
 def plan_runs(

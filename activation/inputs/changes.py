@@ -11,7 +11,7 @@ git_tree.py (a ref) or the command (the working tree).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Literal
@@ -54,10 +54,40 @@ def in_skill_roots(path: str) -> bool:
     return any(f"/{nested}/" in path for nested in NESTED_SKILL_FOLDERS)
 
 
+CASE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+"""The suffixes of the case formats `read_cases` reads (docs/formats.md)."""
+
+
 def is_cases_file(path: str) -> bool:
-    """A file named as activation cases are: `cases.json` or `<name>.cases.json`."""
-    name = PurePosixPath(path).name
-    return name == CASES_FILE or name.endswith(f".{CASES_FILE}")
+    """A file named as some format's cases are: `cases.json` or `<name>.cases.json` (this
+    tool's), a JSON file named for a trigger eval set (`trigger-eval.json`,
+    `evals/trigger_eval_set.json`: skill-creator's), or a YAML file named for trigger tests
+    (`trigger_tests.yaml`). Such a file is a cases file whatever it holds."""
+    name = PurePosixPath(path).name.lower()
+    if name == CASES_FILE or name.endswith(f".{CASES_FILE}"):
+        return True
+    stem, _, suffix = name.rpartition(".")
+    if suffix == "json":
+        return "trigger" in stem and "eval" in stem.split("trigger", 1)[1]
+    return suffix in ("yaml", "yml") and "trigger" in stem
+
+
+def may_hold_cases(path: str, skill_folders: Collection[str]) -> bool:
+    """Whether a file lies where a case format keeps its files and has one's suffix: in a
+    skill's folder or a folder of it (`refunds/evals/trigger-eval.json`), beside the skill
+    folders (`skills/refunds.jsonl`), in any `evals/` folder (`evals/negatives.jsonl`) or at
+    the repo's top. Such a file is a cases file when its shape is one format's."""
+    file = PurePosixPath(path)
+    if file.suffix.lower() not in CASE_SUFFIXES:
+        return False
+    folder = file.parent.as_posix()
+    if folder == "." or EVALS_FOLDER in file.parent.parts:
+        return True
+    sets = {PurePosixPath(skill).parent.as_posix() for skill in skill_folders}
+    return (
+        any(folder == skill or folder.startswith(f"{skill}/") for skill in skill_folders)
+        or folder in sets
+    )
 
 
 @dataclass(frozen=True)

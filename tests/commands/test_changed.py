@@ -492,3 +492,172 @@ def test_real_runs_each_gates_spot_checks_and_leaves_out_a_gate_with_none(
         "docs:style: its activation gate is left out: no case selected for --real "
         "(spot checks only (no Stage A run on these two descriptions yet)): pass --only ids"
     ) in capsys.readouterr().err
+
+
+# --- cases in other tools' formats (docs/formats.md), where each format keeps them --------
+
+EXAMPLE_CASES = orjson.loads((EXAMPLE / "cases.json").read_bytes())["cases"]
+POSITIVES = [case for case in EXAMPLE_CASES if case["expect"] == "refunds"]
+NEGATIVES = [case for case in EXAMPLE_CASES if case["expect"] != "refunds"]
+REFUNDS_CASES = f"{BILLING}/refunds/cases.json"
+
+
+def refunds_cases_as(repo: Path, files: Mapping[str, bytes]) -> None:
+    """refunds' cases moved out of its cases.json into `files`, committed on main."""
+    (repo / REFUNDS_CASES).unlink()
+    for path, content in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_bytes(content)
+    made = git.Repo(repo)
+    made.git.add(all=True)
+    made.index.commit("refunds' cases in another format")
+    made.close()
+
+
+def refunds_gate(tmp_path: Path, repo: Path, suite: str) -> dict[str, str]:
+    """The flagged cases of refunds' activation gate once its description takes disputes,
+    after checking that the gate ran on `suite`."""
+    (repo / BILLING / "refunds" / "SKILL.md").write_text(STEALING)
+    code, report = changed(tmp_path, "--model", "mock")
+    assert code == 1
+    assert [(gate["kind"], gate["skill"], gate["suite"]) for gate in report["gates"]] == [
+        ("activation", "billing:disputes", "billing-disputes.cases.json"),
+        ("activation", "billing:refunds", suite),
+    ]
+    found = gates(report)
+    assert flagged(found[("activation", "billing:disputes")]) == dict.fromkeys(STOLEN, "REGRESSED")
+    return found[("activation", "billing:refunds")]
+
+
+def test_a_skill_creator_trigger_eval_set_in_the_skills_evals(repo: Path, tmp_path: Path) -> None:
+    suite = f"{BILLING}/refunds/evals/trigger-eval.json"
+    rows = [{"query": case["prompt"], "should_trigger": True} for case in POSITIVES] + [
+        {"query": case["prompt"], "should_trigger": False, "expected_skill": case["expect"]}
+        for case in NEGATIVES
+    ]
+    refunds_cases_as(repo, {suite: orjson.dumps(rows)})
+    statuses = refunds_gate(tmp_path, repo, suite)
+    assert len(statuses) == 12
+    # rows 1-3 are the positives; the stolen prompts are rows 4, 5 and 6
+    assert flagged(statuses) == dict.fromkeys(
+        ["trigger-eval-4", "trigger-eval-5", "trigger-eval-6"], "REGRESSED"
+    )
+
+
+def test_json_lines_per_skill_with_shared_negatives(repo: Path, tmp_path: Path) -> None:
+    def lines(rows: list[dict[str, Any]]) -> bytes:
+        return b"".join(orjson.dumps(row) + b"\n" for row in rows)
+
+    positives = [{"id": case["id"], "prompt": case["prompt"]} for case in POSITIVES]
+    negatives = [
+        {"id": case["id"], "prompt": case["prompt"], "expected_skill": case["expect"] or ""}
+        for case in NEGATIVES
+    ]
+    refunds_cases_as(
+        repo,
+        {"evals/refunds.jsonl": lines(positives), "evals/negatives.jsonl": lines(negatives)},
+    )
+    statuses = refunds_gate(tmp_path, repo, "evals/refunds.jsonl")
+    assert sorted(statuses) == sorted(case["id"] for case in EXAMPLE_CASES)
+    assert flagged(statuses) == dict.fromkeys(STOLEN, "REGRESSED")
+
+
+def test_yaml_trigger_tests_in_the_skills_folder(repo: Path, tmp_path: Path) -> None:
+    suite = f"{BILLING}/refunds/trigger_tests.yaml"
+    document = {
+        "should_trigger_prompts": [case["prompt"] for case in POSITIVES],
+        "should_not_trigger_prompts": [
+            {"prompt": case["prompt"], "reason": case["why"]} for case in NEGATIVES
+        ],
+    }
+    refunds_cases_as(repo, {suite: orjson.dumps(document)})  # JSON is YAML
+    statuses = refunds_gate(tmp_path, repo, suite)
+    assert len(statuses) == 12
+    # a YAML negative says only "not refunds": the stolen prompts fail it all the same
+    assert flagged(statuses) == dict.fromkeys(
+        ["refunds-should-not-1", "refunds-should-not-2", "refunds-should-not-3"], "REGRESSED"
+    )
+
+
+SKILL_JSON = {
+    "skill_name": "refunds",
+    "trigger": {
+        "positive": [case["prompt"] for case in POSITIVES],
+        "negative": [{"prompt": case["prompt"], "owner": case["expect"]} for case in NEGATIVES],
+    },
+    "evals": [
+        {
+            "id": "note",
+            "prompt": "Refund order 4417 and write refund.txt",
+            "expectations": ["refund.txt says the order was refunded"],
+        }
+    ],
+}
+
+
+def test_one_json_per_skill_its_trigger_part_gated(repo: Path, tmp_path: Path) -> None:
+    suite = f"{BILLING}/refunds.json"
+    refunds_cases_as(repo, {suite: orjson.dumps(SKILL_JSON)})
+    statuses = refunds_gate(tmp_path, repo, suite)
+    assert len(statuses) == 12
+    assert flagged(statuses) == dict.fromkeys(
+        ["refunds-negative-1", "refunds-negative-2", "refunds-negative-3"], "REGRESSED"
+    )
+
+
+def test_one_json_per_skill_its_evals_are_the_behavior_suite(repo: Path, tmp_path: Path) -> None:
+    suite = f"{BILLING}/refunds.json"
+    shutil.rmtree(repo / BILLING / "refunds" / "evals")
+    refunds_cases_as(repo, {suite: orjson.dumps(SKILL_JSON)})
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    stages = FakeBehavior(passing({"refunds-note": {"baseline": 3, "candidate": 0}}))
+    code, report = changed(tmp_path, "--model", "mock", "--trials", "3", stages=stages)
+    assert code == 1
+    assert [(gate["kind"], gate["suite"]) for gate in report["gates"]] == [("behavior", suite)]
+    assert gates(report) == {("behavior", "billing:refunds"): {"refunds-note": "REGRESSED"}}
+
+
+def test_a_file_of_no_format_is_no_cases_file_but_a_broken_one_is_an_input_error(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "evals").mkdir()
+    (repo / "evals" / "settings.json").write_bytes(b'{"theme": "dark"}')
+    (repo / "evals" / "notes.yaml").write_text("not: [valid")
+    (repo / "evals" / "rates.jsonl").write_text('{"currency": "EUR"}\n')
+    (repo / BILLING / "refunds" / "SKILL.md").write_text(STEALING)
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert code == 0
+    broken = [{"query": "Refund order 4417", "should_trigger": "yes"}]
+    (repo / "evals" / "refunds.json").write_bytes(orjson.dumps(broken))
+    code, report = changed(tmp_path, "--model", "mock", name="broken.json")
+    assert code == 2
+    error = "evals/refunds.json: case 'refunds-1': 'should_trigger' must be true or false"
+    assert report["error"] == error
+    assert capsys.readouterr().err.splitlines()[-1] == f"activation changed: error: {error}"
+
+
+def test_every_report_validates_against_the_shipped_schema(repo: Path, tmp_path: Path) -> None:
+    import jsonschema
+
+    from activation.report.changed_schema import shipped_changed_schema
+
+    validator = jsonschema.Draft202012Validator(orjson.loads(shipped_changed_schema()))
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    code, both = changed(tmp_path, "--model", "mock", stages=stages)
+    assert [(gate["kind"], "cells" in gate["run"]) for gate in both["gates"]] == [
+        ("activation", False),
+        ("activation", False),
+        ("behavior", False),
+    ]
+    two = ("--agent", "claude-code,codex", "--only", "bank-dispute")
+    code, matrix = changed(tmp_path, "--model", "mock", *two, name="matrix.json")
+    assert [gate["run"]["schema"] for gate in matrix["gates"]] == ["activation-matrix/1"] * 2
+    code, stopped = changed(tmp_path, "--model", "mock", "--cases", "missing.json", name="no.json")
+    assert (code, sorted(stopped)) == (2, ["error", "exit_code", "schema", "version"])
+    for report in (both, matrix, stopped):
+        assert report["schema"] == "activation-changed/1"
+        validator.validate(report)
+    both["gates"][2]["run"]["cases"][0]["status"] = "BROKEN"
+    assert not validator.is_valid(both)

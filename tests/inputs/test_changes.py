@@ -8,7 +8,14 @@ import pytest
 
 from activation._errors import InputError
 from activation.inputs.change_plan import CasesFile, GateRun, Suites, find_suites, plan_runs
-from activation.inputs.changes import SkillChange, in_skill_roots, skill_changes, skills_in
+from activation.inputs.changes import (
+    SkillChange,
+    in_skill_roots,
+    is_cases_file,
+    may_hold_cases,
+    skill_changes,
+    skills_in,
+)
 
 
 def skill(description: str, body: str = "Steps.\n", **more: str) -> bytes:
@@ -263,3 +270,78 @@ def test_a_given_file_that_names_no_skill_is_the_only_skills() -> None:
         REFUNDS: Suites("activation/cases.json", "evals")
     }
     assert find_suites(HEAD, [given], frozenset({"evals"}))[REFUNDS] == Suites()
+
+
+@pytest.mark.parametrize(
+    ("path", "named"),
+    [
+        ("cases.json", True),
+        ("suites/billing-disputes.cases.json", True),
+        ("plugins/pay/skills/refunds/evals/trigger-eval.json", True),
+        ("evals/Trigger_Eval_Set.json", True),
+        ("refunds-trigger-evals.json", True),
+        ("trigger_tests.yaml", True),
+        ("evals/refunds.trigger.yml", True),
+        ("evals/eval-trigger.json", False),
+        ("evals/refunds.jsonl", False),
+        ("refunds.json", False),
+        ("evals/graders.yaml", False),
+        ("trigger-eval.md", False),
+    ],
+)
+def test_cases_files_known_by_their_names(path: str, named: bool) -> None:
+    assert is_cases_file(path) is named
+
+
+FOLDERS = ("plugins/pay/skills/refunds", "plugins/pay/skills/disputes")
+
+
+@pytest.mark.parametrize(
+    ("path", "held"),
+    [
+        ("plugins/pay/skills/refunds/refunds.json", True),
+        ("plugins/pay/skills/refunds/evals/evals.json", True),
+        ("plugins/pay/skills/refunds.jsonl", True),
+        ("plugins/pay/evals/negatives.jsonl", True),
+        ("evals/refunds.ndjson", True),
+        ("trigger_tests.yaml", True),
+        ("plugins/pay/skills/refunds/scripts/data/rates.yml", True),
+        ("plugins/pay/skills/refunds/reference.md", False),
+        ("plugins/pay/.claude-plugin/plugin.json", False),
+        ("docs/refunds.json", False),
+        ("plugins/pay/skills/refunds-old/cases.yaml", False),
+    ],
+)
+def test_where_case_files_may_lie(path: str, held: bool) -> None:
+    assert may_hold_cases(path, FOLDERS) is held
+
+
+def test_a_trigger_file_in_a_skill_folder_tests_it_rather_than_being_part_of_it() -> None:
+    trigger = "plugins/pay/skills/refunds/trigger_tests.yaml"
+    assert kinds(BASE, changed({trigger: b"should_trigger_prompts: [a]\n"})) == {
+        "billing:refunds": ("other",)
+    }
+
+
+def test_a_skills_own_file_wins_over_one_elsewhere_and_evals_files_are_behavior() -> None:
+    files = [
+        CasesFile("evals/refunds.jsonl", "refunds"),
+        CasesFile("plugins/pay/skills/refunds/evals/trigger-eval.json", "refunds"),
+        CasesFile("plugins/pay/skills/disputes.jsonl", "disputes"),
+        CasesFile("evals/negatives.jsonl", None),
+    ]
+    behavior = [
+        CasesFile("suites/disputes.json", "billing:disputes"),
+        CasesFile("suites/refunds.json", "billing:refunds"),
+    ]
+    folders = frozenset({"plugins/pay/skills/refunds/evals"})
+    found = find_suites(HEAD, files, folders, behavior)
+    assert found == {
+        ".claude/skills/deploy/SKILL.md": Suites(None, None),
+        DISPUTES: Suites("plugins/pay/skills/disputes.jsonl", "suites/disputes.json"),
+        REFUNDS: Suites(
+            "plugins/pay/skills/refunds/evals/trigger-eval.json",
+            "plugins/pay/skills/refunds/evals",
+        ),
+        STYLE: Suites(None, None),
+    }
