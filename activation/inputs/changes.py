@@ -62,14 +62,18 @@ def is_cases_file(path: str) -> bool:
     """A file named as some format's cases are: `cases.json` or `<name>.cases.json` (this
     tool's), a JSON file named for a trigger eval set (`trigger-eval.json`,
     `evals/trigger_eval_set.json`: skill-creator's), or a YAML file named for trigger tests
-    (`trigger_tests.yaml`). Such a file is a cases file whatever it holds."""
+    (`trigger_tests.yaml`, not a `trigger-deploy.yml` workflow). Such a file is a cases file
+    whatever it holds."""
     name = PurePosixPath(path).name.lower()
     if name == CASES_FILE or name.endswith(f".{CASES_FILE}"):
         return True
     stem, _, suffix = name.rpartition(".")
+    after = stem.split("trigger", 1)[1] if "trigger" in stem else None
+    if after is None:
+        return False
     if suffix == "json":
-        return "trigger" in stem and "eval" in stem.split("trigger", 1)[1]
-    return suffix in ("yaml", "yml") and "trigger" in stem
+        return "eval" in after
+    return suffix in ("yaml", "yml") and ("test" in after or "eval" in after)
 
 
 def may_hold_cases(path: str, skill_folders: Collection[str]) -> bool:
