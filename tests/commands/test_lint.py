@@ -12,7 +12,14 @@ from activation.commands.lint import lint_exit_code, render_findings
 from activation.commands.main import main
 from activation.inputs.lint import GROUPS, Finding
 from tests.inputs.test_lint import DESCRIPTION, raw
-from tests.support.skill_repo import REFERENCE, SKILL_PATH, SkillRepos
+from tests.support.skill_repo import (
+    REFERENCE,
+    SKILL_PATH,
+    SkillRepos,
+    case,
+    skill_text,
+    write_cases,
+)
 
 
 def test_render_findings() -> None:
@@ -236,3 +243,62 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
     assert out.splitlines()[-1] == "lint: 2 errors, 0 warnings"
+
+
+# --- a repo of many skills: what was found, and what to pass --------------------------------
+
+SIBLINGS = ("chargebacks", "disputes", "payouts")
+FOLDER_SKILLS = ("changelog", "docs-style", "release-notes", "triage")
+FOUND = (
+    "found 8 skills in 2 sets: plugins/payments/skills/ (chargebacks, disputes, payouts, "
+    "refunds), skills/ (changelog, docs-style, release-notes, triage)"
+)
+PASS = (
+    "pass --skill-path (relative to --repo) to choose one, "
+    'or --cases with a file that names it ("skill": "<id>")'
+)
+
+
+@pytest.fixture
+def many(skill_repo: SkillRepos) -> Path:
+    """A plugin of four skills and a skills folder of four more, as in a real skill repo."""
+    files = {
+        **{
+            f"plugins/payments/skills/{name}/SKILL.md": skill_text(f"Use for {name}.", name)
+            for name in SIBLINGS
+        },
+        **{
+            f"skills/{name}/SKILL.md": skill_text(f"Use for {name}.", name)
+            for name in FOLDER_SKILLS
+        },
+    }
+    return skill_repo(DESCRIPTION, files=files).root
+
+
+def test_the_run_and_lint_say_what_they_found_and_what_to_pass(
+    many: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(many)
+    cases = write_cases(tmp_path / "cases.json", [case("neg", "export the orders", False)])
+    assert main(["--cases", str(cases), "--dry-run", "--model", "mock"]) == 2
+    assert capsys.readouterr().err == f"activation: error: {FOUND}; {PASS}\n"
+    code, out, err = run(["--cases", str(cases)], capsys)
+    assert (code, out) == (0, "lint: no problems found\n")
+    assert err == (
+        f"warning: {FOUND}; only the cases were checked: {PASS}, to check its description too\n"
+    )
+
+
+def test_a_cases_file_naming_a_skill_of_a_repo_of_many_chooses_it(
+    many: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(many)
+    cases = tmp_path / "cases.json"
+    cases.write_bytes(
+        orjson.dumps({"skill": "triage", "cases": [case("neg", "export the orders", False)]})
+    )
+    code, out, err = run(["--cases", str(cases)], capsys)
+    assert (code, err) == (0, "")
+    assert [line.split(":")[0] for line in out.splitlines()] == [
+        f"warning  -  no case expects {name}" for name in ("triage", *FOLDER_SKILLS[:3])
+    ] + ["lint"]
