@@ -695,14 +695,19 @@ LINT = Command(
             None,
             (
                 switch(
-                    "--strict", "hold the cases to the bundled suite's policy (always on for it)"
+                    "--strict",
+                    "hold the cases to the suite's policy, a breach an error "
+                    "(always on for the bundled suite)",
                 ),
                 DEBUG,
             ),
         ),
     ),
-    "The bundled suite's policy (--strict): every positive has a negative twin, and all "
-    "four groups are used. " + CONFIG_EPILOG,
+    "The suite's policy (--strict): every positive has a twin that shares its vocabulary and "
+    "belongs elsewhere (a negative; for cases that expect a skill, a case of another skill or "
+    "none), and the cases cover every group: the bundled suite's four (keyword-loss, "
+    "framework-loss, indirect, negative), or for cases that expect a skill, each skill of "
+    "the set and no skill. " + CONFIG_EPILOG,
     settings=True,
 )
 REPORT = Command(

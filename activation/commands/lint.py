@@ -98,10 +98,14 @@ def target_and_menu(
         Skill(target.skill_id, variant.description, variant.when_to_use),
         *(skill for skill in variant.siblings if skill.listed),
     )
+    hidden = tuple(skill.name for skill in variant.siblings if not skill.listed)
     others = load_distractors(args.distractors or BUNDLED_DISTRACTORS)
     if args.catalog is not None:
         others += load_catalog(args.catalog)
-    return target, variant.description, Menu(target.skill_id, ours, others), None
+    hidden += tuple(skill.name for skill in others if not skill.listed)
+    others = tuple(skill for skill in others if skill.listed)
+    menu = Menu(target.skill_id, ours, others, hidden)
+    return target, variant.description, menu, None
 
 
 def main_lint(session: Session, argv: list[str]) -> int:

@@ -83,16 +83,23 @@ def test_cli_reports_errors_and_exits_1(
     ]
 
 
-def test_cli_warnings_alone_exit_0(
+def test_cli_warnings_alone_exit_0_and_strict_holds_the_groups(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cases = tmp_path / "cases.json"
-    cases.write_bytes(orjson.dumps([raw("neg", "export the orders table to csv")]))
+    cases.write_bytes(
+        orjson.dumps(
+            [
+                raw("neg", "export the orders table to csv"),
+                raw("ne2", "export the order table to csv"),
+            ]
+        )
+    )
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out.splitlines()[-1]) == (0, "lint: 0 errors, 1 warning")
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
-    assert code == 0
-    assert out.splitlines()[-1] == "lint: 0 errors, 3 warnings"
+    assert code == 1
+    assert out.splitlines()[-1] == "lint: 3 errors, 1 warning"
 
 
 def test_cli_twins_are_errors_only_when_strict(
@@ -302,3 +309,61 @@ def test_a_cases_file_naming_a_skill_of_a_repo_of_many_chooses_it(
     assert [line.split(":")[0] for line in out.splitlines()] == [
         f"warning  -  no case expects {name}" for name in ("triage", *FOLDER_SKILLS[:3])
     ] + ["lint"]
+
+
+def routed(case_id: str, prompt: str, expect: object, **extra: object) -> dict[str, object]:
+    return {"id": case_id, "prompt": prompt, "why": "its home", "expect": expect, **extra}
+
+
+def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
+    many: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = write_cases(
+        tmp_path / "cases.json",
+        [
+            routed("ref", "refund order 1234", "refunds", twin="cb"),
+            routed("cb", "a chargeback on order 1234", "chargebacks"),
+            routed("po", "when is the next payout", "payouts", twin="ref"),
+        ],
+    )
+    argv = ["--cases", str(cases), "--repo", str(many), "--skill-path", SKILL_PATH]
+    code, out, _ = run([*argv, "--strict"], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    cb  positive without a twin: name a case of another skill or none that "
+        "shares its vocabulary",
+        "error    -   no case expects billing:disputes: add positives for it, or a prompt it "
+        "loses to a sibling goes unseen",
+        'error    -   no case expects no skill: add a prompt no skill should take ("expect": null)',
+        "lint: 3 errors, 0 warnings",
+    ]
+    code, out, _ = run(argv, capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            "warning  -  no case expects billing:disputes: add positives for it, or a prompt it "
+            "loses to a sibling goes unseen",
+            "lint: 0 errors, 1 warning",
+        ],
+    )
+
+
+def test_a_case_expecting_a_hidden_sibling_is_told_it_is_hidden(
+    skill_repo: SkillRepos, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hidden = (
+        "---\nname: payouts\ndescription: Use for payouts.\ndisable-model-invocation: true\n---\n"
+    )
+    root = skill_repo(DESCRIPTION, files={"plugins/payments/skills/payouts/SKILL.md": hidden}).root
+    cases = write_cases(tmp_path / "cases.json", [routed("po", "next payout date", "payouts")])
+    code, out, _ = run(
+        ["--cases", str(cases), "--repo", str(root), "--skill-path", SKILL_PATH], capsys
+    )
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            "error    -  case 'po': 'payouts' is hidden from the model (its SKILL.md says "
+            "disable-model-invocation: true), so no prompt can make it fire",
+            "lint: 1 error, 0 warnings",
+        ],
+    )

@@ -218,9 +218,9 @@ def test_a_group_with_no_cases_under_the_suite_policy_only() -> None:
     data = [raw("a", "export orders", tags=("negative",)), raw("b", "refund 12", tags=())]
     assert lint(check_cases(data), None, strict=False) == ()
     assert lint(check_cases(data), None, strict=True) == (
-        Finding("warning", None, "no case in group 'keyword-loss' (tag a case with it)"),
-        Finding("warning", None, "no case in group 'framework-loss' (tag a case with it)"),
-        Finding("warning", None, "no case in group 'indirect' (tag a case with it)"),
+        Finding("error", None, "no case in group 'keyword-loss' (tag a case with it)"),
+        Finding("error", None, "no case in group 'framework-loss' (tag a case with it)"),
+        Finding("error", None, "no case in group 'indirect' (tag a case with it)"),
     )
     assert GROUPS == ("keyword-loss", "framework-loss", "indirect", "negative")
 
@@ -369,5 +369,77 @@ def test_a_prompt_that_echoes_a_siblings_entry_is_a_warning() -> None:
             "inv",
             "the prompt echoes billing:invoices's description (copies the phrase 'creating "
             "invoice sending them or fixing tax line'): that tests string matching, not intent",
+        ),
+    )
+
+
+# --- the strict policy on routing cases: twins, and groups from the user's own set ---------
+
+
+def test_strict_holds_routing_cases_to_the_twin_rule() -> None:
+    data = [
+        routed("inv", "send the invoice for may", "invoices", twin="inv2"),
+        routed("inv2", "send the invoice for june", ["invoices", "refunds"]),
+        routed("ref", "refund order 1234", "refunds", twin="off"),
+        routed("off", "refund policy wording for the blog", None),
+    ]
+    assert lint(check_cases(data), None, strict=True) == (
+        Finding(
+            "error",
+            "inv",
+            "twin 'inv2' expects invoices too: a twin expects another skill or none",
+        ),
+        Finding(
+            "error",
+            "inv2",
+            "positive without a twin: name a case of another skill or none that shares its "
+            "vocabulary",
+        ),
+    )
+    assert lint(check_cases(data), None, strict=False) == ()
+
+
+def test_strict_asks_a_routing_suite_for_its_own_sets_groups() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES, DISPUTES))
+    data = [
+        routed("ref", "refund order 1234", "refunds", twin="inv"),
+        routed("inv", "send the invoice for may", "invoices", twin="ref"),
+    ]
+    findings = lint(check_cases(data), None, True, menu)
+    assert [f for f in findings if "read alike" not in f.message] == [
+        Finding(
+            "error",
+            None,
+            "no case expects billing:disputes: add positives for it, or a prompt it loses to "
+            "a sibling goes unseen",
+        ),
+        Finding(
+            "error",
+            None,
+            'no case expects no skill: add a prompt no skill should take ("expect": null)',
+        ),
+    ]
+    assert not any("group" in f.message for f in findings)
+    alone = Menu("billing:refunds", (REFUNDS,))
+    only_none = [routed("off", "export the orders", None)]
+    assert lint(check_cases(only_none), None, True, alone) == (
+        Finding(
+            "error",
+            None,
+            "no case expects billing:refunds: add positives for it, or a prompt it loses to "
+            "a sibling goes unseen",
+        ),
+    )
+
+
+def test_a_case_expecting_a_hidden_skill_is_told_it_is_hidden() -> None:
+    menu = Menu("billing:refunds", (REFUNDS,), hidden=("billing:invoices",))
+    data = [routed("inv", "send the invoice for may", "invoices")]
+    assert menu_findings(data, menu) == (
+        Finding(
+            "error",
+            None,
+            "case 'inv': 'invoices' is hidden from the model (its SKILL.md says "
+            "disable-model-invocation: true), so no prompt can make it fire",
         ),
     )
