@@ -55,7 +55,7 @@ from activation._errors import InputError
 from activation._models import Case, Skill
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
 from activation.inputs.overlap import listed_text, overlaps
-from activation.inputs.words import content_words, is_content, words
+from activation.inputs.words import content_words, is_content, spans, words
 
 Level = Literal["error", "warning"]
 
@@ -78,9 +78,9 @@ class Finding:
     message: str
 
 
-def _shared_runs(prompt: list[str], description: list[str]) -> list[list[str]]:
-    """Every maximal run of consecutive words the two share, longest first (then by where
-    it starts in the prompt, then in the description)."""
+def _shared_runs(prompt: list[str], description: list[str]) -> list[tuple[int, int]]:
+    """Every maximal run of consecutive words the two share, as (start, end) in the prompt's
+    words, longest first (then by where it starts in the prompt, then in the description)."""
     places: dict[str, list[int]] = {}
     for j, word in enumerate(description):
         places.setdefault(word, []).append(j)
@@ -97,11 +97,12 @@ def _shared_runs(prompt: list[str], description: list[str]) -> list[list[str]]:
             ):
                 size += 1
             runs.append((-size, i, j))
-    return [prompt[i : i - minus] for minus, i, _j in sorted(runs)]
+    return [(i, i - minus) for minus, i, _j in sorted(runs)]
 
 
 def echo(prompt: str, description: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why the prompt echoes the description, or None; see the module docstring for the rule.
+    What it quotes is the prompt's own text, as written.
 
     Words of `known` (the content words of text the description keeps from elsewhere) count
     as no content word of either side: only what the description adds can echo a prompt."""
@@ -109,16 +110,18 @@ def echo(prompt: str, description: str, known: frozenset[str] = frozenset()) -> 
     def counts(word: str) -> bool:
         return is_content(word) and word not in known
 
-    prompt_words = words(prompt)
-    for run in _shared_runs(prompt_words, words(description)):
-        if len(run) < ECHO_RUN:
+    found = spans(prompt)
+    prompt_words = [word for word, _start, _end in found]
+    for start, end in _shared_runs(prompt_words, words(description)):
+        if end - start < ECHO_RUN:
             break
-        if sum(map(counts, run)) >= 2:
-            return f"copies the phrase {' '.join(run)!r}"
+        if sum(map(counts, prompt_words[start:end])) >= 2:
+            return f"copies the phrase {prompt[found[start][1] : found[end - 1][2]]!r}"
     content = {word for word in prompt_words if counts(word)}
     shared = content & content_words(description)
     if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
-        return f"is built from its words {', '.join(sorted(shared))}"
+        written = dict.fromkeys(prompt[a:b] for word, a, b in found if word in shared)
+        return f"is built from its words {', '.join(written)}"
     return None
 
 

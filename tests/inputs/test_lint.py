@@ -171,13 +171,14 @@ def test_near_duplicate_prompts() -> None:
 
 def test_echo_of_a_copied_phrase() -> None:
     description = "Use when debugging callback URL mismatch errors in any framework."
-    data = [raw("a", "debugging callback url mismatch errors in my app")]
+    data = [raw("a", "Debugging callback URL mismatch Errors, in my app")]
     assert only_rules(data, description) == (
         Finding(
             "warning",
             "a",
             "the prompt echoes the description (copies the phrase "
-            "'debugging callback url mismatch error in'): that tests string matching, not intent",
+            "'Debugging callback URL mismatch Errors, in'): that tests string matching, not "
+            "intent",  # as written in the prompt: its case, plural and punctuation kept
         ),
     )
 
@@ -189,8 +190,8 @@ def test_echo_of_the_descriptions_vocabulary() -> None:
         Finding(
             "warning",
             "a",
-            "the prompt echoes the description (is built from its words angular, login, react, "
-            "svelte, vue): that tests string matching, not intent",
+            "the prompt echoes the description (is built from its words svelte, vue, react, "
+            "angular, login): that tests string matching, not intent",  # in the prompt's order
         ),
     )
 
@@ -211,7 +212,9 @@ def test_ordinary_prompts_do_not_echo(prompt: str) -> None:
 
 def test_plural_and_case_do_not_hide_an_echo() -> None:
     description = "Use for Refunds, Chargebacks, Disputes and Invoices."
-    assert echo("REFUND chargeback dispute invoice", description) is not None
+    assert echo("REFUND chargeback dispute invoice", description) == (
+        "is built from its words REFUND, chargeback, dispute, invoice"
+    )
 
 
 def test_a_group_with_no_cases_under_the_suite_policy_only() -> None:
@@ -368,7 +371,8 @@ def test_a_prompt_that_echoes_a_siblings_entry_is_a_warning() -> None:
             "warning",
             "inv",
             "the prompt echoes billing:invoices's description (copies the phrase 'creating "
-            "invoice sending them or fixing tax line'): that tests string matching, not intent",
+            "invoices, sending them, or fixing tax lines'): that tests string matching, not "
+            "intent",
         ),
     )
 
