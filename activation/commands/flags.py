@@ -343,9 +343,21 @@ RUN_EPILOG = (
 SKILL_DEFAULT = f"{SKILL_PATH}, or the only skill found under {WHERE}"
 TARGET = (
     Flag("--repo", "DIR", "target repo", Path, shown="git root of the cwd", toml=PATH),
-    Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
+    Flag(
+        "--skill-path",
+        "PATH",
+        "SKILL.md, relative to --repo (not to the current folder)",
+        shown=SKILL_DEFAULT,
+    ),
 )
-CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
+CASES = Flag(
+    "--cases",
+    "FILE",
+    "cases file, relative to the current folder (not to --repo)",
+    Path,
+    shown="the bundled suite",
+    toml=PATH,
+)
 DISTRACTORS = Flag(
     "--distractors", "DIR", "distractor skills folder", Path, shown="the bundled ones", toml=PATH
 )

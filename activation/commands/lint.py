@@ -111,10 +111,12 @@ def target_and_menu(
 def main_lint(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(LINT, argv)
     session.debug = session.debug or args.debug
-    from activation.inputs.load import read_json
+    from activation.inputs.load import cases_file, read_json
 
     bundled = args.cases is None
-    checked = check_cases(read_json(BUNDLED_CASES if bundled else args.cases))
+    checked = check_cases(
+        read_json(BUNDLED_CASES if bundled else cases_file(args.cases, Path.cwd()))
+    )
     target, description, menu, alone = target_and_menu(args, checked.written_for)
     session.warn([alone] if alone else [])
     if target is not None:

@@ -73,6 +73,15 @@ def read_json(path: Path, what: str = "cases file") -> object:
         ) from None
 
 
+def cases_file(path: Path, cwd: Path) -> Path:
+    """`--cases` as given, once it is known to exist: a missing one's error says what the
+    path is relative to (the current folder, where `--skill-path` is relative to `--repo`)."""
+    if not (cwd / path).exists():
+        where = "" if path.is_absolute() else f" (relative to the current folder {cwd})"
+        raise InputError(f"--cases {path}: no such file{where}")
+    return path
+
+
 def load_cases(path: Path) -> CaseFile:
     return parse_cases(read_json(path), str(path))
 
@@ -225,7 +234,10 @@ def relative_skill_path(repo: Path, skill_path: str) -> Path:
         # An absolute path may reach the (resolved) repo through a symlink, e.g. /tmp on macOS.
         absolute = absolute.parent.resolve() / absolute.name
     if not absolute.is_relative_to(repo):
-        raise InputError(f"--skill-path {skill_path}: not inside the repo {repo}")
+        raise InputError(
+            f"--skill-path {skill_path}: not inside the repo {repo} "
+            "(--skill-path is relative to --repo, not to the current folder)"
+        )
     relative = absolute.relative_to(repo)
     if relative == Path():
         raise InputError(f"--skill-path {skill_path}: names the repo itself, not a SKILL.md")
@@ -279,6 +291,11 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
+        if path == target.skill_file:
+            raise InputError(
+                f"--skill-path {target.skill_path.as_posix()}: no such file "
+                f"(relative to --repo {target.repo})"
+            ) from None
         raise InputError(f"{spec}: no such file ({path})") from None
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
@@ -373,7 +390,7 @@ def load_inputs(
     and the candidate to the working-tree SKILL.md. `alone`: one description, the
     candidate's, on both sides (`suggest` starts from it; no other spec is read).
     `measured`: the id of the set's skill to measure, instead of the cases file's."""
-    matrix = load_cases(cases or BUNDLED_CASES)
+    matrix = load_cases(BUNDLED_CASES if cases is None else cases_file(cases, cwd))
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     others = load_distractors(distractors or BUNDLED_DISTRACTORS)

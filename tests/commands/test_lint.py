@@ -144,10 +144,6 @@ def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str
     ("args", "message"),
     [
         (
-            ["--cases", "missing.json"],
-            "cannot read the cases file missing.json: ",
-        ),
-        (
             ["--cases", "bad.json"],
             "bad.json: not valid JSON at line 1, column 2 (",
         ),
@@ -367,3 +363,32 @@ def test_a_case_expecting_a_hidden_sibling_is_told_it_is_hidden(
             "lint: 1 error, 0 warnings",
         ],
     )
+
+
+def test_path_errors_say_what_each_path_is_relative_to(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--cases is relative to the current folder, --skill-path to --repo: the errors say so."""
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    for command in (["lint"], ["--dry-run", "--model", "mock"]):
+        prefix = f"activation{' lint' if command == ['lint'] else ''}: error: "
+        assert main([*command, "--repo", str(repo), "--cases", "cases.json"]) == 2
+        assert capsys.readouterr().err == (
+            f"{prefix}--cases cases.json: no such file (relative to the current folder {here})\n"
+        )
+        missing = "plugins/payments/skills/refundz/SKILL.md"
+        assert main([*command, "--repo", str(repo), "--skill-path", missing]) == 2
+        assert capsys.readouterr().err == (
+            f"{prefix}--skill-path {missing}: no such file (relative to --repo {repo})\n"
+        )
+
+
+def test_the_flag_help_says_what_each_path_is_relative_to(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["lint", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--cases FILE cases file, relative to the current folder (not to --repo)" in help_text
+    assert "--skill-path PATH SKILL.md, relative to --repo (not to the current folder)" in help_text

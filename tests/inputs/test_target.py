@@ -282,7 +282,8 @@ def test_skill_path_outside_the_repo(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, "../outside/skills/s/SKILL.md", root)
     assert str(error.value) == (
-        f"--skill-path ../outside/skills/s/SKILL.md: not inside the repo {root}"
+        f"--skill-path ../outside/skills/s/SKILL.md: not inside the repo {root} "
+        "(--skill-path is relative to --repo, not to the current folder)"
     )
 
 
