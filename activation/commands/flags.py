@@ -489,6 +489,11 @@ SHOW = Flag(
     choices=("auto", "all", "flagged"),
 )
 JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
+FULL_RECORD = switch(
+    "--full-record",
+    "keep every trial's detail in the JSON report (evidence, usage, transcript); by default "
+    "only flagged cases' trials keep theirs",
+)
 STAGE_B_OPTIONS = (
     switch("--real", f"Stage B: run the real agent CLI ({', '.join(a.title for a in every())})"),
     *(
@@ -540,7 +545,7 @@ RUN = Command(
                 ONLY,
             ),
         ),
-        ("outputs", (*REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
         (
             None,
             (
@@ -765,6 +770,7 @@ MERGE = Command(
             "outputs",
             (
                 Flag("--json", "PATH", "write the merged JSON report", Path),
+                FULL_RECORD,
                 *REPORT_OUTPUTS,
                 NO_SUMMARY,
                 SHOW,
@@ -955,7 +961,7 @@ BEHAVIOR = Command(
                 ),
             ),
         ),
-        ("outputs", (JSON, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (JSON, FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
         (
             None,
             (

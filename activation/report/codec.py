@@ -25,6 +25,7 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
+from activation._models import FLAGGED
 from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
@@ -33,17 +34,55 @@ SCHEMA_FILE = "report.schema.json"
 """The shipped JSON Schema, beside this module."""
 
 
-def report_data(report: Matrix | Report) -> dict[str, Any]:
+JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades")
+"""What a trial keeps in a compact report: all that its case's verdict, tallies, routes and
+behavior figures are computed from (`merge` judges every case again from these)."""
+
+
+def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
     """A run as plain data: a one-cell matrix is its cell's report (`activation-report/4`),
-    a matrix of several `activation-matrix/1`."""
+    a matrix of several `activation-matrix/1`. Not `full`: compact, the trials of a case
+    that is not flagged reduced to what is judged (`JUDGED`)."""
     if isinstance(report, Matrix) and report.single is not None:
         report = report.single
     data: dict[str, Any] = msgspec.to_builtins(report)
-    return data
+    if full:
+        return data
+    if isinstance(report, Matrix):
+        return {**data, "cells": [compact_cell(cell) for cell in data["cells"]]}
+    return compact_cell(data)
 
 
-def report_json(report: Matrix | Report) -> bytes:
-    return orjson.dumps(report_data(report), option=orjson.OPT_INDENT_2) + b"\n"
+def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """One cell's report with only its flagged cases' trials in detail."""
+    flagged = {status.value for status in FLAGGED}
+    cases = [
+        entry if entry["status"] in flagged else {**entry, "trials": _judged(entry["trials"])}
+        for entry in cell["cases"]
+    ]
+    return {**cell, "trial_detail": "flagged", "cases": cases}
+
+
+def _judged(trials: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Trials without their detail: the judged fields, those at their default left out."""
+    return [
+        {key: trial.get(key) for key in JUDGED if key in REQUIRED or _set(trial.get(key))}
+        for trial in trials
+    ]
+
+
+def _set(value: object) -> bool:
+    """Not at its default (None, or nothing): `False` is a value, `correct`'s."""
+    return value is not None and value != [] and value != ()
+
+
+REQUIRED = frozenset(("case_id", "variant", "index", "activated"))
+"""A trial's fields without a default: a compact trial keeps them whatever their value."""
+
+
+def report_json(report: Matrix | Report, full: bool = False) -> bytes:
+    """The JSON report: compact unless `full` (`--full-record`), see `report_data`."""
+    return orjson.dumps(report_data(report, full), option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def failure_json(exit_code: ExitCode, error: str, version: str, schema: str = SCHEMA) -> bytes:

@@ -11,8 +11,11 @@ import orjson
 import pytest
 
 from activation._errors import ExitCode, InputError
-from activation._models import AgentSettings, RunSpec, Status
+from activation._models import FLAGGED, AgentSettings, RunSpec, Status
 from activation.report.codec import (
+    JUDGED,
+    REQUIRED,
+    compact_cell,
     failure_json,
     parse_report,
     report_data,
@@ -21,17 +24,18 @@ from activation.report.codec import (
     schema_json,
     shipped_schema,
 )
-from activation.report.model import build_report
+from activation.report.model import Report, build_report
 from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend, scripted
 from activation.trials.simulate import simulated_inputs, typical
+from activation.verdicts.judge import evidence_in, judge_groups
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 REPO_SCHEMA = Path(__file__).resolve().parents[2] / "activation" / "report" / "report.schema.json"
 SPECS = [RunSpec(), RunSpec(stage="B", trials=2, max_trials=2, agent=AgentSettings(version="2.1"))]
 
 
-def a_report(spec: RunSpec) -> bytes:
+def a_report(spec: RunSpec, full: bool = False) -> bytes:
     inputs = simulated_inputs(typical(4))
     answers = scripted(
         {
@@ -45,7 +49,7 @@ def a_report(spec: RunSpec) -> bytes:
     )
     outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answers))
     report = build_report(outcome, "9.9.9", warnings=("a warning",), rerun=("--trials", "5"))
-    return report_json(report)
+    return report_json(report, full)
 
 
 def key_paths(data: object, prefix: str = "") -> set[str]:
@@ -103,7 +107,7 @@ def test_the_json_names_every_figure() -> None:
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
         "candidate", "notice", "warnings", "rerun", "cases", "summary", "usage", "arms", "invoke",
-        "judge_model", "behavior", "less_visible", "unseen",
+        "judge_model", "behavior", "less_visible", "unseen", "trial_detail",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
@@ -193,3 +197,68 @@ def test_an_older_report_gets_its_correct_counts_from_activation(name: str) -> N
             expected = None if trial.is_error else trial.activated == after.should_activate
             assert trial.correct == expected
     assert any(entry.tally("baseline").correct for entry in report.cases)
+
+
+# --- compact reports: per-trial detail for flagged cases only, the rest judged the same ----
+
+
+def built_report(spec: RunSpec) -> Report:
+    return parse_report(orjson.loads(a_report(spec, full=True)), "full.json")
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_compact_report_keeps_detail_for_flagged_cases_only(spec: RunSpec) -> None:
+    report = built_report(spec)
+    full, compact = orjson.loads(report_json(report, full=True)), orjson.loads(report_json(report))
+    assert (full["trial_detail"], compact["trial_detail"]) == ("all", "flagged")
+    jsonschema.Draft202012Validator(report_schema()).validate(compact)
+    for whole, kept in zip(full["cases"], compact["cases"], strict=True):
+        if Status(whole["status"]) in FLAGGED:
+            assert kept["trials"] == whole["trials"]
+            continue
+        assert kept["trials"] == [
+            {key: trial[key] for key in JUDGED if key in REQUIRED or trial[key] not in (None, [])}
+            for trial in whole["trials"]
+        ]
+        assert {*kept["trials"][0]} == {"case_id", "variant", "index", "activated", "correct"} | (
+            {"chose"} if whole["trials"][0]["chose"] else set()
+        )
+        assert {key: kept[key] for key in kept if key != "trials"} == {
+            key: whole[key] for key in whole if key != "trials"
+        }
+    assert {Status(entry["status"]) for entry in compact["cases"]} >= {Status.PASS, Status.ERROR}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_compact_report_reads_back_judged_the_same(spec: RunSpec) -> None:
+    """Every verdict is computed again from the compact trials, as `merge` does, and comes
+    out the same; written again, the report is the same bytes."""
+    report = built_report(spec)
+    saved = report_json(report)
+    again = parse_report(orjson.loads(saved), "compact.json")
+    assert again.trial_detail == "flagged"
+    assert report_json(again) == saved
+    assert report_json(again, full=True) != report_json(report, full=True)  # detail is gone
+    judged = judge_groups([evidence_in(again.cases)], again.alpha)[0]
+    assert [(entry.status, entry.q_value, entry.baseline, entry.candidate) for entry in judged] == [
+        (entry.status, entry.q_value, entry.baseline, entry.candidate) for entry in report.cases
+    ]
+    assert again.summary == report.summary
+
+
+def test_a_compact_trial_keeps_a_wrong_answer() -> None:
+    trial = {"case_id": "c", "variant": "baseline", "index": 2, "activated": False,
+             "evidence": "chose nothing", "error": None, "transcript": None, "usage": {},
+             "cached": True, "chose": [], "correct": False, "grades": [], "files": [],
+             "workspace": None, "reading": "not_activated"}  # fmt: skip
+    entry = {"status": "FAIL", "trials": [trial]}
+    compact = compact_cell({"cases": [entry]})
+    assert compact["cases"][0]["trials"] == [
+        {"case_id": "c", "variant": "baseline", "index": 2, "activated": False, "correct": False}
+    ]
+
+
+@pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
+def test_an_older_report_holds_every_trials_detail(name: str) -> None:
+    old = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
+    assert parse_report(old, f"{name}.json").trial_detail == "all"
