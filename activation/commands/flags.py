@@ -488,7 +488,13 @@ SHOW = Flag(
     default="auto",
     choices=("auto", "all", "flagged"),
 )
-JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
+JSON = Flag(
+    "--json",
+    "PATH",
+    "write the JSON report (also on a crash); gzipped when PATH ends in .gz",
+    Path,
+    toml=PATH,
+)
 FULL_RECORD = switch(
     "--full-record",
     "keep every trial's detail in the JSON report (evidence, usage, transcript); by default "
@@ -769,7 +775,12 @@ MERGE = Command(
         (
             "outputs",
             (
-                Flag("--json", "PATH", "write the merged JSON report", Path),
+                Flag(
+                    "--json",
+                    "PATH",
+                    "write the merged JSON report; gzipped when PATH ends in .gz",
+                    Path,
+                ),
                 FULL_RECORD,
                 *REPORT_OUTPUTS,
                 NO_SUMMARY,

@@ -154,8 +154,14 @@ class Session:
         return True
 
     def write_json(self, data: bytes) -> bool:
-        """The command's JSON file, if asked for."""
-        return self.json_path is None or self.write_file(self.json_path, data, "report")
+        """The command's JSON file, if asked for; gzipped when its name ends in `.gz`."""
+        if self.json_path is None:
+            return True
+        if self.json_path.suffix == ".gz":
+            import gzip
+
+            data = gzip.compress(data, mtime=0)
+        return self.write_file(self.json_path, data, "report")
 
     def write_report(self, report: Matrix) -> bool:
         """A run's JSON report, if asked for (also what a later failure writes)."""

@@ -48,6 +48,9 @@ from activation.inputs.variants import (
 # --- cases and distractors ---------------------------------------------------------------
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def read_bytes(path: Path, what: str) -> bytes:
     """A file's bytes; a folder or an unreadable file is an input error naming `what` it is."""
     try:
@@ -59,8 +62,16 @@ def read_bytes(path: Path, what: str) -> bytes:
 
 
 def read_json(path: Path, what: str = "cases file") -> object:
-    """A JSON file, parsed; unreadable, non-UTF-8 or non-JSON input is an input error."""
+    """A JSON file, parsed, gzipped or not (a report written to `*.gz`); unreadable,
+    non-UTF-8 or non-JSON input is an input error."""
     raw = read_bytes(path, what)
+    if raw[:2] == GZIP_MAGIC:
+        import gzip
+
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as error:
+            raise InputError(f"{path}: a damaged gzip file ({error})") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -17,6 +17,8 @@ report a case was right exactly when the measured skill's activation matched
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import MISSING, fields
 from importlib.resources import files
 from typing import Any
 
@@ -25,7 +27,7 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
-from activation._models import FLAGGED
+from activation._models import FLAGGED, Trial, Usage
 from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
@@ -35,14 +37,27 @@ SCHEMA_FILE = "report.schema.json"
 
 
 JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades")
-"""What a trial keeps in a compact report: all that its case's verdict, tallies, routes and
-behavior figures are computed from (`merge` judges every case again from these)."""
+"""What a trial keeps in a compact report when its case is not flagged: all that its case's
+verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
+again from these)."""
+
+
+def _defaults(kind: type) -> dict[str, Any]:
+    """A record's fields that have a default, as plain data."""
+    return {
+        item.name: msgspec.to_builtins(item.default)
+        for item in fields(kind)
+        if item.init and item.default is not MISSING
+    }
+
+
+TRIAL_DEFAULTS = _defaults(Trial)
+USAGE_DEFAULTS = _defaults(Usage)
 
 
 def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
     """A run as plain data: a one-cell matrix is its cell's report (`activation-report/4`),
-    a matrix of several `activation-matrix/1`. Not `full`: compact, the trials of a case
-    that is not flagged reduced to what is judged (`JUDGED`)."""
+    a matrix of several `activation-matrix/1`. Not `full`: compact (`compact_cell`)."""
     if isinstance(report, Matrix) and report.single is not None:
         report = report.single
     data: dict[str, Any] = msgspec.to_builtins(report)
@@ -54,35 +69,53 @@ def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
 
 
 def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
-    """One cell's report with only its flagged cases' trials in detail."""
+    """One cell's report with its trials compact: a flagged case's keep every detail (and
+    the derived `reading`), the others' only what is judged (`JUDGED`); none writes a field
+    at its default, which reading the report gives back."""
     flagged = {status.value for status in FLAGGED}
     cases = [
-        entry if entry["status"] in flagged else {**entry, "trials": _judged(entry["trials"])}
+        {
+            **entry,
+            "trials": [
+                _trimmed(trial, trial if entry["status"] in flagged else JUDGED)
+                for trial in entry["trials"]
+            ],
+        }
         for entry in cell["cases"]
     ]
     return {**cell, "trial_detail": "flagged", "cases": cases}
 
 
-def _judged(trials: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Trials without their detail: the judged fields, those at their default left out."""
-    return [
-        {key: trial.get(key) for key in JUDGED if key in REQUIRED or _set(trial.get(key))}
-        for trial in trials
-    ]
+def _trimmed(trial: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """The trial's `keys` that are not at their default (a usage's counts alike)."""
+    kept = {}
+    for key in keys:
+        value = trial.get(key, TRIAL_DEFAULTS.get(key))
+        if key == "usage" and isinstance(value, dict):
+            value = {name: n for name, n in value.items() if not _default(n, USAGE_DEFAULTS[name])}
+        if key not in TRIAL_DEFAULTS or not _default(value, TRIAL_DEFAULTS[key]):
+            kept[key] = value
+    return kept
 
 
-def _set(value: object) -> bool:
-    """Not at its default (None, or nothing): `False` is a value, `correct`'s."""
-    return value is not None and value != [] and value != ()
-
-
-REQUIRED = frozenset(("case_id", "variant", "index", "activated"))
-"""A trial's fields without a default: a compact trial keeps them whatever their value."""
+def _default(value: object, default: object) -> bool:
+    """Equal to the default as the JSON has it (`False` is not `None`, `()` is `[]`)."""
+    if isinstance(value, list | tuple | dict) or isinstance(default, list | tuple | dict):
+        return not value and not default
+    return type(value) is type(default) and value == default
 
 
 def report_json(report: Matrix | Report, full: bool = False) -> bytes:
-    """The JSON report: compact unless `full` (`--full-record`), see `report_data`."""
-    return orjson.dumps(report_data(report, full), option=orjson.OPT_INDENT_2) + b"\n"
+    """The JSON report, indented: compact unless `full` (`--full-record`, see
+    `report_data`), and then with each trial on a line of its own."""
+    data = report_data(report, full)
+    if not full:
+        cells = data.get("cells", [data])
+        for cell in cells:
+            cell["cases"] = [{**entry, "trials": [orjson.Fragment(orjson.dumps(trial))
+                                                  for trial in entry["trials"]]}
+                             for entry in cell["cases"]]  # fmt: skip
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def failure_json(exit_code: ExitCode, error: str, version: str, schema: str = SCHEMA) -> bytes:
