@@ -6,6 +6,12 @@ and writes the bytes. So a field added to a record is in the JSON, read back and
 by the schema with no change here. The schema ships with the package (`activation schema`
 prints it; a test keeps the committed file equal to what the types give).
 
+A report is written compact unless the whole record is asked for (`--full-record`): the
+trials of a case that is not flagged keep only what is judged, and no trial writes a field
+at its default. Reading it back gives every left-out field its default, so `merge` judges
+every case again, `report` renders and `diff` compares exactly as from the whole record;
+`trial_detail` says which it is.
+
 `activation-report/4` adds to `/3`, and `/3` to `/2`; neither renames or drops anything
 (except the per-agent `agent.opencode` and `agent.codex` of early /4 reports, which
 `agent.executables` replaced: every agent's executable by its name; `agent.claude` stays).
