@@ -36,7 +36,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     from activation.inputs.behavior_load import load_behavior_inputs
     from activation.trials.stage import stage_named
 
-    session.adopt(args.debug, args.json)
+    session.adopt(args.debug, args.json, full_record=args.full_record)
     outputs = chosen_outputs(args, os.environ)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     cwd = Path.cwd()

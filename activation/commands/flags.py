@@ -351,9 +351,21 @@ RUN_EPILOG = (
 SKILL_DEFAULT = f"{SKILL_PATH}, or the only skill found under {WHERE}"
 TARGET = (
     Flag("--repo", "DIR", "target repo", Path, shown="git root of the cwd", toml=PATH),
-    Flag("--skill-path", "PATH", "SKILL.md relative to the repo", shown=SKILL_DEFAULT),
+    Flag(
+        "--skill-path",
+        "PATH",
+        "SKILL.md, relative to --repo (not to the current folder)",
+        shown=SKILL_DEFAULT,
+    ),
 )
-CASES = Flag("--cases", "FILE", "cases file", Path, shown="the bundled suite", toml=PATH)
+CASES = Flag(
+    "--cases",
+    "FILE",
+    "cases file, relative to the current folder (not to --repo)",
+    Path,
+    shown="the bundled suite",
+    toml=PATH,
+)
 CASES_FORMAT = Flag(
     "--cases-format",
     "NAME",
@@ -497,7 +509,18 @@ SHOW = Flag(
     default="auto",
     choices=("auto", "all", "flagged"),
 )
-JSON = Flag("--json", "PATH", "write the JSON report (also on a crash)", Path, toml=PATH)
+JSON = Flag(
+    "--json",
+    "PATH",
+    "write the JSON report (also on a crash); gzipped when PATH ends in .gz",
+    Path,
+    toml=PATH,
+)
+FULL_RECORD = switch(
+    "--full-record",
+    "keep every trial's detail in the JSON report (evidence, usage, transcript); by default "
+    "only flagged cases' trials keep theirs",
+)
 STAGE_B_OPTIONS = (
     switch("--real", f"Stage B: run the real agent CLI ({', '.join(a.title for a in every())})"),
     *(
@@ -549,7 +572,7 @@ RUN = Command(
                 ONLY,
             ),
         ),
-        ("outputs", (*REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
         (
             None,
             (
@@ -721,14 +744,19 @@ LINT = Command(
             None,
             (
                 switch(
-                    "--strict", "hold the cases to the bundled suite's policy (always on for it)"
+                    "--strict",
+                    "hold the cases to the suite's policy, a breach an error "
+                    "(always on for the bundled suite)",
                 ),
                 DEBUG,
             ),
         ),
     ),
-    "The bundled suite's policy (--strict): every positive has a negative twin, and all "
-    "four groups are used. " + CONFIG_EPILOG,
+    "The suite's policy (--strict): every positive has a twin that shares its vocabulary and "
+    "belongs elsewhere (a negative; for cases that expect a skill, a case of another skill or "
+    "none), and the cases cover every group: the bundled suite's four (keyword-loss, "
+    "framework-loss, indirect, negative), or for cases that expect a skill, each skill of "
+    "the set and no skill. " + CONFIG_EPILOG,
     settings=True,
 )
 REPORT = Command(
@@ -773,7 +801,13 @@ MERGE = Command(
         (
             "outputs",
             (
-                Flag("--json", "PATH", "write the merged JSON report", Path),
+                Flag(
+                    "--json",
+                    "PATH",
+                    "write the merged JSON report; gzipped when PATH ends in .gz",
+                    Path,
+                ),
+                FULL_RECORD,
                 *REPORT_OUTPUTS,
                 NO_SUMMARY,
                 SHOW,
@@ -964,7 +998,7 @@ BEHAVIOR = Command(
                 ),
             ),
         ),
-        ("outputs", (JSON, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (JSON, FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
         (
             None,
             (

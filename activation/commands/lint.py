@@ -18,6 +18,7 @@ from activation.commands.session import Session
 from activation.inputs.frontmatter import split_document
 from activation.inputs.lint import Finding, Menu, lint
 from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
+from activation.inputs.target import PASS_A_SKILL, SkillNotChosen
 from activation.inputs.variants import git_ref, working_tree_spec
 
 
@@ -46,14 +47,22 @@ def lint_exit_code(findings: Sequence[Finding]) -> ExitCode:
     return ExitCode.CHECK_FAILED if failed else ExitCode.OK
 
 
+NO_SKILL_HERE = (
+    "no skill found here, so only the cases were checked "
+    "(pass --repo, --skill-path or --candidate to check a description too)"
+)
+
+
 def target_and_menu(
     args: argparse.Namespace, written_for: str | None
-) -> tuple[Target | None, str | None, Menu | None]:
+) -> tuple[Target | None, str | None, Menu | None, str | None]:
     """The description to check, resolved the way the main command resolves the candidate,
-    and the menu it would be listed in (its set, the distractors, the catalog).
+    the menu it would be listed in (its set, the distractors, the catalog), and why only
+    the cases are checked, when they are.
 
-    A path needs no target (it is then checked alone); with no flag at all and no skill
-    found here, the cases are linted alone rather than refused.
+    A path needs no target (it is then checked alone); with neither `--skill-path` nor
+    `--candidate`, where no skill is found or several are and nothing chose one, the cases
+    are linted alone rather than refused, and the note says what was found and what to pass.
     """
     from activation.inputs.load import (
         load_catalog,
@@ -67,16 +76,21 @@ def target_and_menu(
     cwd = Path.cwd()
     try:
         target = resolve_target(args.repo, args.skill_path, cwd, written_for)
-    except InputError:
+    except InputError as error:
         if args.candidate is not None and git_ref(args.candidate) is None:
             path = cwd / args.candidate
             return (
                 None,
                 split_document(read_text(path, "SKILL.md"), args.candidate).description,
                 None,
+                None,
             )
-        if args.repo is None and args.skill_path is None and args.candidate is None:
-            return None, None, None
+        if args.skill_path is None and args.candidate is None:
+            if isinstance(error, SkillNotChosen):
+                alone = f"{error.found}; only the cases were checked: {PASS_A_SKILL}"
+                return None, None, None, f"{alone}, to check its description too"
+            if args.repo is None:
+                return None, None, None, NO_SKILL_HERE
         raise
     spec = args.candidate if args.candidate is not None else working_tree_spec(target)
     variant = resolve_variant(spec, target, cwd)
@@ -84,28 +98,28 @@ def target_and_menu(
         Skill(target.skill_id, variant.description, variant.when_to_use),
         *(skill for skill in variant.siblings if skill.listed),
     )
+    hidden = tuple(skill.name for skill in variant.siblings if not skill.listed)
     folder = distractors_folder(args.distractors, bool(variant.siblings), args.catalog is not None)
     others = load_distractors(folder) if folder is not None else ()
     if args.catalog is not None:
         others += load_catalog(args.catalog)
-    return target, variant.description, Menu(target.skill_id, ours, others)
+    hidden += tuple(skill.name for skill in others if not skill.listed)
+    others = tuple(skill for skill in others if skill.listed)
+    menu = Menu(target.skill_id, ours, others, hidden)
+    return target, variant.description, menu, None
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(LINT, argv)
     session.debug = session.debug or args.debug
-    from activation.inputs.load import read_cases
+    from activation.inputs.load import cases_file, read_cases
 
     bundled = args.cases is None
-    checked = read_cases(BUNDLED_CASES if bundled else args.cases, args.cases_format)
-    target, description, menu = target_and_menu(args, checked.written_for)
-    if description is None:
-        session.warn(
-            [
-                "no skill found here, so only the cases were checked "
-                "(pass --repo, --skill-path or --candidate to check a description too)"
-            ]
-        )
+    checked = read_cases(
+        BUNDLED_CASES if bundled else cases_file(args.cases, Path.cwd()), args.cases_format
+    )
+    target, description, menu, alone = target_and_menu(args, checked.written_for)
+    session.warn([alone] if alone else [])
     if target is not None:
         mismatch = suite_mismatch(checked.written_for, target.skill_id, bundled)
         session.warn([mismatch] if mismatch else [])

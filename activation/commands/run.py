@@ -61,7 +61,7 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.runner import cells_from, inputs_from, stage_of
 
-    session.adopt(args.debug, args.json)
+    session.adopt(args.debug, args.json, full_record=args.full_record)
     for flag in ("simulate", "verbose", "show_listing"):
         if getattr(args, flag) and not args.dry_run:
             raise InputError(f"--{flag.replace('_', '-')} goes with --dry-run")

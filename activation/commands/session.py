@@ -89,17 +89,24 @@ class Session:
         self.debug = debug
         self.out, self.err = consoles()
         self.json_path: Path | None = None
+        self.full_record = False
+        """Every trial's detail in the JSON report (`--full-record`), not only flagged cases'."""
         self.report: Matrix | None = None
         self.stop_record: StopRecord = run_stop_record
 
     def adopt(
-        self, debug: bool, json_path: Path | None, stop_record: StopRecord | None = None
+        self,
+        debug: bool,
+        json_path: Path | None,
+        stop_record: StopRecord | None = None,
+        full_record: bool = False,
     ) -> None:
         """The options every run-like command shares: `--debug` (also from the settings
         file) and the JSON file's path, checked before any model call; `stop_record` is what
         that file holds if the command stops early (a run's report by default)."""
         self.debug = self.debug or debug
         self.stop_record = stop_record or run_stop_record
+        self.full_record = full_record
         if json_path is not None:
             check_writable(json_path)
             self.json_path = json_path
@@ -147,15 +154,21 @@ class Session:
         return True
 
     def write_json(self, data: bytes) -> bool:
-        """The command's JSON file, if asked for."""
-        return self.json_path is None or self.write_file(self.json_path, data, "report")
+        """The command's JSON file, if asked for; gzipped when its name ends in `.gz`."""
+        if self.json_path is None:
+            return True
+        if self.json_path.suffix == ".gz":
+            import gzip
+
+            data = gzip.compress(data, mtime=0)
+        return self.write_file(self.json_path, data, "report")
 
     def write_report(self, report: Matrix) -> bool:
         """A run's JSON report, if asked for (also what a later failure writes)."""
         from activation.report.codec import report_json
 
         self.report = report
-        return self.write_json(report_json(report))
+        return self.write_json(report_json(report, self.full_record))
 
     def fail(self, code: ExitCode, message: str) -> ExitCode:
         self.error_line(message)
@@ -166,7 +179,7 @@ class Session:
         data = self.stop_record(code, message)
         if self.report is not None:
             with suppress(Exception):  # the report writer may be what broke
-                data = report_json(self.report.stopped(int(code), message))
+                data = report_json(self.report.stopped(int(code), message), self.full_record)
         self.write_json(data)
         return code
 

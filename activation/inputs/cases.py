@@ -182,11 +182,14 @@ def _ids(value: object, nullable: bool) -> tuple[str, ...] | Problem | None:
     return Problem(None, f"must be {must}")
 
 
-def resolve_ids(cases: Sequence[Case], target: str, menu: Sequence[str]) -> tuple[Case, ...]:
+def resolve_ids(
+    cases: Sequence[Case], target: str, menu: Sequence[str], hidden: Sequence[str] = ()
+) -> tuple[Case, ...]:
     """The cases with their skill ids resolved against the menu's (a bare name stands for
     the one `plugin:name` it names), and a routing case's `should_activate` derived from
     whether it expects the target. An id that names no skill, or several, is an input
-    error: a case pointing nowhere would be judged wrong for ever."""
+    error: a case pointing nowhere would be judged wrong for ever; so is one naming a skill
+    of `hidden`, which the agent keeps from the model."""
 
     def resolve(case: Case, given: str) -> str:
         if given in menu:
@@ -196,6 +199,11 @@ def resolve_ids(cases: Sequence[Case], target: str, menu: Sequence[str]) -> tupl
             return found[0]
         if found:
             raise InputError(f"case {case.id!r}: {given!r} is ambiguous ({', '.join(found)})")
+        if any(given in (skill, skill.rsplit(":", 1)[-1]) for skill in hidden):
+            raise InputError(
+                f"case {case.id!r}: {given!r} is hidden from the model (its SKILL.md says "
+                "disable-model-invocation: true), so no prompt can make it fire"
+            )
         bare = {skill.rsplit(":", 1)[-1]: skill for skill in menu}
         close = difflib.get_close_matches(given.rsplit(":", 1)[-1], list(bare), n=1)
         hint = f"did you mean {bare[close[0]]}?" if close else f"it has {', '.join(sorted(menu))}"

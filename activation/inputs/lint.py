@@ -8,8 +8,13 @@ tests string matching, not intent).
 Errors: whatever makes the run refuse the file (the one validator in `cases`: shape, fields,
 a missing `why`, duplicate ids, identical prompts, a twin that names no case) and a
 description over 1,024 characters. Under the suite's policy (`strict`: the bundled suite, or
-`lint --strict`) also a positive without a twin and a twin that names a positive; for a
-user's own matrix those two are warnings.
+`lint --strict`) also a positive without a twin, a twin that expects what its case expects,
+and a group with no case; for a user's own matrix the twin rules are warnings (none for a
+routing suite, whose skills' positives are each other's negatives) and groups are not
+checked. A positive is a case that expects a skill: `should_activate`, or an
+`expect` naming one; its twin belongs elsewhere (a negative, another skill, or none).
+The groups are the bundled suite's (`GROUPS`) for cases that do not route; for cases that
+`expect`, the user's own: each skill of the set, and no skill.
 
 Warnings:
 
@@ -29,14 +34,13 @@ Warnings:
   distinctive words make up at least `ECHO_MIN_SHARE` of the prompt's content words (a prompt
   assembled from the description's vocabulary). A terse prompt naming one feature and one
   framework stays well clear of both, and so does a long one with pasted error text.
-- under the suite's policy, a group (`keyword-loss`, `framework-loss`, `indirect`,
-  `negative`) with no cases.
 
 Given the menu the run would list (the measured skill's set, the distractors, the catalog):
 
-- an error for an `expect` or `must_not` id that names no skill of it, or several;
+- an error for an `expect` or `must_not` id that names no skill of it, or several, or a
+  skill the agent hides from the model (`disable-model-invocation`), saying so;
 - in a set of several skills, a warning for each skill no case expects: a prompt it loses to
-  a sibling would go unseen;
+  a sibling would go unseen (an error under a routing suite's policy, for a set of one too);
 - two skills of the menu, one of them the set's, whose entries read alike (inputs/overlap.py):
   a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR`;
 - a prompt that echoes a sibling's entry, by the rule above.
@@ -53,7 +57,7 @@ from activation._errors import InputError
 from activation._models import Case, Skill
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
 from activation.inputs.overlap import listed_text, overlaps
-from activation.inputs.words import content_words, is_content, words
+from activation.inputs.words import content_words, is_content, spans, words
 
 Level = Literal["error", "warning"]
 
@@ -77,9 +81,9 @@ class Finding:
     message: str
 
 
-def _shared_runs(prompt: list[str], description: list[str]) -> list[list[str]]:
-    """Every maximal run of consecutive words the two share, longest first (then by where
-    it starts in the prompt, then in the description)."""
+def _shared_runs(prompt: list[str], description: list[str]) -> list[tuple[int, int]]:
+    """Every maximal run of consecutive words the two share, as (start, end) in the prompt's
+    words, longest first (then by where it starts in the prompt, then in the description)."""
     places: dict[str, list[int]] = {}
     for j, word in enumerate(description):
         places.setdefault(word, []).append(j)
@@ -96,11 +100,12 @@ def _shared_runs(prompt: list[str], description: list[str]) -> list[list[str]]:
             ):
                 size += 1
             runs.append((-size, i, j))
-    return [prompt[i : i - minus] for minus, i, _j in sorted(runs)]
+    return [(i, i - minus) for minus, i, _j in sorted(runs)]
 
 
 def echo(prompt: str, description: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why the prompt echoes the description, or None; see the module docstring for the rule.
+    What it quotes is the prompt's own text, as written.
 
     Words of `known` (the content words of text the description keeps from elsewhere) count
     as no content word of either side: only what the description adds can echo a prompt."""
@@ -108,16 +113,18 @@ def echo(prompt: str, description: str, known: frozenset[str] = frozenset()) -> 
     def counts(word: str) -> bool:
         return is_content(word) and word not in known
 
-    prompt_words = words(prompt)
-    for run in _shared_runs(prompt_words, words(description)):
-        if len(run) < ECHO_RUN:
+    found = spans(prompt)
+    prompt_words = [word for word, _start, _end in found]
+    for start, end in _shared_runs(prompt_words, words(description)):
+        if end - start < ECHO_RUN:
             break
-        if sum(map(counts, run)) >= 2:
-            return f"copies the phrase {' '.join(run)!r}"
+        if sum(map(counts, prompt_words[start:end])) >= 2:
+            return f"copies the phrase {prompt[found[start][1] : found[end - 1][2]]!r}"
     content = {word for word in prompt_words if counts(word)}
     shared = content & content_words(description)
     if len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_MIN_SHARE * len(content):
-        return f"is built from its words {', '.join(sorted(shared))}"
+        written = dict.fromkeys(prompt[a:b] for word, a, b in found if word in shared)
+        return f"is built from its words {', '.join(written)}"
     return None
 
 
@@ -129,6 +136,8 @@ class Menu:
     target: str
     ours: tuple[Skill, ...]
     others: tuple[Skill, ...] = ()
+    hidden: tuple[str, ...] = ()
+    """Skills of the set the agent hides from the model (`disable-model-invocation`)."""
 
     @property
     def ids(self) -> list[str]:
@@ -150,9 +159,19 @@ def lint(
                 f"{DESCRIPTION_LIMIT:,}-character limit",
             )
         )
-    cases = checked.cases
+    cases: Sequence[Case] = checked.cases
     findings += [Finding("warning", case_id, NO_WHY) for case_id in checked.unexplained]
-    findings += _twin_findings(cases, "error" if strict else "warning")
+    if menu is not None:
+        try:
+            cases = resolve_ids(cases, menu.target, menu.ids, menu.hidden)
+        except InputError as error:
+            findings.append(Finding("error", None, str(error)))
+            menu = None
+    policy: Level = "error" if strict else "warning"
+    target = menu.target if menu is not None else ""
+    routes = any(case.expect is not None for case in cases)
+    if strict or not routes:
+        findings += _twin_findings(cases, policy, target)
     findings += _near_duplicates(cases)
     if description is not None:
         for case in cases:
@@ -167,31 +186,45 @@ def lint(
                     )
                 )
     if menu is not None:
-        findings += _menu_findings(cases, menu)
+        findings += _menu_findings(cases, menu, policy if strict and routes else "warning")
     if strict:
-        used = {tag for case in cases for tag in case.tags}
-        findings += [
-            Finding("warning", None, f"no case in group {group!r} (tag a case with it)")
-            for group in GROUPS
-            if group not in used
-        ]
+        findings += _group_findings(cases, routes)
     return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
 
 
-def _menu_findings(cases: Sequence[Case], menu: Menu) -> list[Finding]:
-    """Ids that name no skill, skills of the set no case expects, skills that read alike,
-    and prompts that copy a sibling's entry."""
-    try:
-        cases = resolve_ids(cases, menu.target, menu.ids)
-    except InputError as error:
-        return [Finding("error", None, str(error))]
+def _group_findings(cases: Sequence[Case], routes: bool) -> list[Finding]:
+    """The suite's policy on what the cases cover: the bundled suite's four groups; for a
+    routing suite (cases that `expect`), a case that expects no skill (each skill of the
+    set needing one of its own is checked with the menu)."""
+    if routes:
+        if any(case.expect == () for case in cases):
+            return []
+        return [
+            Finding(
+                "error",
+                None,
+                'no case expects no skill: add a prompt no skill should take ("expect": null)',
+            )
+        ]
+    used = {tag for case in cases for tag in case.tags}
+    return [
+        Finding("error", None, f"no case in group {group!r} (tag a case with it)")
+        for group in GROUPS
+        if group not in used
+    ]
+
+
+def _menu_findings(cases: Sequence[Case], menu: Menu, uncovered: Level) -> list[Finding]:
+    """Skills of the set no case expects (at `uncovered`: an error under a routing suite's
+    strict policy, where even a set of one is checked), skills that read alike, and prompts
+    that copy a sibling's entry."""
     findings = []
-    several = len(menu.ours) > 1  # a single skill is checked as it always was
+    several = len(menu.ours) > 1 or uncovered == "error"  # else a single skill, as always
     for skill in menu.ours if several else ():
         if not any(case.expects(skill.name, menu.target) for case in cases):
             findings.append(
                 Finding(
-                    "warning",
+                    uncovered,
                     None,
                     f"no case expects {skill.name}: add positives for it, or a prompt it "
                     "loses to a sibling goes unseen",
@@ -227,22 +260,43 @@ def _threshold(level: Level) -> float:
     return SIMILAR_ERROR if level == "error" else SIMILAR_WARN
 
 
-def _twin_findings(cases: Sequence[Case], level: Level) -> list[Finding]:
-    """The suite's policy: every positive has a negative twin sharing its vocabulary."""
+def expected_skills(case: Case, target: str) -> tuple[str, ...]:
+    """The skills a case expects to fire: its `expect`, else the target for a positive."""
+    if case.expect is not None:
+        return case.expect
+    return (target,) if case.should_activate else ()
+
+
+def _twin_findings(cases: Sequence[Case], level: Level, target: str) -> list[Finding]:
+    """The suite's policy: every positive (a case that expects a skill) has a twin sharing
+    its vocabulary that expects none of its skills (a negative, another skill, or none)."""
     by_id = {case.id: case for case in cases}
     findings = []
     for case in cases:
+        expects = expected_skills(case, target)
         twin = by_id.get(case.twin) if case.twin is not None else None
-        if twin is not None and twin.should_activate:
-            findings.append(
-                Finding(level, case.id, f"twin {case.twin!r} is a positive, not a negative")
-            )
-        elif case.twin is None and case.should_activate:
+        shared = [s for s in expected_skills(twin, target) if s in expects] if twin else []
+        routes = case.expect is not None
+        if shared and routes:
             findings.append(
                 Finding(
                     level,
                     case.id,
-                    "positive without a twin: name a negative that shares its vocabulary",
+                    f"twin {case.twin!r} expects {', '.join(shared)} too: a twin expects "
+                    "another skill or none",
+                )
+            )
+        elif shared:
+            findings.append(
+                Finding(level, case.id, f"twin {case.twin!r} is a positive, not a negative")
+            )
+        elif case.twin is None and expects:
+            need = "a case of another skill or none" if routes else "a negative"
+            findings.append(
+                Finding(
+                    level,
+                    case.id,
+                    f"positive without a twin: name {need} that shares its vocabulary",
                 )
             )
     return findings

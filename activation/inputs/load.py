@@ -56,6 +56,9 @@ from activation.inputs.variants import (
 # --- cases and distractors ---------------------------------------------------------------
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def read_bytes(path: Path, what: str) -> bytes:
     """A file's bytes; a folder or an unreadable file is an input error naming `what` it is."""
     try:
@@ -67,8 +70,16 @@ def read_bytes(path: Path, what: str) -> bytes:
 
 
 def read_json(path: Path, what: str = "cases file") -> object:
-    """A JSON file, parsed; unreadable, non-UTF-8 or non-JSON input is an input error."""
+    """A JSON file, parsed, gzipped or not (a report written to `*.gz`); unreadable,
+    non-UTF-8 or non-JSON input is an input error."""
     raw = read_bytes(path, what)
+    if raw[:2] == GZIP_MAGIC:
+        import gzip
+
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as error:
+            raise InputError(f"{path}: a damaged gzip file ({error})") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -79,6 +90,15 @@ def read_json(path: Path, what: str = "cases file") -> object:
         raise InputError(
             f"{path}: not valid JSON at line {error.lineno}, column {error.colno} ({error.msg})"
         ) from None
+
+
+def cases_file(path: Path, cwd: Path) -> Path:
+    """`--cases` as given, once it is known to exist: a missing one's error says what the
+    path is relative to (the current folder, where `--skill-path` is relative to `--repo`)."""
+    if not (cwd / path).exists():
+        where = "" if path.is_absolute() else f" (relative to the current folder {cwd})"
+        raise InputError(f"--cases {path}: no such file{where}")
+    return path
 
 
 def load_cases(path: Path, format: str | None = None) -> CaseFile:
@@ -321,7 +341,10 @@ def relative_skill_path(repo: Path, skill_path: str) -> Path:
         # An absolute path may reach the (resolved) repo through a symlink, e.g. /tmp on macOS.
         absolute = absolute.parent.resolve() / absolute.name
     if not absolute.is_relative_to(repo):
-        raise InputError(f"--skill-path {skill_path}: not inside the repo {repo}")
+        raise InputError(
+            f"--skill-path {skill_path}: not inside the repo {repo} "
+            "(--skill-path is relative to --repo, not to the current folder)"
+        )
     relative = absolute.relative_to(repo)
     if relative == Path():
         raise InputError(f"--skill-path {skill_path}: names the repo itself, not a SKILL.md")
@@ -375,6 +398,11 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
+        if path == target.skill_file:
+            raise InputError(
+                f"--skill-path {target.skill_path.as_posix()}: no such file "
+                f"(relative to --repo {target.repo})"
+            ) from None
         raise InputError(f"{spec}: no such file ({path})") from None
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
@@ -472,7 +500,7 @@ def load_inputs(
     `measured`: the id of the set's skill to measure, instead of the cases file's;
     `cases_format`: the cases file's format (None: told by its shape);
     `distractors`: a folder, `none`, or None for the set's default (`distractors_folder`)."""
-    matrix = load_cases(cases or BUNDLED_CASES, cases_format)
+    matrix = load_cases(BUNDLED_CASES if cases is None else cases_file(cases, cwd), cases_format)
     routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)

@@ -46,38 +46,54 @@ def skill_sets(found: Sequence[PurePath]) -> dict[PurePath, list[PurePath]]:
     return sets
 
 
+PASS_A_SKILL = (
+    "pass --skill-path (relative to --repo) to choose one, or --cases with a file that "
+    'names it ("skill": "<id>")'
+)
+"""What to pass when a repo holds several skills and nothing chose one."""
+
+
+class SkillNotChosen(InputError):
+    """Several skills found and nothing chose one. `found` says what was found, for the
+    run's one-line error and `lint`'s warning alike."""
+
+    def __init__(self, found: str) -> None:
+        self.found = found
+        super().__init__(f"{found}; {PASS_A_SKILL}")
+
+
+def found_text(sets: dict[PurePath, list[PurePath]]) -> str:
+    """What was found, set by set: `found 3 skills in 2 sets: a/skills/ (one, two), ...`."""
+    count = sum(len(paths) for paths in sets.values())
+    listed = ", ".join(
+        f"{folder.as_posix()}/ ({', '.join(path.parent.name for path in paths)})"
+        for folder, paths in sets.items()
+    )
+    return f"found {count} skills in {len(sets)} set{'s' if len(sets) > 1 else ''}: {listed}"
+
+
 def choose_default_skill(
     found: Sequence[PurePath], written_for: str | None, routes: bool = False
 ) -> PurePath:
-    """The skill measured when `--skill-path` is not given: the only skill found; else, in
-    the one set found, the skill the cases file was written for (its folder name is the
-    last part of the id), or, for a routing suite (`routes`: every case names the skill it
-    expects, so every skill of the set is measured alike), the set's first skill, which
-    only anchors it; otherwise say what was seen."""
+    """The skill measured when `--skill-path` is not given: the only skill found; else the
+    one skill, of every set found, that the cases file was written for (its folder name is
+    the last part of the id); else, for a routing suite in one set (`routes`: every case
+    names the skill it expects, so every skill of the set is measured alike), the set's
+    first skill, which only anchors it; otherwise say what was seen and what to pass."""
     if not found:
         raise InputError(
             f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
         )
     if len(found) == 1:
         return found[0]
-    sets = skill_sets(found)
-    if len(sets) > 1:
-        places = ", ".join(f"{folder.as_posix()}/" for folder in sets)
-        raise InputError(
-            f"skills in {len(sets)} places ({places}): pass --skill-path to choose one"
-        )
-    ((folder, paths),) = sets.items()
     wanted = written_for.rsplit(":", 1)[-1] if written_for else None
-    for path in paths:
-        if path.parent.name == wanted:
-            return path
-    if routes:
-        return paths[0]
-    names = ", ".join(path.parent.name for path in paths)
-    raise InputError(
-        f"{len(paths)} skills in {folder.as_posix()}/ ({names}): pass --skill-path to choose "
-        'one, or name it in the cases file ("skill": "<id>")'
-    )
+    named = [path for path in found if path.parent.name == wanted]
+    if len(named) == 1:
+        return named[0]
+    sets = skill_sets(found)
+    if routes and len(sets) == 1:
+        return next(iter(sets.values()))[0]
+    raise SkillNotChosen(found_text(sets))
 
 
 def plugin_root_candidates(skill_path: PurePath) -> list[PurePath]:

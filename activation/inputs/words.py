@@ -9,14 +9,25 @@ import re
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
 
 
+def _normal(token: str) -> str:
+    """A lower-cased token with a plural `s` stripped."""
+    if len(token) > 3 and token.isalnum() and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token
+
+
 def words(text: str) -> list[str]:
     """Lower-cased word tokens with a plural `s` stripped (`tokens` and `token` match)."""
-    found = []
-    for token in _TOKEN.findall(text.casefold()):
-        if len(token) > 3 and token.isalnum() and token.endswith("s") and not token.endswith("ss"):
-            token = token[:-1]
-        found.append(token)
-    return found
+    return [_normal(token) for token in _TOKEN.findall(text.casefold())]
+
+
+def spans(text: str) -> list[tuple[str, int, int]]:
+    """Each of `words(text)` with where it stands in `text` (start, end), so a finding can
+    quote the words as they were written, not as they are compared."""
+    folded = text.casefold()
+    if len(folded) != len(text):  # a character whose case-fold is longer: no offsets to trust
+        return [(word, 0, len(text)) for word in words(text)]
+    return [(_normal(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(folded)]
 
 
 STOP_WORDS: frozenset[str] = frozenset(

@@ -6,6 +6,12 @@ and writes the bytes. So a field added to a record is in the JSON, read back and
 by the schema with no change here. The schema ships with the package (`activation schema`
 prints it; a test keeps the committed file equal to what the types give).
 
+A report is written compact unless the whole record is asked for (`--full-record`): the
+trials of a case that is not flagged keep only what is judged, and no trial writes a field
+at its default. Reading it back gives every left-out field its default, so `merge` judges
+every case again, `report` renders and `diff` compares exactly as from the whole record;
+`trial_detail` says which it is.
+
 `activation-report/4` adds to `/3`, and `/3` to `/2`; neither renames or drops anything
 (except the per-agent `agent.opencode` and `agent.codex` of early /4 reports, which
 `agent.executables` replaced: every agent's executable by its name; `agent.claude` stays).
@@ -17,6 +23,8 @@ report a case was right exactly when the measured skill's activation matched
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import MISSING, fields
 from importlib.resources import files
 from typing import Any
 
@@ -25,6 +33,7 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
+from activation._models import FLAGGED, Trial, Usage
 from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
@@ -33,17 +42,86 @@ SCHEMA_FILE = "report.schema.json"
 """The shipped JSON Schema, beside this module."""
 
 
-def report_data(report: Matrix | Report) -> dict[str, Any]:
+JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades")
+"""What a trial keeps in a compact report when its case is not flagged: all that its case's
+verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
+again from these)."""
+
+
+def _defaults(kind: type) -> dict[str, Any]:
+    """A record's fields that have a default, as plain data."""
+    return {
+        item.name: msgspec.to_builtins(item.default)
+        for item in fields(kind)
+        if item.init and item.default is not MISSING
+    }
+
+
+TRIAL_DEFAULTS = _defaults(Trial)
+USAGE_DEFAULTS = _defaults(Usage)
+
+
+def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
     """A run as plain data: a one-cell matrix is its cell's report (`activation-report/4`),
-    a matrix of several `activation-matrix/1`."""
+    a matrix of several `activation-matrix/1`. Not `full`: compact (`compact_cell`)."""
     if isinstance(report, Matrix) and report.single is not None:
         report = report.single
     data: dict[str, Any] = msgspec.to_builtins(report)
-    return data
+    if full:
+        return data
+    if isinstance(report, Matrix):
+        return {**data, "cells": [compact_cell(cell) for cell in data["cells"]]}
+    return compact_cell(data)
 
 
-def report_json(report: Matrix | Report) -> bytes:
-    return orjson.dumps(report_data(report), option=orjson.OPT_INDENT_2) + b"\n"
+def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """One cell's report with its trials compact: a flagged case's keep every detail (and
+    the derived `reading`), the others' only what is judged (`JUDGED`); none writes a field
+    at its default, which reading the report gives back."""
+    flagged = {status.value for status in FLAGGED}
+    cases = [
+        {
+            **entry,
+            "trials": [
+                _trimmed(trial, trial if entry["status"] in flagged else JUDGED)
+                for trial in entry["trials"]
+            ],
+        }
+        for entry in cell["cases"]
+    ]
+    return {**cell, "trial_detail": "flagged", "cases": cases}
+
+
+def _trimmed(trial: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """The trial's `keys` that are not at their default (a usage's counts alike)."""
+    kept = {}
+    for key in keys:
+        value = trial.get(key, TRIAL_DEFAULTS.get(key))
+        if key == "usage" and isinstance(value, dict):
+            value = {name: n for name, n in value.items() if not _default(n, USAGE_DEFAULTS[name])}
+        if key not in TRIAL_DEFAULTS or not _default(value, TRIAL_DEFAULTS[key]):
+            kept[key] = value
+    return kept
+
+
+def _default(value: object, default: object) -> bool:
+    """Equal to the default as the JSON has it (`False` is not `None`, `()` is `[]`)."""
+    if isinstance(value, list | tuple | dict) or isinstance(default, list | tuple | dict):
+        return not value and not default
+    return type(value) is type(default) and value == default
+
+
+def report_json(report: Matrix | Report, full: bool = False) -> bytes:
+    """The JSON report, indented: compact unless `full` (`--full-record`, see
+    `report_data`), and then with each trial on a line of its own."""
+    data = report_data(report, full)
+    if not full:
+        cells = data.get("cells", [data])
+        for cell in cells:
+            cell["cases"] = [{**entry, "trials": [orjson.Fragment(orjson.dumps(trial))
+                                                  for trial in entry["trials"]]}
+                             for entry in cell["cases"]]  # fmt: skip
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def failure_json(exit_code: ExitCode, error: str, version: str, schema: str = SCHEMA) -> bytes:

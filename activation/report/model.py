@@ -97,6 +97,10 @@ class Report(RunSpec):
     interrupted: bool = False
     fingerprint: str = ""
     """The whole run's identity (descriptions, cases, menu, settings): what `merge` compares."""
+    trial_detail: Literal["all", "flagged"] = "all"
+    """Whose trials keep their detail (evidence, usage, transcript, files): every case's, or
+    (the JSON's default) only the flagged cases' (REGRESSED, IMPROVED, WEAKENED, UNSTABLE,
+    ERROR); the other cases' trials keep what their verdicts are computed from."""
     ceiling_hit: bool = False
     peak_concurrency: int = 0
     """The most trials that were in flight at once."""

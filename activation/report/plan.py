@@ -147,6 +147,22 @@ def matrix_cost_line(estimates: Sequence[CostEstimate]) -> Text:
     return text
 
 
+def case_counts(cases: Sequence[Case], target: str) -> str:
+    """What the cases expect, in words: a suite that routes (`expect`) counts the cases of
+    the target, of another skill and of none, for "should not activate" would lump most of
+    a routing suite's cases under the wrong name."""
+    positives = sum(case.should_activate for case in cases)
+    if all(case.expect is None for case in cases):
+        return f"{positives} should activate, {len(cases) - positives} should not"
+    others = sum(bool(case.expect) and not case.should_activate for case in cases)
+    nothing = sum(case.expect == () for case in cases)
+    rest = len(cases) - positives - others - nothing
+    parts = [(others, "another skill"), (nothing, "none"), (rest, f"anything but {target}")]
+    return ", ".join(
+        [f"{positives} expect {target}", *(f"{n} expect {what}" for n, what in parts if n)]
+    )
+
+
 def render_plan(
     spec: RunSpec,
     stage: Stage,
@@ -156,7 +172,6 @@ def render_plan(
     verbose: bool = False,
 ) -> RenderableType:
     cases = inputs.cases
-    positives = sum(case.should_activate for case in cases)
     text = Text()
     notice = stage.notice(spec)
     if notice:
@@ -167,10 +182,7 @@ def render_plan(
         graders = sum(len(case.graders) for case in inputs.behavior)
         text.append(f"{len(cases)} behavior case(s), {graders} grader(s) in all\n")
     else:
-        text.append(
-            f"{len(cases)} case(s): {positives} should activate, "
-            f"{len(cases) - positives} should not\n"
-        )
+        text.append(f"{len(cases)} case(s): {case_counts(cases, inputs.target.skill_id)}\n")
     for group, ids in groups(cases).items():
         listed = f": {', '.join(ids)}" if verbose else ""
         text.append(f"  {group} ({len(ids)}){listed}\n")

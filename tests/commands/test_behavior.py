@@ -43,7 +43,8 @@ def at_work(
 
 def behave(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, Report]:
     report = tmp_path / "behavior.json"
-    code = main(["behavior", "--claude", str(claude), "--json", str(report), *flags])
+    code = main(["behavior", "--claude", str(claude), "--json", str(report), "--full-record",
+                 *flags])  # fmt: skip
     return code, read_report(report) if report.exists() else {}
 
 

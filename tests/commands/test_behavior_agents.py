@@ -67,7 +67,7 @@ class AtWork:
         code = main([
             "behavior", "--agent", self.agent, f"--{self.agent}", str(self.cli),
             "--baseline", "git:HEAD", "--timeout", "120", *judge, "--json", str(report),
-            *flags,
+            "--full-record", *flags,
         ])  # fmt: skip
         return code, read_report(report) if report.exists() else {}
 

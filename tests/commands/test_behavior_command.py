@@ -34,8 +34,8 @@ def behave(
     tmp_path: Path, stages: FakeBehavior, *flags: str, name: str = "behavior.json"
 ) -> tuple[int, dict[str, Any]]:
     report = tmp_path / name
-    code = main(["behavior", "--json", str(report), "--trials", "3", "--max-trials", "3",
-                 *flags], stages)  # fmt: skip
+    code = main(["behavior", "--json", str(report), "--full-record", "--trials", "3",
+                 "--max-trials", "3", *flags], stages)  # fmt: skip
     return code, read_report(report) if report.exists() else {}
 
 

@@ -86,7 +86,7 @@ def test_the_skill_is_loaded_and_its_body_written_by_copilots_own_tools(
     code = main(["behavior", "--agent", "copilot", "--copilot", str(copilot_cli),
                  "--model", "anthropic:claude-sonnet-4.6", "--baseline", "git:HEAD",
                  "--only", "welcome_banner", "--trials", "2", "--max-trials", "2",
-                 "--json", str(report_path)])  # fmt: skip
+                 "--json", str(report_path), "--full-record"])  # fmt: skip
     report = read_report(report_path)
     assert code == 0, report
     assert report["stage"] == "C"

@@ -74,7 +74,8 @@ def test_a_body_that_teaches_the_removed_api_regresses_on_gemini_cli(
         code = main(["behavior", "--agent", "gemini", "--gemini", str(gemini_cli),
                      "--model", MODEL, "--judge-model", MODEL, "--arm", "none",
                      "--baseline", "git:HEAD", "--only", "welcome_banner", "--trials", "3",
-                     "--max-trials", "3", "--json", str(report_file)])  # fmt: skip
+                     "--max-trials", "3", "--json", str(report_file),
+                     "--full-record"])  # fmt: skip
         agent_requests = [r for r in api.requests if r.stream]
     report = read_report(report_file)
     assert code == 1

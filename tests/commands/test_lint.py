@@ -12,7 +12,14 @@ from activation.commands.lint import lint_exit_code, render_findings
 from activation.commands.main import main
 from activation.inputs.lint import GROUPS, Finding
 from tests.inputs.test_lint import DESCRIPTION, raw
-from tests.support.skill_repo import REFERENCE, SKILL_PATH, SkillRepos
+from tests.support.skill_repo import (
+    REFERENCE,
+    SKILL_PATH,
+    SkillRepos,
+    case,
+    skill_text,
+    write_cases,
+)
 
 
 def test_render_findings() -> None:
@@ -76,16 +83,23 @@ def test_cli_reports_errors_and_exits_1(
     ]
 
 
-def test_cli_warnings_alone_exit_0(
+def test_cli_warnings_alone_exit_0_and_strict_holds_the_groups(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cases = tmp_path / "cases.json"
-    cases.write_bytes(orjson.dumps([raw("neg", "export the orders table to csv")]))
+    cases.write_bytes(
+        orjson.dumps(
+            [
+                raw("neg", "export the orders table to csv"),
+                raw("ne2", "export the order table to csv"),
+            ]
+        )
+    )
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out.splitlines()[-1]) == (0, "lint: 0 errors, 1 warning")
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
-    assert code == 0
-    assert out.splitlines()[-1] == "lint: 0 errors, 3 warnings"
+    assert code == 1
+    assert out.splitlines()[-1] == "lint: 3 errors, 1 warning"
 
 
 def test_cli_twins_are_errors_only_when_strict(
@@ -129,10 +143,6 @@ def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (
-            ["--cases", "missing.json"],
-            "cannot read the cases file missing.json: ",
-        ),
         (
             ["--cases", "bad.json"],
             "bad.json: not valid JSON at line 1, column 2 (",
@@ -236,3 +246,149 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
     assert out.splitlines()[-1] == "lint: 2 errors, 0 warnings"
+
+
+# --- a repo of many skills: what was found, and what to pass --------------------------------
+
+SIBLINGS = ("chargebacks", "disputes", "payouts")
+FOLDER_SKILLS = ("changelog", "docs-style", "release-notes", "triage")
+FOUND = (
+    "found 8 skills in 2 sets: plugins/payments/skills/ (chargebacks, disputes, payouts, "
+    "refunds), skills/ (changelog, docs-style, release-notes, triage)"
+)
+PASS = (
+    "pass --skill-path (relative to --repo) to choose one, "
+    'or --cases with a file that names it ("skill": "<id>")'
+)
+
+
+@pytest.fixture
+def many(skill_repo: SkillRepos) -> Path:
+    """A plugin of four skills and a skills folder of four more, as in a real skill repo."""
+    files = {
+        **{
+            f"plugins/payments/skills/{name}/SKILL.md": skill_text(f"Use for {name}.", name)
+            for name in SIBLINGS
+        },
+        **{
+            f"skills/{name}/SKILL.md": skill_text(f"Use for {name}.", name)
+            for name in FOLDER_SKILLS
+        },
+    }
+    return skill_repo(DESCRIPTION, files=files).root
+
+
+def test_the_run_and_lint_say_what_they_found_and_what_to_pass(
+    many: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(many)
+    cases = write_cases(tmp_path / "cases.json", [case("neg", "export the orders", False)])
+    assert main(["--cases", str(cases), "--dry-run", "--model", "mock"]) == 2
+    assert capsys.readouterr().err == f"activation: error: {FOUND}; {PASS}\n"
+    code, out, err = run(["--cases", str(cases)], capsys)
+    assert (code, out) == (0, "lint: no problems found\n")
+    assert err == (
+        f"warning: {FOUND}; only the cases were checked: {PASS}, to check its description too\n"
+    )
+
+
+def test_a_cases_file_naming_a_skill_of_a_repo_of_many_chooses_it(
+    many: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(many)
+    cases = tmp_path / "cases.json"
+    cases.write_bytes(
+        orjson.dumps({"skill": "triage", "cases": [case("neg", "export the orders", False)]})
+    )
+    code, out, err = run(["--cases", str(cases)], capsys)
+    assert (code, err) == (0, "")
+    assert [line.split(":")[0] for line in out.splitlines()] == [
+        f"warning  -  no case expects {name}" for name in ("triage", *FOLDER_SKILLS[:3])
+    ] + ["lint"]
+
+
+def routed(case_id: str, prompt: str, expect: object, **extra: object) -> dict[str, object]:
+    return {"id": case_id, "prompt": prompt, "why": "its home", "expect": expect, **extra}
+
+
+def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
+    many: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = write_cases(
+        tmp_path / "cases.json",
+        [
+            routed("ref", "refund order 1234", "refunds", twin="cb"),
+            routed("cb", "a chargeback on order 1234", "chargebacks"),
+            routed("po", "when is the next payout", "payouts", twin="ref"),
+        ],
+    )
+    argv = ["--cases", str(cases), "--repo", str(many), "--skill-path", SKILL_PATH]
+    code, out, _ = run([*argv, "--strict"], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    cb  positive without a twin: name a case of another skill or none that "
+        "shares its vocabulary",
+        "error    -   no case expects billing:disputes: add positives for it, or a prompt it "
+        "loses to a sibling goes unseen",
+        'error    -   no case expects no skill: add a prompt no skill should take ("expect": null)',
+        "lint: 3 errors, 0 warnings",
+    ]
+    code, out, _ = run(argv, capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            "warning  -  no case expects billing:disputes: add positives for it, or a prompt it "
+            "loses to a sibling goes unseen",
+            "lint: 0 errors, 1 warning",
+        ],
+    )
+
+
+def test_a_case_expecting_a_hidden_sibling_is_told_it_is_hidden(
+    skill_repo: SkillRepos, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hidden = (
+        "---\nname: payouts\ndescription: Use for payouts.\ndisable-model-invocation: true\n---\n"
+    )
+    root = skill_repo(DESCRIPTION, files={"plugins/payments/skills/payouts/SKILL.md": hidden}).root
+    cases = write_cases(tmp_path / "cases.json", [routed("po", "next payout date", "payouts")])
+    code, out, _ = run(
+        ["--cases", str(cases), "--repo", str(root), "--skill-path", SKILL_PATH], capsys
+    )
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            "error    -  case 'po': 'payouts' is hidden from the model (its SKILL.md says "
+            "disable-model-invocation: true), so no prompt can make it fire",
+            "lint: 1 error, 0 warnings",
+        ],
+    )
+
+
+def test_path_errors_say_what_each_path_is_relative_to(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--cases is relative to the current folder, --skill-path to --repo: the errors say so."""
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    for command in (["lint"], ["--dry-run", "--model", "mock"]):
+        prefix = f"activation{' lint' if command == ['lint'] else ''}: error: "
+        assert main([*command, "--repo", str(repo), "--cases", "cases.json"]) == 2
+        assert capsys.readouterr().err == (
+            f"{prefix}--cases cases.json: no such file (relative to the current folder {here})\n"
+        )
+        missing = "plugins/payments/skills/refundz/SKILL.md"
+        assert main([*command, "--repo", str(repo), "--skill-path", missing]) == 2
+        assert capsys.readouterr().err == (
+            f"{prefix}--skill-path {missing}: no such file (relative to --repo {repo})\n"
+        )
+
+
+def test_the_flag_help_says_what_each_path_is_relative_to(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["lint", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--cases FILE cases file, relative to the current folder (not to --repo)" in help_text
+    assert "--skill-path PATH SKILL.md, relative to --repo (not to the current folder)" in help_text

@@ -151,6 +151,7 @@ def real(tmp_path: Path, claude: Path, *flags: str) -> tuple[int, dict[str, Any]
             str(tmp_path / "distractors"),
             "--json",
             str(report),
+            "--full-record",
             "--max-turns",
             "3",
             "--timeout",

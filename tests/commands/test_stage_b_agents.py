@@ -124,7 +124,7 @@ class AgentRun:
     def main(self, *more: str) -> tuple[int, dict[str, Any]]:
         report = self.tmp_path / "report.json"
         report.unlink(missing_ok=True)
-        code = main([*self.flags(*more), "--json", str(report)])
+        code = main([*self.flags(*more), "--json", str(report), "--full-record"])
         return code, read_report(report) if report.exists() else {}
 
     @property

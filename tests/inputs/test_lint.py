@@ -171,13 +171,14 @@ def test_near_duplicate_prompts() -> None:
 
 def test_echo_of_a_copied_phrase() -> None:
     description = "Use when debugging callback URL mismatch errors in any framework."
-    data = [raw("a", "debugging callback url mismatch errors in my app")]
+    data = [raw("a", "Debugging callback URL mismatch Errors, in my app")]
     assert only_rules(data, description) == (
         Finding(
             "warning",
             "a",
             "the prompt echoes the description (copies the phrase "
-            "'debugging callback url mismatch error in'): that tests string matching, not intent",
+            "'Debugging callback URL mismatch Errors, in'): that tests string matching, not "
+            "intent",  # as written in the prompt: its case, plural and punctuation kept
         ),
     )
 
@@ -189,8 +190,8 @@ def test_echo_of_the_descriptions_vocabulary() -> None:
         Finding(
             "warning",
             "a",
-            "the prompt echoes the description (is built from its words angular, login, react, "
-            "svelte, vue): that tests string matching, not intent",
+            "the prompt echoes the description (is built from its words svelte, vue, react, "
+            "angular, login): that tests string matching, not intent",  # in the prompt's order
         ),
     )
 
@@ -211,16 +212,18 @@ def test_ordinary_prompts_do_not_echo(prompt: str) -> None:
 
 def test_plural_and_case_do_not_hide_an_echo() -> None:
     description = "Use for Refunds, Chargebacks, Disputes and Invoices."
-    assert echo("REFUND chargeback dispute invoice", description) is not None
+    assert echo("REFUND chargeback dispute invoice", description) == (
+        "is built from its words REFUND, chargeback, dispute, invoice"
+    )
 
 
 def test_a_group_with_no_cases_under_the_suite_policy_only() -> None:
     data = [raw("a", "export orders", tags=("negative",)), raw("b", "refund 12", tags=())]
     assert lint(check_cases(data), None, strict=False) == ()
     assert lint(check_cases(data), None, strict=True) == (
-        Finding("warning", None, "no case in group 'keyword-loss' (tag a case with it)"),
-        Finding("warning", None, "no case in group 'framework-loss' (tag a case with it)"),
-        Finding("warning", None, "no case in group 'indirect' (tag a case with it)"),
+        Finding("error", None, "no case in group 'keyword-loss' (tag a case with it)"),
+        Finding("error", None, "no case in group 'framework-loss' (tag a case with it)"),
+        Finding("error", None, "no case in group 'indirect' (tag a case with it)"),
     )
     assert GROUPS == ("keyword-loss", "framework-loss", "indirect", "negative")
 
@@ -368,6 +371,79 @@ def test_a_prompt_that_echoes_a_siblings_entry_is_a_warning() -> None:
             "warning",
             "inv",
             "the prompt echoes billing:invoices's description (copies the phrase 'creating "
-            "invoice sending them or fixing tax line'): that tests string matching, not intent",
+            "invoices, sending them, or fixing tax lines'): that tests string matching, not "
+            "intent",
+        ),
+    )
+
+
+# --- the strict policy on routing cases: twins, and groups from the user's own set ---------
+
+
+def test_strict_holds_routing_cases_to_the_twin_rule() -> None:
+    data = [
+        routed("inv", "send the invoice for may", "invoices", twin="inv2"),
+        routed("inv2", "send the invoice for june", ["invoices", "refunds"]),
+        routed("ref", "refund order 1234", "refunds", twin="off"),
+        routed("off", "refund policy wording for the blog", None),
+    ]
+    assert lint(check_cases(data), None, strict=True) == (
+        Finding(
+            "error",
+            "inv",
+            "twin 'inv2' expects invoices too: a twin expects another skill or none",
+        ),
+        Finding(
+            "error",
+            "inv2",
+            "positive without a twin: name a case of another skill or none that shares its "
+            "vocabulary",
+        ),
+    )
+    assert lint(check_cases(data), None, strict=False) == ()
+
+
+def test_strict_asks_a_routing_suite_for_its_own_sets_groups() -> None:
+    menu = Menu("billing:refunds", (REFUNDS, INVOICES, DISPUTES))
+    data = [
+        routed("ref", "refund order 1234", "refunds", twin="inv"),
+        routed("inv", "send the invoice for may", "invoices", twin="ref"),
+    ]
+    findings = lint(check_cases(data), None, True, menu)
+    assert [f for f in findings if "read alike" not in f.message] == [
+        Finding(
+            "error",
+            None,
+            "no case expects billing:disputes: add positives for it, or a prompt it loses to "
+            "a sibling goes unseen",
+        ),
+        Finding(
+            "error",
+            None,
+            'no case expects no skill: add a prompt no skill should take ("expect": null)',
+        ),
+    ]
+    assert not any("group" in f.message for f in findings)
+    alone = Menu("billing:refunds", (REFUNDS,))
+    only_none = [routed("off", "export the orders", None)]
+    assert lint(check_cases(only_none), None, True, alone) == (
+        Finding(
+            "error",
+            None,
+            "no case expects billing:refunds: add positives for it, or a prompt it loses to "
+            "a sibling goes unseen",
+        ),
+    )
+
+
+def test_a_case_expecting_a_hidden_skill_is_told_it_is_hidden() -> None:
+    menu = Menu("billing:refunds", (REFUNDS,), hidden=("billing:invoices",))
+    data = [routed("inv", "send the invoice for may", "invoices")]
+    assert menu_findings(data, menu) == (
+        Finding(
+            "error",
+            None,
+            "case 'inv': 'invoices' is hidden from the model (its SKILL.md says "
+            "disable-model-invocation: true), so no prompt can make it fire",
         ),
     )

@@ -128,7 +128,9 @@ def test_skills_in_several_sets_are_named(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "skills in 2 places (plugins/a/skills/, plugins/b/skills/): pass --skill-path to choose one"
+        "found 3 skills in 2 sets: plugins/a/skills/ (one, three), plugins/b/skills/ (two); "
+        "pass --skill-path (relative to --repo) to choose one, or --cases with a file that "
+        'names it ("skill": "<id>")'
     )
 
 
@@ -138,8 +140,9 @@ def test_several_skills_of_one_set_are_named(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "2 skills in plugins/a/skills/ (one, three): pass --skill-path to choose one, "
-        'or name it in the cases file ("skill": "<id>")'
+        "found 2 skills in 1 set: plugins/a/skills/ (one, three); "
+        "pass --skill-path (relative to --repo) to choose one, or --cases with a file that "
+        'names it ("skill": "<id>")'
     )
 
 
@@ -157,7 +160,29 @@ def test_skills_in_a_plugin_and_a_skills_folder_are_two_places(root: Path) -> No
     with pytest.raises(InputError) as error:
         resolve_target(root, None, root)
     assert str(error.value) == (
-        "skills in 2 places (.claude/skills/, plugins/a/skills/): pass --skill-path to choose one"
+        "found 2 skills in 2 sets: .claude/skills/ (notes), plugins/a/skills/ (one); "
+        "pass --skill-path (relative to --repo) to choose one, or --cases with a file that "
+        'names it ("skill": "<id>")'
+    )
+
+
+@pytest.mark.parametrize(("written_for", "chosen"), [("b:two", "b:two"), ("notes", "notes")])
+def test_the_cases_files_skill_picks_one_of_several_sets(
+    root: Path, written_for: str, chosen: str
+) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/b/skills/two/SKILL.md")
+    write(root, ".claude/skills/notes/SKILL.md")
+    assert resolve_target(root, None, root, written_for).skill_id == chosen
+
+
+def test_a_name_in_two_sets_chooses_none(root: Path) -> None:
+    write(root, "plugins/a/skills/one/SKILL.md")
+    write(root, "plugins/b/skills/one/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root, "one")
+    assert str(error.value).startswith(
+        "found 2 skills in 2 sets: plugins/a/skills/ (one), plugins/b/skills/ (one); pass"
     )
 
 
@@ -257,7 +282,8 @@ def test_skill_path_outside_the_repo(root: Path) -> None:
     with pytest.raises(InputError) as error:
         resolve_target(root, "../outside/skills/s/SKILL.md", root)
     assert str(error.value) == (
-        f"--skill-path ../outside/skills/s/SKILL.md: not inside the repo {root}"
+        f"--skill-path ../outside/skills/s/SKILL.md: not inside the repo {root} "
+        "(--skill-path is relative to --repo, not to the current folder)"
     )
 
 

@@ -50,7 +50,8 @@ def snapshot(name: str, text: str) -> None:
 
 
 def saved(report: Report, path: Path) -> Path:
-    path.write_bytes(report_json(report))
+    """The whole record, every trial in detail (`--full-record`)."""
+    path.write_bytes(report_json(report, full=True))
     return path
 
 
@@ -276,7 +277,7 @@ def test_the_html_has_a_case_by_grader_heat_map_per_arm() -> None:
 
 def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     report = behavior_report()
-    data = orjson.loads(report_json(report))
+    data = orjson.loads(report_json(report, full=True))
     jsonschema.Draft202012Validator(report_schema()).validate(data)
     figures = data["behavior"]
     assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading"}
@@ -306,7 +307,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     }
     again = parse_report(data, "c.json")
     assert again == report
-    assert report_json(again) == report_json(report)
+    assert report_json(again, full=True) == report_json(report, full=True)
     assert report_data(replace(again, cases=again.cases[:1]))["behavior"]["lift"]["shown"] is False
 
 
@@ -380,10 +381,19 @@ def test_merge_puts_behavior_shards_back_together(tmp_path: Path) -> None:
     assert (cell.exit_code, merged.exit_code) == (ExitCode.REGRESSED, ExitCode.REGRESSED)
     paths = [saved(part, tmp_path / f"s{n}.json") for n, part in enumerate((first, second), 1)]
     out = tmp_path / "merged.json"
-    assert main(["merge", *map(str, paths), "--json", str(out)]) == ExitCode.REGRESSED
+    assert main(["merge", *map(str, paths), "--json", str(out), "--full-record"]) == 1
     again = parse_report(orjson.loads(out.read_bytes()), "merged.json")
     assert again.behavior == whole.behavior
     assert again.cases == whole.cases
+    compact = [tmp_path / f"c{n}.json" for n in (1, 2)]
+    for path, part in zip(compact, (first, second), strict=True):
+        path.write_bytes(report_json(part))
+    assert main(["merge", *map(str, compact), "--json", str(out)]) == ExitCode.REGRESSED
+    again = parse_report(orjson.loads(out.read_bytes()), "merged.json")
+    assert again.behavior == whole.behavior  # figures come from what compact trials keep
+    assert [(e.id, e.status, e.q_value) for e in again.cases] == [
+        (e.id, e.status, e.q_value) for e in whole.cases
+    ]
 
 
 def test_merge_gates_on_the_lift_of_the_whole_run() -> None:

@@ -3,6 +3,8 @@ JSON Schema generated from the types and shipped, and `/2` reports still read.""
 
 from __future__ import annotations
 
+import gzip
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -11,8 +13,11 @@ import orjson
 import pytest
 
 from activation._errors import ExitCode, InputError
-from activation._models import AgentSettings, RunSpec, Status
+from activation._models import FLAGGED, AgentSettings, RunSpec, Status, Trial
+from activation.commands.main import main
 from activation.report.codec import (
+    JUDGED,
+    compact_cell,
     failure_json,
     parse_report,
     report_data,
@@ -21,17 +26,19 @@ from activation.report.codec import (
     schema_json,
     shipped_schema,
 )
-from activation.report.model import build_report
+from activation.report.model import Report, build_report
 from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend, scripted
 from activation.trials.simulate import simulated_inputs, typical
+from activation.verdicts.judge import evidence_in, judge_groups
+from tests.support.skill_repo import SkillRepos, case, write_cases
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 REPO_SCHEMA = Path(__file__).resolve().parents[2] / "activation" / "report" / "report.schema.json"
 SPECS = [RunSpec(), RunSpec(stage="B", trials=2, max_trials=2, agent=AgentSettings(version="2.1"))]
 
 
-def a_report(spec: RunSpec) -> bytes:
+def a_report(spec: RunSpec, full: bool = False) -> bytes:
     inputs = simulated_inputs(typical(4))
     answers = scripted(
         {
@@ -45,7 +52,7 @@ def a_report(spec: RunSpec) -> bytes:
     )
     outcome = anyio.run(execute_async, spec, inputs, FakeBackend(answers))
     report = build_report(outcome, "9.9.9", warnings=("a warning",), rerun=("--trials", "5"))
-    return report_json(report)
+    return report_json(report, full)
 
 
 def key_paths(data: object, prefix: str = "") -> set[str]:
@@ -96,14 +103,14 @@ def test_what_is_not_a_report_is_an_input_error() -> None:
 
 
 def test_the_json_names_every_figure() -> None:
-    data = orjson.loads(a_report(RunSpec()))
+    data = orjson.loads(a_report(RunSpec(), full=True))
     assert set(data) == {
         "schema", "version", "exit_code", "error", "interrupted", "stage", "model", "trials",
         "max_trials", "alpha", "seed", "concurrency", "max_concurrency", "fingerprint",
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
         "candidate", "notice", "warnings", "rerun", "cases", "summary", "usage", "arms", "invoke",
-        "judge_model", "behavior", "less_visible", "unseen", "distractors",
+        "judge_model", "behavior", "less_visible", "unseen", "distractors", "trial_detail",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",
@@ -127,7 +134,7 @@ def test_the_json_names_every_figure() -> None:
     assert steady["trials_run"] == {"baseline": 3, "candidate": 3}
     assert steady["baseline"] == {"activated": 3, "valid": 3, "errors": 0, "correct": 3,
                                   "routes": {}, "verdict": True, "right": True}  # fmt: skip
-    assert orjson.loads(report_json(parse_report(data, "x"))) == data
+    assert orjson.loads(report_json(parse_report(data, "x"), full=True)) == data
 
 
 @pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
@@ -193,3 +200,108 @@ def test_an_older_report_gets_its_correct_counts_from_activation(name: str) -> N
             expected = None if trial.is_error else trial.activated == after.should_activate
             assert trial.correct == expected
     assert any(entry.tally("baseline").correct for entry in report.cases)
+
+
+# --- compact reports: per-trial detail for flagged cases only, the rest judged the same ----
+
+
+def built_report(spec: RunSpec) -> Report:
+    return parse_report(orjson.loads(a_report(spec, full=True)), "full.json")
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_compact_report_keeps_detail_for_flagged_cases_only(spec: RunSpec) -> None:
+    """A flagged case's trials read back exactly (only their defaults are left out); the
+    others' read back without their detail."""
+    report = built_report(spec)
+    full, compact = orjson.loads(report_json(report, full=True)), orjson.loads(report_json(report))
+    assert (full["trial_detail"], compact["trial_detail"]) == ("all", "flagged")
+    jsonschema.Draft202012Validator(report_schema()).validate(compact)
+    again = parse_report(compact, "compact.json")
+    detail = ("evidence", "transcript", "usage", "cached", "files", "workspace")
+    for before, after, kept in zip(report.cases, again.cases, compact["cases"], strict=True):
+        assert replace(after, trials=()) == replace(before, trials=())
+        if before.status in FLAGGED:
+            assert after.trials == before.trials
+            assert "reading" in kept["trials"][0]
+            continue
+        assert after.trials == tuple(
+            replace(trial, **{name: getattr(Trial("", "baseline", 0, None), name)
+                              for name in detail})
+            for trial in before.trials
+        )  # fmt: skip
+        assert set(kept["trials"][0]) <= set(JUDGED)  # not even the derived `reading`
+    assert {entry.status for entry in report.cases} >= {Status.PASS, Status.ERROR}
+    assert report.cases[0].status in FLAGGED
+    first = compact["cases"][0]["trials"][0]  # flagged: in detail, its defaults left out
+    assert first == {"case_id": "case-0", "variant": "baseline", "index": 0, "activated": True,
+                     "evidence": "scripted: activated", "usage": {"requests": 1},
+                     "correct": True, "reading": "activated"}  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_compact_report_reads_back_judged_the_same(spec: RunSpec) -> None:
+    """Every verdict is computed again from the compact trials, as `merge` does, and comes
+    out the same; written again, the report is the same bytes."""
+    report = built_report(spec)
+    saved = report_json(report)
+    again = parse_report(orjson.loads(saved), "compact.json")
+    assert again.trial_detail == "flagged"
+    assert report_json(again) == saved
+    assert report_json(again, full=True) != report_json(report, full=True)  # detail is gone
+    judged = judge_groups([evidence_in(again.cases)], again.alpha)[0]
+    assert [(entry.status, entry.q_value, entry.baseline, entry.candidate) for entry in judged] == [
+        (entry.status, entry.q_value, entry.baseline, entry.candidate) for entry in report.cases
+    ]
+    assert again.summary == report.summary
+
+
+def test_a_compact_trial_keeps_a_wrong_answer() -> None:
+    trial = {"case_id": "c", "variant": "baseline", "index": 2, "activated": False,
+             "evidence": "chose nothing", "error": None, "transcript": None, "usage": {},
+             "cached": True, "chose": [], "correct": False, "grades": [], "files": [],
+             "workspace": None, "reading": "not_activated"}  # fmt: skip
+    entry = {"status": "FAIL", "trials": [trial]}
+    compact = compact_cell({"cases": [entry]})
+    assert compact["cases"][0]["trials"] == [
+        {"case_id": "c", "variant": "baseline", "index": 2, "activated": False, "correct": False}
+    ]
+
+
+@pytest.mark.parametrize("name", ["v2-stage-a", "v2-stage-b"])
+def test_an_older_report_holds_every_trials_detail(name: str) -> None:
+    old = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
+    assert parse_report(old, f"{name}.json").trial_detail == "all"
+
+
+def test_the_run_writes_a_compact_report_unless_asked_for_the_whole_record(
+    skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = skill_repo(candidate="Use when issuing refunds or answering chargebacks.").root
+    monkeypatch.chdir(root)
+    cases = write_cases(
+        tmp_path / "cases.json",
+        [
+            case("refund", "issuing refunds for order 12", True),
+            case("chargeback", "answering chargebacks today", False),
+            case("csv", "export the orders to csv", False),
+        ],
+    )
+    argv = ["--model", "mock", "--cases", str(cases), "--no-summary"]
+    sizes = {}
+    for name, extra in (("compact", []), ("full", ["--full-record"])):
+        out = tmp_path / f"{name}.json"
+        main([*argv, "--json", str(out), *extra])
+        data = orjson.loads(out.read_bytes())
+        sizes[name] = len(out.read_bytes())
+        assert data["trial_detail"] == {"compact": "flagged", "full": "all"}[name]
+        statuses = {entry["id"]: entry["status"] for entry in data["cases"]}
+        assert statuses == {"refund": "PASS", "chargeback": "REGRESSED", "csv": "PASS"}
+        detailed = {entry["id"] for entry in data["cases"] if "usage" in entry["trials"][0]}
+        assert detailed == ({"chargeback"} if name == "compact" else set(statuses))
+    assert sizes["compact"] < sizes["full"]
+    zipped = tmp_path / "report.json.gz"
+    main([*argv, "--json", str(zipped)])
+    assert orjson.loads(gzip.decompress(zipped.read_bytes()))["trial_detail"] == "flagged"
+    assert main(["report", str(zipped)]) == 0
+    assert main(["diff", str(tmp_path / "full.json"), str(zipped)]) == 0

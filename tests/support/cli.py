@@ -83,6 +83,7 @@ def run(
             str(tmp_path / "distractors"),
             "--json",
             str(report),
+            "--full-record",  # the tests read every trial's detail, not only flagged cases'
             *flags,
         ],
         stages,
@@ -136,7 +137,8 @@ def spawn(
     `cases` with the test distractors, the JSON report to `report`."""
     return subprocess.Popen(
         [sys.executable, "-m", "activation", "--cases", str(cases),
-         "--distractors", str(tmp_path / "distractors"), "--json", str(report), *flags],
+         "--distractors", str(tmp_path / "distractors"), "--json", str(report),
+         "--full-record", *flags],
         cwd=cwd, env=dict(os.environ if env is None else env),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
