@@ -99,7 +99,7 @@ def test_command_line_then_environment_then_file_then_default(
         "max-trials", "model",
         "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
         "codex", "copilot", "gemini", "max-turns", "timeout", "baseline",
-        "candidate", "only", "junit", "markdown", "html", "no-summary", "show", "dry-run",
+        "candidate", "only", "full-record", "junit", "markdown", "html", "no-summary", "show", "dry-run",
         "simulate", "verbose", "show-listing", "debug", "shard", "batch", "resume", "cache-dir",
         "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",
