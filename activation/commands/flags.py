@@ -354,7 +354,7 @@ TARGET = (
     Flag(
         "--skill-path",
         "PATH",
-        "SKILL.md, relative to --repo (not to the current folder)",
+        "SKILL.md or its folder, relative to --repo (not to the current folder)",
         shown=SKILL_DEFAULT,
     ),
 )

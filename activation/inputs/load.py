@@ -319,10 +319,11 @@ def resolve_target(
         else relative_skill_path(root, skill_path)
     )
     if (root / relative).is_dir():
-        raise InputError(
-            f"--skill-path {relative.as_posix()}: is a directory; "
-            f"pass the {SKILL_FILE_NAME} inside it"
-        )
+        if not (root / relative / SKILL_FILE_NAME).is_file():
+            raise InputError(
+                f"--skill-path {relative.as_posix()}: a folder with no {SKILL_FILE_NAME} in it"
+            )
+        relative = relative / SKILL_FILE_NAME
     plugin_root, plugin_name = find_set(root, relative)
     return Target(
         repo=root,

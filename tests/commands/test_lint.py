@@ -391,4 +391,7 @@ def test_the_flag_help_says_what_each_path_is_relative_to(
     assert main(["lint", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--cases FILE cases file, relative to the current folder (not to --repo)" in help_text
-    assert "--skill-path PATH SKILL.md, relative to --repo (not to the current folder)" in help_text
+    assert (
+        "--skill-path PATH SKILL.md or its folder, relative to --repo (not to the current folder)"
+        in help_text
+    )

@@ -287,13 +287,17 @@ def test_skill_path_outside_the_repo(root: Path) -> None:
     )
 
 
-def test_skill_path_that_is_a_directory(root: Path) -> None:
+def test_skill_path_may_be_the_skills_folder(root: Path) -> None:
+    write(root, "plugins/p/skills/s/SKILL.md")
+    target = resolve_target(root, "plugins/p/skills/s", root)
+    assert (target.skill_path, target.skill_name) == (PurePath("plugins/p/skills/s/SKILL.md"), "s")
+
+
+def test_skill_path_that_is_a_folder_without_a_skill(root: Path) -> None:
     write(root, "plugins/p/skills/s/SKILL.md")
     with pytest.raises(InputError) as error:
-        resolve_target(root, "plugins/p/skills/s", root)
-    assert str(error.value) == (
-        "--skill-path plugins/p/skills/s: is a directory; pass the SKILL.md inside it"
-    )
+        resolve_target(root, "plugins/p/skills", root)
+    assert str(error.value) == "--skill-path plugins/p/skills: a folder with no SKILL.md in it"
 
 
 def test_skill_path_missing_from_the_working_tree_is_not_an_error_here(root: Path) -> None:
