@@ -14,9 +14,9 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
-import orjson
 
 from activation.report.changed import CHANGED_SCHEMA, ChangedReport
+from activation.report.codec import schema_bytes, stopped_early
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 
@@ -33,19 +33,9 @@ def changed_schema() -> dict[str, Any]:
         "description": "The gate's run: one cell's report, or the matrix of several.",
         "anyOf": [body, matrix],
     }
-    stopped = {
-        "title": "StoppedEarly",
-        "description": "A command that stopped before it had a result (exit 2 or 4).",
-        "type": "object",
-        "properties": {
-            "schema": {"const": CHANGED_SCHEMA},
-            "version": {"type": "string"},
-            "exit_code": {"type": "integer"},
-            "error": {"type": "string"},
-        },
-        "required": ["schema", "version", "exit_code", "error"],
-        "additionalProperties": False,
-    }
+    stopped = stopped_early(
+        CHANGED_SCHEMA, "A command that stopped before it had a result (exit 2 or 4)."
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "activation changed report",
@@ -55,7 +45,7 @@ def changed_schema() -> dict[str, Any]:
 
 
 def changed_schema_json() -> bytes:
-    return orjson.dumps(changed_schema(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    return schema_bytes(changed_schema())
 
 
 def shipped_changed_schema() -> bytes:

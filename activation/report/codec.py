@@ -208,19 +208,7 @@ def report_schema() -> dict[str, Any]:
     (body, matrix), components = msgspec.json.schema_components(
         [Report, Matrix], ref_template="#/$defs/{name}"
     )
-    stopped = {
-        "title": "StoppedEarly",
-        "description": "A run that stopped before it had verdicts (exit 2 or 4).",
-        "type": "object",
-        "properties": {
-            "schema": {"const": SCHEMA},
-            "version": {"type": "string"},
-            "exit_code": {"type": "integer"},
-            "error": {"type": "string"},
-        },
-        "required": ["schema", "version", "exit_code", "error"],
-        "additionalProperties": False,
-    }
+    stopped = stopped_early(SCHEMA, "A run that stopped before it had verdicts (exit 2 or 4).")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "activation report",
@@ -229,8 +217,30 @@ def report_schema() -> dict[str, Any]:
     }
 
 
+def stopped_early(schema: str, description: str) -> dict[str, Any]:
+    """The schema of the record a command writes when it stops before it has a result."""
+    return {
+        "title": "StoppedEarly",
+        "description": description,
+        "type": "object",
+        "properties": {
+            "schema": {"const": schema},
+            "version": {"type": "string"},
+            "exit_code": {"type": "integer"},
+            "error": {"type": "string"},
+        },
+        "required": ["schema", "version", "exit_code", "error"],
+        "additionalProperties": False,
+    }
+
+
+def schema_bytes(schema: dict[str, Any]) -> bytes:
+    """A schema as the shipped files hold it: sorted keys, indented, one final newline."""
+    return orjson.dumps(schema, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
 def schema_json() -> bytes:
-    return orjson.dumps(report_schema(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    return schema_bytes(report_schema())
 
 
 def shipped_schema() -> bytes:
