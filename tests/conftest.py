@@ -120,6 +120,20 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return folder
 
 
+@pytest.fixture(scope="session")
+def empty_ca_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("ca")
+
+
+@pytest.fixture(autouse=True)
+def no_ca_store(empty_ca_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDKs' HTTP clients trust an empty CA folder (SSL_CERT_DIR): every test speaks
+    plain HTTP to 127.0.0.1, and each client would otherwise load the system's whole CA
+    bundle, 50 ms a client and a few hundred clients a run."""
+    monkeypatch.setenv("SSL_CERT_DIR", str(empty_ca_folder))
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+
+
 @pytest.fixture(autouse=True)
 def no_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test's commands write to a pipe of no known width (LOG_WIDTH), whatever the

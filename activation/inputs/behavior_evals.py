@@ -22,6 +22,7 @@ import yaml
 
 from activation._behavior import BehaviorCase, Grader, ScaffoldFile
 from activation._errors import InputError
+from activation._yaml import load_yaml
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.frontmatter import split_document
 
@@ -155,7 +156,7 @@ def _graders(files: Mapping[str, bytes], where: str) -> tuple[Grader, ...]:
     name = given[0]
     raw = files[name]
     try:
-        data = orjson.loads(raw) if name.endswith(".json") else yaml.safe_load(raw)
+        data = orjson.loads(raw) if name.endswith(".json") else load_yaml(raw)
     except (orjson.JSONDecodeError, yaml.YAMLError) as error:
         first = str(error).splitlines()[0]
         raise InputError(f"{where}: {name} cannot be parsed ({first})") from None

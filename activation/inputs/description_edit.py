@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import yaml
 
 from activation._errors import InputError
+from activation._yaml import load_yaml
 from activation.inputs.frontmatter import SkillDocument, split_document
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -127,7 +128,7 @@ def _plain(new: str) -> str | None:
     if ": " in new or " #" in new or new.endswith(":"):
         return None
     try:
-        read = yaml.safe_load(f"k: {new}\n")
+        read = load_yaml(f"k: {new}\n")
     except yaml.YAMLError:
         return None
     return new if read == {"k": new} else None

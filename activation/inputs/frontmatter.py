@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import yaml
 
 from activation._errors import InputError
+from activation._yaml import load_yaml
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def split_document(text: str, source: str, description_required: bool = True) ->
     frontmatter_text = "\n".join(lines[1:closing])
     try:
         # With its last line's newline, as in the file: a `|` block keeps its final newline.
-        data = yaml.safe_load(frontmatter_text + "\n")
+        data = load_yaml(frontmatter_text + "\n")
     except yaml.YAMLError as error:
         first_line = str(error).splitlines()[0]
         raise InputError(f"{source}: the frontmatter is not valid YAML ({first_line})") from None

@@ -26,6 +26,7 @@ from activation._config import (
 )
 from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
+from activation._yaml import load_yaml
 from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, select
 from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
@@ -136,7 +137,7 @@ def read_document(path: Path, what: str = "cases file") -> Document:
         return Document(str(path), _json_lines(text, path), "jsonl", folder_skill(path))
     if suffix in YAML_SUFFIXES:
         try:
-            data = yaml.safe_load(text)
+            data = load_yaml(text)
         except yaml.YAMLError as error:
             first = str(error).splitlines()[0]
             raise InputError(f"{path}: not valid YAML ({first})") from None

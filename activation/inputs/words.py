@@ -5,6 +5,7 @@ vocabulary of skill descriptions (use, app, add, fix, user, ...)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
 
@@ -62,6 +63,8 @@ def is_content(word: str) -> bool:
     return word not in STOP_WORDS and (len(word) >= 3 or any(ch.isdigit() for ch in word))
 
 
+@lru_cache(maxsize=4096)
 def content_words(description: str) -> frozenset[str]:
-    """The description's words that a paraphrasing prompt would not share by accident."""
+    """The description's words that a paraphrasing prompt would not share by accident.
+    Cached: the mock model compares every prompt with every description on the menu."""
     return frozenset(word for word in words(description) if is_content(word))

@@ -419,11 +419,13 @@ def implicit_allowed(skill: ListedSkill) -> bool:
     file, then the defaults apply)."""
     import yaml
 
+    from activation._yaml import load_yaml
+
     text = dict(skill.files).get(POLICY_FILE)
     if text is None:
         return True
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError:
         return True
     policy = data.get("policy") if isinstance(data, dict) else None

@@ -1,0 +1,17 @@
+"""YAML read by libyaml's C parser where PyYAML has it: a catalog's frontmatters parse ten
+times faster. A document it refuses is read again by the pure-Python parser, so a user's
+error message is that parser's, the same with or without libyaml."""
+
+from __future__ import annotations
+
+import yaml
+
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str) -> object:
+    """`yaml.safe_load(text)`, faster; raises the same `yaml.YAMLError`."""
+    try:
+        return yaml.load(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        return yaml.safe_load(text)
