@@ -9,7 +9,7 @@ import yaml
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_yaml(text: str) -> object:
+def load_yaml(text: str | bytes) -> object:
     """`yaml.safe_load(text)`, faster; raises the same `yaml.YAMLError`."""
     try:
         return yaml.load(text, Loader=_FAST_LOADER)
