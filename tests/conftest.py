@@ -7,6 +7,7 @@ while you work and `-m real_cli` the end-to-end tests of the real agent CLIs.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,26 +113,39 @@ def gemini_cli() -> Path:
     return GEMINI.required()
 
 
+@pytest.fixture(scope="session")
+def caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The folder every test's cache is a subfolder of, numbered in the order tests run."""
+    root = tmp_path_factory.mktemp("caches")
+    return (root / str(number) for number in itertools.count())
+
+
 @pytest.fixture(autouse=True)
-def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own empty response cache, never the user's."""
-    folder = tmp_path_factory.mktemp("cache")
+def cache_dir(caches: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own empty response cache, never the user's. The folder is made
+    by the first run that caches: most tests never do, and each folder made is one more to
+    delete when pytest clears an old run's temp files."""
+    folder = next(caches)
     monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(folder))
     return folder
 
 
 @pytest.fixture(scope="session")
-def empty_ca_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("ca")
+def empty_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("empty")
 
 
 @pytest.fixture(autouse=True)
-def no_ca_store(empty_ca_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The SDKs' HTTP clients trust an empty CA folder (SSL_CERT_DIR): every test speaks
-    plain HTTP to 127.0.0.1, and each client would otherwise load the system's whole CA
-    bundle, 50 ms a client and a few hundred clients a run."""
-    monkeypatch.setenv("SSL_CERT_DIR", str(empty_ca_folder))
+def lean_environment(empty_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What every test's processes need none of, and would pay for hundreds of times a run:
+    - the system's CA bundle: the SDKs' HTTP clients trust an empty CA folder
+      (SSL_CERT_DIR), as every test speaks plain HTTP to 127.0.0.1, where loading the
+      bundle costs each client 50 ms;
+    - git's sample hooks: `git init` copies an empty template (GIT_TEMPLATE_DIR), not the
+      eighteen files of the default one, into each of the few hundred repos a run builds."""
+    monkeypatch.setenv("SSL_CERT_DIR", str(empty_folder))
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty_folder))
 
 
 @pytest.fixture(autouse=True)

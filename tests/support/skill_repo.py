@@ -111,7 +111,9 @@ RepoShape = tuple[object, ...]
 class RepoTemplates:
     """Repos built once per test session, one per shape, and copied for each test that asks
     for that shape: a copy of a repo is the same repo (git keeps no absolute path in it),
-    and takes a few milliseconds where `git init`, `git add` and a commit take tens."""
+    and takes a few milliseconds where `git init`, `git add` and a commit take tens. A
+    template's objects are packed: each copy is then a dozen files fewer to write, and to
+    delete when pytest clears an old run's temp files."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -122,7 +124,9 @@ class RepoTemplates:
         template = self.made.get(shape)
         if template is None:
             template = self.folder / str(len(self.made))
-            build(template).repo.close()
+            repo = build(template).repo
+            repo.git.repack("-a", "-d", "-q")
+            repo.close()
             self.made[shape] = template
         shutil.copytree(template, root, symlinks=True)
 
