@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-import jsonschema
+import jsonschema_rs
 import orjson
 import pytest
 
@@ -53,8 +53,9 @@ HANG = 60.0
 """Seconds a hanging request waits: longer than any test runs."""
 
 Report = dict[str, Any]
-REPORTS = jsonschema.Draft202012Validator(report_schema())
-"""Every report a test reads is checked against the schema the package ships."""
+REPORTS = jsonschema_rs.validator_for(report_schema())
+"""Every report a test reads is checked against the schema the package ships (by the Rust
+validator: a few hundred reports a run, ten times faster than `jsonschema`'s)."""
 
 
 def read_report(path: Path) -> Report:
