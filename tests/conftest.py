@@ -136,13 +136,18 @@ def empty_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def lean_environment(empty_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """What every test's processes need none of, and would pay for hundreds of times a run:
+def lean_environment(
+    empty_folder: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """What the tests' processes need none of, and would pay for hundreds of times a run:
     - the system's CA bundle: the SDKs' HTTP clients trust an empty CA folder
       (SSL_CERT_DIR), as every test speaks plain HTTP to 127.0.0.1, where loading the
       bundle costs each client 50 ms;
     - git's sample hooks: `git init` copies an empty template (GIT_TEMPLATE_DIR), not the
-      eighteen files of the default one, into each of the few hundred repos a run builds."""
+      eighteen files of the default one, into each of the few hundred repos a run builds.
+    A real agent CLI gets the machine's environment, as it would on a user's."""
+    if request.node.get_closest_marker("real_cli") is not None:
+        return
     monkeypatch.setenv("SSL_CERT_DIR", str(empty_folder))
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty_folder))

@@ -21,7 +21,7 @@ from tests.support.browser import Launcher, visit
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
-from tests.support.skill_repo import DISTRACTORS, write_distractors
+from tests.support.skill_repo import DISTRACTORS, RepoTemplates, write_distractors
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "billing"
 BILLING = "plugins/billing/skills"
@@ -46,10 +46,16 @@ def cases_for(skill: str) -> bytes:
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repo_templates: RepoTemplates) -> Path:
     """Two plugins, committed on main: billing's refunds and disputes have cases (refunds
     a behavior suite too), invoices none; docs:style its own cases."""
     root = tmp_path / "repo"
+    repo_templates.copy((two_plugins,), root, two_plugins)
+    monkeypatch.chdir(root)
+    return root
+
+
+def two_plugins(root: Path) -> git.Repo:
     shutil.copytree(EXAMPLE / "plugins", root / "plugins")
     (root / BILLING / "refunds" / "cases.json").write_bytes(cases_for("billing:refunds"))
     (root / "billing-disputes.cases.json").write_bytes(cases_for("billing:disputes"))
@@ -82,9 +88,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         config.set_value("commit", "gpgsign", "false")
     made.git.add(all=True)
     made.index.commit("two plugins")
-    made.close()
-    monkeypatch.chdir(root)
-    return root
+    return made
 
 
 def edit(repo: Path, skill: str, old: str, new: str) -> None:

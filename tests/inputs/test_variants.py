@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +29,12 @@ def skill_text(description: str) -> str:
 
 
 def plugin_p(
-    skill_repo: SkillRepos, root: Path, text: str, commit: str | None, under: str = ""
+    skill_repo: SkillRepos,
+    root: Path,
+    text: str,
+    commit: str | None,
+    under: str = "",
+    then: Callable[[SkillRepo], None] | None = None,
 ) -> SkillRepo:
     """A repo at `root` holding skill `s` of plugin `p` (no manifest) in `<under>plugins/p`."""
     return skill_repo(
@@ -38,6 +44,7 @@ def plugin_p(
         skill_name="s",
         text=text,
         commit=commit,
+        then=then,
     )
 
 
@@ -51,17 +58,21 @@ class History:
     second: git.Commit
 
 
-@pytest.fixture
-def history(tmp_path: Path, skill_repo: SkillRepos) -> History:
-    root = tmp_path.resolve() / "repo"
-    skill = plugin_p(skill_repo, root, skill_text("Version one."), None)
+def v1_to_v3(skill: SkillRepo) -> None:
     first = skill.commit("v1", SKILL_PATH)
     skill.branch("old", first)
     skill.tag("v1", first, message="release v1")
     skill.tag("v1-light", first)
     skill.write_skill(skill_text("Version two."))
-    second = skill.commit("v2", SKILL_PATH)
+    skill.commit("v2", SKILL_PATH)
     skill.write_skill(skill_text("Version three."))
+
+
+@pytest.fixture
+def history(tmp_path: Path, skill_repo: SkillRepos) -> History:
+    root = tmp_path.resolve() / "repo"
+    skill = plugin_p(skill_repo, root, skill_text("Version one."), None, then=v1_to_v3)
+    first, second = skill.repo.commit("v1"), skill.repo.commit("HEAD")
     return History(skill, resolve_target(root, None, root), first, second)
 
 

@@ -119,12 +119,12 @@ class RepoTemplates:
         self.folder = folder
         self.made: dict[RepoShape, Path] = {}
 
-    def copy(self, shape: RepoShape, root: Path, build: Callable[[Path], SkillRepo]) -> None:
+    def copy(self, shape: RepoShape, root: Path, build: Callable[[Path], git.Repo]) -> None:
         """The repo of `shape` at `root` (which must not exist yet), built on first use."""
         template = self.made.get(shape)
         if template is None:
             template = self.folder / str(len(self.made))
-            repo = build(template).repo
+            repo = build(template)
             repo.git.repack("-a", "-d", "-q")
             repo.close()
             self.made[shape] = template
@@ -152,29 +152,35 @@ class SkillRepos:
         files: Mapping[str, str | bytes] | None = None,
         commit: str | None = "baseline",
         candidate: str | None = None,
+        then: Callable[[SkillRepo], None] | None = None,
     ) -> SkillRepo:
         """A repo at `root` (default `<tmp>/repo`) whose SKILL.md holds `text`, else a
         frontmatter with `description`; `files` are extra files, relative to the repo.
 
         The manifest is written when `plugin_name` is given. Everything is committed as
         `commit` (None: no commit at all); then `candidate`, if given, becomes the working
-        tree's description. A `root` that already holds files is built in place (its files
-        are committed too); any other is a copy of the session's template of that shape.
+        tree's description, and `then` (a module-level function: it is part of the shape)
+        takes the repo further, e.g. through a history of commits and tags. A `root` that
+        already holds files is built in place (its files are committed too); any other is a
+        copy of the session's template of that shape.
         """
         root = self.tmp_path / "repo" if root is None else root
 
         def build(where: Path) -> SkillRepo:
-            return _build(where, description, plugin_dir, plugin_name, skill_name, text,
+            made = _build(where, description, plugin_dir, plugin_name, skill_name, text,
                           files, commit, candidate)  # fmt: skip
+            if then is not None:
+                then(made)
+            return made
 
         if self.templates is None or (root.exists() and any(root.iterdir())):
             made = build(root)
         else:
             shape = (description, plugin_dir, plugin_name, skill_name, text,
-                     tuple((files or {}).items()), commit, candidate)  # fmt: skip
+                     tuple((files or {}).items()), commit, candidate, then)  # fmt: skip
             if root.exists():
                 root.rmdir()
-            self.templates.copy(shape, root, build)
+            self.templates.copy(shape, root, lambda where: build(where).repo)
             made = SkillRepo(root, git.Repo(root), plugin_dir, plugin_name, skill_name)
         self.built.append(made)
         return made
