@@ -521,10 +521,11 @@ def load_inputs(
                 f"{skill.path or skill.name}: a second skill {skill.name!r} (also in {where})"
             )
         seen[skill.name] = skill.path or skill.name
-    menu = sorted(ours | set(seen))
+    hidden = _hidden((first, second), (*others, *listed))
+    menu = sorted((ours | set(seen)) - hidden)
     return Inputs(
         target,
-        resolve_ids(chosen, target.skill_id, menu),
+        resolve_ids(chosen, target.skill_id, menu, sorted(hidden)),
         others,
         first,
         second,
@@ -534,6 +535,13 @@ def load_inputs(
         if target.skill_file.is_file()
         else None,
     )
+
+
+def _hidden(variants: Sequence[Variant], others: Sequence[Skill]) -> set[str]:
+    """The skills around the target the agent keeps from the model on both sides
+    (`disable-model-invocation`): a case expecting one is a case no prompt can pass."""
+    skills = [*(skill for variant in variants for skill in variant.siblings), *others]
+    return {s.name for s in skills if not s.listed} - {s.name for s in skills if s.listed}
 
 
 # --- prices ----------------------------------------------------------------------------------

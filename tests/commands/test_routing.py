@@ -191,6 +191,28 @@ def test_an_id_that_names_no_skill_is_one_line_and_exit_2(
     ]
 
 
+def test_a_case_expecting_a_hidden_sibling_is_one_line_and_exit_2(
+    billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    invoices = billing / "plugins" / "billing" / "skills" / "invoices" / "SKILL.md"
+    hidden = invoices.read_text().replace("\n---\n", "\ndisable-model-invocation: true\n---\n", 1)
+    invoices.write_text(hidden)
+    repo = git.Repo(billing)
+    repo.git.add(A=True)
+    repo.index.commit("invoices hidden from the model")
+    repo.close()
+    cases = orjson.loads((billing / "cases.json").read_bytes())
+    expecting = [case["id"] for case in cases["cases"] if case.get("expect") == "invoices"]
+    assert run() == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"activation: error: case {expecting[0]!r}: 'invoices' is hidden from the model (its "
+        "SKILL.md says disable-model-invocation: true), so no prompt can make it fire"
+    ]
+    invoices.write_text(hidden.replace("disable-model-invocation: true\n", ""))
+    assert run("--dry-run", "--only", expecting[0]) == 0
+
+
 NARROW = "Use only when the user asks for the refunds skill by name."
 BROAD = "Use for any work on orders, tables, columns, exports, CSV files, customers and more."
 
