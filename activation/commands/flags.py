@@ -869,11 +869,29 @@ CACHE = Command(
         ),
     },
 )
+SCHEMA_REPORTS = ("run", "changed")
+"""The reports whose schema the package ships: a run's, `activation changed`'s."""
 SCHEMA = Command(
     "activation schema",
-    "Print the JSON Schema of the report --json writes (activation-report/4), generated from "
-    "the report's own types. Example: activation schema > activation-report.schema.json",
-    ((None, (DEBUG,)),),
+    "Print the JSON Schema of a report --json writes, generated from the report's own types: "
+    "a run's (activation-report/4) or `activation changed`'s (activation-changed/1). "
+    "Example: activation schema > activation-report.schema.json",
+    (
+        (
+            None,
+            (
+                Flag(
+                    "report",
+                    "REPORT",
+                    "the report: run or changed",
+                    default="run",
+                    nargs="?",
+                    choices=SCHEMA_REPORTS,
+                ),
+                DEBUG,
+            ),
+        ),
+    ),
 )
 
 SUITE_DEFAULT = "evals/ at the repo root"
