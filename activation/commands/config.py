@@ -203,14 +203,18 @@ def resolve(
     known: frozenset[str],
 ) -> tuple[argparse.Namespace, tuple[Setting, ...]]:
     """Parse `argv` over the environment, the file and the defaults: the arguments and,
-    for every key, its value and where it came from."""
+    for every key, its value and where it came from. A command that does not read the
+    settings file (`behavior`, `visibility`: their `trials`, `model` and outputs are not
+    the activation run's) still takes the `ACTIVATION_*` variables."""
     flags = command.options
     args = command.parser(marked=True).parse_args(list(argv))
     given = vars(args)
     env = env_layer(flags, environ)
-    repo = given.get("repo", env.get("repo", (None, ""))[0])
-    root = nearest_git_folder(cwd) if repo is None else cwd / Path(str(repo))
-    settings = read_settings_file(root) if root is not None else None
+    settings = None
+    if command.settings:
+        repo = given.get("repo", env.get("repo", (None, ""))[0])
+        root = nearest_git_folder(cwd) if repo is None else cwd / Path(str(repo))
+        settings = read_settings_file(root) if root is not None else None
     file = file_layer(settings, flags, known) if settings is not None else {}
     chosen: list[Setting] = []
     for key, flag in flags.items():

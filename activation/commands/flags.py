@@ -282,7 +282,7 @@ class Command:
     sections: tuple[Section, ...]
     epilog: str | None = None
     settings: bool = False
-    """It reads the settings file and the `ACTIVATION_*` variables."""
+    """It reads the settings file (every command reads the `ACTIVATION_*` variables)."""
     actions: Mapping[str, Command] = field(default_factory=dict)
     """Sub-actions (`cache info`, `cache clear`), each with flags of its own."""
 

@@ -17,6 +17,7 @@ from activation._errors import InputError
 from activation._models import RunSpec, Setting
 from activation.commands.config import configurable_keys, env_name, resolve
 from activation.commands.flags import (
+    BEHAVIOR,
     CALIBRATE,
     CHANGED,
     INTEGER,
@@ -25,6 +26,7 @@ from activation.commands.flags import (
     PATH,
     RUN,
     SUGGEST,
+    VISIBILITY,
     Flag,
     positive_float,
     switch,
@@ -274,6 +276,25 @@ def test_calibrate_takes_its_trials_from_the_file(suite: SkillRepo) -> None:
     main(["calibrate"], backends)
     assert {opened.spec.trials for opened in backends.opened} == {2}
     assert len(backends.opened) == 3
+
+
+def test_behavior_and_visibility_read_no_settings_file_but_the_variables(
+    suite: SkillRepo,
+) -> None:
+    """The documented file (an activation run's trials, model and report paths) neither
+    breaks nor steers `activation behavior`, whose trials are agent runs."""
+    suite.write(
+        "activation.toml",
+        'trials = 5\nmodel = "claude-sonnet-5-5"\njson = "activation-report.json"\n',
+    )
+    args, settings = resolve(BEHAVIOR, [], suite.root, {}, configurable_keys())
+    assert (args.trials, args.model, args.json) == (_config.BEHAVIOR_TRIALS, None, None)
+    assert {setting.source for setting in settings} == {"default"}
+    args, _ = resolve(VISIBILITY, [], suite.root, {}, configurable_keys())
+    assert args.json is None
+    environ = {"ACTIVATION_TRIALS": "2", "ACTIVATION_CACHE_DIR": "cache"}
+    args, _ = resolve(BEHAVIOR, [], suite.root, environ, configurable_keys())
+    assert (args.trials, args.cache_dir) == (2, Path("cache"))
 
 
 def hours(value: str) -> float:
