@@ -65,6 +65,7 @@ def target_and_menu(
     are linted alone rather than refused, and the note says what was found and what to pass.
     """
     from activation.inputs.load import (
+        hidden_skills,
         load_catalog,
         load_distractors,
         read_text,
@@ -98,12 +99,11 @@ def target_and_menu(
         Skill(target.skill_id, variant.description, variant.when_to_use),
         *(skill for skill in variant.siblings if skill.listed),
     )
-    hidden = tuple(skill.name for skill in variant.siblings if not skill.listed)
     folder = distractors_folder(args.distractors, bool(variant.siblings), args.catalog is not None)
     others = load_distractors(folder) if folder is not None else ()
     if args.catalog is not None:
         others += load_catalog(args.catalog)
-    hidden += tuple(skill.name for skill in others if not skill.listed)
+    hidden = tuple(sorted(hidden_skills((variant,), others)))
     others = tuple(skill for skill in others if skill.listed)
     menu = Menu(target.skill_id, ours, others, hidden)
     return target, variant.description, menu, None

@@ -521,7 +521,7 @@ def load_inputs(
                 f"{skill.path or skill.name}: a second skill {skill.name!r} (also in {where})"
             )
         seen[skill.name] = skill.path or skill.name
-    hidden = _hidden((first, second), (*others, *listed))
+    hidden = hidden_skills((first, second), (*others, *listed))
     menu = sorted((ours | set(seen)) - hidden)
     return Inputs(
         target,
@@ -537,8 +537,8 @@ def load_inputs(
     )
 
 
-def _hidden(variants: Sequence[Variant], others: Sequence[Skill]) -> set[str]:
-    """The skills around the target the agent keeps from the model on both sides
+def hidden_skills(variants: Sequence[Variant], others: Sequence[Skill]) -> set[str]:
+    """The skills around the target the agent keeps from the model in every variant
     (`disable-model-invocation`): a case expecting one is a case no prompt can pass."""
     skills = [*(skill for variant in variants for skill in variant.siblings), *others]
     return {s.name for s in skills if not s.listed} - {s.name for s in skills if s.listed}
