@@ -63,9 +63,9 @@ def _counts(report: Report) -> list[str]:
 
 def _figures(report: Report) -> list[str]:
     lines = ["| variant | recall | false positives |", "|---|---|---|"]
-    if report.behavior is not None:
-        lines = _behavior(report.behavior)
-    for name in VARIANTS if report.behavior is None else ():
+    if not report.activation_figures:
+        lines = [] if report.behavior is None else _behavior(report.behavior)
+    for name in VARIANTS if report.activation_figures else ():
         figures = report.summary.figures(name)
         lines.append(
             f"| {name} {code(report.variant(name).spec)} | {words.recall_text(figures)} "
@@ -238,7 +238,7 @@ def _commands(report: Report) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    routing = _routing(report) if report.behavior is None else []
+    routing = _routing(report) if report.activation_figures else []
     seen = [f"- {escape(line)}" for line in words.visibility_lines(report)]
     lines = _header(report) + ([*seen, ""] if seen else [])
     lines += _counts(report) + _figures(report) + routing

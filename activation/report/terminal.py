@@ -202,11 +202,11 @@ def figures_text(report: Report) -> Text:
     if report.behavior is not None:
         text.append(behavior_text(report.behavior))
         text.append("\n")
-    for variant in VARIANTS if report.behavior is None else ():
+    for variant in VARIANTS if report.activation_figures else ():
         figures = report.summary.figures(variant)
         text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
         text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
-    shown = report.behavior is None and not routes_among_skills(report)
+    shown = report.activation_figures and not routes_among_skills(report)
     routing = words.routing_changes(report) if shown else []  # else in the routing section
     if routing:
         text.append("where the prompts went, baseline -> candidate:\n")

@@ -19,6 +19,7 @@ from typing import Any, Protocol, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import anyio
+import anyio.lowlevel
 import orjson
 
 from activation._models import Trial, TrialKey
@@ -98,11 +99,15 @@ class Round:
     async def each(self, run: RunOne) -> None:
         """One by one: every key under the run's limit, in order, each delivered as it
         finishes. As many workers as can ever run at once take the keys in turn, so a round
-        of thousands starts its first request at once instead of after a task per key."""
+        of thousands starts its first request at once instead of after a task per key. Each
+        worker passes through the event loop before each key: a backend that answers without
+        waiting (the mock, the cache) would otherwise run the whole round before a signal or
+        a cancellation is seen, and Ctrl-C must stop the scheduling at once."""
         keys = iter(self.keys)
 
         async def worker() -> None:
             for key in keys:
+                await anyio.lowlevel.checkpoint()
                 await self._one(key, run)
 
         async with anyio.create_task_group() as group:

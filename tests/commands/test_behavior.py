@@ -279,6 +279,9 @@ def test_sigterm_stops_every_agent_removes_the_workspaces_and_writes_a_partial_r
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     assert data["summary"]["unfinished"] == ["welcome_banner"]
     assert "INTERRUPTED" in out.decode()
+    # Stopped before any trial was graded, it is still a behavior run: no activation figures.
+    assert "recall" not in out.decode()
+    assert "false positives" not in out.decode()
     assert API_KEY not in out.decode() + err.decode()
 
 

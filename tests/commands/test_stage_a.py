@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -285,6 +286,35 @@ def test_missing_api_key_exits_2(
     assert one_line_error(capsys) == (
         "activation: error: no API key: set ANTHROPIC_API_KEY (--dry-run needs none)"
     )
+
+
+def test_ctrl_c_stops_a_large_mock_run_at_once(
+    tmp_path: Path, repo: SkillRepo, cache_dir: Path, spawn_activation: Spawn
+) -> None:
+    """The mock answers without waiting: Ctrl-C once let its whole first round run (18,000
+    trials on 3,000 cases, 19.5 s). Now the run stops where the signal found it: the partial
+    report holds about the trials that were in the response cache when the signal went
+    (each is cached as it is recorded), far from the round's 120,000, and the process ends
+    130 well within the bound (generous: the machine may be busy)."""
+    matrix = [case(f"c{i}", f"refund order {i}" if i % 2 else f"plot chart {i}", bool(i % 2))
+              for i in range(3000)]  # fmt: skip
+    cases_file = write_cases(tmp_path / "cases.json", matrix)
+    report = tmp_path / "partial.json"
+    flags = ("--model", "mock", "--trials", "20", "--max-trials", "20")
+    process = spawn_activation(repo.root, tmp_path, cases_file, report, *flags)
+    wait_until(lambda: cache_info(cache_dir).entries >= 2_000)
+    cached = cache_info(cache_dir).entries
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    took = time.monotonic() - sent
+    assert process.returncode == 130, err.decode()
+    assert took < 10
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    ran = sum(len(entry["trials"]) for entry in data["cases"])
+    assert cached <= ran <= cached + 10_000  # the mock's pace: about 40,000 trials a second
+    assert ran == cache_info(cache_dir).entries
 
 
 def test_console_script_and_ctrl_c_writes_a_partial_report(

@@ -3,12 +3,14 @@ and the command line's signal handling is installed only when asked for."""
 
 from __future__ import annotations
 
+import os
 import signal
 from types import FrameType
 from typing import Self
 
 import anyio
 import anyio.lowlevel
+import pytest
 
 from activation._models import RunSpec, Trial, TrialKey
 from activation.trials.backend import Round
@@ -104,3 +106,48 @@ def test_execute_leaves_signal_handlers_alone_unless_asked() -> None:
         assert signal.getsignal(signal.SIGTERM) is mine  # and is taken away after
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class SignalsAt:
+    """A backend that answers at once, as the mock does, and sends its own process `number`
+    as its `at`-th trial starts, noting how many trials started in all."""
+
+    def __init__(self, number: signal.Signals, at: int) -> None:
+        self.number = number
+        self.at = at
+        self.started = 0
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
+
+    def cache_key(self, key: TrialKey) -> str | None:
+        return None
+
+    async def run_round(self, round: Round) -> None:
+        async def one(key: TrialKey) -> Trial:
+            self.started += 1
+            if self.started == self.at:
+                os.kill(os.getpid(), self.number)
+            return key.answer(True)
+
+        await round.each(one)
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_the_scheduling_at_once_even_when_answers_never_wait(
+    number: signal.Signals,
+) -> None:
+    """A backend that never waits (the mock) once ran its whole round after Ctrl-C: now the
+    trials that start after the signal are at most a few per slot (the ones already past
+    the event loop when the signal is read), not the 1,200 of the round."""
+    backend = SignalsAt(number, at=100)
+    concurrency = 4
+    spec = RunSpec(trials=3, max_trials=3, concurrency=concurrency)
+    outcome = execute(spec, simulated_inputs(typical(200)), backend, stop_on_signals=True)
+    assert outcome.interrupted is True
+    assert 100 <= backend.started <= 100 + 4 * concurrency
+    assert len(outcome.trials) == backend.started
+    assert len(outcome.verdicts) + len(outcome.unfinished) == 200
