@@ -21,7 +21,17 @@ from pathlib import PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from activation._models import NONE, OTHER, VARIANTS, Arm, CaseVerdict, Status, Trial, VariantName
+from activation._models import (
+    FLAGGED,
+    NONE,
+    OTHER,
+    VARIANTS,
+    Arm,
+    CaseVerdict,
+    Status,
+    Trial,
+    VariantName,
+)
 from activation.report import routing_text, words
 from activation.report.model import Report
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
@@ -145,7 +155,15 @@ def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
                      workspace)  # fmt: skip
 
 
+def flagged_first(entry: CaseVerdict) -> int:
+    """Where a case's row goes: the flagged cases first (REGRESSED first, as every report
+    lists them), then the rest in the suite's order."""
+    return FLAGGED.index(entry.status) if entry.status in FLAGGED else len(FLAGGED)
+
+
 def rows(report: Report, base: PurePath | None) -> list[Row]:
+    """The case table's rows, the flagged cases first: a reviewer of a large suite sees
+    what asks for a look without scrolling past hundreds of passes."""
     return [
         Row(
             entry,
@@ -155,7 +173,7 @@ def rows(report: Report, base: PurePath | None) -> list[Row]:
                 for trial in sorted(entry.trials, key=lambda t: (t.variant, t.index))
             ),
         )
-        for entry in report.cases
+        for entry in sorted(report.cases, key=flagged_first)
     ]
 
 
@@ -419,9 +437,27 @@ class Section:
     heat_maps: list[HeatMap]
     skill_figures: list[tuple[str, list[str]]]
     behavior: BehaviorView | None = None
+    root: str | None = None
+    """The repository's absolute path, as the report's specs give it (see `repo_root`)."""
 
     def label(self, text: str) -> str:
         return words.label_text(text, self.report.skill.id)
+
+    def local(self, text: str) -> str:
+        """`text` with the repository's absolute path taken out: a page is read on other
+        machines (a CI artefact), where the runner's folders mean nothing."""
+        return text if self.root is None else text.replace(self.root, "")
+
+
+def repo_root(report: Report) -> str | None:
+    """The repository's absolute path, with its final slash: a working-tree spec is the
+    SKILL.md's absolute path, which ends in the skill's path within the repository."""
+    tail = "/" + report.skill.path
+    for name in VARIANTS:
+        spec = report.variant(name).spec
+        if PurePosixPath(spec).is_absolute() and spec.endswith(tail):
+            return spec[: -len(report.skill.path)]
+    return None
 
 
 def section(report: Report, base: PurePath | None, prefix: str = "", level: int = 2) -> Section:
@@ -437,6 +473,7 @@ def section(report: Report, base: PurePath | None, prefix: str = "", level: int 
         heat_maps(report),
         skill_figures(report),
         behavior_view(report),
+        repo_root(report),
     )
 
 

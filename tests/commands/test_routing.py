@@ -561,3 +561,61 @@ def test_a_set_with_siblings_lists_given_distractors_with_their_folder(
     assert run("--json", "default.json") == 0
     assert read_report(billing / "default.json")["distractors"] is None
     capsys.readouterr()
+
+
+# --- a large set, in a browser -------------------------------------------------------------
+
+WIDE = {
+    f"{area}-{task}": f"{task.capitalize()} the {area} records: {area} {task} ledger entries."
+    for area, task in [
+        ("payments", "reconcile"), ("invoices", "archive"), ("customers", "merge"),
+        ("subscriptions", "renew"), ("warehouse", "restock"), ("shipping", "reroute"),
+        ("accounting", "close"), ("payroll", "approve"), ("marketing", "schedule"),
+        ("support", "escalate"),
+    ]
+}  # fmt: skip
+"""Ten skills with long names: a routing matrix of ten columns, each prompt going home."""
+
+
+def test_a_routing_matrix_of_ten_skills_fits_or_scrolls_in_a_browser(
+    skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chromium: Launcher
+) -> None:
+    """Every column of a wide matrix can be seen: each map fits the page or scrolls within
+    its own box, and the page itself never gets wider than the window. The page names no
+    folder of the machine that ran it."""
+    names = list(WIDE)
+    files = {f"plugins/ops/skills/{name}/SKILL.md": skill_text(WIDE[name], name)
+             for name in names[1:]}  # fmt: skip
+    repo = skill_repo(WIDE[names[0]], plugin_dir="plugins/ops", plugin_name="ops",
+                      skill_name=names[0], files=files)  # fmt: skip
+    cases = [routing_case(f"c-{name}", f"{name.replace('-', ' ')} ledger entries now", name)
+             for name in names]  # fmt: skip
+    write_cases(repo.root / "routing.json", cases)
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    code = main(["--model", "mock", "--cases", "routing.json", "--distractors", "none",
+                 "--html", "r.html"])  # fmt: skip
+    assert code == 0
+    html = (repo.root / "r.html").read_text()
+    assert str(tmp_path) not in html  # no runner path: the page is read on other machines
+    assert str(Path.home()) + "/" not in html
+    assert "<code>plugins/ops/skills/accounting-close/SKILL.md</code>" in html
+    with chromium() as browser, visit(browser, repo.root / "r.html", width=1000) as seen:
+        page = seen.page
+        assert page.locator("#heat-baseline thead th").count() == len(names) + 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+        for name in ("baseline", "candidate", "difference"):
+            table = page.locator(f"#heat-{name}")
+            box = page.locator(f"#heat-{name}").evaluate(
+                "t => { const b = t.parentElement; const s = getComputedStyle(b);"
+                " return [t.scrollWidth, b.clientWidth, b.scrollWidth, s.overflowX,"
+                " b.getBoundingClientRect().right]; }"
+            )
+            width, shown, reachable, overflow, right = box
+            assert right <= 1000
+            assert width <= shown or (overflow == "auto" and reachable >= width)
+            assert table.locator("thead th").last.inner_text() == "ops:warehouse-restock"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#routing").screenshot(path=str(ARTIFACTS / "routing-wide.png"))
+        assert seen.errors == []
