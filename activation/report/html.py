@@ -443,6 +443,13 @@ class Section:
     def label(self, text: str) -> str:
         return words.label_text(text, self.report.skill.id)
 
+    @staticmethod
+    def diff_class(line: str) -> str:
+        """A body diff line's colour: a file's header, a hunk's, a removal or an addition."""
+        if line.startswith(("--- ", "+++ ", "Binary file ")):
+            return "file"
+        return {"@": "hunk", "-": "del", "+": "ins"}.get(line[:1], "")
+
     def local(self, text: str) -> str:
         """`text` with the repository's absolute path taken out: a page is read on other
         machines (a CI artefact), where the runner's folders mean nothing."""

@@ -9,6 +9,7 @@ value, so a saved run can be shown again in any format, compared or merged witho
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -109,6 +110,10 @@ class Report(RunSpec):
     skill: SkillInfo
     baseline: VariantInfo
     candidate: VariantInfo
+    body_diff: str | None = None
+    """A behavior run's change as it was tested: a unified diff of the skill set's files
+    (SKILL.md bodies, references, scripts) from the baseline to the candidate, "" when they
+    are the same; None for an activation run, which lists descriptions only."""
     notice: str | None = None
     """What every output says about the answers (a mock model's mean nothing)."""
     warnings: tuple[str, ...] = ()
@@ -277,6 +282,7 @@ def build_report(
         skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
         baseline=_info(inputs.baseline, entries["baseline"], seen.baseline),
         candidate=_info(inputs.candidate, entries["candidate"], seen.candidate),
+        body_diff=tree_diff(inputs.baseline, inputs.candidate) if spec.stage == "C" else None,
         notice=notice,
         warnings=warnings,
         rerun=rerun,
@@ -289,6 +295,29 @@ def build_report(
         unseen=seen.unseen,
         distractors=listed_distractors(inputs, listings),
     )
+
+
+def tree_diff(old: Variant, new: Variant) -> str:
+    """A unified diff of two variants' sets, file by file (paths relative to the set's
+    root); a file that is not UTF-8 text is named only."""
+    before, after = dict(old.tree), dict(new.tree)
+    lines: list[str] = []
+    for path in sorted(before.keys() | after.keys()):
+        a, b = before.get(path), after.get(path)
+        if a == b:
+            continue
+        try:
+            a_text, b_text = (a or b"").decode(), (b or b"").decode()
+        except UnicodeDecodeError:
+            lines.append(f"Binary file {path} differs\n")
+            continue
+        lines += difflib.unified_diff(
+            a_text.splitlines(keepends=True),
+            b_text.splitlines(keepends=True),
+            "/dev/null" if a is None else f"a/{path}",
+            "/dev/null" if b is None else f"b/{path}",
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 def listed_distractors(inputs: Inputs, listings: Mapping[VariantName, Listing]) -> str | None:

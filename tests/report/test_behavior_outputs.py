@@ -474,3 +474,30 @@ def test_diff_moves_a_graded_case_on_its_passes_not_on_its_loading() -> None:
     assert [change.movement for change in compare(old, new).changes] == ["", "", ""]
     broken = behavior_report()
     assert [change.movement for change in compare(old, broken).changes] == ["regressed", "", ""]
+
+
+def test_the_report_carries_the_body_diff_that_was_tested() -> None:
+    """The descriptions are the same: what the behavior gate tested is the body's edit (and
+    the set's other files), which the JSON carries and the page shows line by line."""
+    report = behavior_report()
+    assert report.baseline.description == report.candidate.description
+    assert report.body_diff == (
+        "--- a/skills/refunds/SKILL.md\n"
+        "+++ b/skills/refunds/SKILL.md\n"
+        "@@ -3,4 +3,4 @@\n"
+        " description: Use when issuing refunds.\n"
+        " ---\n"
+        " # Refunds\n"
+        "-Call client.refunds.create().\n"
+        "+Call client.refunds.force().\n"
+        "Binary file skills/refunds/logo.png differs\n"
+        "--- /dev/null\n"
+        "+++ b/skills/refunds/reference.md\n"
+        "@@ -0,0 +1 @@\n"
+        "+Refund API notes.\n"
+    )
+    assert parse_report(orjson.loads(report_json(report)), "r.json").body_diff == report.body_diff
+    page = render_html(report)
+    assert '<span class="del">-Call client.refunds.create().</span>' in page
+    assert '<span class="ins">+Call client.refunds.force().</span>' in page
+    assert '<span class="file">+++ b/skills/refunds/reference.md</span>' in page

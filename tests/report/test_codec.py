@@ -109,8 +109,9 @@ def test_the_json_names_every_figure() -> None:
         "max_trials", "alpha", "seed", "concurrency", "max_concurrency", "fingerprint",
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
-        "candidate", "notice", "warnings", "rerun", "cases", "summary", "usage", "arms", "invoke",
-        "judge_model", "behavior", "less_visible", "unseen", "distractors", "trial_detail",
+        "candidate", "body_diff", "notice", "warnings", "rerun", "cases", "summary", "usage",
+        "arms", "invoke", "judge_model", "behavior", "less_visible", "unseen", "distractors",
+        "trial_detail",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",

@@ -114,6 +114,20 @@ def scripted_trials(broken: bool = True) -> dict[str, list[Trial]]:
     }
 
 
+SKILL_BODY = "---\nname: refunds\ndescription: Use when issuing refunds.\n---\n# Refunds\n"
+BASELINE_TREE = (
+    ("skills/refunds/SKILL.md", f"{SKILL_BODY}Call client.refunds.create().\n".encode()),
+    ("skills/refunds/logo.png", b"\x89PNG\xff"),
+)
+CANDIDATE_TREE = (
+    ("skills/refunds/SKILL.md", f"{SKILL_BODY}Call client.refunds.force().\n".encode()),
+    ("skills/refunds/logo.png", b"\x89PNG\xfe"),
+    ("skills/refunds/reference.md", b"Refund API notes.\n"),
+)
+"""The set at each spec: the same description, the body's one instruction changed (the
+edit the behavior gate exists for), an image changed, a reference added."""
+
+
 def behavior_outcome(
     fail_on: tuple[str, ...] = (), without: Arm | None = None, broken: bool = True
 ) -> RunOutcome:
@@ -125,9 +139,11 @@ def behavior_outcome(
         target,
         CASES,
         (),
-        Variant("git:main", "Use when issuing refunds.", "", "git main:" + SKILL_PATH),
-        Variant(SKILL_PATH, "Use when issuing refunds.", "", "file " + SKILL_PATH),
-    )
+        Variant("git:main", "Use when issuing refunds.", "", "git main:" + SKILL_PATH,
+                tree=BASELINE_TREE),
+        Variant(SKILL_PATH, "Use when issuing refunds.", "", "file " + SKILL_PATH,
+                tree=CANDIDATE_TREE),
+    )  # fmt: skip
     spec = RunSpec(stage="C", model="claude-test-1", trials=3, max_trials=3, arms=("none",),
                    fail_on=fail_on, concurrency=2)  # fmt: skip
     trials = scripted_trials(broken)
