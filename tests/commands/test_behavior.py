@@ -78,6 +78,11 @@ def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_
     assert code == 1
     assert shows(capsys.readouterr().out, stand_in_output())
     assert report["stage"] == "C"
+    # The descriptions are the same: the report carries the body's edit that was tested.
+    diff = report["body_diff"].splitlines()
+    assert diff[:2] == ["--- a/skills/greetlib/SKILL.md", "+++ b/skills/greetlib/SKILL.md"]
+    assert "-greetlib.configure(api_key=os.environ[\"GREETLIB_API_KEY\"])" in diff
+    assert "+greetlib.init(os.environ[\"GREETLIB_API_KEY\"])" in diff
     # The example's cases have a `## System` section: the llm arm runs too, by default.
     assert report["arms"] == ["none", "llm"]
     assert {entry["id"]: entry["status"] for entry in report["cases"]} == {
