@@ -264,9 +264,38 @@ def test_ci_builds_the_docs_strictly() -> None:
     assert "site/" in (REPO / ".gitignore").read_text().splitlines()
 
 
-def test_the_pre_commit_rev_is_the_package_version() -> None:
-    revs = re.findall(r"rev: (\S+)", (DOCS / "ci.md").read_text())
-    assert revs == [f"v{activation.__version__}"]
+TOOL_VERSION = re.compile(
+    r"rev: v?(\d+\.\d+\.\d+)"  # a pre-commit pin
+    r"|/activation(?:\.git)?@v?(\d+\.\d+\.\d+)"  # an install from git at a tag
+    r"|\bactivation(?:\[[\w,-]+\])? ?(?:==|>=|~=) ?(\d+\.\d+\.\d+)"  # a requirement
+    r"|\bactivation v?(\d+\.\d+\.\d+)"  # a version in prose, or as `--version` prints it
+)
+"""A version of this tool, however a page, the workflow or the hooks file names it."""
+
+
+def tool_versions(text: str) -> list[str]:
+    return ["".join(found) for found in TOOL_VERSION.findall(text)]
+
+
+def test_every_version_of_the_tool_the_docs_name_is_the_package_version() -> None:
+    """One place: pyproject.toml reads the version from `activation.__version__`, and every
+    page, the example workflow and the pre-commit hooks file name that version only (a
+    stale pin once sat beside the current `rev:`)."""
+    assert tool_versions(
+        "rev: v0.2.0, git+https://x/activation@v0.1.0, activation==0.4.1, activation 1.2.3"
+    ) == ["0.2.0", "0.1.0", "0.4.1", "1.2.3"]
+    assert 'version = { attr = "activation.__version__" }' in (REPO / "pyproject.toml").read_text()
+    files = [*doc_pages(), *sorted((REPO / "examples").rglob("*.y*ml")),
+             REPO / ".pre-commit-hooks.yaml"]  # fmt: skip
+    named = {
+        (path.relative_to(REPO).as_posix(), version)
+        for path in files
+        for version in tool_versions(path.read_text())
+    }
+    assert {version for _path, version in named} == {activation.__version__}, sorted(named)
+    assert {path for path, _version in named} >= {
+        "docs/ci.md", "examples/github-actions/activation.yml", ".pre-commit-hooks.yaml",
+    }  # fmt: skip
 
 
 def doc_pages() -> list[Path]:
