@@ -81,8 +81,8 @@ def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_
     # The descriptions are the same: the report carries the body's edit that was tested.
     diff = report["body_diff"].splitlines()
     assert diff[:2] == ["--- a/skills/greetlib/SKILL.md", "+++ b/skills/greetlib/SKILL.md"]
-    assert "-greetlib.configure(api_key=os.environ[\"GREETLIB_API_KEY\"])" in diff
-    assert "+greetlib.init(os.environ[\"GREETLIB_API_KEY\"])" in diff
+    assert '-greetlib.configure(api_key=os.environ["GREETLIB_API_KEY"])' in diff
+    assert '+greetlib.init(os.environ["GREETLIB_API_KEY"])' in diff
     # The example's cases have a `## System` section: the llm arm runs too, by default.
     assert report["arms"] == ["none", "llm"]
     assert {entry["id"]: entry["status"] for entry in report["cases"]} == {
