@@ -106,8 +106,12 @@ def test_lint_reads_checks_and_grades_the_registered_type_on_the_scaffold(
         json.dumps({**CASES, "graders": [{**GRADER, "line": "a\nb"}]})
     )
     assert main(["lint", "--behavior", "evals"]) == 2
-    assert capsys.readouterr().err.strip().endswith(
-        "evals/refund.json: case 'refund': grader 1 (first_line): 'line' must be one line"
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith(
+            "evals/refund.json: case 'refund': grader 1 (first_line): 'line' must be one line"
+        )
     )
     Path("evals/refund.json").write_text(json.dumps({**CASES, "graders": [{**GRADER, "lines": 1}]}))
     assert main(["lint", "--behavior", "evals"]) == 2
@@ -138,14 +142,13 @@ def test_a_stage_c_run_grades_with_it_and_every_output_shows_it(
         for arm in ("baseline", "candidate", "none")
     }
     described = "refund.txt starts with 'refund through the ledger'"
-    assert grades["baseline"] == [
-        [{"grader": described, "type": "first_line", "level": "L1", "outcome": "passed",
-          "why": "refund.txt starts with it"}]  # fmt: skip
-    ] * 3
-    assert grades["candidate"] == [
-        [{"grader": described, "type": "first_line", "level": "L1", "outcome": "failed",
-          "why": "refund.txt starts with 'refund by hand'"}]  # fmt: skip
-    ] * 3
+
+    def grade(outcome: str, why: str) -> dict[str, str]:
+        return {"grader": described, "type": "first_line", "level": "L1", "outcome": outcome,
+                "why": why}  # fmt: skip
+
+    assert grades["baseline"] == [[grade("passed", "refund.txt starts with it")]] * 3
+    assert grades["candidate"] == [[grade("failed", "refund.txt starts with 'refund by hand'")]] * 3
     assert {grade["why"] for trials in grades["none"] for grade in trials} == {"no file refund.txt"}
     assert "L1 " + described in out
     assert described in paths["markdown"].read_text()
@@ -153,8 +156,7 @@ def test_a_stage_c_run_grades_with_it_and_every_output_shows_it(
     suite = next(iter(junitparser.JUnitXml.fromfile(str(paths["junit"]))))
     (junit_case,) = [each for each in suite if each.name == "refund"]
     assert junit_case.result[0].message == (
-        f"REGRESSED: baseline 3/3, candidate 0/3, q 0.016; broke first: L1 {described} "
-        "3/3 -> 0/3"
+        f"REGRESSED: baseline 3/3, candidate 0/3, q 0.016; broke first: L1 {described} 3/3 -> 0/3"
     )
 
 

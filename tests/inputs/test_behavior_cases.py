@@ -246,9 +246,7 @@ def test_an_eval_folder_is_one_case() -> None:
         prompt="Make welcome() greet formally.\n\n## Requirements\nUse greetlib.",
         source="evals/welcome",
         graders=(
-            Contains(
-                description="contains 'greetlib.greet('", level="L1", value="greetlib.greet("
-            ),
+            Contains(description="contains 'greetlib.greet('", level="L1", value="greetlib.greet("),
             Judge(
                 description="Does welcome() greet formally?",
                 question="Does welcome() greet formally?",

@@ -81,14 +81,14 @@ def test_default_descriptions_say_what_is_checked() -> None:
 
 def test_file_contains_command_and_all() -> None:
     assert one({"type": "file_contains", "file_pattern": "src/*.ts", "value": "auth"}) == (
-        FileContains(
-            description="src/*.ts contains 'auth'", value="auth", file_pattern="src/*.ts"
-        )
+        FileContains(description="src/*.ts contains 'auth'", value="auth", file_pattern="src/*.ts")
     )
     assert one({"type": "command", "command": "pytest -q", "timeout": 30}) == Command(
         description="`pytest -q` exits 0", command="pytest -q", timeout=30.0
     )
-    assert one({"type": "command", "command": "make"}).timeout == BEHAVIOR_COMMAND_TIMEOUT
+    assert one({"type": "command", "command": "make"}) == Command(
+        description="`make` exits 0", command="make", timeout=BEHAVIOR_COMMAND_TIMEOUT
+    )
     both = one(
         {
             "type": "all",
