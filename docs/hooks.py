@@ -3,12 +3,14 @@
 `reference/cli.md` is rendered from the flag tables of `activation.commands.flags` (the very
 tables the parsers, `--help` and the settings file are built from), `reference/report.md`
 from the JSON Schema the package ships (`activation schema`) and `reference/layers.md` from
-the import-linter contracts in pyproject.toml. Nothing generated is committed: each build
+the import-linter contracts in pyproject.toml; the grader table of `behavior.md` from the
+grader registry (`activation.graders.REGISTRY`). Nothing generated is committed: each build
 renders them again, and `tests/test_docs.py` checks what they hold.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -17,9 +19,12 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from activation import _config
 from activation.commands.flags import COMMANDS, Command, Flag, show
+from activation.graders import REGISTRY
+from activation.graders.base import Grader
 from activation.report.codec import shipped_schema
 
 REPO = Path(__file__).resolve().parents[1]
@@ -223,3 +228,28 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, render in PAGES.items():
         files.append(File.generated(config, path, content=render()))
     return files
+
+
+GRADER_TABLE = "<!-- grader table: generated at build time by docs/hooks.py from the registry -->"
+COMMON_KEYS = ("description", "level")
+"""The keys every grader takes, said once above the table."""
+
+
+def grader_table(registry: Mapping[str, type[Grader]] = REGISTRY) -> str:
+    """The behavior page's grader table: a row per registered type, its own keys (required
+    first, optional ones marked) and when it passes."""
+    lines = ["| type | keys | passes when |", "|---|---|---|"]
+    for name, kind in registry.items():
+        fields = [field for field in dataclasses.fields(kind) if field.name not in COMMON_KEYS]
+        required = [code(f.name) for f in fields if f.default is dataclasses.MISSING]
+        optional = [f"{code(f.name)} (optional)" for f in fields
+                    if f.default is not dataclasses.MISSING]  # fmt: skip
+        keys = ", ".join(required + optional)
+        passes = " ".join(kind.passes.split()).replace("|", "\\|")
+        lines.append(f"| {code(name)} | {keys} | {passes} |")
+    return "\n".join(lines)
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Fill the grader table in where a page asks for it."""
+    return markdown.replace(GRADER_TABLE, grader_table())

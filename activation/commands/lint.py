@@ -126,7 +126,7 @@ def main_lint(session: Session, argv: list[str]) -> int:
     findings = [
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
         *(reference_findings(target) if target is not None else ()),
-        *(behavior_findings(args.behavior) if args.behavior is not None else ()),
+        *(behavior_findings(args.behavior, args.strict) if args.behavior is not None else ()),
     ]
     session.out.print(render_findings(findings), markup=False, soft_wrap=True)
     return lint_exit_code(findings)
@@ -148,11 +148,12 @@ def reference_findings(target: Target) -> list[Finding]:
     ]
 
 
-def behavior_findings(path: Path) -> list[Finding]:
-    """The behavior cases' own checks, and graders that pass on a scaffold alone."""
+def behavior_findings(path: Path, strict: bool = False) -> list[Finding]:
+    """The behavior cases' own checks, and graders that pass on a scaffold alone; `strict`:
+    the authoring advice (levels, the final judge, unread keys) is an error too."""
     from activation.inputs.behavior_lint import lint_behavior
     from activation.inputs.behavior_load import load_behavior_suite
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     cases = load_behavior_suite(path).cases
-    return [*lint_behavior(cases), *scaffold_findings(cases)]
+    return [*lint_behavior(cases, strict=strict), *scaffold_findings(cases)]

@@ -3,8 +3,9 @@ origin_skill, evals: [{prompt, expectations}], graders: [...] | null, scaffold: 
 
 Each eval of a file is a case of its own (ids `slug`, `slug-2`, ...) with the file's graders
 and scaffold. A file whose `graders` is null or missing is expectations-only: its cases are
-kept, marked manual, and neither graded nor gated. Unknown top-level keys are tolerated (the
-files are the seeds' own); graders are checked strictly (behavior_graders.py).
+kept, marked manual, and neither graded nor gated. Other keys are tolerated (the files are
+the seeds' own) and kept in `BehaviorCase.unread`, which lint names; graders are checked
+strictly (behavior_graders.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from activation._errors import InputError
 from activation.inputs.behavior_graders import parse_graders
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+FILE_KEYS = frozenset({"slug", "origin_skill", "evals", "graders", "scaffold"})
+EVAL_KEYS = frozenset({"prompt", "expectations"})
 
 
 def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
@@ -37,10 +40,12 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
     raw_graders = data.get("graders")
     graders = () if raw_graders is None else parse_graders(raw_graders, where)
     scaffold = _scaffold(data.get("scaffold"), where)
+    unread = unread_keys(data, FILE_KEYS)
     cases = []
     for number, raw in enumerate(evals, 1):
         case_id = slug if number == 1 else f"{slug}-{number}"
         prompt, expectations = _eval(raw, f"{source}: case {case_id!r}")
+        unread += unread_keys(raw, EVAL_KEYS)
         cases.append(
             BehaviorCase(
                 id=case_id,
@@ -51,9 +56,17 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
                 graders=graders,
                 scaffold=scaffold,
                 origin_skill=origin,
+                unread=unread,
             )
         )
+        unread = ()
     return tuple(cases)
+
+
+def unread_keys(data: object, known: frozenset[str]) -> tuple[str, ...]:
+    """The keys of an object this tool does not use (`_` comments aside), for lint to name."""
+    keys = data if isinstance(data, Mapping) else ()
+    return tuple(str(key) for key in keys if str(key) not in known and not str(key).startswith("_"))
 
 
 def _eval(raw: object, where: str) -> tuple[str, tuple[str, ...]]:

@@ -4,7 +4,7 @@ Stage C's inputs touch files.
 A path is a folder of the seeds' case files (`*.json` directly in it), a folder of eval
 folders (each folder holding a PROMPT.md, at any depth, is one eval), both at once, a single
 case file, or a single eval folder. A `*.json` with behavioral `evals` and no `slug` is a
-per-skill JSON file (skill-creator's `evals.json`; formats/skill_json.py). Everything read
+per-skill JSON file (skill-creator's `evals.json`; behavior_skill_creator.py). Everything read
 is validated by the pure parsers beside this module, and every problem is one InputError
 line naming the file and the case.
 """
@@ -22,8 +22,9 @@ from activation._models import Case, Inputs, Target, Variant
 from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
+from activation.inputs.behavior_skill_creator import behavior_cases, eval_files
 from activation.inputs.formats.detect import is_trigger_cases
-from activation.inputs.formats.skill_json import behavior_cases, eval_files, has_evals
+from activation.inputs.formats.skill_json import has_evals
 from activation.inputs.load import (
     load_catalog,
     read_bytes,
@@ -88,11 +89,22 @@ def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
         path.parent,
     )
     where = f"{path}: its evals' files"
-    files = {
-        name: read_bytes(root / scaffold_path(name, where), "eval input file")
-        for name in eval_files(document)
-    }
+    files: dict[str, bytes] = {}
+    for name in eval_files(document):
+        relative = scaffold_path(name, where)
+        files.update(_input_files(root / relative, relative))
     return behavior_cases(document, files)
+
+
+def _input_files(path: Path, relative: str) -> dict[str, bytes]:
+    """An eval's input file by its relative path, or every file under a folder it names."""
+    if not path.is_dir():
+        return {relative: read_bytes(path, "eval input file")}
+    return {
+        f"{relative}/{inner.relative_to(path).as_posix()}": read_bytes(inner, "eval input file")
+        for inner in sorted(path.rglob("*"))
+        if inner.is_file()
+    }
 
 
 def _keys(data: object) -> tuple[object, ...]:

@@ -43,6 +43,7 @@ from activation.verdicts.behavior import (
     Rate,
     broke_first,
     case_graders,
+    level_of,
 )
 from activation.verdicts.figures import Count, Interval, VariantFigures
 from activation.verdicts.routing import changed_cells
@@ -731,7 +732,7 @@ def trial_outcome(trial: Trial) -> str:
 def failed_grades(trial: Trial) -> list[str]:
     """Each grader that failed or errored in a trial: "L2 no invented ...: why"."""
     return [
-        f"{grade.level or FINAL} {grade.grader} {grade.outcome}"
+        f"{level_of(grade) or FINAL} {grade.grader} {grade.outcome}"
         + (f": {grade.why}" if grade.why else "")
         for grade in trial.grades
         if grade.outcome in ("failed", "error")

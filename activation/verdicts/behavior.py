@@ -22,8 +22,11 @@ from activation.verdicts.stats import newcombe_interval
 
 ARMS: tuple[Arm, ...] = ("baseline", "candidate", "none", "llm")
 """Every arm, in the order outputs list them."""
-LEVEL_ORDER: tuple[str | None, ...] = ("L1", "L2", "L3", "L4", "L5", None)
-"""Grader levels in the order outputs list them; None is the final holistic judge."""
+UNLEVELLED = "unlevelled"
+"""The level outputs give a grader that has none and is not a judge."""
+LEVEL_ORDER: tuple[str | None, ...] = ("L1", "L2", "L3", "L4", "L5", UNLEVELLED, None)
+"""Grader levels in the order outputs list them; None is the holistic judges (a judge with
+no level)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class GraderFigures:
     """Its description, what the case names it by."""
     type: str
     level: str | None
+    """L1-L5, `unlevelled`, or None for a judge with no level (see `level_of`)."""
     arms: Mapping[str, Rate]
 
     def rate(self, arm: Arm) -> Rate | None:
@@ -69,7 +73,8 @@ class GraderFigures:
 
 @dataclass(frozen=True)
 class LevelFigures:
-    """Every grader of one level over the suite (None: the final holistic judges)."""
+    """Every grader of one level over the suite (`unlevelled`: the graders with no level
+    but judges; None: the judges with none, the holistic judges)."""
 
     level: str | None
     arms: Mapping[str, Rate]
@@ -153,6 +158,14 @@ def trial_rate(trials: Iterable[Trial]) -> Rate:
     return rate(sum(trial.correct is True for trial in valid), len(valid), len(listed) - len(valid))
 
 
+def level_of(grade: Grade) -> str | None:
+    """A grade's level as outputs group it: its own, else `unlevelled`, but None for a
+    judge with none (the holistic judge)."""
+    if grade.level is not None or grade.type == "judge":
+        return grade.level
+    return UNLEVELLED
+
+
 def grade_rate(grades: Iterable[Grade]) -> Rate:
     """Graders that passed of those that applied; void and errored ones apart."""
     outcomes = [grade.outcome for grade in grades]
@@ -188,7 +201,7 @@ def case_graders(verdict: CaseVerdict, arms: Sequence[Arm]) -> tuple[GraderFigur
         GraderFigures(
             name,
             first.type,
-            first.level,
+            level_of(first),
             {arm: grade_rate(by_arm[name, arm]) for arm in arms if (name, arm) in by_arm},
         )
         for name, first in found.items()
@@ -224,7 +237,7 @@ def level_figures(verdicts: Sequence[CaseVerdict], arms: Sequence[Arm]) -> tuple
     for verdict in verdicts:
         for trial in verdict.trials:
             for grade in trial.grades:
-                grades.setdefault((grade.level, trial.variant), []).append(grade)
+                grades.setdefault((level_of(grade), trial.variant), []).append(grade)
     return tuple(
         LevelFigures(
             level, {arm: grade_rate(grades[level, arm]) for arm in arms if (level, arm) in grades}

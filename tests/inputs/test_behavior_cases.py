@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from activation._behavior import BehaviorCase, BehaviorSuite, Grader
+from activation._behavior import BehaviorCase, BehaviorSuite
 from activation._errors import InputError
+from activation.graders.contains import Contains
+from activation.graders.judge import Judge
+from activation.graders.matches import Matches
 from activation.inputs.behavior_cases import parse_case_file
 from activation.inputs.behavior_evals import parse_eval, parse_prompt
 
@@ -29,7 +32,7 @@ def error_of(call: object, *args: object) -> str:
 
 
 def test_a_case_file_gives_one_case_per_eval() -> None:
-    grader = Grader("matches", "SDK initialized", pattern="ServerClient")
+    grader = Matches(description="SDK initialized", pattern="ServerClient")
     scaffold = (("app/main.py", "# TODO\n"), ("requirements.txt", "flask\n"))
     assert parse_case_file(FLASK, "cases/flask.json") == (
         BehaviorCase(
@@ -243,10 +246,9 @@ def test_an_eval_folder_is_one_case() -> None:
         prompt="Make welcome() greet formally.\n\n## Requirements\nUse greetlib.",
         source="evals/welcome",
         graders=(
-            Grader("contains", "contains 'greetlib.greet('", "L1", value="greetlib.greet("),
-            Grader(
-                "judge",
-                "Does welcome() greet formally?",
+            Contains(description="contains 'greetlib.greet('", level="L1", value="greetlib.greet("),
+            Judge(
+                description="Does welcome() greet formally?",
                 question="Does welcome() greet formally?",
             ),
         ),
@@ -260,7 +262,7 @@ def test_an_eval_folder_is_one_case() -> None:
     json_case = parse_eval(
         PROMPT, {"graders.json": b'[{"type": "contains", "value": "x"}]'}, (), "e", None
     )
-    assert json_case.graders == (Grader("contains", "contains 'x'", value="x"),)
+    assert json_case.graders == (Contains(description="contains 'x'", value="x"),)
 
 
 @pytest.mark.parametrize(

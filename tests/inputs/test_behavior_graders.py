@@ -9,6 +9,15 @@ import pytest
 from activation._behavior import Grader
 from activation._config import BEHAVIOR_COMMAND_TIMEOUT
 from activation._errors import InputError
+from activation.graders.all_of import All
+from activation.graders.base import Ask, Run, needs_of
+from activation.graders.command import Command
+from activation.graders.contains import Contains
+from activation.graders.file_contains import FileContains
+from activation.graders.judge import Judge
+from activation.graders.matches import Matches
+from activation.graders.not_contains import NotContains
+from activation.graders.not_contains_any import NotContainsAny
 from activation.inputs.behavior_graders import parse_graders
 
 EXAMPLES = "PASS: a\nFAIL: b"
@@ -41,18 +50,19 @@ def test_the_seeds_example_graders() -> None:
         WHERE,
     )
     assert graders == (
-        Grader("matches", "SDK initialized", pattern="ServerClient"),
-        Grader("not_contains_any", "no wrong lib", values=("Authlib", "python-jose")),
-        Grader("judge", "Does the code ...?", question="Does the code ...?", examples=EXAMPLES),
+        Matches(description="SDK initialized", pattern="ServerClient"),
+        NotContainsAny(description="no wrong lib", values=("Authlib", "python-jose")),
+        Judge(description="Does the code ...?", question="Does the code ...?", examples=EXAMPLES),
     )
 
 
 def test_contains_with_level_and_case_sensitivity_in_both_spellings() -> None:
     snake = {"type": "contains", "value": "Auth0Provider", "level": "L1", "case_sensitive": True}
     camel = {"type": "contains", "value": "Auth0Provider", "level": "L1", "caseSensitive": True}
-    expected = Grader(
-        "contains", "contains 'Auth0Provider'", "L1", value="Auth0Provider", case_sensitive=True
-    )
+    expected = Contains(
+        description="contains 'Auth0Provider'", level="L1", value="Auth0Provider",
+        case_sensitive=True,
+    )  # fmt: skip
     assert one(snake) == expected
     assert one(camel) == expected
 
@@ -70,13 +80,15 @@ def test_default_descriptions_say_what_is_checked() -> None:
 
 
 def test_file_contains_command_and_all() -> None:
-    assert one({"type": "file_contains", "file_pattern": "src/*.ts", "value": "auth"}) == Grader(
-        "file_contains", "src/*.ts contains 'auth'", value="auth", file_pattern="src/*.ts"
+    assert one({"type": "file_contains", "file_pattern": "src/*.ts", "value": "auth"}) == (
+        FileContains(description="src/*.ts contains 'auth'", value="auth", file_pattern="src/*.ts")
     )
-    assert one({"type": "command", "command": "pytest -q", "timeout": 30}) == Grader(
-        "command", "`pytest -q` exits 0", command="pytest -q", timeout=30.0
+    assert one({"type": "command", "command": "pytest -q", "timeout": 30}) == Command(
+        description="`pytest -q` exits 0", command="pytest -q", timeout=30.0
     )
-    assert one({"type": "command", "command": "make"}).timeout == BEHAVIOR_COMMAND_TIMEOUT
+    assert one({"type": "command", "command": "make"}) == Command(
+        description="`make` exits 0", command="make", timeout=BEHAVIOR_COMMAND_TIMEOUT
+    )
     both = one(
         {
             "type": "all",
@@ -84,13 +96,12 @@ def test_file_contains_command_and_all() -> None:
             "graders": [{"type": "contains", "value": "a"}, {"type": "not_contains", "value": "b"}],
         }
     )
-    assert both == Grader(
-        "all",
-        "contains 'a' and not_contains 'b'",
-        "L4",
+    assert both == All(
+        description="contains 'a' and not_contains 'b'",
+        level="L4",
         graders=(
-            Grader("contains", "contains 'a'", value="a"),
-            Grader("not_contains", "not_contains 'b'", value="b"),
+            Contains(description="contains 'a'", value="a"),
+            NotContains(description="not_contains 'b'", value="b"),
         ),
     )
     assert [g.type for g in both.walk()] == ["all", "contains", "not_contains"]
@@ -113,18 +124,24 @@ def test_negative_graders() -> None:
     assert one({"type": "all", "graders": mixed}).negative is False
 
 
+def regex(raw: dict[str, object]) -> re.Pattern[str]:
+    grader = one(raw)
+    assert isinstance(grader, Matches)
+    return grader.regex()
+
+
 def test_regex_flags_ignore_case_unless_case_sensitive() -> None:
-    assert one({"type": "matches", "pattern": "a.b"}).regex().flags & re.IGNORECASE
-    sensitive = one({"type": "matches", "pattern": "a.b", "case_sensitive": True}).regex()
+    assert regex({"type": "matches", "pattern": "a.b"}).flags & re.IGNORECASE
+    sensitive = regex({"type": "matches", "pattern": "a.b", "case_sensitive": True})
     assert sensitive.flags & (re.IGNORECASE | re.MULTILINE) == re.MULTILINE
-    dotall = one({"type": "matches", "pattern": "a.b", "flags": "s"}).regex()
+    dotall = regex({"type": "matches", "pattern": "a.b", "flags": "s"})
     assert dotall.search("A\nB") is not None
-    assert one({"type": "matches", "pattern": "a.b"}).regex().search("A\nB") is None
+    assert regex({"type": "matches", "pattern": "a.b"}).search("A\nB") is None
 
 
 def test_comment_keys_are_ignored_and_a_mapping_with_graders_is_read() -> None:
     data = {"_note": "x", "graders": [{"type": "contains", "value": "a", "_why": "y"}]}
-    assert parse_graders(data, WHERE) == (Grader("contains", "contains 'a'", value="a"),)
+    assert parse_graders(data, WHERE) == (Contains(description="contains 'a'", value="a"),)
 
 
 @pytest.mark.parametrize(
@@ -201,23 +218,23 @@ def test_bad_graders_are_one_line_naming_file_case_and_grader(data: object, mess
     assert error_of(data) == f"{WHERE}: {message}"
 
 
-def test_one_question_with_two_sets_of_examples_is_ambiguous() -> None:
-    data = [
+def test_one_question_with_two_sets_of_examples_is_two_questions() -> None:
+    """A judge's answer is keyed by its question and examples, a command's result by its
+    line and time limit: the same text twice with different settings is two checks (it was
+    refused as ambiguous when answers were keyed by the text alone)."""
+    judges = [
         {"type": "judge", "question": "ok?", "examples": "PASS: a"},
         {"type": "judge", "question": "ok?", "examples": "PASS: b"},
     ]
-    assert error_of(data) == (
-        f"{WHERE}: the judge question 'ok?' is asked twice with different examples"
-    )
-    same = [{"type": "judge", "question": "ok?"}, {"type": "judge", "question": "ok?"}]
-    assert len(parse_graders(same, WHERE)) == 2
-
-
-def test_one_command_with_two_time_limits_is_ambiguous() -> None:
-    data = [
+    assert [g.own_needs() for g in parse_graders(judges, WHERE)] == [
+        (Ask("ok?", "PASS: a"),),
+        (Ask("ok?", "PASS: b"),),
+    ]
+    commands = [
         {"type": "command", "command": "make"},
         {"type": "all", "graders": [{"type": "command", "command": "make", "timeout": 5}]},
     ]
-    assert error_of(data) == (
-        f"{WHERE}: the command 'make' is given twice with different time limits"
+    assert needs_of(parse_graders(commands, WHERE)) == (
+        Run("make", BEHAVIOR_COMMAND_TIMEOUT),
+        Run("make", 5.0),
     )

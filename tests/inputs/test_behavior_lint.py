@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from activation._behavior import BehaviorCase, Grader
+from activation._behavior import BehaviorCase
+from activation.graders.judge import Judge
+from activation.graders.matches import Matches
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.behavior_lint import (
     MANUAL,
     NO_JUDGE,
+    NO_LEVEL,
     NO_POSITIVE,
     lint_behavior,
     missing_references,
+    unread_text,
 )
 from activation.inputs.lint import Finding
 
@@ -26,6 +30,8 @@ def test_a_sound_case_has_no_findings() -> None:
 
 
 def test_every_rule() -> None:
+    """Levels and the final judge are advice (warnings), as seed 002's own case files have
+    neither; a case that can never pass is an error."""
     findings = lint_behavior(
         [
             case({"type": "contains", "value": "a"}, {"type": "not_contains", "value": "b"}),
@@ -34,21 +40,44 @@ def test_every_rule() -> None:
         ]
     )
     assert findings == [
-        Finding(
-            "error",
-            "c",
-            "grader 1 (contains 'a') has no level: every grader but the final judge needs "
-            "one of L1-L5",
-        ),
+        Finding("warning", "c", f"grader 1 (contains 'a') {NO_LEVEL}"),
+        Finding("warning", "c", f"grader 2 (not_contains 'b') {NO_LEVEL}"),
         Finding("warning", "c", NO_JUDGE),
         Finding("warning", "c", NO_JUDGE),
         Finding("warning", "m", MANUAL),
     ]
+    assert NO_LEVEL == (
+        "has no level: every grader but a judge should have one of L1-L5 (outputs report it "
+        "as unlevelled)"
+    )
     only_negative = case({"type": "not_contains", "value": "b", "level": "L2"})
     assert lint_behavior([only_negative]) == [
         Finding("warning", "c", NO_JUDGE),
         Finding("error", "c", NO_POSITIVE),
     ]
+
+
+def test_strict_makes_the_advice_errors_and_a_judge_needs_no_level() -> None:
+    seeds = case({"type": "matches", "pattern": "Server", "description": "SDK"}, JUDGE, JUDGE)
+    assert lint_behavior([seeds]) == [Finding("warning", "c", "grader 1 (SDK) " + NO_LEVEL)]
+    assert lint_behavior([seeds], strict=True) == [
+        Finding("error", "c", "grader 1 (SDK) " + NO_LEVEL)
+    ]
+    no_judge = case({"type": "contains", "value": "a", "level": "L1"})
+    assert lint_behavior([no_judge], strict=True) == [Finding("error", "c", NO_JUDGE)]
+
+
+def test_every_key_the_tool_does_not_use_is_named() -> None:
+    unread = BehaviorCase("u", "u", "p", "s", expectations=("x",), unread=("notes", "weight"))
+    assert lint_behavior([unread]) == [
+        Finding("warning", "u", unread_text("notes")),
+        Finding("warning", "u", unread_text("weight")),
+        Finding("warning", "u", MANUAL),
+    ]
+    assert unread_text("notes") == (
+        "its file's key 'notes' is not used by activation: it changes nothing in a run"
+    )
+    assert lint_behavior([unread], strict=True)[0].level == "error"
 
 
 def test_a_pattern_built_in_code_is_compiled_too() -> None:
@@ -57,7 +86,10 @@ def test_a_pattern_built_in_code_is_compiled_too() -> None:
         "r",
         "p",
         "s",
-        graders=(Grader("matches", "m", "L1", pattern="("), Grader("judge", "j", question="q")),
+        graders=(
+            Matches(description="m", level="L1", pattern="("),
+            Judge(description="j", question="q"),
+        ),
     )
     assert lint_behavior([bad]) == [
         Finding(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from activation._behavior import Grader
 from activation._errors import InputError
 from activation._models import Case
 from activation.inputs.cases import CaseFile, Problem, check_cases
@@ -215,37 +214,6 @@ def test_skill_json_trigger_items_may_be_plain_prompts_and_bad_ones_are_named() 
         Problem("refunds-positive-2", "must be a prompt, or an object with a 'prompt'"),
         Problem(None, "'trigger.negative' must be a list"),
     )
-
-
-def test_skill_json_evals_become_behavior_cases_with_one_holistic_judge() -> None:
-    document = Document("cases/refunds.json", SKILL_FILE)
-    assert skill_json.eval_files(document) == ("evals/files/order.csv",)
-    first, second = skill_json.behavior_cases(document, {"evals/files/order.csv": b"12,9.90\n"})
-    question = (
-        "Do the files meet every one of these expectations?\n"
-        "- refund.md says order 12 was refunded\n- refund.md names order 12"
-    )
-    assert (first.id, first.prompt, first.source, first.skills) == (
-        "refunds-1",
-        "Refund order 12 and write refund.md",
-        "cases/refunds.json",
-        ("refunds",),
-    )
-    assert first.expectations == (
-        "refund.md says order 12 was refunded",
-        "refund.md names order 12",
-    )
-    assert first.graders == (Grader("judge", "the expectations, all of them", question=question),)
-    assert first.scaffold == (("evals/files/order.csv", b"12,9.90\n"),)
-    assert (second.id, second.manual, second.scaffold) == ("refunds-plain", True, ())
-
-
-def test_skill_json_an_eval_without_a_prompt_is_one_line() -> None:
-    document = Document("r.json", {"skill_name": "refunds", "evals": [{"id": 4, "prompt": ""}]})
-    with pytest.raises(
-        InputError, match=r"^r\.json: case 'refunds-4': 'prompt' must be non-empty text$"
-    ):
-        skill_json.behavior_cases(document, {})
 
 
 # --- this tool's own format, written and read back --------------------------------------------

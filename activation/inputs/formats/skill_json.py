@@ -6,21 +6,15 @@ The trigger part becomes routing cases: a positive should fire the file's skill;
 negative should not, and its `owner` (when given) is the skill that should fire instead
 (`expect`), "" or null for none. Ids are `<skill>-positive-<n>` and `<skill>-negative-<n>`.
 
-The evals part becomes behavior cases (`activation behavior --suite FILE`), ids
-`<skill>-<id>`: the prompt is the task, `files` (paths relative to the skill's folder) its
-scaffold, and the expectations (with `expected_output`) one holistic judge, as skill-creator's
-grader reads them all; an eval with neither is manual. The judge sees the files the agent
-leaves, not its transcript.
+The evals part becomes behavior cases (`activation behavior --suite FILE`), read by
+inputs/behavior_skill_creator.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from activation._behavior import BehaviorCase, Grader, ScaffoldFile
-from activation._errors import InputError
 from activation._models import Case
-from activation.inputs.behavior_cases import scaffold_path
 from activation.inputs.cases import CaseFile, Problem, collect
 from activation.inputs.formats import SKILL_JSON
 from activation.inputs.formats.shape import Document, Fit, owner, reason, skill_named, text
@@ -100,81 +94,3 @@ def _case(item: object, case_id: str, should: bool) -> Case | Problem:
     if isinstance(expect, Problem):
         return Problem(case_id, expect.message)
     return Case(case_id, prompt, False, reason(item), tags, expect=expect)
-
-
-def eval_files(document: Document) -> tuple[str, ...]:
-    """Every input file the evals name (relative to the skill's folder), once each."""
-    data = document.data
-    evals = data.get("evals") if isinstance(data, Mapping) else None
-    found: dict[str, None] = {}
-    for item in evals if isinstance(evals, list) else ():
-        files = item.get("files") if isinstance(item, Mapping) else None
-        for path in files if isinstance(files, list) else ():
-            if isinstance(path, str):
-                found.setdefault(path, None)
-    return tuple(found)
-
-
-def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[BehaviorCase, ...]:
-    """The evals as behavior cases; `files` holds every path `eval_files` named, read.
-    A malformed eval is an InputError naming the file and the eval."""
-    skill = skill_of(document)
-    name = skill.rsplit(":", 1)[-1] if skill else document.stem
-    data = document.data if isinstance(document.data, Mapping) else {}
-    evals = data.get("evals")
-    if not isinstance(evals, list) or not evals:
-        raise InputError(f"{document.path}: 'evals' must be a non-empty list")
-    cases = []
-    for number, item in enumerate(evals, 1):
-        if not isinstance(item, Mapping):
-            raise InputError(f"{document.path}: eval {number} must be an object")
-        given = item.get("id", number)
-        case_id = f"{name}-{given}"
-        where = f"{document.path}: case {case_id!r}"
-        prompt = text(item, "prompt")
-        if prompt is None:
-            raise InputError(f"{where}: 'prompt' must be non-empty text")
-        expectations = _expectations(item, where)
-        cases.append(
-            BehaviorCase(
-                id=case_id,
-                name=case_id,
-                prompt=prompt,
-                source=document.path,
-                expectations=expectations,
-                graders=(judge(expectations),) if expectations else (),
-                scaffold=_scaffold(item, files, where),
-                skills=(skill,) if skill else (),
-            )
-        )
-    return tuple(cases)
-
-
-def _expectations(item: Mapping[str, object], where: str) -> tuple[str, ...]:
-    listed = item.get("expectations", [])
-    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
-        raise InputError(f"{where}: 'expectations' must be a list of text")
-    expected = text(item, "expected_output")
-    return tuple(e.strip() for e in ((expected,) if expected else ()) + tuple(listed) if e.strip())
-
-
-def judge(expectations: tuple[str, ...]) -> Grader:
-    """One holistic judge over every expectation: the case passes when all of them hold."""
-    listed = "\n".join(f"- {expectation}" for expectation in expectations)
-    question = f"Do the files meet every one of these expectations?\n{listed}"
-    return Grader("judge", "the expectations, all of them", question=question)
-
-
-def _scaffold(
-    item: Mapping[str, object], files: Mapping[str, bytes], where: str
-) -> tuple[ScaffoldFile, ...]:
-    listed = item.get("files", [])
-    if not isinstance(listed, list):
-        raise InputError(f"{where}: 'files' must be a list of paths")
-    scaffold: dict[str, bytes] = {}
-    for path in listed:
-        relative = scaffold_path(path, where)
-        if path not in files:
-            raise InputError(f"{where}: the input file {path!r} is missing")
-        scaffold[relative] = files[path]
-    return tuple(sorted(scaffold.items()))

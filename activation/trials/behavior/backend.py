@@ -28,18 +28,14 @@ import orjson
 from activation import _config
 from activation._behavior import BehaviorCase
 from activation._models import VARIANTS, Grade, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation.graders.base import Answer, Ask, Need, Run, needs_of
 from activation.trials.agent.adapter import RunDirs, Settled
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
 from activation.trials.backend import request_digest
 from activation.trials.behavior.commands import run_command
-from activation.trials.behavior.graders import (
-    CommandResult,
-    commands_of,
-    grade,
-    judge_questions,
-)
+from activation.trials.behavior.graders import grade
 from activation.trials.behavior.judge import JUDGE_SCHEMA, judge_request, read_verdict
 from activation.trials.behavior.workspace import Workspace, read_workspace, write_scaffold
 from activation.trials.cache import Store
@@ -98,7 +94,8 @@ class BehaviorBackend(AgentBackend):
             self.copy_digests["none"] = "none:" + tree_digest(empty)
             for case in self.cases.values():
                 await self._prepare(case)
-            if any(judge_questions(case.graders) for case in self.cases.values()):
+            needs = (need for case in self.cases.values() for need in needs_of(case.graders))
+            if any(isinstance(need, Ask) for need in needs):
                 self._judge = await self._asker(self.judge_model)
             if "llm" in self.arms:
                 self._llm = await self._asker(self.llm_model)
@@ -226,18 +223,19 @@ class BehaviorBackend(AgentBackend):
         """`trial` (its run over) with the files it left in `work` graded."""
         case = self.cases[key.case.id]
         workspace = read_workspace(work, installed)
-        commands: dict[str, CommandResult] = {}
-        for grader in commands_of(case.graders):
-            command = grader.command or ""
-            limit = grader.timeout or _config.BEHAVIOR_COMMAND_TIMEOUT
-            commands[command] = await run_command(command, work, limit, parent=self._parent_env)
-        judged: dict[str, bool | None] = {}
+        answers: dict[Need, Answer] = {}
         spent = trial.usage
-        for grader in judge_questions(case.graders):
-            answer, usage = await self._ask_judge(grader.question or "", grader.examples, workspace)
-            judged[grader.question or ""] = answer
-            spent += usage
-        grading = grade(case.graders, workspace, judged=judged, commands=commands)
+        for need in needs_of(case.graders):
+            if isinstance(need, Run):
+                answers[need] = await run_command(
+                    need.command, work, need.timeout, parent=self._parent_env
+                )
+            else:
+                answers[need], usage = await self._ask_judge(
+                    need.question, need.examples, workspace
+                )
+                spent += usage
+        grading = grade(case.graders, workspace, answers)
         grades = tuple(
             Grade(
                 result.grader.description,
@@ -320,14 +318,14 @@ class BehaviorBackend(AgentBackend):
                 "system": case.system,
                 "prompt": key.case.prompt,
                 "scaffold": case.scaffold_digest,
-                "graders": [asdict(grader) for grader in case.graders],
+                "graders": [grader.identity() for grader in case.graders],
                 "judge": self.judge_model,
             }
             return request_digest("llm:behavior", alone, key)
         run = {
             **self._asked(key),
             "scaffold": case.scaffold_digest,
-            "graders": [asdict(grader) for grader in case.graders],
+            "graders": [grader.identity() for grader in case.graders],
             "judge": self.judge_model,
         }
         return request_digest(f"{self.agent.name}:behavior", run, key)

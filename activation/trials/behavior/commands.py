@@ -20,8 +20,8 @@ from pathlib import Path
 
 import anyio
 
+from activation.graders.base import CommandResult
 from activation.trials.agent.env import allowlisted
-from activation.trials.behavior.graders import CommandResult
 
 OUTPUT_LIMIT = 2000
 """Characters of a command's output kept (its end)."""

@@ -1,16 +1,17 @@
 """A grader that passes on the scaffold alone cannot tell the agent's work from the files it
 started with: `lint` reports it as an error, found by grading the scaffold itself.
 
-Only the deterministic positive graders are checked (a judge or a command needs a model call
-or a run; a negative passing on the scaffold is what it should do). The scaffold is seen
-as the graders would see it (workspace.py's rules: no lockfiles, no binaries).
+Only the positive graders checked from the files alone are graded (`Grader.static`: one that
+needs a model's answer or a command's run is not; a negative passing on the scaffold is what
+it should do). The scaffold is seen as the graders would see it (workspace.py's rules: no
+lockfiles, no binaries).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from activation._behavior import BehaviorCase, Grader
+from activation._behavior import BehaviorCase
 from activation.inputs.lint import Finding
 from activation.trials.behavior.graders import grade
 from activation.trials.behavior.workspace import workspace_of
@@ -23,14 +24,9 @@ def scaffold_findings(cases: Iterable[BehaviorCase]) -> list[Finding]:
         numbered = [
             (number, grader)
             for number, grader in enumerate(case.graders, 1)
-            if not grader.negative and _static(grader)
+            if not grader.negative and grader.static
         ]
-        grading = grade(
-            [grader for _, grader in numbered],
-            workspace_of(case.scaffold),
-            judged={},
-            commands={},
-        )
+        grading = grade([grader for _, grader in numbered], workspace_of(case.scaffold), {})
         findings += [
             Finding(
                 "error",
@@ -42,7 +38,3 @@ def scaffold_findings(cases: Iterable[BehaviorCase]) -> list[Finding]:
             if result.outcome == "passed"
         ]
     return findings
-
-
-def _static(grader: Grader) -> bool:
-    return all(part.type not in ("judge", "command") for part in grader.walk())

@@ -11,16 +11,11 @@ from pathlib import Path
 import pytest
 
 from activation._behavior import LEVELS, BehaviorCase
+from activation.graders.base import Answer, Ask, CommandResult, Need, needs_of
 from activation.inputs.behavior_lint import lint_behavior, missing_references
 from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.frontmatter import split_document
-from activation.trials.behavior.graders import (
-    CommandResult,
-    Grading,
-    commands_of,
-    grade,
-    judge_questions,
-)
+from activation.trials.behavior.graders import Grading, grade
 from activation.trials.behavior.scaffold_lint import scaffold_findings
 from activation.trials.behavior.workspace import read_workspace, write_scaffold
 
@@ -49,21 +44,22 @@ def workspace_of(case: BehaviorCase, solution: str | None, root: Path) -> Path:
 
 def graded(case: BehaviorCase, root: Path, judge: bool | None = True) -> Grading:
     """The case's graders over `root`, its commands run there for real."""
-    results = {}
-    for grader in commands_of(case.graders):
-        assert grader.command is not None
+    answers: dict[Need, Answer] = {}
+    for need in needs_of(case.graders):
+        if isinstance(need, Ask):
+            answers[need] = judge
+            continue
         done = subprocess.run(
-            grader.command,
+            need.command,
             shell=True,
             cwd=root,
             capture_output=True,
             text=True,
-            timeout=grader.timeout,
+            timeout=need.timeout,
             check=False,
         )
-        results[grader.command] = CommandResult(done.returncode, output=done.stdout + done.stderr)
-    answers = {grader.question or "": judge for grader in judge_questions(case.graders)}
-    return grade(case.graders, read_workspace(root), judged=answers, commands=results)
+        answers[need] = CommandResult(done.returncode, output=done.stdout + done.stderr)
+    return grade(case.graders, read_workspace(root), answers)
 
 
 def test_the_suite_loads_with_every_level_and_a_final_judge() -> None:

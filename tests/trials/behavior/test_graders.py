@@ -8,17 +8,11 @@ from collections.abc import Mapping
 import pytest
 
 from activation._behavior import Grader
+from activation.graders.base import Answer, Ask, CommandResult, Need, Run, needs_of
+from activation.graders.search import glob_matches, is_source
 from activation.inputs.behavior_graders import parse_graders
-from activation.trials.behavior.graders import (
-    CommandResult,
-    GraderResult,
-    Grading,
-    commands_of,
-    glob_matches,
-    grade,
-    is_source,
-    judge_questions,
-)
+from activation.trials.behavior import graders as grading_module
+from activation.trials.behavior.graders import GraderResult, Grading
 from activation.trials.behavior.workspace import Workspace
 
 APP = "import greetlib\n\ndef welcome(name):\n    return greetlib.greet(name, formal=True)\n"
@@ -34,6 +28,24 @@ FILES = Workspace(
 
 def graders(*raw: Mapping[str, object]) -> tuple[Grader, ...]:
     return parse_graders(list(raw), "test")
+
+
+def grade(
+    graded: tuple[Grader, ...],
+    workspace: Workspace,
+    *,
+    judged: Mapping[str, bool | None],
+    commands: Mapping[str, CommandResult],
+) -> Grading:
+    """Grade with the graders' needs answered: a judge's by its question, a command's by
+    its line (a need left out stays unanswered)."""
+    answers: dict[Need, Answer] = {}
+    for need in needs_of(graded):
+        if isinstance(need, Ask) and need.question in judged:
+            answers[need] = judged[need.question]
+        if isinstance(need, Run) and need.command in commands:
+            answers[need] = commands[need.command]
+    return grading_module.grade(graded, workspace, answers)
 
 
 def outcomes(
@@ -261,7 +273,7 @@ def test_a_negative_all_is_void_like_any_negative() -> None:
     )
 
 
-def test_judge_questions_and_commands_once_each_in_order() -> None:
+def test_what_the_graders_need_once_each_in_order() -> None:
     parsed = graders(
         {"type": "judge", "question": "A?"},
         {"type": "command", "command": "make"},
@@ -272,11 +284,12 @@ def test_judge_questions_and_commands_once_each_in_order() -> None:
         {"type": "command", "command": "make test", "timeout": 9},
         {"type": "command", "command": "make"},
     )
-    assert [g.question for g in judge_questions(parsed)] == ["A?", "B?"]
-    assert [(g.command, g.timeout) for g in commands_of(parsed)] == [
-        ("make", 60.0),
-        ("make test", 9.0),
-    ]
+    assert needs_of(parsed) == (
+        Ask("A?"),
+        Run("make", 60.0),
+        Ask("B?"),
+        Run("make test", 9.0),
+    )
 
 
 def test_is_source() -> None:

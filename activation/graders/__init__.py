@@ -1,0 +1,55 @@
+"""The grader types: one module each (its record, reading, checks and grading), one line
+each in `REGISTRY`.
+
+Adding a grader type is a module holding `GRADER`, a frozen dataclass subclass of
+`base.Grader`, and its line here; the loader (parse.py), lint, the run and the docs' grader
+table all read the registry. `tests/commands/test_registered_grader.py` registers a type
+inside a test and runs it through lint, a Stage C run and every output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from activation.graders import (
+    all_of,
+    command,
+    contains,
+    contains_any,
+    file_contains,
+    judge,
+    matches,
+    not_contains,
+    not_contains_any,
+    not_contains_in_source,
+    not_matches,
+)
+from activation.graders.base import Grader
+from activation.graders.parse import GraderError, parse_grader
+
+REGISTRY: dict[str, type[Grader]] = {
+    module.GRADER.type: module.GRADER
+    for module in (
+        contains,
+        contains_any,
+        not_contains,
+        not_contains_any,
+        not_contains_in_source,
+        matches,
+        not_matches,
+        file_contains,
+        all_of,
+        command,
+        judge,
+    )
+}
+"""Type name -> its class, in the order the docs list them."""
+
+
+def parse_graders(data: Sequence[object]) -> tuple[Grader, ...]:
+    """Graders from parsed JSON or YAML, numbered from 1; a GraderError naming the first bad
+    one."""
+    return tuple(parse_grader(raw, str(number), REGISTRY) for number, raw in enumerate(data, 1))
+
+
+__all__ = ["REGISTRY", "Grader", "GraderError", "parse_graders"]

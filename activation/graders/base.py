@@ -1,0 +1,156 @@
+"""What every grader type is: a frozen dataclass subclass of `Grader`, its fields its keys.
+
+A grader type says what it checks (`check`, pure, over the workspace's files), what it
+needs from outside to do so (`needs`: a model's answer, a command's result, given in by
+the run), its own static problems (`problems`: a pattern that does not compile), its default
+description (`summary`) and, for the docs' table, when it passes (`passes`). Its fields are
+read from a case file by their annotations (parse.py); a type adds no reading code of its
+own unless a field needs a check beyond its annotation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, get_args
+
+Level = Literal["L1", "L2", "L3", "L4", "L5"]
+"""L1 presence (required symbols exist), L2 hallucination (no invented packages or APIs),
+L3 security (no hard-coded secrets, no insecure storage), L4 structure (correctly wired),
+L5 version (the current API, not a removed one)."""
+LEVELS: tuple[Level, ...] = get_args(Level)
+LEVEL_NAMES: dict[Level, str] = {
+    "L1": "presence",
+    "L2": "hallucination",
+    "L3": "security",
+    "L4": "structure",
+    "L5": "version",
+}
+
+Outcome = Literal["passed", "failed", "void", "error"]
+Checked = tuple[Outcome, str]
+"""A grader's own outcome in a trial, before voiding, and why."""
+Files = Sequence[tuple[str, str]]
+"""The workspace's graded files: (relative POSIX path, text)."""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question a model (`--judge-model`) answers YES or NO about the workspace's files,
+    given PASS/FAIL `examples`."""
+
+    question: str
+    examples: str | None = None
+
+
+@dataclass(frozen=True)
+class Run:
+    """A shell command run in the workspace, without network, for at most `timeout` s."""
+
+    command: str
+    timeout: float
+
+
+Need = Ask | Run
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """How a `Run` ended in the workspace. `exit_code` None and not `timed_out`: it could
+    not be run at all. `output` is the end of what it printed."""
+
+    exit_code: int | None
+    timed_out: bool = False
+    output: str = ""
+
+
+Answer = bool | None | CommandResult
+"""An `Ask`'s answer (None: the model gave none) or a `Run`'s result."""
+Answers = Mapping[Need, Answer]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Grader:
+    """One check on the files the agent left in its workspace; a type is a subclass.
+
+    `description` is what outputs name it by (by default its `summary`); `level` L1-L5, or
+    None (unlevelled, or the final holistic judge: lint advises both, never refuses).
+    """
+
+    type: ClassVar[str]
+    """The name case files give it, and its key in the registry."""
+    passes: ClassVar[str]
+    """When it passes, in the words of the docs' grader table."""
+
+    description: str = ""
+    level: Level | None = None
+
+    def __post_init__(self) -> None:
+        if not self.description:
+            object.__setattr__(self, "description", self.summary())
+
+    def summary(self) -> str:
+        """The description it gets when the case gives none."""
+        return self.type
+
+    def check(self, files: Files, answers: Answers) -> Checked:
+        raise NotImplementedError
+
+    @property
+    def negative(self) -> bool:
+        """A check that something is absent: void in a trial where nothing positive passed
+        (else an empty workspace would pass it)."""
+        return False
+
+    def parts(self) -> tuple[Grader, ...]:
+        """The graders inside this one (a composite's)."""
+        return ()
+
+    def own_needs(self) -> tuple[Need, ...]:
+        """What this grader itself needs answered before it can check (not its parts)."""
+        return ()
+
+    def problems(self) -> tuple[str, ...]:
+        """Its own static problems (a pattern that does not compile): the loader refuses
+        the first, lint reports each."""
+        return ()
+
+    def walk(self) -> Iterator[Grader]:
+        """This grader and every grader inside it."""
+        yield self
+        for part in self.parts():
+            yield from part.walk()
+
+    @property
+    def static(self) -> bool:
+        """Whether it is checked from the files alone (no model, no command): what lint can
+        grade against a scaffold."""
+        return not any(grader.own_needs() for grader in self.walk())
+
+    def identity(self) -> dict[str, Any]:
+        """Its type and every field, nested graders included: a cache key's part."""
+        fields: dict[str, Any] = {"type": self.type}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple) and value and isinstance(value[0], Grader):
+                value = [part.identity() for part in value]
+            fields[field.name] = value
+        return fields
+
+
+class Absent(Grader):
+    """A grader that checks that something is not there (see `Grader.negative`)."""
+
+    @property
+    def negative(self) -> bool:
+        return True
+
+
+def needs_of(graders: Sequence[Grader]) -> tuple[Need, ...]:
+    """Everything the graders (and those inside them) need answered, once each, in order."""
+    found: dict[Need, None] = {}
+    for top in graders:
+        for grader in top.walk():
+            found.update(dict.fromkeys(grader.own_needs()))
+    return tuple(found)

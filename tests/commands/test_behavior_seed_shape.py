@@ -1,0 +1,136 @@
+"""Seed 002's behavioral case files run as they are (tests/fixtures/behavior-seed: its exact
+shape, `{slug, origin_skill, evals, graders, scaffold}`, written here): graders with no level
+and a case that does not end with a judge are linted as advice, never refused; the dry run
+plans them; a run of the fake agent (tests/support/fake_agent, which writes what the SKILL.md
+it loaded tells it to) with the judge at the Messages API stand-in grades them, and every
+output reports the unlevelled graders as such."""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from activation.commands.main import main
+from activation.inputs.behavior_lint import MANUAL, NO_JUDGE, NO_LEVEL
+from activation.trials.agents import REGISTRY as AGENTS
+from tests.support.cli import read_report
+from tests.support.fake_agent import write_shim
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text
+from tests.support.skill_repo import SkillRepos
+
+SEED = Path(__file__).resolve().parents[1] / "fixtures" / "behavior-seed"
+SKILL = (
+    "---\nname: refunds\ndescription: Use when issuing refunds.\n---\n# Refunds\n\n"
+    "WRITE app.py: client = LedgerClient(); client.refund(order)\n"
+    "WRITE requirements.txt: ledger-sdk\n"
+)
+
+
+@pytest.fixture
+def seeded(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repo with the refunds skill and the seed-shaped cases in `evals/`, the fake agent
+    registered and on the PATH."""
+    repo = skill_repo(text=SKILL)
+    shutil.copytree(SEED / "cases", repo.root / "evals")
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setitem(AGENTS, "fake", "tests.support.fake_agent")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    write_shim(folder)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    return repo.root
+
+
+def says_yes(request: FakeRequest) -> Reply:
+    return Text(orjson.dumps({"reasoning": "scripted", "verdict": "YES"}).decode())
+
+
+ADVICE = [
+    f"ledger-deps grader 1 (dependency added) {NO_LEVEL}",
+    f"ledger-deps grader 2 (not the retired package) {NO_LEVEL}",
+    f"ledger-deps {NO_JUDGE}",
+    f"ledger-python grader 1 (ledger SDK initialized) {NO_LEVEL}",
+    f"ledger-python grader 2 (no raw HTTP) {NO_LEVEL}",
+]
+MANUAL_LINE = f"warning ledger-branding {MANUAL}"
+
+
+def lines(out: str) -> list[str]:
+    return [" ".join(line.split()) for line in out.splitlines() if line.strip()]
+
+
+@pytest.mark.usefixtures("seeded")
+def test_lint_gives_levels_and_the_final_judge_as_advice_and_strict_as_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["lint", "--behavior", "evals"]) == 0
+    assert lines(capsys.readouterr().out) == [
+        MANUAL_LINE,
+        *(f"warning {line}" for line in ADVICE),
+        "lint: 0 errors, 6 warnings",
+    ]
+    assert main(["lint", "--behavior", "evals", "--strict"]) == 1
+    assert lines(capsys.readouterr().out) == [
+        MANUAL_LINE,
+        *(f"error {line}" for line in ADVICE),
+        "lint: 5 errors, 1 warning",
+    ]
+
+
+@pytest.mark.usefixtures("seeded")
+def test_the_dry_run_plans_the_seed_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["behavior", "--agent", "fake", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "2 behavior case(s), 5 grader(s) in all" in out
+    assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
+    assert (
+        "The first round would make 18 agent run(s) (2 cases x 3 arms x 3 trials); suspicious "
+        "cases then get more, up to 21 trials (90 at most). No call was made."
+    ) in out
+
+
+def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
+    seeded: Path,
+    fake_api: FakeMessagesAPI,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake_api.script = says_yes
+    monkeypatch.setenv("COLUMNS", "200")
+    paths = {name: tmp_path / f"report.{name}" for name in ("json", "markdown", "html", "junit")}
+    flags = [flag for name, path in paths.items() for flag in (f"--{name}", str(path))]
+    code = main(["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3",
+                 "--full-record", *flags])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report: dict[str, Any] = read_report(paths["json"])
+    assert {entry["id"]: entry["status"] for entry in report["cases"]} == {
+        "ledger-deps": "PASS",
+        "ledger-python": "PASS",
+    }
+    python = next(entry for entry in report["cases"] if entry["id"] == "ledger-python")
+    candidate = next(t for t in python["trials"] if t["variant"] == "candidate")
+    assert [(g["grader"], g["type"], g["level"], g["outcome"]) for g in candidate["grades"]] == [
+        ("ledger SDK initialized", "matches", None, "passed"),
+        ("no raw HTTP", "not_contains_any", None, "passed"),
+        ("Does the code refund through the ledger SDK?", "judge", None, "passed"),
+    ]
+    levels = {row["level"]: row for row in report["behavior"]["levels"]}
+    assert list(levels) == ["unlevelled", None]
+    assert levels["unlevelled"]["arms"]["candidate"]["passed"] == 12  # 4 graders x 3 trials
+    assert levels[None]["arms"]["candidate"]["passed"] == 3
+    for text in (out, paths["markdown"].read_text(), html.unescape(paths["html"].read_text())):
+        assert "unlevelled" in text
+        assert "final judge" in text
+    judged = [request for request in fake_api.message_requests if request.schema is not None]
+    assert judged  # the judge was asked (its answers are cached, so not once per trial)
+    assert {request.prompt.split("\n")[0] for request in judged} == {
+        "Question: Does the code refund through the ledger SDK?"
+    }
