@@ -150,15 +150,8 @@ def lint(
     """Every check; `description` None skips those that need one, `menu` None those about
     the skills around it. Errors first, then warnings."""
     findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
-    if description is not None and len(description) > DESCRIPTION_LIMIT:
-        findings.append(
-            Finding(
-                "error",
-                None,
-                f"the description is {len(description):,} characters, over the agent's "
-                f"{DESCRIPTION_LIMIT:,}-character limit",
-            )
-        )
+    if description is not None:
+        findings += description_findings(description)
     cases: Sequence[Case] = checked.cases
     findings += [Finding("warning", case_id, NO_WHY) for case_id in checked.unexplained]
     if menu is not None:
@@ -190,6 +183,16 @@ def lint(
     if strict:
         findings += _group_findings(cases, routes)
     return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
+
+
+def description_findings(description: str, where: str = "") -> list[Finding]:
+    """A description over the agent's limit (`where`: the SKILL.md, in a lint of several)."""
+    if len(description) <= DESCRIPTION_LIMIT:
+        return []
+    said = f"the description is {len(description):,} characters, over the agent's " + (
+        f"{DESCRIPTION_LIMIT:,}-character limit"
+    )
+    return [Finding("error", None, f"{where}: {said}" if where else said)]
 
 
 def _group_findings(cases: Sequence[Case], routes: bool) -> list[Finding]:

@@ -33,6 +33,10 @@ def test_render_findings() -> None:
         "lint: 1 error, 1 warning"
     )
     assert render_findings(()) == "lint: no problems found"
+    assert render_findings(findings[1:], "2 skills in skills/ (frontmatter) and 0 case files") == (
+        "warning  -  no case in group 'indirect' (tag a case with it)\n"
+        "lint: checked 2 skills in skills/ (frontmatter) and 0 case files: 0 errors, 1 warning"
+    )
 
 
 def test_exit_code_fails_only_on_errors() -> None:
@@ -47,6 +51,12 @@ def test_exit_code_fails_only_on_errors() -> None:
 @pytest.fixture
 def repo(skill_repo: SkillRepos) -> Path:
     return skill_repo(DESCRIPTION, files=REFERENCE).root
+
+
+ONE_FILE = f"{SKILL_PATH} (its description and menu, the files it refers to)"
+"""What `--cases` checks of the skill it is measured with."""
+REPO_CHECKS = "(frontmatter, the files each refers to, what 5 agents list)"
+"""What a lint with no flags checks of each SKILL.md."""
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -79,7 +89,7 @@ def test_cli_reports_errors_and_exits_1(
         "error    pos  duplicate id: 2 cases share it",
         "error    neg  same prompt as 'pos'",
         "error    pos  twin 'ghost' names no case",
-        "lint: 4 errors, 0 warnings",
+        f"lint: checked {ONE_FILE} and 1 case file ({cases}): 4 errors, 0 warnings",
     ]
 
 
@@ -95,11 +105,12 @@ def test_cli_warnings_alone_exit_0_and_strict_holds_the_groups(
             ]
         )
     )
+    checked = f"lint: checked {ONE_FILE} and 1 case file ({cases})"
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
-    assert (code, out.splitlines()[-1]) == (0, "lint: 0 errors, 1 warning")
+    assert (code, out.splitlines()[-1]) == (0, f"{checked}: 0 errors, 1 warning")
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
     assert code == 1
-    assert out.splitlines()[-1] == "lint: 3 errors, 1 warning"
+    assert out.splitlines()[-1] == f"{checked}: 3 errors, 1 warning"
 
 
 def test_cli_twins_are_errors_only_when_strict(
@@ -114,9 +125,15 @@ def test_cli_twins_are_errors_only_when_strict(
     assert (code, out.splitlines()[0]) == (1, f"error    {line}")
 
 
-def test_cli_bundled_suite_passes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bundled_suite_passes_only_when_asked(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(["--repo", str(repo), "--skill-path", SKILL_PATH], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, err) == (0, "")
+    assert out == f"lint: checked {SKILL_PATH} {REPO_CHECKS} and 0 case files: no problems found\n"
+    code, out, err = run(["--repo", str(repo), "--skill-path", SKILL_PATH, "--bundled"], capsys)
+    assert (code, out) == (0, f"lint: checked {ONE_FILE} and 1 case file (the bundled suite): "
+                              "no problems found\n")  # fmt: skip
     assert err == (
         "warning: the bundled suite was written for auth0:auth0; "
         "pass --cases and --distractors for billing:refunds\n"
@@ -131,13 +148,16 @@ def test_cli_lints_the_candidate_description(
     code, out, _ = run(["--repo", str(repo), "--candidate", str(long_skill)], capsys)
     assert code == 1
     assert out.splitlines()[0] == (
-        "error    -  the description is 1,599 characters, over the agent's 1,024-character limit"
+        f"error    -  {SKILL_PATH} at {long_skill}: the description is 1,599 characters, over "
+        "the agent's 1,024-character limit"
     )
 
 
 def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["--repo", str(repo), "--candidate", "git:HEAD"], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out) == (
+        0, f"lint: checked {SKILL_PATH} {REPO_CHECKS} and 0 case files: no problems found\n"
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -171,13 +191,20 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert err.count("\n") == 1
 
 
-def test_cli_outside_a_repo_lints_the_cases_alone(
+def test_cli_outside_a_repo_says_there_is_nothing_to_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """No flags lint the repository's own skills: with no repository, one line and exit 2
+    (never "no problems found" about the bundled suite); --bundled still lints it."""
     monkeypatch.chdir(tmp_path)
     code, out, err = run([], capsys)
-    assert code == 0
-    assert out == "lint: no problems found\n"
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == f"activation lint: error: {tmp_path} is not inside a git repository: pass --repo DIR\n"
+    )
+    code, out, err = run(["--bundled"], capsys)
+    assert (code, out) == (0, "lint: checked 1 case file (the bundled suite): no problems found\n")
     assert err.startswith("warning: no skill found here, so only the cases were checked")
 
 
@@ -224,7 +251,11 @@ def test_the_example_behavior_suite_lints_clean(
 ) -> None:
     folder = tmp_path / "behavior"
     shutil.copytree(EXAMPLE, folder)
-    assert lint_example(folder, capsys) == (0, "lint: no problems found\n")
+    assert lint_example(folder, capsys) == (
+        0,
+        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
+        "no problems found\n",
+    )
 
 
 def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
@@ -245,7 +276,10 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     assert len(errors) == 2
     assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
-    assert out.splitlines()[-1] == "lint: 2 errors, 0 warnings"
+    assert out.splitlines()[-1] == (
+        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
+        "2 errors, 0 warnings"
+    )
 
 
 # --- a repo of many skills: what was found, and what to pass --------------------------------
@@ -286,7 +320,7 @@ def test_the_run_and_lint_say_what_they_found_and_what_to_pass(
     assert main(["--cases", str(cases), "--dry-run", "--model", "mock"]) == 2
     assert capsys.readouterr().err == f"activation: error: {FOUND}; {PASS}\n"
     code, out, err = run(["--cases", str(cases)], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out) == (0, f"lint: checked 1 case file ({cases}): no problems found\n")
     assert err == (
         f"warning: {FOUND}; only the cases were checked: {PASS}, to check its description too\n"
     )
@@ -331,7 +365,7 @@ def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
         "error    -   no case expects billing:disputes: add positives for it, or a prompt it "
         "loses to a sibling goes unseen",
         'error    -   no case expects no skill: add a prompt no skill should take ("expect": null)',
-        "lint: 3 errors, 0 warnings",
+        f"lint: checked {ONE_FILE} and 1 case file ({cases}): 3 errors, 0 warnings",
     ]
     code, out, _ = run(argv, capsys)
     assert (code, out.splitlines()) == (
@@ -339,7 +373,7 @@ def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
         [
             "warning  -  no case expects billing:disputes: add positives for it, or a prompt it "
             "loses to a sibling goes unseen",
-            "lint: 0 errors, 1 warning",
+            f"lint: checked {ONE_FILE} and 1 case file ({cases}): 0 errors, 1 warning",
         ],
     )
 
@@ -360,7 +394,7 @@ def test_a_case_expecting_a_hidden_sibling_is_told_it_is_hidden(
         [
             "error    -  case 'po': 'payouts' is hidden from the model (its SKILL.md says "
             "disable-model-invocation: true), so no prompt can make it fire",
-            "lint: 1 error, 0 warnings",
+            f"lint: checked {ONE_FILE} and 1 case file ({cases}): 1 error, 0 warnings",
         ],
     )
 
@@ -390,7 +424,10 @@ def test_the_flag_help_says_what_each_path_is_relative_to(
 ) -> None:
     assert main(["lint", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "--cases FILE cases file, relative to the current folder (not to --repo)" in help_text
+    assert (
+        "--cases FILE one cases file to lint, relative to the current folder (not to --repo), "
+        "instead of the case files found in the repo" in help_text
+    )
     assert (
         "--skill-path PATH SKILL.md or its folder, relative to --repo (not to the current folder)"
         in help_text
