@@ -242,7 +242,7 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
         elif document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    agents = visibility_findings(set_targets(targets), args, shown, findings, broken, session)
+    agents = set_findings(set_targets(targets), args, shown, findings, broken, session)
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
@@ -270,8 +270,8 @@ def repo_case_files(
     root: Path, skills: Sequence[PurePath]
 ) -> tuple[list[str], list[str], list[Finding]]:
     """The repo's trigger case files and behavior suites (repo-relative), found the way
-    `changed` finds them, and an error for each file named as a cases file that cannot be
-    read. The seam for the repo-wide case finder (inputs: `find_case_files`): lint needs the
+    `changed` finds them, and an error for each file shaped as cases that cannot be read
+    (a file named as a cases file is read, and its problems said, with its lint). The seam for the repo-wide case finder (inputs: `find_case_files`): lint needs the
     paths, which are trigger cases and which are behavior suites, and the files it could not
     read."""
     from activation.commands.changed import holds_evals, read_case_file
@@ -286,10 +286,13 @@ def repo_case_files(
     except InputError:  # --repo names a folder git does not track: every file in it
         paths = sorted(f.relative_to(root).as_posix() for f in root.rglob("*") if f.is_file())
     for path in paths:
-        named = is_cases_file(path)
-        if (named or may_hold_cases(path, folders)) and (root / path).is_file():
+        if not (root / path).is_file():
+            continue
+        if is_cases_file(path):  # a cases file by its name: read whatever it holds
+            trigger.append(path)
+        elif may_hold_cases(path, folders):
             try:
-                found = read_case_file(root, path, named)
+                found = read_case_file(root, path, False)
             except InputError as error:
                 findings.append(Finding("error", None, str(error)))
                 continue
@@ -352,7 +355,7 @@ def _shown(path: Path, root: Path) -> str:
     )
 
 
-def visibility_findings(
+def set_findings(
     anchors: Sequence[Target],
     args: argparse.Namespace,
     shown: dict[str, str],
@@ -360,11 +363,13 @@ def visibility_findings(
     broken: set[Path],
     session: Session,
 ) -> int:
-    """What each agent lists of each set (at `--candidate`, else the working tree), as
-    findings on the skills of `shown` (id -> SKILL.md: those in scope that let the model
-    invoke them), added to `findings`. A set with a SKILL.md that does not parse (`broken`,
+    """Each set's own checks, added to `findings`: its skills that read alike (on the menu
+    a run would list), and what each agent lists of it (at `--candidate`, else the working
+    tree), as findings on the skills of `shown` (id -> SKILL.md: those in scope that let
+    the model invoke them). A set with a SKILL.md that does not parse (`broken`,
     already an error) is said once. Returns how many agents were checked."""
     from activation.commands.visibility import set_inputs
+    from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
 
@@ -376,6 +381,7 @@ def visibility_findings(
                           "there does not parse (the error above)"])  # fmt: skip
             continue
         inputs = set_inputs(target, args.candidate, None, args.catalog)
+        findings += overlap_findings(menu_of(target, args)[1])
         for agent in agents:
             findings += lint_findings(agent_view(agent, inputs, None, ("candidate",)), shown)
     return len(agents) if anchors else 0
@@ -398,7 +404,7 @@ def case_file_findings(
         checked = read_cases(root / file, args.cases_format)
     except InputError as error:
         return [Finding("error", None, str(error))]
-    owner = _owner(checked.written_for, targets)
+    owner = _owner(checked.written_for, file, targets)
     description, menu = None, None
     if owner is None:
         about = checked.written_for or "no skill"
@@ -413,17 +419,17 @@ def case_file_findings(
         description, menu = menu_of(owner, args)
     return [
         Finding(finding.level, finding.case_id, f"{file}: {finding.message}")
-        for finding in lint(checked, description, strict=args.strict, menu=menu)
+        for finding in lint(checked, description, strict=args.strict, menu=menu, alone=True)
     ]
 
 
-def _owner(written_for: str | None, targets: dict[Path, Target]) -> Target | None:
-    """The skill a case file is about: its id, or its folder name for an id with no plugin."""
+def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> Target | None:
+    """The skill a case file is about: the one its `skill` names (by id, or by folder name
+    for an id with no plugin), else the skill whose folder holds it."""
     if written_for is None:
-        return None
-    found = [
-        target for target in targets.values() if written_for in (target.skill_id, target.skill_name)
-    ]
+        found = [t for t in targets.values() if PurePath(file).is_relative_to(t.skill_path.parent)]
+    else:
+        found = [t for t in targets.values() if written_for in (t.skill_id, t.skill_name)]
     return found[0] if len(found) == 1 else None
 
 

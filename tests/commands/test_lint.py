@@ -11,6 +11,7 @@ import pytest
 from activation.commands.lint import lint_exit_code, render_findings
 from activation.commands.main import main
 from activation.inputs.lint import GROUPS, Finding
+from activation.inputs.target import WHERE
 from tests.inputs.test_lint import DESCRIPTION, raw
 from tests.support.skill_repo import (
     REFERENCE,
@@ -431,4 +432,141 @@ def test_the_flag_help_says_what_each_path_is_relative_to(
     assert (
         "--skill-path PATH SKILL.md or its folder, relative to --repo (not to the current folder)"
         in help_text
+    )
+
+
+# --- no flags: the repository's own skills and case files ------------------------------------
+
+SHELF = {
+    "skills/atlas/SKILL.md": skill_text("Use when drawing tile maps.", "atlas")
+    + "See [the tile guide](guide.md) before you draw.\n",
+    "skills/atlas/guide.md": "Tiles are 16 pixels.\n",
+    "skills/bestiary/SKILL.md": skill_text(
+        "Use when balancing enemy stats and loot tables.", "bestiary"
+    ),
+    "skills/crafting/SKILL.md": skill_text("Use when pricing shop items in gold.", "crafting"),
+}
+SHELF_SKILLS = "3 skills in skills/ " + REPO_CHECKS
+
+
+@pytest.fixture
+def shelf(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch) -> SkillRepo:
+    """A skills folder of three, as obra/superpowers keeps them (no plugin folder)."""
+    made = skill_repo(
+        "Use when scripting cutscenes on a timeline.",
+        plugin_dir=".",
+        plugin_name=None,
+        skill_name="levels",
+        files=SHELF,
+    )
+    monkeypatch.chdir(made.root)
+    return made
+
+
+def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pre-commit hook's command: the repo's own skills, not the bundled suite."""
+    code, out, err = run([], capsys)
+    assert (code, err) == (0, "")
+    assert out == "lint: checked 4 skills in skills/ " + REPO_CHECKS + (
+        " and 0 case files: no problems found\n"
+    )
+    (shelf.root / "skills/atlas/guide.md").unlink()
+    code, out, err = run([], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (shelf.root / "skills/bestiary/SKILL.md").write_text("---\nname: [bestiary\n---\nbody\n")
+    (shelf.root / "skills/atlas/guide.md").unlink()
+    code, out, err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        "error    -  skills/bestiary/SKILL.md: the frontmatter is not valid YAML (while parsing "
+        "a flow sequence)",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings",
+    ]
+    assert err == (
+        "warning: what the agents list of skills/ was not checked: a SKILL.md there does not "
+        "parse (the error above)\n"
+    )
+
+
+def test_what_each_agent_lists_is_checked_and_a_skill_hidden_on_purpose_is_left_alone(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long = "Use when balancing enemy stats, " + "with loot tables and drop rates " * 34
+    (shelf.root / "skills/bestiary/SKILL.md").write_text(skill_text(long.strip(), "bestiary"))
+    hidden = (
+        "---\nname: crafting\ndescription: Use for recipes.\ndisable-model-invocation: true\n---\n"
+    )
+    (shelf.root / "skills/crafting/SKILL.md").write_text(hidden)
+    code, out, _ = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    -  skills/bestiary/SKILL.md: the description is 1,119 characters, over the "
+        "agent's 1,024-character limit",
+        "warning  -  skills/bestiary/SKILL.md: Codex 0.171.0: cut (1,021 of 1,119 characters): "
+        "over 1,024 characters, Codex keeps 1,021 and '...'",
+        "warning  -  skills/bestiary/SKILL.md: GitHub Copilot CLI 1.0.102: not listed: a "
+        "description over 1,024 characters: Copilot CLI rejects the skill",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 2 warnings",
+    ]
+
+
+def test_found_case_files_are_linted_with_their_skill_and_named(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_cases(
+        shelf.root / "skills/atlas/cases.json",
+        [case("map", "draw the map of level 3", True), case("map", "tidy my desk", False)],
+    )
+    (shelf.root / "skills/atlas/evals").mkdir()
+    (shelf.root / "skills/atlas/evals/trigger-eval.json").write_text(
+        orjson.dumps([{"query": "sketch a dungeon map", "should_trigger": True}]).decode()
+    )
+    code, out, err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    map             skills/atlas/cases.json: duplicate id: 2 cases share it",
+        "warning  map             skills/atlas/cases.json: positive without a twin: name a "
+        "negative that shares its vocabulary",
+        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: no 'why' (the file "
+        "gives none): say why this is the right answer, so it can be reviewed",
+        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: positive without a "
+        "twin: name a negative that shares its vocabulary",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 2 case files "
+        "(skills/atlas/cases.json, skills/atlas/evals/trigger-eval.json): 1 error, 3 warnings",
+    ]
+    assert err == ""
+
+
+def test_bundled_and_cases_together_are_one_line_and_exit_2(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["--bundled", "--cases", "cases.json"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "activation lint: error: --bundled lints the bundled suite, --cases your own: pass one\n"
+    )
+
+
+def test_a_repo_with_no_skill_and_no_case_file_says_there_is_nothing_to_lint(
+    skill_repo: SkillRepos, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    (empty / ".git").mkdir(parents=True)
+    code, out, err = run(["--repo", str(empty)], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"activation lint: error: no SKILL.md under {WHERE} and no case file in {empty}: nothing to lint (--bundled lints the "
+        "bundled suite, --cases FILE a case matrix)\n"
     )
