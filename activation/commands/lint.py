@@ -190,7 +190,7 @@ def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Findin
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
         *(reference_findings(target.skill_file, target.skill_path) if target else ()),
     ]
-    shown = "the bundled suite" if bundled else str(args.cases)
+    shown = "the bundled suite" if bundled else _shown(args.cases, Path.cwd())
     skills = (target.skill_path.as_posix(),) if target is not None else ()
     checks = "its description and menu, the files it refers to"
     return findings, Scope(skills, case_files=(shown,), checks=checks)
@@ -270,10 +270,10 @@ def repo_case_files(
     root: Path, skills: Sequence[PurePath]
 ) -> tuple[list[str], list[str], list[Finding]]:
     """The repo's trigger case files and behavior suites (repo-relative), found the way
-    `changed` finds them, and an error for each file shaped as cases that cannot be read
-    (a file named as a cases file is read, and its problems said, with its lint). The seam for the repo-wide case finder (inputs: `find_case_files`): lint needs the
-    paths, which are trigger cases and which are behavior suites, and the files it could not
-    read."""
+    `changed` finds them, and an error for each file shaped as cases that cannot be read (a
+    file named as a cases file is read, and its problems said, with its lint). The seam for
+    the repo-wide case finder (inputs: `find_case_files`): lint needs the paths, which are
+    trigger cases and which are behavior suites, and the files it could not read."""
     from activation.commands.changed import holds_evals, read_case_file
     from activation.inputs.changes import EVALS_FOLDER, is_cases_file, may_hold_cases
     from activation.inputs.git_tree import working_paths
@@ -346,7 +346,8 @@ def candidate_findings(
 
 
 def _shown(path: Path, root: Path) -> str:
-    """A path as the last line names it: repo-relative when it is in the repo."""
+    """A path as the last line names it: relative to `root` (the repo, or the current
+    folder) when it lies there."""
     resolved = path.resolve()
     return (
         resolved.relative_to(root.resolve()).as_posix()

@@ -16,6 +16,7 @@ from tests.inputs.test_lint import DESCRIPTION, raw
 from tests.support.skill_repo import (
     REFERENCE,
     SKILL_PATH,
+    SkillRepo,
     SkillRepos,
     case,
     skill_text,
@@ -567,6 +568,6 @@ def test_a_repo_with_no_skill_and_no_case_file_says_there_is_nothing_to_lint(
     code, out, err = run(["--repo", str(empty)], capsys)
     assert (code, out) == (2, "")
     assert err == (
-        f"activation lint: error: no SKILL.md under {WHERE} and no case file in {empty}: nothing to lint (--bundled lints the "
-        "bundled suite, --cases FILE a case matrix)\n"
+        f"activation lint: error: no SKILL.md under {WHERE} and no case file in {empty}: "
+        "nothing to lint (--bundled lints the bundled suite, --cases FILE a case matrix)\n"
     )

@@ -530,9 +530,9 @@ def test_a_lone_skill_gets_the_generic_distractors_and_every_output_says_which(
     )
     assert f"note: {GENERIC_NOTE}" in " ".join(out.split())
     assert "Routing per skill" not in out  # one skill: recall and false positives say it
-    assert (
-        "- note: the menu adds 8 distractor skill\\(s\\) from the bundled generic set"
-    ) in (lone / "s.md").read_text()
+    assert ("- note: the menu adds 8 distractor skill\\(s\\) from the bundled generic set") in (
+        lone / "s.md"
+    ).read_text()
     assert run("--dry-run") == 0
     plan = " ".join(capsys.readouterr().out.split())
     assert "1 sibling(s)" not in plan and "8 distractor(s)" in plan
