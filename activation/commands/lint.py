@@ -407,18 +407,18 @@ def case_file_findings(
         return [Finding("error", None, str(error))]
     owner = _owner(checked.written_for, file, targets)
     description, menu = None, None
+    alone = []
     if owner is None:
-        about = checked.written_for or "no skill"
-        session.warn(
-            [f"{file} is about {about}, no skill of this repo: its cases were checked alone"]
-        )
+        about = f"names {checked.written_for}" if checked.written_for else "names no skill"
+        said = f"{file}: {about}, and no skill of this repo holds it: its cases were checked"
+        alone.append(Finding("warning", None, f"{said} without a description or menu"))
     elif owner.skills_dir in broken:
         session.warn(
             [f"{file}: its cases were checked alone (a SKILL.md of its set does not parse)"]
         )
     else:
         description, menu = menu_of(owner, args)
-    return [
+    return alone + [
         Finding(finding.level, finding.case_id, f"{file}: {finding.message}")
         for finding in lint(checked, description, strict=args.strict, menu=menu, alone=True)
     ]

@@ -571,3 +571,20 @@ def test_a_repo_with_no_skill_and_no_case_file_says_there_is_nothing_to_lint(
         f"activation lint: error: no SKILL.md under {WHERE} and no case file in {empty}: "
         "nothing to lint (--bundled lints the bundled suite, --cases FILE a case matrix)\n"
     )
+
+
+def test_a_case_file_about_a_skill_the_repo_no_longer_holds_is_said(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = {"skill": "quests", "cases": [case("q", "write a fetch quest", True)]}
+    (shelf.root / "cases.json").write_bytes(orjson.dumps(cases))
+    code, out, _ = run([], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        "warning  -  cases.json: names quests, and no skill of this repo holds it: its cases "
+        "were checked without a description or menu",
+        "warning  q  cases.json: positive without a twin: name a negative that shares its "
+        "vocabulary",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 1 case file (cases.json): "
+        "0 errors, 2 warnings",
+    ]
