@@ -22,7 +22,10 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
         "activation/report/templates/report.html.j2",
         "activation/suite/calibration/narrow/SKILL.md",
         "activation/suite/calibration/broad/SKILL.md",
-        *(f"activation/suite/distractors/{p.name}" for p in (REPO / "distractors").glob("*.md")),
+        *(
+            f"activation/suite/distractors/{p.relative_to(REPO / 'distractors').as_posix()}"
+            for p in (REPO / "distractors").glob("*/*.md")
+        ),
     } <= names
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
@@ -33,10 +36,10 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
         f"import sys; sys.path.insert(0, {str(site)!r})\n"
         "import activation\n"
         "from activation.inputs.load import load_cases, load_distractors\n"
-        "from activation.inputs.suite import BUNDLED_CASES, BUNDLED_CONTROLS, BUNDLED_DISTRACTORS\n"
+        "from activation.inputs.suite import BUNDLED_CASES, BUNDLED_CONTROLS, DISTRACTOR_SETS\n"
         "print(activation.__file__)\n"
         "print(len(load_cases(BUNDLED_CASES).cases), load_cases(BUNDLED_CASES).written_for)\n"
-        "print(len(load_distractors(BUNDLED_DISTRACTORS)))\n"
+        "print(*(len(load_distractors(folder)) for folder in DISTRACTOR_SETS.values()))\n"
         "print((BUNDLED_CONTROLS / 'narrow' / 'SKILL.md').is_file())\n"
         "from activation.inputs.load import load_pricing\n"
         "print(load_pricing().for_model('claude-sonnet-5-5'))\n"
@@ -50,6 +53,6 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
     assert prices == "Prices(input=2.0, output=10.0, cache_write=2.5, cache_read=0.2)"
     assert Path(where).is_relative_to(site)
     assert cases == "95 auth0:auth0"
-    assert distractors == "10"
+    assert distractors == "10 8"
     assert narrow == "True"
     assert template == "True"

@@ -326,8 +326,21 @@ def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo, venv_bin
     assert (hook["id"], hook["language"], hook["pass_filenames"]) == (
         "activation-lint", "python", False,
     )  # fmt: skip
-    assert re.search(hook["files"], "plugins/payments/skills/refunds/SKILL.md")
-    assert re.search(hook["files"], "activation.toml")
+    for path in (
+        "plugins/payments/skills/refunds/SKILL.md",
+        "plugins/payments/skills/refunds/reference.md",  # what a SKILL.md refers to
+        "skills/refunds/scripts/refund.py",
+        ".claude/skills/refunds/SKILL.md",
+        "cases.json",
+        "evals/negatives.jsonl",
+        "skills/refunds/evals/trigger_tests.yaml",
+        "suites/refunds.yml",
+        "tests/explicit-skill-requests/prompts/use-refunds.txt",
+        "activation.toml",
+        "pyproject.toml",
+    ):
+        assert re.search(hook["files"], path), path
+    assert not re.search(hook["files"], "src/app.py")
     entry = shlex.split(hook["entry"])
     assert entry[0] == "activation"
     activation = shutil.which("activation", path=str(venv_bin))
@@ -337,7 +350,10 @@ def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo, venv_bin
         check=False,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert completed.stdout.splitlines()[-1] == "lint: 0 errors, 2 warnings"
+    assert completed.stdout.splitlines()[-1] == (
+        "lint: checked plugins/payments/skills/refunds/SKILL.md (its description and menu, the "
+        "files it refers to) and 1 case file (activation/cases.json): 0 errors, 2 warnings"
+    )
 
 
 def test_the_ci_page_shows_the_workflow_as_it_is() -> None:

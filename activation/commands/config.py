@@ -84,7 +84,7 @@ def convert(flag: Flag, text: str, where: str) -> object:
 
 def from_file(flag: Flag, raw: object, settings: SettingsFile) -> object:
     """A file's value as the flag's type; a path is relative to the file (a word a path
-    flag takes instead of a path, `--distractors none`, is no path)."""
+    flag takes instead of a path, `--distractors none` or `generic`, is no path)."""
     where = f"{settings.label}: {flag.key}"
     if isinstance(raw, bool) and (flag.toml == (bool,) or flag.optional_value):
         on = flag.const if flag.optional_value else True
@@ -94,8 +94,8 @@ def from_file(flag: Flag, raw: object, settings: SettingsFile) -> object:
         shown = "" if flag.toml == (bool,) else f" {raw!r}"
         raise InputError(f"{where} must be {_wanted(flag)}, got {_type_name(raw)}{shown}")
     text = str(raw)
-    if Path in flag.toml and isinstance(convert(flag, text, where), Path):
-        text = str(settings.path.parent / text)  # a word the flag takes (`none`) stays one
+    if Path in flag.toml and convert(flag, text, where) == Path(text):
+        text = str(settings.path.parent / text)  # a word (`none`, `generic`) stays one
     return convert(flag, text, where)
 
 

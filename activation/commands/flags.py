@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -77,10 +77,10 @@ def probability(value: str) -> float:
 
 
 def distractors_choice(value: str) -> Path | str:
-    """`--distractors`: a folder, or `none` (no distractor at all)."""
-    from activation.inputs.skill_set import NO_DISTRACTORS
+    """`--distractors`: a folder, a bundled set's name, or `none` (no distractor at all)."""
+    from activation.inputs.distractors import choose_distractors
 
-    return NO_DISTRACTORS if value == NO_DISTRACTORS else Path(value)
+    return choose_distractors(value)
 
 
 def duration(value: str) -> float:
@@ -375,10 +375,12 @@ CASES_FORMAT = Flag(
 )
 DISTRACTORS = Flag(
     "--distractors",
-    "DIR|none",
-    "distractor skills folder, or none",
+    "DIR|generic|auth0|none",
+    "distractor skills: a folder of *.md skills, a bundled set (generic: common developer "
+    "skills tied to no vendor; auth0: the bundled suite's), or none",
     distractors_choice,
-    shown="none for a set with siblings or with --catalog, else the bundled ones",
+    shown="none for a set with siblings or with --catalog; for a lone skill the generic set "
+    "(the auth0 set for the bundled auth0 skill)",
     toml=PATH,
 )
 CATALOG = Flag(
@@ -717,13 +719,26 @@ SUGGEST = Command(
 )
 LINT = Command(
     "activation lint",
-    "Static checks on a case matrix and a skill description; no model call. "
-    "Example: activation lint --cases my-cases.json --strict",
+    "Static checks, no model call. With no flags, the repository's own skills: every "
+    "SKILL.md (frontmatter, the files its body refers to, what each agent lists of it) and "
+    "every case file found, each with its skill's description and menu; the last line says "
+    "what was checked. With --cases or --bundled, that one case matrix and the description "
+    "it is measured with. Example: activation lint --cases my-cases.json --strict",
     (
         (
             "inputs",
             (
-                CASES,
+                replace(
+                    CASES,
+                    help="one cases file to lint, relative to the current folder (not to "
+                    "--repo), instead of the case files found in the repo",
+                    shown="the case files found in the repo",
+                ),
+                switch(
+                    "--bundled",
+                    "lint the bundled auth0 suite (the bundled cases; with --skill-path, "
+                    "against that skill)",
+                ),
                 CASES_FORMAT,
                 *TARGET,
                 Flag(

@@ -1,5 +1,10 @@
-"""`activation lint`: static checks on a case matrix, a description and the menu around it
-(its siblings, the distractors, the catalog), no model call.
+"""`activation lint`: static checks, no model call.
+
+With no flags (how the pre-commit hook runs it), the repository's own skills: every SKILL.md
+(its frontmatter, the files its body refers to, what each agent lists of it) and every case
+file found (trigger cases, each with its skill's description and menu; behavior suites). With
+`--cases FILE` or `--bundled`, that one case matrix and the description it is measured with.
+The last line says what was checked, so "no problems found" is a claim with a scope.
 
 Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad input.
 """
@@ -8,24 +13,30 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePath
 
 from activation._errors import ExitCode, InputError
 from activation._models import Skill, Target
 from activation.commands.config import parse_settings
 from activation.commands.flags import LINT
 from activation.commands.session import Session
-from activation.inputs.frontmatter import split_document
+from activation.inputs.frontmatter import SkillDocument, split_document
 from activation.inputs.lint import Finding, Menu, lint
 from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
 from activation.inputs.target import PASS_A_SKILL, SkillNotChosen
 from activation.inputs.variants import git_ref, working_tree_spec
 
+SHOWN_FILES = 5
+"""How many case files the last line names (the count is always whole)."""
 
-def render_findings(findings: Sequence[Finding]) -> str:
-    """Plain aligned lines, then a count: readable in a terminal and in a CI log alike."""
+
+def render_findings(findings: Sequence[Finding], scope: str | None = None) -> str:
+    """Plain aligned lines, then a count and what was checked (`scope`): readable in a
+    terminal and in a CI log alike."""
+    checked = f"checked {scope}: " if scope else ""
     if not findings:
-        return "lint: no problems found"
+        return f"lint: {checked}no problems found"
     width = max(len(finding.case_id or "-") for finding in findings)
     lines = [
         f"{finding.level:<7}  {(finding.case_id or '-'):<{width}}  {finding.message}"
@@ -33,7 +44,7 @@ def render_findings(findings: Sequence[Finding]) -> str:
     ]
     errors = sum(finding.level == "error" for finding in findings)
     warnings = len(findings) - errors
-    lines.append(f"lint: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
+    lines.append(f"lint: {checked}{_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
     return "\n".join(lines)
 
 
@@ -45,6 +56,34 @@ def lint_exit_code(findings: Sequence[Finding]) -> ExitCode:
     """Any error fails; warnings never do."""
     failed = any(finding.level == "error" for finding in findings)
     return ExitCode.CHECK_FAILED if failed else ExitCode.OK
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a lint looked at: the skills (SKILL.md paths, in their sets' folders), the
+    agents whose listing was checked, and the case files (repo-relative, or as given)."""
+
+    skills: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+    agents: int = 0
+    case_files: tuple[str, ...] = ()
+    checks: str = "frontmatter, the files each refers to"
+    """What was checked of each skill."""
+
+    def words(self) -> str:
+        """ "14 skills in skills/ (...) and 3 case files (a.json, ...)"."""
+        parts = []
+        if self.skills:
+            what = self.checks + (f", what {self.agents} agents list" if self.agents else "")
+            where = f" in {', '.join(self.sets)}" if self.sets else ""
+            counted = _plural(len(self.skills), "skill") + where
+            parts.append(f"{self.skills[0] if len(self.skills) == 1 else counted} ({what})")
+        files = list(self.case_files[:SHOWN_FILES])
+        if len(self.case_files) > SHOWN_FILES:
+            files.append(f"{len(self.case_files) - SHOWN_FILES} more")
+        named = f" ({', '.join(files)})" if files else ""
+        parts.append(f"{_plural(len(self.case_files), 'case file')}{named}")
+        return " and ".join(parts)
 
 
 NO_SKILL_HERE = (
@@ -64,15 +103,7 @@ def target_and_menu(
     `--candidate`, where no skill is found or several are and nothing chose one, the cases
     are linted alone rather than refused, and the note says what was found and what to pass.
     """
-    from activation.inputs.load import (
-        hidden_skills,
-        load_catalog,
-        load_distractors,
-        read_text,
-        resolve_target,
-        resolve_variant,
-    )
-    from activation.inputs.skill_set import distractors_folder
+    from activation.inputs.load import read_text, resolve_target
 
     cwd = Path.cwd()
     try:
@@ -93,25 +124,57 @@ def target_and_menu(
             if args.repo is None:
                 return None, None, None, NO_SKILL_HERE
         raise
+    description, menu = menu_of(target, args)
+    return target, description, menu, None
+
+
+def menu_of(target: Target, args: argparse.Namespace) -> tuple[str, Menu]:
+    """The target's description at `--candidate` (else the working tree) and the menu it
+    would be listed in: its set, the distractors the run would add, the catalog."""
+    from activation.inputs.distractors import distractors_folder
+    from activation.inputs.load import (
+        hidden_skills,
+        load_catalog,
+        load_distractors,
+        resolve_variant,
+    )
+
     spec = args.candidate if args.candidate is not None else working_tree_spec(target)
-    variant = resolve_variant(spec, target, cwd)
+    variant = resolve_variant(spec, target, Path.cwd())
     ours = (
         Skill(target.skill_id, variant.description, variant.when_to_use),
         *(skill for skill in variant.siblings if skill.listed),
     )
-    folder = distractors_folder(args.distractors, bool(variant.siblings), args.catalog is not None)
+    folder = distractors_folder(
+        args.distractors, bool(variant.siblings), args.catalog is not None, target.skill_id
+    )
     others = load_distractors(folder) if folder is not None else ()
     if args.catalog is not None:
         others += load_catalog(args.catalog)
     hidden = tuple(sorted(hidden_skills((variant,), others)))
     others = tuple(skill for skill in others if skill.listed)
-    menu = Menu(target.skill_id, ours, others, hidden)
-    return target, variant.description, menu, None
+    return variant.description, Menu(target.skill_id, ours, others, hidden)
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(LINT, argv)
     session.debug = session.debug or args.debug
+    if args.bundled and args.cases is not None:
+        raise InputError("--bundled lints the bundled suite, --cases your own: pass one")
+    if args.cases is None and not args.bundled:
+        findings, scope = lint_repo(session, args)
+    else:
+        findings, scope = lint_matrix(session, args)
+        if args.behavior is not None:
+            findings += behavior_findings(args.behavior, args.strict)
+            scope = replace(scope, case_files=(*scope.case_files, f"{args.behavior}/"))
+    session.out.print(render_findings(findings, scope.words()), markup=False, soft_wrap=True)
+    return lint_exit_code(findings)
+
+
+def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
+    """One case matrix (`--cases`, or the bundled suite with `--bundled`) with the
+    description it is measured with, and that skill's own files."""
     from activation.inputs.load import cases_file, read_cases
 
     bundled = args.cases is None
@@ -125,25 +188,264 @@ def main_lint(session: Session, argv: list[str]) -> int:
         session.warn([mismatch] if mismatch else [])
     findings = [
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
-        *(reference_findings(target) if target is not None else ()),
-        *(behavior_findings(args.behavior, args.strict) if args.behavior is not None else ()),
+        *(reference_findings(target.skill_file, target.skill_path) if target else ()),
     ]
-    session.out.print(render_findings(findings), markup=False, soft_wrap=True)
-    return lint_exit_code(findings)
+    shown = "the bundled suite" if bundled else _shown(args.cases, Path.cwd())
+    skills = (target.skill_path.as_posix(),) if target is not None else ()
+    checks = "its description and menu, the files it refers to"
+    return findings, Scope(skills, case_files=(shown,), checks=checks)
 
 
-def reference_findings(target: Target) -> list[Finding]:
-    """Every file the working tree's SKILL.md body refers to that its skill folder lacks
-    (the routing layer: a table of references to files that are not there)."""
+def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
+    """The repository's own skill set (or `--skill-path`'s skill): each SKILL.md, what each
+    agent lists of it, and each case file found, linted for the skill it is about."""
+    from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
+
+    cwd = Path.cwd()
+    if args.skill_path is not None:
+        chosen = resolve_target(args.repo, args.skill_path, cwd)
+        if not chosen.skill_file.is_file():
+            raise InputError(
+                f"--skill-path {chosen.skill_path.as_posix()}: no such file "
+                f"(relative to --repo {chosen.repo})"
+            )
+        root, paths = chosen.repo, [chosen.skill_path]
+    else:
+        try:
+            root = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
+        except InputError:
+            if args.candidate is None or git_ref(args.candidate) is not None:
+                raise
+            return lint_candidate_alone(args.candidate)
+        paths = [Path(path) for path in find_skill_files(root)]
+    if args.candidate is not None and git_ref(args.candidate) is None and len(paths) != 1:
+        raise InputError(
+            f"--candidate {args.candidate} is one skill's SKILL.md: pass --skill-path to say "
+            "which, or --candidate git:REF to read every skill there"
+        )
+    trigger, behavior, findings = repo_case_files(root, paths)
+    if not paths and not trigger and not behavior:
+        from activation.inputs.target import SKILL_FILE_NAME, WHERE
+
+        raise InputError(
+            f"no {SKILL_FILE_NAME} under {WHERE} and no case file in {root}: nothing to lint "
+            "(--bundled lints the bundled suite, --cases FILE a case matrix)"
+        )
+    targets = {path: resolve_target(root, str(path), cwd) for path in paths}
+    shown: dict[str, str] = {}
+    broken: set[Path] = set()
+    for path, target in targets.items():
+        checked, document = skill_file_findings(root, path)
+        findings += checked
+        if document is None:
+            broken.add(target.skills_dir)
+        elif document.listed:
+            shown[target.skill_id] = path.as_posix()
+    findings += candidate_findings(targets, args, broken)
+    agents = set_findings(set_targets(targets), args, shown, findings, broken, session)
+    for file in trigger:
+        findings += case_file_findings(root, file, targets, args, broken, session)
+    given = [] if args.behavior is None else [args.behavior.resolve()]
+    folders = [*given, *(f for f in (root / b for b in behavior) if f.resolve() not in given)]
+    for folder in folders:
+        try:
+            findings += behavior_findings(folder, args.strict)
+        except InputError as error:
+            findings.append(Finding("warning", None, f"not read as behavior cases: {error}"))
+    sets = tuple(dict.fromkeys(f"{target.skills_dir.as_posix()}/" for target in targets.values()))
+    suites = [f"{_shown(folder, root)}/" for folder in folders]
+    scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
+    return sorted(findings, key=lambda finding: finding.level != "error"), scope
+
+
+def set_targets(targets: dict[Path, Target]) -> list[Target]:
+    """One skill of each set (the first), to read the set by."""
+    first: dict[Path, Target] = {}
+    for target in targets.values():
+        first.setdefault(target.skills_dir, target)
+    return list(first.values())
+
+
+def repo_case_files(
+    root: Path, skills: Sequence[PurePath]
+) -> tuple[list[str], list[str], list[Finding]]:
+    """The repo's trigger case files and behavior suites (repo-relative), found the way
+    `changed` finds them, and an error for each file shaped as cases that cannot be read (a
+    file named as a cases file is read, and its problems said, with its lint). The seam for
+    the repo-wide case finder (inputs: `find_case_files`): lint needs the paths, which are
+    trigger cases and which are behavior suites, and the files it could not read."""
+    from activation.commands.changed import holds_evals, read_case_file
+    from activation.inputs.changes import EVALS_FOLDER, is_cases_file, may_hold_cases
+    from activation.inputs.git_tree import working_paths
+
+    folders = [PurePath(path).parent.as_posix() for path in skills]
+    trigger: list[str] = []
+    findings: list[Finding] = []
+    try:
+        paths = working_paths(root)
+    except InputError:  # --repo names a folder git does not track: every file in it
+        paths = sorted(f.relative_to(root).as_posix() for f in root.rglob("*") if f.is_file())
+    for path in paths:
+        if not (root / path).is_file():
+            continue
+        if is_cases_file(path):  # a cases file by its name: read whatever it holds
+            trigger.append(path)
+        elif may_hold_cases(path, folders):
+            try:
+                found = read_case_file(root, path, False)
+            except InputError as error:
+                findings.append(Finding("error", None, str(error)))
+                continue
+            trigger += [path] if found.cases is not None else []
+    places = [f"{folder}/{EVALS_FOLDER}" for folder in folders] + [EVALS_FOLDER]
+    behavior = [place for place in places if holds_evals(root, place, set(trigger))]
+    return trigger, behavior, findings
+
+
+def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], SkillDocument | None]:
+    """A SKILL.md's own checks (its frontmatter as the agents read it, then the files its
+    body refers to), and the document (None when it does not parse: no agent lists it)."""
+    from activation.inputs.lint import description_findings
+    from activation.inputs.load import read_text
+
+    file = root / path
+    try:
+        document = split_document(read_text(file, "SKILL.md"), path.as_posix())
+    except InputError as error:
+        return [Finding("error", None, str(error))], None
+    checked = description_findings(document.description, path.as_posix())
+    return [*checked, *reference_findings(file, path)], document
+
+
+def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:
+    """`--candidate PATH` outside any repository: that SKILL.md alone."""
+    path = Path(candidate)
+    findings, _document = skill_file_findings(Path.cwd(), path)
+    return findings, Scope((path.as_posix(),))
+
+
+def candidate_findings(
+    targets: dict[Path, Target], args: argparse.Namespace, broken: set[Path]
+) -> list[Finding]:
+    """With `--candidate`, each skill's description there (the working tree's is checked
+    with its SKILL.md)."""
+    from activation.inputs.lint import description_findings
+    from activation.inputs.load import resolve_variant
+
+    if args.candidate is None:
+        return []
+    return [
+        finding
+        for target in targets.values()
+        if target.skills_dir not in broken
+        for finding in description_findings(
+            resolve_variant(args.candidate, target, Path.cwd()).description,
+            f"{target.skill_path.as_posix()} at {args.candidate}",
+        )
+    ]
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A path as the last line names it: relative to `root` (the repo, or the current
+    folder) when it lies there."""
+    resolved = path.resolve()
+    return (
+        resolved.relative_to(root.resolve()).as_posix()
+        if resolved.is_relative_to(root.resolve())
+        else str(path)
+    )
+
+
+def set_findings(
+    anchors: Sequence[Target],
+    args: argparse.Namespace,
+    shown: dict[str, str],
+    findings: list[Finding],
+    broken: set[Path],
+    session: Session,
+) -> int:
+    """Each set's own checks, added to `findings`: its skills that read alike (on the menu
+    a run would list), and what each agent lists of it (at `--candidate`, else the working
+    tree), as findings on the skills of `shown` (id -> SKILL.md: those in scope that let
+    the model invoke them). A set with a SKILL.md that does not parse (`broken`,
+    already an error) is said once. Returns how many agents were checked."""
+    from activation.commands.visibility import set_inputs
+    from activation.inputs.lint import overlap_findings
+    from activation.report.visibility import agent_view, lint_findings
+    from activation.trials.agents import known
+
+    agents = known()
+    for target in anchors:
+        if target.skills_dir in broken:
+            where = target.skills_dir.as_posix()
+            session.warn([f"what the agents list of {where}/ was not checked: a SKILL.md "
+                          "there does not parse (the error above)"])  # fmt: skip
+            continue
+        inputs = set_inputs(target, args.candidate, None, args.catalog)
+        findings += overlap_findings(menu_of(target, args)[1])
+        for agent in agents:
+            findings += lint_findings(agent_view(agent, inputs, None, ("candidate",)), shown)
+    return len(agents) if anchors else 0
+
+
+def case_file_findings(
+    root: Path,
+    file: str,
+    targets: dict[Path, Target],
+    args: argparse.Namespace,
+    broken: set[Path],
+    session: Session,
+) -> list[Finding]:
+    """A case file found in the repo, checked with the description and menu of the skill
+    it is about (its own `skill`, else the skill folder it lies in); alone when it names no
+    skill of the repo, or when that skill's set cannot be read."""
+    from activation.inputs.load import read_cases
+
+    try:
+        checked = read_cases(root / file, args.cases_format)
+    except InputError as error:
+        return [Finding("error", None, str(error))]
+    owner = _owner(checked.written_for, file, targets)
+    description, menu = None, None
+    alone = []
+    if owner is None:
+        about = f"names {checked.written_for}" if checked.written_for else "names no skill"
+        said = f"{file}: {about}, and no skill of this repo holds it: its cases were checked"
+        alone.append(Finding("warning", None, f"{said} without a description or menu"))
+    elif owner.skills_dir in broken:
+        session.warn(
+            [f"{file}: its cases were checked alone (a SKILL.md of its set does not parse)"]
+        )
+    else:
+        description, menu = menu_of(owner, args)
+    return alone + [
+        Finding(finding.level, finding.case_id, f"{file}: {finding.message}")
+        for finding in lint(checked, description, strict=args.strict, menu=menu, alone=True)
+    ]
+
+
+def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> Target | None:
+    """The skill a case file is about: the one its `skill` names (by id, or by folder name
+    for an id with no plugin), else the skill whose folder holds it."""
+    if written_for is None:
+        found = [t for t in targets.values() if PurePath(file).is_relative_to(t.skill_path.parent)]
+    else:
+        found = [t for t in targets.values() if written_for in (t.skill_id, t.skill_name)]
+    return found[0] if len(found) == 1 else None
+
+
+def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
+    """Every file a SKILL.md body refers to that its skill folder lacks (the routing
+    layer: a table of references to files that are not there)."""
     from activation.inputs.behavior_lint import missing_references
 
-    if not target.skill_file.is_file():
+    if not skill_file.is_file():
         return []
-    folder = target.skill_file.parent
-    body = split_document(target.skill_file.read_text(encoding="utf-8"), str(folder)).body
+    folder = skill_file.parent
+    body = split_document(skill_file.read_text(encoding="utf-8"), str(folder)).body
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
     return [
-        Finding("error", None, f"{target.skill_path} refers to {missing}, which its skill lacks")
+        Finding("error", None, f"{shown.as_posix()} refers to {missing}, which its skill lacks")
         for missing in missing_references(body, present)
     ]
 

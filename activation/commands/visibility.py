@@ -6,30 +6,45 @@ when the candidate is less visible than the baseline in any agent, 2 for bad inp
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 from pathlib import Path
 
 from activation._errors import InputError
-from activation._models import VARIANTS, Inputs, Skill, VariantName
+from activation._models import VARIANTS, Inputs, Skill, Target, VariantName
 from activation.commands.config import parse_settings
 from activation.commands.flags import VISIBILITY
 from activation.commands.session import Session
 
 
-def set_inputs(args: argparse.Namespace) -> Inputs:
-    """The set at `--candidate` (and `--baseline`, else the candidate on both sides) and
-    the catalog, as a run's inputs without cases."""
-    from activation.inputs.load import load_catalog, read_text, resolve_target, resolve_variant
+def set_anchors(repo: Path | None, skill_path: str | None, cwd: Path) -> tuple[Target, ...]:
+    """One skill of each set to read it by: `--skill-path`'s, else the first skill of each
+    set found in the repo (every skill of a set is reported alike, whichever anchors it)."""
+    from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
+    from activation.inputs.target import SKILL_FILE_NAME, WHERE, skill_sets
+
+    if skill_path is not None:
+        return (resolve_target(repo, skill_path, cwd),)
+    root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
+    sets = skill_sets(find_skill_files(root))
+    if not sets:
+        raise InputError(f"no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path")
+    return tuple(resolve_target(root, str(paths[0]), cwd) for paths in sets.values())
+
+
+def set_inputs(
+    target: Target, candidate: str | None, baseline: str | None, catalog: Path | None
+) -> Inputs:
+    """The set at `candidate` (and `baseline`, else the candidate on both sides) and the
+    catalog, as a run's inputs without cases."""
+    from activation.inputs.load import load_catalog, read_text, resolve_variant
     from activation.inputs.variants import working_tree_spec
 
     cwd = Path.cwd()
-    target = resolve_target(args.repo, args.skill_path, cwd)
-    candidate = resolve_variant(args.candidate or working_tree_spec(target), target, cwd)
-    baseline = candidate if args.baseline is None else resolve_variant(args.baseline, target, cwd)
-    catalog = load_catalog(args.catalog) if args.catalog is not None else ()
+    second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
+    first = second if baseline is None else resolve_variant(baseline, target, cwd)
+    listed = load_catalog(catalog) if catalog is not None else ()
     working = read_text(target.skill_file, "SKILL.md") if target.skill_file.is_file() else None
-    return Inputs(target, (), (), baseline, candidate, catalog=catalog, working_text=working)
+    return Inputs(target, (), (), first, second, catalog=listed, working_text=working)
 
 
 def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session) -> Inputs:
@@ -57,15 +72,20 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     )
     from activation.trials.agents import agent_named, known
 
-    inputs = set_inputs(args)
+    anchors = set_anchors(args.repo, args.skill_path, Path.cwd())
+    sets = [set_inputs(target, args.candidate, args.baseline, args.catalog) for target in anchors]
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)
     views = []
-    for name in args.agent or known():
-        record = agent_named(name)
-        shown = (
-            with_user_skills(inputs, record.user_skills, session) if args.user_skills else inputs
-        )
-        views.append(agent_view(name, shown, args.model, variants))
+    for inputs in sets:
+        where = set_name(inputs.target) if len(sets) > 1 else None
+        for name in args.agent or known():
+            record = agent_named(name)
+            shown = (
+                with_user_skills(inputs, record.user_skills, session)
+                if args.user_skills
+                else inputs
+            )
+            views.append(agent_view(name, shown, args.model, variants, where))
     report = visibility_report(views)
     session.out.print(
         render_visibility(report, listing=not args.no_listing), markup=False, soft_wrap=True
@@ -76,3 +96,8 @@ def main_visibility(session: Session, argv: list[str]) -> int:
         except OSError as error:
             raise InputError(f"--json {args.json}: cannot write ({error.strerror})") from None
     return report.exit_code
+
+
+def set_name(target: Target) -> str:
+    """The set in a report of several: its folder of skills, repo-relative."""
+    return f"{target.skills_dir.as_posix()}/"

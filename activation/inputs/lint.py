@@ -40,7 +40,8 @@ Given the menu the run would list (the measured skill's set, the distractors, th
 - an error for an `expect` or `must_not` id that names no skill of it, or several, or a
   skill the agent hides from the model (`disable-model-invocation`), saying so;
 - in a set of several skills, a warning for each skill no case expects: a prompt it loses to
-  a sibling would go unseen (an error under a routing suite's policy, for a set of one too);
+  a sibling would go unseen (an error under a routing suite's policy, for a set of one too;
+  not for one skill's own file among the repo's, when `lint` checks them all);
 - two skills of the menu, one of them the set's, whose entries read alike (inputs/overlap.py):
   a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR`;
 - a prompt that echoes a sibling's entry, by the rule above.
@@ -145,20 +146,19 @@ class Menu:
 
 
 def lint(
-    checked: CaseFile, description: str | None, strict: bool, menu: Menu | None = None
+    checked: CaseFile,
+    description: str | None,
+    strict: bool,
+    menu: Menu | None = None,
+    alone: bool = False,
 ) -> tuple[Finding, ...]:
     """Every check; `description` None skips those that need one, `menu` None those about
-    the skills around it. Errors first, then warnings."""
+    the skills around it. `alone`: the file is one of several in the repo, each skill's
+    own, so the siblings no case of it expects are not its to cover (a routing file still
+    covers its set). Errors first, then warnings."""
     findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
-    if description is not None and len(description) > DESCRIPTION_LIMIT:
-        findings.append(
-            Finding(
-                "error",
-                None,
-                f"the description is {len(description):,} characters, over the agent's "
-                f"{DESCRIPTION_LIMIT:,}-character limit",
-            )
-        )
+    if description is not None:
+        findings += description_findings(description)
     cases: Sequence[Case] = checked.cases
     findings += [Finding("warning", case_id, NO_WHY) for case_id in checked.unexplained]
     if menu is not None:
@@ -186,10 +186,21 @@ def lint(
                     )
                 )
     if menu is not None:
-        findings += _menu_findings(cases, menu, policy if strict and routes else "warning")
+        covers = not alone or routes
+        findings += _menu_findings(cases, menu, policy if strict and routes else "warning", covers)
     if strict:
         findings += _group_findings(cases, routes)
     return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
+
+
+def description_findings(description: str, where: str = "") -> list[Finding]:
+    """A description over the agent's limit (`where`: the SKILL.md, in a lint of several)."""
+    if len(description) <= DESCRIPTION_LIMIT:
+        return []
+    said = f"the description is {len(description):,} characters, over the agent's " + (
+        f"{DESCRIPTION_LIMIT:,}-character limit"
+    )
+    return [Finding("error", None, f"{where}: {said}" if where else said)]
 
 
 def _group_findings(cases: Sequence[Case], routes: bool) -> list[Finding]:
@@ -214,12 +225,14 @@ def _group_findings(cases: Sequence[Case], routes: bool) -> list[Finding]:
     ]
 
 
-def _menu_findings(cases: Sequence[Case], menu: Menu, uncovered: Level) -> list[Finding]:
-    """Skills of the set no case expects (at `uncovered`: an error under a routing suite's
-    strict policy, where even a set of one is checked), skills that read alike, and prompts
-    that copy a sibling's entry."""
+def _menu_findings(
+    cases: Sequence[Case], menu: Menu, uncovered: Level, covers: bool = True
+) -> list[Finding]:
+    """When the file `covers` the set: skills of it no case expects (at `uncovered`: an
+    error under a routing suite's strict policy, where even a set of one is checked) and
+    skills that read alike; always, prompts that copy a sibling's entry."""
     findings = []
-    several = len(menu.ours) > 1 or uncovered == "error"  # else a single skill, as always
+    several = covers and (len(menu.ours) > 1 or uncovered == "error")  # else a single skill
     for skill in menu.ours if several else ():
         if not any(case.expects(skill.name, menu.target) for case in cases):
             findings.append(
@@ -230,17 +243,7 @@ def _menu_findings(cases: Sequence[Case], menu: Menu, uncovered: Level) -> list[
                     "loses to a sibling goes unseen",
                 )
             )
-    for overlap in overlaps(menu.ours, menu.others, SIMILAR_WARN):
-        level: Level = "error" if overlap.score >= SIMILAR_ERROR else "warning"
-        findings.append(
-            Finding(
-                level,
-                None,
-                f"{overlap.first} and {overlap.second} read alike (similarity "
-                f"{overlap.score:.2f}, {level} from {_threshold(level):.2f}): the agent may "
-                "confuse them",
-            )
-        )
+    findings += overlap_findings(menu) if covers else []
     for case in cases:
         for skill in menu.ours[1:]:
             reason = echo(case.prompt, listed_text(skill))
@@ -253,6 +256,24 @@ def _menu_findings(cases: Sequence[Case], menu: Menu, uncovered: Level) -> list[
                         "that tests string matching, not intent",
                     )
                 )
+    return findings
+
+
+def overlap_findings(menu: Menu) -> list[Finding]:
+    """Two skills of the menu, one of them the set's, whose entries read alike: a finding
+    about the set, which `lint` of a whole repo says once per set."""
+    findings = []
+    for overlap in overlaps(menu.ours, menu.others, SIMILAR_WARN):
+        level: Level = "error" if overlap.score >= SIMILAR_ERROR else "warning"
+        findings.append(
+            Finding(
+                level,
+                None,
+                f"{overlap.first} and {overlap.second} read alike (similarity "
+                f"{overlap.score:.2f}, {level} from {_threshold(level):.2f}): the agent may "
+                "confuse them",
+            )
+        )
     return findings
 
 

@@ -28,16 +28,11 @@ from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
 from activation._yaml import load_yaml
 from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, select
+from activation.inputs.distractors import DistractorsChoice, distractors_folder
 from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import (
-    AgentFiles,
-    DistractorsChoice,
-    distractors_folder,
-    sibling,
-    variant_of,
-)
+from activation.inputs.skill_set import AgentFiles, sibling, variant_of
 from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,
@@ -510,7 +505,7 @@ def load_inputs(
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     first = second if alone else resolve_variant(baseline or BASELINE, target, cwd)
     siblings = any(variant.siblings for variant in (first, second))
-    folder = distractors_folder(distractors, siblings, catalog is not None)
+    folder = distractors_folder(distractors, siblings, catalog is not None, target.skill_id)
     others = load_distractors(folder) if folder is not None else ()
     ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
     seen: dict[str, str] = {}

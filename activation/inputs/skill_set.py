@@ -1,6 +1,5 @@
 """What the SKILL.md texts of a set, read at one spec, become: the variant (the measured
-skill's text and description) and its siblings as the agent lists them; and, since that
-depends on the set, which distractors the menu adds to it.
+skill's text and description) and its siblings as the agent lists them.
 
 Pure, so that both readers build on it and import nothing of each other: load.py reads the
 texts from disk, git_tree.py from a ref.
@@ -9,12 +8,9 @@ texts from disk, git_tree.py from a ref.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Literal
 
 from activation._models import Skill, Target, Variant, skill_id
 from activation.inputs.frontmatter import read_sibling, split_document
-from activation.inputs.suite import BUNDLED_DISTRACTORS
 
 AgentFiles = tuple[tuple[str, str], ...]
 """A skill folder's per-agent metadata files: (path below the folder, text)."""
@@ -46,43 +42,3 @@ def variant_of(
     document = split_document(text, source)
     return Variant(spec, document.description, text, source, document.when_to_use,
                    tuple(siblings), agent_files=agent_files)  # fmt: skip
-
-
-# --- distractors ------------------------------------------------------------------------
-
-NO_DISTRACTORS: Literal["none"] = "none"
-"""`--distractors none`: the menu lists the set (and the catalog) alone."""
-DistractorsChoice = Path | Literal["none"] | None
-"""`--distractors`: a folder, `none`, or unset (decided by the set: `distractors_folder`)."""
-BUNDLED_ORIGIN = "the bundled auth0-adjacent distractors (activation/suite/distractors)"
-
-
-def distractors_folder(choice: DistractorsChoice, siblings: bool, catalog: bool) -> Path | None:
-    """The folder whose skills the menu adds, or None for none. Unset, the bundled ones only
-    keep a skill that would be alone on the menu company (alone it primes a yes, and every
-    negative means nothing); a set with siblings, or a `--catalog`, already gives each
-    prompt other homes, and the auth-adjacent bundle would take real trials and listing
-    budget from them."""
-    if choice == NO_DISTRACTORS:
-        return None
-    if choice is not None:
-        return Path(choice)
-    return None if siblings or catalog else BUNDLED_DISTRACTORS
-
-
-def distractors_note(distractors: Sequence[Skill]) -> str | None:
-    """Where the menu's distractors come from, said whenever a run lists some: the bundled
-    ones are auth0-adjacent, written for the bundled suite, and take trials and listing
-    budget from any other skill."""
-    if not distractors:
-        return None
-    folders = {Path(skill.path).parent for skill in distractors if skill.path}
-    count = f"{len(distractors)} distractor skill(s)"
-    if folders == {BUNDLED_DISTRACTORS}:
-        return (
-            f"the menu adds {count}: {BUNDLED_ORIGIN}, written for the bundled auth0 suite; "
-            "they can take trials from your skills (--distractors DIR for your own, "
-            "--distractors none for none)"
-        )
-    where = ", ".join(sorted(str(folder) for folder in folders))
-    return f"the menu adds {count} from {where} (--distractors; none: --distractors none)"

@@ -1,13 +1,14 @@
 """Where the bundled suite lives, and what it is for.
 
-The real files sit at the top of the repository (`cases.json`, `distractors/`,
+The real files sit at the top of the repository (`cases.json`, `distractors/<set>/`,
 `calibration/controls/`); `activation/suite/` holds relative links to them, which setuptools
 follows when it builds the wheel, so an installed package finds the same files.
 
 Asking "would you invoke this skill?" with the target alone on the menu primes a yes and makes
-every negative case meaningless, so the target is always listed among distractor skills.
-Several are auth-adjacent on purpose: a near-miss negative then has a correct home to go to,
-and only a description that really discriminates keeps the target out of it.
+every negative case meaningless, so a lone target is listed among distractor skills
+(inputs/distractors.py). The auth0 set's are auth-adjacent on purpose: a near-miss negative
+of the bundled suite then has a correct home to go to, and only a description that really
+discriminates keeps the target out of it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ from pathlib import Path
 
 BUNDLED_SUITE: Path = Path(str(importlib.resources.files("activation") / "suite"))
 BUNDLED_CASES: Path = BUNDLED_SUITE / "cases.json"
-BUNDLED_DISTRACTORS: Path = BUNDLED_SUITE / "distractors"
+BUNDLED_SKILL = "auth0:auth0"
+"""The skill the bundled cases and the auth0 distractor set were written for."""
+DISTRACTOR_SETS: dict[str, Path] = {
+    name: BUNDLED_SUITE / "distractors" / name for name in ("auth0", "generic")
+}
+"""The bundled distractor sets by the name `--distractors` takes (inputs/distractors.py)."""
 BUNDLED_CONTROLS: Path = BUNDLED_SUITE / "calibration"
 """The narrow and broad control descriptions `calibrate` compares the real one with."""
 

@@ -27,8 +27,8 @@ from activation._models import (
     VariantName,
     gate,
 )
+from activation.inputs.distractors import distractors_note
 from activation.inputs.identity import run_identity
-from activation.inputs.skill_set import distractors_note
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing

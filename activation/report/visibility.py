@@ -19,6 +19,7 @@ import orjson
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, Inputs, VariantName
+from activation.inputs.lint import Finding
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import variant_listings, variant_visibility
 from activation.trials.listing.model import UNBOUNDED, Listing
@@ -54,6 +55,8 @@ class AgentView:
     """The model the listing was rendered for (None: the CLI's default)."""
     listings: tuple[ListingView, ...]
     less_visible: tuple[LessVisible, ...] = ()
+    skill_set: str | None = None
+    """The set shown, in a repo of several (its skills folder); None: the only one."""
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,15 @@ def listing_view(name: VariantName, listing: Listing, seen: tuple[Visibility, ..
 
 
 def agent_view(
-    agent: str, inputs: Inputs, model: str | None, variants: Sequence[VariantName]
+    agent: str,
+    inputs: Inputs,
+    model: str | None,
+    variants: Sequence[VariantName],
+    skill_set: str | None = None,
 ) -> AgentView:
     """What `agent` shows of the inputs' set and catalog in each of `variants`, with the
-    skills the candidate shows less of when both are asked."""
+    skills the candidate shows less of when both are asked; `skill_set` names the set in a
+    report of several."""
     listings = variant_listings(inputs, model, distractors=False, agent=agent)
     seen = variant_visibility(inputs, listings, agent)
     record = agent_named(agent)
@@ -83,7 +91,7 @@ def agent_view(
         else ()
     )
     views = tuple(listing_view(name, listings[name], seen[name]) for name in variants)
-    return AgentView(agent, record.label(), model, views, found)
+    return AgentView(agent, record.label(), model, views, found, skill_set)
 
 
 def visibility_report(views: Sequence[AgentView]) -> VisibilityReport:
@@ -135,7 +143,8 @@ def render_visibility(report: VisibilityReport, *, listing: bool = True) -> str:
     lines: list[str] = []
     for view in report.agents:
         model = view.model or "its default model"
-        lines.append(f"== {view.label} ({model})")
+        where = f": {view.skill_set}" if view.skill_set else ""
+        lines.append(f"== {view.label} ({model}){where}")
         for shown in view.listings:
             lines += view_lines(shown)
             if listing:
@@ -151,6 +160,18 @@ def render_visibility(report: VisibilityReport, *, listing: bool = True) -> str:
         else "OK: shown; pass --baseline to compare."
     )
     return "\n".join(lines)
+
+
+def lint_findings(view: AgentView, shown: Mapping[str, str]) -> list[Finding]:
+    """What `lint` says of one agent's listing: a warning for each skill of `shown` (id ->
+    its SKILL.md) the agent does not list whole, with the agent and its rule. Skills that
+    hide themselves from the model are left out of `shown`: hiding them is their choice."""
+    return [
+        Finding("warning", None, f"{shown[seen.id]}: {view.label}: {seen.words}")
+        for listing in view.listings
+        for seen in listing.skills
+        if seen.id in shown and seen.state != "full"
+    ]
 
 
 def cell_lines(

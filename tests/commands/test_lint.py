@@ -11,10 +11,12 @@ import pytest
 from activation.commands.lint import lint_exit_code, render_findings
 from activation.commands.main import main
 from activation.inputs.lint import GROUPS, Finding
+from activation.inputs.target import WHERE
 from tests.inputs.test_lint import DESCRIPTION, raw
 from tests.support.skill_repo import (
     REFERENCE,
     SKILL_PATH,
+    SkillRepo,
     SkillRepos,
     case,
     skill_text,
@@ -33,6 +35,10 @@ def test_render_findings() -> None:
         "lint: 1 error, 1 warning"
     )
     assert render_findings(()) == "lint: no problems found"
+    assert render_findings(findings[1:], "2 skills in skills/ (frontmatter) and 0 case files") == (
+        "warning  -  no case in group 'indirect' (tag a case with it)\n"
+        "lint: checked 2 skills in skills/ (frontmatter) and 0 case files: 0 errors, 1 warning"
+    )
 
 
 def test_exit_code_fails_only_on_errors() -> None:
@@ -47,6 +53,12 @@ def test_exit_code_fails_only_on_errors() -> None:
 @pytest.fixture
 def repo(skill_repo: SkillRepos) -> Path:
     return skill_repo(DESCRIPTION, files=REFERENCE).root
+
+
+ONE_FILE = f"{SKILL_PATH} (its description and menu, the files it refers to)"
+"""What `--cases` checks of the skill it is measured with."""
+REPO_CHECKS = "(frontmatter, the files each refers to, what 5 agents list)"
+"""What a lint with no flags checks of each SKILL.md."""
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -79,7 +91,7 @@ def test_cli_reports_errors_and_exits_1(
         "error    pos  duplicate id: 2 cases share it",
         "error    neg  same prompt as 'pos'",
         "error    pos  twin 'ghost' names no case",
-        "lint: 4 errors, 0 warnings",
+        f"lint: checked {ONE_FILE} and 1 case file ({cases}): 4 errors, 0 warnings",
     ]
 
 
@@ -95,11 +107,12 @@ def test_cli_warnings_alone_exit_0_and_strict_holds_the_groups(
             ]
         )
     )
+    checked = f"lint: checked {ONE_FILE} and 1 case file ({cases})"
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo)], capsys)
-    assert (code, out.splitlines()[-1]) == (0, "lint: 0 errors, 1 warning")
+    assert (code, out.splitlines()[-1]) == (0, f"{checked}: 0 errors, 1 warning")
     code, out, _ = run(["--cases", str(cases), "--repo", str(repo), "--strict"], capsys)
     assert code == 1
-    assert out.splitlines()[-1] == "lint: 3 errors, 1 warning"
+    assert out.splitlines()[-1] == f"{checked}: 3 errors, 1 warning"
 
 
 def test_cli_twins_are_errors_only_when_strict(
@@ -114,9 +127,15 @@ def test_cli_twins_are_errors_only_when_strict(
     assert (code, out.splitlines()[0]) == (1, f"error    {line}")
 
 
-def test_cli_bundled_suite_passes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bundled_suite_passes_only_when_asked(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(["--repo", str(repo), "--skill-path", SKILL_PATH], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, err) == (0, "")
+    assert out == f"lint: checked {SKILL_PATH} {REPO_CHECKS} and 0 case files: no problems found\n"
+    code, out, err = run(["--repo", str(repo), "--skill-path", SKILL_PATH, "--bundled"], capsys)
+    assert (code, out) == (0, f"lint: checked {ONE_FILE} and 1 case file (the bundled suite): "
+                              "no problems found\n")  # fmt: skip
     assert err == (
         "warning: the bundled suite was written for auth0:auth0; "
         "pass --cases and --distractors for billing:refunds\n"
@@ -131,13 +150,16 @@ def test_cli_lints_the_candidate_description(
     code, out, _ = run(["--repo", str(repo), "--candidate", str(long_skill)], capsys)
     assert code == 1
     assert out.splitlines()[0] == (
-        "error    -  the description is 1,599 characters, over the agent's 1,024-character limit"
+        f"error    -  {SKILL_PATH} at {long_skill}: the description is 1,599 characters, over "
+        "the agent's 1,024-character limit"
     )
 
 
 def test_cli_reads_a_git_candidate(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["--repo", str(repo), "--candidate", "git:HEAD"], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out) == (
+        0, f"lint: checked {SKILL_PATH} {REPO_CHECKS} and 0 case files: no problems found\n"
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -171,13 +193,20 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert err.count("\n") == 1
 
 
-def test_cli_outside_a_repo_lints_the_cases_alone(
+def test_cli_outside_a_repo_says_there_is_nothing_to_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """No flags lint the repository's own skills: with no repository, one line and exit 2
+    (never "no problems found" about the bundled suite); --bundled still lints it."""
     monkeypatch.chdir(tmp_path)
     code, out, err = run([], capsys)
-    assert code == 0
-    assert out == "lint: no problems found\n"
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == f"activation lint: error: {tmp_path} is not inside a git repository: pass --repo DIR\n"
+    )
+    code, out, err = run(["--bundled"], capsys)
+    assert (code, out) == (0, "lint: checked 1 case file (the bundled suite): no problems found\n")
     assert err.startswith("warning: no skill found here, so only the cases were checked")
 
 
@@ -224,7 +253,11 @@ def test_the_example_behavior_suite_lints_clean(
 ) -> None:
     folder = tmp_path / "behavior"
     shutil.copytree(EXAMPLE, folder)
-    assert lint_example(folder, capsys) == (0, "lint: no problems found\n")
+    assert lint_example(folder, capsys) == (
+        0,
+        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
+        "no problems found\n",
+    )
 
 
 def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
@@ -245,7 +278,10 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     assert len(errors) == 2
     assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
-    assert out.splitlines()[-1] == "lint: 2 errors, 0 warnings"
+    assert out.splitlines()[-1] == (
+        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
+        "2 errors, 0 warnings"
+    )
 
 
 # --- a repo of many skills: what was found, and what to pass --------------------------------
@@ -286,7 +322,7 @@ def test_the_run_and_lint_say_what_they_found_and_what_to_pass(
     assert main(["--cases", str(cases), "--dry-run", "--model", "mock"]) == 2
     assert capsys.readouterr().err == f"activation: error: {FOUND}; {PASS}\n"
     code, out, err = run(["--cases", str(cases)], capsys)
-    assert (code, out) == (0, "lint: no problems found\n")
+    assert (code, out) == (0, f"lint: checked 1 case file ({cases}): no problems found\n")
     assert err == (
         f"warning: {FOUND}; only the cases were checked: {PASS}, to check its description too\n"
     )
@@ -331,7 +367,7 @@ def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
         "error    -   no case expects billing:disputes: add positives for it, or a prompt it "
         "loses to a sibling goes unseen",
         'error    -   no case expects no skill: add a prompt no skill should take ("expect": null)',
-        "lint: 3 errors, 0 warnings",
+        f"lint: checked {ONE_FILE} and 1 case file ({cases}): 3 errors, 0 warnings",
     ]
     code, out, _ = run(argv, capsys)
     assert (code, out.splitlines()) == (
@@ -339,7 +375,7 @@ def test_strict_holds_routing_cases_to_the_policy_with_the_users_own_set(
         [
             "warning  -  no case expects billing:disputes: add positives for it, or a prompt it "
             "loses to a sibling goes unseen",
-            "lint: 0 errors, 1 warning",
+            f"lint: checked {ONE_FILE} and 1 case file ({cases}): 0 errors, 1 warning",
         ],
     )
 
@@ -360,7 +396,7 @@ def test_a_case_expecting_a_hidden_sibling_is_told_it_is_hidden(
         [
             "error    -  case 'po': 'payouts' is hidden from the model (its SKILL.md says "
             "disable-model-invocation: true), so no prompt can make it fire",
-            "lint: 1 error, 0 warnings",
+            f"lint: checked {ONE_FILE} and 1 case file ({cases}): 1 error, 0 warnings",
         ],
     )
 
@@ -390,8 +426,165 @@ def test_the_flag_help_says_what_each_path_is_relative_to(
 ) -> None:
     assert main(["lint", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "--cases FILE cases file, relative to the current folder (not to --repo)" in help_text
+    assert (
+        "--cases FILE one cases file to lint, relative to the current folder (not to --repo), "
+        "instead of the case files found in the repo" in help_text
+    )
     assert (
         "--skill-path PATH SKILL.md or its folder, relative to --repo (not to the current folder)"
         in help_text
     )
+
+
+# --- no flags: the repository's own skills and case files ------------------------------------
+
+SHELF = {
+    "skills/atlas/SKILL.md": skill_text("Use when drawing tile maps.", "atlas")
+    + "See [the tile guide](guide.md) before you draw.\n",
+    "skills/atlas/guide.md": "Tiles are 16 pixels.\n",
+    "skills/bestiary/SKILL.md": skill_text(
+        "Use when balancing enemy stats and loot tables.", "bestiary"
+    ),
+    "skills/crafting/SKILL.md": skill_text("Use when pricing shop items in gold.", "crafting"),
+}
+SHELF_SKILLS = "3 skills in skills/ " + REPO_CHECKS
+
+
+@pytest.fixture
+def shelf(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch) -> SkillRepo:
+    """A skills folder of three, as obra/superpowers keeps them (no plugin folder)."""
+    made = skill_repo(
+        "Use when scripting cutscenes on a timeline.",
+        plugin_dir=".",
+        plugin_name=None,
+        skill_name="levels",
+        files=SHELF,
+    )
+    monkeypatch.chdir(made.root)
+    return made
+
+
+def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pre-commit hook's command: the repo's own skills, not the bundled suite."""
+    code, out, err = run([], capsys)
+    assert (code, err) == (0, "")
+    assert out == "lint: checked 4 skills in skills/ " + REPO_CHECKS + (
+        " and 0 case files: no problems found\n"
+    )
+    (shelf.root / "skills/atlas/guide.md").unlink()
+    code, out, err = run([], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (shelf.root / "skills/bestiary/SKILL.md").write_text("---\nname: [bestiary\n---\nbody\n")
+    (shelf.root / "skills/atlas/guide.md").unlink()
+    code, out, err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        "error    -  skills/bestiary/SKILL.md: the frontmatter is not valid YAML (while parsing "
+        "a flow sequence)",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings",
+    ]
+    assert err == (
+        "warning: what the agents list of skills/ was not checked: a SKILL.md there does not "
+        "parse (the error above)\n"
+    )
+
+
+def test_what_each_agent_lists_is_checked_and_a_skill_hidden_on_purpose_is_left_alone(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long = "Use when balancing enemy stats, " + "with loot tables and drop rates " * 34
+    (shelf.root / "skills/bestiary/SKILL.md").write_text(skill_text(long.strip(), "bestiary"))
+    hidden = (
+        "---\nname: crafting\ndescription: Use for recipes.\ndisable-model-invocation: true\n---\n"
+    )
+    (shelf.root / "skills/crafting/SKILL.md").write_text(hidden)
+    code, out, _ = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    -  skills/bestiary/SKILL.md: the description is 1,119 characters, over the "
+        "agent's 1,024-character limit",
+        "warning  -  skills/bestiary/SKILL.md: Codex 0.171.0: cut (1,021 of 1,119 characters): "
+        "over 1,024 characters, Codex keeps 1,021 and '...'",
+        "warning  -  skills/bestiary/SKILL.md: GitHub Copilot CLI 1.0.102: not listed: a "
+        "description over 1,024 characters: Copilot CLI rejects the skill",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 2 warnings",
+    ]
+
+
+def test_found_case_files_are_linted_with_their_skill_and_named(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_cases(
+        shelf.root / "skills/atlas/cases.json",
+        [case("map", "draw the map of level 3", True), case("map", "tidy my desk", False)],
+    )
+    (shelf.root / "skills/atlas/evals").mkdir()
+    (shelf.root / "skills/atlas/evals/trigger-eval.json").write_text(
+        orjson.dumps([{"query": "sketch a dungeon map", "should_trigger": True}]).decode()
+    )
+    code, out, err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        "error    map             skills/atlas/cases.json: duplicate id: 2 cases share it",
+        "warning  map             skills/atlas/cases.json: positive without a twin: name a "
+        "negative that shares its vocabulary",
+        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: no 'why' (the file "
+        "gives none): say why this is the right answer, so it can be reviewed",
+        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: positive without a "
+        "twin: name a negative that shares its vocabulary",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 2 case files "
+        "(skills/atlas/cases.json, skills/atlas/evals/trigger-eval.json): 1 error, 3 warnings",
+    ]
+    assert err == ""
+
+
+def test_bundled_and_cases_together_are_one_line_and_exit_2(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["--bundled", "--cases", "cases.json"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "activation lint: error: --bundled lints the bundled suite, --cases your own: pass one\n"
+    )
+
+
+def test_a_repo_with_no_skill_and_no_case_file_says_there_is_nothing_to_lint(
+    skill_repo: SkillRepos, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    (empty / ".git").mkdir(parents=True)
+    code, out, err = run(["--repo", str(empty)], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"activation lint: error: no SKILL.md under {WHERE} and no case file in {empty}: "
+        "nothing to lint (--bundled lints the bundled suite, --cases FILE a case matrix)\n"
+    )
+
+
+def test_a_case_file_about_a_skill_the_repo_no_longer_holds_is_said(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = {"skill": "quests", "cases": [case("q", "write a fetch quest", True)]}
+    (shelf.root / "cases.json").write_bytes(orjson.dumps(cases))
+    code, out, _ = run([], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        "warning  -  cases.json: names quests, and no skill of this repo holds it: its cases "
+        "were checked without a description or menu",
+        "warning  q  cases.json: positive without a twin: name a negative that shares its "
+        "vocabulary",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 1 case file (cases.json): "
+        "0 errors, 2 warnings",
+    ]

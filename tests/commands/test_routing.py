@@ -497,10 +497,10 @@ def test_show_listing_goes_with_a_dry_run(
 
 # --- distractors ---------------------------------------------------------------------------
 
-BUNDLED_NOTE = (
-    "the menu adds 10 distractor skill(s): the bundled auth0-adjacent distractors "
-    "(activation/suite/distractors), written for the bundled auth0 suite; they can take "
-    "trials from your skills (--distractors DIR for your own, --distractors none for none)"
+GENERIC_NOTE = (
+    "the menu adds 8 distractor skill(s) from the bundled generic set (common developer "
+    "skills tied to no vendor); --distractors auth0, --distractors DIR for your own, "
+    "--distractors none for none"
 )
 
 
@@ -516,25 +516,39 @@ def lone(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     return repo.root
 
 
-def test_a_lone_skill_gets_the_bundled_distractors_and_every_output_says_whose(
+def test_a_lone_skill_gets_the_generic_distractors_and_every_output_says_which(
     lone: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A lone skill of any field gets company tied to no vendor (not the auth0 suite's),
+    and every output names the set."""
     assert run("--json", "r.json", "--markdown", "s.md", "--html", "r.html") == 0
     out = capsys.readouterr().out
-    assert read_report(lone / "r.json")["distractors"] == BUNDLED_NOTE
-    assert f'<p class="warning" id="distractors">note: {BUNDLED_NOTE}</p>' in (
+    data = read_report(lone / "r.json")
+    assert data["distractors"] == GENERIC_NOTE
+    assert f'<p class="warning" id="distractors">note: {GENERIC_NOTE}</p>' in (
         (lone / "r.html").read_text()
     )
-    assert f"note: {BUNDLED_NOTE}" in " ".join(out.split())
+    assert f"note: {GENERIC_NOTE}" in " ".join(out.split())
     assert "Routing per skill" not in out  # one skill: recall and false positives say it
-    assert (
-        "- note: the menu adds 10 distractor skill\\(s\\): the bundled auth0-adjacent "
-        "distractors \\(activation/suite/distractors\\)"
-    ) in (lone / "s.md").read_text()
+    assert ("- note: the menu adds 8 distractor skill\\(s\\) from the bundled generic set") in (
+        lone / "s.md"
+    ).read_text()
     assert run("--dry-run") == 0
     plan = " ".join(capsys.readouterr().out.split())
-    assert "1 sibling(s)" not in plan and "10 distractor(s)" in plan
-    assert f"note: {BUNDLED_NOTE}" in plan
+    assert "1 sibling(s)" not in plan and "8 distractor(s)" in plan
+    assert f"note: {GENERIC_NOTE}" in plan
+    assert "stripe-payments" not in plan
+
+
+def test_the_auth0_set_is_kept_for_when_it_is_named(
+    lone: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--distractors", "auth0", "--json", "r.json") == 0
+    assert read_report(lone / "r.json")["distractors"] == (
+        "the menu adds 10 distractor skill(s) from the bundled auth0 set (auth0-adjacent on "
+        "purpose, written for the bundled auth0 suite); --distractors generic, "
+        "--distractors DIR for your own, --distractors none for none"
+    )
 
 
 def test_distractors_none_leaves_them_out(lone: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -619,3 +633,12 @@ def test_a_routing_matrix_of_ten_skills_fits_or_scrolls_in_a_browser(
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator("#routing").screenshot(path=str(ARTIFACTS / "routing-wide.png"))
         assert seen.errors == []
+
+
+def test_a_settings_file_names_a_bundled_set_as_the_flag_does(
+    lone: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`distractors = "auth0"` is the set's name, not a folder beside the settings file."""
+    (lone / "activation.toml").write_text('distractors = "auth0"\n')
+    assert run("--json", "r.json") == 0
+    assert "from the bundled auth0 set" in read_report(lone / "r.json")["distractors"]

@@ -6,6 +6,7 @@ skills) holding the measured skill; a 60-skill catalog is built beside it in a t
 
 from __future__ import annotations
 
+import shutil
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from activation.inputs.target import WHERE
+from activation.trials.agents import known
 from tests.support.cli import read_report
 from tests.support.skill_repo import SkillRepo, SkillRepos, case, write_cases
 
@@ -36,6 +39,10 @@ def write_skill(folder: Path, name: str, description: str, extra: str = "") -> N
     folder.mkdir(parents=True)
     text = f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody of {name}.\n"
     (folder / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def skill_md(name: str, description: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n"
 
 
 def catalog_of_60(root: Path) -> Path:
@@ -265,3 +272,74 @@ def test_a_dry_run_prints_each_cells_visibility(
         "    alpha: not listed: agents/openai.yaml says policy.allow_implicit_invocation: false"
     ) in out
     assert out.count("  LESS VISIBLE ") == 1
+
+
+# --- no target: every skill of every set -----------------------------------------------------
+
+BILLING = Path(__file__).resolve().parents[2] / "examples" / "billing"
+AGENTS = known()
+
+
+def test_the_bundled_billing_example_shows_every_skill_with_no_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A set of three and no --skill-path (the page's own example): every skill, per agent,
+    never exit 2 with a hint at a flag the command lacks."""
+    root = tmp_path / "billing"
+    shutil.copytree(BILLING, root)
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+    catalog = catalog_of_60(tmp_path / "catalog")
+    out_json = tmp_path / "visibility.json"
+    assert main(["visibility", "--no-listing", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    data = orjson.loads(out_json.read_bytes())
+    ids = ["billing:disputes", "billing:invoices", "billing:refunds"]
+    for view in data["agents"]:
+        assert view["skill_set"] is None
+        assert [seen["id"] for seen in view["listings"][0]["skills"]] == ids
+    assert [view["agent"] for view in data["agents"]] == list(AGENTS)
+    assert out.count("  billing:refunds: listed whole\n") == len(AGENTS)
+    assert main(["visibility", "--catalog", str(catalog), "--agent", "codex"]) == 0
+    assert "billing:disputes: listed whole" in capsys.readouterr().out
+
+
+def test_a_repo_of_two_sets_is_shown_set_by_set(
+    skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = skill_repo(
+        DESCRIPTION,
+        plugin_dir=".agents",
+        plugin_name=None,
+        skill_name="alpha",
+        files={"plugins/tools/skills/beta/SKILL.md": skill_md("beta", "Use for beta.")},
+    )
+    monkeypatch.chdir(made.root)
+    assert main(["visibility", "--agent", "opencode", "--no-listing"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    sizes = [line for line in lines if line.startswith("candidate: ")]
+    assert [line.endswith(" characters, no budget: 1 listed whole") for line in sizes] == [
+        True,
+        True,
+    ]
+    assert [line for line in lines if line not in sizes] == [
+        "== OpenCode 1.18.33 (its default model): .agents/skills/",
+        "  alpha: listed whole",
+        "",
+        "== OpenCode 1.18.33 (its default model): plugins/tools/skills/",
+        "  tools:beta: listed whole",
+        "",
+        "OK: shown; pass --baseline to compare.",
+    ]
+
+
+def test_no_skill_at_all_names_a_flag_the_command_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["visibility"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"activation visibility: error: no SKILL.md under {WHERE}: pass --skill-path\n"
+    assert main(["visibility", "--help"]) == 0
+    assert "--skill-path PATH" in capsys.readouterr().out

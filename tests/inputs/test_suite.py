@@ -17,8 +17,9 @@ from activation.inputs.load import load_cases, load_distractors
 from activation.inputs.suite import (
     BUNDLED_CASES,
     BUNDLED_CONTROLS,
-    BUNDLED_DISTRACTORS,
+    BUNDLED_SKILL,
     BUNDLED_SUITE,
+    DISTRACTOR_SETS,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,14 +57,16 @@ def document() -> dict[str, object]:
 def test_the_package_links_to_the_suite_at_the_top_of_the_repository() -> None:
     assert BUNDLED_SUITE == REPO / "activation" / "suite"
     assert BUNDLED_CASES.resolve() == REPO / "cases.json"
-    assert BUNDLED_DISTRACTORS.resolve() == REPO / "distractors"
+    for name, folder in DISTRACTOR_SETS.items():
+        assert folder.resolve() == REPO / "distractors" / name
     assert BUNDLED_CONTROLS.resolve() == REPO / "calibration" / "controls"
-    for link in (BUNDLED_CASES, BUNDLED_DISTRACTORS, BUNDLED_CONTROLS):
+    distractors = BUNDLED_SUITE / "distractors"
+    for link in (BUNDLED_CASES, distractors, BUNDLED_CONTROLS):
         assert link.is_symlink() and not Path(link.readlink()).is_absolute(), link
 
 
 def test_the_suite_says_which_skill_it_was_written_for(document: dict[str, object]) -> None:
-    assert document["skill"] == "auth0:auth0"
+    assert document["skill"] == BUNDLED_SKILL == "auth0:auth0"
     for control in ("narrow", "broad"):
         path = BUNDLED_CONTROLS / control / "SKILL.md"
         skill = split_document(path.read_text(encoding="utf-8"), str(path))
@@ -139,7 +142,7 @@ def test_controls_say_what_they_are() -> None:
 
 
 def test_bundled_distractors() -> None:
-    skills = load_distractors(BUNDLED_DISTRACTORS)
+    skills = load_distractors(DISTRACTOR_SETS["auth0"])
     names = [skill.name for skill in skills]
     assert len(skills) >= 8
     assert len(set(names)) == len(names)
