@@ -210,6 +210,9 @@ class Variant:
     Stage C (`load_inputs(trees=True)`)."""
     agent_files: tuple[tuple[str, str], ...] = ()
     """The measured skill's per-agent metadata files at this spec (`Skill.agent_files`)."""
+    skipped: tuple[str, ...] = ()
+    """The set's other SKILL.md files the agent cannot parse, one line each (file, line,
+    why): left out of `siblings`, as the agents skip such a skill."""
 
     @property
     def listed(self) -> list[object]:

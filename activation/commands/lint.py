@@ -126,6 +126,7 @@ def main_lint(session: Session, argv: list[str]) -> int:
     findings = [
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
         *(reference_findings(target) if target is not None else ()),
+        *(set_findings(target) if target is not None else ()),
         *(behavior_findings(args.behavior) if args.behavior is not None else ()),
     ]
     session.out.print(render_findings(findings), markup=False, soft_wrap=True)
@@ -146,6 +147,14 @@ def reference_findings(target: Target) -> list[Finding]:
         Finding("error", None, f"{target.skill_path} refers to {missing}, which its skill lacks")
         for missing in missing_references(body, present)
     ]
+
+
+def set_findings(target: Target) -> list[Finding]:
+    """Every SKILL.md of the repo the agents cannot parse or list (a run about another
+    skill leaves it out with a warning)."""
+    from activation.inputs.load import skill_problems
+
+    return [Finding("error", None, problem) for problem in skill_problems(target.repo)]
 
 
 def behavior_findings(path: Path) -> list[Finding]:

@@ -49,6 +49,7 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 def main_visibility(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(VISIBILITY, argv)
     session.debug = session.debug or args.debug
+    from activation.inputs.variants import skipped_warnings
     from activation.report.visibility import (
         agent_view,
         render_visibility,
@@ -58,6 +59,7 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     from activation.trials.agents import agent_named, known
 
     inputs = set_inputs(args)
+    session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)
     views = []
     for name in args.agent or known():

@@ -13,7 +13,7 @@ from gitdb.exc import ODBError
 from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.skill_set import AgentFiles, sibling, variant_of
+from activation.inputs.skill_set import AgentFiles, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
@@ -52,7 +52,7 @@ def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
         repo.close()  # gitpython keeps `git cat-file` processes alive until closed
     source = f"{GIT_PREFIX}{ref}:{path}"
     text = decode_skill(data, source)
-    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings], files)
+    return variant_of(spec, text, source, siblings, target, files, f"{GIT_PREFIX}{ref}:")
 
 
 def _agent_files_at(repo: git.Repo, ref: str, folder: PurePosixPath) -> AgentFiles:

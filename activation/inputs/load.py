@@ -35,7 +35,6 @@ from activation.inputs.skill_set import (
     AgentFiles,
     DistractorsChoice,
     distractors_folder,
-    sibling,
     variant_of,
 )
 from activation.inputs.suite import BUNDLED_CASES
@@ -277,6 +276,19 @@ def read_marketplace(repo: Path) -> list[MarketplacePlugin]:
     return marketplace_plugins(read_json(path, "marketplace file"), str(path))
 
 
+def skill_problems(repo: Path) -> list[str]:
+    """Why each SKILL.md of the repo's sets that the agents cannot read, or cannot list,
+    fails (not UTF-8, broken frontmatter, no description), one line each naming the file:
+    a run about another skill leaves such a sibling out, `lint` reports it."""
+    problems = []
+    for relative in find_skill_files(repo):
+        try:
+            split_document(read_text(repo / relative, "SKILL.md"), relative.as_posix())
+        except InputError as error:
+            problems.append(str(error))
+    return problems
+
+
 def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
@@ -450,8 +462,7 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
     text = decode_skill(data, spec)
-    siblings = [sibling(target, *found) for found in _working_set(target)]
-    return variant_of(spec, text, spec, siblings, agent_files(path.parent))
+    return variant_of(spec, text, spec, _working_set(target), target, agent_files(path.parent))
 
 
 def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
