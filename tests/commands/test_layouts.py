@@ -128,6 +128,28 @@ def test_changed_names_the_skill_and_finds_its_cases(
 
 
 @ALL
+def test_suggest_plans_a_search_for_the_skill_by_its_id(
+    layout: Layout, repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite large enough for suggest's three splits (the proposer is a mock elsewhere)."""
+    cases = [
+        {
+            "id": f"p{i}",
+            "prompt": f"refund order {i} for the customer",
+            "should_activate": True,
+            "why": "a refund",
+        }
+        for i in range(20)
+    ]
+    cases += [{"id": f"n{i}", "prompt": f"plot chart number {i}", "should_activate": False,
+               "why": "a chart"} for i in range(20)]  # fmt: skip
+    suite = tmp_path / "suite.json"
+    suite.write_bytes(orjson.dumps({"skill": layout.skill_id, "cases": cases}))
+    assert main(["suggest", "--dry-run", "--model", "mock", "--cases", str(suite)]) == 0
+    assert capsys.readouterr().out.startswith(f"Dry run: suggest for {layout.skill_id}\n")
+
+
+@ALL
 def test_import_keeps_the_skills_id(layout: Layout, repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "imported.json"
     assert main(["import", "cases.json", "--out", str(out)]) == 0
