@@ -293,7 +293,8 @@ def default_skill_path(repo: Path, written_for: str | None = None, routes: bool 
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
-    return Path(choose_default_skill(find_skill_files(repo), written_for, routes))
+    found = find_skill_files(repo)
+    return Path(choose_default_skill(found, written_for, routes, read_marketplace(repo)))
 
 
 def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None, tuple[Path, ...]]:

@@ -43,11 +43,17 @@ def skills_folder(skill_path: PurePath) -> PurePath | None:
     return None
 
 
-def skill_sets(found: Sequence[PurePath]) -> dict[PurePath, list[PurePath]]:
-    """SKILL.md paths grouped by the folder that holds their skill folders, in path order."""
-    sets: dict[PurePath, list[PurePath]] = {}
+def skill_sets(
+    found: Sequence[PurePath], served: Sequence[MarketplacePlugin] = ()
+) -> dict[str, list[PurePath]]:
+    """SKILL.md paths grouped by their set, in path order: the marketplace plugin that
+    serves them (`plugin billing`), else the folder that holds their skill folders
+    (`plugins/p/skills/`)."""
+    sets: dict[str, list[PurePath]] = {}
     for path in sorted(found):
-        sets.setdefault(path.parent.parent, []).append(path)
+        plugin = marketplace_plugin(path, served)
+        label = f"plugin {plugin.name}" if plugin else f"{path.parent.parent.as_posix()}/"
+        sets.setdefault(label, []).append(path)
     return sets
 
 
@@ -67,24 +73,28 @@ class SkillNotChosen(InputError):
         super().__init__(f"{found}; {PASS_A_SKILL}")
 
 
-def found_text(sets: dict[PurePath, list[PurePath]]) -> str:
+def found_text(sets: dict[str, list[PurePath]]) -> str:
     """What was found, set by set: `found 3 skills in 2 sets: a/skills/ (one, two), ...`."""
     count = sum(len(paths) for paths in sets.values())
     listed = ", ".join(
-        f"{folder.as_posix()}/ ({', '.join(path.parent.name for path in paths)})"
-        for folder, paths in sets.items()
+        f"{label} ({', '.join(path.parent.name for path in paths)})"
+        for label, paths in sets.items()
     )
     return f"found {count} skills in {len(sets)} set{'s' if len(sets) > 1 else ''}: {listed}"
 
 
 def choose_default_skill(
-    found: Sequence[PurePath], written_for: str | None, routes: bool = False
+    found: Sequence[PurePath],
+    written_for: str | None,
+    routes: bool = False,
+    served: Sequence[MarketplacePlugin] = (),
 ) -> PurePath:
     """The skill measured when `--skill-path` is not given: the only skill found; else the
     one skill, of every set found, that the cases file was written for (its folder name is
     the last part of the id); else, for a routing suite in one set (`routes`: every case
     names the skill it expects, so every skill of the set is measured alike), the set's
-    first skill, which only anchors it; otherwise say what was seen and what to pass."""
+    first skill, which only anchors it; otherwise say what was seen and what to pass
+    (`served`: the plugins of the repo's marketplace, each a set)."""
     if not found:
         raise InputError(
             f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
@@ -95,7 +105,7 @@ def choose_default_skill(
     named = [path for path in found if path.parent.name == wanted]
     if len(named) == 1:
         return named[0]
-    sets = skill_sets(found)
+    sets = skill_sets(found, served)
     if routes and len(sets) == 1:
         return next(iter(sets.values()))[0]
     raise SkillNotChosen(found_text(sets))

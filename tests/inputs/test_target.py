@@ -493,3 +493,19 @@ def test_a_marketplace_skill_is_named_by_its_entry_with_only_the_named_siblings(
         members=(Path("skills/pdf/SKILL.md"), Path("skills/xlsx/SKILL.md")),
     )  # fmt: skip
     assert resolve_target(root, "skills/canvas", root).skill_id == "art:canvas"
+
+
+def test_several_skills_of_a_marketplace_are_said_plugin_by_plugin() -> None:
+    served = marketplace_plugins(
+        {"plugins": [{"name": "docs", "source": "./", "skills": ["./skills/pdf"]},
+                     {"name": "art", "source": "./", "skills": ["./skills/canvas"]}]}
+    )  # fmt: skip
+    found = [PurePath("skills/canvas/SKILL.md"), PurePath("skills/pdf/SKILL.md"),
+             PurePath(".claude/skills/notes/SKILL.md")]  # fmt: skip
+    with pytest.raises(InputError) as error:
+        choose_default_skill(found, None, served=served)
+    assert str(error.value).startswith(
+        "found 3 skills in 3 sets: .claude/skills/ (notes), plugin art (canvas), "
+        "plugin docs (pdf); pass --skill-path"
+    )
+    assert choose_default_skill(found, "docs:pdf", served=served) == found[1]
