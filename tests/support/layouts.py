@@ -18,6 +18,8 @@ import git
 import orjson
 import yaml
 
+from tests.support.skill_repo import init_repo
+
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 CANDIDATE = "Use when issuing refunds."
 INVOICES = "Use when generating or emailing invoices and receipts."
@@ -134,12 +136,7 @@ def skill_text(name: str, description: str) -> str:
 def build_layout(root: Path, layout: Layout) -> git.Repo:
     """The layout as a committed git repo at `root`, the measured skill's description then
     edited in the working tree (BASELINE at HEAD, CANDIDATE on disk)."""
-    root.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo.init(root, initial_branch="main")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-        config.set_value("commit", "gpgsign", "false")
+    repo = init_repo(root)
     for relative, data in layout.files.items():
         _write(root / relative, orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
     for path in layout.skills:
