@@ -159,6 +159,10 @@ class Target:
     plugin_root: Path
     plugin_name: str | None
     skill_name: str
+    members: tuple[Path, ...] = ()
+    """The set's SKILL.md files (repo-relative, the measured one among them) when the set
+    names its skills (a marketplace entry's `skills`); empty: every skill folder beside
+    the measured one."""
 
     @property
     def skill_id(self) -> str:
@@ -178,7 +182,7 @@ class Target:
     def in_set(self) -> bool:
         """Whether the skill sits in a set the agent loads together (a plugin's `skills/`,
         or a skills folder), so its siblings count; a SKILL.md elsewhere stands alone."""
-        return not self.in_plugin or self.skills_dir.name == "skills"
+        return bool(self.members) or not self.in_plugin or self.skills_dir.name == "skills"
 
     @property
     def skill_file(self) -> Path:
@@ -206,6 +210,9 @@ class Variant:
     Stage C (`load_inputs(trees=True)`)."""
     agent_files: tuple[tuple[str, str], ...] = ()
     """The measured skill's per-agent metadata files at this spec (`Skill.agent_files`)."""
+    skipped: tuple[str, ...] = ()
+    """The set's other SKILL.md files the agent cannot parse, one line each (file, line,
+    why): left out of `siblings`, as the agents skip such a skill."""
 
     @property
     def listed(self) -> list[object]:

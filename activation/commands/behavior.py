@@ -34,6 +34,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_load import load_behavior_inputs
+    from activation.inputs.variants import skipped_warnings
     from activation.trials.stage import stage_named
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
@@ -52,6 +53,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
         catalog=args.catalog,
     )
     refuse_unsound(inputs.behavior, suite)
+    session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     specs = behavior_cells(args, stage, inputs.behavior)
     cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:

@@ -189,6 +189,7 @@ def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Findin
     findings = [
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
         *(reference_findings(target.skill_file, target.skill_path) if target else ()),
+        *(unparsed_skill_findings(target) if target is not None else ()),
     ]
     shown = "the bundled suite" if bundled else _shown(args.cases, Path.cwd())
     skills = (target.skill_path.as_posix(),) if target is not None else ()
@@ -448,6 +449,14 @@ def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
         Finding("error", None, f"{shown.as_posix()} refers to {missing}, which its skill lacks")
         for missing in missing_references(body, present)
     ]
+
+
+def unparsed_skill_findings(target: Target) -> list[Finding]:
+    """Every SKILL.md of the repo the agents cannot parse or list (a run about another
+    skill leaves it out with a warning)."""
+    from activation.inputs.load import skill_problems
+
+    return [Finding("error", None, problem) for problem in skill_problems(target.repo)]
 
 
 def behavior_findings(path: Path, strict: bool = False) -> list[Finding]:

@@ -64,6 +64,7 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 def main_visibility(session: Session, argv: list[str]) -> int:
     args, _settings = parse_settings(VISIBILITY, argv)
     session.debug = session.debug or args.debug
+    from activation.inputs.variants import skipped_warnings
     from activation.report.visibility import (
         agent_view,
         render_visibility,
@@ -74,6 +75,7 @@ def main_visibility(session: Session, argv: list[str]) -> int:
 
     anchors = set_anchors(args.repo, args.skill_path, Path.cwd())
     sets = [set_inputs(target, args.candidate, args.baseline, args.catalog) for target in anchors]
+    session.warn(skipped_warnings(tuple(v for i in sets for v in (i.baseline, i.candidate))))
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)
     views = []
     for inputs in sets:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import PurePath, PurePosixPath
 from typing import Literal
 
 import orjson
@@ -24,8 +24,11 @@ from activation._models import skill_id
 from activation.inputs.frontmatter import SkillDocument, read_sibling
 from activation.inputs.target import (
     MANIFEST,
+    MARKETPLACE,
     SKILL_FILE_NAME,
     fallback_plugin_root,
+    marketplace_plugin,
+    marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
     skills_folder,
@@ -47,8 +50,11 @@ NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills")
 
 def in_skill_roots(path: str) -> bool:
     """Whether a repo path lies where skills are looked for: under `plugins/`, a root
-    skills folder, or a `.claude/skills`/`.agents/skills` folder anywhere."""
+    skills folder, or a `.claude/skills`/`.agents/skills` folder anywhere; or names them
+    (the root's plugin manifest or marketplace file)."""
     roots = (PLUGINS_DIR, *SKILL_FOLDERS)
+    if path in (MANIFEST.as_posix(), MARKETPLACE.as_posix()):
+        return True  # a plugin at the root, or a marketplace: they name the skills below
     if any(path.startswith(f"{root}/") for root in roots):
         return True
     return any(f"/{nested}/" in path for nested in NESTED_SKILL_FOLDERS)
@@ -114,8 +120,17 @@ class SkillPlace:
 
 
 def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
-    """The skill's plugin name as load.find_set finds it, from the tree's manifests (None:
-    a skills folder, whose ids are bare names)."""
+    """The skill's plugin name as load.find_set finds it, from the tree's marketplace file
+    and manifests (None: a skills folder, whose ids are bare names)."""
+    served = MARKETPLACE.as_posix()
+    if served in tree:
+        try:
+            data = orjson.loads(tree[served])
+        except orjson.JSONDecodeError:
+            raise InputError(f"{served}: the marketplace file is not valid JSON") from None
+        plugin = marketplace_plugin(PurePath(skill_path), marketplace_plugins(data, served))
+        if plugin is not None:
+            return plugin.name
     for folder in plugin_root_candidates(skill_path):
         manifest = (folder / MANIFEST).as_posix()
         if manifest in tree:

@@ -61,7 +61,9 @@ def split_document(text: str, source: str, description_required: bool = True) ->
         data = load_yaml(frontmatter_text + "\n")
     except yaml.YAMLError as error:
         first_line = str(error).splitlines()[0]
-        raise InputError(f"{source}: the frontmatter is not valid YAML ({first_line})") from None
+        mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)
+        at = f"{source}:{mark.line + 2}" if mark is not None else source  # after the '---'
+        raise InputError(f"{at}: the frontmatter is not valid YAML ({first_line})") from None
     if not isinstance(data, dict):
         raise InputError(f"{source}: the frontmatter is not a YAML mapping")
     document = SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]))

@@ -13,7 +13,7 @@ from gitdb.exc import ODBError
 from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.skill_set import AgentFiles, sibling, variant_of
+from activation.inputs.skill_set import AgentFiles, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
@@ -52,14 +52,14 @@ def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
         repo.close()  # gitpython keeps `git cat-file` processes alive until closed
     source = f"{GIT_PREFIX}{ref}:{path}"
     text = decode_skill(data, source)
-    return variant_of(spec, text, source, [sibling(target, *found) for found in siblings], files)
+    return variant_of(spec, text, source, siblings, target, files, f"{GIT_PREFIX}{ref}:")
 
 
 def _agent_files_at(repo: git.Repo, ref: str, folder: PurePosixPath) -> AgentFiles:
     """The skill folder's per-agent metadata files at `ref` (as `load.agent_files` reads
     them from disk)."""
     try:
-        tree = _commit_at(repo, ref).tree / folder.as_posix()
+        tree = _subtree(_commit_at(repo, ref).tree, folder)
     except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
         return ()
     return _agent_files_in(tree)
@@ -93,7 +93,7 @@ def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...
         below_root = target.skill_file.relative_to(target.plugin_root)
         root = PurePosixPath(path_in_tree(repo, target)).parents[len(below_root.parts) - 1]
         try:
-            tree = _commit_at(repo, ref).tree / root.as_posix()
+            tree = _subtree(_commit_at(repo, ref).tree, root)
         except GIT_LOOKUP_ERRORS:
             raise InputError(unknown_ref_message(spec, ref, target.repo)) from None
         except KeyError:
@@ -107,6 +107,12 @@ def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...
         repo.close()
 
 
+def _subtree(tree: git.Tree, folder: PurePosixPath) -> git.Tree:
+    """The tree at `folder` below `tree`: the tree itself for `.` (a plugin at the repo's
+    root), which git has no entry for. KeyError when there is no such folder."""
+    return tree if folder == PurePosixPath() else tree / folder.as_posix()
+
+
 def _set_at(
     repo: git.Repo, ref: str, path: PurePosixPath, target: Target
 ) -> Iterator[tuple[str, str, str, AgentFiles]]:
@@ -114,23 +120,60 @@ def _set_at(
     set at `ref`."""
     if not target.in_set:
         return
+    if target.members:
+        yield from _members_at(repo, ref, path, target)
+        return
     folder = path.parent.parent
     try:
-        tree = _commit_at(repo, ref).tree / folder.as_posix()
+        tree = _subtree(_commit_at(repo, ref).tree, folder)
     except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
         return
     for item in sorted(tree.trees, key=lambda t: t.name):
         if item.name == target.skill_name:
             continue
+        relative = target.skills_dir / item.name / SKILL_FILE_NAME
+        found = _skill_at(item, ref, folder / item.name, relative)
+        if found is not None:
+            yield found
+
+
+def _members_at(
+    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
+) -> Iterator[tuple[str, str, str, AgentFiles]]:
+    """The other skills a marketplace entry names, as `_set_at` yields them: those of the
+    working tree's members that exist at `ref`."""
+    prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
+    try:
+        tree = _commit_at(repo, ref).tree
+    except (InputError, *GIT_LOOKUP_ERRORS):
+        return
+    for member in target.members:
+        folder = prefix / PurePosixPath(member.as_posix()).parent
+        if member == target.skill_path:
+            continue
         try:
-            blob = item / SKILL_FILE_NAME
+            item = _subtree(tree, folder)
         except KeyError:
             continue
-        if blob.type == "blob" and blob.mode != SYMLINK_MODE:
-            shown = f"{GIT_PREFIX}{ref}:{folder / item.name / SKILL_FILE_NAME}"
-            text = decode_skill(bytes(blob.data_stream.read()), shown)
-            relative = (target.skills_dir / item.name / SKILL_FILE_NAME).as_posix()
-            yield item.name, relative, text, _agent_files_in(item)
+        found = _skill_at(item, ref, folder, member)
+        if found is not None:
+            yield found
+
+
+def _skill_at(
+    item: git.Tree, ref: str, folder: PurePosixPath, relative: Path
+) -> tuple[str, str, str, AgentFiles] | None:
+    """(folder name, repo-relative path, text, metadata files) of the skill folder `item`
+    at `ref` (`folder` in git's tree), None when it holds no SKILL.md file."""
+    try:
+        blob = item / SKILL_FILE_NAME
+    except KeyError:
+        return None
+    if blob.type != "blob" or blob.mode == SYMLINK_MODE:
+        return None
+    shown = f"{GIT_PREFIX}{ref}:{folder / SKILL_FILE_NAME}"
+    text = decode_skill(bytes(blob.data_stream.read()), shown)
+    return item.name, relative.as_posix(), text, _agent_files_in(item)
 
 
 def _commit_at(repo: git.Repo, ref: str) -> git.Commit:

@@ -36,9 +36,13 @@ from activation.inputs.skill_set import AgentFiles, sibling, variant_of
 from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,
+    MARKETPLACE,
     SKILL_FILE_NAME,
+    MarketplacePlugin,
     choose_default_skill,
     fallback_plugin_root,
+    marketplace_plugin,
+    marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
     skills_folder,
@@ -246,27 +250,63 @@ def explicit_repo(repo: Path, cwd: Path) -> Path:
 
 
 def find_skill_files(repo: Path) -> list[PurePath]:
-    """Every SKILL.md where skills are looked for: anywhere under `plugins/`, and each skill
-    folder of the skills-folder layouts; repo-relative and sorted."""
+    """Every SKILL.md where skills are looked for: anywhere under `plugins/`, each skill
+    folder of the skills-folder layouts, and each skill of the plugins the repo's
+    marketplace file serves; repo-relative and sorted."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
         found += [path for path in plugins.rglob(SKILL_FILE_NAME) if path.is_file()]
-    for folder in SKILL_FOLDERS:
+    served = [folder for plugin in read_marketplace(repo) for folder in plugin.declared]
+    for folder in [*map(PurePath, SKILL_FOLDERS), *served]:
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
+    found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
     return sorted({PurePath(path.relative_to(repo)) for path in found})
+
+
+def read_marketplace(repo: Path) -> list[MarketplacePlugin]:
+    """The plugins the repo's marketplace file serves from the repo (none without one)."""
+    path = repo / MARKETPLACE
+    if not path.is_file():
+        return []
+    return marketplace_plugins(read_json(path, "marketplace file"), str(path))
+
+
+def skill_problems(repo: Path) -> list[str]:
+    """Why each SKILL.md of the repo's sets that the agents cannot read, or cannot list,
+    fails (not UTF-8, broken frontmatter, no description), one line each naming the file:
+    a run about another skill leaves such a sibling out, `lint` reports it."""
+    problems = []
+    for relative in find_skill_files(repo):
+        try:
+            split_document(read_text(repo / relative, "SKILL.md"), relative.as_posix())
+        except InputError as error:
+            problems.append(str(error))
+    return problems
 
 
 def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
-    return Path(choose_default_skill(find_skill_files(repo), written_for, routes))
+    found = find_skill_files(repo)
+    return Path(choose_default_skill(found, written_for, routes, read_marketplace(repo)))
 
 
-def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None]:
-    """The skill's set: the nearest ancestor holding a plugin manifest (its root and name);
-    else a skills folder (its path, and no plugin); else the layout-based plugin fallback."""
+def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None, tuple[Path, ...]]:
+    """The skill's set: the plugin of the repo's marketplace that loads it (its root, name
+    and, when the entry names its skills, those); else the nearest ancestor holding a
+    plugin manifest (its root and name); else a skills folder (its path, and no plugin);
+    else the layout-based plugin fallback."""
+    served = read_marketplace(repo)
+    plugin = marketplace_plugin(PurePath(skill_path), served)
+    if plugin is not None:
+        members = (
+            ()
+            if plugin.default
+            else tuple(Path(path) for path in find_skill_files(repo) if plugin.holds(path))
+        )
+        return repo / plugin.root, plugin.name, members
     with_manifest = (
         folder
         for folder in plugin_root_candidates(skill_path)
@@ -277,9 +317,9 @@ def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None]:
         under_plugins = skill_path.parts[:1] == (PLUGINS_DIR,)
         folder = None if under_plugins else skills_folder(skill_path)
         if folder is not None:
-            return repo / folder, None
+            return repo / folder, None, ()
         root = fallback_plugin_root(skill_path)
-    return repo / root, read_plugin_name(repo / root)
+    return repo / root, read_plugin_name(repo / root), ()
 
 
 def read_plugin_name(plugin_root: Path) -> str:
@@ -320,13 +360,14 @@ def resolve_target(
                 f"--skill-path {relative.as_posix()}: a folder with no {SKILL_FILE_NAME} in it"
             )
         relative = relative / SKILL_FILE_NAME
-    plugin_root, plugin_name = find_set(root, relative)
+    plugin_root, plugin_name, members = find_set(root, relative)
     return Target(
         repo=root,
         skill_path=relative,
         plugin_root=plugin_root,
         plugin_name=plugin_name,
         skill_name=(root / relative).parent.name,
+        members=members,
     )
 
 
@@ -376,14 +417,28 @@ def _working_set(target: Target) -> list[tuple[str, str, str, AgentFiles]]:
     if not target.in_set:
         return []
     found = []
-    for path in sorted((target.repo / target.skills_dir).glob(f"*/{SKILL_FILE_NAME}")):
-        if path.parent.name == target.skill_name or not path.is_file() or path.is_symlink():
+    for relative in set_members(target):
+        path = target.repo / relative
+        if relative == target.skill_path or not path.is_file() or path.is_symlink():
             continue
-        relative = (target.skills_dir / path.parent.name / SKILL_FILE_NAME).as_posix()
         found.append(
-            (path.parent.name, relative, read_text(path, "SKILL.md"), agent_files(path.parent))
+            (
+                path.parent.name,
+                relative.as_posix(),
+                read_text(path, "SKILL.md"),
+                agent_files(path.parent),
+            )
         )
     return found
+
+
+def set_members(target: Target) -> list[Path]:
+    """The SKILL.md files of the target's set in the working tree, repo-relative: the ones
+    its marketplace entry names, else every one beside the measured skill's folder."""
+    if target.members:
+        return sorted(target.members)
+    folder = target.repo / target.skills_dir
+    return [path.relative_to(target.repo) for path in sorted(folder.glob(f"*/{SKILL_FILE_NAME}"))]
 
 
 def read_path(spec: str, cwd: Path, target: Target) -> Variant:
@@ -404,8 +459,7 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
     text = decode_skill(data, spec)
-    siblings = [sibling(target, *found) for found in _working_set(target)]
-    return variant_of(spec, text, spec, siblings, agent_files(path.parent))
+    return variant_of(spec, text, spec, _working_set(target), target, agent_files(path.parent))
 
 
 def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:

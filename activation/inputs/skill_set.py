@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from activation._errors import InputError
 from activation._models import Skill, Target, Variant, skill_id
 from activation.inputs.frontmatter import read_sibling, split_document
 
@@ -36,9 +37,32 @@ def sibling(
     )
 
 
+Found = tuple[str, str, str, AgentFiles]
+"""A skill of the set as read: (folder, repo-relative path, text, metadata files)."""
+
+
 def variant_of(
-    spec: str, text: str, source: str, siblings: Sequence[Skill], agent_files: AgentFiles = ()
+    spec: str,
+    text: str,
+    source: str,
+    found: Sequence[Found],
+    target: Target,
+    agent_files: AgentFiles = (),
+    shown: str = "",
 ) -> Variant:
+    """The measured skill at `spec` and the rest of its set (`found`; a problem names a
+    sibling by its path after `shown`, e.g. `git:HEAD:`). A sibling the agent cannot parse
+    (broken YAML, a description that is not text) is left out with a line saying why, as
+    the agents skip it; the measured skill's own SKILL.md must parse."""
     document = split_document(text, source)
+    siblings, skipped = [], []
+    for folder, path, sibling_text, files in found:
+        try:
+            read_sibling(sibling_text, f"{shown}{path}")
+        except InputError as error:
+            skipped.append(str(error))
+            continue
+        siblings.append(sibling(target, folder, path, sibling_text, files))
     return Variant(spec, document.description, text, source, document.when_to_use,
-                   tuple(siblings), agent_files=agent_files)  # fmt: skip
+                   tuple(siblings), agent_files=agent_files,
+                   skipped=tuple(skipped))  # fmt: skip

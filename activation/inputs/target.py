@@ -1,7 +1,8 @@
 """Which skill is measured: the repo, its SKILL.md, the skill set around it and the id.
 
 A skill lives in a set the agent loads together: a plugin (`<plugin>/skills/<name>/SKILL.md`,
-invoked as `<plugin name>:<skill folder>`) or a skills folder (a project's
+invoked as `<plugin name>:<skill folder>`; or the skills a marketplace entry names, invoked
+as `<entry name>:<skill folder>`) or a skills folder (a project's
 `.claude/skills/<name>/`, or the Agent Skills layouts `skills/<name>/` at the repo root and
 `.agents/skills/<name>/`, invoked by the bare folder name). The id must come out exactly as
 the agent derives it; nothing here knows about any particular plugin beyond the default
@@ -10,7 +11,9 @@ skill path. Pure: load.py does the disk work.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from activation._config import PLUGINS_DIR, SKILL_FOLDERS, SKILL_PATH
@@ -19,6 +22,8 @@ from activation._errors import InputError
 SKILL_FILE_NAME = "SKILL.md"
 MANIFEST = PurePath(".claude-plugin/plugin.json")
 """The plugin manifest, relative to a plugin root."""
+MARKETPLACE = PurePath(".claude-plugin/marketplace.json")
+"""A marketplace file, at the repo's root: the plugins it serves, by path."""
 WHERE = f"{PLUGINS_DIR}/, " + ", ".join(f"{folder}/" for folder in SKILL_FOLDERS)
 """The places a repo's skills are looked for, in words."""
 
@@ -38,11 +43,17 @@ def skills_folder(skill_path: PurePath) -> PurePath | None:
     return None
 
 
-def skill_sets(found: Sequence[PurePath]) -> dict[PurePath, list[PurePath]]:
-    """SKILL.md paths grouped by the folder that holds their skill folders, in path order."""
-    sets: dict[PurePath, list[PurePath]] = {}
+def skill_sets(
+    found: Sequence[PurePath], served: Sequence[MarketplacePlugin] = ()
+) -> dict[str, list[PurePath]]:
+    """SKILL.md paths grouped by their set, in path order: the marketplace plugin that
+    serves them (`plugin billing`), else the folder that holds their skill folders
+    (`plugins/p/skills/`)."""
+    sets: dict[str, list[PurePath]] = {}
     for path in sorted(found):
-        sets.setdefault(path.parent.parent, []).append(path)
+        plugin = marketplace_plugin(path, served)
+        label = f"plugin {plugin.name}" if plugin else f"{path.parent.parent.as_posix()}/"
+        sets.setdefault(label, []).append(path)
     return sets
 
 
@@ -62,24 +73,28 @@ class SkillNotChosen(InputError):
         super().__init__(f"{found}; {PASS_A_SKILL}")
 
 
-def found_text(sets: dict[PurePath, list[PurePath]]) -> str:
+def found_text(sets: dict[str, list[PurePath]]) -> str:
     """What was found, set by set: `found 3 skills in 2 sets: a/skills/ (one, two), ...`."""
     count = sum(len(paths) for paths in sets.values())
     listed = ", ".join(
-        f"{folder.as_posix()}/ ({', '.join(path.parent.name for path in paths)})"
-        for folder, paths in sets.items()
+        f"{label} ({', '.join(path.parent.name for path in paths)})"
+        for label, paths in sets.items()
     )
     return f"found {count} skills in {len(sets)} set{'s' if len(sets) > 1 else ''}: {listed}"
 
 
 def choose_default_skill(
-    found: Sequence[PurePath], written_for: str | None, routes: bool = False
+    found: Sequence[PurePath],
+    written_for: str | None,
+    routes: bool = False,
+    served: Sequence[MarketplacePlugin] = (),
 ) -> PurePath:
     """The skill measured when `--skill-path` is not given: the only skill found; else the
     one skill, of every set found, that the cases file was written for (its folder name is
     the last part of the id); else, for a routing suite in one set (`routes`: every case
     names the skill it expects, so every skill of the set is measured alike), the set's
-    first skill, which only anchors it; otherwise say what was seen and what to pass."""
+    first skill, which only anchors it; otherwise say what was seen and what to pass
+    (`served`: the plugins of the repo's marketplace, each a set)."""
     if not found:
         raise InputError(
             f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
@@ -90,7 +105,7 @@ def choose_default_skill(
     named = [path for path in found if path.parent.name == wanted]
     if len(named) == 1:
         return named[0]
-    sets = skill_sets(found)
+    sets = skill_sets(found, served)
     if routes and len(sets) == 1:
         return next(iter(sets.values()))[0]
     raise SkillNotChosen(found_text(sets))
@@ -122,3 +137,69 @@ def plugin_name_from_manifest(data: object, fallback: str, source: str = str(MAN
     if not isinstance(name, str):
         raise InputError(f"{source}: the plugin manifest's 'name' is not a string")
     return name
+
+
+@dataclass(frozen=True)
+class MarketplacePlugin:
+    """A plugin that the repo's marketplace file serves from the repo itself, as Claude Code
+    loads it: its skills are `<name>:<skill folder>`."""
+
+    name: str
+    root: PurePath
+    """Its folder (the entry's `source`), repo-relative: `.` for `"./"`."""
+    declared: tuple[PurePath, ...]
+    """The folders the entry's `skills` names, repo-relative: each a skill folder or a
+    folder of them."""
+    default: bool
+    """Whether the plugin's own `skills/` folder is loaded too: always, unless the entry
+    serves the repo's root and names its skills (anthropics/skills' `"source": "./"`,
+    `"strict": false`), when only the named ones are."""
+
+    @property
+    def folders(self) -> tuple[PurePath, ...]:
+        """The folders holding its skills' folders, or a skill folder itself."""
+        return (*self.declared, *((self.root / "skills",) if self.default else ()))
+
+    def holds(self, skill_path: PurePath) -> bool:
+        """Whether the SKILL.md at `skill_path` is one of its skills."""
+        folder = skill_path.parent
+        return any(place in (folder, folder.parent) for place in self.folders)
+
+
+def _inside(base: PurePath, relative: str) -> PurePath | None:
+    """`relative` (a marketplace path: `./skills/pdf`) below `base`, normalised; None when it
+    leaves the repo (the agent refuses a path that climbs out of the plugin)."""
+    joined = posixpath.normpath(posixpath.join(base.as_posix(), relative))
+    return None if joined == ".." or joined.startswith(("../", "/")) else PurePath(joined)
+
+
+def marketplace_plugins(data: object, source: str = str(MARKETPLACE)) -> list[MarketplacePlugin]:
+    """The plugins a marketplace file serves from this repo (a `source` that is a path);
+    one served from elsewhere (a git or GitHub source) has no skills here."""
+    entries = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise InputError(f"{source}: a marketplace file needs a 'plugins' list")
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        name, where, named = entry.get("name"), entry.get("source"), entry.get("skills")
+        if not isinstance(name, str) or not name or not isinstance(where, str):
+            continue
+        root = _inside(PurePath(), where)
+        if root is None:
+            continue
+        listed = [named] if isinstance(named, str) else named if isinstance(named, list) else []
+        declared = [_inside(root, path) for path in listed if isinstance(path, str)]
+        own = (root, root / "skills")
+        kept = tuple(path for path in declared if path is not None and path not in own)
+        default = not listed or root != PurePath() or any(path in own for path in declared)
+        found.append(MarketplacePlugin(name, root, kept, default))
+    return found
+
+
+def marketplace_plugin(
+    skill_path: PurePath, plugins: Sequence[MarketplacePlugin]
+) -> MarketplacePlugin | None:
+    """The first plugin of the marketplace that loads the skill at `skill_path`."""
+    return next((plugin for plugin in plugins if plugin.holds(skill_path)), None)

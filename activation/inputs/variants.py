@@ -5,6 +5,7 @@ A SPEC is `git:<ref>` (the SKILL.md at that ref of the target repo) or a path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from activation._config import DESCRIPTION_LIMIT
@@ -42,14 +43,26 @@ def unknown_ref_message(spec: str, ref: str, repo: Path) -> str:
 
 
 def description_warnings(variant: Variant) -> list[str]:
-    """The agent cuts descriptions at DESCRIPTION_LIMIT, so a longer one is not what it sees."""
+    """The agent cuts descriptions at DESCRIPTION_LIMIT, so a longer one is not what it sees;
+    and it skips a skill of the set it cannot parse, so the menu lacks that one."""
+    skipped = skipped_warnings((variant,))
     length = len(variant.description)
     if length <= DESCRIPTION_LIMIT:
-        return []
+        return skipped
     return [
         f"{variant.spec}: the description is {length:,} characters, "
-        f"over the agent's limit of {DESCRIPTION_LIMIT:,}"
+        f"over the agent's limit of {DESCRIPTION_LIMIT:,}",
+        *skipped,
     ]
+
+
+def skipped_warnings(variants: Sequence[Variant]) -> list[str]:
+    """One line for each sibling the variants leave out because it does not parse, once."""
+    problems = dict.fromkeys(problem for variant in variants for problem in variant.skipped)
+    return [f"{problem}: left out of the set ({SKIPPED})" for problem in problems]
+
+
+SKIPPED = "the agents skip a skill they cannot parse; `activation lint` shows it"
 
 
 def decode_skill(data: bytes, source: str) -> str:

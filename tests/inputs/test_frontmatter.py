@@ -137,10 +137,11 @@ def test_unclosed_frontmatter() -> None:
 
 
 def test_invalid_yaml() -> None:
+    """The message names the file's line (2: the first line below the opening '---')."""
     with pytest.raises(InputError) as error:
         read_description(skill("description: [unclosed"), "S")
     assert str(error.value) == (
-        "S: the frontmatter is not valid YAML (while parsing a flow sequence)"
+        "S:2: the frontmatter is not valid YAML (while parsing a flow sequence)"
     )
 
 
@@ -149,7 +150,7 @@ def test_unquoted_colon_space_is_invalid_yaml() -> None:
     with pytest.raises(InputError) as error:
         read_description(skill("description: Use when: the user logs in"), "S")
     assert str(error.value) == (
-        "S: the frontmatter is not valid YAML (mapping values are not allowed here)"
+        "S:2: the frontmatter is not valid YAML (mapping values are not allowed here)"
     )
 
 

@@ -11,8 +11,11 @@ from activation._errors import InputError
 from activation._models import Target
 from activation.inputs.load import resolve_target
 from activation.inputs.target import (
+    MarketplacePlugin,
     choose_default_skill,
     fallback_plugin_root,
+    marketplace_plugin,
+    marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
 )
@@ -430,3 +433,79 @@ def test_choose_default_skill_takes_the_only_one() -> None:
     only = PurePath("plugins/p/SKILL.md")
     assert choose_default_skill([only], None) == only
     assert choose_default_skill([only], "elsewhere:x") == only
+
+
+def test_a_marketplace_serves_the_plugins_whose_source_is_in_the_repo() -> None:
+    data = {
+        "plugins": [
+            {"name": "docs", "source": "./", "strict": False,
+             "skills": ["./skills/pdf", "./skills/xlsx"]},
+            {"name": "all", "source": "./", "skills": ["./skills"]},
+            {"name": "sub", "source": "./plugins/sub", "skills": "./extra"},
+            {"name": "plain", "source": "./plugins/plain"},
+            {"name": "remote", "source": {"source": "github", "repo": "o/r"}},
+            {"name": "outside", "source": "../elsewhere"},
+            {"name": "", "source": "./"},
+            "not an entry",
+        ]
+    }  # fmt: skip
+    assert marketplace_plugins(data) == [
+        MarketplacePlugin("docs", PurePath(), (PurePath("skills/pdf"), PurePath("skills/xlsx")),
+                          default=False),
+        MarketplacePlugin("all", PurePath(), (), default=True),
+        MarketplacePlugin("sub", PurePath("plugins/sub"), (PurePath("plugins/sub/extra"),),
+                          default=True),
+        MarketplacePlugin("plain", PurePath("plugins/plain"), (), default=True),
+    ]  # fmt: skip
+
+
+def test_a_marketplace_plugin_holds_the_skills_its_entry_names() -> None:
+    docs, sub = marketplace_plugins(
+        {"plugins": [{"name": "docs", "source": "./", "skills": ["./skills/pdf", "./more"]},
+                     {"name": "sub", "source": "./plugins/sub"}]}
+    )  # fmt: skip
+    assert docs.holds(PurePath("skills/pdf/SKILL.md"))
+    assert docs.holds(PurePath("more/charts/SKILL.md"))  # a folder of skill folders
+    assert not docs.holds(PurePath("skills/xlsx/SKILL.md"))
+    assert sub.holds(PurePath("plugins/sub/skills/a/SKILL.md"))
+    assert marketplace_plugin(PurePath("skills/xlsx/SKILL.md"), [docs, sub]) is None
+    assert marketplace_plugin(PurePath("skills/pdf/SKILL.md"), [docs, sub]) == docs
+
+
+def test_a_marketplace_file_with_no_plugins_list_is_one_line() -> None:
+    with pytest.raises(InputError, match=r"^M: a marketplace file needs a 'plugins' list$"):
+        marketplace_plugins({"name": "m"}, "M")
+
+
+def test_a_marketplace_skill_is_named_by_its_entry_with_only_the_named_siblings(
+    root: Path,
+) -> None:
+    marketplace = {"name": "m", "plugins": [
+        {"name": "docs", "source": "./", "skills": ["./skills/pdf", "./skills/xlsx"]},
+        {"name": "art", "source": "./", "skills": ["./skills/canvas"]},
+    ]}  # fmt: skip
+    write(root, ".claude-plugin/marketplace.json", orjson.dumps(marketplace).decode())
+    for name in ("pdf", "xlsx", "canvas"):
+        write(root, f"skills/{name}/SKILL.md")
+    target = resolve_target(root, "skills/pdf", root)
+    assert target == Target(
+        root, Path("skills/pdf/SKILL.md"), root, "docs", "pdf",
+        members=(Path("skills/pdf/SKILL.md"), Path("skills/xlsx/SKILL.md")),
+    )  # fmt: skip
+    assert resolve_target(root, "skills/canvas", root).skill_id == "art:canvas"
+
+
+def test_several_skills_of_a_marketplace_are_said_plugin_by_plugin() -> None:
+    served = marketplace_plugins(
+        {"plugins": [{"name": "docs", "source": "./", "skills": ["./skills/pdf"]},
+                     {"name": "art", "source": "./", "skills": ["./skills/canvas"]}]}
+    )  # fmt: skip
+    found = [PurePath("skills/canvas/SKILL.md"), PurePath("skills/pdf/SKILL.md"),
+             PurePath(".claude/skills/notes/SKILL.md")]  # fmt: skip
+    with pytest.raises(InputError) as error:
+        choose_default_skill(found, None, served=served)
+    assert str(error.value).startswith(
+        "found 3 skills in 3 sets: .claude/skills/ (notes), plugin art (canvas), "
+        "plugin docs (pdf); pass --skill-path"
+    )
+    assert choose_default_skill(found, "docs:pdf", served=served) == found[1]

@@ -191,6 +191,19 @@ class SkillRepos:
             made.repo.close()
 
 
+def init_repo(root: Path) -> git.Repo:
+    """An empty git repo at `root` (made as needed) on `main`, committing as a test user,
+    unsigned whatever the machine's git configuration says."""
+    root.mkdir(parents=True, exist_ok=True)
+    repo = git.Repo.init(root, initial_branch="main")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.invalid")
+        config.set_value("commit", "gpgsign", "false")
+        config.set_value("tag", "gpgsign", "false")
+    return repo
+
+
 def _build(
     root: Path,
     description: str,
@@ -202,13 +215,7 @@ def _build(
     commit: str | None,
     candidate: str | None,
 ) -> SkillRepo:
-    root.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo.init(root, initial_branch="main")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-        config.set_value("commit", "gpgsign", "false")
-        config.set_value("tag", "gpgsign", "false")
+    repo = init_repo(root)
     made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
     if plugin_name is not None:
         manifest = {"name": plugin_name, "version": "1.0.0"}

@@ -27,11 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from activation._errors import InputError
 from activation._models import VARIANTS, Skill, Target, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
+from activation.inputs.target import MANIFEST
 
 TEMP_PREFIX = "activation-"
 """Prefix of the temporary folders (copies and run dirs), so leftovers are recognisable."""
@@ -150,6 +152,7 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     copy_root = dest_parent / target.plugin_root.name
     if variant.tree:
         write_tree(variant.tree, copy_root)
+        _keep_members(target, copy_root)
         return copy_root
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
@@ -165,12 +168,44 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     for skill in skills:
         source = str(target.plugin_root / skill.relative)
         write_skill(copy_root, skill.relative, skill.fields, skill.text, source)
-    if target.in_set:
+    if target.in_set and not target.members:
         here = skills[0].relative
         for folder in (copy_root / here.parent.parent).iterdir():
             if (folder / "SKILL.md").is_file() and folder not in kept:
                 shutil.rmtree(folder)
+    _keep_members(target, copy_root)
     return copy_root
+
+
+def _keep_members(target: Target, copy_root: Path) -> None:
+    """The plugin as the agent loads it from the copy: named as the marketplace entry names
+    it (its manifest says so), and, when the entry names its skills, holding only those
+    (every other skill folder of the copy is gone; one outside `skills/` is named in the
+    manifest)."""
+    manifest = copy_root / MANIFEST
+    try:
+        data = orjson.loads(manifest.read_bytes()) if manifest.is_file() else {}
+    except orjson.JSONDecodeError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    named = data.get("name") or copy_root.name
+    if not target.in_plugin or (named == target.plugin_name and not target.members):
+        return
+    root = target.plugin_root.relative_to(target.repo)
+    members = {copy_root / Path(path).relative_to(root).parent for path in target.members}
+    for skill_file in sorted(copy_root.rglob("SKILL.md")) if members else ():
+        folder = skill_file.parent
+        related = any(folder.is_relative_to(m) or m.is_relative_to(folder) for m in members)
+        if not related and folder.exists():
+            shutil.rmtree(folder)
+    outside = sorted(
+        f"./{folder.relative_to(copy_root).as_posix()}"
+        for folder in members
+        if folder.parent != copy_root / "skills"
+    )
+    written = {**data, "name": target.plugin_name, **({"skills": outside} if outside else {})}
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_bytes(orjson.dumps(written))
 
 
 def write_tree(tree: Sequence[tuple[str, bytes]], root: Path) -> None:

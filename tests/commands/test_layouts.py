@@ -1,0 +1,220 @@
+"""Every command in every layout the agents load skills from (tests/support/layouts.py): a
+plugin at the root, plugins in `plugins/`, a marketplace naming its plugins' skills, the
+three skills folders and a repo with several sets; with the mock model, and Stage C on its
+scripted stand-in (tests/support/fake_behavior.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from activation.commands.main import main
+from activation.inputs.behavior_load import load_behavior_inputs
+from activation.inputs.load import load_inputs
+from activation.trials.agent.plugin_copy import make_set_copy
+from tests.support.cli import read_report
+from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.layouts import CANDIDATE, LAYOUTS, Layout, build_layout, skill_text
+
+ALL = pytest.mark.parametrize("layout", LAYOUTS.values(), ids=list(LAYOUTS))
+BROKEN = "---\nname: invoices\ndescription: [unclosed\n---\n# Invoices\n"
+"""A SKILL.md whose frontmatter is not YAML: line 3 opens a list it never closes."""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
+    layout: Layout = request.getfixturevalue("layout")
+    root = tmp_path / "repo"
+    build_layout(root, layout)
+    monkeypatch.chdir(root)
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return root
+
+
+def sibling_path(layout: Layout) -> str:
+    return layout.measured.replace("/refunds/", "/invoices/")
+
+
+@ALL
+def test_the_ids_and_the_set_are_the_agents(layout: Layout, repo: Path) -> None:
+    inputs = load_inputs(repo, cases=Path("cases.json"))
+    assert inputs.target.skill_id == layout.skill_id
+    assert inputs.target.plugin_root == (repo / layout.set_root).resolve()
+    for variant in (inputs.baseline, inputs.candidate):
+        assert [skill.name for skill in variant.siblings] == [layout.sibling]
+    assert inputs.baseline.description.startswith("Use when issuing refunds, handling")
+    assert inputs.candidate.description == CANDIDATE
+
+
+@ALL
+def test_lint_and_visibility(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 0
+    capsys.readouterr()
+    flags = ["--skill-path", layout.measured, "--agent", "claude-code", "--no-listing"]
+    assert main(["visibility", *flags]) == 0
+    out = capsys.readouterr().out
+    assert f"  {layout.skill_id}: listed whole" in out
+    assert f"  {layout.sibling}: listed whole" in out
+    others = set(layout.skills.values()) - {layout.skill_id, layout.sibling}
+    assert not [other for other in others if f"  {other}: " in out]
+
+
+@ALL
+def test_the_mock_run_measures_the_skill_by_its_id(
+    layout: Layout, repo: Path, tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    flags = ["--cases", "cases.json", "--max-trials", "3", "--json", str(report)]
+    code = main(["--model", "mock", *flags])
+    data = read_report(report)
+    assert code == data["exit_code"] == 1  # the narrower candidate loses the dispute prompt
+    assert data["skill"] == {"id": layout.skill_id, "path": layout.measured}
+    assert {case["id"]: case["status"] for case in data["cases"]}["dispute"] == "REGRESSED"
+
+
+@ALL
+def test_behavior_reads_the_set_at_head_and_in_the_working_tree(
+    layout: Layout, repo: Path, tmp_path: Path
+) -> None:
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    report = tmp_path / "behavior.json"
+    flags = ["--suite", "evals", "--baseline", "git:HEAD", "--json", str(report)]
+    code = main(["behavior", *flags, "--trials", "3", "--max-trials", "3"], stages)
+    assert code == 0
+    (_spec, inputs, _backend), *_ = stages.opened
+    below = Path(layout.measured).relative_to(layout.set_root).as_posix()
+    for variant in (inputs.baseline, inputs.candidate):
+        tree = dict(variant.tree)
+        assert below in tree
+        assert sibling_path(layout).removeprefix(f"{layout.set_root}/") in tree
+    assert dict(inputs.candidate.tree)[below].decode() == skill_text("refunds", CANDIDATE)
+    assert b"issuing refunds, handling" in dict(inputs.baseline.tree)[below]
+
+
+@ALL
+def test_calibrate_behavior_runs_its_controls(layout: Layout, repo: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.md"
+    broken.write_text(skill_text("refunds", CANDIDATE).replace("Steps for", "Never do"))
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    report = tmp_path / "calibration.json"
+    code = main(["calibrate", "--behavior", "--suite", "evals", "--broken", str(broken),
+                 "--json", str(report), "--trials", "3", "--max-trials", "3"], stages)  # fmt: skip
+    data = orjson.loads(report.read_bytes())
+    assert code == 1  # the scripted agent passes with the broken body too: not caught
+    assert (data["quiet"], data["caught"]) == (True, False)
+    assert {inputs.target.skill_id for _spec, inputs, _backend in stages.opened} == {
+        layout.skill_id
+    }
+
+
+@ALL
+def test_changed_names_the_skill_and_finds_its_cases(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert f"{layout.skill_id} ({layout.measured}): modified, description" in out
+    assert (
+        f"would run: activation gate of {layout.skill_id} on cases.json "
+        f"(because of {layout.skill_id})"
+    ) in out
+    assert main(["changed", "--base", "git:HEAD", "--model", "mock", "--max-trials", "3"]) == 1
+
+
+@ALL
+def test_suggest_plans_a_search_for_the_skill_by_its_id(
+    layout: Layout, repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite large enough for suggest's three splits (the proposer is a mock elsewhere)."""
+    cases = [
+        {
+            "id": f"p{i}",
+            "prompt": f"refund order {i} for the customer",
+            "should_activate": True,
+            "why": "a refund",
+        }
+        for i in range(20)
+    ]
+    cases += [{"id": f"n{i}", "prompt": f"plot chart number {i}", "should_activate": False,
+               "why": "a chart"} for i in range(20)]  # fmt: skip
+    suite = tmp_path / "suite.json"
+    suite.write_bytes(orjson.dumps({"skill": layout.skill_id, "cases": cases}))
+    assert main(["suggest", "--dry-run", "--model", "mock", "--cases", str(suite)]) == 0
+    assert capsys.readouterr().out.startswith(f"Dry run: suggest for {layout.skill_id}\n")
+
+
+@ALL
+def test_import_keeps_the_skills_id(layout: Layout, repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "imported.json"
+    assert main(["import", "cases.json", "--out", str(out)]) == 0
+    assert orjson.loads(out.read_bytes())["skill"] == layout.skill_id
+
+
+@ALL
+def test_a_copy_of_the_set_is_what_the_agent_loads(
+    layout: Layout, repo: Path, tmp_path: Path
+) -> None:
+    inputs = load_inputs(repo, cases=Path("cases.json"))
+    copy = make_set_copy(inputs.target, inputs.candidate, tmp_path / "copy")
+    found = sorted(path.relative_to(copy).as_posix() for path in copy.rglob("SKILL.md"))
+    set_root = Path(layout.set_root)
+    assert found == sorted(
+        Path(path).relative_to(set_root).as_posix()
+        for path in (layout.measured, sibling_path(layout))
+    )
+    if ":" in layout.skill_id:
+        manifest = orjson.loads((copy / ".claude-plugin/plugin.json").read_bytes())
+        assert manifest["name"] == layout.skill_id.partition(":")[0]
+
+
+@ALL
+def test_a_broken_sibling_is_left_out_with_a_warning_and_is_a_lint_error(
+    layout: Layout, repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / sibling_path(layout)).write_text(BROKEN)
+    problem = f"{sibling_path(layout)}:3: the frontmatter is not valid YAML"
+    assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
+    assert f"error    -        {problem} (while parsing a flow sequence)" in capsys.readouterr().out
+    report = tmp_path / "report.json"
+    code = main(["--model", "mock", "--cases", "cases.json", "--max-trials", "3",
+                 "--json", str(report)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"warning: {problem} (while parsing a flow sequence): left out of the set" in err
+    data = read_report(report)
+    assert data["skill"]["id"] == layout.skill_id
+    inputs = load_inputs(repo, cases=Path("cases.json"))
+    assert inputs.candidate.siblings == ()
+    assert [skill.name for skill in inputs.baseline.siblings] == [layout.sibling]
+
+
+@ALL
+def test_the_measured_skills_own_broken_skill_md_stays_an_input_error(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / layout.measured).write_text(BROKEN.replace("invoices", "refunds"))
+    assert main(["--model", "mock", "--cases", "cases.json"]) == 2
+    err = capsys.readouterr().err.strip()
+    where = repo.resolve() / layout.measured
+    assert err == (
+        f"activation: error: {where}:3: the frontmatter is not valid YAML "
+        "(while parsing a flow sequence)"
+    )
+
+
+def test_behavior_inputs_of_a_root_plugin_are_read_from_git(tmp_path: Path) -> None:
+    """The reported bug: the set's root is the repo's, which git's tree has no entry for."""
+    layout = LAYOUTS["root-plugin"]
+    build_layout(tmp_path / "repo", layout)
+    inputs = load_behavior_inputs(tmp_path / "repo", tmp_path / "repo/evals",
+                                  repo=tmp_path / "repo", baseline="git:HEAD")  # fmt: skip
+    tree = dict(inputs.baseline.tree)
+    assert orjson.loads(tree[".claude-plugin/plugin.json"]) == {"name": "billing",
+                                                                 "version": "1.0.0"}  # fmt: skip
+    assert "skills/refunds/SKILL.md" in tree and "cases.json" in tree
