@@ -21,10 +21,10 @@ import openai
 from activation import _config
 from activation._models import Prices, Usage
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.classifier.provider import Reply, SharedClient
 from activation.trials.classifier.responses import FORMAT_NAME, answered, client
 from activation.trials.providers import openai_compatible as provider
 from activation.trials.providers import parse_model
+from activation.trials.providers.asking import Reply, SharedClient
 
 KIND = "openai-compatible-chat"
 """The provider kind in Stage A's cache keys."""

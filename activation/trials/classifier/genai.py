@@ -28,9 +28,9 @@ from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.classifier.provider import Reply, SharedClient
 from activation.trials.providers import google as provider
 from activation.trials.providers import parse_model
+from activation.trials.providers.asking import Reply, SharedClient
 
 KIND = "google-genai"
 """The provider kind in Stage A's cache keys."""

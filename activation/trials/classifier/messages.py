@@ -28,7 +28,7 @@ from activation import _config
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
-from activation.trials.classifier.provider import Reply, SharedClient, pushed_back
+from activation.trials.providers.asking import Reply, SharedClient, pushed_back
 
 KIND = "messages-api"
 """The backend kind in Stage A's cache keys (batches ask the same, so they share it)."""

@@ -8,23 +8,37 @@ when it shares at least MIN_SHARED of them; on a tie, the entry listed first in 
 menu order, which is shuffled per trial, so a tied case can come out unstable. The verdicts
 say how a description's words meet the prompts' words, and nothing about any real agent:
 every output says so.
+
+It proposes descriptions for `suggest` too, as plainly: the current description with
+words added that the failing groups' tags and the skill's body hold and it lacks (`propose`),
+so a search on the mock runs every step, offline, and finds what word overlap rewards.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Self
 
 import orjson
 
 from activation._models import Usage
-from activation.inputs.words import content_words
+from activation.inputs.words import content_words, is_content, words
 from activation.trials.classifier.prompt import menu_entries, system_text, user_prompt
-from activation.trials.classifier.provider import Reply, Throttled
+from activation.trials.providers.asking import Reply, Throttled
 
 MODEL = "mock"
 KIND = "mock"
 MIN_SHARED = 2
+ADDED = 3
+"""Words each mock proposal adds to the current description."""
+_INSTRUCTIONS = re.compile(
+    r"Its current description:\n(?P<current>.*?)\n\nIts SKILL\.md body[^\n]*\n(?P<body>.*?)"
+    r"\n\nThe other skills.*?How the current description fails[^\n]*\n(?P<failures>.*?)"
+    r"\n\nRules:\n- Propose (?P<count>\d+) ",
+    re.DOTALL,
+)
+"""The parts of the proposer's instructions (inputs/proposals.py) the mock proposes from."""
 NOTICE = (
     "answers from the mock model (word overlap, offline): the verdicts show how the "
     "pipeline works and mean nothing about the real agent"
@@ -42,13 +56,38 @@ def choose(prompt: str, entries: list[tuple[str, str]]) -> list[str]:
     return [] if best is None else [best]
 
 
+def propose(instructions: str) -> list[str]:
+    """The current description, each time with ADDED more of the words it lacks: first the
+    failing groups' tags, then the body's content words, in their order; none when the
+    instructions are not the proposer's or no word is left to add."""
+    found = _INSTRUCTIONS.search(instructions)
+    if found is None:
+        return []
+    current = found["current"].strip()
+    tags = re.findall(r"tagged '([^']+)'", found["failures"])
+    have = content_words(current)
+    new = [word for word in dict.fromkeys([*words(" ".join(tags)), *words(found["body"])])
+           if is_content(word) and not word.isdigit() and word not in have]  # fmt: skip
+    cuts = [new[start : start + ADDED] for start in range(0, len(new), ADDED)]
+    return [f"{current} Also for {', '.join(cut)}." for cut in cuts[: int(found["count"])]]
+
+
+def proposes(request: Mapping[str, Any]) -> bool:
+    """Whether the request asks for descriptions (the proposer's), not for skills."""
+    schema = ((request.get("output_config") or {}).get("format") or {}).get("schema") or {}
+    return "descriptions" in (schema.get("properties") or {})
+
+
 def answer(request: Mapping[str, Any]) -> dict[str, Any]:
-    chosen = choose(user_prompt(request), menu_entries(system_text(request)))
+    if proposes(request):
+        data: dict[str, list[str]] = {"descriptions": propose(user_prompt(request))}
+    else:
+        data = {"skills": choose(user_prompt(request), menu_entries(system_text(request)))}
     return {
         "type": "message",
         "role": "assistant",
         "model": MODEL,
-        "content": [{"type": "text", "text": orjson.dumps({"skills": chosen}).decode()}],
+        "content": [{"type": "text", "text": orjson.dumps(data).decode()}],
         "stop_reason": "end_turn",
         "usage": {"input_tokens": 0, "output_tokens": 0},
     }

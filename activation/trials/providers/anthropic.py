@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from activation._models import ModelRef, Prices
-from activation.trials.classifier.provider import Provider as Asker
 from activation.trials.providers import ModelProvider, Uncounted, needs_id
+from activation.trials.providers.asking import Provider as Asker
 
 KEYS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 URL = "ANTHROPIC_BASE_URL"

@@ -1,5 +1,6 @@
 """The mock model (`--model mock`): offline, keyless and free (trials/classifier/mock.py).
-It answers Stage A's requests only: it proposes no descriptions, and has no batches."""
+It answers Stage A's requests and proposes descriptions for `suggest --proposer mock`, by
+word overlap; it has no batches."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from activation._errors import InputError
 from activation._models import ModelRef, Prices
 from activation.trials.classifier import mock
-from activation.trials.classifier.provider import Provider as Asker
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted
+from activation.trials.providers.asking import Provider as Asker
 
 
 class Mock:
@@ -19,7 +20,7 @@ class Mock:
     url_variable: str | None = None
     batches = False
     free: str | None = "the mock model is free"
-    proposes = False
+    proposes = True
 
     def check(self, model: ModelRef) -> None:
         if model.id != mock.MODEL:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from activation._models import ModelRef, Prices
-from activation.trials.classifier.provider import Provider as Asker
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id
+from activation.trials.providers.asking import Provider as Asker
 
 KEY = "OPENAI_API_KEY"
 URL = "OPENAI_BASE_URL"

@@ -13,8 +13,8 @@ from typing import Any
 
 from activation._errors import InputError
 from activation._models import ModelRef, Prices
-from activation.trials.classifier.provider import Provider as Asker
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id
+from activation.trials.providers.asking import Provider as Asker
 
 KEY = "ACTIVATION_OPENAI_COMPATIBLE_API_KEY"
 URL = "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL"
