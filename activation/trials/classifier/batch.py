@@ -31,7 +31,8 @@ from activation._models import Prices, Trial, TrialKey
 from activation.trials.backend import Round, request_digest
 from activation.trials.budget import CEILING
 from activation.trials.classifier.backend import chosen, trial_of
-from activation.trials.classifier.messages import (
+from activation.trials.classifier.prompt import Requests
+from activation.trials.providers.anthropic import (
     KIND,
     SENT,
     client,
@@ -39,7 +40,6 @@ from activation.trials.classifier.messages import (
     refused,
     unreachable,
 )
-from activation.trials.classifier.prompt import Requests
 from activation.trials.providers.asking import Reply, Throttled, call
 
 Result = tuple[str, Any]

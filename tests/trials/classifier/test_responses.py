@@ -16,8 +16,8 @@ from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
 from activation.trials.classifier.backend import chosen
 from activation.trials.classifier.prompt import CACHED, answer_schema
-from activation.trials.classifier.responses import ResponsesAPI
 from activation.trials.providers.asking import Reply, Throttled, Unanswered
+from activation.trials.providers.openai import ResponsesAPI
 from tests.support.responses_api import (
     Error,
     FakeResponsesAPI,
