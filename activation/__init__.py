@@ -37,8 +37,8 @@ _EXPORTS = {
     "scripted": "activation.trials.fake",
     "CachedBackend": "activation.trials.cache",
     "ClassifierBackend": "activation.trials.classifier.backend",
-    "MessagesAPI": "activation.trials.classifier.messages",
-    "MockModel": "activation.trials.classifier.mock",
+    "MessagesAPI": "activation.trials.providers.anthropic",
+    "MockModel": "activation.trials.providers.mock",
     "BatchBackend": "activation.trials.classifier.batch",
     "Requests": "activation.trials.classifier.prompt",
     "AgentBackend": "activation.trials.agent.backend",
@@ -139,10 +139,10 @@ if TYPE_CHECKING:
     from activation.trials.cache import CachedBackend
     from activation.trials.classifier.backend import ClassifierBackend
     from activation.trials.classifier.batch import BatchBackend
-    from activation.trials.classifier.messages import MessagesAPI
-    from activation.trials.classifier.mock import MockModel
     from activation.trials.classifier.prompt import Requests
     from activation.trials.engine import execute, execute_async
     from activation.trials.fake import FakeBackend, at_rates, scripted
+    from activation.trials.providers.anthropic import MessagesAPI
+    from activation.trials.providers.mock import MockModel
     from activation.trials.stage import stage_named
     from activation.verdicts.judge import judge, judge_all

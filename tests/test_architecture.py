@@ -68,3 +68,21 @@ def test_quick_commands_import_nothing_heavy(
         f"    main({argv!r})"
     )
     assert heavy_modules_after(fresh_python, code, tmp_path) == []
+
+
+def test_reading_every_providers_model_imports_no_sdk(fresh_python: str, tmp_path: Path) -> None:
+    """A provider is one module, record and client together: its SDK comes with the client
+    only, so reading a model of any provider (a dry run, a plan) loads none."""
+    code = (
+        "from activation.trials.providers import PROVIDER_MODULES, provider_named\n"
+        "for name in PROVIDER_MODULES:\n"
+        "    provider_named(name).notice()\n"
+        "import sys\n"
+        "print('sdk:', *(m for m in ('anthropic', 'openai', 'google.genai') if m in sys.modules),"
+        " file=sys.__stderr__)"
+    )
+    assert heavy_modules_after(fresh_python, code, tmp_path) == []
+    completed = subprocess.run(
+        [fresh_python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert completed.stderr.strip().splitlines()[-1] == "sdk:"

@@ -84,9 +84,13 @@ def check_escalation(trials: int, max_trials: int | None) -> None:
 
 
 def ceiling_priced(cells: Sequence[RunSpec]) -> None:
-    """InputError for a cost ceiling on a cell whose cost cannot be counted."""
+    """InputError for a cost ceiling on a cell whose cost cannot be counted (a free
+    model's, the mock's, is known: nothing)."""
+    from activation.trials.providers import parse_model, provider_named
+
     for spec in cells:
-        if spec.max_cost_usd is not None and spec.prices is None:
+        free = spec.model is not None and provider_named(parse_model(spec.model).provider).free
+        if spec.max_cost_usd is not None and spec.prices is None and not free:
             title = agent_named(spec.coding_agent).title
             model = spec.model or f"the {title} CLI's default model (pass --model)"
             raise InputError(

@@ -227,6 +227,19 @@ def proposer_preflight(proposer: str) -> None:
     provider.preflight(calls=True)
 
 
+def suggestion_notice(stage: Stage, specs: Sequence[RunSpec], proposer: str) -> str | None:
+    """What every output says about the cells' answers and the proposals (the mock's)."""
+    from activation.trials.providers import provider_of
+
+    notices = [notice for spec in specs if (notice := stage.notice(spec))]
+    proposing = provider_of(proposer)[1].notice()
+    if proposing in notices:
+        notices.append(f"the proposals are {proposer}'s too")
+    elif proposing:
+        notices.append(f"the proposals: {proposing}")
+    return "; ".join(dict.fromkeys(notices)) or None
+
+
 def target_inputs(args: argparse.Namespace) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
     description the current one, on both sides."""
@@ -261,7 +274,10 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         from activation.report.suggestion_plan import render_suggestion_plan
 
         specs = tuple(stage.preflight(spec, calls=False) for spec in specs)
-        session.out.print(render_suggestion_plan(stage, specs, inputs, splits, args, proposer))
+        notice = suggestion_notice(stage, specs, proposer)
+        session.out.print(
+            render_suggestion_plan(stage, specs, inputs, splits, args, proposer, notice)
+        )
         return 0
     specs = tuple(stage.preflight(spec) for spec in specs)
     proposer_preflight(proposer)
@@ -281,6 +297,8 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         original=inputs.candidate.description,
         chosen=chosen.description,
         cells=tuple(spec.cell for spec in specs),
+        proposer=proposer,
+        notice=suggestion_notice(stage, specs, proposer),
         splits=SplitIds(splits.train, splits.select, splits.holdback),
         rounds=tuple(records),
         stopped=stopped,

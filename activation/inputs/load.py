@@ -32,7 +32,7 @@ from activation.inputs.distractors import DistractorsChoice, distractors_folder
 from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import AgentFiles, sibling, variant_of
+from activation.inputs.skill_set import AgentFiles, variant_of
 from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,

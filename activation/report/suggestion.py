@@ -79,6 +79,11 @@ class Suggestion:
     chosen: str
     """The description the search ended with (the original when no proposal won)."""
     cells: tuple[str, ...]
+    proposer: str = ""
+    """The model that proposed the descriptions."""
+    notice: str | None = None
+    """What every output says about the answers or the proposals (the mock's mean nothing
+    about a real agent or a real model's proposals)."""
     splits: Splits
     rounds: tuple[RoundRecord, ...]
     stopped: str

@@ -19,11 +19,14 @@ def render_suggestion_markdown(suggestion: Suggestion) -> str:
         "",
         escape(headline(suggestion)),
         "",
-        f"Cells: {', '.join(code(cell) for cell in suggestion.cells)}. Splits: train "
+        f"Cells: {', '.join(code(cell) for cell in suggestion.cells)}; proposer "
+        f"{code(suggestion.proposer)}. Splits: train "
         f"{len(suggestion.splits.train)}, select {len(suggestion.splits.select)}, holdback "
         f"{len(suggestion.splits.holdback)} cases. Stopped: {escape(suggestion.stopped)}.",
         "",
     ]
+    if suggestion.notice:
+        lines += [f"> **Note:** {escape(suggestion.notice)}", ""]
     if suggestion.changed:
         lines += ["Chosen description (from the original):", "",
                   f"> {diff_markdown(suggestion.original, suggestion.chosen)}", ""]  # fmt: skip

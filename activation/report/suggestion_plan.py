@@ -13,6 +13,7 @@ from activation import _config
 from activation._models import Inputs, RunSpec
 from activation.inputs.splits import Splits
 from activation.report import words
+from activation.trials.providers import provider_of
 from activation.trials.stage import Stage
 
 CHARS_PER_TOKEN = 4
@@ -48,6 +49,7 @@ def render_suggestion_plan(
     splits: Splits,
     args: argparse.Namespace,
     proposer: str,
+    notice: str | None = None,
 ) -> Text:
     train, select, holdback = (
         _split(inputs, ids) for ids in (splits.train, splits.select, splits.holdback)
@@ -63,6 +65,8 @@ def render_suggestion_plan(
     ask = None
     if prices is not None:
         ask = (asked * prices.input + _config.SUGGEST_MAX_TOKENS * prices.output) / 1_000_000
+    if provider_of(proposer)[1].free:
+        ask = 0.0
     train_first, _ = _cost(stage, specs, train, fixed=True)
     select_first, select_worst = _cost(stage, specs, select, fixed=False)
     hold_first, hold_worst = _cost(stage, specs, holdback, fixed=False)
@@ -85,5 +89,7 @@ def render_suggestion_plan(
     ceiling = specs[0].max_cost_usd
     if ceiling is not None:
         text.append(f"ceiling: {words.money(ceiling)} (--max-cost-usd): the search stops there\n")
+    if notice:
+        text.append(f"NOTE: {notice}\n", style="bold yellow")
     text.append("No call was made.")
     return text

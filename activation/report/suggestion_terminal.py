@@ -43,12 +43,14 @@ def _round(suggestion: Suggestion, number: int) -> list[RenderableType]:
 def render_suggestion(suggestion: Suggestion) -> RenderableType:
     parts: list[RenderableType] = [
         Text(f"activation suggest: {suggestion.skill}", style="bold"),
-        Text(f"cells: {', '.join(suggestion.cells)}"),
+        Text(f"cells: {', '.join(suggestion.cells)}; proposer: {suggestion.proposer}"),
         Text(
             f"splits: train {len(suggestion.splits.train)}, select "
             f"{len(suggestion.splits.select)}, holdback {len(suggestion.splits.holdback)} cases"
         ),
     ]
+    if suggestion.notice:
+        parts.append(Text(f"NOTE: {suggestion.notice}", style="bold yellow"))
     for number in range(len(suggestion.rounds)):
         parts += _round(suggestion, number)
     parts.append(Rule("result"))

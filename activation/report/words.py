@@ -325,11 +325,23 @@ def model_text(spec: RunSpec) -> str:
 
 
 def cost_line(report: Report) -> str:
-    """The run's cost, and where it comes from; unknown is said, never shown as $0."""
+    """The run's cost, and where it comes from; unknown is said, never shown as $0, with
+    what is missing: a price, or the tokens of an agent's runs (a stream that carries none,
+    a run stopped at a load before the agent reported them), which no price can replace."""
     cost, basis = report.usage.cost_usd, stage_named(report.stage).cost_basis(report)
-    if cost is None or basis is None:
-        return f"cost unknown (no price for {model_text(report)}: pass --price-in and --price-out)"
-    return f"cost ${cost:.4f} ({basis})"
+    if cost is not None and basis is not None:
+        return f"cost ${cost:.4f} ({basis})"
+    price = f"no price for {model_text(report)}: pass --price-in and --price-out"
+    ran = [trial.usage for case in report.cases for trial in case.trials if not trial.cached]
+    blind = [u for u in ran if u.cost_usd is None and not (u.input_tokens or u.output_tokens)]
+    if report.agent is None or not blind:
+        return f"cost unknown ({price})"
+    agent = agent_title(report.coding_agent)
+    if report.trial_detail == "all" and len(blind) == len(ran):
+        return f"cost unknown: {agent}'s stream carried no token counts in any of {len(ran)} trials"
+    counted = f"{len(blind)} of {len(ran)}" if report.trial_detail == "all" else "some"
+    tokens = f"{counted} trials stopped before {agent} reported tokens"
+    return f"cost unknown ({tokens})" if basis is not None else f"cost unknown ({price}; {tokens})"
 
 
 def usage_lines(report: Report) -> list[str]:

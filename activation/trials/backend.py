@@ -137,17 +137,17 @@ class Backend(Protocol):
         ...
 
 
-def request_digest(kind: str, request: Mapping[str, Any], key: TrialKey) -> str:
-    """A trial's cache key: the backend kind, the exact request and the trial's identity (the
-    case, the variant role and the trial index), so repeats stay independent samples and the
-    two sides of an A/A run never share an answer. Nothing secret is in a request."""
-    identity = {
-        "kind": kind,
-        "request": request,
-        "case": key.case.id,
-        "variant": key.variant,
-        "index": key.index,
-    }
+def request_digest(
+    kind: str, request: Mapping[str, Any], key: TrialKey | None = None, **more: str
+) -> str:
+    """The one request hasher, for every cache key: the kind of asking, the exact request,
+    `more` (what else decides the answer, such as a judge's model) and for a trial its
+    identity (the case, the variant role and the trial index), so repeats stay independent
+    samples and the two sides of an A/A run never share an answer. Nothing secret is in a
+    request."""
+    identity: dict[str, Any] = {"kind": kind, "request": request, **more}
+    if key is not None:
+        identity |= {"case": key.case.id, "variant": key.variant, "index": key.index}
     return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from activation.commands.main import main
 from activation.report.markdown import escape
-from activation.trials.classifier.mock import NOTICE
+from activation.trials.providers.mock import NOTICE
 from tests.support.cli import one_line_error, read_report
 from tests.support.skill_repo import SkillRepos
 

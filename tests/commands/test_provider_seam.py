@@ -14,8 +14,8 @@ import pytest
 from activation._models import ModelRef, Prices, Usage
 from activation.trials import providers
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.classifier.provider import Provider as Asker
-from activation.trials.classifier.provider import Reply, Throttled
+from activation.trials.providers.asking import Provider as Asker
+from activation.trials.providers.asking import Reply, Throttled
 from tests.support.cli import STATUS_CASES, STATUS_EXPECTED, by_id, one_line_error, run, tallies
 from tests.support.skill_repo import SKILL_ID, SkillRepo
 

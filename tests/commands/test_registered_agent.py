@@ -16,8 +16,8 @@ import pytest
 
 from activation.commands.main import main
 from activation.trials.agents import REGISTRY, agent_named
-from activation.trials.classifier import mock
 from activation.trials.classifier.prompt import system_text
+from activation.trials.providers import mock
 from tests.support.cli import BASELINE, CANDIDATE, by_id, one_line_error, run
 from tests.support.fake_agent import AGENT, write_shim
 from tests.support.fake_agent.listing import CLOSING, HEADING

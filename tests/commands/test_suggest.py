@@ -18,6 +18,7 @@ from activation.inputs.lint import echo
 from activation.inputs.load import load_cases
 from activation.inputs.splits import assign_splits
 from activation.inputs.words import content_words, words
+from activation.report.markdown import escape
 from tests.support.cli import one_line_error
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply, Text
 from tests.support.skill_repo import (
@@ -486,16 +487,34 @@ def test_a_model_on_an_openai_compatible_server_can_propose(
     assert not any(is_proposer(r) for r in fake_api.requests)  # no proposal asked of Claude
 
 
-def test_the_mock_proposes_nothing(
+def test_the_mock_proposes_offline_and_every_output_says_so(
     tmp_path: Path,
     search_suite: Path,
     fake_api: FakeMessagesAPI,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _found = suggest(tmp_path, search_suite, "--proposer", "mock")
-    assert code == 2
-    assert one_line_error(capsys) == (
-        "activation suggest: error: --proposer mock: mock proposes no descriptions: "
-        "pass a real model"
+    """`--proposer mock` runs the whole search with no key and no request: the mock adds the
+    failing groups' tags and the body's words to the current description, and every output
+    (terminal, JSON, Markdown) says the answers and the proposals are the mock's."""
+    markdown = tmp_path / "suggestion.md"
+    flags = ["--model", "mock", "--proposer", "mock", "--rounds", "1", "--max-cost-usd", "5"]
+    code, found = suggest(tmp_path, search_suite, *flags, "--markdown", str(markdown))
+    out = capsys.readouterr().out
+    notice = (
+        "answers from the mock model (word overlap, offline): the verdicts show how the "
+        "pipeline works and mean nothing about the real agent; the proposals are mock's too"
     )
+    assert code == 0
     assert fake_api.requests == []
+    assert (found["proposer"], found["notice"]) == ("mock", notice)
+    (first,) = found["rounds"]
+    assert first["failures"] == [
+        "6 prompts tagged 'chargebacks' that should load billing:refunds went to none (missed)"
+    ]
+    assert [(p["text"], p["verdict"]) for p in first["proposals"]] == [
+        ("Use when issuing refunds. Also for chargeback, step.", "not significantly better")
+    ]
+    assert found["usage"]["cost_usd"] == 0.0
+    assert f"NOTE: {notice}" in " ".join(out.split())
+    assert "cells: A/claude-code/mock; proposer: mock" in out
+    assert f"> **Note:** {escape(notice)}" in markdown.read_text(encoding="utf-8")

@@ -14,16 +14,13 @@ skills folder) is never graded.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, replace
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Self
-
-import orjson
+from typing import Self
 
 from activation import _config
 from activation._behavior import BehaviorCase
@@ -36,18 +33,15 @@ from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
 from activation.trials.backend import request_digest
 from activation.trials.behavior.commands import run_command
 from activation.trials.behavior.graders import grade
-from activation.trials.behavior.judge import JUDGE_SCHEMA, judge_request, read_verdict
+from activation.trials.behavior.judge import ask_judge
 from activation.trials.behavior.workspace import Workspace, read_workspace, write_scaffold
 from activation.trials.cache import Store
-from activation.trials.classifier.answer import Unanswered, answer_payload
-from activation.trials.classifier.provider import Provider
 from activation.trials.providers import provider_of
+from activation.trials.providers.asking import Provider, call, reply_text
 
 INVOKED = "loaded by the prompt's explicit invocation (--invoke)"
 LLM_ANSWER = "response.md"
 """The file the `llm` arm's reply is graded as."""
-JUDGE_KIND = "behavior-judge"
-"""Names a judge's answer in the response cache."""
 
 
 class BehaviorBackend(AgentBackend):
@@ -166,19 +160,14 @@ class BehaviorBackend(AgentBackend):
             "system": case.system or "",
             "messages": [{"role": "user", "content": case.prompt}],
         }
-        reply = await self._llm.ask(request, lambda _sent_at: None)
-        if reply.message is None:
-            return key.failed(f"the model gave no answer: {reply.problem}", reply.usage)
-        text = "".join(
-            str(block.get("text", ""))
-            for block in reply.message.get("content") or ()
-            if block.get("type") == "text"
-        )
+        answer = await call(self._llm, request, reply_text)
+        if answer.value is None:
+            return key.failed(f"the model gave no answer: {answer.problem}", answer.usage)
         work = Path(tempfile.mkdtemp(prefix="activation-llm-", dir=self._scratch))
         try:
             shutil.copytree(self._prepared[case.scaffold_digest], work, dirs_exist_ok=True)
-            (work / LLM_ANSWER).write_text(text, encoding="utf-8")
-            trial = key.graded(False, (), (), self.skill_id, usage=reply.usage,
+            (work / LLM_ANSWER).write_text(answer.value, encoding="utf-8")
+            trial = key.graded(False, (), (), self.skill_id, usage=answer.usage,
                                evidence="one model call, no agent")  # fmt: skip
             return await self._graded(key, trial, work, [])
         finally:
@@ -266,38 +255,10 @@ class BehaviorBackend(AgentBackend):
     async def _ask_judge(
         self, question: str, examples: str | None, workspace: Workspace
     ) -> tuple[bool | None, Usage]:
-        system, user = judge_request(question, examples, workspace)
-        request = {
-            "model": provider_of(self.judge_model)[0].id,
-            "max_tokens": _config.BEHAVIOR_JUDGE_MAX_TOKENS,
-            "system": system,
-            "messages": [{"role": "user", "content": user}],
-            "output_config": {"format": {"type": "json_schema", "schema": JUDGE_SCHEMA}},
-        }
-        key = hashlib.sha256(
-            orjson.dumps(
-                {"kind": JUDGE_KIND, "judge": self.judge_model, "request": request},
-                option=orjson.OPT_SORT_KEYS,
-            )
-        ).hexdigest()
-        kept = self.store.get(key) if self.store is not None else None
-        if kept is not None and isinstance(kept.get("verdict"), bool):
-            return kept["verdict"], Usage(cost_usd=0.0)
         assert self._judge is not None
-        spent = Usage()
-        for _attempt in range(2):
-            reply = await self._judge.ask(request, lambda _sent_at: None)
-            spent += reply.usage
-            if reply.message is None:
-                if not reply.again:
-                    break
-                continue
-            verdict = read_verdict(_answer(reply.message.get("content") or ()))
-            if verdict is not None:
-                if self.store is not None:
-                    self.store.put(key, {"verdict": verdict, "usage": asdict(spent)})
-                return verdict, spent
-        return None, spent
+        model_id = provider_of(self.judge_model)[0].id
+        return await ask_judge(self._judge, self.judge_model, model_id, question, examples,
+                               workspace, self.store)  # fmt: skip
 
     def _keep(self, key: TrialKey, work: Path) -> str | None:
         if self.keep_dir is None:
@@ -344,13 +305,3 @@ def cut_links_out(root: Path) -> None:
 
 def _safe(name: str) -> str:
     return "".join(char if char.isalnum() or char in "._-" else "_" for char in name) or "case"
-
-
-def _answer(content: Sequence[Mapping[str, Any]]) -> object:
-    """The judge's structured answer, else its reply's text (read for `VERDICT: YES`)."""
-    try:
-        return answer_payload(content)
-    except Unanswered:
-        return "".join(
-            str(block.get("text", "")) for block in content if block.get("type") == "text"
-        )

@@ -6,30 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import orjson
 
-
-class Unanswered(Exception):
-    """The response holds no usable answer (refusal, truncation, malformed JSON)."""
-
-
-def answer_payload(content: Sequence[Mapping[str, object]]) -> object:
-    """The answer object: a tool call's input, else the JSON in the text blocks.
-
-    Thinking blocks come first and are skipped; JSON wrapped in prose or a code fence is
-    still read, since some models and gateways ignore the output format.
-    """
-    for block in content:
-        if block.get("type") == "tool_use" and isinstance(block.get("input"), dict):
-            return block["input"]
-    text = "".join(str(block.get("text", "")) for block in content if block.get("type") == "text")
-    start, end = text.find("{"), text.rfind("}")
-    for candidate in (text, text[start : end + 1] if 0 <= start < end else None):
-        if candidate is None:
-            continue
-        try:
-            return orjson.loads(candidate)
-        except orjson.JSONDecodeError:
-            continue
-    raise Unanswered(f"not JSON: {text[:80]!r}")
+from activation.trials.providers.asking import Unanswered, answer_payload
 
 
 def parse_answer(

@@ -1,39 +1,37 @@
 """Stage A's backend: ask a model, as a classifier, which skills of a menu it would invoke.
 
 The answer is a JSON-schema structured output (models that think by default reject forced
-tool calls). A response that holds no usable answer is asked again once, then the trial is
-an error; so is a request that failed (the provider says why). The batch backend beside it
-asks the same requests in Message Batches and reads them the same way (`read`, `chose`).
+tool calls). Each trial is one `call` (trials/providers/asking.py): a response that holds no
+usable answer is asked again once, then the trial is an error; so is a request that failed
+(the provider says why). The batch backend beside it asks the same requests in Message
+Batches through the same `call`, and makes its trials the same way (`trial_of`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Self
 
-from activation._models import Trial, TrialKey, Usage
+from activation._models import Trial, TrialKey
 from activation.trials.backend import Round, request_digest
-from activation.trials.classifier.answer import Unanswered, parse_answer
+from activation.trials.classifier.answer import parse_answer
 from activation.trials.classifier.prompt import Requests
-from activation.trials.classifier.provider import Provider, Throttled
+from activation.trials.providers.asking import Answer, Provider, Throttled, call, ignored
 
 
-def read(message: Mapping[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, ...] | None, str]:
-    """The skills a response chose, or (None, why it holds no usable answer)."""
-    try:
-        return parse_answer(message.get("content") or [], message.get("stop_reason"), names), ""
-    except Unanswered as error:
-        return None, str(error)
+def chosen(message: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    """The skills a response chose; Unanswered when it holds no usable answer."""
+    return parse_answer(message.get("content") or [], message.get("stop_reason"), names)
 
 
-def chose(key: TrialKey, target_id: str, chosen: tuple[str, ...], usage: Usage) -> Trial:
-    """The trial the model's answer makes: the skills it chose, in its order."""
-    return key.fired(chosen, target_id, f"chose {', '.join(chosen) or 'nothing'}", usage)
-
-
-def unusable(key: TrialKey, problem: str, usage: Usage) -> Trial:
-    return key.failed(f"unusable answer after a re-ask ({problem})", usage)
+def trial_of(key: TrialKey, requests: Requests, target_id: str,
+             answer: Answer[tuple[str, ...]]) -> Trial:  # fmt: skip
+    """The trial a call made: the skills the model chose, in its order, or why none."""
+    if answer.value is None:
+        return key.failed(answer.problem, answer.usage)
+    names = requests.ids_of(answer.value)
+    return key.fired(names, target_id, f"chose {', '.join(names) or 'nothing'}", answer.usage)
 
 
 class ClassifierBackend:
@@ -58,19 +56,7 @@ class ClassifierBackend:
     async def run_round(self, round: Round) -> None:
         await round.each(partial(self.run, throttled=round.slots.throttled))
 
-    async def run(self, key: TrialKey, throttled: Throttled = lambda _sent: None) -> Trial:
-        request = self.requests.request(key)
-        usage = Usage()
-        problem = ""
-        for _attempt in range(2):
-            reply = await self.provider.ask(request, throttled)
-            usage += reply.usage
-            if reply.message is None:
-                if not reply.again:
-                    return key.failed(reply.problem, usage)
-                problem = reply.problem
-                continue
-            chosen, problem = read(reply.message, self.requests.names)
-            if chosen is not None:
-                return chose(key, self.target_id, self.requests.ids_of(chosen), usage)
-        return unusable(key, problem, usage)
+    async def run(self, key: TrialKey, throttled: Throttled = ignored) -> Trial:
+        read = partial(chosen, names=self.requests.names)
+        answer = await call(self.provider, self.requests.request(key), read, throttled=throttled)
+        return trial_of(key, self.requests, self.target_id, answer)

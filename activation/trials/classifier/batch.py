@@ -6,8 +6,10 @@ one batch, split where it would pass the API's limits on count or size. Each bat
 written to the state folder the moment it exists, before any wait, so `--batch --resume`
 collects an interrupted run's batches instead of paying for them again; polling backs off,
 and the results are mapped back to trials by `custom_id`. An errored, expired or canceled
-request is an error trial; an unusable answer is asked again once, in a second batch of the
-same round. Nothing to ask sends no batch (the API refuses an empty one), and a batch the API
+request is an error trial. Each trial is one `call` (trials/providers/asking.py), as Stage
+A's direct trials are: its requests go to a gatherer that sends them once every trial of the
+round still asking has asked, so an unusable answer is asked again once, in a second batch
+of the same round. Nothing to ask sends no batch (the API refuses an empty one), and a batch the API
 refuses (HTTP 400) stops the run as an input error: no retry would be taken, and its requests
 are no trials. Ctrl-C and SIGTERM cancel the open batches on the way out (shielded).
 """
@@ -15,6 +17,7 @@ are no trials. Ctrl-C and SIGTERM cancel the open batches on the way out (shield
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Self
 
@@ -24,11 +27,12 @@ import orjson
 
 from activation import _config, state
 from activation._errors import InputError
-from activation._models import Prices, Trial, TrialKey, Usage
+from activation._models import Prices, Trial, TrialKey
 from activation.trials.backend import Round, request_digest
 from activation.trials.budget import CEILING
-from activation.trials.classifier.backend import chose, read, unusable
-from activation.trials.classifier.messages import (
+from activation.trials.classifier.backend import chosen, trial_of
+from activation.trials.classifier.prompt import Requests
+from activation.trials.providers.anthropic import (
     KIND,
     SENT,
     client,
@@ -36,7 +40,7 @@ from activation.trials.classifier.messages import (
     refused,
     unreachable,
 )
-from activation.trials.classifier.prompt import Requests
+from activation.trials.providers.asking import Reply, Throttled, call
 
 Result = tuple[str, Any]
 """("succeeded", message dict) or ("errored" | "expired" | "canceled", detail)."""
@@ -94,6 +98,11 @@ class BatchBackend:
         """Batches not yet ended: (requests finished, requests) each."""
         self._closed = 0
         self._resumed: dict[str, Result] = {}
+        self._asking = 0
+        """Trials of the round not yet made: the gatherer sends once each has asked."""
+        self._gathered: dict[str, dict[str, Any]] = {}
+        self._answered: dict[str, anyio.Event] = {}
+        self._results: dict[str, Result] = {}
 
     async def __aenter__(self) -> Self:
         self._client = client()
@@ -132,56 +141,54 @@ class BatchBackend:
                 keys.append(key)
             else:
                 round.deliver(key.failed(CEILING))
-        usage = {key: Usage() for key in keys}
-        problems: dict[TrialKey, str] = {}
         trials: dict[TrialKey, Trial] = {}
-        asking = keys
-        for attempt in range(2):
-            results = await self._ask_all(asking, attempt, round)
-            again = []
-            for key in asking:
-                trial, problem = self._read(key, results[key], usage)
-                if trial is not None:
-                    trials[key] = trial
-                else:
-                    problems[key] = problem
-                    again.append(key)
-            asking = again
-        for key in asking:
-            trials[key] = unusable(key, problems[key], usage[key])
+        self._asking = len(keys)
+        async with anyio.create_task_group() as group:
+            for key in keys:
+                group.start_soon(self._trial, key, round, trials)
         for key in keys:
             round.slots.done(trials[key])
             round.deliver(trials[key])
 
-    def _read(
-        self, key: TrialKey, result: Result, usage: dict[TrialKey, Usage]
-    ) -> tuple[Trial | None, str]:
-        """A result as the trial, or (None, why it holds no usable answer)."""
+    async def _trial(self, key: TrialKey, round: Round, trials: dict[TrialKey, Trial]) -> None:
+        asker = _InBatch(self, self.cache_key(key)[:40], round)
+        read = partial(chosen, names=self.requests.names)
+        try:
+            answer = await call(asker, self.requests.request(key), read)
+        finally:
+            self._asking -= 1
+        trials[key] = trial_of(key, self.requests, self.target_id, answer)
+        await self._send_if_all_asked(round)
+
+    def reply(self, result: Result) -> Reply:
+        """A batch result as the reply a direct request would have brought."""
         kind, detail = result
         if kind != "succeeded":
-            usage[key] += SENT
-            return key.failed(f"batch request {kind}{detail}", usage[key]), ""
-        usage[key] += message_usage(detail, self.prices, _config.BATCH_DISCOUNT)
-        chosen, problem = read(detail, self.requests.names)
-        if chosen is None:
-            return None, problem
-        return chose(key, self.target_id, self.requests.ids_of(chosen), usage[key]), ""
+            return Reply(SENT, problem=f"batch request {kind}{detail}")
+        return Reply(message_usage(detail, self.prices, _config.BATCH_DISCOUNT), message=detail)
 
-    async def _ask_all(
-        self, keys: Sequence[TrialKey], attempt: int, round: Round
-    ) -> dict[TrialKey, Result]:
-        """Each key's result: from a resumed batch, or from new ones (each re-ask under an
-        id of its own)."""
-        ids = {key: f"{self.cache_key(key)[:40]}-{attempt}" for key in keys}
-        results = {key: self._resumed.pop(ids[key]) for key in keys if ids[key] in self._resumed}
-        asked = [(ids[key], self.requests.request(key)) for key in keys if key not in results]
+    async def result(self, custom_id: str, request: dict[str, Any], round: Round) -> Result:
+        """The result of a request: a resumed batch's, else the one of the batch it goes
+        out in once every trial still asking has asked."""
+        if custom_id in self._resumed:
+            return self._resumed.pop(custom_id)
+        self._gathered[custom_id] = request
+        answered = self._answered[custom_id] = anyio.Event()
+        await self._send_if_all_asked(round)
+        await answered.wait()
+        return self._results.pop(custom_id)
+
+    async def _send_if_all_asked(self, round: Round) -> None:
+        if not self._gathered or len(self._gathered) < self._asking:
+            return
+        asked, self._gathered = list(self._gathered.items()), {}
         found: dict[str, Result] = {}
         async with anyio.create_task_group() as group:
             for part in split(asked, self.max_requests, self.max_bytes):
                 group.start_soon(self._one_batch, part, found, round)
-        for key in keys:
-            results.setdefault(key, found.get(ids[key], ("errored", ": no result")))
-        return results
+        for custom_id, _request in asked:
+            self._results[custom_id] = found.get(custom_id, ("errored", ": no result"))
+            self._answered.pop(custom_id).set()
 
     async def _one_batch(
         self, part: list[tuple[str, dict[str, Any]]], found: dict[str, Result], round: Round
@@ -251,3 +258,27 @@ class BatchBackend:
         if round is not None:
             done = self._closed + sum(finished for finished, _ in self._open.values())
             round.progress.batch(done, self._closed + sum(t for _, t in self._open.values()))
+
+
+class _InBatch:
+    """One trial's asker: each of its requests goes out in its round's batch, under an id
+    of its own (the trial's cache key and the attempt), which a resume finds it by."""
+
+    kind = KIND
+
+    def __init__(self, backend: BatchBackend, prefix: str, round: Round) -> None:
+        self.backend = backend
+        self.prefix = prefix
+        self.round = round
+        self.attempt = 0
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
+
+    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
+        custom_id = f"{self.prefix}-{self.attempt}"
+        self.attempt += 1
+        return self.backend.reply(await self.backend.result(custom_id, request, self.round))

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from activation import _config
 from activation._errors import InputError
 from activation._models import ModelRef, Prices
-from activation.trials.classifier.provider import Provider as Asker
+from activation.trials.providers.asking import Provider as Asker
 
 
 class Uncounted(Exception):

@@ -1,16 +1,113 @@
-"""The mock model (`--model mock`): offline, keyless and free (trials/classifier/mock.py).
-It answers Stage A's requests only: it proposes no descriptions, and has no batches."""
+"""The mock model (`--model mock`): Stage A offline, with no key, free, in the blink of an
+eye; the record and the client together. It has no batches.
+
+It answers the very request a real model would get, in the Messages API's shape, so the
+whole pipeline runs (the menu, the structured answer and its parsing, the cache, every
+verdict, report and exit code). Its rule is plain word overlap: it picks the menu entry that
+shares the most content words with the prompt (the words `lint` counts: not stop words),
+when it shares at least MIN_SHARED of them; on a tie, the entry listed first in this trial's
+menu order, which is shuffled per trial, so a tied case can come out unstable. The verdicts
+say how a description's words meet the prompts' words, and nothing about any real agent:
+every output says so.
+
+It proposes descriptions for `suggest` too, as plainly: the current description with
+words added that the failing groups' tags and the skill's body hold and it lacks (`propose`),
+so a search on the mock runs every step, offline, and finds what word overlap rewards.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+import orjson
 
 from activation._errors import InputError
-from activation._models import ModelRef, Prices
-from activation.trials.classifier import mock
-from activation.trials.classifier.provider import Provider as Asker
+from activation._models import ModelRef, Prices, Usage
+from activation.inputs.words import content_words, is_content, words
+from activation.trials.classifier.prompt import menu_entries, system_text, user_prompt
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted
+from activation.trials.providers.asking import Provider as Asker
+from activation.trials.providers.asking import Reply, Throttled
+
+MODEL = "mock"
+KIND = "mock"
+MIN_SHARED = 2
+ADDED = 3
+"""Words each mock proposal adds to the current description."""
+_INSTRUCTIONS = re.compile(
+    r"Its current description:\n(?P<current>.*?)\n\nIts SKILL\.md body[^\n]*\n(?P<body>.*?)"
+    r"\n\nThe other skills.*?How the current description fails[^\n]*\n(?P<failures>.*?)"
+    r"\n\nRules:\n- Propose (?P<count>\d+) ",
+    re.DOTALL,
+)
+"""The parts of the proposer's instructions (inputs/proposals.py) the mock proposes from."""
+NOTICE = (
+    "answers from the mock model (word overlap, offline): the verdicts show how the "
+    "pipeline works and mean nothing about the real agent"
+)
+
+
+def choose(prompt: str, entries: list[tuple[str, str]]) -> list[str]:
+    """The entry sharing the most content words with the prompt (at least MIN_SHARED)."""
+    words = content_words(prompt)
+    best, best_shared = None, MIN_SHARED - 1
+    for name, description in entries:
+        shared = len(words & content_words(f"{name} {description}"))
+        if shared > best_shared:
+            best, best_shared = name, shared
+    return [] if best is None else [best]
+
+
+def propose(instructions: str) -> list[str]:
+    """The current description, each time with ADDED more of the words it lacks: first the
+    failing groups' tags, then the body's content words, in their order; none when the
+    instructions are not the proposer's or no word is left to add."""
+    found = _INSTRUCTIONS.search(instructions)
+    if found is None:
+        return []
+    current = found["current"].strip()
+    tags = re.findall(r"tagged '([^']+)'", found["failures"])
+    have = content_words(current)
+    new = [word for word in dict.fromkeys([*words(" ".join(tags)), *words(found["body"])])
+           if is_content(word) and not word.isdigit() and word not in have]  # fmt: skip
+    cuts = [new[start : start + ADDED] for start in range(0, len(new), ADDED)]
+    return [f"{current} Also for {', '.join(cut)}." for cut in cuts[: int(found["count"])]]
+
+
+def proposes(request: Mapping[str, Any]) -> bool:
+    """Whether the request asks for descriptions (the proposer's), not for skills."""
+    schema = ((request.get("output_config") or {}).get("format") or {}).get("schema") or {}
+    return "descriptions" in (schema.get("properties") or {})
+
+
+def answer(request: Mapping[str, Any]) -> dict[str, Any]:
+    if proposes(request):
+        data: dict[str, list[str]] = {"descriptions": propose(user_prompt(request))}
+    else:
+        data = {"skills": choose(user_prompt(request), menu_entries(system_text(request)))}
+    return {
+        "type": "message",
+        "role": "assistant",
+        "model": MODEL,
+        "content": [{"type": "text", "text": orjson.dumps(data).decode()}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+    }
+
+
+class MockModel:
+    kind = KIND
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
+
+    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
+        return Reply(Usage(requests=1, cost_usd=0.0), message=answer(request))
 
 
 class Mock:
@@ -19,10 +116,10 @@ class Mock:
     url_variable: str | None = None
     batches = False
     free: str | None = "the mock model is free"
-    proposes = False
+    proposes = True
 
     def check(self, model: ModelRef) -> None:
-        if model.id != mock.MODEL:
+        if model.id != MODEL:
             raise InputError(f"--model mock:{model.id}: the mock has one model: pass --model mock")
 
     def preflight(self, *, calls: bool) -> None:
@@ -32,10 +129,10 @@ class Mock:
         raise Uncounted(NO_COUNTING)
 
     def notice(self) -> str | None:
-        return mock.NOTICE
+        return NOTICE
 
     def asker(self, prices: Prices | None) -> Asker:
-        return mock.MockModel()
+        return MockModel()
 
 
 PROVIDER: ModelProvider = Mock()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from activation.trials.classifier.answer import Unanswered, parse_answer
+from activation.trials.classifier.answer import parse_answer
+from activation.trials.providers.asking import Unanswered
 
 
 def text(value: str) -> dict[str, object]:

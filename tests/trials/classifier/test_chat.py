@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from activation.trials.classifier.chat import chat_request
+from activation.trials.providers.openai_compatible import chat_request
 
 SCHEMA = {"type": "object", "properties": {"verdict": {"type": "string"}}}
 REQUEST = {

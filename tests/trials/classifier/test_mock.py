@@ -8,9 +8,9 @@ import orjson
 from activation._models import Case, Trial, TrialKey, Usage
 from activation.trials.agents.claude_code.listing import render
 from activation.trials.classifier.backend import ClassifierBackend
-from activation.trials.classifier.mock import MIN_SHARED, MockModel, answer, choose
 from activation.trials.classifier.prompt import Requests
 from activation.trials.listing.model import ListedSkill
+from activation.trials.providers.mock import MIN_SHARED, MockModel, answer, choose
 
 MENU = [
     ("billing:refunds", "Use when issuing refunds or answering chargebacks on Stripe orders."),

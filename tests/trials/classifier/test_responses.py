@@ -14,10 +14,10 @@ import pytest
 
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
-from activation.trials.classifier.backend import read
+from activation.trials.classifier.backend import chosen
 from activation.trials.classifier.prompt import CACHED, answer_schema
-from activation.trials.classifier.provider import Reply, Throttled
-from activation.trials.classifier.responses import ResponsesAPI
+from activation.trials.providers.asking import Reply, Throttled, Unanswered
+from activation.trials.providers.openai import ResponsesAPI
 from tests.support.responses_api import (
     Error,
     FakeResponsesAPI,
@@ -108,7 +108,7 @@ def test_the_request_is_translated_and_the_answer_read(api: FakeResponsesAPI) ->
     assert reply.message["content"] == [{"type": "text", "text": REFUNDS.text}]
     assert reply.message["stop_reason"] == "end_turn"
     assert reply.message["model"] == "gpt-5.5"
-    assert read(reply.message, NAMES) == (("billing:refunds",), "")
+    assert chosen(reply.message, NAMES) == ("billing:refunds",)
     assert reply.usage == USAGE
     assert (reply.problem, reply.again, told) == ("", False, [])
 
@@ -143,7 +143,9 @@ def test_a_refusal_is_no_answer(api: FakeResponsesAPI) -> None:
     assert reply.message is not None
     assert reply.message["content"] == []
     assert reply.message["stop_reason"] == "refusal"
-    assert read(reply.message, NAMES) == (None, "stop reason refusal")
+    with pytest.raises(Unanswered) as raised:
+        chosen(reply.message, NAMES)
+    assert str(raised.value) == "stop reason refusal"
     assert reply.usage == USAGE
 
 
@@ -153,7 +155,9 @@ def test_an_answer_cut_at_max_output_tokens_is_no_answer(api: FakeResponsesAPI) 
     assert reply.message is not None
     assert reply.message["content"] == [{"type": "text", "text": '{"skills": ["billing:ref'}]
     assert reply.message["stop_reason"] == "max_tokens"
-    assert read(reply.message, NAMES) == (None, "stop reason max_tokens")
+    with pytest.raises(Unanswered) as raised:
+        chosen(reply.message, NAMES)
+    assert str(raised.value) == "stop reason max_tokens"
     assert reply.usage == USAGE
 
 
@@ -186,7 +190,7 @@ def test_a_429_is_told_once_and_the_retry_answers(api: FakeResponsesAPI) -> None
     assert len(api.requests) == 2
     assert api.requests[0].body == api.requests[1].body
     assert reply.message is not None
-    assert read(reply.message, NAMES) == (("billing:refunds",), "")
+    assert chosen(reply.message, NAMES) == ("billing:refunds",)
     assert reply.usage == Usage(
         requests=1,
         input_tokens=476,

@@ -15,10 +15,10 @@ import pytest
 
 from activation._errors import ApiUnreachable, AuthError
 from activation._models import Prices, Usage
-from activation.trials.classifier.backend import read
+from activation.trials.classifier.backend import chosen
 from activation.trials.classifier.prompt import CACHED, answer_schema
-from activation.trials.classifier.provider import Reply, Throttled
 from activation.trials.providers import provider_named
+from activation.trials.providers.asking import Reply, Throttled, Unanswered
 from tests.support.chat_api import Answer, ChatRequest, Error, FakeChatAPI, Tokens
 
 KEY = "local-test-SECRET-0123456789"
@@ -99,7 +99,7 @@ def test_the_request_is_translated_and_the_answer_read(api: FakeChatAPI) -> None
         "content": [{"type": "text", "text": REFUNDS.text}],
         "stop_reason": "end_turn",
     }
-    assert read(reply.message, NAMES) == (("billing:refunds",), "")
+    assert chosen(reply.message, NAMES) == ("billing:refunds",)
     assert reply.usage == USAGE
     assert (reply.problem, reply.again, told) == ("", False, [])
 
@@ -111,7 +111,7 @@ def test_a_set_key_is_sent(api: FakeChatAPI, monkeypatch: pytest.MonkeyPatch) ->
     reply = ask()
     assert api.requests[0].headers["authorization"] == f"Bearer {KEY}"
     assert reply.message is not None
-    assert read(reply.message, NAMES) == (("billing:refunds",), "")
+    assert chosen(reply.message, NAMES) == ("billing:refunds",)
 
 
 def test_without_prices_the_cost_is_unknown(api: FakeChatAPI) -> None:
@@ -125,7 +125,9 @@ def test_an_answer_cut_at_the_token_limit_is_no_answer(api: FakeChatAPI) -> None
     reply = ask()
     assert reply.message is not None
     assert reply.message["stop_reason"] == "max_tokens"
-    assert read(reply.message, NAMES) == (None, "stop reason max_tokens")
+    with pytest.raises(Unanswered) as raised:
+        chosen(reply.message, NAMES)
+    assert str(raised.value) == "stop reason max_tokens"
     assert reply.usage == USAGE
 
 
@@ -156,7 +158,7 @@ def test_a_429_is_told_once_and_the_retry_answers(
     assert before <= told[0] <= after
     assert len(api.requests) == 2
     assert reply.message is not None
-    assert read(reply.message, NAMES) == (("billing:refunds",), "")
+    assert chosen(reply.message, NAMES) == ("billing:refunds",)
     assert reply.usage == Usage(
         requests=1, input_tokens=1500, output_tokens=12, cost_usd=USAGE.cost_usd, throttled=1
     )

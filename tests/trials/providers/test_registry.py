@@ -64,7 +64,7 @@ def test_each_provider_says_what_it_can_do() -> None:
                               "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL", False, None, True),
         "google": ("google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "GOOGLE_GEMINI_BASE_URL",
                    False, None, True),
-        "mock": ("mock", (), None, False, "the mock model is free", False),
+        "mock": ("mock", (), None, False, "the mock model is free", True),
     }  # fmt: skip
 
 
