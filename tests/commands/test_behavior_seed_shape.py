@@ -59,6 +59,11 @@ ADVICE = [
     f"ledger-python grader 2 (no raw HTTP) {NO_LEVEL}",
 ]
 MANUAL_LINE = f"warning ledger-branding {MANUAL}"
+SCOPE = (
+    "lint: checked plugins/payments/skills/refunds/SKILL.md (frontmatter, the files each refers "
+    "to, what 6 agents list) and 1 case file (evals/): "
+)
+"""What lint says it looked at: the repo's one skill and the suite it was given."""
 
 
 def lines(out: str) -> list[str]:
@@ -73,13 +78,13 @@ def test_lint_gives_levels_and_the_final_judge_as_advice_and_strict_as_errors(
     assert lines(capsys.readouterr().out) == [
         MANUAL_LINE,
         *(f"warning {line}" for line in ADVICE),
-        "lint: 0 errors, 6 warnings",
+        SCOPE + "0 errors, 6 warnings",
     ]
     assert main(["lint", "--behavior", "evals", "--strict"]) == 1
     assert lines(capsys.readouterr().out) == [
+        *(f"error {line}" for line in ADVICE),  # errors first: lint sorts them ahead
         MANUAL_LINE,
-        *(f"error {line}" for line in ADVICE),
-        "lint: 5 errors, 1 warning",
+        SCOPE + "5 errors, 1 warning",
     ]
 
 

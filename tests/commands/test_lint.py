@@ -491,7 +491,7 @@ def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     assert code == 1
     assert out.splitlines() == [
         "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
-        "error    -  skills/bestiary/SKILL.md: the frontmatter is not valid YAML (while parsing "
+        "error    -  skills/bestiary/SKILL.md:2: the frontmatter is not valid YAML (while parsing "
         "a flow sequence)",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings",
     ]
