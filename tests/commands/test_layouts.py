@@ -195,6 +195,15 @@ def test_a_broken_sibling_is_left_out_with_a_warning_and_is_a_lint_error(
 
 
 @ALL
+def test_a_copy_leaves_a_broken_sibling_out(layout: Layout, repo: Path, tmp_path: Path) -> None:
+    (repo / sibling_path(layout)).write_text(BROKEN)
+    inputs = load_inputs(repo, cases=Path("cases.json"))
+    copy = make_set_copy(inputs.target, inputs.candidate, tmp_path / "copy")
+    found = [path.relative_to(copy).as_posix() for path in copy.rglob("SKILL.md")]
+    assert found == [Path(layout.measured).relative_to(layout.set_root).as_posix()]
+
+
+@ALL
 def test_the_measured_skills_own_broken_skill_md_stays_an_input_error(
     layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
