@@ -227,3 +227,16 @@ def test_behavior_inputs_of_a_root_plugin_are_read_from_git(tmp_path: Path) -> N
     assert orjson.loads(tree[".claude-plugin/plugin.json"]) == {"name": "billing",
                                                                  "version": "1.0.0"}  # fmt: skip
     assert "skills/refunds/SKILL.md" in tree and "cases.json" in tree
+
+
+def test_lint_names_a_sibling_with_no_description(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The agents cannot list it: an error in lint, while the run goes on without it."""
+    layout = LAYOUTS["root-plugin"]
+    build_layout(tmp_path / "repo", layout)
+    monkeypatch.chdir(tmp_path / "repo")
+    Path("skills/invoices/SKILL.md").write_text("---\nname: invoices\n---\n# Invoices\n")
+    assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
+    out = capsys.readouterr().out
+    assert "error    -        skills/invoices/SKILL.md: the frontmatter has no 'description'" in out
