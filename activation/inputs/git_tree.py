@@ -148,9 +148,9 @@ def _members_at(
     except (InputError, *GIT_LOOKUP_ERRORS):
         return
     for member in target.members:
-        folder = prefix / PurePosixPath(member.as_posix()).parent
         if member == target.skill_path:
             continue
+        folder = prefix / PurePosixPath(member.as_posix()).parent
         try:
             item = _subtree(tree, folder)
         except KeyError:

@@ -195,6 +195,15 @@ def test_a_broken_sibling_is_left_out_with_a_warning_and_is_a_lint_error(
 
 
 @ALL
+def test_a_copy_leaves_a_broken_sibling_out(layout: Layout, repo: Path, tmp_path: Path) -> None:
+    (repo / sibling_path(layout)).write_text(BROKEN)
+    inputs = load_inputs(repo, cases=Path("cases.json"))
+    copy = make_set_copy(inputs.target, inputs.candidate, tmp_path / "copy")
+    found = [path.relative_to(copy).as_posix() for path in copy.rglob("SKILL.md")]
+    assert found == [Path(layout.measured).relative_to(layout.set_root).as_posix()]
+
+
+@ALL
 def test_the_measured_skills_own_broken_skill_md_stays_an_input_error(
     layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -218,3 +227,16 @@ def test_behavior_inputs_of_a_root_plugin_are_read_from_git(tmp_path: Path) -> N
     assert orjson.loads(tree[".claude-plugin/plugin.json"]) == {"name": "billing",
                                                                  "version": "1.0.0"}  # fmt: skip
     assert "skills/refunds/SKILL.md" in tree and "cases.json" in tree
+
+
+def test_lint_names_a_sibling_with_no_description(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The agents cannot list it: an error in lint, while the run goes on without it."""
+    layout = LAYOUTS["root-plugin"]
+    build_layout(tmp_path / "repo", layout)
+    monkeypatch.chdir(tmp_path / "repo")
+    Path("skills/invoices/SKILL.md").write_text("---\nname: invoices\n---\n# Invoices\n")
+    assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
+    out = capsys.readouterr().out
+    assert "error    -        skills/invoices/SKILL.md: the frontmatter has no 'description'" in out

@@ -152,7 +152,10 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     copy_root = dest_parent / target.plugin_root.name
     if variant.tree:
         write_tree(variant.tree, copy_root)
-        _keep_members(target, copy_root)
+        root = target.plugin_root.relative_to(target.repo)
+        _keep_members(
+            target, copy_root, {copy_root / p.relative_to(root).parent for p in target.members}
+        )
         return copy_root
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
@@ -173,15 +176,15 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
         for folder in (copy_root / here.parent.parent).iterdir():
             if (folder / "SKILL.md").is_file() and folder not in kept:
                 shutil.rmtree(folder)
-    _keep_members(target, copy_root)
+    _keep_members(target, copy_root, kept)
     return copy_root
 
 
-def _keep_members(target: Target, copy_root: Path) -> None:
+def _keep_members(target: Target, copy_root: Path, kept: set[Path]) -> None:
     """The plugin as the agent loads it from the copy: named as the marketplace entry names
-    it (its manifest says so), and, when the entry names its skills, holding only those
-    (every other skill folder of the copy is gone; one outside `skills/` is named in the
-    manifest)."""
+    it (its manifest says so), and, when the entry names its skills, holding only the
+    `kept` skill folders of those (every other skill folder of the copy is gone; one
+    outside `skills/` is named in the manifest)."""
     manifest = copy_root / MANIFEST
     try:
         data = orjson.loads(manifest.read_bytes()) if manifest.is_file() else {}
@@ -191,8 +194,7 @@ def _keep_members(target: Target, copy_root: Path) -> None:
     named = data.get("name") or copy_root.name
     if not target.in_plugin or (named == target.plugin_name and not target.members):
         return
-    root = target.plugin_root.relative_to(target.repo)
-    members = {copy_root / Path(path).relative_to(root).parent for path in target.members}
+    members = kept if target.members else set()
     for skill_file in sorted(copy_root.rglob("SKILL.md")) if members else ():
         folder = skill_file.parent
         related = any(folder.is_relative_to(m) or m.is_relative_to(folder) for m in members)
