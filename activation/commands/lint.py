@@ -242,7 +242,8 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
         elif document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    agents = set_findings(set_targets(targets), args, shown, findings, broken, session)
+    found, agents = set_findings(set_targets(targets), args, shown, broken, session)
+    findings += found
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
@@ -360,21 +361,21 @@ def set_findings(
     anchors: Sequence[Target],
     args: argparse.Namespace,
     shown: dict[str, str],
-    findings: list[Finding],
     broken: set[Path],
     session: Session,
-) -> int:
-    """Each set's own checks, added to `findings`: its skills that read alike (on the menu
-    a run would list), and what each agent lists of it (at `--candidate`, else the working
-    tree), as findings on the skills of `shown` (id -> SKILL.md: those in scope that let
-    the model invoke them). A set with a SKILL.md that does not parse (`broken`,
-    already an error) is said once. Returns how many agents were checked."""
+) -> tuple[list[Finding], int]:
+    """Each set's own checks: its skills that read alike (on the menu a run would list),
+    and what each agent lists of it (at `--candidate`, else the working tree), as findings
+    on the skills of `shown` (id -> SKILL.md: those in scope that let the model invoke
+    them); and how many agents were checked. A set with a SKILL.md that does not parse
+    (`broken`, already an error) is said once."""
     from activation.commands.visibility import set_inputs
     from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
 
     agents = known()
+    findings: list[Finding] = []
     for target in anchors:
         if target.skills_dir in broken:
             where = target.skills_dir.as_posix()
@@ -385,7 +386,7 @@ def set_findings(
         findings += overlap_findings(menu_of(target, args)[1])
         for agent in agents:
             findings += lint_findings(agent_view(agent, inputs, None, ("candidate",)), shown)
-    return len(agents) if anchors else 0
+    return findings, len(agents) if anchors else 0
 
 
 def case_file_findings(
