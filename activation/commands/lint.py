@@ -27,6 +27,8 @@ from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
 from activation.inputs.target import PASS_A_SKILL, SkillNotChosen
 from activation.inputs.variants import git_ref, working_tree_spec
 
+SetKey = tuple[Path, str | None]
+"""A skill set: its plugin's root and name, or its skills folder and None (visibility.set_key)."""
 SHOWN_FILES = 5
 """How many case files the last line names (the count is always whole)."""
 
@@ -200,6 +202,7 @@ def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Findin
 def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
     """The repository's own skill set (or `--skill-path`'s skill): each SKILL.md, what each
     agent lists of it, and each case file found, linted for the skill it is about."""
+    from activation.commands.visibility import first_of_each_set, set_key
     from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
 
     cwd = Path.cwd()
@@ -234,16 +237,17 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
         )
     targets = {path: resolve_target(root, str(path), cwd) for path in paths}
     shown: dict[str, str] = {}
-    broken: set[Path] = set()
+    broken: set[SetKey] = set()
     for path, target in targets.items():
         checked, document = skill_file_findings(root, path)
         findings += checked
         if document is None:
-            broken.add(target.skills_dir)
+            broken.add(set_key(target))
         elif document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    agents = set_findings(set_targets(targets), args, shown, findings, broken, session)
+    found, agents = set_findings(first_of_each_set(targets.values()), args, shown, broken, session)
+    findings += found
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
@@ -257,14 +261,6 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
     suites = [f"{_shown(folder, root)}/" for folder in folders]
     scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
     return sorted(findings, key=lambda finding: finding.level != "error"), scope
-
-
-def set_targets(targets: dict[Path, Target]) -> list[Target]:
-    """One skill of each set (the first), to read the set by."""
-    first: dict[Path, Target] = {}
-    for target in targets.values():
-        first.setdefault(target.skills_dir, target)
-    return list(first.values())
 
 
 def repo_case_files(
@@ -326,10 +322,11 @@ def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:
 
 
 def candidate_findings(
-    targets: dict[Path, Target], args: argparse.Namespace, broken: set[Path]
+    targets: dict[Path, Target], args: argparse.Namespace, broken: set[SetKey]
 ) -> list[Finding]:
     """With `--candidate`, each skill's description there (the working tree's is checked
     with its SKILL.md)."""
+    from activation.commands.visibility import set_key
     from activation.inputs.lint import description_findings
     from activation.inputs.load import resolve_variant
 
@@ -338,7 +335,7 @@ def candidate_findings(
     return [
         finding
         for target in targets.values()
-        if target.skills_dir not in broken
+        if set_key(target) not in broken
         for finding in description_findings(
             resolve_variant(args.candidate, target, Path.cwd()).description,
             f"{target.skill_path.as_posix()} at {args.candidate}",
@@ -361,32 +358,31 @@ def set_findings(
     anchors: Sequence[Target],
     args: argparse.Namespace,
     shown: dict[str, str],
-    findings: list[Finding],
-    broken: set[Path],
+    broken: set[SetKey],
     session: Session,
-) -> int:
-    """Each set's own checks, added to `findings`: its skills that read alike (on the menu
-    a run would list), and what each agent lists of it (at `--candidate`, else the working
-    tree), as findings on the skills of `shown` (id -> SKILL.md: those in scope that let
-    the model invoke them). A set with a SKILL.md that does not parse (`broken`,
-    already an error) is said once. Returns how many agents were checked."""
-    from activation.commands.visibility import set_inputs
+) -> tuple[list[Finding], int]:
+    """Each set's own checks: its skills that read alike (on the menu a run would list),
+    and what each agent lists of it (at `--candidate`, else the working tree), as findings
+    on the skills of `shown` (id -> SKILL.md: those in scope that let the model invoke
+    them); and how many agents were checked. A set with a SKILL.md that does not parse
+    (`broken`, already an error) is said once."""
+    from activation.commands.visibility import set_inputs, set_key, set_name
     from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
 
     agents = known()
+    findings: list[Finding] = []
     for target in anchors:
-        if target.skills_dir in broken:
-            where = target.skills_dir.as_posix()
-            session.warn([f"what the agents list of {where}/ was not checked: a SKILL.md "
-                          "there does not parse (the error above)"])  # fmt: skip
+        if set_key(target) in broken:
+            session.warn([f"what the agents list of {set_name(target)} was not checked: a "
+                          "SKILL.md there does not parse (the error above)"])  # fmt: skip
             continue
         inputs = set_inputs(target, args.candidate, None, args.catalog)
         findings += overlap_findings(menu_of(target, args)[1])
         for agent in agents:
             findings += lint_findings(agent_view(agent, inputs, None, ("candidate",)), shown)
-    return len(agents) if anchors else 0
+    return findings, len(agents) if anchors else 0
 
 
 def case_file_findings(
@@ -394,12 +390,13 @@ def case_file_findings(
     file: str,
     targets: dict[Path, Target],
     args: argparse.Namespace,
-    broken: set[Path],
+    broken: set[SetKey],
     session: Session,
 ) -> list[Finding]:
     """A case file found in the repo, checked with the description and menu of the skill
     it is about (its own `skill`, else the skill folder it lies in); alone when it names no
     skill of the repo, or when that skill's set cannot be read."""
+    from activation.commands.visibility import set_key
     from activation.inputs.load import read_cases
 
     try:
@@ -413,7 +410,7 @@ def case_file_findings(
         about = f"names {checked.written_for}" if checked.written_for else "names no skill"
         said = f"{file}: {about}, and no skill of this repo holds it: its cases were checked"
         alone.append(Finding("warning", None, f"{said} without a description or menu"))
-    elif owner.skills_dir in broken:
+    elif set_key(owner) in broken:
         session.warn(
             [f"{file}: its cases were checked alone (a SKILL.md of its set does not parse)"]
         )

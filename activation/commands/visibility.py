@@ -6,6 +6,7 @@ when the candidate is less visible than the baseline in any agent, 2 for bad inp
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,15 +21,29 @@ def set_anchors(repo: Path | None, skill_path: str | None, cwd: Path) -> tuple[T
     """One skill of each set to read it by: `--skill-path`'s, else the first skill of each
     set found in the repo (every skill of a set is reported alike, whichever anchors it)."""
     from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
-    from activation.inputs.target import SKILL_FILE_NAME, WHERE, skill_sets
+    from activation.inputs.target import SKILL_FILE_NAME, WHERE
 
     if skill_path is not None:
         return (resolve_target(repo, skill_path, cwd),)
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
-    sets = skill_sets(find_skill_files(root))
-    if not sets:
+    found = find_skill_files(root)
+    if not found:
         raise InputError(f"no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path")
-    return tuple(resolve_target(root, str(paths[0]), cwd) for paths in sets.values())
+    return first_of_each_set(resolve_target(root, str(path), cwd) for path in found)
+
+
+def set_key(target: Target) -> tuple[Path, str | None]:
+    """What makes two skills one set: the plugin (its root and name: a marketplace may
+    name several plugins over one folder), or the skills folder."""
+    return target.plugin_root, target.plugin_name
+
+
+def first_of_each_set(targets: Iterable[Target]) -> tuple[Target, ...]:
+    """The first skill of each set, in the order the sets are met."""
+    first: dict[tuple[Path, str | None], Target] = {}
+    for target in targets:
+        first.setdefault(set_key(target), target)
+    return tuple(first.values())
 
 
 def set_inputs(
@@ -101,5 +116,6 @@ def main_visibility(session: Session, argv: list[str]) -> int:
 
 
 def set_name(target: Target) -> str:
-    """The set in a report of several: its folder of skills, repo-relative."""
-    return f"{target.skills_dir.as_posix()}/"
+    """The set in a report of several: its plugin, else its folder of skills."""
+    folder = f"{target.skills_dir.as_posix()}/"
+    return f"plugin {target.plugin_name} ({folder})" if target.plugin_name else folder

@@ -43,7 +43,8 @@ Given the menu the run would list (the measured skill's set, the distractors, th
   a sibling would go unseen (an error under a routing suite's policy, for a set of one too;
   not for one skill's own file among the repo's, when `lint` checks them all);
 - two skills of the menu, one of them the set's, whose entries read alike (inputs/overlap.py):
-  a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR`;
+  a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR` (said once per set, not per
+  file, when `lint` checks a whole repo: `overlap_findings`);
 - a prompt that echoes a sibling's entry, by the rule above.
 """
 
@@ -154,8 +155,9 @@ def lint(
 ) -> tuple[Finding, ...]:
     """Every check; `description` None skips those that need one, `menu` None those about
     the skills around it. `alone`: the file is one of several in the repo, each skill's
-    own, so the siblings no case of it expects are not its to cover (a routing file still
-    covers its set). Errors first, then warnings."""
+    own, so the siblings no case of it expects are not its to cover, nor the set's skills
+    that read alike (said once per set); a routing file still covers its set. Errors
+    first, then warnings."""
     findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
     if description is not None:
         findings += description_findings(description)

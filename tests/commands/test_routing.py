@@ -536,6 +536,7 @@ def test_a_lone_skill_gets_the_generic_distractors_and_every_output_says_which(
     assert run("--dry-run") == 0
     plan = " ".join(capsys.readouterr().out.split())
     assert "1 sibling(s)" not in plan and "8 distractor(s)" in plan
+    assert "13 of Claude Code's own" in plan  # no distractor hides a built-in
     assert f"note: {GENERIC_NOTE}" in plan
     assert "stripe-payments" not in plan
 

@@ -326,7 +326,7 @@ def test_a_repo_of_two_sets_is_shown_set_by_set(
         "== OpenCode 1.18.33 (its default model): .agents/skills/",
         "  alpha: listed whole",
         "",
-        "== OpenCode 1.18.33 (its default model): plugins/tools/skills/",
+        "== OpenCode 1.18.33 (its default model): plugin tools (plugins/tools/skills/)",
         "  tools:beta: listed whole",
         "",
         "OK: shown; pass --baseline to compare.",

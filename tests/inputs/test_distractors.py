@@ -82,11 +82,11 @@ def test_the_generic_set_is_tied_to_no_vendor_and_reads_like_real_skills() -> No
     skills = load_distractors(GENERIC)
     names = [skill.name for skill in skills]
     assert names == [
-        "code-review",
         "dependency-updates",
         "docs-writer",
         "git-helper",
         "pdf-tools",
+        "pr-reviewer",  # not code-review: that is a Claude Code built-in, which it would hide
         "shell-scripts",
         "spreadsheet-data",
         "test-runner",
