@@ -86,13 +86,27 @@ def test_lint_gives_levels_and_the_final_judge_as_advice_and_strict_as_errors(
 @pytest.mark.usefixtures("seeded")
 def test_the_dry_run_plans_the_seed_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["behavior", "--agent", "fake", "--dry-run"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "warning" not in err
     assert "2 behavior case(s), 5 grader(s) in all" in out
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert (
         "The first round would make 18 agent run(s) (2 cases x 3 arms x 3 trials); suspicious "
         "cases then get more, up to 21 trials (90 at most). No call was made."
     ) in out
+
+
+def test_a_key_the_tool_does_not_use_is_named_by_the_run_too(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deps = seeded / "evals" / "ledger-deps.json"
+    deps.write_text(deps.read_text().replace('"slug"', '"owner": "payments", "slug"', 1))
+    assert main(["behavior", "--agent", "fake", "--dry-run"]) == 0
+    suite = seeded / "evals"
+    assert capsys.readouterr().err == (
+        f"warning: {suite}: keys not used by activation (they change nothing in this run): "
+        f"owner; see activation lint --behavior {suite}\n"
+    )
 
 
 def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
