@@ -8,7 +8,6 @@ output reports the unlevelled graders as such."""
 from __future__ import annotations
 
 import html
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,8 @@ import pytest
 
 from activation.commands.main import main
 from activation.inputs.behavior_lint import MANUAL, NO_JUDGE, NO_LEVEL
-from activation.trials.agents import REGISTRY as AGENTS
 from tests.support.cli import read_report
-from tests.support.fake_agent import write_shim
+from tests.support.fake_agent_runs import behave_in_every_format, fake_agent_on_path
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text
 from tests.support.skill_repo import SkillRepos
 
@@ -39,11 +37,7 @@ def seeded(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     repo = skill_repo(text=SKILL)
     shutil.copytree(SEED / "cases", repo.root / "evals")
     monkeypatch.chdir(repo.root)
-    monkeypatch.setitem(AGENTS, "fake", "tests.support.fake_agent")
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    write_shim(folder)
-    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
     return repo.root
 
 
@@ -118,10 +112,7 @@ def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
 ) -> None:
     fake_api.script = says_yes
     monkeypatch.setenv("COLUMNS", "200")
-    paths = {name: tmp_path / f"report.{name}" for name in ("json", "markdown", "html", "junit")}
-    flags = [flag for name, path in paths.items() for flag in (f"--{name}", str(path))]
-    code = main(["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3",
-                 "--full-record", *flags])  # fmt: skip
+    code, paths = behave_in_every_format(tmp_path)
     out, err = capsys.readouterr()
     assert code == 0, err
     report: dict[str, Any] = read_report(paths["json"])
