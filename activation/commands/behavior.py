@@ -33,6 +33,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     args, settings = parse_settings(BEHAVIOR, argv)
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
+    from activation.inputs.behavior_lint import unread_warning
     from activation.inputs.behavior_load import load_behavior_inputs
     from activation.inputs.variants import skipped_warnings
     from activation.trials.stage import stage_named
@@ -54,6 +55,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     )
     refuse_unsound(inputs.behavior, suite)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
+    session.warn(unread_warning(inputs.behavior, str(suite)))
     specs = behavior_cells(args, stage, inputs.behavior)
     cells = shard_cells(session, args, specs, inputs)
     if args.dry_run:

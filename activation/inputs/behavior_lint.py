@@ -88,6 +88,18 @@ def _case_findings(case: BehaviorCase, strict: bool) -> Iterator[Finding]:
         yield Finding("error", case.id, NO_POSITIVE)
 
 
+def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:
+    """The keys of the cases' files this tool does not use, in one line for a run to warn
+    (lint names each by case): a key is never dropped without a word."""
+    keys = dict.fromkeys(key for case in cases for key in case.unread)
+    if not keys:
+        return []
+    return [
+        f"{suite}: keys not used by activation (they change nothing in this run): "
+        f"{', '.join(keys)}; see activation lint --behavior {suite}"
+    ]
+
+
 def missing_references(skill_body: str, existing_paths: Collection[str]) -> tuple[str, ...]:
     """The files a SKILL.md body refers to that are not among `existing_paths` (POSIX paths
     relative to the skill's folder), in order of first mention.

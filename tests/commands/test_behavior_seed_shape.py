@@ -8,7 +8,6 @@ output reports the unlevelled graders as such."""
 from __future__ import annotations
 
 import html
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,8 @@ import pytest
 
 from activation.commands.main import main
 from activation.inputs.behavior_lint import MANUAL, NO_JUDGE, NO_LEVEL
-from activation.trials.agents import REGISTRY as AGENTS
 from tests.support.cli import read_report
-from tests.support.fake_agent import write_shim
+from tests.support.fake_agent_runs import behave_in_every_format, fake_agent_on_path
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text
 from tests.support.skill_repo import SkillRepos
 
@@ -39,11 +37,7 @@ def seeded(skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     repo = skill_repo(text=SKILL)
     shutil.copytree(SEED / "cases", repo.root / "evals")
     monkeypatch.chdir(repo.root)
-    monkeypatch.setitem(AGENTS, "fake", "tests.support.fake_agent")
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    write_shim(folder)
-    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
     return repo.root
 
 
@@ -91,13 +85,27 @@ def test_lint_gives_levels_and_the_final_judge_as_advice_and_strict_as_errors(
 @pytest.mark.usefixtures("seeded")
 def test_the_dry_run_plans_the_seed_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["behavior", "--agent", "fake", "--dry-run"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "warning" not in err
     assert "2 behavior case(s), 5 grader(s) in all" in out
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert (
         "The first round would make 18 agent run(s) (2 cases x 3 arms x 3 trials); suspicious "
         "cases then get more, up to 21 trials (90 at most). No call was made."
     ) in out
+
+
+def test_a_key_the_tool_does_not_use_is_named_by_the_run_too(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deps = seeded / "evals" / "ledger-deps.json"
+    deps.write_text(deps.read_text().replace('"slug"', '"owner": "payments", "slug"', 1))
+    assert main(["behavior", "--agent", "fake", "--dry-run"]) == 0
+    suite = seeded / "evals"
+    assert capsys.readouterr().err == (
+        f"warning: {suite}: keys not used by activation (they change nothing in this run): "
+        f"owner; see activation lint --behavior {suite}\n"
+    )
 
 
 def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
@@ -109,10 +117,7 @@ def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
 ) -> None:
     fake_api.script = says_yes
     monkeypatch.setenv("COLUMNS", "200")
-    paths = {name: tmp_path / f"report.{name}" for name in ("json", "markdown", "html", "junit")}
-    flags = [flag for name, path in paths.items() for flag in (f"--{name}", str(path))]
-    code = main(["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3",
-                 "--full-record", *flags])  # fmt: skip
+    code, paths = behave_in_every_format(tmp_path)
     out, err = capsys.readouterr()
     assert code == 0, err
     report: dict[str, Any] = read_report(paths["json"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,15 @@ from activation.commands.main import main
 from activation.graders import REGISTRY
 from activation.graders.base import Answers, Checked, Files, Grader
 from activation.graders.parse import field_readers
-from activation.trials.agents import REGISTRY as AGENTS
 from tests.support.cli import read_report
-from tests.support.fake_agent import write_shim
+from tests.support.fake_agent_runs import behave_in_every_format, fake_agent_on_path
 from tests.support.skill_repo import SkillRepo, SkillRepos
 from tests.test_docs import load_hooks
 
 
 @dataclass(frozen=True, kw_only=True)
 class FirstLine(Grader):
-    """Some file matching `file_pattern` starts with the line `line`."""
+    """The file `file` starts with the line `line`: a type only this test registers."""
 
     type = "first_line"
     passes = "some file named `file` starts with the line `line`"
@@ -67,11 +65,7 @@ CASES = {
 def registered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The one line that adds a grader type (and the fake agent), for this test only."""
     monkeypatch.setitem(REGISTRY, "first_line", FirstLine)
-    monkeypatch.setitem(AGENTS, "fake", "tests.support.fake_agent")
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    write_shim(folder)
-    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
 
 
 def made(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, cases: object) -> SkillRepo:
@@ -128,10 +122,7 @@ def test_a_stage_c_run_grades_with_it_and_every_output_shows_it(
 ) -> None:
     made(skill_repo, monkeypatch, CASES)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-no-judge-is-asked")  # no grader asks one
-    paths = {name: tmp_path / f"report.{name}" for name in ("json", "junit", "markdown", "html")}
-    flags = [flag for name, path in paths.items() for flag in (f"--{name}", str(path))]
-    code = main(["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3",
-                 "--full-record", *flags])  # fmt: skip
+    code, paths = behave_in_every_format(tmp_path)
     out, err = capsys.readouterr()
     assert code == 1, err
     report: dict[str, Any] = read_report(paths["json"])
