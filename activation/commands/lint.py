@@ -256,6 +256,8 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
         try:
             findings += behavior_findings(folder, args.strict)
         except InputError as error:
+            if folder in given:  # named by --behavior: an input error, not a finding
+                raise
             findings.append(Finding("warning", None, f"not read as behavior cases: {error}"))
     sets = tuple(dict.fromkeys(f"{target.skills_dir.as_posix()}/" for target in targets.values()))
     suites = [f"{_shown(folder, root)}/" for folder in folders]
