@@ -264,19 +264,11 @@ class _InBatch:
     """One trial's asker: each of its requests goes out in its round's batch, under an id
     of its own (the trial's cache key and the attempt), which a resume finds it by."""
 
-    kind = KIND
-
     def __init__(self, backend: BatchBackend, prefix: str, round: Round) -> None:
         self.backend = backend
         self.prefix = prefix
         self.round = round
         self.attempt = 0
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        return None
 
     async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
         custom_id = f"{self.prefix}-{self.attempt}"
