@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import anyio
 import orjson
 import pytest
 
 import activation
 from activation import _config
+from activation._models import VARIANTS, RunSpec, Trial, TrialKey
+from activation.trials.backend import Round, Silent
 from activation.trials.classifier.batch import split
+from activation.trials.simulate import simulated_inputs, typical
+from activation.trials.stage import stage_named
 from tests.support.cli import BASELINE, Spawn, by_id, read_report, run, wait_until
 from tests.support.messages_api import (
     Answer,
@@ -263,3 +270,62 @@ def test_batch_is_stage_a_only_and_resume_needs_batch(
         2, "--resume picks up an interrupted --batch run: pass --batch too",
     )  # fmt: skip
     assert fake_api.requests == []
+
+
+class Admitting:
+    """Slots that admit every trial and count what was reported done."""
+
+    most = 100
+    finished = 0
+
+    async def run(self, key: TrialKey, run: Any) -> Trial | None:
+        raise AssertionError("a batch backend queues a round, it runs no trial one by one")
+
+    def admit(self, key: TrialKey) -> bool:
+        return True
+
+    def done(self, trial: Trial | None) -> None:
+        self.finished += 1
+
+    def throttled(self, sent_at: float | None = None) -> None:
+        return None
+
+
+def test_two_rounds_at_once_go_out_apart_and_each_re_asks_only_its_own(
+    tmp_path: Path, fake_api: FakeMessagesAPI
+) -> None:
+    """The engine starts a round as soon as its trials are ready, also while another round's
+    batch is out (a cached case's next round): each round gathers its own requests, and a
+    round's unusable answers are asked again in a second batch of that round only."""
+    inputs = simulated_inputs(typical(3))
+    seen: dict[str, int] = {}
+
+    def script(request: FakeRequest) -> Reply:
+        seen[request.prompt] = seen.get(request.prompt, 0) + 1
+        if request.prompt == inputs.cases[2].prompt and seen[request.prompt] <= 2:
+            return Raw("I would pick nothing")  # the first answer of each of its 2 trials
+        return Answer([])
+
+    fake_api.script = script
+    fake_api.batch_processing = 0.2
+    stage = stage_named("A")
+    spec = replace(stage.configure(RunSpec(batch=True, model="claude-test-1")), trials=1)
+    backend = stage.open(spec, replace(inputs, target=replace(inputs.target, repo=tmp_path)))
+    delivered: list[Trial] = []
+    slots = Admitting()
+    first = tuple(TrialKey(case, variant, 0) for case in inputs.cases[:2] for variant in VARIANTS)
+    second = tuple(TrialKey(inputs.cases[2], variant, 0) for variant in VARIANTS)
+
+    async def both() -> None:
+        async with backend, anyio.create_task_group() as group:
+            group.start_soon(backend.run_round, Round(first, delivered.append, slots, Silent()))
+            await anyio.sleep(0.05)  # the first round's batch is out
+            group.start_soon(backend.run_round, Round(second, delivered.append, slots, Silent()))
+
+    anyio.run(both)
+    assert sorted((t.case_id, t.variant, t.error) for t in delivered) == sorted(
+        (case.id, variant, None) for case in inputs.cases for variant in VARIANTS
+    )
+    assert all(t.chose == () for t in delivered)
+    assert slots.finished == 6
+    assert sorted(fake_api.batch_creations) == [2, 2, 4]  # round 2 re-asked in its own batch

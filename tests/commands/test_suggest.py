@@ -512,7 +512,7 @@ def test_the_mock_proposes_offline_and_every_output_says_so(
         "6 prompts tagged 'chargebacks' that should load billing:refunds went to none (missed)"
     ]
     assert [(p["text"], p["verdict"]) for p in first["proposals"]] == [
-        ("Use when issuing refunds. Also for chargeback, step.", "not significantly better")
+        ("Use when issuing refunds. Also for chargebacks, steps.", "not significantly better")
     ]
     assert found["usage"]["cost_usd"] == 0.0
     assert f"NOTE: {notice}" in " ".join(out.split())

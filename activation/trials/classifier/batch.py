@@ -44,14 +44,16 @@ from activation.trials.providers.asking import Reply, Throttled, call
 
 Result = tuple[str, Any]
 """("succeeded", message dict) or ("errored" | "expired" | "canceled", detail)."""
+Batched = list[tuple[str, dict[str, Any]]]
+"""Requests as a batch holds them: (custom_id, params) each."""
 
 
 def split(
     requests: Sequence[tuple[str, dict[str, Any]]], max_requests: int, max_bytes: int
-) -> list[list[tuple[str, dict[str, Any]]]]:
+) -> list[Batched]:
     """Batches within the API's limits on request count and size, in queue order; none for
     no requests (the API refuses an empty batch)."""
-    batches: list[list[tuple[str, dict[str, Any]]]] = []
+    batches: list[Batched] = []
     size = 0
     for custom_id, params in requests:
         item = len(orjson.dumps({"custom_id": custom_id, "params": params})) + 1
@@ -97,12 +99,7 @@ class BatchBackend:
         self._open: dict[str, tuple[int, int]] = {}
         """Batches not yet ended: (requests finished, requests) each."""
         self._closed = 0
-        self._resumed: dict[str, Result] = {}
-        self._asking = 0
-        """Trials of the round not yet made: the gatherer sends once each has asked."""
-        self._gathered: dict[str, dict[str, Any]] = {}
-        self._answered: dict[str, anyio.Event] = {}
-        self._results: dict[str, Result] = {}
+        self.resumed: dict[str, Result] = {}
 
     async def __aenter__(self) -> Self:
         self._client = client()
@@ -110,7 +107,7 @@ class BatchBackend:
             for batch_id in state.recorded_batches(self.repo, self.run_key):
                 for custom_id, result in (await self._collect(batch_id)).items():
                     if result[0] == "succeeded":
-                        self._resumed[custom_id] = result
+                        self.resumed[custom_id] = result
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -142,23 +139,25 @@ class BatchBackend:
             else:
                 round.deliver(key.failed(CEILING))
         trials: dict[TrialKey, Trial] = {}
-        self._asking = len(keys)
+        gathering = _Gathering(self, round, len(keys))
         async with anyio.create_task_group() as group:
             for key in keys:
-                group.start_soon(self._trial, key, round, trials)
+                group.start_soon(self._trial, key, gathering, trials)
         for key in keys:
             round.slots.done(trials[key])
             round.deliver(trials[key])
 
-    async def _trial(self, key: TrialKey, round: Round, trials: dict[TrialKey, Trial]) -> None:
-        asker = _InBatch(self, self.cache_key(key)[:40], round)
+    async def _trial(
+        self, key: TrialKey, gathering: _Gathering, trials: dict[TrialKey, Trial]
+    ) -> None:
+        asker = _InBatch(gathering, self.cache_key(key)[:40])
         read = partial(chosen, names=self.requests.names)
         try:
             answer = await call(asker, self.requests.request(key), read)
         finally:
-            self._asking -= 1
+            gathering.asking -= 1
         trials[key] = trial_of(key, self.requests, self.target_id, answer)
-        await self._send_if_all_asked(round)
+        await gathering.send_if_all_asked()
 
     def reply(self, result: Result) -> Reply:
         """A batch result as the reply a direct request would have brought."""
@@ -167,32 +166,17 @@ class BatchBackend:
             return Reply(SENT, problem=f"batch request {kind}{detail}")
         return Reply(message_usage(detail, self.prices, _config.BATCH_DISCOUNT), message=detail)
 
-    async def result(self, custom_id: str, request: dict[str, Any], round: Round) -> Result:
-        """The result of a request: a resumed batch's, else the one of the batch it goes
-        out in once every trial still asking has asked."""
-        if custom_id in self._resumed:
-            return self._resumed.pop(custom_id)
-        self._gathered[custom_id] = request
-        answered = self._answered[custom_id] = anyio.Event()
-        await self._send_if_all_asked(round)
-        await answered.wait()
-        return self._results.pop(custom_id)
-
-    async def _send_if_all_asked(self, round: Round) -> None:
-        if not self._gathered or len(self._gathered) < self._asking:
-            return
-        asked, self._gathered = list(self._gathered.items()), {}
+    async def send(self, asked: Batched, round: Round) -> dict[str, Result]:
+        """Each request's result, from the batches they go out in (split at the limits)."""
         found: dict[str, Result] = {}
         async with anyio.create_task_group() as group:
             for part in split(asked, self.max_requests, self.max_bytes):
                 group.start_soon(self._one_batch, part, found, round)
-        for custom_id, _request in asked:
-            self._results[custom_id] = found.get(custom_id, ("errored", ": no result"))
-            self._answered.pop(custom_id).set()
+        return {
+            custom_id: found.get(custom_id, ("errored", ": no result")) for custom_id, _ in asked
+        }
 
-    async def _one_batch(
-        self, part: list[tuple[str, dict[str, Any]]], found: dict[str, Result], round: Round
-    ) -> None:
+    async def _one_batch(self, part: Batched, found: dict[str, Result], round: Round) -> None:
         assert self._client is not None
         try:
             requests: Any = [
@@ -260,25 +244,47 @@ class BatchBackend:
             round.progress.batch(done, self._closed + sum(t for _, t in self._open.values()))
 
 
+class _Gathering:
+    """One round's requests, gathered: they go out together once every trial of the round
+    still asking has asked (a resumed batch's results are found at once)."""
+
+    def __init__(self, backend: BatchBackend, round: Round, asking: int) -> None:
+        self.backend = backend
+        self.round = round
+        self.asking = asking
+        """Trials of the round not yet made."""
+        self.gathered: dict[str, dict[str, Any]] = {}
+        self.answered: dict[str, anyio.Event] = {}
+        self.results: dict[str, Result] = {}
+
+    async def result(self, custom_id: str, request: dict[str, Any]) -> Result:
+        if custom_id in self.backend.resumed:
+            return self.backend.resumed.pop(custom_id)
+        self.gathered[custom_id] = request
+        answered = self.answered[custom_id] = anyio.Event()
+        await self.send_if_all_asked()
+        await answered.wait()
+        return self.results.pop(custom_id)
+
+    async def send_if_all_asked(self) -> None:
+        if not self.gathered or len(self.gathered) < self.asking:
+            return
+        asked, self.gathered = list(self.gathered.items()), {}
+        self.results |= await self.backend.send(asked, self.round)
+        for custom_id, _request in asked:
+            self.answered.pop(custom_id).set()
+
+
 class _InBatch:
     """One trial's asker: each of its requests goes out in its round's batch, under an id
     of its own (the trial's cache key and the attempt), which a resume finds it by."""
 
-    kind = KIND
-
-    def __init__(self, backend: BatchBackend, prefix: str, round: Round) -> None:
-        self.backend = backend
+    def __init__(self, gathering: _Gathering, prefix: str) -> None:
+        self.gathering = gathering
         self.prefix = prefix
-        self.round = round
         self.attempt = 0
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        return None
 
     async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
         custom_id = f"{self.prefix}-{self.attempt}"
         self.attempt += 1
-        return self.backend.reply(await self.backend.result(custom_id, request, self.round))
+        return self.gathering.backend.reply(await self.gathering.result(custom_id, request))

@@ -37,17 +37,23 @@ class Reply:
     again: bool = False
 
 
-class Provider(Protocol):
+class Asks(Protocol):
+    """What `call` needs of a client: one request asked."""
+
+    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
+        """One request; `throttled` is told of every 429 or 529 on the way."""
+        ...
+
+
+class Provider(Asks, Protocol):
+    """A provider's client: entered once for a run, asked by every trial of it."""
+
     kind: str
     """Names the provider in cache keys: answers of one are never served for another."""
 
     async def __aenter__(self) -> Self: ...
 
     async def __aexit__(self, *exc_info: object) -> None: ...
-
-    async def ask(self, request: dict[str, Any], throttled: Throttled) -> Reply:
-        """One request; `throttled` is told of every 429 or 529 on the way."""
-        ...
 
 
 @dataclass
@@ -195,7 +201,7 @@ def ignored(sent_at: float) -> None:
 
 
 async def call(
-    asker: Provider,
+    asker: Asks,
     request: dict[str, Any],
     read: Callable[[Mapping[str, Any]], Value],
     *,

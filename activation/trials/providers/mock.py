@@ -25,7 +25,7 @@ import orjson
 
 from activation._errors import InputError
 from activation._models import ModelRef, Prices, Usage
-from activation.inputs.words import content_words, is_content, words
+from activation.inputs.words import content_words, is_content, spans
 from activation.trials.classifier.prompt import menu_entries, system_text, user_prompt
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted
 from activation.trials.providers.asking import Provider as Asker
@@ -70,8 +70,12 @@ def propose(instructions: str) -> list[str]:
     current = found["current"].strip()
     tags = re.findall(r"tagged '([^']+)'", found["failures"])
     have = content_words(current)
-    new = [word for word in dict.fromkeys([*words(" ".join(tags)), *words(found["body"])])
-           if is_content(word) and not word.isdigit() and word not in have]  # fmt: skip
+    source = f"{' '.join(tags)} {found['body']}"
+    written: dict[str, str] = {}  # each word once, as it is compared, spelt as written
+    for word, start, end in spans(source):
+        if is_content(word) and not word.isdigit() and word not in have:
+            written.setdefault(word, source[start:end].lower())
+    new = list(written.values())
     cuts = [new[start : start + ADDED] for start in range(0, len(new), ADDED)]
     return [f"{current} Also for {', '.join(cut)}." for cut in cuts[: int(found["count"])]]
 

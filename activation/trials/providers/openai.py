@@ -113,12 +113,20 @@ def message_of(response: Mapping[str, Any]) -> dict[str, Any]:
 def response_usage(response: Mapping[str, Any], prices: Prices | None) -> Usage:
     """One response's tokens and their cost (unknown without prices). OpenAI caches prompts
     by itself and counts the cached tokens within the input: here they are cache reads."""
-    usage = response.get("usage") or {}
-    cached = int((usage.get("input_tokens_details") or {}).get("cached_tokens") or 0)
+    names = ("input_tokens", "output_tokens", "input_tokens_details")
+    return counted_usage(response.get("usage") or {}, names, prices)
+
+
+def counted_usage(usage: Mapping[str, Any], names: tuple[str, str, str],
+                  prices: Prices | None) -> Usage:  # fmt: skip
+    """Tokens as an OpenAI-shaped `usage` counts them (`names`: its input, output and input
+    details fields), the cached input within the input split out as cache reads, priced."""
+    given, taken, details = names
+    cached = int((usage.get(details) or {}).get("cached_tokens") or 0)
     tokens = Usage(
         requests=1,
-        input_tokens=int(usage.get("input_tokens") or 0) - cached,
-        output_tokens=int(usage.get("output_tokens") or 0),
+        input_tokens=int(usage.get(given) or 0) - cached,
+        output_tokens=int(usage.get(taken) or 0),
         cache_read_tokens=cached,
     )
     return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens))

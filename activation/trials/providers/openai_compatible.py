@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from activation import _config
@@ -25,7 +24,7 @@ from activation.trials.classifier.prompt import system_text, user_prompt
 from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id, parse_model
 from activation.trials.providers.asking import Provider as Asker
 from activation.trials.providers.asking import Reply, SharedClient
-from activation.trials.providers.openai import FORMAT_NAME, answered, client
+from activation.trials.providers.openai import FORMAT_NAME, answered, client, counted_usage
 
 if TYPE_CHECKING:
     import openai
@@ -83,15 +82,8 @@ def message_of(completion: Mapping[str, Any]) -> dict[str, Any]:
 def completion_usage(completion: Mapping[str, Any], prices: Prices | None) -> Usage:
     """One completion's tokens and their cost (unknown without prices: a local model has
     none unless given). Cached prompt tokens, when the server says, are cache reads."""
-    usage = completion.get("usage") or {}
-    cached = int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
-    tokens = Usage(
-        requests=1,
-        input_tokens=int(usage.get("prompt_tokens") or 0) - cached,
-        output_tokens=int(usage.get("completion_tokens") or 0),
-        cache_read_tokens=cached,
-    )
-    return replace(tokens, cost_usd=None if prices is None else prices.cost(tokens))
+    names = ("prompt_tokens", "completion_tokens", "prompt_tokens_details")
+    return counted_usage(completion.get("usage") or {}, names, prices)
 
 
 class ChatCompletions(SharedClient["openai.AsyncOpenAI"]):

@@ -6,11 +6,13 @@ import anyio
 import orjson
 
 from activation._models import Case, Trial, TrialKey, Usage
+from activation.inputs.proposals import proposer_instructions
 from activation.trials.agents.claude_code.listing import render
 from activation.trials.classifier.backend import ClassifierBackend
 from activation.trials.classifier.prompt import Requests
 from activation.trials.listing.model import ListedSkill
-from activation.trials.providers.mock import MIN_SHARED, MockModel, answer, choose
+from activation.trials.providers.mock import MIN_SHARED, MockModel, answer, choose, propose
+from activation.trials.suggest.proposer import proposer_request
 
 MENU = [
     ("billing:refunds", "Use when issuing refunds or answering chargebacks on Stripe orders."),
@@ -57,3 +59,27 @@ def test_it_answers_the_real_request_in_the_api_shape() -> None:
         Usage(requests=1, cost_usd=0.0),
     )  # fmt: skip
     assert (trial.chose, trial.correct) == (("billing:refunds",), True)
+
+
+def test_the_mock_proposes_from_the_proposers_own_instructions() -> None:
+    """Read from the instructions `suggest` sends (inputs/proposals.py): the current
+    description with the failing groups' tags, then the body's words it lacks, three at a
+    time, spelt as written; at most as many as asked; digits and stop words never."""
+    instructions = proposer_instructions(
+        "Use when issuing refunds.",
+        "# Refunds\n\n1. Find the Order and its payment.\n2. Refund the customer's card.",
+        ["6 prompts tagged 'chargebacks' that should load billing:refunds went to none"],
+        2,
+        1024,
+        "billing:refunds",
+        [("charts", "Use when plotting charts.")],
+    )
+    request = proposer_request("mock", instructions, 100)
+    (block,) = answer(request)["content"]
+    assert orjson.loads(block["text"]) == {
+        "descriptions": [
+            "Use when issuing refunds. Also for chargebacks, find, order.",
+            "Use when issuing refunds. Also for payment, customer's, card.",
+        ]
+    }
+    assert propose("not the proposer's instructions") == []

@@ -31,23 +31,13 @@ from activation.trials.providers.asking import (
 from activation.trials.providers.scripted import Scripted
 from activation.trials.suggest.proposer import KIND, Proposed, propose, proposer_request
 from tests.support.scripted_provider import registered
+from tests.trials.test_cache import MemoryStore
 
 REQUEST: dict[str, Any] = {"model": "scripted:m", "max_tokens": 10,
                            "messages": [{"role": "user", "content": "say yes"}]}  # fmt: skip
 PRICES = Prices(input=1.0, output=2.0, cache_write=1.25, cache_read=0.1)
 ONE = Usage(requests=1, input_tokens=10, output_tokens=5, cost_usd=(10 * 1.0 + 5 * 2.0) / 1e6)
 """One scripted answer's usage at PRICES."""
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.entries: dict[str, dict[str, Any]] = {}
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        return self.entries.get(key)
-
-    def put(self, key: str, entry: Mapping[str, Any]) -> None:
-        self.entries[key] = dict(entry)
 
 
 def yes(message: Mapping[str, Any]) -> bool:
