@@ -619,3 +619,10 @@ def test_a_routing_matrix_of_ten_skills_fits_or_scrolls_in_a_browser(
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator("#routing").screenshot(path=str(ARTIFACTS / "routing-wide.png"))
         assert seen.errors == []
+    with chromium() as browser, visit(browser, repo.root / "r.html", width=1280) as seen:
+        # At a laptop's width the case table fits whole: ids and homes wrap, prompts stay readable.
+        fits = "t => [t.scrollWidth, t.parentElement.clientWidth]"
+        width, shown = seen.page.locator("#cases").evaluate(fits)
+        assert width <= shown
+        box = seen.page.locator("#cases td.prompt").first.bounding_box()
+        assert box is not None and box["width"] >= 224  # its 14rem at least
