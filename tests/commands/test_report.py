@@ -90,6 +90,26 @@ def test_report_refuses_a_missing_file_and_an_unwritable_output(
     )
 
 
+def test_a_full_disk_is_one_line_and_only_report_exits_4_for_it(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What docs/getting-started.md and reports.md say: a run keeps its own exit code when a
+    report file fails at the end; `activation report`, whose one job is writing, exits 4."""
+    saved = saved_run(tmp_path, "saved.json")
+    capsys.readouterr()
+    assert main(["report", str(saved), "--markdown", "/dev/full"]) == 4
+    assert one_line_error(capsys) == (
+        "activation report: error: cannot write the markdown report /dev/full: "
+        "No space left on device"
+    )
+    code, _report = run(tmp_path, STATUS_CASES, "--max-trials", "3", "--markdown",
+                        "/dev/full", stages=model())  # fmt: skip
+    assert code == 1  # the run's own verdict: the dispute regressed
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "activation: error: cannot write the markdown report /dev/full: No space left on device"
+    )
+
+
 def test_diff_fails_when_a_case_that_passed_regressed(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:

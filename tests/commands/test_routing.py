@@ -616,6 +616,13 @@ def test_a_routing_matrix_of_ten_skills_fits_or_scrolls_in_a_browser(
     assert str(tmp_path) not in html  # no runner path: the page is read on other machines
     assert str(Path.home()) + "/" not in html
     assert "<code>plugins/ops/skills/accounting-close/SKILL.md</code>" in html
+    with chromium() as browser, visit(browser, repo.root / "r.html", width=1280) as seen:
+        # At a laptop's width the case table fits whole: ids and homes wrap, prompts stay readable.
+        fits = "t => [t.scrollWidth, t.parentElement.clientWidth]"
+        width, shown = seen.page.locator("#cases").evaluate(fits)
+        assert width <= shown
+        box = seen.page.locator("#cases td.prompt").first.bounding_box()
+        assert box is not None and box["width"] >= 224  # its 14rem at least
     with chromium() as browser, visit(browser, repo.root / "r.html", width=1000) as seen:
         page = seen.page
         assert page.locator("#heat-baseline thead th").count() == len(names) + 1

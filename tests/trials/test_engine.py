@@ -65,11 +65,9 @@ def test_every_first_round_is_one_round_and_rounds_due_together_go_together() ->
     assert {index for _c, _v, index in later[0]} == {3, 4, 5}
 
 
-class Peeks:
-    """Notes the SIGTERM handler in force while its trials run."""
-
-    def __init__(self) -> None:
-        self.seen: list[object] = []
+class AnswersAtOnce:
+    """A one-by-one backend whose trials answer without waiting, as the mock's do; `one`
+    says what each trial does."""
 
     async def __aenter__(self) -> Self:
         return self
@@ -81,11 +79,21 @@ class Peeks:
         return None
 
     async def run_round(self, round: Round) -> None:
-        async def one(key: TrialKey) -> Trial:
-            self.seen.append(signal.getsignal(signal.SIGTERM))
-            return key.answer(True)
+        await round.each(self.one)
 
-        await round.each(one)
+    async def one(self, key: TrialKey) -> Trial:
+        return key.answer(True)
+
+
+class Peeks(AnswersAtOnce):
+    """Notes the SIGTERM handler in force while its trials run."""
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+
+    async def one(self, key: TrialKey) -> Trial:
+        self.seen.append(signal.getsignal(signal.SIGTERM))
+        return key.answer(True)
 
 
 def mine(_number: int, _frame: FrameType | None) -> None:
@@ -108,32 +116,20 @@ def test_execute_leaves_signal_handlers_alone_unless_asked() -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-class SignalsAt:
-    """A backend that answers at once, as the mock does, and sends its own process `number`
-    as its `at`-th trial starts, noting how many trials started in all."""
+class SignalsAt(AnswersAtOnce):
+    """Sends its own process `number` as its `at`-th trial starts, noting how many trials
+    started in all."""
 
     def __init__(self, number: signal.Signals, at: int) -> None:
         self.number = number
         self.at = at
         self.started = 0
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        return None
-
-    def cache_key(self, key: TrialKey) -> str | None:
-        return None
-
-    async def run_round(self, round: Round) -> None:
-        async def one(key: TrialKey) -> Trial:
-            self.started += 1
-            if self.started == self.at:
-                os.kill(os.getpid(), self.number)
-            return key.answer(True)
-
-        await round.each(one)
+    async def one(self, key: TrialKey) -> Trial:
+        self.started += 1
+        if self.started == self.at:
+            os.kill(os.getpid(), self.number)
+        return key.answer(True)
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
