@@ -24,6 +24,7 @@ from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
 from activation.report.junit import case_body, failing, xml_text
+from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.trials.stage import CostEstimate
 
@@ -75,6 +76,9 @@ class ChangedReport:
     base: str
     head: str
     allow_untested: bool = False
+    notice: str | None = None
+    """What every output says about the answers, when a gate's are a mock model's (they
+    mean nothing about the real agent), as each gate's own report says it."""
     skills: tuple[ChangedSkill, ...] = ()
     gates: tuple[GateResult, ...] = ()
 
@@ -133,12 +137,14 @@ def build_changed(
         for gate, run in runs
     )
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested)
+    notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
         version=version,
         exit_code=code,
         base=base,
         head=head,
         allow_untested=allow_untested,
+        notice="; ".join(dict.fromkeys(notices)) or None,
         skills=skills,
         gates=gates,
     )
@@ -242,6 +248,8 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
+    if report.notice:
+        lines.append(f"NOTE: {report.notice}")
     lines.append(overall(report))
     return lines
 
@@ -278,6 +286,8 @@ def render_changed_markdown(report: ChangedReport) -> str:
         f"Base `{report.base}`, head {report.head}.",
         "",
     ]
+    if report.notice:
+        lines += [f"> **Note:** {escape(report.notice)}", ""]
     if report.skills or report.gates:
         lines += ["| skill | changed | ran | verdict |", "|---|---|---|---|"]
     changed = {skill.id for skill in report.skills}
@@ -323,7 +333,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 "failures": sum(cell.count(status) for status in fails),
                 "errors": cell.count(Status.ERROR),
             }
-            suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+            suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
                 case = ET.SubElement(suite, "testcase", classname=gate.skill, name=entry.id)
                 kind = (
@@ -344,7 +354,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     if untested:
         failures = 0 if report.allow_untested else len(untested)
         counts = {"tests": len(untested), "failures": failures, "errors": 0}
-        suite = ET.SubElement(root, "testsuite", {"name": "not tested", **_texts(counts)})
+        suite = _suite(root, "not tested", counts, report.notice)
         for skill in untested:
             case = ET.SubElement(suite, "testcase", classname="untested", name=skill.id)
             text = untested_text(skill, report.allow_untested)
@@ -363,6 +373,15 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     ET.indent(root)
     written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return written + b"\n"
+
+
+def _suite(root: ET.Element, name: str, counts: dict[str, int], notice: str | None) -> ET.Element:
+    """A testsuite; its properties carry the mock notice, where CI shows a suite's."""
+    suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+    if notice:
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="notice", value=notice)
+    return suite
 
 
 def _texts(counts: dict[str, int]) -> dict[str, str]:
