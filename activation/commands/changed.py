@@ -50,6 +50,7 @@ class Gate:
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, _settings = parse_settings(CHANGED, argv)
     from activation.commands.outputs import chosen_outputs
+    from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
     from activation.inputs.changes import skill_changes, skills_in
     from activation.inputs.load import explicit_repo, git_root
@@ -57,6 +58,7 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.report.changed import CHANGED_SCHEMA
 
     session.adopt(args.debug, args.json, stop_record_of(CHANGED_SCHEMA))
+    args.only = only_of(args)
     outputs = chosen_outputs(args, os.environ)
     cwd = Path.cwd()
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
@@ -305,12 +307,13 @@ def _behavior(
 
 def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
-    from activation.commands.run import run_and_report
+    from activation.commands.run import rerun_words, run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
     session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
-    report = run_and_report(session, gate.args, argv, gate.stage, gate.cells, ())
+    rerun = rerun_words(CHANGED, argv)
+    report = run_and_report(session, gate.args, rerun, gate.stage, gate.cells, ())
     session.show(terminal_view(report, gate.args.show))
     return report
 

@@ -104,6 +104,39 @@ def executables(args: argparse.Namespace) -> dict[str, str]:
     }
 
 
+def only_of(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The cases `--only` names, or those the report `--only-from` names flagged."""
+    if args.only_from is None:
+        only: tuple[str, ...] | None = args.only
+        return only
+    if args.only is not None:
+        raise InputError("--only-from reads the cases from a report: leave out --only")
+    return flagged_in(args.only_from)
+
+
+def flagged_in(path: Path) -> tuple[str, ...]:
+    """Every case a saved report flagged, in any cell of any of its runs (a report of
+    `changed` holds one per gate)."""
+    from activation._models import FLAGGED
+    from activation.inputs.load import read_json
+    from activation.report.changed import CHANGED_SCHEMA
+    from activation.report.codec import parse_saved
+
+    data = read_json(path, "report")
+    gates = data.get("gates") if isinstance(data, dict) else None
+    if isinstance(data, dict) and data.get("schema") == CHANGED_SCHEMA and isinstance(gates, list):
+        runs = [
+            parse_saved(gate.get("run") if isinstance(gate, dict) else gate, f"{path}, gate {n}")
+            for n, gate in enumerate(gates, 1)
+        ]
+    else:
+        runs = [parse_saved(data, str(path))]
+    found = [id for run in runs for cell in run.cells for id in cell.ids_with(*FLAGGED)]
+    if not found:
+        raise InputError(f"--only-from {path}: the report flagged no case")
+    return tuple(dict.fromkeys(found))
+
+
 def inputs_from(
     args: argparse.Namespace,
     cwd: Path,

@@ -19,6 +19,7 @@ from rich.text import Text
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
 from activation.report.codec import report_data
+from activation.report.markdown import escape
 from activation.report.model import build_report
 from activation.verdicts.figures import Count, figures
 
@@ -241,7 +242,7 @@ def calibration_markdown(calibration: Calibration, when: datetime) -> str:
         f"Stage {spec.stage}, model `{spec.model or 'CLI default'}`, {spec.trials} trials, "
         f"alpha {spec.alpha}, skill `{skill_id}`. Exit code {int(calibration.exit_code)}.",
         "",
-        *([f"> **Note:** {calibration.notice}", ""] if calibration.notice else []),
+        *([f"> **Note:** {escape(calibration.notice)}", ""] if calibration.notice else []),
         "| " + " | ".join(HEADERS) + " |",
         "|" + "---|" * len(HEADERS),
         *("| " + " | ".join(row) + " |" for row in _rows(calibration)),

@@ -8,6 +8,7 @@ behavior` would have written it), so nothing a single run reports is lost here.
 
 from __future__ import annotations
 
+import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ import msgspec
 import orjson
 
 from activation._errors import ExitCode
-from activation._models import Status
+from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
@@ -228,6 +229,19 @@ def overall(report: ChangedReport) -> str:
     return "OK: every gate passed."
 
 
+def next_steps(report: ChangedReport) -> list[tuple[str, str]]:
+    """What to run next, each with its heading: every gate's flagged cases with the real
+    agent (`changed --real`), and this check again."""
+    cells = [cell for gate in report.gates for cell in gate.run.cells]
+    if not cells:
+        return []
+    command = words.command_words(cells[0])
+    flagged = [id for cell in cells if cell.stage == "A" for id in cell.ids_with(*FLAGGED)]
+    real = words.confirm_command(command, "A", flagged)
+    steps = [(words.REAL_TITLE, real)] if real else []
+    return [*steps, (words.RERUN_TITLE, shlex.join(["activation", *command]))]
+
+
 def summary_lines(report: ChangedReport) -> list[str]:
     """The plain-text report: per skill, what changed, what ran and the verdicts."""
     lines = [f"activation changed: {report.base} -> {report.head}"]
@@ -248,6 +262,8 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
+    for title, command in next_steps(report):
+        lines += [title, f"  {command}"]
     if report.notice:
         lines.append(f"NOTE: {report.notice}")
     lines.append(overall(report))
@@ -315,6 +331,8 @@ def render_changed_markdown(report: ChangedReport) -> str:
         if flagged:
             lines += ["", f"**{_cell(gate_title(gate))}**", ""]
             lines += [f"- {_cell(line)}" for line in flagged]
+    for title, command in next_steps(report):
+        lines += ["", title, "", "```sh", command, "```"]
     return "\n".join(lines) + "\n"
 
 
