@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,7 +79,8 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
         lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
-        session.out.print("\n".join(lines + cost_lines(gates)), markup=False, soft_wrap=True)
+        costs = cost_lines(gates, session.warn)
+        session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
         return 0
     runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
     from activation.report.changed import build_changed
@@ -338,15 +339,16 @@ def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> lis
     return lines
 
 
-def cost_lines(gates: Sequence[Gate]) -> list[str]:
+def cost_lines(gates: Sequence[Gate], warn: Callable[[Sequence[str]], None]) -> list[str]:
     """What each gate would cost, over its cells, and every gate together (a dry run's,
     estimated from the requests' characters: no call is made)."""
+    from activation.commands.runner import planned
     from activation.report.changed import cost_text
 
     lines, every = [], []
     for gate in gates:
         found = [
-            gate.stage.estimate(gate.stage.preflight(spec, calls=False), inputs)
+            gate.stage.estimate(planned(gate.stage, spec, warn), inputs)
             for spec, inputs in gate.cells
         ]
         every += found

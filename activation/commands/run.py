@@ -151,12 +151,13 @@ def show_plan(
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
     would see), and the whole run's cost over its cells."""
+    from activation.commands.runner import planned
     from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
 
     estimates = []
     for spec, inputs in cells:
-        spec = stage.preflight(spec, calls=False)
+        spec = planned(stage, spec, session.warn)
         found = detectable(spec, inputs) if simulate else None
         if simulate and found is None:
             session.warn([f"not simulated: over {SIMULATION_LIMIT:,} calls in the first round"])

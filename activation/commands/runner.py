@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +29,18 @@ def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
     """The stage `--real` chooses (the `stages` given replace the registry's, by name)."""
     name = "B" if args.real else "A"
     return stages[name] if stages and name in stages else stage_named(name)
+
+
+def planned(stage: Stage, spec: RunSpec, warn: Callable[[Sequence[str]], None]) -> RunSpec:
+    """The spec a dry run plans with: an agent CLI it cannot find (or run) is a warning,
+    not an error, for a dry run plans and does not run; the run itself will refuse."""
+    try:
+        return stage.preflight(spec, calls=False)
+    except InputError as missing:
+        if spec.agent is None:
+            raise
+        warn([f"{missing} (a dry run plans without it; a run needs it)"])
+        return spec
 
 
 def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
