@@ -32,10 +32,12 @@ SIMULATION_LIMIT = 1_500
 """First-round calls above which `--simulate` declines (it would take minutes)."""
 NOT_REPEATED = frozenset(
     {"--junit", "--markdown", "--html", "--no-summary", "--show", "--debug", "--full-record",
-     "--dry-run", "--simulate", "--verbose", "--show-listing", "--resume", "--keep-workspaces"}
+     "--dry-run", "--simulate", "--verbose", "--show-listing", "--resume", "--keep-workspaces",
+     "--shard"}
 )  # fmt: skip
 """The flags that change no verdict, which a suggested command leaves out (`--json` stays:
-the report it saves is what `--only-from` reads back)."""
+the report it saves is what `--only-from` reads back), and `--shard`: the check is the
+whole run, which `merge` puts together."""
 
 
 def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:

@@ -158,3 +158,18 @@ def test_a_report_of_an_older_version_suggests_its_stage_s_command() -> None:
     assert rerun_command(replace(report, rerun=("--real", "--trials", "5"))) == (
         "activation --real --trials 5"
     )
+
+
+def test_the_merged_shards_suggest_the_whole_run(
+    billing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["--model", "mock", "--cases", "cases.json", "--candidate", EDIT]
+    for shard in ("1/2", "2/2"):
+        name = f"shard-{shard[0]}.json"
+        assert main([*flags, "--shard", shard, "--json", name]) in (0, 1)
+    capsys.readouterr()
+    assert main(["merge", "shard-1.json", "shard-2.json", "--markdown", "whole.md"]) == 1
+    found = suggested(capsys.readouterr().out, (billing / "whole.md").read_text())
+    real = shlex.join(["activation", "--real", "--only", ",".join(STOLEN), *flags[2:]])
+    assert found == [real, real, shlex.join(["activation", *flags])]
+    assert [runs(command, agents()) for command in dict.fromkeys(found)] == [0, 1]
