@@ -114,6 +114,15 @@ def test_bad_input_is_one_line_before_any_trial(
         "activation behavior: error: --max-trials 2 is below --trials 3: escalation cannot "
         "run fewer trials than the first round"
     )
+    assert behave(tmp_path, stages, "--suite", "elsewhere", "--baseline", "main")[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: main: no such file ({repo / 'main'}): for the ref main, "
+        "pass git:main"
+    )
+    assert behave(tmp_path, stages, "--suite", "elsewhere", "--baseline", "mainline")[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: mainline: no such file ({repo / 'mainline'})"
+    )
     assert stages.calls == 0 and stages.prepared == []
 
 
@@ -266,18 +275,3 @@ def test_a_dry_run_plans_without_the_agent_cli_and_counts_the_llm_arm_as_model_c
         "model call(s) to claude-haiku-5-5 (the llm arm); suspicious cases then get more, up "
         "to 21 trials (135 at most). No call was made."
     ) in " ".join(shown.out.split())
-
-
-def test_a_baseline_named_like_a_branch_is_told_to_be_git_ref(
-    tmp_path: Path, repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    stages = FakeBehavior(passing(BROKEN_ONE))
-    assert behave(tmp_path, stages, "--baseline", "main")[0] == 2
-    assert one_line_error(capsys) == (
-        f"activation behavior: error: main: no such file ({repo / 'main'}): for the ref main, "
-        "pass git:main"
-    )
-    assert behave(tmp_path, stages, "--baseline", "mainline")[0] == 2
-    assert one_line_error(capsys) == (
-        f"activation behavior: error: mainline: no such file ({repo / 'mainline'})"
-    )

@@ -7,8 +7,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import git
 import orjson
+
+from tests.support.skill_repo import commit_all
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "billing"
 EDIT = "edits/refunds-takes-disputes.md"
@@ -21,14 +22,5 @@ def billing_repo(root: Path) -> Path:
     shutil.copytree(EXAMPLE, root)
     cases = orjson.loads((root / "cases.json").read_bytes())
     (root / "disputes.cases.json").write_bytes(orjson.dumps({**cases, "skill": "billing:disputes"}))
-    repo = git.Repo.init(root, initial_branch="main")
-    try:
-        with repo.config_writer() as config:
-            config.set_value("user", "name", "Test")
-            config.set_value("user", "email", "test@example.invalid")
-            config.set_value("commit", "gpgsign", "false")
-        repo.git.add(all=True)
-        repo.index.commit("billing plugin")
-    finally:
-        repo.close()
+    commit_all(root, "billing plugin").close()
     return root

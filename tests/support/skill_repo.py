@@ -191,6 +191,25 @@ class SkillRepos:
             made.repo.close()
 
 
+def init_repo(root: Path) -> git.Repo:
+    """A git repository at `root` on `main`, committing as a test author, unsigned."""
+    repo = git.Repo.init(root, initial_branch="main")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.invalid")
+        config.set_value("commit", "gpgsign", "false")
+        config.set_value("tag", "gpgsign", "false")
+    return repo
+
+
+def commit_all(root: Path, message: str) -> git.Repo:
+    """Everything under `root`, committed on `main` (`init_repo`)."""
+    repo = init_repo(root)
+    repo.git.add(all=True)
+    repo.index.commit(message)
+    return repo
+
+
 def _build(
     root: Path,
     description: str,
@@ -203,12 +222,7 @@ def _build(
     candidate: str | None,
 ) -> SkillRepo:
     root.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo.init(root, initial_branch="main")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-        config.set_value("commit", "gpgsign", "false")
-        config.set_value("tag", "gpgsign", "false")
+    repo = init_repo(root)
     made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
     if plugin_name is not None:
         manifest = {"name": plugin_name, "version": "1.0.0"}
