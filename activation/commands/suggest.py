@@ -272,7 +272,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         holdback = None
         if chosen.description != inputs.candidate.description and not search.ceiling_hit:
             outcomes = search.run(inputs.candidate, chosen, splits.holdback)
-            matrix = holdback_report(outcomes, specs, inputs, stage)
+            matrix = holdback_report(outcomes, specs, inputs)
             holdback = matrix.single or matrix
     suggestion = Suggestion(
         version=__version__,
@@ -287,7 +287,6 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         holdback=holdback,
         usage=search.spent,
         ceiling_hit=search.ceiling_hit,
-        notice="; ".join(dict.fromkeys(filter(None, map(stage.notice, specs)))) or None,
     )
     from activation.report.suggestion_terminal import render_suggestion
 
@@ -299,14 +298,13 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
 
 
 def holdback_report(
-    outcomes: Sequence[RunOutcome], specs: Sequence[RunSpec], inputs: Inputs, stage: Stage
+    outcomes: Sequence[RunOutcome], specs: Sequence[RunSpec], inputs: Inputs
 ) -> Matrix:
     """The holdback run as a run of its cells reports it."""
     from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
 
-    notices = [stage.notice(outcome.spec) for outcome in outcomes]
-    return build_matrix(outcomes, __version__, matrix_identity(specs, inputs), notices=notices)
+    return build_matrix(outcomes, __version__, matrix_identity(specs, inputs))
 
 
 def write_chosen(

@@ -92,8 +92,6 @@ class Suggestion:
     """`--max-cost-usd` ended the search before it could finish."""
     written: str | None = None
     """The SKILL.md `--write` changed, if it did."""
-    notice: str | None = None
-    """What every output says about the answers (a mock model's mean nothing)."""
 
     @property
     def changed(self) -> bool:

@@ -19,7 +19,6 @@ def render_suggestion_markdown(suggestion: Suggestion) -> str:
         "",
         escape(headline(suggestion)),
         "",
-        *([f"> **Note:** {escape(suggestion.notice)}", ""] if suggestion.notice else []),
         f"Cells: {', '.join(code(cell) for cell in suggestion.cells)}. Splits: train "
         f"{len(suggestion.splits.train)}, select {len(suggestion.splits.select)}, holdback "
         f"{len(suggestion.splits.holdback)} cases. Stopped: {escape(suggestion.stopped)}.",

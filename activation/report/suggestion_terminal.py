@@ -57,8 +57,6 @@ def render_suggestion(suggestion: Suggestion) -> RenderableType:
         parts.append(Text("Chosen description (word diff from the original):", style="bold"))
         parts.append(diff_text(words.word_diff(suggestion.original, suggestion.chosen)))
         parts += [Text(f"  {line}") for line in holdback_lines(suggestion)]
-    if suggestion.notice:
-        parts.append(Text(f"NOTE: {suggestion.notice}", style="bold yellow"))
     parts.append(Text(headline(suggestion), style="bold"))
     cost = suggestion.usage.cost_usd
     spent = "unknown" if cost is None else words.money(cost)

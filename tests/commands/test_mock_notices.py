@@ -20,7 +20,6 @@ from activation.trials.classifier.mock import NOTICE
 from tests.support.behavior_repo import BROKEN_BODY, example_repo
 from tests.support.billing_repo import EDIT, REFUNDS
 from tests.support.fake_behavior import FakeBehavior, passing, taught_by
-from tests.support.messages_api import FakeMessagesAPI, Text
 
 TERMINAL = f"NOTE: {NOTICE}"
 MARKDOWN = f"> **Note:** {escape(NOTICE)}"
@@ -91,27 +90,6 @@ def calibrate_behavior(
     return ran(code, capsys, "json")
 
 
-def suggest(tmp: Path, mp: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Ran:
-    """The mock judges the proposals; the proposer is a scripted model at a local
-    stand-in (suggest proposes with a real model)."""
-    data = orjson.loads(Path("cases.json").read_bytes())
-    data["cases"] = [
-        {**case, "id": f"{case['id']}-{n}", "prompt": f"{case['prompt']} ({n})"}
-        for n in range(4)
-        for case in data["cases"]
-    ]
-    Path("many.json").write_bytes(orjson.dumps(data))
-    wider = "Use when a customer wants money back for an order, or a bank disputes a payment."
-    with FakeMessagesAPI() as api:
-        api.script = lambda _request: Text(orjson.dumps({"descriptions": [wider]}).decode())
-        mp.setenv("ANTHROPIC_BASE_URL", api.base_url)
-        mp.setenv("ANTHROPIC_API_KEY", "test-key")
-        flags = ["--model", "mock", "--cases", "many.json", "--skill-path", REFUNDS]
-        code = main(["suggest", *flags, "--rounds", "1", "--proposals", "1", *OUTPUTS[:4],
-                     *OUTPUTS[6:]])  # fmt: skip
-    return ran(code, capsys, "json", "markdown", "html")
-
-
 def junit_notices(path: Path) -> list[str | None]:
     """Each testsuite's notice property."""
     suites = list(junitparser.JUnitXml.fromfile(str(path)))
@@ -136,7 +114,7 @@ def _json(data: dict[str, Any]) -> None:
     assert data["notice"] == NOTICE
     runs = data.get("gates") or data.get("reports") or {}
     inner = [gate["run"] for gate in runs] if "gates" in data else list(runs.values())
-    inner += [data[name] for name in ("same", "broken", "holdback") if data.get(name)]
+    inner += [data[name] for name in ("same", "broken") if data.get(name)]
     assert all(run["notice"] == NOTICE for run in inner)
 
 
@@ -150,8 +128,8 @@ def _all(found: list[str | None]) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [run_main, changed, calibrate, behavior, calibrate_behavior, suggest],
-    ids=["run", "changed", "calibrate", "behavior", "calibrate-behavior", "suggest"],
+    [run_main, changed, calibrate, behavior, calibrate_behavior],
+    ids=["run", "changed", "calibrate", "behavior", "calibrate-behavior"],
 )
 def test_every_output_of_a_mock_run_says_so(
     command: Runner,

@@ -192,21 +192,15 @@ class SkillRepos:
 
 
 def init_repo(root: Path) -> git.Repo:
-    """A git repository at `root` on `main`, committing as a test author, unsigned."""
+    """An empty git repo at `root` (made as needed) on `main`, committing as a test user,
+    unsigned whatever the machine's git configuration says."""
+    root.mkdir(parents=True, exist_ok=True)
     repo = git.Repo.init(root, initial_branch="main")
     with repo.config_writer() as config:
         config.set_value("user", "name", "Test")
         config.set_value("user", "email", "test@example.invalid")
         config.set_value("commit", "gpgsign", "false")
         config.set_value("tag", "gpgsign", "false")
-    return repo
-
-
-def commit_all(root: Path, message: str) -> git.Repo:
-    """Everything under `root`, committed on `main` (`init_repo`)."""
-    repo = init_repo(root)
-    repo.git.add(all=True)
-    repo.index.commit(message)
     return repo
 
 
@@ -221,7 +215,6 @@ def _build(
     commit: str | None,
     candidate: str | None,
 ) -> SkillRepo:
-    root.mkdir(parents=True, exist_ok=True)
     repo = init_repo(root)
     made = SkillRepo(root, repo, plugin_dir, plugin_name, skill_name)
     if plugin_name is not None:
@@ -274,3 +267,11 @@ DISTRACTORS = {
     "charts": "Use when drawing charts and dashboards.",
     "tax-rules": "Use when computing sales tax or VAT for an order.",
 }
+
+
+def commit_all(root: Path, message: str) -> git.Repo:
+    """Everything under `root`, committed on `main` (`init_repo`)."""
+    repo = init_repo(root)
+    repo.git.add(all=True)
+    repo.index.commit(message)
+    return repo
