@@ -16,11 +16,12 @@ import pytest
 
 from activation.commands.main import main
 from activation.report.markdown import escape
-from activation.trials.classifier.mock import NOTICE
+from activation.trials.providers import provider_of
 from tests.support.behavior_repo import BROKEN_BODY, example_repo
 from tests.support.billing_repo import EDIT, REFUNDS
 from tests.support.fake_behavior import FakeBehavior, passing, taught_by
 
+NOTICE = str(provider_of("mock")[1].notice())
 TERMINAL = f"NOTE: {NOTICE}"
 MARKDOWN = f"> **Note:** {escape(NOTICE)}"
 HTML = f"Note: {NOTICE}"
