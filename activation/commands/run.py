@@ -49,10 +49,12 @@ def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
     given = iter(argv)
     for item in given:
         name, equals, value = item.partition("=")
-        flag = options.get(name) or next(
+        if not name.startswith("--"):
+            continue
+        flag = options.get(name) or next(  # argparse takes a flag's unambiguous prefix
             (flag for known, flag in options.items() if known.startswith(name)), None
         )
-        if flag is None or not name.startswith("--"):
+        if flag is None:
             continue
         if flag.takes_value and not equals:
             value = next(given, "")
