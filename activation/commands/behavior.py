@@ -32,7 +32,7 @@ SUITE = Path("evals")
 def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_settings(BEHAVIOR, argv)
     from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.run import rerun_words, run_and_report, shard_cells, show_plan
+    from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_load import load_behavior_inputs
     from activation.trials.stage import stage_named
 
@@ -57,6 +57,8 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     if args.dry_run:
         return show_plan(session, stage, cells, settings)
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
+    from activation.commands.run import rerun_words
+
     report = run_and_report(session, args, rerun_words(BEHAVIOR, argv), stage, cells, ())
     from activation.report.formats import terminal_view
 
