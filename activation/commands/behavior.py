@@ -61,7 +61,9 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     if args.dry_run:
         return show_plan(session, stage, cells, settings)
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, argv, stage, cells, ())
+    from activation.commands.run import rerun_words
+
+    report = run_and_report(session, args, rerun_words(BEHAVIOR, argv), stage, cells, ())
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))

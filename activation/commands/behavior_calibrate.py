@@ -34,6 +34,8 @@ class BehaviorCalibration:
     """The skill against itself, with the `none` arm."""
     broken: RunOutcome
     """The skill against the broken-body control."""
+    notice: str | None = None
+    """What every output says about the answers (a mock judge's mean nothing)."""
 
     @property
     def quiet(self) -> bool:
@@ -90,7 +92,8 @@ def verdict_lines(found: BehaviorCalibration) -> list[str]:
         ExitCode.REGRESSED: "FAILED: the suite is not calibrated.",
         ExitCode.INCOMPLETE: "INCOMPLETE: some trials errored, so the calibration fails closed.",
     }
-    return [*lines, verdicts[found.exit_code]]
+    notes = [f"NOTE: {found.notice}"] if found.notice else []
+    return [*lines, *notes, verdicts[found.exit_code]]
 
 
 def calibration_data(found: BehaviorCalibration) -> dict[str, object]:
@@ -104,8 +107,9 @@ def calibration_data(found: BehaviorCalibration) -> dict[str, object]:
         "quiet": found.quiet,
         "caught": found.caught,
         "lift_shown": found.lift_shown,
-        "same": report_data(build_report(found.same, __version__)),
-        "broken": report_data(build_report(found.broken, __version__)),
+        "notice": found.notice,
+        "same": report_data(build_report(found.same, __version__, notice=found.notice)),
+        "broken": report_data(build_report(found.broken, __version__, notice=found.notice)),
     }
 
 
@@ -143,7 +147,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
             if outcome.interrupted:
                 raise KeyboardInterrupt
             outcomes[name] = outcome
-    found = BehaviorCalibration(outcomes["same"], outcomes["broken"])
+    found = BehaviorCalibration(outcomes["same"], outcomes["broken"], stage.notice(spec))
     for line in verdict_lines(found):
         session.out.print(line, soft_wrap=True)
     session.write_json(orjson.dumps(calibration_data(found), option=orjson.OPT_INDENT_2))

@@ -95,7 +95,12 @@ def run_calibration(
             raise KeyboardInterrupt
         outcomes[name] = outcome
     return Calibration(
-        outcomes["narrow"], outcomes["broad"], outcomes["self"], outcomes.get("sibling"), sibling
+        outcomes["narrow"],
+        outcomes["broad"],
+        outcomes["self"],
+        outcomes.get("sibling"),
+        sibling,
+        stage.notice(spec),
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +50,7 @@ class Gate:
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, _settings = parse_settings(CHANGED, argv)
     from activation.commands.outputs import chosen_outputs
+    from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
     from activation.inputs.changes import skill_changes, skills_in
     from activation.inputs.load import explicit_repo, git_root
@@ -57,6 +58,7 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.report.changed import CHANGED_SCHEMA
 
     session.adopt(args.debug, args.json, stop_record_of(CHANGED_SCHEMA))
+    args.only = only_of(args)
     outputs = chosen_outputs(args, os.environ)
     cwd = Path.cwd()
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
@@ -77,7 +79,8 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
         lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
-        session.out.print("\n".join(lines + cost_lines(gates)), markup=False, soft_wrap=True)
+        costs = cost_lines(gates, session.warn)
+        session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
         return 0
     runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
     from activation.report.changed import build_changed
@@ -305,12 +308,13 @@ def _behavior(
 
 def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
-    from activation.commands.run import run_and_report
+    from activation.commands.run import rerun_words, run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
     session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
-    report = run_and_report(session, gate.args, argv, gate.stage, gate.cells, ())
+    rerun = rerun_words(CHANGED, argv)
+    report = run_and_report(session, gate.args, rerun, gate.stage, gate.cells, ())
     session.show(terminal_view(report, gate.args.show))
     return report
 
@@ -335,15 +339,16 @@ def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> lis
     return lines
 
 
-def cost_lines(gates: Sequence[Gate]) -> list[str]:
+def cost_lines(gates: Sequence[Gate], warn: Callable[[Sequence[str]], None]) -> list[str]:
     """What each gate would cost, over its cells, and every gate together (a dry run's,
     estimated from the requests' characters: no call is made)."""
+    from activation.commands.runner import planned
     from activation.report.changed import cost_text
 
     lines, every = [], []
     for gate in gates:
         found = [
-            gate.stage.estimate(gate.stage.preflight(spec, calls=False), inputs)
+            gate.stage.estimate(planned(gate.stage, spec, warn), inputs)
             for spec, inputs in gate.cells
         ]
         every += found

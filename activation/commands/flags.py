@@ -552,6 +552,14 @@ BROAD = BUNDLED_CONTROLS / "broad" / "SKILL.md"
 BUNDLED = "the bundled one, written for auth0"
 SPEC = "git:<ref> or a SKILL.md path"
 ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
+ONLY_FROM = Flag(
+    "--only-from",
+    "REPORT",
+    "the cases a saved JSON report flagged (REGRESSED, IMPROVED, WEAKENED, UNSTABLE, ERROR), "
+    "as --only",
+    Path,
+    toml=PATH,
+)
 NO_SUMMARY = switch("--no-summary", f"do not append the Markdown summary to ${SUMMARY_ENV}")
 DEBUG = switch("--debug", "show the traceback of a crash")
 
@@ -572,6 +580,7 @@ RUN = Command(
                 Flag("--baseline", "SPEC", SPEC, default=BASELINE),
                 Flag("--candidate", "SPEC", SPEC, shown="the working-tree SKILL.md"),
                 ONLY,
+                ONLY_FROM,
             ),
         ),
         ("outputs", (FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
@@ -1180,6 +1189,7 @@ CHANGED = Command(
                     "none of them is left out)",
                     parse_only,
                 ),
+                ONLY_FROM,
             ),
         ),
         ("trials", TRIAL_OPTIONS),

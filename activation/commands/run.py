@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from activation import __version__
 from activation._errors import InputError
 from activation.commands.config import parse_settings
-from activation.commands.flags import RUN
+from activation.commands.flags import RUN, Command
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
@@ -30,16 +30,37 @@ SIMULATED_RUNS = 60
 with intervals that say how sure the figures are (benchmarks run 400)."""
 SIMULATION_LIMIT = 1_500
 """First-round calls above which `--simulate` declines (it would take minutes)."""
-RERUN_FLAGS = ("--baseline", "--candidate", "--repo", "--skill-path", "--cases", "--trials")
-"""The flags worth repeating in a suggested command (settings from a file are read again)."""
+NOT_REPEATED = frozenset(
+    {"--junit", "--markdown", "--html", "--no-summary", "--show", "--debug", "--full-record",
+     "--dry-run", "--simulate", "--verbose", "--show-listing", "--resume", "--keep-workspaces",
+     "--shard"}
+)  # fmt: skip
+"""The flags that change no verdict, which a suggested command leaves out (`--json` stays:
+the report it saves is what `--only-from` reads back), and `--shard`: the check is the
+whole run, which `merge` puts together."""
 
 
-def rerun_args(args: argparse.Namespace, argv: Sequence[str]) -> tuple[str, ...]:
-    repeated: list[str] = []
-    for flag in RERUN_FLAGS:
-        if any(item == flag or item.startswith(flag + "=") for item in argv):
-            repeated += [flag, str(getattr(args, flag[2:].replace("-", "_")))]
-    return tuple(repeated)
+def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
+    """The words after `activation` that run this check again: the command's own (`changed`,
+    `behavior`), then every flag of `argv` that chose what ran, as `--flag value`, in the
+    user's order (settings from a file are read again)."""
+    options = {flag.name: flag for flag in command.flags if not flag.positional}
+    words = list(command.prog.split()[1:])
+    given = iter(argv)
+    for item in given:
+        name, equals, value = item.partition("=")
+        if not name.startswith("--"):
+            continue
+        flag = options.get(name) or next(  # argparse takes a flag's unambiguous prefix
+            (flag for known, flag in options.items() if known.startswith(name)), None
+        )
+        if flag is None:
+            continue
+        if flag.takes_value and not equals:
+            value = next(given, "")
+        if flag.name not in NOT_REPEATED:
+            words += [flag.name, value] if flag.takes_value else [flag.name]
+    return tuple(words)
 
 
 def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
@@ -59,9 +80,10 @@ def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
 def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_settings(RUN, argv)
     from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.runner import cells_from, inputs_from, stage_of
+    from activation.commands.runner import cells_from, inputs_from, only_of, stage_of
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
+    args.only = only_of(args)
     for flag in ("simulate", "verbose", "show_listing"):
         if getattr(args, flag) and not args.dry_run:
             raise InputError(f"--{flag.replace('_', '-')} goes with --dry-run")
@@ -79,7 +101,8 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
             session, stage, cells, settings, args.simulate, args.verbose, args.show_listing
         )
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, argv, stage, cells, tuple(warnings))
+    rerun = rerun_words(RUN, argv)
+    report = run_and_report(session, args, rerun, stage, cells, tuple(warnings))
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))
@@ -132,12 +155,13 @@ def show_plan(
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
     would see), and the whole run's cost over its cells."""
+    from activation.commands.runner import planned
     from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
 
     estimates = []
     for spec, inputs in cells:
-        spec = stage.preflight(spec, calls=False)
+        spec = planned(stage, spec, session.warn)
         found = detectable(spec, inputs) if simulate else None
         if simulate and found is None:
             session.warn([f"not simulated: over {SIMULATION_LIMIT:,} calls in the first round"])
@@ -178,12 +202,13 @@ def visibility_plan(spec: RunSpec, stage: Stage, inputs: Inputs) -> list[str]:
 def run_and_report(
     session: Session,
     args: argparse.Namespace,
-    argv: Sequence[str],
+    rerun: tuple[str, ...],
     stage: Stage,
     cells: Sequence[tuple[RunSpec, Inputs]],
     warnings: tuple[str, ...],
 ) -> Matrix:
-    """The cells' trials, remembered for the next run and reported as their matrix."""
+    """The cells' trials, remembered for the next run and reported as their matrix;
+    `rerun` is the command that checks it again (`rerun_words`)."""
     from activation.commands.runner import open_store, run_cells
     from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
@@ -191,7 +216,6 @@ def run_and_report(
     with open_store(args) as store:
         outcomes = run_cells(session, stage, cells, store)
     stage.remember(outcomes)
-    rerun = rerun_args(args, argv)
     notices = [stage.notice(spec) for spec, _inputs in cells]
     first = cells[0][0]
     whole = [spec for spec, _inputs in cells]

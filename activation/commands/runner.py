@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +29,18 @@ def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
     """The stage `--real` chooses (the `stages` given replace the registry's, by name)."""
     name = "B" if args.real else "A"
     return stages[name] if stages and name in stages else stage_named(name)
+
+
+def planned(stage: Stage, spec: RunSpec, warn: Callable[[Sequence[str]], None]) -> RunSpec:
+    """The spec a dry run plans with: an agent CLI it cannot find (or run) is a warning,
+    not an error, for a dry run plans and does not run; the run itself will refuse."""
+    try:
+        return stage.preflight(spec, calls=False)
+    except InputError as missing:
+        if spec.agent is None:
+            raise
+        warn([f"{missing} (a dry run plans without it; a run needs it)"])
+        return spec
 
 
 def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
@@ -106,6 +118,39 @@ def executables(args: argparse.Namespace) -> dict[str, str]:
         for agent in every()
         if (path := getattr(args, agent.flag.lstrip("-").replace("-", "_"), None))
     }
+
+
+def only_of(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The cases `--only` names, or those the report `--only-from` names flagged."""
+    if args.only_from is None:
+        only: tuple[str, ...] | None = args.only
+        return only
+    if args.only is not None:
+        raise InputError("--only-from reads the cases from a report: leave out --only")
+    return flagged_in(args.only_from)
+
+
+def flagged_in(path: Path) -> tuple[str, ...]:
+    """Every case a saved report flagged, in any cell of any of its runs (a report of
+    `changed` holds one per gate)."""
+    from activation._models import FLAGGED
+    from activation.inputs.load import read_json
+    from activation.report.changed import CHANGED_SCHEMA
+    from activation.report.codec import parse_saved
+
+    data = read_json(path, "report")
+    gates = data.get("gates") if isinstance(data, dict) else None
+    if isinstance(data, dict) and data.get("schema") == CHANGED_SCHEMA and isinstance(gates, list):
+        runs = [
+            parse_saved(gate.get("run") if isinstance(gate, dict) else gate, f"{path}, gate {n}")
+            for n, gate in enumerate(gates, 1)
+        ]
+    else:
+        runs = [parse_saved(data, str(path))]
+    found = [id for run in runs for cell in run.cells for id in cell.ids_with(*FLAGGED)]
+    if not found:
+        raise InputError(f"--only-from {path}: the report flagged no case")
+    return tuple(dict.fromkeys(found))
 
 
 def inputs_from(

@@ -176,6 +176,16 @@ def _skill_at(
     return item.name, relative.as_posix(), text, _agent_files_in(item)
 
 
+def names_commit(repo_dir: Path, name: str) -> bool:
+    """Whether `name` is a ref (a branch, tag or hash) of the git repository at `repo_dir`."""
+    try:
+        with git.Repo(repo_dir, search_parent_directories=True) as repo:
+            _commit_at(repo, name)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError, InputError, *GIT_LOOKUP_ERRORS):
+        return False
+    return True
+
+
 def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
     """The commit `ref` names (an annotated tag peeled); InputError for anything else."""
     obj = repo.rev_parse(ref)

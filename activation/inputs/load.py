@@ -50,6 +50,7 @@ from activation.inputs.target import (
 from activation.inputs.variants import (
     decode_skill,
     git_ref,
+    missing_path_message,
     working_tree_spec,
 )
 
@@ -455,7 +456,10 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
                 f"--skill-path {target.skill_path.as_posix()}: no such file "
                 f"(relative to --repo {target.repo})"
             ) from None
-        raise InputError(f"{spec}: no such file ({path})") from None
+        from activation.inputs.git_tree import names_commit
+
+        message = missing_path_message(spec, path, names_commit(target.repo, spec))
+        raise InputError(message) from None
     except OSError as error:
         raise InputError(f"{spec}: cannot read {path} ({error.strerror})") from None
     text = decode_skill(data, spec)

@@ -42,6 +42,12 @@ def unknown_ref_message(spec: str, ref: str, repo: Path) -> str:
     )
 
 
+def missing_path_message(spec: str, path: Path, names_ref: bool) -> str:
+    """A path SPEC with no file there; one that names a ref of the repo meant `git:<ref>`."""
+    hint = f": for the ref {spec}, pass git:{spec}" if names_ref else ""
+    return f"{spec}: no such file ({path}){hint}"
+
+
 def description_warnings(variant: Variant) -> list[str]:
     """The agent cuts descriptions at DESCRIPTION_LIMIT, so a longer one is not what it sees;
     and it skips a skill of the set it cannot parse, so the menu lacks that one."""

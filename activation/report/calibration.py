@@ -19,6 +19,7 @@ from rich.text import Text
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
 from activation.report.codec import report_data
+from activation.report.markdown import escape
 from activation.report.model import build_report
 from activation.verdicts.figures import Count, figures
 
@@ -35,6 +36,8 @@ class Calibration:
     itself: RunOutcome
     sibling: RunOutcome | None = None
     sibling_skill: str | None = None
+    notice: str | None = None
+    """What every output says about the answers (a mock model's mean nothing)."""
 
     def regressed(self, outcome: RunOutcome, should_activate: bool) -> list[str]:
         return [
@@ -132,6 +135,7 @@ def calibration_data(calibration: Calibration, version: str) -> dict[str, object
         "trials": spec.trials,
         "alpha": spec.alpha,
         "skill": {"id": target.skill_id, "path": target.skill_path.as_posix()},
+        "notice": calibration.notice,
         "narrow": {
             "detected": bool(calibration.narrow_caught),
             "regressed": calibration.narrow_caught,
@@ -151,7 +155,7 @@ def calibration_data(calibration: Calibration, version: str) -> dict[str, object
         "errors": calibration.errors,
         "problems": calibration.problems,
         "reports": {
-            name: report_data(build_report(outcome, version))
+            name: report_data(build_report(outcome, version, notice=calibration.notice))
             for name, outcome in calibration.outcomes()
         },
         "exit_code": int(calibration.exit_code),
@@ -206,6 +210,8 @@ def render_calibration(calibration: Calibration) -> RenderableType:
     for row in _rows(calibration):
         table.add_row(*row)
     parts: list[RenderableType] = [table]
+    if calibration.notice:
+        parts.append(Text(f"NOTE: {calibration.notice}", style="bold yellow"))
     parts += [Text(note, style="dim") for note in calibration.notes]
     if calibration.errors:
         parts.append(Text(f"ERROR cases: {', '.join(calibration.errors)}", style="magenta"))
@@ -236,6 +242,7 @@ def calibration_markdown(calibration: Calibration, when: datetime) -> str:
         f"Stage {spec.stage}, model `{spec.model or 'CLI default'}`, {spec.trials} trials, "
         f"alpha {spec.alpha}, skill `{skill_id}`. Exit code {int(calibration.exit_code)}.",
         "",
+        *([f"> **Note:** {escape(calibration.notice)}", ""] if calibration.notice else []),
         "| " + " | ".join(HEADERS) + " |",
         "|" + "---|" * len(HEADERS),
         *("| " + " | ".join(row) + " |" for row in _rows(calibration)),

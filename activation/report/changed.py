@@ -8,6 +8,7 @@ behavior` would have written it), so nothing a single run reports is lost here.
 
 from __future__ import annotations
 
+import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -19,11 +20,12 @@ import msgspec
 import orjson
 
 from activation._errors import ExitCode
-from activation._models import Status
+from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
 from activation.report.junit import case_body, failing, xml_text
+from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.trials.stage import CostEstimate
 
@@ -75,6 +77,9 @@ class ChangedReport:
     base: str
     head: str
     allow_untested: bool = False
+    notice: str | None = None
+    """What every output says about the answers, when a gate's are a mock model's (they
+    mean nothing about the real agent), as each gate's own report says it."""
     skills: tuple[ChangedSkill, ...] = ()
     gates: tuple[GateResult, ...] = ()
 
@@ -133,12 +138,14 @@ def build_changed(
         for gate, run in runs
     )
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested)
+    notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
         version=version,
         exit_code=code,
         base=base,
         head=head,
         allow_untested=allow_untested,
+        notice="; ".join(dict.fromkeys(notices)) or None,
         skills=skills,
         gates=gates,
     )
@@ -222,6 +229,19 @@ def overall(report: ChangedReport) -> str:
     return "OK: every gate passed."
 
 
+def next_steps(report: ChangedReport) -> list[tuple[str, str]]:
+    """What to run next, each with its heading: every gate's flagged cases with the real
+    agent (`changed --real`), and this check again."""
+    cells = [cell for gate in report.gates for cell in gate.run.cells]
+    if not cells:
+        return []
+    command = words.command_words(cells[0])
+    flagged = [id for cell in cells if cell.stage == "A" for id in cell.ids_with(*FLAGGED)]
+    real = words.confirm_command(command, "A", flagged)
+    steps = [(words.REAL_TITLE, real)] if real else []
+    return [*steps, (words.RERUN_TITLE, shlex.join(["activation", *command]))]
+
+
 def summary_lines(report: ChangedReport) -> list[str]:
     """The plain-text report: per skill, what changed, what ran and the verdicts."""
     lines = [f"activation changed: {report.base} -> {report.head}"]
@@ -242,6 +262,10 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
+    for title, command in next_steps(report):
+        lines += [title, f"  {command}"]
+    if report.notice:
+        lines.append(f"NOTE: {report.notice}")
     lines.append(overall(report))
     return lines
 
@@ -278,6 +302,8 @@ def render_changed_markdown(report: ChangedReport) -> str:
         f"Base `{report.base}`, head {report.head}.",
         "",
     ]
+    if report.notice:
+        lines += [f"> **Note:** {escape(report.notice)}", ""]
     if report.skills or report.gates:
         lines += ["| skill | changed | ran | verdict |", "|---|---|---|---|"]
     changed = {skill.id for skill in report.skills}
@@ -305,6 +331,8 @@ def render_changed_markdown(report: ChangedReport) -> str:
         if flagged:
             lines += ["", f"**{_cell(gate_title(gate))}**", ""]
             lines += [f"- {_cell(line)}" for line in flagged]
+    for title, command in next_steps(report):
+        lines += ["", title, "", "```sh", command, "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -323,7 +351,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 "failures": sum(cell.count(status) for status in fails),
                 "errors": cell.count(Status.ERROR),
             }
-            suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+            suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
                 case = ET.SubElement(suite, "testcase", classname=gate.skill, name=entry.id)
                 kind = (
@@ -344,7 +372,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     if untested:
         failures = 0 if report.allow_untested else len(untested)
         counts = {"tests": len(untested), "failures": failures, "errors": 0}
-        suite = ET.SubElement(root, "testsuite", {"name": "not tested", **_texts(counts)})
+        suite = _suite(root, "not tested", counts, report.notice)
         for skill in untested:
             case = ET.SubElement(suite, "testcase", classname="untested", name=skill.id)
             text = untested_text(skill, report.allow_untested)
@@ -363,6 +391,15 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     ET.indent(root)
     written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return written + b"\n"
+
+
+def _suite(root: ET.Element, name: str, counts: dict[str, int], notice: str | None) -> ET.Element:
+    """A testsuite; its properties carry the mock notice, where CI shows a suite's."""
+    suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+    if notice:
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="notice", value=notice)
+    return suite
 
 
 def _texts(counts: dict[str, int]) -> dict[str, str]:

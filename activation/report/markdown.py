@@ -232,8 +232,8 @@ def _commands(report: Report) -> list[str]:
     lines = []
     real = words.real_command(report)
     if real:
-        lines += ["Check the flagged cases with the real agent:", "", "```sh", real, "```", ""]
-    lines += ["Run this check again:", "", "```sh", words.rerun_command(report), "```", ""]
+        lines += [words.REAL_TITLE, "", "```sh", real, "```", ""]
+    lines += [words.RERUN_TITLE, "", "```sh", words.rerun_command(report), "```", ""]
     return lines
 
 

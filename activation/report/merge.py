@@ -15,6 +15,7 @@ from activation._errors import InputError
 from activation._models import CaseVerdict, Usage
 from activation.report.matrix import Matrix, assembled
 from activation.report.model import Report, cell_exit
+from activation.report.words import without
 from activation.verdicts.judge import evidence_in, judge_groups
 from activation.verdicts.summary import summarise
 
@@ -104,6 +105,7 @@ def merged_cell(
         first,
         version=version,
         shard=None,
+        rerun=tuple(without(first.rerun, {"--json": 1})),  # a shard's report, not the whole's
         cases=verdicts,
         summary=summarise(verdicts, first.trials, first.skill.id, unfinished),
         usage=sum((part.usage for part in parts), Usage()),

@@ -118,7 +118,9 @@ class Report(RunSpec):
     """What every output says about the answers (a mock model's mean nothing)."""
     warnings: tuple[str, ...] = ()
     rerun: tuple[str, ...] = ()
-    """The flags worth repeating to check this run again (`--baseline git:main ...`)."""
+    """The words after `activation` that check this run again: its command and every flag
+    that chose what ran (`changed --base git:main --model mock`); a report of 0.3.0 kept
+    only the flags after its stage's own (`words.command_words`)."""
     cases: tuple[CaseVerdict, ...] = ()
     summary: Summary
     usage: Usage

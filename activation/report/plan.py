@@ -201,12 +201,14 @@ def render_plan(
         diff.append("\nfiles of the set (baseline → candidate):\n", style="bold")
         diff.append("\n".join(f"  {line}" for line in files) if files else "  (identical)")
     model = f" to {spec.model}" if spec.model else ""
-    calls = planned_calls(spec, inputs)
-    sides = f"{2 + len(spec.arms)} arms" if spec.arms else "2 variants"
+    asked = len(cases) * spec.trials if "llm" in spec.arms else 0  # a model call, no agent
+    sides = f"{2 + len(spec.arms) - bool(asked)} arms" if spec.arms else "2 variants"
+    llm = f" and {asked:,} model call(s) to {spec.model or spec.judge_model} (the llm arm)"
     footer = Text(
-        f"\nThe first round would make {calls:,} {stage.noun}(s){model} ({len(cases)} cases x "
-        f"{sides} x {spec.trials} trials); suspicious cases then get more, up to "
-        f"{spec.max_trials} trials ({worst_case_calls(spec, inputs):,} at most). No call was made."
+        f"\nThe first round would make {planned_calls(spec, inputs) - asked:,} {stage.noun}(s)"
+        f"{model} ({len(cases)} cases x {sides} x {spec.trials} trials){llm if asked else ''}; "
+        f"suspicious cases then get more, up to {spec.max_trials} trials "
+        f"({worst_case_calls(spec, inputs) - asked:,} at most). No call was made."
     )
     detects = (
         characteristics_text(spec, inputs, detectable)

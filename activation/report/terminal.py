@@ -277,7 +277,7 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     parts += status_lists(report)
     command = words.real_command(report)
     if command:
-        parts += [Text("Check the flagged cases with the real agent:"), unbroken(f"  {command}")]
+        parts += [Text(words.REAL_TITLE), unbroken(f"  {command}")]
     if report.summary.unfinished:
         parts.append(Text(f"Not finished, left out ({len(report.summary.unfinished)}):"))
         parts += [unbroken(f"  {case_id}") for case_id in report.summary.unfinished]

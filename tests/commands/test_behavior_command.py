@@ -114,6 +114,15 @@ def test_bad_input_is_one_line_before_any_trial(
         "activation behavior: error: --max-trials 2 is below --trials 3: escalation cannot "
         "run fewer trials than the first round"
     )
+    assert behave(tmp_path, stages, "--suite", "elsewhere", "--baseline", "main")[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: main: no such file ({repo / 'main'}): for the ref main, "
+        "pass git:main"
+    )
+    assert behave(tmp_path, stages, "--suite", "elsewhere", "--baseline", "mainline")[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: mainline: no such file ({repo / 'mainline'})"
+    )
     assert stages.calls == 0 and stages.prepared == []
 
 
@@ -245,3 +254,24 @@ def test_a_candidate_the_agent_no_longer_lists_fails_a_behavior_run_too(
         "greetlib:greetlib",
         "disable-model-invocation: true (the Skill tool refuses the model too)",
     )
+
+
+def test_a_dry_run_plans_without_the_agent_cli_and_counts_the_llm_arm_as_model_calls(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dry run plans, it does not run: the real Stage C, with no agent CLI to be found and
+    no key, plans every arm; the llm arm's trials are model calls, not agent runs."""
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    missing = str(repo / "no-such-claude")
+    assert main(["behavior", "--dry-run", "--claude", missing]) == 0
+    shown = capsys.readouterr()
+    assert shown.err.startswith(f"warning: cannot find the Claude Code CLI '{missing}'")
+    assert shown.err.splitlines()[0].endswith("(a dry run plans without it; a run needs it)")
+    assert "arms: baseline, candidate, none, llm; judge: claude-haiku-5-5" in shown.out
+    assert "  llm: 9 model call(s), no agent" in shown.out
+    assert (
+        "The first round would make 27 agent run(s) (3 cases x 3 arms x 3 trials) and 9 "
+        "model call(s) to claude-haiku-5-5 (the llm arm); suspicious cases then get more, up "
+        "to 21 trials (135 at most). No call was made."
+    ) in " ".join(shown.out.split())

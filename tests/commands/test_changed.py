@@ -21,7 +21,7 @@ from tests.support.browser import Launcher, visit
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
-from tests.support.skill_repo import DISTRACTORS, RepoTemplates, write_distractors
+from tests.support.skill_repo import DISTRACTORS, RepoTemplates, commit_all, write_distractors
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "billing"
 BILLING = "plugins/billing/skills"
@@ -81,14 +81,7 @@ def two_plugins(root: Path) -> git.Repo:
             }
         )
     )
-    made = git.Repo.init(root, initial_branch="main")
-    with made.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-        config.set_value("commit", "gpgsign", "false")
-    made.git.add(all=True)
-    made.index.commit("two plugins")
-    return made
+    return commit_all(root, "two plugins")
 
 
 def edit(repo: Path, skill: str, old: str, new: str) -> None:

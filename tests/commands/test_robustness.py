@@ -334,7 +334,10 @@ def test_case_ids_and_the_real_command_print_unbroken(
     backends = FakeStages(scripted({**answers, ids[2]: [True]}))
     code, _report = run(tmp_path, cases, "--max-trials", "3", stages=backends)
     lines = capsys.readouterr().out.splitlines()
-    command = f"  activation --real --only {ids[0]},{ids[1]} --cases {tmp_path}/cases.json"
+    command = (
+        f"  activation --real --only {ids[0]},{ids[1]} --cases {tmp_path}/cases.json "
+        "--max-trials 3"
+    )  # the run's own flags that matter to the check, as the user gave them
     assert command in lines
     rows = [line for line in lines if line.startswith("│")]
     assert [row.split("│")[1].strip() for row in rows] == ids

@@ -61,6 +61,7 @@ def test_an_untested_body_change_in_every_format(tmp_path: Path) -> None:
         "base": "git:main",
         "head": "the working tree",
         "allow_untested": False,
+        "notice": None,
         "skills": [
             {
                 "id": "refunds",

@@ -27,12 +27,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import git
 import orjson
 
 from tests.support import responses_api
 from tests.support.agent_writes import update_file
 from tests.support.messages_api import FakeRequest, Reply, Text, ToolUse
+from tests.support.skill_repo import commit_all
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "behavior"
 SKILL_ID = "greetlib:greetlib"
@@ -56,16 +56,7 @@ def example_repo(root: Path, *, broken: bool = False) -> Path:
     root.mkdir(parents=True)
     for part in ("plugins", "evals"):
         shutil.copytree(EXAMPLE / part, root / part)
-    repo = git.Repo.init(root, initial_branch="main")
-    try:
-        with repo.config_writer() as config:
-            config.set_value("user", "name", "Test")
-            config.set_value("user", "email", "test@example.invalid")
-            config.set_value("commit", "gpgsign", "false")
-        repo.git.add(all=True)
-        repo.index.commit("greetlib and its evals")
-    finally:
-        repo.close()
+    commit_all(root, "greetlib and its evals").close()
     if broken:
         shutil.copyfile(BROKEN_BODY, root / SKILL_FILE)
     return root

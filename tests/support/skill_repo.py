@@ -267,3 +267,11 @@ DISTRACTORS = {
     "charts": "Use when drawing charts and dashboards.",
     "tax-rules": "Use when computing sales tax or VAT for an order.",
 }
+
+
+def commit_all(root: Path, message: str) -> git.Repo:
+    """Everything under `root`, committed on `main` (`init_repo`)."""
+    repo = init_repo(root)
+    repo.git.add(all=True)
+    repo.index.commit(message)
+    return repo

@@ -28,6 +28,12 @@ from activation.trials.stage import CostEstimate, Say, priced
 ROUGH = "a rough figure per agent run at work, and per judge question"
 
 
+def asked_models(spec: RunSpec) -> list[str]:
+    """The models the run asks itself: the judge's, and the `llm` arm's when it runs."""
+    judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+    return sorted({judge, *((spec.model or judge,) if "llm" in spec.arms else ())})
+
+
 class BehaviorStage:
     name = "C"
     noun = "agent run"
@@ -53,9 +59,7 @@ class BehaviorStage:
         """The agent's as Stage B checks it, and the providers of the judge and of the `llm`
         arm's model (their keys)."""
         checked = AGENT_STAGE.preflight(spec, calls=calls)
-        judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
-        asked = {judge, *((spec.model or judge,) if "llm" in spec.arms else ())}
-        for model in sorted(asked):
+        for model in asked_models(spec):
             provider_of(model)[1].preflight(calls=calls)
         return checked
 
@@ -83,7 +87,9 @@ class BehaviorStage:
         return AGENT_STAGE.cost_basis(spec)
 
     def notice(self, spec: RunSpec) -> str | None:
-        return None
+        """The mock's notice when it answers the judge or the `llm` arm."""
+        notices = [provider_of(model)[1].notice() for model in asked_models(spec)]
+        return "; ".join(dict.fromkeys(notice for notice in notices if notice)) or None
 
     def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
         arms = ", ".join(("baseline", "candidate", *spec.arms))
