@@ -6,6 +6,7 @@ so which proposal wins, and what the holdback shows, follow from the description
 from __future__ import annotations
 
 import json
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -495,10 +496,11 @@ def test_the_mock_proposes_offline_and_every_output_says_so(
 ) -> None:
     """`--proposer mock` runs the whole search with no key and no request: the mock adds the
     failing groups' tags and the body's words to the current description, and every output
-    (terminal, JSON, Markdown) says the answers and the proposals are the mock's."""
-    markdown = tmp_path / "suggestion.md"
+    (terminal, JSON, Markdown, HTML) says the answers and the proposals are the mock's."""
+    markdown, html = tmp_path / "suggestion.md", tmp_path / "suggestion.html"
     flags = ["--model", "mock", "--proposer", "mock", "--rounds", "1", "--max-cost-usd", "5"]
-    code, found = suggest(tmp_path, search_suite, *flags, "--markdown", str(markdown))
+    outputs = ["--markdown", str(markdown), "--html", str(html)]
+    code, found = suggest(tmp_path, search_suite, *flags, *outputs)
     out = capsys.readouterr().out
     notice = (
         "answers from the mock model (word overlap, offline): the verdicts show how the "
@@ -518,3 +520,4 @@ def test_the_mock_proposes_offline_and_every_output_says_so(
     assert f"NOTE: {notice}" in " ".join(out.split())
     assert "cells: A/claude-code/mock; proposer: mock" in out
     assert f"> **Note:** {escape(notice)}" in markdown.read_text(encoding="utf-8")
+    assert f"Note: {html_escape(notice)}" in html.read_text(encoding="utf-8")
