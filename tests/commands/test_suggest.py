@@ -6,12 +6,12 @@ so which proposal wins, and what the holdback shows, follow from the description
 from __future__ import annotations
 
 import json
-from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from markupsafe import escape as html_escape
 
 from activation import __version__
 from activation.commands.main import main
