@@ -220,3 +220,13 @@ def test_no_thread_is_an_error() -> None:
     reading = read([b"WARNING: proceeding, even though we could not create PATH aliases\n"])
     assert reading.reason == "no thread.started event: the output is not a Codex JSON run"
     assert reading.skipped_lines == 1
+
+
+def test_reading_the_bundled_skill_of_the_targets_name_is_not_the_target() -> None:
+    """A user's `skill-creator` beside Codex's own: reading the bundled one fires the
+    built-in (by the id the listing gives it), never the target."""
+    mine = SkillCopy("skill-creator", SKILLS_ROOT / "skill-creator", "skill-creator",
+                     "5a5a5a5a5a5a5a5a")  # fmt: skip
+    skills = SkillSet(Path("/tmp/demo/copy/payments"), True, CatalogCopy(), (mine, SIBLING))
+    reading = read(lines("shell-bundled.jsonl"), skills)
+    assert (reading.outcome, reading.fired) == ("not_activated", (".system/skill-creator",))

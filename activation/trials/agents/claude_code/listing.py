@@ -79,7 +79,7 @@ from activation.trials.listing.model import (
     Listing,
     Placement,
 )
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "claude-code-2.1.332.toml"
 
@@ -738,7 +738,11 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
                 "columns): entries collapse to their id in listing order until the rest fits",
             )
         )
-    return tuple(out)
+    builtins = {skill.id for skill in rules.builtins}
+    return beside_builtins(out, skills, builtins, lambda skill: skill.id, REPLACES.format)
+
+
+REPLACES = "replaces Claude Code's built-in {} (the first skill of one id is listed and loaded)"
 
 
 def _hidden_rule(skill: ListedSkill) -> str:

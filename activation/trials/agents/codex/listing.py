@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -65,6 +65,7 @@ from activation.trials.listing.model import (
 )
 from activation.trials.listing.visibility import (
     Visibility,
+    beside_builtins,
     budget_takers,
     from_entry,
     hidden,
@@ -177,7 +178,7 @@ def render(
     if bundled:
         if codex_home is None:
             raise ValueError("the bundled skills need codex_home, the root they are listed from")
-        found.extend(_bundled_items(codex_home, rules))
+        found.extend(_bundled_items(codex_home, rules, {skill.id for skill in skills}))
     rank = {scope: index for index, scope in enumerate(rules.scope_order)}
     found.sort(key=lambda item: (rank[item.scope], item.name.encode(), item.file.encode()))
     roots = sorted({(item.scope, item.root) for item in found}, key=_root_key)
@@ -256,7 +257,7 @@ class _Item:
 
 def _listable(skill: ListedSkill, location: Location, rules: CodexRules) -> _Item | None:
     """The skill as Codex lists it, or None when Codex rejects it."""
-    name = skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+    name = listed_name(skill)
     value = skill.description
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
@@ -271,12 +272,28 @@ def _listable(skill: ListedSkill, location: Location, rules: CodexRules) -> _Ite
     return _Item(skill.id, skill.source, name, description, scope, root, relative)
 
 
-def _bundled_items(codex_home: str, rules: CodexRules) -> list[_Item]:
+def _bundled_items(codex_home: str, rules: CodexRules, taken: Collection[str]) -> list[_Item]:
     root = f"{codex_home.rstrip('/')}/skills/.system"
     return [
-        _Item(item.name, "builtin", item.name, item.description, "system", root, item.path)
+        _Item(
+            bundled_id(item.name, taken),
+            "builtin",
+            item.name,
+            item.description,
+            "system",
+            root,
+            item.path,
+        )
         for item in rules.bundled
     ]
+
+
+def bundled_id(name: str, taken: Collection[str]) -> str:
+    """The id of the bundled skill `name`: its name, or `.system/<name>` when a skill of the
+    set has that id. Codex tells skills apart by their SKILL.md's path, never by name
+    (`load_skills_from_roots` dedupes by path only), so it lists a user's `skill-creator`
+    and its own side by side, and either can be read."""
+    return f".system/{name}" if name in taken else name
 
 
 def _root_key(scoped_root: tuple[Scope, str]) -> tuple[int, int, str]:
@@ -451,7 +468,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     rules = packaged_rules()
     out = []
     for skill in skills:
-        name = skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+        name = listed_name(skill)
         value = skill.description
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
@@ -481,7 +498,19 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             f"{rules.description_cut - len(rules.ellipsis):,} and {rules.ellipsis!r}"
         )
         out.append(from_entry(entry, len(text), kept, listing, cut_rule, budget_rule))
-    return tuple(out)
+    return beside_builtins(out, skills, {item.name for item in rules.bundled}, listed_name,
+                           BESIDE.format)  # fmt: skip
+
+
+BESIDE = (
+    "listed beside Codex's built-in {} of the same name (Codex keeps both and tells them "
+    "apart by their file's path; a Stage A answer of that name counts for this skill)"
+)
+
+
+def listed_name(skill: ListedSkill) -> str:
+    """The name Codex lists a skill by: its frontmatter `name`, else its folder's."""
+    return skill.name if isinstance(skill.name, str) and skill.name else skill.folder
 
 
 def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules: CodexRules) -> str:

@@ -47,6 +47,7 @@ from typing import Any
 from activation.trials.agent.adapter import Settled
 from activation.trials.agent.installed import SkillSet
 from activation.trials.agent.reading import JsonLines, Outcome, Reading, decided, short
+from activation.trials.agents.codex.listing import bundled_id
 
 _AUTH_STATUSES = (401, 403)
 _THROTTLED_STATUSES = (429,)
@@ -80,6 +81,7 @@ class CodexReader(JsonLines):
         self._settled = settled or (lambda fired: self.target.id in fired)
         self._on_throttle = on_throttle
         self._nonces = [(skill.nonce, skill.id) for skill in skills.skills if skill.nonce]
+        self._ids = {skill.id for skill in skills.skills}
         self._fired: list[str] = []
         self._activation: str | None = None
         self._refused: str | None = None
@@ -143,7 +145,8 @@ class CodexReader(JsonLines):
             self._failed_read(command, output, status, code)
             return
         loaded = sorted((output.index(nonce), id) for nonce, id in self._nonces if nonce in output)
-        bundled = [] if loaded else _BUNDLED.findall(command)
+        found = [] if loaded else _BUNDLED.findall(command)
+        bundled = [bundled_id(name, self._ids) for name in found]
         for skill in [id for _, id in loaded] + bundled:
             self._fired.append(skill)
         if not loaded and not bundled:

@@ -45,6 +45,7 @@ from activation._models import Inputs
 from activation.trials.listing.model import Entry, ListedSkill, Listing
 from activation.trials.listing.visibility import (
     Visibility,
+    beside_builtins,
     budget_takers,
     from_entry,
     hidden,
@@ -147,7 +148,8 @@ def render(
     entries: list[Entry] = []
     spent = 0
     named: list[tuple[str, str]] = []
-    for skill in [*mine, *rules.builtins]:
+    every = [*mine, *kept_builtins(mine, rules)]
+    for skill in every:
         line = _line(skill, rules)
         if named or spent + len(line) + 1 > limit:
             named.append((listed_name(skill), skill.id))
@@ -162,14 +164,20 @@ def render(
         entries=tuple(entries),
         budget=limit,
         width=spent,
-        full_width=spent
-        + sum(len(_line(s, rules)) + 1 for s in [*mine, *rules.builtins] if listed_name(s) in rest),
+        full_width=spent + sum(len(_line(s, rules)) + 1 for s in every if listed_name(s) in rest),
         separator="\n",
         closing=f"\n{named_line}{rules.closing}",
         empty=f"{rules.opening}\n{named_line}{rules.closing}",
         unit="characters",
         named=tuple(named),
     )
+
+
+def kept_builtins(mine: Sequence[ListedSkill], rules: CopilotRules) -> list[ListedSkill]:
+    """The built-ins the CLI lists beside these project skills: a project skill of a
+    built-in's name replaces it (measured on 1.0.102: only the project's is listed)."""
+    taken = {listed_name(skill) for skill in mine}
+    return [skill for skill in rules.builtins if listed_name(skill) not in taken]
 
 
 def overflow(shown: Listing, rules: CopilotRules | None = None) -> tuple[str, ...]:
@@ -223,7 +231,11 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
                                   budget_takers(listing)))  # fmt: skip
         else:
             out.append(hidden(skill.id, chars, _hidden_rule(skill, rules)))
-    return tuple(out)
+    builtins = {listed_name(skill) for skill in rules.builtins}
+    return beside_builtins(out, skills, builtins, listed_name, REPLACES.format)
+
+
+REPLACES = "replaces Copilot CLI's built-in {} (only the project's skill is listed and loaded)"
 
 
 BUDGET_RULE = "over the 15,000-character listing budget: named on the overflow line only"

@@ -45,7 +45,7 @@ from activation.trials.listing.model import (
     Listing,
     Source,
 )
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 from activation.trials.providers import parse_model
 
 DATA_FILE = "gemini-cli-0.61.0.toml"
@@ -236,7 +236,15 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
         else:
             seen = from_entry(entry, len(description), len(description), listing, "", "")
             out.append(replace(seen, load_rule=CONSENT))
-    return tuple(out)
+    builtins = {builtin.name for builtin in packaged_rules().builtins}
+    return beside_builtins(out, skills, builtins, lambda skill: listed_name(str(skill.name)),
+                           REPLACES.format)  # fmt: skip
+
+
+REPLACES = (
+    "replaces Gemini CLI's built-in {}, in its place (a skill found later replaces one of "
+    "the same name: SkillManager.addSkillsWithPrecedence)"
+)
 
 
 def _hidden_rule(skill: ListedSkill) -> str:

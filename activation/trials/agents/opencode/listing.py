@@ -50,7 +50,7 @@ from typing import Any
 
 from activation._models import Inputs
 from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 _OPEN = "<available_skills>"
@@ -230,7 +230,13 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
         else:
             out.append(from_entry(entry, len(description), len(description), listing, "", ""))
-    return tuple(out)
+    builtin = packaged_rules().builtin.name
+    return beside_builtins(out, skills, {builtin}, lambda skill: str(skill.name), REPLACES.format)
+
+
+REPLACES = (
+    "replaces OpenCode's built-in {} (one skill per name: the later one is listed and loaded)"
+)
 
 
 def _hidden_rule(skill: ListedSkill) -> str:
