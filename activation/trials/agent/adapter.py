@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from activation._models import AgentSettings, RunSpec
+from activation.trials.agent.reading import Settled
+
+__all__ = ["Adapter", "Detector", "Launch", "Run", "RunDirs", "Settled", "read_through"]
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillCopy, SkillSet
     from activation.trials.agent.reading import Reading
     from activation.trials.agents.record import Agent
     from activation.trials.listing.model import Listing
-
-Settled = Callable[[tuple[str, ...]], bool]
-"""Whether the skills fired so far, in order, already decide the case."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ URL = "ANTHROPIC_BASE_URL"
 class Anthropic:
     name = "anthropic"
     key_variables: tuple[str, ...] = KEYS
+    default_url: str | None = "https://api.anthropic.com"
+    api = "messages"
     url_variable: str | None = URL
     batches = True
     free: str | None = None

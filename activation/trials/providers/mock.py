@@ -16,6 +16,8 @@ from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted
 class Mock:
     name = "mock"
     key_variables: tuple[str, ...] = ()
+    default_url: str | None = None
+    api = "none"
     url_variable: str | None = None
     batches = False
     free: str | None = "the mock model is free"

@@ -28,6 +28,8 @@ NOTICE = (
 class OpenAICompatible:
     name = "openai-compatible"
     key_variables: tuple[str, ...] = (KEY,)
+    default_url: str | None = None
+    api = "chat-completions"
     url_variable: str | None = URL
     batches = False
     free: str | None = None

@@ -24,7 +24,7 @@ SKILLS = SkillSet(COPY.parent, True, CatalogCopy(), (TARGET, SIBLING))
 READINGS = {
     "skill.jsonl": ("activated", ("billing:refunds",)),
     "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
-    "skill-unknown.jsonl": ("error", ()),
+    "skill-unknown.jsonl": ("not_activated", ()),
     "view-target.jsonl": ("not_activated", ()),
     "text.jsonl": ("not_activated", ()),
     "api-error-400.jsonl": ("error", ()),
@@ -77,9 +77,24 @@ def test_the_run_can_stop_at_the_completion_of_the_load() -> None:
     assert reader.decided
 
 
-def test_a_failed_skill_call_is_an_error_with_the_clis_reason() -> None:
+def test_a_skill_call_for_a_name_not_installed_is_no_load_as_on_every_agent() -> None:
+    """A decoy name reads as "not loaded" (it was an ERROR, which no other agent gives)."""
     reading = read(lines("skill-unknown.jsonl"))
-    assert reading.reason == "the skill call for 'refund' failed: Skill not found: refund"
+    assert reading.reason == (
+        "the run completed without a successful skill call for 'billing:refunds'"
+    )
+    assert any("skill 'refund' failed: Skill not found: refund" in line
+               for line in reading.evidence)  # fmt: skip
+
+
+def test_a_failed_skill_call_for_the_target_is_a_refused_load() -> None:
+    stream = [line.replace(b'"refund"', b'"refunds"') for line in lines("skill-unknown.jsonl")]
+    reading = read(stream)
+    complete = next(i for i, line in enumerate(stream, 1) if b'"tool.execution_complete"' in line)
+    assert (reading.outcome, reading.reason) == (
+        "error",
+        f"Copilot CLI did not load 'refunds' (line {complete}): Skill not found: refund",
+    )
 
 
 def test_a_view_of_the_targets_file_is_noted_but_is_not_a_load() -> None:

@@ -230,7 +230,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
         else:
             out.append(from_entry(entry, len(description), len(description), listing, "", ""))
-    builtin = packaged_rules().builtin.name
+    builtin = str(packaged_rules().builtin.name)
     return beside_builtins(out, skills, {builtin}, lambda skill: str(skill.name), REPLACES.format)
 
 
