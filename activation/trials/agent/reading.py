@@ -14,9 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import orjson
+
+if TYPE_CHECKING:
+    from activation.trials.agent.installed import SkillCopy, SkillSet
 
 Outcome = Literal["activated", "not_activated", "error"]
 
@@ -203,6 +206,8 @@ class AgentReader(JsonLines):
     NOT_A_RUN: ClassVar[str] = ""
     NO_LOAD: ClassVar[str] = "a successful skill call for {target!r}"
     START: ClassVar[str | None] = None
+    LAST: ClassVar[str | None] = None
+    """The event that closes a run (None: the exit code says it finished)."""
     STATUS: ClassVar[re.Pattern[str]] = re.compile(r"\bstatus:? (\d{3})\b")
     """Where a message names an HTTP status."""
     REFUSAL_DECIDES: ClassVar[bool] = False
@@ -309,9 +314,13 @@ class AgentReader(JsonLines):
         return self._started if self.START is not None else self._events > 0
 
     def _ending(self, exit_code: int | None) -> str | None:
-        """Why the run is an error by the agent's own ending (a failure, no last event);
-        None when it ended well."""
-        return self._failure
+        """Why the run is an error by its own ending: a failure, no `LAST` event (or, with
+        none, no exit code); None when it ended well."""
+        if self._failure is not None:
+            return self._failure
+        if self.LAST is not None:
+            return None if self.saw_result else f"the run ended without a {self.LAST} event"
+        return "the run did not finish (no exit code)" if exit_code is None else None
 
     def reading(self, exit_code: int | None = None) -> Reading:
         outcome, reason = self._verdict(exit_code)
@@ -356,3 +365,33 @@ class AgentReader(JsonLines):
         return "not_activated", (
             f"the run completed without {self.NO_LOAD.format(target=self.target_id)}"
         )
+
+
+class CopiesReader(AgentReader):
+    """An agent reader of a run of this tool's copies (a `SkillSet`): the target's copy,
+    each copy by the name the agent loads it by (`loaded_by`), and the agent's own state
+    (`setup`)."""
+
+    def __init__(
+        self,
+        skills: SkillSet,
+        settled: Settled | None = None,
+        on_throttle: Callable[[], None] = lambda: None,
+    ) -> None:
+        super().__init__(skills.target.id, settled, on_throttle)
+        self.target = skills.target
+        self.copies = tuple(skills.skills)
+        self._ids = {skill.id for skill in skills.skills}
+        self._by_name: dict[str, SkillCopy] = {}
+        for skill in skills.skills:
+            name = self.loaded_by(skill)
+            if name is not None:
+                self._by_name.setdefault(name, skill)
+        self.setup()
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """The name the agent loads `skill` by (None: it cannot be loaded by name)."""
+        return None if skill.absent else skill.name or skill.folder.name
+
+    def setup(self) -> None:
+        """The agent's own state, set before the first line."""

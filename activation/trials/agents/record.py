@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     from activation.trials.listing.visibility import Visibility
 
 
+def question(skills: str, which: str, verb: str, answer: str = "names exactly as listed") -> str:
+    """Stage A's question in an agent's terms: what its `skills` are and how it loads them,
+    `which` skills it would load, its `verb` for a load and how an `answer` names a skill.
+    Every agent asks the same question; only these words differ."""
+    return (
+        "You are the skill router of an AI coding agent. The agent has skills: "
+        f"{skills} when a user's request matches what a skill says it is for. The user's "
+        f"request follows. Decide which {which} before doing anything else for this "
+        "request: only skills whose description fits the request, possibly none. Answer "
+        f"with the skill {answer}, the one it would {verb} first first.\n\n"
+    )
+
+
 class ListingModule(Protocol):
     def listing(
         self, skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
@@ -54,8 +67,6 @@ class Agent:
     """`<npm package>@<version>`: the release measured and tested."""
     command: str
     """The executable's usual name (found on the PATH unless its flag names another)."""
-    flag: str
-    """The command-line flag naming its executable (`--opencode PATH`)."""
     providers: tuple[str, ...]
     """The model providers it can run (`--model <provider>:<id>`)."""
     load_action: str
@@ -67,6 +78,11 @@ class Agent:
     user_skills: tuple[str, ...] = ()
     """The folders below the home folder where it finds the user's own skills
     (`<name>/SKILL.md`), which `activation visibility --user-skills` lists too."""
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag naming its executable (`--opencode PATH`)."""
+        return f"--{self.command}"
 
     @property
     def version(self) -> str:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from activation._models import AgentSettings
 from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -171,17 +171,11 @@ class ClaudeCode(CliAdapter):
                           work=run.work)  # fmt: skip
         return Launch(argv, env)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
-        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(skills))]
-        return {"argv": build_argv(settings, model, "claude", prompt, plugins, work=work)}
+    def request(self, asked: Asked) -> dict[str, object]:
+        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(asked.skills))]
+        argv = build_argv(asked.settings, asked.model, "claude", asked.prompt, plugins,
+                          work=asked.work)  # fmt: skip
+        return {"argv": argv}
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`/<id> <prompt>`: the skill's slash command, as a user types it."""

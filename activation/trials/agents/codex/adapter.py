@@ -39,9 +39,9 @@ from collections.abc import Mapping
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
-from activation.trials.agent.adapter import Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
+from activation.trials.agent.installed import SkillCopy, install_project_skills
 from activation.trials.agent.kit import CliAdapter, base_url, key_variable
 from activation.trials.agents.codex import AGENT
 from activation.trials.providers import provider_named
@@ -141,19 +141,11 @@ class Codex(CliAdapter):
         argv = build_argv(run.executable, run.model, work=run.work)
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, model, work=work),
-            "config": config(None, work=work),
-            "prompt": prompt,
+            "argv": build_argv(self.agent.command, asked.model, work=asked.work),
+            "config": config(None, work=asked.work),
+            "prompt": asked.prompt,
         }
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:

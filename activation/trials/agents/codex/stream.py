@@ -41,11 +41,10 @@ Codex reports tokens only in `turn.completed`: a run stopped at the load has unk
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from activation.trials.agent.installed import SkillSet
-from activation.trials.agent.reading import AgentReader, Handler, Settled, mapping, short
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 from activation.trials.agents.codex.listing import bundled_id
 
 _THROTTLED_STATUSES = (429,)
@@ -64,7 +63,7 @@ def skill_file_pattern(folder_name: str) -> re.Pattern[str]:
     )
 
 
-class CodexReader(AgentReader):
+class CodexReader(CopiesReader):
     """An incremental reader of one Codex run's JSON lines for one target skill."""
 
     AGENT = "codex"
@@ -72,18 +71,12 @@ class CodexReader(AgentReader):
     NOT_A_RUN = "no thread.started event: the output is not a Codex JSON run"
     NO_LOAD = "a command that returned {target!r}'s SKILL.md"
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__(skills.target.id, settled, on_throttle)
-        self.target = skills.target
-        self._nonces = [(skill.nonce, skill.id) for skill in skills.skills if skill.nonce]
-        self._ids = {skill.id for skill in skills.skills}
+    LAST = "turn.completed"
+    _completed = False
+
+    def setup(self) -> None:
+        self._nonces = [(copy.nonce, copy.id) for copy in self.copies if copy.nonce]
         self._target_file = skill_file_pattern(self.target.folder.name)
-        self._completed = False
         self._tokens_known = False
 
     @property
@@ -171,11 +164,6 @@ class CodexReader(AgentReader):
         self._status(failed)
         self._fail(f"the turn failed: {failed}")
         self._note(f"turn failed: {failed}")
-
-    def _ending(self, exit_code: int | None) -> str | None:
-        if self._failure is None and not self._completed:
-            return "the run ended without a turn.completed event"
-        return self._failure
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {
         "item.completed": _item_completed,

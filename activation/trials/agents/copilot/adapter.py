@@ -47,7 +47,7 @@ from pathlib import Path
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
-from activation.trials.agent.adapter import Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
 from activation.trials.agent.kit import CliAdapter, base_url, key_variable, mark_repository
@@ -169,18 +169,10 @@ class Copilot(CliAdapter):
         argv = build_argv(run.executable, run.prompt, work=run.work)
         return Launch(argv, environment(parent, dirs, run.model))
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, prompt, work=work),
-            "model": model,
+            "argv": build_argv(self.agent.command, asked.prompt, work=asked.work),
+            "model": asked.model,
             "offline": SWITCHES,
         }
 

@@ -32,11 +32,11 @@ The rules, and why:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import AgentReader, Handler, Settled, mapping, short
+from activation.trials.agent.installed import SkillCopy
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 
 _THROTTLED = (429, 529)
 _LOOKS = ("view", "glob", "grep")
@@ -48,26 +48,16 @@ def listed_name(skill: SkillCopy) -> str:
     return skill.name or skill.folder.name
 
 
-class CopilotReader(AgentReader):
+class CopilotReader(CopiesReader):
     """An incremental reader of one Copilot CLI run's JSON lines for one target skill."""
 
     AGENT = "copilot"
     NOT_A_RUN = "no events: the output is not a Copilot CLI JSON run"
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__(skills.target.id, settled, on_throttle)
-        self.target = skills.target
-        self._by_name: dict[str, SkillCopy] = {}
-        for skill in skills.skills:
-            if not skill.absent:
-                self._by_name.setdefault(listed_name(skill), skill)
+    _result = False
+
+    def setup(self) -> None:
         self._calls: dict[str, str] = {}
-        self._result = False
         self._tokens_known = False
 
     @property
@@ -130,11 +120,6 @@ class CopilotReader(AgentReader):
     def _result_event(self, event: dict[str, Any]) -> None:
         self._result = True
         self._note(f"result: exit code {event.get('exitCode')}")
-
-    def _ending(self, exit_code: int | None) -> str | None:
-        if self._failure is None and exit_code is None:
-            return "the run did not finish (no exit code)"
-        return self._failure
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {
         "assistant.message": _assistant,

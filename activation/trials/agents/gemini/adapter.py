@@ -38,9 +38,9 @@ from collections.abc import Mapping
 
 from activation._errors import InputError
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
+from activation.trials.agent.installed import SkillCopy, install_project_skills
 from activation.trials.agent.kit import CliAdapter, key_variable
 from activation.trials.agents.gemini import AGENT
 from activation.trials.agents.gemini.listing import listed_name
@@ -130,19 +130,11 @@ class Gemini(CliAdapter):
         argv = build_argv(run.executable, model, run.prompt, str(policy_path))
         return Launch(argv, environment(parent, dirs))
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, model or "", prompt, POLICY_FILE),
-            "settings": settings_file(settings, work=work),
-            "policy": policy(work=work),
+            "argv": build_argv(self.agent.command, asked.model or "", asked.prompt, POLICY_FILE),
+            "settings": settings_file(asked.settings, work=asked.work),
+            "policy": policy(work=asked.work),
         }
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:

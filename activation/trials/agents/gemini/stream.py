@@ -36,11 +36,11 @@ The rules, and why:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import AgentReader, Handler, Settled, mapping, short
+from activation.trials.agent.installed import SkillCopy
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 from activation.trials.agents.gemini.listing import listed_name
 
 LOAD_TOOL = "activate_skill"
@@ -53,7 +53,7 @@ _LOADED_FROM = re.compile(r"Resources loaded from `([^`]*)`")
 _SKILLS_DIRS = ("/.agents/skills/", "/.gemini/skills/")
 
 
-class GeminiReader(AgentReader):
+class GeminiReader(CopiesReader):
     """An incremental reader of one Gemini CLI run's stream-json lines for one target."""
 
     AGENT = "gemini"
@@ -63,20 +63,18 @@ class GeminiReader(AgentReader):
     STATUS = re.compile(r'"code":\s*(\d{3})|\bstatus:? (\d{3})\b')
     REFUSAL_DECIDES = True
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__(skills.target.id, settled, on_throttle)
-        self.target = skills.target
-        self._by_name: dict[str, SkillCopy] = {}
-        for skill in skills.skills:
-            if skill.name is not None and not skill.absent:
-                self._by_name.setdefault(listed_name(skill.name).lower(), skill)
+    LAST = "result"
+    _stats = False
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """Its listed name, matched case-insensitively; a skill without a `name` is not
+        listed."""
+        if skill.name is None or skill.absent:
+            return None
+        return listed_name(skill.name).lower()
+
+    def setup(self) -> None:
         self._calls: dict[str, tuple[str, dict[str, Any], int]] = {}
-        self._stats = False
         self._tokens_known = False
 
     @property
@@ -186,11 +184,6 @@ class GeminiReader(AgentReader):
         failed = short(message, 300)
         self._fail(f"the run failed: {failed}")
         self._note(f"the run failed: {failed}")
-
-    def _ending(self, exit_code: int | None) -> str | None:
-        if self._failure is None and not self._stats:
-            return "the run ended without a result event"
-        return self._failure
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {
         "init": _init,

@@ -51,7 +51,7 @@ from pathlib import Path
 
 from activation._errors import InputError
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
 from activation.trials.agent.kit import CliAdapter, key_variable, mark_repository
@@ -186,19 +186,12 @@ class OpenCode(CliAdapter):
         argv = build_argv(run.executable, run.model, command)
         return Launch(argv, environment(parent, dirs), stdin=prompt)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
-        command, prompt = split_command(prompt, skills) if work else (None, prompt)
+    def request(self, asked: Asked) -> dict[str, object]:
+        work, prompt = asked.work, asked.prompt
+        command, prompt = split_command(prompt, asked.skills) if work else (None, prompt)
         return {
-            "argv": build_argv(self.agent.command, model, command),
-            "config": config(settings, None, work=work),
+            "argv": build_argv(self.agent.command, asked.model, command),
+            "config": config(asked.settings, None, work=work),
             "prompt": prompt,
         }
 

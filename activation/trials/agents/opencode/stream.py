@@ -37,36 +37,28 @@ finished (`step_finish` follows the tool's event at once), so its tokens and cos
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import AgentReader, Handler, Settled, mapping, short
+from activation.trials.agent.installed import SkillCopy
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 
 _LOOKS = ("read", "glob", "grep", "list", "bash")
 """Tools that only look at files: noted in the evidence, never a load."""
 
 
-class OpenCodeReader(AgentReader):
+class OpenCodeReader(CopiesReader):
     """An incremental reader of one OpenCode run's JSON lines for one target skill."""
 
     AGENT = "opencode"
     NOT_A_RUN = "no events: the output is not an OpenCode JSON run"
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__(skills.target.id, settled, on_throttle)
-        self.target = skills.target
-        self._by_name: dict[str, SkillCopy] = {}
-        for skill in skills.skills:
-            if skill.name is not None:
-                self._by_name.setdefault(skill.name, skill)
-        self._in_step = False
-        self._settled_at_step_end = False
+    _in_step = False
+    _settled_at_step_end = False
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """Its frontmatter `name` (OpenCode lists no skill without one)."""
+        return skill.name
 
     @property
     def decided(self) -> bool:
@@ -146,11 +138,6 @@ class OpenCodeReader(AgentReader):
         error = mapping(event.get("error"))
         data = mapping(error.get("data"))
         self._api_error(data.get("statusCode"), data.get("message"), error.get("name"))
-
-    def _ending(self, exit_code: int | None) -> str | None:
-        if self._failure is None and exit_code is None:
-            return "the run did not finish (no exit code)"
-        return self._failure
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {
         "step_start": _step_start,
