@@ -15,7 +15,7 @@ import importlib
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
@@ -52,11 +52,11 @@ def base_url(provider: ModelProvider, parent: Mapping[str, str]) -> str | None:
 class CliAdapter:
     """The defaults of an agent CLI's adapter (see the module docstring)."""
 
-    agent: ClassVar[Agent]
     marks_copies = True
     reports_cost = False
-    unlisted: ClassVar[str] = ""
-    """Why the agent would not list a skill, in words, for `check`."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
 
     def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
         """The environment of a run in `dirs`, built from `parent` (the agent's own)."""
@@ -109,7 +109,8 @@ class CliAdapter:
         project_folders(skills)
         if self.listed(skills, listing):
             return None
-        return f"{self.agent.title} does not list {skills.target.id} ({self.unlisted})"
+        unlisted = importlib.import_module(f"{self.agent.module}.listing").UNLISTED
+        return f"{self.agent.title} does not list {skills.target.id} ({unlisted})"
 
     def listed(self, skills: SkillSet, listing: Listing) -> bool:
         return listing.entry(skills.target.id) is not None

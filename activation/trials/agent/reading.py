@@ -304,6 +304,14 @@ class AgentReader(JsonLines):
         self._note(f"error: {prefix}: {text}")
         self._fail(f"{prefix}: {text}")
 
+    def _usage(self, usage: Mapping[str, Any], names: tuple[str, str, str | None, str]) -> None:
+        """The run's tokens from a usage record whose fields are `names` (input, output,
+        cache write, cache read); input counts the cached tokens, so they are taken out."""
+        tokens = [int(usage.get(name) or 0) if name else 0 for name in names]
+        tokens[0] -= tokens[3]
+        self._tokens = tokens
+        self._tokens_known = True
+
     def _writes(self, text: object) -> None:
         if str(text or "").strip():
             self._note(f"the agent writes {short(text, 100)!r}")
@@ -395,3 +403,13 @@ class CopiesReader(AgentReader):
 
     def setup(self) -> None:
         """The agent's own state, set before the first line."""
+
+    def _copy_loaded(self, skill: SkillCopy, call: str, activation: str, how: str = "") -> None:
+        """`call` (the load action and the name it gave) loaded the run's copy `skill`: the
+        target (`activation` says how), or another skill."""
+        if skill is not self.target:
+            self._fire(skill.id)
+            self._note(f"{call} loaded {skill.id} (another skill)")
+            return
+        self._note(f"{call} loaded the target{how}")
+        self._fire(skill.id, activation)

@@ -137,7 +137,6 @@ def plugin_dirs(skills: SkillSet) -> list[Path]:
 
 
 class ClaudeCode(CliAdapter):
-    agent = AGENT
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
@@ -190,4 +189,4 @@ class ClaudeCode(CliAdapter):
                             offered=not skills.target.absent)  # fmt: skip
 
 
-ADAPTER = ClaudeCode()
+ADAPTER = ClaudeCode(AGENT)

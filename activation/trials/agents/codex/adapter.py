@@ -107,14 +107,7 @@ def build_argv(codex: str, model: str | None, *, work: bool = False) -> list[str
 
 
 class Codex(CliAdapter):
-    agent = AGENT
-    unlisted = (
-        "it skips a SKILL.md without a description or with a name over 64 characters, and "
-        "leaves out what does not fit its listing's budget"
-    )
-
-    def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
-        return environment(parent, dirs)
+    environment = staticmethod(environment)
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)
@@ -154,4 +147,4 @@ class Codex(CliAdapter):
         return f"${skill.name or skill.folder.name} {prompt}"
 
 
-ADAPTER = Codex()
+ADAPTER = Codex(AGENT)

@@ -526,3 +526,10 @@ def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules:
 def description_limit(when_to_use: str | None) -> int:
     """Codex cuts a model-visible description (it lists no `when_to_use`)."""
     return packaged_rules().description_cut
+
+
+UNLISTED = (
+    "it skips a SKILL.md without a description or with a name over 64 characters, and "
+    "leaves out what does not fit its listing's budget"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

@@ -146,15 +146,9 @@ class CodexReader(CopiesReader):
         self._note(f"error: {short(message, 200)}")
 
     def _turn_completed(self, event: dict[str, Any]) -> None:
-        usage = mapping(event.get("usage"))
-        cached = int(usage.get("cached_input_tokens") or 0)
-        self._tokens = [
-            int(usage.get("input_tokens") or 0) - cached,
-            int(usage.get("output_tokens") or 0),
-            int(usage.get("cache_write_input_tokens") or 0),
-            cached,
-        ]
-        self._completed = self._tokens_known = True
+        names = ("input_tokens", "output_tokens", "cache_write_input_tokens", "cached_input_tokens")
+        self._usage(mapping(event.get("usage")), names)
+        self._completed = True
         self._note("turn completed")
 
     def _turn_failed(self, event: dict[str, Any]) -> None:

@@ -119,14 +119,7 @@ def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
 
 
 class Copilot(CliAdapter):
-    agent = AGENT
-    unlisted = (
-        "it rejects a skill whose description is over 1,024 characters, and leaves out one "
-        "with `disable-model-invocation: true`"
-    )
-
-    def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
-        return environment(parent, dirs)
+    environment = staticmethod(environment)
 
     def model(self, model: str | None) -> str | None:
         """`anthropic:claude-sonnet-4.6` (or a bare id) and `openai:<id>`, kept with their
@@ -181,4 +174,4 @@ class Copilot(CliAdapter):
         return f"Use the /{listed_name(skill)} skill: {prompt}"
 
 
-ADAPTER = Copilot()
+ADAPTER = Copilot(AGENT)

@@ -248,3 +248,10 @@ def _hidden_rule(skill: ListedSkill, rules: CopilotRules) -> str:
         return f"a name Copilot CLI refuses ({listed_name(skill)!r}): the skill fails to load"
     limit = rules.description_limit
     return f"a description over {limit:,} characters: Copilot CLI rejects the skill"
+
+
+UNLISTED = (
+    "it rejects a skill whose description is over 1,024 characters, and leaves out one "
+    "with `disable-model-invocation: true`"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

@@ -96,15 +96,14 @@ class CopilotReader(CopiesReader):
             if skill is self.target:
                 self._refuse(f"Copilot CLI did not load {name!r} (line {self._line}): {reason}")
             return
-        if skill is not self.target:
-            fired = name if skill is None else skill.id
-            self._fire(fired)
-            self._note(f"skill {name!r} loaded {fired} (not the target)")
+        if skill is None:
+            self._fire(name)
+            self._note(f"skill {name!r} loaded (not one of the run's copies)")
             return
-        self._note(f"skill {name!r} loaded the target")
-        self._fire(skill.id, (
+        activation = (
             f"the agent called skill {name!r} and Copilot CLI loaded it (line {self._line})"
-        ))  # fmt: skip
+        )
+        self._copy_loaded(skill, f"skill {name!r}", activation)
 
     def _call_failure(self, event: dict[str, Any]) -> None:
         status = mapping(event.get("data")).get("statusCode")

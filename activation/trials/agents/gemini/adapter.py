@@ -99,14 +99,7 @@ def build_argv(gemini: str, model: str, prompt: str, policy_path: str) -> list[s
 
 
 class Gemini(CliAdapter):
-    agent = AGENT
-    unlisted = (
-        "it skips a SKILL.md whose frontmatter lacks a string `name` or `description`, and "
-        "lists one skill per name"
-    )
-
-    def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
-        return environment(parent, dirs)
+    environment = staticmethod(environment)
 
     def model(self, model: str | None) -> str:
         """`google:gemini-3.1-pro-preview` is `-m gemini-3.1-pro-preview`; a run needs one."""
@@ -142,4 +135,4 @@ class Gemini(CliAdapter):
         return f"Use the skill {listed_name(skill.name or skill.folder.name)}. {prompt}"
 
 
-ADAPTER = Gemini()
+ADAPTER = Gemini(AGENT)

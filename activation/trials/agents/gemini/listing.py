@@ -253,3 +253,10 @@ def _hidden_rule(skill: ListedSkill) -> str:
     if not isinstance(skill.description, str):
         return "no `description` in the frontmatter (Gemini CLI skips the file)"
     return f"a skill found later with the name {listed_name(skill.name)!r} replaces it"
+
+
+UNLISTED = (
+    "it skips a SKILL.md whose frontmatter lacks a string `name` or `description`, and "
+    "lists one skill per name"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

@@ -135,15 +135,12 @@ class GeminiReader(CopiesReader):
             self._note(f"activate_skill {name!r} loaded {short(folder or output, 120)} "
                        "(not one of the run's copies)")  # fmt: skip
             return
-        if skill is not self.target:
-            self._fire(skill.id)
-            self._note(f"activate_skill {name!r} loaded {skill.id} (another skill)")
-            return
-        self._note(f"activate_skill {name!r} loaded the target from {short(folder, 120)}")
-        self._fire(skill.id, (
+        activation = (
             f"the agent called activate_skill {name!r} and the CLI activated the target "
             f"from its own folder (line {self._line})"
-        ))  # fmt: skip
+        )
+        self._copy_loaded(skill, f"activate_skill {name!r}", activation,
+                          f" from {short(folder, 120)}")  # fmt: skip
 
     def _load_failed(self, parameters: dict[str, Any], error: dict[str, Any]) -> None:
         name = str(parameters.get("name"))
@@ -165,15 +162,8 @@ class GeminiReader(CopiesReader):
         self._note(f"{event.get('severity', 'error')}: {short(message, 200)}")
 
     def _result(self, event: dict[str, Any]) -> None:
-        stats = mapping(event.get("stats"))
-        cached = int(stats.get("cached") or 0)
-        self._tokens = [
-            int(stats.get("input_tokens") or 0) - cached,
-            int(stats.get("output_tokens") or 0),
-            0,
-            cached,
-        ]
-        self._stats = self._tokens_known = True
+        self._usage(mapping(event.get("stats")), ("input_tokens", "output_tokens", None, "cached"))
+        self._stats = True
         if event.get("status") == "success":
             self._note("the run completed")
             return

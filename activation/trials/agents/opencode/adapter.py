@@ -146,15 +146,9 @@ def split_command(prompt: str, skills: SkillSet) -> tuple[str | None, str]:
 
 
 class OpenCode(CliAdapter):
-    agent = AGENT
     reports_cost = True
-    unlisted = (
-        "it skips a SKILL.md whose frontmatter has no string `name`, and lists none without "
-        "a description"
-    )
 
-    def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
-        return environment(parent, dirs)
+    environment = staticmethod(environment)
 
     def model(self, model: str | None) -> str | None:
         """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
@@ -200,4 +194,4 @@ class OpenCode(CliAdapter):
         return f"/{command_name(skill)} {prompt}"
 
 
-ADAPTER = OpenCode()
+ADAPTER = OpenCode(AGENT)

@@ -249,3 +249,10 @@ def _hidden_rule(skill: ListedSkill) -> str:
     if skill.description is None:
         return "no description (OpenCode lists only skills with one)"
     return f"a skill found later with the name {skill.name!r} replaces it"
+
+
+UNLISTED = (
+    "it skips a SKILL.md whose frontmatter has no string `name`, and lists none without "
+    "a description"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

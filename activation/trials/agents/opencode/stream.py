@@ -124,15 +124,11 @@ class OpenCodeReader(CopiesReader):
         if skill.nonce is None or skill.nonce not in output:
             self._note(f"skill {name!r} completed, but its output lacks {skill.id}'s nonce")
             return
-        if skill is not self.target:
-            self._fire(skill.id)
-            self._note(f"skill {name!r} loaded {skill.id} (another skill)")
-            return
-        self._note(f"skill {name!r} loaded the target: {short(output, 120)}")
-        self._fire(skill.id, (
+        activation = (
             f"the agent called skill {name!r} and it returned the target's SKILL.md, "
             f"nonce included (line {self._line})"
-        ))  # fmt: skip
+        )
+        self._copy_loaded(skill, f"skill {name!r}", activation, f": {short(output, 120)}")
 
     def _error(self, event: dict[str, Any]) -> None:
         error = mapping(event.get("error"))
