@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -162,3 +163,34 @@ class Listing:
             return self.empty
         body = "\n".join(lines[skill_id] for skill_id in ids)
         return f"{self.heading}{self.separator}{body}{self.closing}"
+
+
+def packaged(package: str, name: str) -> str:
+    """A data file of an agent's package: the facts of the CLI version it was measured on."""
+    return files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:
+    """One of the agent's own skills, as its listing shows it: its id is its folder too."""
+    return ListedSkill(id=skill_id, folder=skill_id, source="builtin", description=description,
+                       **more)  # type: ignore[arg-type]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A skill the agent ships in a folder of its own (its data file's entry): the name it
+    lists, its description, and its SKILL.md's place below that folder."""
+
+    name: str
+    description: str
+    path: str
+
+
+ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"))
+
+
+def escape_xml(text: str, apostrophe: str) -> str:
+    """`& < > "` as XML entities, `&` first, and `'` as `apostrophe` (the CLIs differ)."""
+    for char, entity in (*ENTITIES, ("'", apostrophe)):
+        text = text.replace(char, entity)
+    return text

@@ -67,7 +67,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from activation._models import Inputs, skill_id
@@ -78,6 +77,8 @@ from activation.trials.listing.model import (
     ListedSkill,
     Listing,
     Placement,
+    builtin_skill,
+    packaged,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
@@ -109,13 +110,7 @@ class ListingRules:
         data = tomllib.loads(text)
         budget = data["budget"]
         builtins = tuple(
-            ListedSkill(
-                id=item["id"],
-                folder=item["id"],
-                source="builtin",
-                description=item["text"],
-                collapses=item["collapses"],
-            )
+            builtin_skill(item["id"], item["text"], collapses=item["collapses"])
             for item in data["builtins"]
         )
         return cls(
@@ -140,8 +135,7 @@ class ListingRules:
 @cache
 def packaged_rules() -> ListingRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return ListingRules.from_toml(text)
+    return ListingRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 # --- the public entry points ---------------------------------------------------------------

@@ -50,7 +50,6 @@ import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -61,7 +60,9 @@ from activation.trials.listing.model import (
     EntryState,
     ListedSkill,
     Listing,
+    Shipped,
     Source,
+    packaged,
 )
 from activation.trials.listing.visibility import (
     Visibility,
@@ -88,15 +89,6 @@ _AGENTS_SKILLS = (".agents", "skills")
 
 
 @dataclass(frozen=True)
-class BundledSkill:
-    """A skill the CLI ships in `$CODEX_HOME/skills/.system`, as it lists it."""
-
-    name: str
-    path: str
-    description: str
-
-
-@dataclass(frozen=True)
 class CodexRules:
     """The facts of one CLI version (the data file beside this module)."""
 
@@ -117,7 +109,8 @@ class CodexRules:
     how_to_use_heading: str
     how_to_use_models: frozenset[str]
     how_to_use: str
-    bundled: tuple[BundledSkill, ...]
+    bundled: tuple[Shipped, ...]
+    """Its skills in `$CODEX_HOME/skills/.system`, as it lists them."""
 
     @classmethod
     def from_toml(cls, text: str) -> CodexRules:
@@ -144,15 +137,14 @@ class CodexRules:
             how_to_use_heading=how["heading"],
             how_to_use_models=frozenset(how["models"]),
             how_to_use=how["text"],
-            bundled=tuple(BundledSkill(**item) for item in data["bundled"]),
+            bundled=tuple(Shipped(**item) for item in data["bundled"]),
         )
 
 
 @cache
 def packaged_rules() -> CodexRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return CodexRules.from_toml(text)
+    return CodexRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 # --- the public entry points ---------------------------------------------------------------

@@ -39,10 +39,16 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
 from activation._models import Inputs
-from activation.trials.listing.model import Entry, ListedSkill, Listing
+from activation.trials.listing.model import (
+    Entry,
+    ListedSkill,
+    Listing,
+    builtin_skill,
+    escape_xml,
+    packaged,
+)
 from activation.trials.listing.visibility import (
     Visibility,
     beside_builtins,
@@ -72,13 +78,7 @@ class CopilotRules:
     def from_toml(cls, text: str) -> CopilotRules:
         data = tomllib.loads(text)
         builtins = tuple(
-            ListedSkill(
-                id=item["name"],
-                folder=item["name"],
-                source="builtin",
-                description=item["description"],
-                name=item["name"],
-            )
+            builtin_skill(item["name"], item["description"], name=item["name"])
             for item in data["builtin"]
         )
         return cls(
@@ -97,19 +97,12 @@ class CopilotRules:
 @cache
 def packaged_rules() -> CopilotRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return CopilotRules.from_toml(text)
+    return CopilotRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 def escape(text: str) -> str:
-    """The CLI's XML escaping of a name or description, `&` first."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&apos;")
-    )
+    """The CLI's XML escaping of a name or description (`'` as `&apos;`)."""
+    return escape_xml(text, "&apos;")
 
 
 def listed_name(skill: ListedSkill) -> str:

@@ -33,7 +33,6 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
 from activation._models import Inputs
@@ -43,7 +42,9 @@ from activation.trials.listing.model import (
     Entry,
     ListedSkill,
     Listing,
+    Shipped,
     Source,
+    packaged,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 from activation.trials.providers import parse_model
@@ -55,15 +56,6 @@ GLOBAL_MODULES = Path("/usr/local/lib/node_modules")
 `gemini` is on the PATH."""
 _OPEN = "<available_skills>"
 _CLOSE = "</available_skills>"
-
-
-@dataclass(frozen=True)
-class Builtin:
-    """A skill the CLI ships under `bundle/builtin/<folder>/`."""
-
-    name: str
-    folder: str
-    description: str
 
 
 @dataclass(frozen=True)
@@ -79,7 +71,8 @@ class GeminiRules:
     aliases: Mapping[str, str]
     sanitized: str
     replacement: str
-    builtins: tuple[Builtin, ...]
+    builtins: tuple[Shipped, ...]
+    """Its skills under `bundle/builtin/`, as it lists them."""
 
     @classmethod
     def from_toml(cls, text: str) -> GeminiRules:
@@ -95,15 +88,17 @@ class GeminiRules:
             aliases=dict(data["aliases"]),
             sanitized=discovery["sanitized"],
             replacement=discovery["replacement"],
-            builtins=tuple(Builtin(**item) for item in data["builtin"]),
+            builtins=tuple(
+                Shipped(item["name"], item["description"], f"{item['folder']}/SKILL.md")
+                for item in data["builtin"]
+            ),
         )
 
 
 @cache
 def packaged_rules() -> GeminiRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return GeminiRules.from_toml(text)
+    return GeminiRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:
@@ -138,7 +133,7 @@ def render(
     found: dict[str, Entry] = {}
     if builtin_root is not None:
         for builtin in rules.builtins:
-            path = f"{builtin_root.rstrip('/')}/{builtin.folder}/SKILL.md"
+            path = f"{builtin_root.rstrip('/')}/{builtin.path}"
             found[builtin.name] = _entry(builtin.name, builtin.name, builtin.description,
                                          path, "builtin")  # fmt: skip
     for skill in skills:

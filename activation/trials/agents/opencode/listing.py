@@ -45,11 +45,18 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from activation._models import Inputs
-from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
+from activation.trials.listing.model import (
+    PROJECT_SKILLS,
+    UNBOUNDED,
+    Entry,
+    ListedSkill,
+    Listing,
+    escape_xml,
+    packaged,
+)
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
@@ -90,8 +97,7 @@ class OpenCodeRules:
 @cache
 def packaged_rules() -> OpenCodeRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return OpenCodeRules.from_toml(text)
+    return OpenCodeRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 @dataclass(frozen=True)
@@ -177,14 +183,8 @@ def _entry(read: _Read) -> Entry:
 
 
 def escape(text: str) -> str:
-    """The CLI's escaping of a location: `& < > " '` as HTML entities, `&` first."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&#39;")
-    )
+    """The CLI's escaping of a location: `& < > " '` as HTML entities."""
+    return escape_xml(text, "&#39;")
 
 
 @cache
