@@ -54,6 +54,9 @@ class CliAdapter:
 
     marks_copies = True
     reports_cost = False
+    uncounted: str | None = None
+    """Why `--max-cost-usd` cannot be held to (its stream does not say what a run used);
+    None: it can."""
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
@@ -76,6 +79,8 @@ class CliAdapter:
 
     def configure(self, spec: RunSpec) -> None:
         self.model(spec.model)
+        if spec.max_cost_usd is not None and self.uncounted is not None:
+            raise InputError(f"--max-cost-usd: {self.uncounted}")
 
     def preflight(self) -> None:
         """A key of one of its providers, and each keyed provider's address reachable."""

@@ -1,9 +1,10 @@
 """One agent's record: everything that is the agent's own, in one place.
 
-An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` record: its
-name (in specs, flags and cache keys), how people call it, the release it is measured on,
-its executable and flag, the model providers it can run, the words for its load action, and
-Stage A's question in its terms. Its heavy parts are modules of the same package, imported
+An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` record, read
+from the package's `agent.toml` (`read_record`): its name (in specs, flags and cache keys),
+how people call it, the release it is measured on, its executable, the model providers it
+can run, the words for its load action, and Stage A's question in its terms (`question`).
+Its heavy parts are modules of the same package, imported
 when first asked for: `listing` (its skill listing, rendered as the pinned CLI renders it,
 and `visibility`: its rules for what it cuts, reduces and hides) and `adapter` (how Stage B
 runs it, and the reader of its event stream).
@@ -12,8 +13,10 @@ runs it, and the reader of its event stream).
 from __future__ import annotations
 
 import importlib
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -119,3 +122,18 @@ class Agent:
     def adapter(self) -> Adapter:
         adapter: Adapter = importlib.import_module(f"{self.module}.adapter").ADAPTER
         return adapter
+
+
+RECORD = "agent.toml"
+"""The file of an agent's package that holds its record."""
+
+
+def read_record(module: str) -> Agent:
+    """The record in `agent.toml` of the agent's package `module`: its fields, and its
+    Stage A question's words (`[question]`, see `question`)."""
+    data = tomllib.loads(files(module).joinpath(RECORD).read_text(encoding="utf-8"))
+    words = data.pop("question")
+    providers = tuple(data.pop("providers"))
+    user_skills = tuple(data.pop("user_skills", ()))
+    return Agent(**data, providers=providers, user_skills=user_skills,
+                 instructions=question(**words), module=module)  # fmt: skip

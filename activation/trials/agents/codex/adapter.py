@@ -37,8 +37,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from activation._errors import InputError
-from activation._models import AgentSettings, RunSpec
+from activation._models import AgentSettings
 from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, install_project_skills
@@ -108,14 +107,10 @@ def build_argv(codex: str, model: str | None, *, work: bool = False) -> list[str
 
 class Codex(CliAdapter):
     environment = staticmethod(environment)
-
-    def configure(self, spec: RunSpec) -> None:
-        self.model(spec.model)
-        if spec.max_cost_usd is not None:
-            raise InputError(
-                "--max-cost-usd: Codex reports its tokens only when a run ends, and a run is "
-                "stopped at the skill's load, so Stage B cannot count what Codex spends"
-            )
+    uncounted = (
+        "Codex reports its tokens only when a run ends, and a run is stopped at the skill's "
+        "load, so Stage B cannot count what Codex spends"
+    )
 
     def said(self, line: str) -> str:
         """`codex --version` says `codex-cli 0.171.0`."""

@@ -120,6 +120,10 @@ def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
 
 class Copilot(CliAdapter):
     environment = staticmethod(environment)
+    uncounted = (
+        "GitHub Copilot CLI's stream does not say what a run used (its tokens are only in "
+        "its session files), so Stage B cannot count it"
+    )
 
     def model(self, model: str | None) -> str | None:
         """`anthropic:claude-sonnet-4.6` (or a bare id) and `openai:<id>`, kept with their
@@ -135,12 +139,7 @@ class Copilot(CliAdapter):
                 "GitHub Copilot CLI needs --model in its offline provider mode: "
                 "--model anthropic:<id> or --model openai:<id>"
             )
-        self.model(spec.model)
-        if spec.max_cost_usd is not None:
-            raise InputError(
-                "--max-cost-usd: GitHub Copilot CLI's stream does not say what a run used "
-                "(its tokens are only in its session files), so Stage B cannot count it"
-            )
+        super().configure(spec)
 
     def said(self, line: str) -> str:
         """`copilot --version` says "GitHub Copilot CLI 1.0.102." on its first line."""
