@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from activation._models import Inputs
     from activation.trials.agent.adapter import Adapter
-    from activation.trials.listing.model import ListedSkill, Listing
+    from activation.trials.listing.model import ListedSkill, Listing, Menu
     from activation.trials.listing.visibility import Visibility
 
 
@@ -50,6 +50,11 @@ class ListingModule(Protocol):
     def description_limit(self, when_to_use: str | None) -> int | None:
         """The longest description the agent lists whole beside this `when_to_use`; None
         when it never cuts one."""
+        ...
+
+    def read_back(self, text: str) -> Menu | None:
+        """Its listing read back from a text it was sent in (a Stage A request's system
+        text): each entry's name and text; None when the text holds no listing of its."""
         ...
 
     def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
@@ -103,6 +108,11 @@ class Agent:
 
     def description_limit(self, when_to_use: str | None) -> int | None:
         return self._listing().description_limit(when_to_use)
+
+    def read_back(self, text: str) -> Menu | None:
+        """Its listing's entries in `text` (None: none of its listing is there): how the
+        mock model reads the menu it was sent, whichever agent's it is."""
+        return self._listing().read_back(text)
 
     def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
         """The agent's own verdicts; read from the listing's entries alone

@@ -5,6 +5,7 @@ else (Stage A's requests, the report, visibility) reads only these records."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -194,3 +195,15 @@ def escape_xml(text: str, apostrophe: str) -> str:
     for char, entity in (*ENTITIES, ("'", apostrophe)):
         text = text.replace(char, entity)
     return text
+
+
+Menu = list[tuple[str, str]]
+"""A listing read back from the text sent: each entry's name and text, in listed order."""
+_XML_ENTRY = re.compile(r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>", re.S)
+XML_OPEN = "<available_skills>"
+
+
+def xml_entries(text: str) -> Menu:
+    """The entries of an Agent Skills XML listing (`<available_skills>`, each `<skill>` a
+    name and a description), from its last opening on; texts as sent, entities kept."""
+    return [(name, text) for name, text in _XML_ENTRY.findall(text.rpartition(XML_OPEN)[2])]

@@ -76,6 +76,7 @@ from activation.trials.listing.model import (
     FrontmatterValue,
     ListedSkill,
     Listing,
+    Menu,
     Placement,
     builtin_skill,
     packaged,
@@ -702,6 +703,23 @@ def description_limit(when_to_use: str | None) -> int:
     """The per-entry cut, less the ` - <when_to_use>` the entry appends."""
     cut = packaged_rules().entry_cut
     return cut - len(" - ") - len(when_to_use) if when_to_use else cut
+
+
+def read_back(text: str) -> Menu | None:
+    """The entries after the listing's heading: `- <id>: <text>` lines (a display name in
+    parentheses dropped, a collapsed one without text), a text running over several lines."""
+    _head, found, listing = text.partition(packaged_rules().heading)
+    if not found:
+        return None
+    entries: Menu = []
+    for line in listing.strip("\n").split("\n"):
+        if line.startswith("- "):
+            head, _colon, shown = line[2:].partition(": ")
+            entries.append((head.split(" (", 1)[0], shown))
+        elif entries:
+            skill, shown = entries[-1]
+            entries[-1] = (skill, f"{shown}\n{line}")
+    return entries
 
 
 def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:

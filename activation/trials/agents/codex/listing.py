@@ -60,6 +60,7 @@ from activation.trials.listing.model import (
     EntryState,
     ListedSkill,
     Listing,
+    Menu,
     Shipped,
     Source,
     packaged,
@@ -513,6 +514,23 @@ def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules:
     if len(name) > rules.name_limit:
         return f"a name over {rules.name_limit} characters (Codex rejects the skill)"
     return "over the listing budget: not even its name fits (Codex leaves it out)"
+
+
+_FILE = re.compile(r"\s*\(file: [^)]*\)$")
+
+
+def read_back(text: str) -> Menu | None:
+    """The `- <name>: <description> (file: ...)` lines after the entries' heading."""
+    heading = f"{packaged_rules().entries_heading}\n"
+    if heading not in text:
+        return None
+    listed = text.rpartition(heading)[2].partition("</skills_instructions>")[0]
+    return [
+        (name, _FILE.sub("", shown))
+        for name, _colon, shown in (
+            line[2:].partition(": ") for line in listed.split("\n") if line.startswith("- ")
+        )
+    ]
 
 
 def description_limit(when_to_use: str | None) -> int:

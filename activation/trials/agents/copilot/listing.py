@@ -45,9 +45,11 @@ from activation.trials.listing.model import (
     Entry,
     ListedSkill,
     Listing,
+    Menu,
     builtin_skill,
     escape_xml,
     packaged,
+    xml_entries,
 )
 from activation.trials.listing.visibility import (
     Visibility,
@@ -198,6 +200,12 @@ def listing(
     (`.agents/skills/<folder>/`, one of the CLI's project folders); the listing shows no
     path and is the same for every model and wire protocol."""
     return render(skills)
+
+
+def read_back(text: str) -> Menu | None:
+    """The XML entries of its `<skill>` tool-guidance block (overflow names have no text
+    to read)."""
+    return xml_entries(text) if packaged_rules().opening in text else None
 
 
 def description_limit(when_to_use: str | None) -> int:

@@ -42,9 +42,11 @@ from activation.trials.listing.model import (
     Entry,
     ListedSkill,
     Listing,
+    Menu,
     Shipped,
     Source,
     packaged,
+    xml_entries,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 from activation.trials.providers import parse_model
@@ -199,6 +201,11 @@ def listing(
         return str(root / skill.folder / "SKILL.md")
 
     return render(discovery_order(skills), asked, location, builtin_root=builtin_root())
+
+
+def read_back(text: str) -> Menu | None:
+    """The XML entries under its `# Available Agent Skills` heading."""
+    return xml_entries(text) if packaged_rules().heading in text else None
 
 
 def description_limit(when_to_use: str | None) -> None:

@@ -54,8 +54,10 @@ from activation.trials.listing.model import (
     Entry,
     ListedSkill,
     Listing,
+    Menu,
     escape_xml,
     packaged,
+    xml_entries,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
@@ -205,6 +207,11 @@ def listing(
     under the repository's `.agents/skills/<folder>/`, where it finds them."""
     root = inputs.target.repo / PROJECT_SKILLS
     return render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
+
+
+def read_back(text: str) -> Menu | None:
+    """The XML entries after its intro lines."""
+    return xml_entries(text) if f"{packaged_rules().intro}\n{_OPEN}" in text else None
 
 
 def description_limit(when_to_use: str | None) -> None:
