@@ -22,6 +22,10 @@ from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
 from activation.trials.agents import agent_named, known
 from activation.trials.agents.claude_code.stream import StreamReader
+from activation.trials.agents.codex.stream import CodexReader
+from activation.trials.agents.copilot.stream import CopilotReader
+from activation.trials.agents.gemini.stream import GeminiReader
+from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.listing.model import ListedSkill
 from tests.trials.agent import test_codex_stream as codex
 from tests.trials.agent import test_copilot_stream as copilot
@@ -95,7 +99,7 @@ CAPTURES: dict[str, Captures] = {
     ),
     "codex": Captures(
         codex.STREAMS,
-        lambda: codex.CodexReader(codex.SKILLS),
+        lambda: CodexReader(codex.SKILLS),
         {
             "shell-cat.jsonl": ("activated", ("billing:refunds",)),
             "shell-cat-gpt-5.5.jsonl": ("activated", ("billing:refunds",)),
@@ -119,7 +123,7 @@ CAPTURES: dict[str, Captures] = {
     ),
     "copilot": Captures(
         copilot.STREAMS,
-        lambda: copilot.CopilotReader(copilot.SKILLS),
+        lambda: CopilotReader(copilot.SKILLS),
         {
             "skill.jsonl": ("activated", ("billing:refunds",)),
             "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
@@ -135,7 +139,7 @@ CAPTURES: dict[str, Captures] = {
     ),
     "gemini": Captures(
         gemini.STREAMS,
-        lambda: gemini.GeminiReader(gemini.SKILLS),
+        lambda: GeminiReader(gemini.SKILLS),
         {
             "activate.jsonl": ("activated", ("billing:refunds",)),
             "activate-sibling.jsonl": ("not_activated", ("billing:charts",)),
@@ -153,7 +157,7 @@ CAPTURES: dict[str, Captures] = {
     ),
     "opencode": Captures(
         opencode.STREAMS,
-        lambda: opencode.OpenCodeReader(opencode.SKILLS),
+        lambda: OpenCodeReader(opencode.SKILLS),
         {
             "skill.jsonl": ("activated", ("billing:refunds",)),
             "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
