@@ -47,9 +47,6 @@ class Visibility:
     budget_by: tuple[str, ...] = ()
     loadable: bool = True
     load_rule: str = ""
-    builtin: str = ""
-    """What the agent does with its built-in skill of the same name, when one has it
-    ("replaces Codex's built-in skill-creator"): the agent's own rule, read in its source."""
 
     @property
     def words(self) -> str:
@@ -61,8 +58,6 @@ class Visibility:
             head += f": {self.rule}"
         if not self.loadable and self.state != "hidden":
             head += f"; cannot be loaded ({self.load_rule})"
-        if self.builtin:
-            head += f"; {self.builtin}"
         return head
 
     def less_visible_than(self, other: Visibility) -> bool:
@@ -176,11 +171,12 @@ def beside_builtins(
     says: Callable[[str], str],
 ) -> tuple[Visibility, ...]:
     """The verdicts, each listed skill whose name (`name_of`, the name the agent lists it
-    by) is one of the agent's `builtins` saying what the agent does with the two (`says`
-    of the name: the user's replaces the built-in, or both are listed)."""
+    by) is one of the agent's `builtins` saying in its rule what the agent does with the
+    two (`says` of the name: the user's replaces the built-in, or both are listed), the
+    agent's own rule, read in its source or measured."""
     names = {skill.id: name_of(skill) for skill in skills}
     return tuple(
-        replace(seen, builtin=says(names[seen.id]))
+        replace(seen, rule="; ".join(filter(None, (seen.rule, says(names[seen.id])))))
         if seen.state != "hidden" and names.get(seen.id) in builtins
         else seen
         for seen in verdicts

@@ -98,8 +98,8 @@ def test_visibility_says_what_the_agent_does_with_the_built_in(
     (listing,) = view["listings"]
     seen: dict[str, Any] = {item["id"]: item for item in listing["skills"]}
     assert seen[name]["state"] == "full"
-    assert seen[name]["builtin"] == said
-    assert seen["alpha"]["builtin"] == ""
+    assert seen[name]["rule"] == said
+    assert seen["alpha"]["rule"] == ""
     text = listing["text"]
     assert shown_names(agent, text, name) == count
     assert MINE in text
