@@ -198,8 +198,9 @@ class AgentReader(JsonLines):
 
     A subclass sets `EVENTS`, `AGENT` (its executable's name, for "<agent> exited with code
     N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
-    load it looked for, formatted with `target`), and `START` (the event that opens a run;
-    None: any event), and says what else ends a run in an error (`_ending`)."""
+    load it looked for, formatted with `target`), `START` and `LAST` (the events that open
+    and close a run; None: any event, the exit code), and overrides `_ending` only when
+    something else ends its runs in an error."""
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {}
     AGENT: ClassVar[str] = ""
