@@ -41,7 +41,7 @@ a corrupt event is an error unless a successful activation was already seen.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import orjson
@@ -323,44 +323,22 @@ class StreamReader(AgentReader):
         An activation stands whatever comes after it (the runner stops the process on it, so
         a missing result or a kill signal's exit code is expected then).
         """
-        outcome, reason = self._verdict(exit_code)
         result = self._result or {}
-        cost = result.get("total_cost_usd")
-        turns = result.get("num_turns")
         usage = result.get("usage")
         if isinstance(usage, dict):
-            tokens = tuple(
-                int(usage.get(name) or 0)
-                for name in (
-                    "input_tokens",
-                    "output_tokens",
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                )
-            )
+            names = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                     "cache_read_input_tokens")  # fmt: skip
+            self._tokens = [int(usage.get(name) or 0) for name in names]
         else:
-            tokens = tuple(sum(each[i] for each in self._message_usage.values()) for i in range(4))
-        input_tokens, output_tokens, cache_write_tokens, cache_read_tokens = tokens
-        return Reading(
-            outcome=outcome,
-            reason=reason,
-            evidence=self._evidence_lines(),
-            cost_usd=float(cost) if isinstance(cost, int | float) else None,
-            num_turns=turns if isinstance(turns, int) else None,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            saw_init=self._init is not None,
-            saw_result=self._result is not None,
-            events=self._events,
-            skipped_lines=self._skipped,
-            auth_status=self._auth_status,
-            model_calls=len(self._message_usage),
-            cache_write_tokens=cache_write_tokens,
-            cache_read_tokens=cache_read_tokens,
-            model=self._model,
-            throttled=self._throttled,
-            fired=tuple(self._fired),
-        )
+            self._tokens = [sum(each[i] for each in self._message_usage.values()) for i in range(4)]
+        cost, turns = result.get("total_cost_usd"), result.get("num_turns")
+        self._cost = float(cost) if isinstance(cost, int | float) else None
+        self._model_calls = len(self._message_usage)
+        return replace(super().reading(exit_code),
+                       num_turns=turns if isinstance(turns, int) else None)  # fmt: skip
+
+    def _began(self) -> bool:
+        return self._init is not None
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
         if self._init is None:
