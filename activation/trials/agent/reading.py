@@ -356,7 +356,9 @@ class AgentReader(JsonLines):
             tokens_known=self._tokens_known,
         )
 
-    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
+    def _prologue(self) -> tuple[Outcome, str] | None:
+        """What decides a run before its ending: not a run of this agent, then `decided`
+        (a refused load before anything but a load of the target), then a refused load."""
         if not self._began():
             return "error", self.NOT_A_RUN
         fired = tuple(self._fired)
@@ -366,6 +368,12 @@ class AgentReader(JsonLines):
             return found
         if self._refused is not None:
             return "error", self._refused
+        return None
+
+    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
+        found = self._prologue()
+        if found is not None:
+            return found
         ending = self._ending(exit_code)
         if ending is not None:
             return "error", ending

@@ -53,7 +53,6 @@ from activation.trials.agent.reading import (
     Handler,
     Outcome,
     Reading,
-    decided,
     short,
 )
 
@@ -99,6 +98,8 @@ class StreamReader(AgentReader):
     first (`fired`); `settled` says when the skills fired so far already decide the case
     (by default: once the target fired). `reading()` gives the verdict at any point.
     """
+
+    NOT_A_RUN = "no init event: the output is not a Claude Code stream-json run"
 
     def __init__(
         self,
@@ -341,17 +342,11 @@ class StreamReader(AgentReader):
         return self._init is not None
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
-        if self._init is None:
-            return "error", "no init event: the output is not a Claude Code stream-json run"
         if self._offer_error is not None:
             return "error", f"the skill was never offered: {self._offer_error}"
-        fired = tuple(self._fired)
-        found = decided(self._activation, self._auth_status, self._corrupt, fired,
-                        bool(fired) and self._settled(fired), self.skill_id)  # fmt: skip
-        if found is not None and (found[0] == "activated" or self._refused is None):
+        found = self._prologue()
+        if found is not None:
             return found
-        if self._refused is not None:
-            return "error", self._refused
         result = self._result
         if result is None:
             return "error", "the run ended without a result event"
