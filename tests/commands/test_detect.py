@@ -10,7 +10,10 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from tests.trials.agent.test_stream import REAL_READINGS, SKILL, STREAMS
+from tests.trials.agent.test_stream import SKILL, STREAMS
+from tests.trials.agents.test_conformance import CAPTURES
+
+REAL_READINGS = {name: outcome for name, (outcome, _) in CAPTURES["claude-code"].readings.items()}
 
 
 def run_detect(

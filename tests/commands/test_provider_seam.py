@@ -54,6 +54,8 @@ class Fake:
     name = "fake"
     key_variables: tuple[str, ...] = ()
     url_variable: str | None = None
+    default_url: str | None = None
+    api = "messages"
     batches = False
     counts_tokens = False
     free: str | None = None

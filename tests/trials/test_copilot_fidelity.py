@@ -196,3 +196,16 @@ def test_the_listing_is_the_same_over_the_responses_api(copilot_cli: Path, tmp_p
     sent = instructions[start : instructions.index(CLOSE, start) + len(CLOSE)]
     assert sent == render(found).text
     assert first.body["model"] == "gpt-5.5"
+
+
+def test_a_project_skill_replaces_the_built_in_of_its_name(
+    copilot_cli: Path, tmp_path: Path
+) -> None:
+    request, found = first_request(copilot_cli, tmp_path, {
+        ".agents/skills/github-pr-media": frontmatter("github-pr-media", "My own PR media skill."),
+    })  # fmt: skip
+    shown = render(found)
+    assert sent_listing(request) == shown.text
+    assert [(entry.name, entry.source) for entry in shown.entries] == [
+        ("github-pr-media", "project"), ("customize-cloud-agent", "builtin"),
+    ]  # fmt: skip

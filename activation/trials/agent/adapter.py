@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from activation._models import AgentSettings, RunSpec
+from activation.trials.agent.reading import Settled
+
+__all__ = ["Adapter", "Asked", "Detector", "Launch", "Run", "RunDirs", "Settled", "read_through"]
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillCopy, SkillSet
     from activation.trials.agent.reading import Reading
     from activation.trials.agents.record import Agent
     from activation.trials.listing.model import Listing
-
-Settled = Callable[[tuple[str, ...]], bool]
-"""Whether the skills fired so far, in order, already decide the case."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,18 @@ class Run:
     work: bool = False
     """Stage C: the agent does the task, writing and editing files in its workspace (never
     outside it); web and network tools stay denied. Stage B's runs only look around."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What one run asks, with no throwaway folder: what its cache key is made of."""
+
+    settings: AgentSettings
+    model: str | None
+    prompt: str
+    skills: SkillSet
+    work: bool = False
+    """As `Run.work`."""
 
 
 @dataclass(frozen=True)
@@ -146,18 +158,10 @@ class Adapter(Protocol):
         credentials come from `parent`."""
         ...
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         """What the run asks, as the cache key holds it: the command line and config with
-        no throwaway path, endpoint or secret in them; `work` as `Run.work` (a Stage C run
-        is asked differently, so it never shares a key with a Stage B one)."""
+        no throwaway path, endpoint or secret in them (a Stage C run is asked differently,
+        so it never shares a key with a Stage B one)."""
         ...
 
     def reader(

@@ -41,7 +41,7 @@ from activation._models import (
     TrialKey,
     Usage,
 )
-from activation.trials.agent.adapter import Detector, Run, RunDirs, Settled
+from activation.trials.agent.adapter import Asked, Detector, Run, RunDirs, Settled
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
@@ -342,12 +342,12 @@ class AgentBackend:
     def _asked(self, key: TrialKey) -> dict[str, object]:
         """What a trial's run asks, as its cache key holds it."""
         skills = self.skills[key.variant]
+        prompt = self._prompt(key, skills)
+        asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works)
         return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
-            **self.adapter.request(
-                self.settings, self.agent_model, self._prompt(key, skills), skills, work=self.works
-            ),
+            **self.adapter.request(asked),
         }
 
     def _trial(

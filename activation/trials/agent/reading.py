@@ -11,15 +11,23 @@ load was already seen (positive evidence stays valid). Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import orjson
+
+if TYPE_CHECKING:
+    from activation.trials.agent.installed import SkillCopy, SkillSet
 
 Outcome = Literal["activated", "not_activated", "error"]
 
 MAX_EVIDENCE = 40
 """Evidence lines kept per reading: enough to explain any verdict, bounded for reports."""
+
+Settled = Callable[[tuple[str, ...]], bool]
+"""Whether the skills fired so far, in order, already decide the case."""
 
 SNIPPET = 200
 """Characters of a tool result or result text kept in one evidence line."""
@@ -168,3 +176,249 @@ class JsonLines:
         if self._skipped:
             evidence.append(f"{self._skipped} non-JSON line(s) skipped")
         return tuple(evidence)
+
+
+def mapping(value: object) -> dict[str, Any]:
+    """An event's object field, or an empty one when it is missing or of another type."""
+    return value if isinstance(value, dict) else {}
+
+
+AUTH_STATUSES = (401, 403)
+"""HTTP statuses of refused credentials: the whole run is aborted at the first one."""
+
+Handler = Callable[[Any, dict[str, Any]], None]
+
+
+class AgentReader(JsonLines):
+    """What every agent's event-stream reader keeps, so an agent's reader is only its event
+    mapping (`EVENTS`: event type -> handler) and its ending: the target and the `settled`
+    rule, the skills fired, the load and a refused load, refused credentials, retries, the
+    model, the usage, and the verdict's prologue (not a run of this agent, then `decided`,
+    then a refused load) and epilogue (a non-zero exit code, else no load).
+
+    A subclass sets `EVENTS`, `AGENT` (its executable's name, for "<agent> exited with code
+    N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
+    load it looked for, formatted with `target`), `START` and `LAST` (the events that open
+    and close a run; None: any event, the exit code), and overrides `_ending` only when
+    something else ends its runs in an error."""
+
+    EVENTS: ClassVar[Mapping[str, Handler]] = {}
+    AGENT: ClassVar[str] = ""
+    NOT_A_RUN: ClassVar[str] = ""
+    NO_LOAD: ClassVar[str] = "a successful skill call for {target!r}"
+    START: ClassVar[str | None] = None
+    LAST: ClassVar[str | None] = None
+    """The event that closes a run (None: the exit code says it finished)."""
+    STATUS: ClassVar[re.Pattern[str]] = re.compile(r"\bstatus:? (\d{3})\b")
+    """Where a message names an HTTP status."""
+    REFUSAL_DECIDES: ClassVar[bool] = False
+    """Whether a refused load stops the run at once (else the run goes on to its end)."""
+
+    def __init__(
+        self,
+        target: str,
+        settled: Settled | None = None,
+        on_throttle: Callable[[], None] = lambda: None,
+    ) -> None:
+        super().__init__()
+        self.target_id = target
+        self._settled = settled or (lambda fired: target in fired)
+        self._on_throttle = on_throttle
+        self._fired: list[str] = []
+        self._activation: str | None = None
+        self._refused: str | None = None
+        self._failure: str | None = None
+        self._auth_status: int | None = None
+        self._throttled = 0
+        self._started = False
+        self._model: str | None = None
+        self._model_calls = 0
+        self._tokens = [0, 0, 0, 0]
+        """Input (not cached), output, cache write, cache read."""
+        self._cost: float | None = None
+        self._tokens_known = True
+
+    @property
+    def decided(self) -> bool:
+        return (
+            self._settled(tuple(self._fired))
+            or self._auth_status is not None
+            or (self.REFUSAL_DECIDES and self._refused is not None)
+        )
+
+    @property
+    def saw_result(self) -> bool:
+        return False
+
+    @property
+    def auth_status(self) -> int | None:
+        return self._auth_status
+
+    def event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind is not None and kind == self.START:
+            self._started = True
+        handler = self.EVENTS.get(str(kind))
+        if handler is not None:
+            handler(self, event)
+
+    # -- what the handlers record ---------------------------------------------------------
+
+    def _fire(self, skill: str, activation: str | None = None) -> None:
+        """`skill` was loaded; `activation` says how, when it is the target."""
+        self._fired.append(skill)
+        if activation is not None and self._activation is None:
+            self._activation = activation
+
+    def _refuse(self, reason: str) -> None:
+        """The agent would not load the target: an error, never a vote."""
+        if self._refused is None:
+            self._refused = reason
+
+    def _fail(self, reason: str) -> None:
+        """The run failed (the API, the turn): the first reason is kept."""
+        if self._failure is None:
+            self._failure = reason
+
+    def _auth(self, status: object) -> None:
+        """Remember a refusal of the credentials."""
+        if status in AUTH_STATUSES and self._auth_status is None:
+            self._auth_status = int(str(status))
+
+    def _throttle(self) -> None:
+        self._throttled += 1
+        self._on_throttle()
+
+    def _status(self, message: str) -> int | None:
+        """The HTTP status a message names (`STATUS`); a refused key is remembered."""
+        found = self.STATUS.search(message)
+        groups = [group for group in found.groups() if group] if found else []
+        status = int(groups[0]) if groups else None
+        self._auth(status)
+        return status
+
+    def _api_error(self, status: object, message: object, name: object) -> None:
+        """An error event of the API: noted, and the run's failure."""
+        self._auth(status)
+        text = short(message or name or "no message", 300)
+        prefix = f"API error {status}" if status is not None else str(name or "error")
+        self._note(f"error: {prefix}: {text}")
+        self._fail(f"{prefix}: {text}")
+
+    def _usage(self, usage: Mapping[str, Any], names: tuple[str, str, str | None, str]) -> None:
+        """The run's tokens from a usage record whose fields are `names` (input, output,
+        cache write, cache read); input counts the cached tokens, so they are taken out."""
+        tokens = [int(usage.get(name) or 0) if name else 0 for name in names]
+        tokens[0] -= tokens[3]
+        self._tokens = tokens
+        self._tokens_known = True
+
+    def _writes(self, text: object) -> None:
+        if str(text or "").strip():
+            self._note(f"the agent writes {short(text, 100)!r}")
+
+    # -- the verdict ----------------------------------------------------------------------
+
+    def _began(self) -> bool:
+        return self._started if self.START is not None else self._events > 0
+
+    def _ending(self, exit_code: int | None) -> str | None:
+        """Why the run is an error by its own ending: a failure, no `LAST` event (or, with
+        none, no exit code); None when it ended well."""
+        if self._failure is not None:
+            return self._failure
+        if self.LAST is not None:
+            return None if self.saw_result else f"the run ended without a {self.LAST} event"
+        return "the run did not finish (no exit code)" if exit_code is None else None
+
+    def reading(self, exit_code: int | None = None) -> Reading:
+        outcome, reason = self._verdict(exit_code)
+        input_tokens, output_tokens, cache_write, cache_read = self._tokens
+        return Reading(
+            outcome=outcome,
+            reason=reason,
+            evidence=self._evidence_lines(),
+            cost_usd=self._cost,
+            num_turns=self._model_calls or None,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            saw_init=self._began(),
+            saw_result=self.saw_result,
+            events=self._events,
+            skipped_lines=self._skipped,
+            auth_status=self._auth_status,
+            model_calls=self._model_calls,
+            cache_write_tokens=cache_write,
+            cache_read_tokens=cache_read,
+            model=self._model,
+            throttled=self._throttled,
+            fired=tuple(self._fired),
+            tokens_known=self._tokens_known,
+        )
+
+    def _prologue(self) -> tuple[Outcome, str] | None:
+        """What decides a run before its ending: not a run of this agent, then `decided`
+        (a refused load before anything but a load of the target), then a refused load."""
+        if not self._began():
+            return "error", self.NOT_A_RUN
+        fired = tuple(self._fired)
+        found = decided(self._activation, self._auth_status, self._corrupt, fired,
+                        bool(fired) and self._settled(fired), self.target_id)  # fmt: skip
+        if found is not None and (found[0] == "activated" or self._refused is None):
+            return found
+        if self._refused is not None:
+            return "error", self._refused
+        return None
+
+    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
+        found = self._prologue()
+        if found is not None:
+            return found
+        ending = self._ending(exit_code)
+        if ending is not None:
+            return "error", ending
+        if exit_code not in (None, 0):
+            return "error", f"{self.AGENT} exited with code {exit_code}"
+        return "not_activated", (
+            f"the run completed without {self.NO_LOAD.format(target=self.target_id)}"
+        )
+
+
+class CopiesReader(AgentReader):
+    """An agent reader of a run of this tool's copies (a `SkillSet`): the target's copy,
+    each copy by the name the agent loads it by (`loaded_by`), and the agent's own state
+    (`setup`)."""
+
+    def __init__(
+        self,
+        skills: SkillSet,
+        settled: Settled | None = None,
+        on_throttle: Callable[[], None] = lambda: None,
+    ) -> None:
+        super().__init__(skills.target.id, settled, on_throttle)
+        self.target = skills.target
+        self.copies = tuple(skills.skills)
+        self._ids = {skill.id for skill in skills.skills}
+        self._by_name: dict[str, SkillCopy] = {}
+        for skill in skills.skills:
+            name = self.loaded_by(skill)
+            if name is not None:
+                self._by_name.setdefault(name, skill)
+        self.setup()
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """The name the agent loads `skill` by (None: it cannot be loaded by name)."""
+        return None if skill.absent else skill.name or skill.folder.name
+
+    def setup(self) -> None:
+        """The agent's own state, set before the first line."""
+
+    def _copy_loaded(self, skill: SkillCopy, call: str, activation: str, how: str = "") -> None:
+        """`call` (the load action and the name it gave) loaded the run's copy `skill`: the
+        target (`activation` says how), or another skill."""
+        if skill is not self.target:
+            self._fire(skill.id)
+            self._note(f"{call} loaded {skill.id} (another skill)")
+            return
+        self._note(f"{call} loaded the target{how}")
+        self._fire(skill.id, activation)

@@ -1,9 +1,10 @@
 """One agent's record: everything that is the agent's own, in one place.
 
-An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` record: its
-name (in specs, flags and cache keys), how people call it, the release it is measured on,
-its executable and flag, the model providers it can run, the words for its load action, and
-Stage A's question in its terms. Its heavy parts are modules of the same package, imported
+An agent is one package under trials/agents/ whose `__init__` holds its `AGENT` record, read
+from the package's `agent.toml` (`read_record`): its name (in specs, flags and cache keys),
+how people call it, the release it is measured on, its executable, the model providers it
+can run, the words for its load action, and Stage A's question in its terms (`question`).
+Its heavy parts are modules of the same package, imported
 when first asked for: `listing` (its skill listing, rendered as the pinned CLI renders it,
 and `visibility`: its rules for what it cuts, reduces and hides) and `adapter` (how Stage B
 runs it, and the reader of its event stream).
@@ -12,15 +13,30 @@ runs it, and the reader of its event stream).
 from __future__ import annotations
 
 import importlib
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from activation._models import Inputs
     from activation.trials.agent.adapter import Adapter
-    from activation.trials.listing.model import ListedSkill, Listing
+    from activation.trials.listing.model import ListedSkill, Listing, Menu
     from activation.trials.listing.visibility import Visibility
+
+
+def question(skills: str, which: str, verb: str, answer: str = "names exactly as listed") -> str:
+    """Stage A's question in an agent's terms: what its `skills` are and how it loads them,
+    `which` skills it would load, its `verb` for a load and how an `answer` names a skill.
+    Every agent asks the same question; only these words differ."""
+    return (
+        "You are the skill router of an AI coding agent. The agent has skills: "
+        f"{skills} when a user's request matches what a skill says it is for. The user's "
+        f"request follows. Decide which {which} before doing anything else for this "
+        "request: only skills whose description fits the request, possibly none. Answer "
+        f"with the skill {answer}, the one it would {verb} first first.\n\n"
+    )
 
 
 class ListingModule(Protocol):
@@ -34,6 +50,11 @@ class ListingModule(Protocol):
     def description_limit(self, when_to_use: str | None) -> int | None:
         """The longest description the agent lists whole beside this `when_to_use`; None
         when it never cuts one."""
+        ...
+
+    def read_back(self, text: str) -> Menu | None:
+        """Its listing read back from a text it was sent in (a Stage A request's system
+        text): each entry's name and text; None when the text holds no listing of its."""
         ...
 
     def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
@@ -54,8 +75,6 @@ class Agent:
     """`<npm package>@<version>`: the release measured and tested."""
     command: str
     """The executable's usual name (found on the PATH unless its flag names another)."""
-    flag: str
-    """The command-line flag naming its executable (`--opencode PATH`)."""
     providers: tuple[str, ...]
     """The model providers it can run (`--model <provider>:<id>`)."""
     load_action: str
@@ -67,6 +86,11 @@ class Agent:
     user_skills: tuple[str, ...] = ()
     """The folders below the home folder where it finds the user's own skills
     (`<name>/SKILL.md`), which `activation visibility --user-skills` lists too."""
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag naming its executable (`--opencode PATH`)."""
+        return f"--{self.command}"
 
     @property
     def version(self) -> str:
@@ -84,6 +108,11 @@ class Agent:
 
     def description_limit(self, when_to_use: str | None) -> int | None:
         return self._listing().description_limit(when_to_use)
+
+    def read_back(self, text: str) -> Menu | None:
+        """Its listing's entries in `text` (None: none of its listing is there): how the
+        mock model reads the menu it was sent, whichever agent's it is."""
+        return self._listing().read_back(text)
 
     def visibility(self, skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
         """The agent's own verdicts; read from the listing's entries alone
@@ -103,3 +132,18 @@ class Agent:
     def adapter(self) -> Adapter:
         adapter: Adapter = importlib.import_module(f"{self.module}.adapter").ADAPTER
         return adapter
+
+
+RECORD = "agent.toml"
+"""The file of an agent's package that holds its record."""
+
+
+def read_record(module: str) -> Agent:
+    """The record in `agent.toml` of the agent's package `module`: its fields, and its
+    Stage A question's words (`[question]`, see `question`)."""
+    data = tomllib.loads(files(module).joinpath(RECORD).read_text(encoding="utf-8"))
+    words = data.pop("question")
+    providers = tuple(data.pop("providers"))
+    user_skills = tuple(data.pop("user_skills", ()))
+    return Agent(**data, providers=providers, user_skills=user_skills,
+                 instructions=question(**words), module=module)  # fmt: skip

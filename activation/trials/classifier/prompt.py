@@ -16,14 +16,12 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from activation import _config
 from activation._models import VARIANTS, Case, Inputs, RunSpec, TrialKey, VariantName
-from activation.trials.agents import agent_named
-from activation.trials.agents.claude_code.listing import packaged_rules
+from activation.trials.agents import agent_named, every
 from activation.trials.listing.menu import variant_listings
 from activation.trials.listing.model import Listing
 
@@ -40,41 +38,13 @@ def system_text(request: Mapping[str, Any]) -> str:
 
 
 def menu_entries(system: str) -> list[tuple[str, str]]:
-    """The (name, text) entries of the listing in a system prompt, in listed order, in any
-    agent's format: OpenCode's XML, Codex's list after its roots table, or Claude Code's
-    lines (an entry may run over several lines, a collapsed one has no text)."""
-    if "<available_skills>" in system:
-        return [
-            (name, description)
-            for name, description in _XML_ENTRY.findall(system.rpartition("<available_skills>")[2])
-        ]
-    if _CODEX_LIST in system:
-        listed = system.rpartition(_CODEX_LIST)[2].partition("</skills_instructions>")[0]
-        return [
-            (name, _CODEX_FILE.sub("", text))
-            for name, _colon, text in (
-                line[2:].partition(": ") for line in listed.split("\n") if line.startswith("- ")
-            )
-        ]
-    _head, found, listing = system.partition(packaged_rules().heading)
-    if not found:
-        return []
-    entries: list[tuple[str, str]] = []
-    for line in listing.strip("\n").split("\n"):
-        if line.startswith("- "):
-            head, _colon, text = line[2:].partition(": ")
-            entries.append((head.split(" (", 1)[0], text))
-        elif entries:
-            skill, text = entries[-1]
-            entries[-1] = (skill, f"{text}\n{line}")
-    return entries
-
-
-_XML_ENTRY = re.compile(
-    r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>", re.DOTALL
-)
-_CODEX_LIST = "### Available skills\n"
-_CODEX_FILE = re.compile(r"\s*\(file: [^)]*\)$")
+    """The (name, text) entries of the listing in a system prompt, in listed order, read
+    back by the agent whose listing it is (each agent says how: `Agent.read_back`)."""
+    for agent in every():
+        found = agent.read_back(system)
+        if found is not None:
+            return found
+    return []
 
 
 def user_prompt(request: Mapping[str, Any]) -> str:

@@ -5,9 +5,11 @@ else (Stage A's requests, the report, visibility) reads only these records."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -162,3 +164,46 @@ class Listing:
             return self.empty
         body = "\n".join(lines[skill_id] for skill_id in ids)
         return f"{self.heading}{self.separator}{body}{self.closing}"
+
+
+def packaged(package: str, name: str) -> str:
+    """A data file of an agent's package: the facts of the CLI version it was measured on."""
+    return files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:
+    """One of the agent's own skills, as its listing shows it: its id is its folder too."""
+    return ListedSkill(id=skill_id, folder=skill_id, source="builtin", description=description,
+                       **more)  # type: ignore[arg-type]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A skill the agent ships in a folder of its own (its data file's entry): the name it
+    lists, its description, and its SKILL.md's place below that folder."""
+
+    name: str
+    description: str
+    path: str
+
+
+ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"))
+
+
+def escape_xml(text: str, apostrophe: str) -> str:
+    """`& < > "` as XML entities, `&` first, and `'` as `apostrophe` (the CLIs differ)."""
+    for char, entity in (*ENTITIES, ("'", apostrophe)):
+        text = text.replace(char, entity)
+    return text
+
+
+Menu = list[tuple[str, str]]
+"""A listing read back from the text sent: each entry's name and text, in listed order."""
+_XML_ENTRY = re.compile(r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>", re.S)
+XML_OPEN = "<available_skills>"
+
+
+def xml_entries(text: str) -> Menu:
+    """The entries of an Agent Skills XML listing (`<available_skills>`, each `<skill>` a
+    name and a description), from its last opening on; texts as sent, entities kept."""
+    return [(name, text) for name, text in _XML_ENTRY.findall(text.rpartition(XML_OPEN)[2])]

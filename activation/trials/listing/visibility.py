@@ -12,8 +12,8 @@ Pure: the records, the ranking and the comparison; no agent is named here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from activation.trials.listing.model import Entry, ListedSkill, Listing, Seen
 
@@ -161,3 +161,23 @@ def entry_visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[V
         out.append(from_entry(entry, whole, min(shown, whole), listing,
                               "cut by the agent", "over the agent's listing budget"))  # fmt: skip
     return tuple(out)
+
+
+def beside_builtins(
+    verdicts: Sequence[Visibility],
+    skills: Sequence[ListedSkill],
+    builtins: Collection[str],
+    name_of: Callable[[ListedSkill], str],
+    says: Callable[[str], str],
+) -> tuple[Visibility, ...]:
+    """The verdicts, each listed skill whose name (`name_of`, the name the agent lists it
+    by) is one of the agent's `builtins` saying in its rule what the agent does with the
+    two (`says` of the name: the user's replaces the built-in, or both are listed), the
+    agent's own rule, read in its source or measured."""
+    names = {skill.id: name_of(skill) for skill in skills}
+    return tuple(
+        replace(seen, rule="; ".join(filter(None, (seen.rule, says(names[seen.id])))))
+        if seen.state != "hidden" and names.get(seen.id) in builtins
+        else seen
+        for seen in verdicts
+    )

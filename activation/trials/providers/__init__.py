@@ -37,6 +37,13 @@ class ModelProvider(Protocol):
     """The environment variables that hold its key, any one of them (none: it needs none)."""
     url_variable: str | None
     """The environment variable of its base URL (None: it has no address)."""
+    default_url: str | None
+    """Its base URL when `url_variable` is not set (None: it has none, the variable must be
+    set), as an agent CLI is told it."""
+    api: str
+    """The HTTP API its models are asked through ("messages", "responses",
+    "generate-content", "chat-completions"; "none" for the mock): what an agent CLI that
+    can speak several is told to speak."""
     batches: bool
     """Whether `--batch` can ask it (the Message Batches API)."""
     free: str | None

@@ -162,6 +162,8 @@ def counting_failed(error: Exception) -> str | None:
 class Anthropic:
     name = "anthropic"
     key_variables: tuple[str, ...] = KEYS
+    default_url: str | None = "https://api.anthropic.com"
+    api = "messages"
     url_variable: str | None = URL
     batches = True
     free: str | None = None

@@ -165,6 +165,8 @@ class GenerateContent(SharedClient[Session]):
 class Google:
     name = "google"
     key_variables: tuple[str, ...] = (KEY, OTHER_KEY)
+    default_url: str | None = "https://generativelanguage.googleapis.com"
+    api = "generate-content"
     url_variable: str | None = URL
     batches = False
     free: str | None = None

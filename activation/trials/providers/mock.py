@@ -117,6 +117,8 @@ class MockModel:
 class Mock:
     name = "mock"
     key_variables: tuple[str, ...] = ()
+    default_url: str | None = None
+    api = "none"
     url_variable: str | None = None
     batches = False
     free: str | None = "the mock model is free"

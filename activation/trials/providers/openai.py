@@ -199,6 +199,8 @@ class ResponsesAPI(SharedClient["openai.AsyncOpenAI"]):
 class OpenAI:
     name = "openai"
     key_variables: tuple[str, ...] = (KEY,)
+    default_url: str | None = "https://api.openai.com/v1"
+    api = "responses"
     url_variable: str | None = URL
     batches = False
     free: str | None = None

@@ -106,6 +106,8 @@ class ChatCompletions(SharedClient["openai.AsyncOpenAI"]):
 class OpenAICompatible:
     name = "openai-compatible"
     key_variables: tuple[str, ...] = (KEY,)
+    default_url: str | None = None
+    api = "chat-completions"
     url_variable: str | None = URL
     batches = False
     free: str | None = None

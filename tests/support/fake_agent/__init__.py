@@ -19,7 +19,6 @@ AGENT = Agent(
     title="Fake Agent",
     package="fake-agent@1.0.0",
     command="fake-agent",
-    flag="--fake-agent",
     providers=("anthropic",),
     load_action="a `load` event",
     instructions="""\

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from activation._models import AgentSettings, RunSpec
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import (
@@ -65,16 +65,9 @@ class FakeAgent:
         argv = [run.executable, *(WORK_ARGS if run.work else ARGS)]
         return Launch(argv, environment(parent, run.dirs), stdin=run.prompt)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
-        return {"argv": [self.agent.command, *(WORK_ARGS if work else ARGS)], "prompt": prompt}
+    def request(self, asked: Asked) -> dict[str, object]:
+        argv = [self.agent.command, *(WORK_ARGS if asked.work else ARGS)]
+        return {"argv": argv, "prompt": asked.prompt}
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         return f"/{skill.folder.name} {prompt}"

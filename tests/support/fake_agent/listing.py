@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from activation._models import Inputs
-from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
+from activation.trials.listing.model import (
+    PROJECT_SKILLS,
+    UNBOUNDED,
+    Entry,
+    ListedSkill,
+    Listing,
+    Menu,
+    xml_entries,
+)
 
 HEADING = "Skills you can load:\n<available_skills>"
 CLOSING = "\n</available_skills>"
@@ -37,6 +45,11 @@ def listing(
                     empty=EMPTY, unit="characters")  # fmt: skip
     size = len(draft.text)
     return replace(draft, width=size, full_width=size)
+
+
+def read_back(text: str) -> Menu | None:
+    """Its XML entries, after its heading."""
+    return xml_entries(text) if HEADING in text else None
 
 
 def description_limit(when_to_use: str | None) -> None:

@@ -21,25 +21,6 @@ TARGET = SkillCopy("billing:refunds", SKILLS_ROOT / "refunds", "refunds", "1ed1a
 SIBLING = SkillCopy("billing:charts", SKILLS_ROOT / "charts", "charts", "4619868f5a8e9a57")
 SKILLS = SkillSet(Path("/tmp/demo/copy/payments"), True, CatalogCopy(), (TARGET, SIBLING))
 
-READINGS = {
-    "shell-cat.jsonl": ("activated", ("billing:refunds",)),
-    "shell-cat-gpt-5.5.jsonl": ("activated", ("billing:refunds",)),
-    "shell-sed-absolute.jsonl": ("activated", ("billing:refunds",)),
-    "shell-both.jsonl": ("activated", ("billing:charts", "billing:refunds")),
-    "shell-sibling.jsonl": ("not_activated", ("billing:charts",)),
-    "shell-missing.jsonl": ("not_activated", ()),
-    "shell-target-failed.jsonl": ("error", ()),
-    "shell-declined.jsonl": ("error", ()),
-    "shell-ls.jsonl": ("not_activated", ()),
-    "shell-frontmatter.jsonl": ("not_activated", ()),
-    "shell-bundled.jsonl": ("not_activated", ("skill-creator",)),
-    "text.jsonl": ("not_activated", ()),
-    "api-error-400.jsonl": ("error", ()),
-    "auth-401.jsonl": ("error", ()),
-    "throttled-429.jsonl": ("error", ()),
-}
-EXIT_CODES = {"api-error-400.jsonl": 1, "auth-401.jsonl": 1, "throttled-429.jsonl": 1}
-
 
 def lines(name: str) -> list[bytes]:
     return (STREAMS / name).read_bytes().splitlines(keepends=True)
@@ -47,17 +28,6 @@ def lines(name: str) -> list[bytes]:
 
 def read(stream: list[bytes], skills: SkillSet = SKILLS, exit_code: int | None = 0) -> Reading:
     return read_through(CodexReader(skills), stream, exit_code)
-
-
-def test_every_capture_has_a_reading() -> None:
-    assert {path.name for path in STREAMS.glob("*.jsonl")} == set(READINGS)
-
-
-@pytest.mark.parametrize(("name", "expected"), sorted(READINGS.items()))
-def test_each_capture_reads_as_expected(name: str, expected: tuple[str, tuple[str, ...]]) -> None:
-    reading = read(lines(name), exit_code=EXIT_CODES.get(name, 0))
-    assert (reading.outcome, reading.fired) == expected, reading.reason
-    assert reading.saw_init
 
 
 def test_a_load_is_a_command_that_returned_the_copys_nonce() -> None:
@@ -220,3 +190,13 @@ def test_no_thread_is_an_error() -> None:
     reading = read([b"WARNING: proceeding, even though we could not create PATH aliases\n"])
     assert reading.reason == "no thread.started event: the output is not a Codex JSON run"
     assert reading.skipped_lines == 1
+
+
+def test_reading_the_bundled_skill_of_the_targets_name_is_not_the_target() -> None:
+    """A user's `skill-creator` beside Codex's own: reading the bundled one fires the
+    built-in (by the id the listing gives it), never the target."""
+    mine = SkillCopy("skill-creator", SKILLS_ROOT / "skill-creator", "skill-creator",
+                     "5a5a5a5a5a5a5a5a")  # fmt: skip
+    skills = SkillSet(Path("/tmp/demo/copy/payments"), True, CatalogCopy(), (mine, SIBLING))
+    reading = read(lines("shell-bundled.jsonl"), skills)
+    assert (reading.outcome, reading.fired) == ("not_activated", (".system/skill-creator",))

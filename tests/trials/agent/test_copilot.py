@@ -116,11 +116,13 @@ def test_a_view_of_another_skills_file_is_not_a_load(harness: AgentHarness) -> N
     assert trial.evidence == (f"the run completed without a successful skill call for {SKILL_ID!r}")
 
 
-def test_a_failed_skill_call_is_an_error_with_the_reason(harness: AgentHarness) -> None:
+def test_a_skill_call_for_a_decoy_name_is_no_load(harness: AgentHarness) -> None:
+    """A name the run did not install reads as "not loaded", as on every other agent (it
+    was an ERROR, which turned REGRESSED cases UNSTABLE)."""
     with turns(ToolUse("skill", {"skill": "refund"}), Text("ok")) as api:
         trial = harness.run(api, variant="baseline", model=MODEL)
-    assert trial.activated is None
-    assert trial.error == "the skill call for 'refund' failed: Skill not found: refund"
+    assert (trial.activated, trial.chose, trial.error) == (False, (), None)
+    assert trial.evidence == (f"the run completed without a successful skill call for {SKILL_ID!r}")
 
 
 def test_a_description_the_cli_rejects_runs_nothing(harness: AgentHarness) -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from activation.trials.agent.adapter import read_through
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.plugin_copy import CatalogCopy
@@ -21,17 +19,6 @@ TARGET = SkillCopy("billing:refunds", COPY / "refunds", "refunds")
 SIBLING = SkillCopy("billing:charts", COPY / "charts", "charts")
 SKILLS = SkillSet(COPY.parent, True, CatalogCopy(), (TARGET, SIBLING))
 
-READINGS = {
-    "skill.jsonl": ("activated", ("billing:refunds",)),
-    "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
-    "skill-unknown.jsonl": ("error", ()),
-    "view-target.jsonl": ("not_activated", ()),
-    "text.jsonl": ("not_activated", ()),
-    "api-error-400.jsonl": ("error", ()),
-    "auth-401.jsonl": ("error", ()),
-}
-EXIT_CODES = {"api-error-400.jsonl": 1, "auth-401.jsonl": 1}
-
 
 def lines(name: str) -> list[bytes]:
     return (STREAMS / name).read_bytes().splitlines(keepends=True)
@@ -39,18 +26,6 @@ def lines(name: str) -> list[bytes]:
 
 def read(stream: list[bytes], exit_code: int | None = 0) -> Reading:
     return read_through(CopilotReader(SKILLS), stream, exit_code)
-
-
-def test_every_capture_has_a_reading() -> None:
-    assert {path.name for path in STREAMS.glob("*.jsonl")} == set(READINGS)
-
-
-@pytest.mark.parametrize(("name", "expected"), sorted(READINGS.items()))
-def test_each_capture_reads_as_expected(name: str, expected: tuple[str, tuple[str, ...]]) -> None:
-    reading = read(lines(name), exit_code=EXIT_CODES.get(name, 0))
-    assert (reading.outcome, reading.fired) == expected, reading.reason
-    assert reading.saw_init and reading.saw_result
-    assert (reading.input_tokens, reading.tokens_known, reading.cost_usd) == (0, False, None)
 
 
 def test_a_load_is_the_skill_calls_start_and_its_successful_completion() -> None:
@@ -77,9 +52,24 @@ def test_the_run_can_stop_at_the_completion_of_the_load() -> None:
     assert reader.decided
 
 
-def test_a_failed_skill_call_is_an_error_with_the_clis_reason() -> None:
+def test_a_skill_call_for_a_name_not_installed_is_no_load_as_on_every_agent() -> None:
+    """A decoy name reads as "not loaded" (it was an ERROR, which no other agent gives)."""
     reading = read(lines("skill-unknown.jsonl"))
-    assert reading.reason == "the skill call for 'refund' failed: Skill not found: refund"
+    assert reading.reason == (
+        "the run completed without a successful skill call for 'billing:refunds'"
+    )
+    assert any("skill 'refund' failed: Skill not found: refund" in line
+               for line in reading.evidence)  # fmt: skip
+
+
+def test_a_failed_skill_call_for_the_target_is_a_refused_load() -> None:
+    stream = [line.replace(b'"refund"', b'"refunds"') for line in lines("skill-unknown.jsonl")]
+    reading = read(stream)
+    complete = next(i for i, line in enumerate(stream, 1) if b'"tool.execution_complete"' in line)
+    assert (reading.outcome, reading.reason) == (
+        "error",
+        f"Copilot CLI did not load 'refunds' (line {complete}): Skill not found: refund",
+    )
 
 
 def test_a_view_of_the_targets_file_is_noted_but_is_not_a_load() -> None:

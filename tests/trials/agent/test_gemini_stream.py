@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from activation.trials.agent.adapter import read_through
 from activation.trials.agent.installed import SkillCopy, SkillSet
 from activation.trials.agent.plugin_copy import CatalogCopy
@@ -20,20 +18,9 @@ STREAMS = Path(__file__).parents[2] / "fixtures" / "streams" / "gemini"
 SOURCES = Path("/tmp/demo/copy/payments/skills")
 TARGET = SkillCopy("billing:refunds", SOURCES / "refunds", "refunds", "1ed1a0429b0d7a77")
 SIBLING = SkillCopy("billing:charts", SOURCES / "charts", "charts", "4619868f5a8e9a57")
+EXIT_CODES = {"api-error-400.jsonl": 144, "bad-key.jsonl": 144}
 SKILLS = SkillSet(Path("/tmp/demo/copy/payments"), True, CatalogCopy(), (TARGET, SIBLING))
 
-READINGS = {
-    "activate.jsonl": ("activated", ("billing:refunds",)),
-    "activate-sibling.jsonl": ("not_activated", ("billing:charts",)),
-    "activate-builtin.jsonl": ("not_activated", ("skill-creator",)),
-    "activate-unknown.jsonl": ("not_activated", ()),
-    "read-target.jsonl": ("not_activated", ()),
-    "text.jsonl": ("not_activated", ()),
-    "activate-denied.jsonl": ("error", ()),
-    "api-error-400.jsonl": ("error", ()),
-    "bad-key.jsonl": ("error", ()),
-}
-EXIT_CODES = {"api-error-400.jsonl": 144, "bad-key.jsonl": 144}
 """What the CLI exits with when the API fails."""
 
 
@@ -43,17 +30,6 @@ def lines(name: str) -> list[bytes]:
 
 def read(name: str, skills: SkillSet = SKILLS) -> Reading:
     return read_through(GeminiReader(skills), lines(name), EXIT_CODES.get(name, 0))
-
-
-def test_every_capture_has_a_reading() -> None:
-    assert {path.name for path in STREAMS.glob("*.jsonl")} == set(READINGS)
-
-
-@pytest.mark.parametrize(("name", "expected"), sorted(READINGS.items()))
-def test_each_capture_reads_as_expected(name: str, expected: tuple[str, tuple[str, ...]]) -> None:
-    reading = read(name)
-    assert (reading.outcome, reading.fired) == expected, reading.reason
-    assert reading.saw_init and reading.saw_result
 
 
 def test_a_load_is_a_successful_activate_skill_from_the_targets_folder() -> None:

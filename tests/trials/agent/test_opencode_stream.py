@@ -21,20 +21,6 @@ TARGET = SkillCopy("billing:refunds", SKILLS_ROOT / "refunds", "refunds", "1ed1a
 SIBLING = SkillCopy("billing:charts", SKILLS_ROOT / "charts", "charts", "4619868f5a8e9a57")
 SKILLS = SkillSet(Path("/tmp/demo/copy/payments"), True, CatalogCopy(), (TARGET, SIBLING))
 
-READINGS = {
-    "skill.jsonl": ("activated", ("billing:refunds",)),
-    "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
-    "skill-unknown.jsonl": ("not_activated", ()),
-    "skill-rejected.jsonl": ("error", ()),
-    "skill-denied.jsonl": ("error", ()),
-    "skill-builtin.jsonl": ("not_activated", ("customize-opencode",)),
-    "read-target.jsonl": ("not_activated", ()),
-    "text.jsonl": ("not_activated", ()),
-    "api-error-400.jsonl": ("error", ()),
-    "auth-401.jsonl": ("error", ()),
-}
-EXIT_CODES = {"api-error-400.jsonl": 1, "auth-401.jsonl": 1}
-
 
 def lines(name: str) -> list[bytes]:
     return (STREAMS / name).read_bytes().splitlines(keepends=True)
@@ -42,17 +28,6 @@ def lines(name: str) -> list[bytes]:
 
 def read(stream: list[bytes], skills: SkillSet = SKILLS, exit_code: int | None = 0) -> Reading:
     return read_through(OpenCodeReader(skills), stream, exit_code)
-
-
-def test_every_capture_has_a_reading() -> None:
-    assert {path.name for path in STREAMS.glob("*.jsonl")} == set(READINGS)
-
-
-@pytest.mark.parametrize(("name", "expected"), sorted(READINGS.items()))
-def test_each_capture_reads_as_expected(name: str, expected: tuple[str, tuple[str, ...]]) -> None:
-    reading = read(lines(name), exit_code=EXIT_CODES.get(name, 0))
-    assert (reading.outcome, reading.fired) == expected, reading.reason
-    assert reading.saw_init
 
 
 def test_a_refused_load_of_the_target_is_an_error_with_opencodes_reason() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Adapter, Run, RunDirs
+from activation.trials.agent.adapter import Adapter, Asked, Run, RunDirs
 from activation.trials.agent.installed import SkillCopy, SkillSet, without_set
 from activation.trials.agent.plugin_copy import CatalogCopy
 from activation.trials.agents import agent_named
@@ -536,11 +536,11 @@ def test_opencode_runs_an_invoked_skill_as_its_command_in_a_work_run(tmp_path: P
     none = without_set(skills, tmp_path / "empty")
     assert opencode.split_command("/refunds x", none) == (None, "/refunds x")
     settings = AgentSettings()
-    asked = opencode.ADAPTER.request(settings, None, "/refunds x", skills, work=True)
+    asked = opencode.ADAPTER.request(Asked(settings, None, "/refunds x", skills, work=True))
     assert asked["argv"] == ["opencode", "run", "--format", "json", "--title", "activation",
                              "--command", "refunds"]  # fmt: skip
     assert asked["prompt"] == "x"
-    stage_b = opencode.ADAPTER.request(settings, None, "/refunds x", skills)
+    stage_b = opencode.ADAPTER.request(Asked(settings, None, "/refunds x", skills))
     assert stage_b["prompt"] == "/refunds x"
     assert "--command" not in stage_b["argv"]  # type: ignore[operator]
 
@@ -550,9 +550,9 @@ def test_a_work_run_never_shares_a_stage_b_request(agent: str, tmp_path: Path) -
     adapter = FAKE if agent == "fake" else adapter_of(agent)
     skills = skill_set(tmp_path)
     settings = AgentSettings()
-    stage_b = adapter.request(settings, None, PROMPT, skills)
-    assert adapter.request(settings, None, PROMPT, skills, work=False) == stage_b
-    assert adapter.request(settings, None, PROMPT, skills, work=True) != stage_b
+    stage_b = adapter.request(Asked(settings, None, PROMPT, skills))
+    assert adapter.request(Asked(settings, None, PROMPT, skills, work=False)) == stage_b
+    assert adapter.request(Asked(settings, None, PROMPT, skills, work=True)) != stage_b
 
 
 @pytest.mark.parametrize("agent", [*AGENTS, "fake"])

@@ -142,3 +142,31 @@ def test_no_code_outside_the_providers_compares_a_providers_name() -> None:
     assert {path: names for path, names in outside.items() if names} == {}
     probe = ast.parse('if model.startswith("openai:") or provider == "mock": pass')
     assert compared_names(probe) == [(1, "openai:"), (1, "mock")]
+
+
+def test_each_provider_says_where_an_agent_cli_reaches_it() -> None:
+    """What Stage B and C tell an agent CLI: the key, the address (its variable, else the
+    default) and the API to speak, from the provider's record alone."""
+    found = {
+        name: (
+            provider_named(name).key_variables[:1],
+            provider_named(name).url_variable,
+            provider_named(name).default_url,
+            provider_named(name).api,
+        )
+        for name in PROVIDER_MODULES
+    }
+    assert found == {
+        "anthropic": (
+            ("ANTHROPIC_API_KEY",), "ANTHROPIC_BASE_URL", "https://api.anthropic.com", "messages",
+        ),
+        "openai": (("OPENAI_API_KEY",), "OPENAI_BASE_URL", "https://api.openai.com/v1",
+                   "responses"),
+        "openai-compatible": (
+            ("ACTIVATION_OPENAI_COMPATIBLE_API_KEY",), "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL",
+            None, "chat-completions",
+        ),
+        "google": (("GEMINI_API_KEY",), "GOOGLE_GEMINI_BASE_URL",
+                   "https://generativelanguage.googleapis.com", "generate-content"),
+        "mock": ((), None, None, "none"),
+    }  # fmt: skip

@@ -40,15 +40,15 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from activation._models import AgentSettings, RunSpec
+from activation._models import AgentSettings
 from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, Settled
+from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet
+from activation.trials.agent.kit import CliAdapter
 from activation.trials.agents.claude_code import AGENT
 from activation.trials.listing.model import Listing
-from activation.trials.providers import runnable
 
 ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
@@ -136,17 +136,13 @@ def plugin_dirs(skills: SkillSet) -> list[Path]:
     return [*own, *skills.catalog.plugins]
 
 
-class ClaudeCode:
-    agent = AGENT
+class ClaudeCode(CliAdapter):
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
 
-    def model(self, model: str | None) -> str | None:
-        return None if model is None else runnable(model, self.agent.providers, self.agent.title).id
-
-    def configure(self, spec: RunSpec) -> None:
-        self.model(spec.model)
+    def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
+        return agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp)
 
     def preflight(self) -> None:
         """A key (or a cloud provider's switch) and the API's address: the CLI would
@@ -156,9 +152,6 @@ class ClaudeCode:
 
     def version(self, executable: str) -> str:
         return check_claude(executable)
-
-    def limits(self, settings: AgentSettings) -> str:
-        return f"up to {settings.max_turns} turns"
 
     def check(self, skills: SkillSet, listing: Listing) -> str | None:
         """The init event says whether the target is offered, in every run."""
@@ -177,17 +170,11 @@ class ClaudeCode:
                           work=run.work)  # fmt: skip
         return Launch(argv, env)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
-        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(skills))]
-        return {"argv": build_argv(settings, model, "claude", prompt, plugins, work=work)}
+    def request(self, asked: Asked) -> dict[str, object]:
+        plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(asked.skills))]
+        argv = build_argv(asked.settings, asked.model, "claude", asked.prompt, plugins,
+                          work=asked.work)  # fmt: skip
+        return {"argv": argv}
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`/<id> <prompt>`: the skill's slash command, as a user types it."""
@@ -202,4 +189,4 @@ class ClaudeCode:
                             offered=not skills.target.absent)  # fmt: skip
 
 
-ADAPTER = ClaudeCode()
+ADAPTER = ClaudeCode(AGENT)

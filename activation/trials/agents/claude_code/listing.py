@@ -67,7 +67,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from activation._models import Inputs, skill_id
@@ -77,9 +76,12 @@ from activation.trials.listing.model import (
     FrontmatterValue,
     ListedSkill,
     Listing,
+    Menu,
     Placement,
+    builtin_skill,
+    packaged,
 )
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "claude-code-2.1.332.toml"
 
@@ -109,13 +111,7 @@ class ListingRules:
         data = tomllib.loads(text)
         budget = data["budget"]
         builtins = tuple(
-            ListedSkill(
-                id=item["id"],
-                folder=item["id"],
-                source="builtin",
-                description=item["text"],
-                collapses=item["collapses"],
-            )
+            builtin_skill(item["id"], item["text"], collapses=item["collapses"])
             for item in data["builtins"]
         )
         return cls(
@@ -140,8 +136,7 @@ class ListingRules:
 @cache
 def packaged_rules() -> ListingRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return ListingRules.from_toml(text)
+    return ListingRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 # --- the public entry points ---------------------------------------------------------------
@@ -710,6 +705,23 @@ def description_limit(when_to_use: str | None) -> int:
     return cut - len(" - ") - len(when_to_use) if when_to_use else cut
 
 
+def read_back(text: str) -> Menu | None:
+    """The entries after the listing's heading: `- <id>: <text>` lines (a display name in
+    parentheses dropped, a collapsed one without text), a text running over several lines."""
+    _head, found, listing = text.partition(packaged_rules().heading)
+    if not found:
+        return None
+    entries: Menu = []
+    for line in listing.strip("\n").split("\n"):
+        if line.startswith("- "):
+            head, _colon, shown = line[2:].partition(": ")
+            entries.append((head.split(" (", 1)[0], shown))
+        elif entries:
+            skill, shown = entries[-1]
+            entries[-1] = (skill, f"{shown}\n{line}")
+    return entries
+
+
 def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibility, ...]:
     """How Claude Code shows each of `skills` in `listing` (rendered from them), by its
     rules (the module docstring): not listed with `disable-model-invocation: true` (and
@@ -738,7 +750,11 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
                 "columns): entries collapse to their id in listing order until the rest fits",
             )
         )
-    return tuple(out)
+    builtins = {skill.id for skill in rules.builtins}
+    return beside_builtins(out, skills, builtins, lambda skill: skill.id, REPLACES.format)
+
+
+REPLACES = "replaces Claude Code's built-in {} (the first skill of one id is listed and loaded)"
 
 
 def _hidden_rule(skill: ListedSkill) -> str:

@@ -40,26 +40,25 @@ a corrupt event is an error unless a successful activation was already seen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import orjson
 
 from activation.trials.agent.adapter import read_through
 from activation.trials.agent.reading import (
     MAX_EVIDENCE,
-    JsonLines,
+    AgentReader,
+    Handler,
     Outcome,
     Reading,
-    decided,
     short,
 )
 
 __all__ = ["MAX_EVIDENCE", "Reading", "StreamReader", "read_stream"]
 
 _MAX_TURNS_SUBTYPE = "error_max_turns"
-_AUTH_STATUSES = (401, 403)
 _THROTTLED_STATUSES = (429, 529)
 
 
@@ -89,7 +88,7 @@ def _untagged(text: str) -> str:
     return text.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
 
 
-class StreamReader(JsonLines):
+class StreamReader(AgentReader):
     """An incremental reader of one run's stream-json lines for one target skill.
 
     Feed lines in order with `feed`; `activation_seen` turns true on the line carrying the
@@ -100,6 +99,8 @@ class StreamReader(JsonLines):
     (by default: once the target fired). `reading()` gives the verdict at any point.
     """
 
+    NOT_A_RUN = "no init event: the output is not a Claude Code stream-json run"
+
     def __init__(
         self,
         skill_id: str,
@@ -107,24 +108,16 @@ class StreamReader(JsonLines):
         settled: Callable[[tuple[str, ...]], bool] | None = None,
         offered: bool = True,
     ) -> None:
-        super().__init__()
+        super().__init__(skill_id, settled, on_throttle)
         self.skill_id = skill_id
         self.offered = offered
         """Whether the run must offer the skill (not in Stage C's `none` arm)."""
-        self._settled = settled or (lambda fired: skill_id in fired)
-        self._fired: list[str] = []
-        self._on_throttle = on_throttle
-        self._throttled = 0
         self.bare_name = skill_id.rsplit(":", 1)[-1]
         self._init: dict[str, Any] | None = None
         self._offer_error: str | None = None
         self._result: dict[str, Any] | None = None
-        self._activation: str | None = None
         self._calls: dict[str, _Call] = {}
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
-        self._model: str | None = None
-        self._auth_status: int | None = None
-        self._refused: str | None = None
 
     # -- state a runner polls -------------------------------------------------------------
 
@@ -134,11 +127,6 @@ class StreamReader(JsonLines):
         return self._activation is not None
 
     @property
-    def auth_status(self) -> int | None:
-        """401 or 403 once the API has refused the credentials (the CLI would keep retrying)."""
-        return self._auth_status
-
-    @property
     def decided(self) -> bool:
         """The verdict cannot change any more, so the run can be stopped.
 
@@ -146,11 +134,7 @@ class StreamReader(JsonLines):
         not offered, and once the API refused the credentials (the CLI retries a 401 with
         back-off for minutes, and no later call can succeed).
         """
-        return (
-            self._settled(tuple(self._fired))
-            or self._offer_error is not None
-            or self._auth_status is not None
-        )
+        return super().decided or self._offer_error is not None
 
     @property
     def saw_init(self) -> bool:
@@ -162,17 +146,6 @@ class StreamReader(JsonLines):
 
     # -- feeding --------------------------------------------------------------------------
 
-    def event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "system":
-            self._system(event)
-        elif kind == "assistant":
-            self._assistant(event)
-        elif kind == "user":
-            self._user(event)
-        elif kind == "result":
-            self._result_event(event)
-
     def _system(self, event: dict[str, Any]) -> None:
         subtype = event.get("subtype")
         if subtype == "init" and self._init is None:
@@ -180,11 +153,9 @@ class StreamReader(JsonLines):
             self._check_offer(event)
         elif subtype == "api_retry":
             status = event.get("error_status")
-            if status in _AUTH_STATUSES and self._auth_status is None:
-                self._auth_status = int(status)
+            self._auth(status)
             if status in _THROTTLED_STATUSES:
-                self._throttled += 1
-                self._on_throttle()
+                self._throttle()
             self._note(
                 f"API retry {event.get('attempt')}/{event.get('max_retries')} "
                 f"(status {event.get('error_status')}, {event.get('error')})"
@@ -292,8 +263,8 @@ class StreamReader(JsonLines):
                 succeeded = False
             if not succeeded:
                 self._note(f"Skill {call.name!r} failed: {short(text or detail)}")
-                if self._names_target(call.name) and self._refused is None:
-                    self._refused = (
+                if self._names_target(call.name):
+                    self._refuse(
                         f"the agent refused to load {call.name!r} (line {self._line}): "
                         f"{short(_untagged(text) or detail, 200)}"
                     )
@@ -306,14 +277,12 @@ class StreamReader(JsonLines):
                 self._fired.append(loaded)
                 self._note(f"Skill {call.name!r} succeeded (another skill: {loaded!r})")
                 continue
-            self._fired.append(self.skill_id)
             self._note(f"Skill {call.name!r} succeeded: {short(text)}")
-            if self._activation is None:
-                who = "a subagent" if call.by_subagent else "the agent"
-                self._activation = (
-                    f"{who} called Skill {call.name!r} (line {call.line}) and it succeeded "
-                    f"(line {self._line})"
-                )
+            who = "a subagent" if call.by_subagent else "the agent"
+            self._fire(self.skill_id, (
+                f"{who} called Skill {call.name!r} (line {call.line}) and it succeeded "
+                f"(line {self._line})"
+            ))  # fmt: skip
 
     def _result_event(self, event: dict[str, Any]) -> None:
         if self._result is not None:
@@ -324,15 +293,21 @@ class StreamReader(JsonLines):
                 continue
             given = denial.get("tool_input")
             name = given.get("skill") if isinstance(given, dict) else None
-            if isinstance(name, str) and self._names_target(name) and self._refused is None:
-                self._refused = f"the agent denied the permission to load {name!r}"
-        status = event.get("api_error_status")
-        if event.get("is_error") is True and status in _AUTH_STATUSES:
-            self._auth_status = self._auth_status or int(status)
+            if isinstance(name, str) and self._names_target(name):
+                self._refuse(f"the agent denied the permission to load {name!r}")
+        if event.get("is_error") is True:
+            self._auth(event.get("api_error_status"))
         self._note(
             f"result: is_error={event.get('is_error')}, subtype={event.get('subtype')}, "
             f"num_turns={event.get('num_turns')}, terminal_reason={event.get('terminal_reason')}"
         )
+
+    EVENTS: ClassVar[Mapping[str, Handler]] = {
+        "system": _system,
+        "assistant": _assistant,
+        "user": _user,
+        "result": _result_event,
+    }
 
     # -- verdict --------------------------------------------------------------------------
 
@@ -349,57 +324,29 @@ class StreamReader(JsonLines):
         An activation stands whatever comes after it (the runner stops the process on it, so
         a missing result or a kill signal's exit code is expected then).
         """
-        outcome, reason = self._verdict(exit_code)
         result = self._result or {}
-        cost = result.get("total_cost_usd")
-        turns = result.get("num_turns")
         usage = result.get("usage")
         if isinstance(usage, dict):
-            tokens = tuple(
-                int(usage.get(name) or 0)
-                for name in (
-                    "input_tokens",
-                    "output_tokens",
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                )
-            )
+            names = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                     "cache_read_input_tokens")  # fmt: skip
+            self._tokens = [int(usage.get(name) or 0) for name in names]
         else:
-            tokens = tuple(sum(each[i] for each in self._message_usage.values()) for i in range(4))
-        input_tokens, output_tokens, cache_write_tokens, cache_read_tokens = tokens
-        return Reading(
-            outcome=outcome,
-            reason=reason,
-            evidence=self._evidence_lines(),
-            cost_usd=float(cost) if isinstance(cost, int | float) else None,
-            num_turns=turns if isinstance(turns, int) else None,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            saw_init=self._init is not None,
-            saw_result=self._result is not None,
-            events=self._events,
-            skipped_lines=self._skipped,
-            auth_status=self._auth_status,
-            model_calls=len(self._message_usage),
-            cache_write_tokens=cache_write_tokens,
-            cache_read_tokens=cache_read_tokens,
-            model=self._model,
-            throttled=self._throttled,
-            fired=tuple(self._fired),
-        )
+            self._tokens = [sum(each[i] for each in self._message_usage.values()) for i in range(4)]
+        cost, turns = result.get("total_cost_usd"), result.get("num_turns")
+        self._cost = float(cost) if isinstance(cost, int | float) else None
+        self._model_calls = len(self._message_usage)
+        return replace(super().reading(exit_code),
+                       num_turns=turns if isinstance(turns, int) else None)  # fmt: skip
+
+    def _began(self) -> bool:
+        return self._init is not None
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
-        if self._init is None:
-            return "error", "no init event: the output is not a Claude Code stream-json run"
         if self._offer_error is not None:
             return "error", f"the skill was never offered: {self._offer_error}"
-        fired = tuple(self._fired)
-        found = decided(self._activation, self._auth_status, self._corrupt, fired,
-                        bool(fired) and self._settled(fired), self.skill_id)  # fmt: skip
-        if found is not None and (found[0] == "activated" or self._refused is None):
+        found = self._prologue()
+        if found is not None:
             return found
-        if self._refused is not None:
-            return "error", self._refused
         result = self._result
         if result is None:
             return "error", "the run ended without a result event"

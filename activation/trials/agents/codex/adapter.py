@@ -35,28 +35,20 @@ section 2).
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from activation._errors import InputError
-from activation._models import AgentSettings, RunSpec
-from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
-from activation.trials.agent.cli import check_version, install_hint
+from activation._models import AgentSettings
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import (
-    SkillCopy,
-    SkillSet,
-    install_project_skills,
-    project_folders,
-)
+from activation.trials.agent.installed import SkillCopy, install_project_skills
+from activation.trials.agent.kit import CliAdapter, base_url, key_variable
 from activation.trials.agents.codex import AGENT
-from activation.trials.listing.model import Listing
-from activation.trials.providers import runnable
+from activation.trials.providers import provider_named
 
 PROVIDER = "activation"
-KEY = "OPENAI_API_KEY"
-DEFAULT_URL = "https://api.openai.com/v1"
+"""The name of the model provider the run's config.toml defines."""
+OPENAI = provider_named("openai")
+KEY = key_variable(OPENAI)
 HOME_DIR = ".codex"
 FLAGS = ("--skip-git-repo-check", "--ephemeral")
 """No git check (the workspace is no repository), no session files."""
@@ -79,7 +71,7 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     """The run's environment: the allowlisted part of `parent` plus its own folders."""
     codex_home = dirs.home / HOME_DIR
     return {
-        **allowlisted(parent, (KEY, api_check.OPENAI_URL)),
+        **allowlisted(parent, (KEY, str(OPENAI.url_variable))),
         **fresh_dirs(dirs.home, dirs.tmp),
         "CODEX_HOME": str(codex_home),
     }
@@ -89,7 +81,7 @@ def sandbox(work: bool) -> str:
     return WORK_SANDBOX if work else READ_ONLY
 
 
-def config(base_url: str | None, *, work: bool = False) -> str:
+def config(url: str | None, *, work: bool = False) -> str:
     """The run's `config.toml`; a string is written as JSON writes it, which is a TOML
     basic string. `work`: Stage C's, which may write in the workspace."""
     lines = [
@@ -100,8 +92,8 @@ def config(base_url: str | None, *, work: bool = False) -> str:
         "",
         f"[model_providers.{PROVIDER}]",
         f"name = {json.dumps(PROVIDER)}",
-        *([f"base_url = {json.dumps(base_url)}"] if base_url is not None else []),
-        'wire_api = "responses"',
+        *([f"base_url = {json.dumps(url)}"] if url is not None else []),
+        f"wire_api = {json.dumps(OPENAI.api)}",
         f"env_key = {json.dumps(KEY)}",
     ]
     return "\n".join(lines) + "\n"
@@ -113,72 +105,35 @@ def build_argv(codex: str, model: str | None, *, work: bool = False) -> list[str
     return [codex, "exec", "--json", *FLAGS, *sandbox_flags, *FEATURES_OFF, *model_flags, "-"]
 
 
-class Codex:
-    agent = AGENT
-    credentials = KEY
-    marks_copies = True
-    reports_cost = False
+class Codex(CliAdapter):
+    environment = staticmethod(environment)
+    uncounted = (
+        "Codex reports its tokens only when a run ends, and a run is stopped at the skill's "
+        "load, so Stage B cannot count what Codex spends"
+    )
 
-    def model(self, model: str | None) -> str | None:
-        """`openai:gpt-5.5` is Codex's `gpt-5.5`; no `--model`: Codex's own default."""
-        return None if model is None else runnable(model, self.agent.providers, self.agent.title).id
-
-    def configure(self, spec: RunSpec) -> None:
-        self.model(spec.model)
-        if spec.max_cost_usd is not None:
-            raise InputError(
-                "--max-cost-usd: Codex reports its tokens only when a run ends, and a run is "
-                "stopped at the skill's load, so Stage B cannot count what Codex spends"
-            )
-
-    def preflight(self) -> None:
-        if not os.environ.get(KEY):
-            raise InputError(f"no API key: set {KEY} for Codex (--dry-run needs none)")
-        api_check.check_reachable(api_check.OPENAI_URL)
-
-    def version(self, executable: str) -> str:
+    def said(self, line: str) -> str:
         """`codex --version` says `codex-cli 0.171.0`."""
-        hint = install_hint(self.agent.package, self.agent.flag)
-        return check_version(executable, self.agent.title, hint, environment).split()[-1]
+        return line.split()[-1]
 
     def limits(self, settings: AgentSettings) -> str:
         return "no turn limit (Codex has none)"
-
-    def check(self, skills: SkillSet, listing: Listing) -> str | None:
-        """Codex says nothing of its skills in its stream, so its listing (the renderer of
-        its own rules, budget included) says whether it lists the target."""
-        project_folders(skills)
-        if listing.entry(skills.target.id) is not None:
-            return None
-        return (
-            f"Codex does not list {skills.target.id} (it skips a SKILL.md without a "
-            "description or with a name over 64 characters, and leaves out what does not "
-            "fit its listing's budget)"
-        )
 
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         dirs = run.dirs
         install_project_skills(run.skills, dirs.work)
         codex_home = dirs.home / HOME_DIR
         codex_home.mkdir()
-        base_url = parent.get(api_check.OPENAI_URL) or DEFAULT_URL
-        (codex_home / "config.toml").write_text(config(base_url, work=run.work), encoding="utf-8")
+        url = base_url(OPENAI, parent)
+        (codex_home / "config.toml").write_text(config(url, work=run.work), encoding="utf-8")
         argv = build_argv(run.executable, run.model, work=run.work)
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, model, work=work),
-            "config": config(None, work=work),
-            "prompt": prompt,
+            "argv": build_argv(self.agent.command, asked.model, work=asked.work),
+            "config": config(None, work=asked.work),
+            "prompt": asked.prompt,
         }
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
@@ -186,12 +141,5 @@ class Codex:
         frontmatter name, else its folder's)."""
         return f"${skill.name or skill.folder.name} {prompt}"
 
-    def reader(
-        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
-    ) -> Detector:
-        from activation.trials.agents.codex.stream import CodexReader
 
-        return CodexReader(skills, settled, on_throttle)
-
-
-ADAPTER = Codex()
+ADAPTER = Codex(AGENT)

@@ -47,10 +47,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -61,10 +60,14 @@ from activation.trials.listing.model import (
     EntryState,
     ListedSkill,
     Listing,
+    Menu,
+    Shipped,
     Source,
+    packaged,
 )
 from activation.trials.listing.visibility import (
     Visibility,
+    beside_builtins,
     budget_takers,
     from_entry,
     hidden,
@@ -84,15 +87,6 @@ _WHITESPACE = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u2
 """Unicode White_Space, what Rust's `split_whitespace` splits on (Python's `str.split` also
 splits on U+001C..U+001F)."""
 _AGENTS_SKILLS = (".agents", "skills")
-
-
-@dataclass(frozen=True)
-class BundledSkill:
-    """A skill the CLI ships in `$CODEX_HOME/skills/.system`, as it lists it."""
-
-    name: str
-    path: str
-    description: str
 
 
 @dataclass(frozen=True)
@@ -116,7 +110,8 @@ class CodexRules:
     how_to_use_heading: str
     how_to_use_models: frozenset[str]
     how_to_use: str
-    bundled: tuple[BundledSkill, ...]
+    bundled: tuple[Shipped, ...]
+    """Its skills in `$CODEX_HOME/skills/.system`, as it lists them."""
 
     @classmethod
     def from_toml(cls, text: str) -> CodexRules:
@@ -143,15 +138,14 @@ class CodexRules:
             how_to_use_heading=how["heading"],
             how_to_use_models=frozenset(how["models"]),
             how_to_use=how["text"],
-            bundled=tuple(BundledSkill(**item) for item in data["bundled"]),
+            bundled=tuple(Shipped(**item) for item in data["bundled"]),
         )
 
 
 @cache
 def packaged_rules() -> CodexRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return CodexRules.from_toml(text)
+    return CodexRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 # --- the public entry points ---------------------------------------------------------------
@@ -177,7 +171,7 @@ def render(
     if bundled:
         if codex_home is None:
             raise ValueError("the bundled skills need codex_home, the root they are listed from")
-        found.extend(_bundled_items(codex_home, rules))
+        found.extend(_bundled_items(codex_home, rules, {skill.id for skill in skills}))
     rank = {scope: index for index, scope in enumerate(rules.scope_order)}
     found.sort(key=lambda item: (rank[item.scope], item.name.encode(), item.file.encode()))
     roots = sorted({(item.scope, item.root) for item in found}, key=_root_key)
@@ -256,7 +250,7 @@ class _Item:
 
 def _listable(skill: ListedSkill, location: Location, rules: CodexRules) -> _Item | None:
     """The skill as Codex lists it, or None when Codex rejects it."""
-    name = skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+    name = listed_name(skill)
     value = skill.description
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
@@ -271,12 +265,28 @@ def _listable(skill: ListedSkill, location: Location, rules: CodexRules) -> _Ite
     return _Item(skill.id, skill.source, name, description, scope, root, relative)
 
 
-def _bundled_items(codex_home: str, rules: CodexRules) -> list[_Item]:
+def _bundled_items(codex_home: str, rules: CodexRules, taken: Collection[str]) -> list[_Item]:
     root = f"{codex_home.rstrip('/')}/skills/.system"
     return [
-        _Item(item.name, "builtin", item.name, item.description, "system", root, item.path)
+        _Item(
+            bundled_id(item.name, taken),
+            "builtin",
+            item.name,
+            item.description,
+            "system",
+            root,
+            item.path,
+        )
         for item in rules.bundled
     ]
+
+
+def bundled_id(name: str, taken: Collection[str]) -> str:
+    """The id of the bundled skill `name`: its name, or `.system/<name>` when a skill of the
+    set has that id. Codex tells skills apart by their SKILL.md's path, never by name
+    (`load_skills_from_roots` dedupes by path only), so it lists a user's `skill-creator`
+    and its own side by side, and either can be read."""
+    return f".system/{name}" if name in taken else name
 
 
 def _root_key(scoped_root: tuple[Scope, str]) -> tuple[int, int, str]:
@@ -451,7 +461,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     rules = packaged_rules()
     out = []
     for skill in skills:
-        name = skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+        name = listed_name(skill)
         value = skill.description
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
@@ -481,7 +491,19 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             f"{rules.description_cut - len(rules.ellipsis):,} and {rules.ellipsis!r}"
         )
         out.append(from_entry(entry, len(text), kept, listing, cut_rule, budget_rule))
-    return tuple(out)
+    return beside_builtins(out, skills, {item.name for item in rules.bundled}, listed_name,
+                           BESIDE.format)  # fmt: skip
+
+
+BESIDE = (
+    "listed beside Codex's built-in {} of the same name (Codex keeps both and tells them "
+    "apart by their file's path; a Stage A answer of that name counts for this skill)"
+)
+
+
+def listed_name(skill: ListedSkill) -> str:
+    """The name Codex lists a skill by: its frontmatter `name`, else its folder's."""
+    return skill.name if isinstance(skill.name, str) and skill.name else skill.folder
 
 
 def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules: CodexRules) -> str:
@@ -494,6 +516,30 @@ def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules:
     return "over the listing budget: not even its name fits (Codex leaves it out)"
 
 
+_FILE = re.compile(r"\s*\(file: [^)]*\)$")
+
+
+def read_back(text: str) -> Menu | None:
+    """The `- <name>: <description> (file: ...)` lines after the entries' heading."""
+    heading = f"{packaged_rules().entries_heading}\n"
+    if heading not in text:
+        return None
+    listed = text.rpartition(heading)[2].partition("</skills_instructions>")[0]
+    return [
+        (name, _FILE.sub("", shown))
+        for name, _colon, shown in (
+            line[2:].partition(": ") for line in listed.split("\n") if line.startswith("- ")
+        )
+    ]
+
+
 def description_limit(when_to_use: str | None) -> int:
     """Codex cuts a model-visible description (it lists no `when_to_use`)."""
     return packaged_rules().description_cut
+
+
+UNLISTED = (
+    "it skips a SKILL.md without a description or with a name over 64 characters, and "
+    "leaves out what does not fit its listing's budget"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

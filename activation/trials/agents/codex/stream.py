@@ -41,16 +41,13 @@ Codex reports tokens only in `turn.completed`: a run stopped at the load has unk
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from activation.trials.agent.adapter import Settled
-from activation.trials.agent.installed import SkillSet
-from activation.trials.agent.reading import JsonLines, Outcome, Reading, decided, short
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
+from activation.trials.agents.codex.listing import bundled_id
 
-_AUTH_STATUSES = (401, 403)
 _THROTTLED_STATUSES = (429,)
-_STATUS = re.compile(r"\bstatus:? (\d{3})\b")
 _BUNDLED = re.compile(r"skills/\.system/([^/\s'\"\\]+)/SKILL\.md")
 _RETRY = "Reconnecting..."
 _DECLINED = "declined"
@@ -66,70 +63,36 @@ def skill_file_pattern(folder_name: str) -> re.Pattern[str]:
     )
 
 
-class CodexReader(JsonLines):
+class CodexReader(CopiesReader):
     """An incremental reader of one Codex run's JSON lines for one target skill."""
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__()
-        self.target = skills.target
-        self._settled = settled or (lambda fired: self.target.id in fired)
-        self._on_throttle = on_throttle
-        self._nonces = [(skill.nonce, skill.id) for skill in skills.skills if skill.nonce]
-        self._fired: list[str] = []
-        self._activation: str | None = None
-        self._refused: str | None = None
-        self._target_file = skill_file_pattern(self.target.folder.name)
-        self._auth_status: int | None = None
-        self._throttled = 0
-        self._started = False
-        self._failed: str | None = None
-        self._usage: dict[str, Any] | None = None
+    AGENT = "codex"
+    START = "thread.started"
+    NOT_A_RUN = "no thread.started event: the output is not a Codex JSON run"
+    NO_LOAD = "a command that returned {target!r}'s SKILL.md"
 
-    @property
-    def decided(self) -> bool:
-        return self._settled(tuple(self._fired)) or self._auth_status is not None
+    LAST = "turn.completed"
+    _completed = False
+
+    def setup(self) -> None:
+        self._nonces = [(copy.nonce, copy.id) for copy in self.copies if copy.nonce]
+        self._target_file = skill_file_pattern(self.target.folder.name)
+        self._tokens_known = False
 
     @property
     def saw_result(self) -> bool:
-        return self._usage is not None or self._failed is not None
+        return self._completed or self._failure is not None
 
-    @property
-    def auth_status(self) -> int | None:
-        return self._auth_status
-
-    def event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "thread.started":
-            self._started = True
-        elif kind == "item.completed" and isinstance(event.get("item"), dict):
-            self._item(event["item"])
-        elif kind == "error":
-            self._error(str(event.get("message", "")))
-        elif kind == "turn.completed":
-            usage = event.get("usage")
-            self._usage = usage if isinstance(usage, dict) else {}
-            self._note("turn completed")
-        elif kind == "turn.failed":
-            error = event.get("error")
-            message = error.get("message") if isinstance(error, dict) else error
-            self._failed = short(message or "no message", 300)
-            self._status(self._failed)
-            self._note(f"turn failed: {self._failed}")
-
-    def _item(self, item: dict[str, Any]) -> None:
+    def _item_completed(self, event: dict[str, Any]) -> None:
+        item = mapping(event.get("item"))
         kind = item.get("type")
-        if kind == "agent_message" and str(item.get("text", "")).strip():
-            self._note(f"the agent writes {short(item['text'], 100)!r}")
+        if kind == "agent_message":
+            self._writes(item.get("text"))
         elif kind == "error":
             self._note(f"warning: {short(item.get('message'), 200)}")
         elif kind == "command_execution":
             self._command(item)
-        elif kind != "reasoning":
+        elif kind not in ("reasoning", None):
             self._note(f"item {kind}")
 
     def _command(self, item: dict[str, Any]) -> None:
@@ -143,19 +106,19 @@ class CodexReader(JsonLines):
             self._failed_read(command, output, status, code)
             return
         loaded = sorted((output.index(nonce), id) for nonce, id in self._nonces if nonce in output)
-        bundled = [] if loaded else _BUNDLED.findall(command)
-        for skill in [id for _, id in loaded] + bundled:
-            self._fired.append(skill)
+        found = [] if loaded else _BUNDLED.findall(command)
+        bundled = [bundled_id(name, self._ids) for name in found]
         if not loaded and not bundled:
             self._note(f"{ran}: no skill's SKILL.md came back")
             return
         names = ", ".join(id for _, id in loaded) or ", ".join(bundled)
         self._note(f"{ran}: returned the SKILL.md of {names}")
-        if self._activation is None and any(id == self.target.id for _, id in loaded):
-            self._activation = (
-                f"the agent ran {short(command, 120)!r} and it returned the target's "
-                f"SKILL.md, nonce included (line {self._line})"
-            )
+        activation = (
+            f"the agent ran {short(command, 120)!r} and it returned the target's "
+            f"SKILL.md, nonce included (line {self._line})"
+        )
+        for skill in [id for _, id in loaded] + bundled:
+            self._fire(skill, activation if skill == self.target_id and loaded else None)
 
     def _failed_read(self, command: str, output: str, status: object, code: object) -> None:
         """A command on the target's own SKILL.md that Codex declined, or that failed with
@@ -165,71 +128,43 @@ class CodexReader(JsonLines):
         if self.target.nonce is not None and self.target.nonce in output:
             return
         if status == _DECLINED:
-            self._refused = (
+            self._refuse(
                 f"Codex declined the agent's command reading the target's SKILL.md (line "
                 f"{self._line}): {short(command, 120)!r}"
             )
         elif output.strip():
-            self._refused = (
+            self._refuse(
                 f"the agent's command reading the target's SKILL.md failed (line {self._line}, "
                 f"exit code {code}): {short(output, 200)}"
             )
 
-    def _error(self, message: str) -> None:
+    def _error(self, event: dict[str, Any]) -> None:
+        message = str(event.get("message", ""))
         status = self._status(message)
         if message.startswith(_RETRY) and status in _THROTTLED_STATUSES:
-            self._throttled += 1
-            self._on_throttle()
+            self._throttle()
         self._note(f"error: {short(message, 200)}")
 
-    def _status(self, message: str) -> int | None:
-        """The HTTP status a message names; a refused key is remembered."""
-        found = _STATUS.search(message)
-        status = int(found.group(1)) if found else None
-        if status in _AUTH_STATUSES and self._auth_status is None:
-            self._auth_status = status
-        return status
+    def _turn_completed(self, event: dict[str, Any]) -> None:
+        names = ("input_tokens", "output_tokens", "cache_write_input_tokens", "cached_input_tokens")
+        self._usage(mapping(event.get("usage")), names)
+        self._completed = True
+        self._note("turn completed")
 
-    def reading(self, exit_code: int | None = None) -> Reading:
-        outcome, reason = self._verdict(exit_code)
-        usage = self._usage or {}
-        cached = int(usage.get("cached_input_tokens") or 0)
-        return Reading(
-            outcome=outcome,
-            reason=reason,
-            evidence=self._evidence_lines(),
-            cost_usd=None,
-            num_turns=None,
-            input_tokens=int(usage.get("input_tokens") or 0) - cached,
-            output_tokens=int(usage.get("output_tokens") or 0),
-            saw_init=self._started,
-            saw_result=self.saw_result,
-            events=self._events,
-            skipped_lines=self._skipped,
-            auth_status=self._auth_status,
-            cache_write_tokens=int(usage.get("cache_write_input_tokens") or 0),
-            cache_read_tokens=cached,
-            throttled=self._throttled,
-            fired=tuple(self._fired),
-            tokens_known=self._usage is not None,
-        )
+    def _turn_failed(self, event: dict[str, Any]) -> None:
+        error = event.get("error")
+        message = error.get("message") if isinstance(error, dict) else error
+        failed = short(message or "no message", 300)
+        self._status(failed)
+        self._fail(f"the turn failed: {failed}")
+        self._note(f"turn failed: {failed}")
 
-    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
-        if not self._started:
-            return "error", "no thread.started event: the output is not a Codex JSON run"
-        fired = tuple(self._fired)
-        found = decided(self._activation, self._auth_status, self._corrupt, fired,
-                        bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
-        if found is not None and (found[0] == "activated" or self._refused is None):
-            return found
-        if self._refused is not None:
-            return "error", self._refused
-        if self._failed is not None:
-            return "error", f"the turn failed: {self._failed}"
-        if self._usage is None:
-            return "error", "the run ended without a turn.completed event"
-        if exit_code not in (None, 0):
-            return "error", f"codex exited with code {exit_code}"
-        return "not_activated", (
-            f"the run completed without a command that returned {self.target.id!r}'s SKILL.md"
-        )
+    EVENTS: ClassVar[Mapping[str, Handler]] = {
+        "item.completed": _item_completed,
+        "error": _error,
+        "turn.completed": _turn_completed,
+        "turn.failed": _turn_failed,
+    }
+
+
+READER = CodexReader

@@ -42,34 +42,23 @@ docs/agents.md, "GitHub Copilot CLI").
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
-from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
-from activation.trials.agent.cli import check_version, install_hint
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import (
-    SkillCopy,
-    SkillSet,
-    install_project_skills,
-    project_folders,
-)
+from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
+from activation.trials.agent.kit import CliAdapter, base_url, key_variable, mark_repository
 from activation.trials.agents.copilot import AGENT
 from activation.trials.agents.copilot.listing import overflow
 from activation.trials.agents.copilot.stream import listed_name
 from activation.trials.listing.model import Listing
-from activation.trials.providers import runnable
+from activation.trials.providers import provider_named, runnable
 
-PROVIDERS = {
-    "anthropic": ("ANTHROPIC_API_KEY", api_check.ANTHROPIC_URL, "https://api.anthropic.com"),
-    "openai": ("OPENAI_API_KEY", api_check.OPENAI_URL, "https://api.openai.com/v1"),
-}
-"""Provider -> (its key's variable, its address's variable, its default address)."""
-WIRE = {"anthropic": {}, "openai": {"COPILOT_PROVIDER_WIRE_API": "responses"}}
+WIRE = "COPILOT_PROVIDER_WIRE_API"
+"""Its switch to the Responses API, for a provider asked through it (OpenAI's)."""
 SWITCHES = {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}
 CACHE = "COPILOT_PKG_CACHE_HOME"
 FLAGS = (
@@ -85,12 +74,6 @@ FLAGS = (
 LOOK_TOOLS = ("skill", "view", "glob", "grep")
 WORK_TOOLS = (*LOOK_TOOLS, "create", "edit")
 """Stage C: the tools that write files, inside the workspace only."""
-
-
-def split_model(model: str) -> tuple[str, str]:
-    """`anthropic:claude-sonnet-4.6` as (provider, id)."""
-    provider, _, model_id = model.partition(":")
-    return provider, model_id
 
 
 def package_cache(parent: Mapping[str, str]) -> str:
@@ -117,14 +100,15 @@ def environment(
     }
     if model is None:
         return env
-    provider, model_id = split_model(model)
-    key, url, default = PROVIDERS[provider]
+    name, _, model_id = model.partition(":")
+    provider = provider_named(name)
+    wire = {WIRE: provider.api} if provider.api == "responses" else {}
     return {
         **env,
-        **WIRE[provider],
-        "COPILOT_PROVIDER_TYPE": provider,
-        "COPILOT_PROVIDER_BASE_URL": parent.get(url) or default,
-        "COPILOT_PROVIDER_API_KEY": parent.get(key, ""),
+        **wire,
+        "COPILOT_PROVIDER_TYPE": name,
+        "COPILOT_PROVIDER_BASE_URL": base_url(provider, parent) or "",
+        "COPILOT_PROVIDER_API_KEY": parent.get(key_variable(provider), ""),
         "COPILOT_MODEL": model_id,
     }
 
@@ -134,21 +118,12 @@ def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
     return [copilot, "-p", prompt, *FLAGS, "--available-tools", *tools]
 
 
-def mark_repository(work: Path) -> None:
-    """The least git takes for a repository: the workspace is the CLI's project root."""
-    git = work / ".git"
-    for folder in ("objects", "refs"):
-        (git / folder).mkdir(parents=True, exist_ok=True)
-    (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
-
-
-class Copilot:
-    agent = AGENT
-    credentials = "ANTHROPIC_API_KEY or OPENAI_API_KEY"
-    marks_copies = True
-    """The stream does not show the body, but the copies' nonces let a reader of the
-    model's requests (the tests, a transcript of the stand-in) see which body arrived."""
-    reports_cost = False
+class Copilot(CliAdapter):
+    environment = staticmethod(environment)
+    uncounted = (
+        "GitHub Copilot CLI's stream does not say what a run used (its tokens are only in "
+        "its session files), so Stage B cannot count it"
+    )
 
     def model(self, model: str | None) -> str | None:
         """`anthropic:claude-sonnet-4.6` (or a bare id) and `openai:<id>`, kept with their
@@ -164,44 +139,20 @@ class Copilot:
                 "GitHub Copilot CLI needs --model in its offline provider mode: "
                 "--model anthropic:<id> or --model openai:<id>"
             )
-        self.model(spec.model)
-        if spec.max_cost_usd is not None:
-            raise InputError(
-                "--max-cost-usd: GitHub Copilot CLI's stream does not say what a run used "
-                "(its tokens are only in its session files), so Stage B cannot count it"
-            )
+        super().configure(spec)
 
-    def preflight(self) -> None:
-        if not any(os.environ.get(key) for key, _, _ in PROVIDERS.values()):
-            raise InputError(
-                f"no API key: set {self.credentials} for GitHub Copilot CLI (--dry-run needs none)"
-            )
-        for key, url, _ in PROVIDERS.values():
-            if os.environ.get(key):
-                api_check.check_reachable(url)
-
-    def version(self, executable: str) -> str:
+    def said(self, line: str) -> str:
         """`copilot --version` says "GitHub Copilot CLI 1.0.102." on its first line."""
-        hint = install_hint(self.agent.package, self.agent.flag)
-        said = check_version(executable, self.agent.title.removesuffix(" CLI"), hint, environment)
-        return said.split("\n")[0].split()[-1].rstrip(".")
+        return line.split()[-1].rstrip(".")
 
     def limits(self, settings: AgentSettings) -> str:
         return "no turn limit (GitHub Copilot CLI has none in prompt mode)"
 
-    def check(self, skills: SkillSet, listing: Listing) -> str | None:
+    def listed(self, skills: SkillSet, listing: Listing) -> bool:
         """A skill the CLI rejects (a description over 1,024 characters) fails every load
         silently, so the listing says before any run; one named only on the overflow line
         can still be loaded."""
-        project_folders(skills)
-        target = skills.target
-        if listing.entry(target.id) is not None or listed_name(target) in overflow(listing):
-            return None
-        return (
-            f"GitHub Copilot CLI does not list {target.id} (it rejects a skill whose "
-            "description is over 1,024 characters, and leaves out one with "
-            "`disable-model-invocation: true`)"
-        )
+        return super().listed(skills, listing) or listed_name(skills.target) in overflow(listing)
 
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         dirs = run.dirs
@@ -210,18 +161,10 @@ class Copilot:
         argv = build_argv(run.executable, run.prompt, work=run.work)
         return Launch(argv, environment(parent, dirs, run.model))
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, prompt, work=work),
-            "model": model,
+            "argv": build_argv(self.agent.command, asked.prompt, work=asked.work),
+            "model": asked.model,
             "offline": SWITCHES,
         }
 
@@ -229,12 +172,5 @@ class Copilot:
         """ "Use the /<name> skill: <prompt>", as the CLI's documentation says to name one."""
         return f"Use the /{listed_name(skill)} skill: {prompt}"
 
-    def reader(
-        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
-    ) -> Detector:
-        from activation.trials.agents.copilot.stream import CopilotReader
 
-        return CopilotReader(skills, settled, on_throttle)
-
-
-ADAPTER = Copilot()
+ADAPTER = Copilot(AGENT)

@@ -39,12 +39,21 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
 from activation._models import Inputs
-from activation.trials.listing.model import Entry, ListedSkill, Listing
+from activation.trials.listing.model import (
+    Entry,
+    ListedSkill,
+    Listing,
+    Menu,
+    builtin_skill,
+    escape_xml,
+    packaged,
+    xml_entries,
+)
 from activation.trials.listing.visibility import (
     Visibility,
+    beside_builtins,
     budget_takers,
     from_entry,
     hidden,
@@ -71,13 +80,7 @@ class CopilotRules:
     def from_toml(cls, text: str) -> CopilotRules:
         data = tomllib.loads(text)
         builtins = tuple(
-            ListedSkill(
-                id=item["name"],
-                folder=item["name"],
-                source="builtin",
-                description=item["description"],
-                name=item["name"],
-            )
+            builtin_skill(item["name"], item["description"], name=item["name"])
             for item in data["builtin"]
         )
         return cls(
@@ -96,19 +99,12 @@ class CopilotRules:
 @cache
 def packaged_rules() -> CopilotRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return CopilotRules.from_toml(text)
+    return CopilotRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 def escape(text: str) -> str:
-    """The CLI's XML escaping of a name or description, `&` first."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&apos;")
-    )
+    """The CLI's XML escaping of a name or description (`'` as `&apos;`)."""
+    return escape_xml(text, "&apos;")
 
 
 def listed_name(skill: ListedSkill) -> str:
@@ -147,7 +143,8 @@ def render(
     entries: list[Entry] = []
     spent = 0
     named: list[tuple[str, str]] = []
-    for skill in [*mine, *rules.builtins]:
+    every = [*mine, *kept_builtins(mine, rules)]
+    for skill in every:
         line = _line(skill, rules)
         if named or spent + len(line) + 1 > limit:
             named.append((listed_name(skill), skill.id))
@@ -162,14 +159,20 @@ def render(
         entries=tuple(entries),
         budget=limit,
         width=spent,
-        full_width=spent
-        + sum(len(_line(s, rules)) + 1 for s in [*mine, *rules.builtins] if listed_name(s) in rest),
+        full_width=spent + sum(len(_line(s, rules)) + 1 for s in every if listed_name(s) in rest),
         separator="\n",
         closing=f"\n{named_line}{rules.closing}",
         empty=f"{rules.opening}\n{named_line}{rules.closing}",
         unit="characters",
         named=tuple(named),
     )
+
+
+def kept_builtins(mine: Sequence[ListedSkill], rules: CopilotRules) -> list[ListedSkill]:
+    """The built-ins the CLI lists beside these project skills: a project skill of a
+    built-in's name replaces it (measured on 1.0.102: only the project's is listed)."""
+    taken = {listed_name(skill) for skill in mine}
+    return [skill for skill in rules.builtins if listed_name(skill) not in taken]
 
 
 def overflow(shown: Listing, rules: CopilotRules | None = None) -> tuple[str, ...]:
@@ -199,6 +202,12 @@ def listing(
     return render(skills)
 
 
+def read_back(text: str) -> Menu | None:
+    """The XML entries of its `<skill>` tool-guidance block (overflow names have no text
+    to read)."""
+    return xml_entries(text) if packaged_rules().opening in text else None
+
+
 def description_limit(when_to_use: str | None) -> int:
     """Copilot CLI rejects (does not cut) a description over 1,024 characters."""
     return packaged_rules().description_limit
@@ -223,7 +232,11 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
                                   budget_takers(listing)))  # fmt: skip
         else:
             out.append(hidden(skill.id, chars, _hidden_rule(skill, rules)))
-    return tuple(out)
+    builtins = {listed_name(skill) for skill in rules.builtins}
+    return beside_builtins(out, skills, builtins, listed_name, REPLACES.format)
+
+
+REPLACES = "replaces Copilot CLI's built-in {} (only the project's skill is listed and loaded)"
 
 
 BUDGET_RULE = "over the 15,000-character listing budget: named on the overflow line only"
@@ -236,3 +249,10 @@ def _hidden_rule(skill: ListedSkill, rules: CopilotRules) -> str:
         return f"a name Copilot CLI refuses ({listed_name(skill)!r}): the skill fails to load"
     limit = rules.description_limit
     return f"a description over {limit:,} characters: Copilot CLI rejects the skill"
+
+
+UNLISTED = (
+    "it rejects a skill whose description is over 1,024 characters, and leaves out one "
+    "with `disable-model-invocation: true`"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

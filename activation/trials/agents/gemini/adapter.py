@@ -34,28 +34,21 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from activation._errors import InputError
-from activation._models import AgentSettings, RunSpec
-from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
-from activation.trials.agent.cli import check_version, install_hint
+from activation._models import AgentSettings
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import (
-    SkillCopy,
-    SkillSet,
-    install_project_skills,
-    project_folders,
-)
+from activation.trials.agent.installed import SkillCopy, install_project_skills
+from activation.trials.agent.kit import CliAdapter, key_variable
 from activation.trials.agents.gemini import AGENT
 from activation.trials.agents.gemini.listing import listed_name
-from activation.trials.listing.model import Listing
-from activation.trials.providers import google, runnable
+from activation.trials.providers import provider_named, runnable
 
-KEY = google.KEY
-URL = google.URL
+GOOGLE = provider_named("google")
+KEY = key_variable(GOOGLE)
+URL = str(GOOGLE.url_variable)
 HOME_DIR = ".gemini"
 POLICY_FILE = "activation-policy.toml"
 """In the run's home, beside (not in) `.gemini/policies`, which the CLI would also load."""
@@ -105,13 +98,8 @@ def build_argv(gemini: str, model: str, prompt: str, policy_path: str) -> list[s
             "--policy", policy_path]  # fmt: skip
 
 
-class Gemini:
-    agent = AGENT
-    credentials = KEY
-    marks_copies = True
-    """The body comes back to the model (the next request, the chat record): the tests
-    check the copy's nonce there."""
-    reports_cost = False
+class Gemini(CliAdapter):
+    environment = staticmethod(environment)
 
     def model(self, model: str | None) -> str:
         """`google:gemini-3.1-pro-preview` is `-m gemini-3.1-pro-preview`; a run needs one."""
@@ -121,33 +109,6 @@ class Gemini:
                 "CLI asks a router model first, which a run must not measure)"
             )
         return runnable(model, self.agent.providers, self.agent.title).id
-
-    def configure(self, spec: RunSpec) -> None:
-        self.model(spec.model)
-
-    def preflight(self) -> None:
-        if not os.environ.get(KEY):
-            raise InputError(f"no API key: set {KEY} for Gemini CLI (--dry-run needs none)")
-        api_check.check_reachable(URL)
-
-    def version(self, executable: str) -> str:
-        """`gemini --version` says `0.61.0`."""
-        hint = install_hint(self.agent.package, self.agent.flag)
-        return check_version(executable, self.agent.title, hint, environment)
-
-    def limits(self, settings: AgentSettings) -> str:
-        return f"up to {settings.max_turns} turns"
-
-    def check(self, skills: SkillSet, listing: Listing) -> str | None:
-        """Gemini CLI's stream does not say what it lists, so its listing (the renderer of
-        its own rules) says whether it lists the target."""
-        project_folders(skills)
-        if listing.entry(skills.target.id) is not None:
-            return None
-        return (
-            f"Gemini CLI does not list {skills.target.id} (it skips a SKILL.md whose "
-            "frontmatter lacks a string `name` or `description`, and lists one skill per name)"
-        )
 
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         dirs = run.dirs
@@ -162,31 +123,16 @@ class Gemini:
         argv = build_argv(run.executable, model, run.prompt, str(policy_path))
         return Launch(argv, environment(parent, dirs))
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
+    def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, model or "", prompt, POLICY_FILE),
-            "settings": settings_file(settings, work=work),
-            "policy": policy(work=work),
+            "argv": build_argv(self.agent.command, asked.model or "", asked.prompt, POLICY_FILE),
+            "settings": settings_file(asked.settings, work=asked.work),
+            "policy": policy(work=asked.work),
         }
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`Use the skill <name>.` and the prompt (see above)."""
         return f"Use the skill {listed_name(skill.name or skill.folder.name)}. {prompt}"
 
-    def reader(
-        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
-    ) -> Detector:
-        from activation.trials.agents.gemini.stream import GeminiReader
 
-        return GeminiReader(skills, settled, on_throttle)
-
-
-ADAPTER = Gemini()
+ADAPTER = Gemini(AGENT)

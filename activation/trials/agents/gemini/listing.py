@@ -33,7 +33,6 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
 from activation._models import Inputs
@@ -43,9 +42,13 @@ from activation.trials.listing.model import (
     Entry,
     ListedSkill,
     Listing,
+    Menu,
+    Shipped,
     Source,
+    packaged,
+    xml_entries,
 )
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 from activation.trials.providers import parse_model
 
 DATA_FILE = "gemini-cli-0.61.0.toml"
@@ -55,15 +58,6 @@ GLOBAL_MODULES = Path("/usr/local/lib/node_modules")
 `gemini` is on the PATH."""
 _OPEN = "<available_skills>"
 _CLOSE = "</available_skills>"
-
-
-@dataclass(frozen=True)
-class Builtin:
-    """A skill the CLI ships under `bundle/builtin/<folder>/`."""
-
-    name: str
-    folder: str
-    description: str
 
 
 @dataclass(frozen=True)
@@ -79,7 +73,8 @@ class GeminiRules:
     aliases: Mapping[str, str]
     sanitized: str
     replacement: str
-    builtins: tuple[Builtin, ...]
+    builtins: tuple[Shipped, ...]
+    """Its skills under `bundle/builtin/`, as it lists them."""
 
     @classmethod
     def from_toml(cls, text: str) -> GeminiRules:
@@ -95,15 +90,17 @@ class GeminiRules:
             aliases=dict(data["aliases"]),
             sanitized=discovery["sanitized"],
             replacement=discovery["replacement"],
-            builtins=tuple(Builtin(**item) for item in data["builtin"]),
+            builtins=tuple(
+                Shipped(item["name"], item["description"], f"{item['folder']}/SKILL.md")
+                for item in data["builtin"]
+            ),
         )
 
 
 @cache
 def packaged_rules() -> GeminiRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return GeminiRules.from_toml(text)
+    return GeminiRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:
@@ -138,7 +135,7 @@ def render(
     found: dict[str, Entry] = {}
     if builtin_root is not None:
         for builtin in rules.builtins:
-            path = f"{builtin_root.rstrip('/')}/{builtin.folder}/SKILL.md"
+            path = f"{builtin_root.rstrip('/')}/{builtin.path}"
             found[builtin.name] = _entry(builtin.name, builtin.name, builtin.description,
                                          path, "builtin")  # fmt: skip
     for skill in skills:
@@ -206,6 +203,11 @@ def listing(
     return render(discovery_order(skills), asked, location, builtin_root=builtin_root())
 
 
+def read_back(text: str) -> Menu | None:
+    """The XML entries under its `# Available Agent Skills` heading."""
+    return xml_entries(text) if packaged_rules().heading in text else None
+
+
 def description_limit(when_to_use: str | None) -> None:
     """Gemini CLI cuts nothing."""
     return None
@@ -236,7 +238,15 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
         else:
             seen = from_entry(entry, len(description), len(description), listing, "", "")
             out.append(replace(seen, load_rule=CONSENT))
-    return tuple(out)
+    builtins = {builtin.name for builtin in packaged_rules().builtins}
+    return beside_builtins(out, skills, builtins, lambda skill: listed_name(str(skill.name)),
+                           REPLACES.format)  # fmt: skip
+
+
+REPLACES = (
+    "replaces Gemini CLI's built-in {}, in its place (a skill found later replaces one of "
+    "the same name: SkillManager.addSkillsWithPrecedence)"
+)
 
 
 def _hidden_rule(skill: ListedSkill) -> str:
@@ -245,3 +255,10 @@ def _hidden_rule(skill: ListedSkill) -> str:
     if not isinstance(skill.description, str):
         return "no `description` in the frontmatter (Gemini CLI skips the file)"
     return f"a skill found later with the name {listed_name(skill.name)!r} replaces it"
+
+
+UNLISTED = (
+    "it skips a SKILL.md whose frontmatter lacks a string `name` or `description`, and "
+    "lists one skill per name"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

@@ -36,92 +36,65 @@ The rules, and why:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from activation.trials.agent.adapter import Settled
-from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import JsonLines, Outcome, Reading, decided, short
+from activation.trials.agent.installed import SkillCopy
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 from activation.trials.agents.gemini.listing import listed_name
 
 LOAD_TOOL = "activate_skill"
 READ_TOOL = "read_file"
 REFUSALS = ("tool_not_registered", "policy_violation")
 """The `error.type` of a tool call the CLI would not run at all."""
-_AUTH_STATUSES = (401, 403)
 _BAD_KEY = "API_KEY_INVALID"
 _THROTTLED_STATUS = 429
-_CODE = re.compile(r'"code":\s*(\d{3})|\bstatus:? (\d{3})\b')
 _LOADED_FROM = re.compile(r"Resources loaded from `([^`]*)`")
 _SKILLS_DIRS = ("/.agents/skills/", "/.gemini/skills/")
 
 
-class GeminiReader(JsonLines):
+class GeminiReader(CopiesReader):
     """An incremental reader of one Gemini CLI run's stream-json lines for one target."""
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__()
-        self.target = skills.target
-        self._settled = settled or (lambda fired: self.target.id in fired)
-        self._on_throttle = on_throttle
-        self._by_name: dict[str, SkillCopy] = {}
-        for skill in skills.skills:
-            if skill.name is not None and not skill.absent:
-                self._by_name.setdefault(listed_name(skill.name).lower(), skill)
-        self._calls: dict[str, tuple[str, dict[str, Any], int]] = {}
-        self._fired: list[str] = []
-        self._activation: str | None = None
-        self._refused: str | None = None
-        self._auth_status: int | None = None
-        self._throttled = 0
-        self._model: str | None = None
-        self._started = False
-        self._stats: dict[str, Any] | None = None
-        self._failed: str | None = None
+    AGENT = "gemini"
+    START = "init"
+    NOT_A_RUN = "no init event: the output is not a Gemini CLI stream-json run"
+    NO_LOAD = "a successful activate_skill of {target!r}"
+    STATUS = re.compile(r'"code":\s*(\d{3})|\bstatus:? (\d{3})\b')
+    REFUSAL_DECIDES = True
 
-    @property
-    def decided(self) -> bool:
-        return (
-            self._settled(tuple(self._fired))
-            or self._auth_status is not None
-            or self._refused is not None
-        )
+    LAST = "result"
+    _stats = False
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """Its listed name, matched case-insensitively; a skill without a `name` is not
+        listed."""
+        if skill.name is None or skill.absent:
+            return None
+        return listed_name(skill.name).lower()
+
+    def setup(self) -> None:
+        self._calls: dict[str, tuple[str, dict[str, Any], int]] = {}
+        self._tokens_known = False
 
     @property
     def saw_result(self) -> bool:
-        return self._stats is not None
+        return self._stats
 
-    @property
-    def auth_status(self) -> int | None:
-        return self._auth_status
+    def _init(self, event: dict[str, Any]) -> None:
+        model = event.get("model")
+        self._model = model if isinstance(model, str) else None
 
-    def event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "init":
-            self._started = True
-            model = event.get("model")
-            self._model = model if isinstance(model, str) else None
-        elif kind == "message" and event.get("role") == "assistant":
-            if str(event.get("content", "")).strip():
-                self._note(f"the agent writes {short(event['content'], 100)!r}")
-        elif kind == "tool_use":
-            parameters = event.get("parameters")
-            self._calls[str(event.get("tool_id"))] = (
-                str(event.get("tool_name")),
-                parameters if isinstance(parameters, dict) else {},
-                self._line,
-            )
-        elif kind == "tool_result":
-            self._tool_result(event)
-        elif kind == "error":
-            self._warning(event)
-        elif kind == "result":
-            self._result(event)
+    def _message(self, event: dict[str, Any]) -> None:
+        if event.get("role") == "assistant":
+            self._writes(event.get("content"))
+
+    def _tool_use(self, event: dict[str, Any]) -> None:
+        self._calls[str(event.get("tool_id"))] = (
+            str(event.get("tool_name")),
+            mapping(event.get("parameters")),
+            self._line,
+        )
 
     def _tool_result(self, event: dict[str, Any]) -> None:
         tool, parameters, _ = self._calls.get(str(event.get("tool_id")), ("?", {}, 0))
@@ -133,7 +106,7 @@ class GeminiReader(JsonLines):
         elif ok:
             self._loaded(parameters, str(event.get("output") or ""))
         else:
-            self._load_failed(parameters, _mapping(event.get("error")))
+            self._load_failed(parameters, mapping(event.get("error")))
 
     def _read(self, parameters: dict[str, Any], ok: bool) -> None:
         path = str(parameters.get("file_path", ""))
@@ -158,20 +131,16 @@ class GeminiReader(JsonLines):
             or not folder.endswith(f"/{skill.folder.name}")
             or not any(part in f"{folder}/" for part in _SKILLS_DIRS)
         ):
-            self._fired.append(name)
+            self._fire(name)
             self._note(f"activate_skill {name!r} loaded {short(folder or output, 120)} "
                        "(not one of the run's copies)")  # fmt: skip
             return
-        self._fired.append(skill.id)
-        if skill is not self.target:
-            self._note(f"activate_skill {name!r} loaded {skill.id} (another skill)")
-            return
-        self._note(f"activate_skill {name!r} loaded the target from {short(folder, 120)}")
-        if self._activation is None:
-            self._activation = (
-                f"the agent called activate_skill {name!r} and the CLI activated the target "
-                f"from its own folder (line {self._line})"
-            )
+        activation = (
+            f"the agent called activate_skill {name!r} and the CLI activated the target "
+            f"from its own folder (line {self._line})"
+        )
+        self._copy_loaded(skill, f"activate_skill {name!r}", activation,
+                          f" from {short(folder, 120)}")  # fmt: skip
 
     def _load_failed(self, parameters: dict[str, Any], error: dict[str, Any]) -> None:
         name = str(parameters.get("name"))
@@ -179,88 +148,41 @@ class GeminiReader(JsonLines):
         message = short(error.get("message") or "no message", 200)
         if kind in REFUSALS:
             self._note(f"activate_skill {name!r} refused by the CLI ({kind}): {message}")
-            if self._refused is None:
-                self._refused = (
-                    f"Gemini CLI refused the agent's activate_skill {name!r} ({kind}: "
-                    f"{message}), so no load could happen"
-                )
+            self._refuse(
+                f"Gemini CLI refused the agent's activate_skill {name!r} ({kind}: "
+                f"{message}), so no load could happen"
+            )
             return
         self._note(f"activate_skill {name!r} failed ({kind}): {message}")
 
     def _warning(self, event: dict[str, Any]) -> None:
         message = str(event.get("message", ""))
         if self._status(message) == _THROTTLED_STATUS:
-            self._throttled += 1
-            self._on_throttle()
+            self._throttle()
         self._note(f"{event.get('severity', 'error')}: {short(message, 200)}")
 
     def _result(self, event: dict[str, Any]) -> None:
-        stats = event.get("stats")
-        self._stats = stats if isinstance(stats, dict) else {}
+        self._usage(mapping(event.get("stats")), ("input_tokens", "output_tokens", None, "cached"))
+        self._stats = True
         if event.get("status") == "success":
             self._note("the run completed")
             return
-        error = _mapping(event.get("error"))
-        message = str(error.get("message") or "no message")
+        message = str(mapping(event.get("error")).get("message") or "no message")
         status = self._status(message)
         if _BAD_KEY in message and self._auth_status is None:
             self._auth_status = status or 400
-        self._failed = short(message, 300)
-        self._note(f"the run failed: {self._failed}")
+        failed = short(message, 300)
+        self._fail(f"the run failed: {failed}")
+        self._note(f"the run failed: {failed}")
 
-    def _status(self, message: str) -> int | None:
-        """The HTTP status a message names; a refused key is remembered."""
-        found = _CODE.search(message)
-        status = int(found.group(1) or found.group(2)) if found else None
-        if status in _AUTH_STATUSES and self._auth_status is None:
-            self._auth_status = status
-        return status
-
-    def reading(self, exit_code: int | None = None) -> Reading:
-        outcome, reason = self._verdict(exit_code)
-        stats = self._stats or {}
-        cached = int(stats.get("cached") or 0)
-        return Reading(
-            outcome=outcome,
-            reason=reason,
-            evidence=self._evidence_lines(),
-            cost_usd=None,
-            num_turns=None,
-            input_tokens=int(stats.get("input_tokens") or 0) - cached,
-            output_tokens=int(stats.get("output_tokens") or 0),
-            saw_init=self._started,
-            saw_result=self.saw_result,
-            events=self._events,
-            skipped_lines=self._skipped,
-            auth_status=self._auth_status,
-            cache_read_tokens=cached,
-            model=self._model,
-            throttled=self._throttled,
-            fired=tuple(self._fired),
-            tokens_known=self._stats is not None,
-        )
-
-    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
-        if not self._started:
-            return "error", "no init event: the output is not a Gemini CLI stream-json run"
-        fired = tuple(self._fired)
-        found = decided(self._activation, self._auth_status, self._corrupt, fired,
-                        bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
-        if found is not None:
-            return found
-        if self._refused is not None:
-            return "error", self._refused
-        if self._failed is not None:
-            return "error", f"the run failed: {self._failed}"
-        if self._stats is None:
-            return "error", "the run ended without a result event"
-        if exit_code not in (None, 0):
-            return "error", f"gemini exited with code {exit_code}"
-        return "not_activated", (
-            f"the run completed without a successful activate_skill of {self.target.id!r}"
-        )
+    EVENTS: ClassVar[Mapping[str, Handler]] = {
+        "init": _init,
+        "message": _message,
+        "tool_use": _tool_use,
+        "tool_result": _tool_result,
+        "error": _warning,
+        "result": _result,
+    }
 
 
-def _mapping(value: object) -> dict[str, Any]:
-    """An event's object field, or an empty one when it is missing or of another type."""
-    return value if isinstance(value, dict) else {}
+READER = GeminiReader

@@ -44,29 +44,23 @@ section 1).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from activation._errors import InputError
-from activation._models import AgentSettings, RunSpec
-from activation.trials import api_check
-from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
-from activation.trials.agent.cli import check_version, install_hint
+from activation._models import AgentSettings
+from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
-from activation.trials.agent.installed import (
-    SkillCopy,
-    SkillSet,
-    install_project_skills,
-    project_folders,
-)
+from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
+from activation.trials.agent.kit import CliAdapter, key_variable, mark_repository
 from activation.trials.agents.opencode import AGENT
-from activation.trials.listing.model import Listing
-from activation.trials.providers import runnable
+from activation.trials.providers import provider_named, runnable
 
 PROVIDER = "anthropic"
+"""The one provider the run's config enables (its record gives the key and address)."""
+ANTHROPIC = provider_named(PROVIDER)
 TITLE = "activation"
 """The session title given, so no side request asks a model for one."""
 PERMISSION = {
@@ -87,7 +81,7 @@ SWITCHES = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
     "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
 }
-KEY = "ANTHROPIC_API_KEY"
+KEY = key_variable(ANTHROPIC)
 RIPGREP = "rg"
 
 
@@ -151,21 +145,10 @@ def split_command(prompt: str, skills: SkillSet) -> tuple[str | None, str]:
     return found[1], found[2] or ""
 
 
-def mark_repository(work: Path) -> None:
-    """The least git takes for a repository (what `is_git_directory` checks): the
-    boundary of OpenCode's upward search for skills and instructions."""
-    git = work / ".git"
-    for folder in ("objects", "refs"):
-        (git / folder).mkdir(parents=True, exist_ok=True)
-    (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
-
-
-class OpenCode:
-    agent = AGENT
-    credentials = KEY
-    marks_copies = True
+class OpenCode(CliAdapter):
     reports_cost = True
-    """Its adapter configures OpenCode's anthropic provider only."""
+
+    environment = staticmethod(environment)
 
     def model(self, model: str | None) -> str | None:
         """`claude-haiku-4-5` is OpenCode's `anthropic/claude-haiku-4-5`."""
@@ -174,36 +157,13 @@ class OpenCode:
         asked = runnable(model, self.agent.providers, self.agent.title).id
         return f"{PROVIDER}/{asked.removeprefix(PROVIDER + '/')}"
 
-    def configure(self, spec: RunSpec) -> None:
-        self.model(spec.model)
-
     def preflight(self) -> None:
-        if not os.environ.get(KEY):
-            raise InputError(f"no API key: set {KEY} for OpenCode (--dry-run needs none)")
-        api_check.check_reachable(api_check.ANTHROPIC_URL)
+        super().preflight()
         if shutil.which(RIPGREP) is None:
             raise InputError(
                 "OpenCode needs ripgrep (rg) on PATH, and would download it otherwise: "
                 "install ripgrep"
             )
-
-    def version(self, executable: str) -> str:
-        hint = install_hint(self.agent.package, self.agent.flag)
-        return check_version(executable, self.agent.title, hint, environment)
-
-    def limits(self, settings: AgentSettings) -> str:
-        return f"up to {settings.max_turns} turns"
-
-    def check(self, skills: SkillSet, listing: Listing) -> str | None:
-        """OpenCode says nothing of its skills in its stream, so its listing (the
-        renderer of its own rules) says whether it lists the target."""
-        project_folders(skills)
-        if listing.entry(skills.target.id) is not None:
-            return None
-        return (
-            f"OpenCode does not list {skills.target.id} (it skips a SKILL.md whose "
-            "frontmatter has no string `name`, and lists none without a description)"
-        )
 
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         dirs = run.dirs
@@ -212,7 +172,7 @@ class OpenCode:
         folders = xdg_dirs(dirs.home)
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
-        settings = config(run.settings, parent.get(api_check.ANTHROPIC_URL), work=run.work)
+        settings = config(run.settings, parent.get(str(ANTHROPIC.url_variable)), work=run.work)
         config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
         config_file.parent.mkdir()
         config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
@@ -220,19 +180,12 @@ class OpenCode:
         argv = build_argv(run.executable, run.model, command)
         return Launch(argv, environment(parent, dirs), stdin=prompt)
 
-    def request(
-        self,
-        settings: AgentSettings,
-        model: str | None,
-        prompt: str,
-        skills: SkillSet,
-        *,
-        work: bool = False,
-    ) -> dict[str, object]:
-        command, prompt = split_command(prompt, skills) if work else (None, prompt)
+    def request(self, asked: Asked) -> dict[str, object]:
+        work, prompt = asked.work, asked.prompt
+        command, prompt = split_command(prompt, asked.skills) if work else (None, prompt)
         return {
-            "argv": build_argv(self.agent.command, model, command),
-            "config": config(settings, None, work=work),
+            "argv": build_argv(self.agent.command, asked.model, command),
+            "config": config(asked.settings, None, work=work),
             "prompt": prompt,
         }
 
@@ -240,12 +193,5 @@ class OpenCode:
         """`/<name> <prompt>`: the skill's command, as a user types it (see above)."""
         return f"/{command_name(skill)} {prompt}"
 
-    def reader(
-        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
-    ) -> Detector:
-        from activation.trials.agents.opencode.stream import OpenCodeReader
 
-        return OpenCodeReader(skills, settled, on_throttle)
-
-
-ADAPTER = OpenCode()
+ADAPTER = OpenCode(AGENT)

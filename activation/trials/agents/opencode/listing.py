@@ -45,12 +45,21 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from activation._models import Inputs
-from activation.trials.listing.model import PROJECT_SKILLS, UNBOUNDED, Entry, ListedSkill, Listing
-from activation.trials.listing.visibility import Visibility, from_entry, hidden
+from activation.trials.listing.model import (
+    PROJECT_SKILLS,
+    UNBOUNDED,
+    Entry,
+    ListedSkill,
+    Listing,
+    Menu,
+    escape_xml,
+    packaged,
+    xml_entries,
+)
+from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 _OPEN = "<available_skills>"
@@ -90,8 +99,7 @@ class OpenCodeRules:
 @cache
 def packaged_rules() -> OpenCodeRules:
     """The rules of the CLI version this package was measured against."""
-    text = files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return OpenCodeRules.from_toml(text)
+    return OpenCodeRules.from_toml(packaged(__package__, DATA_FILE))
 
 
 @dataclass(frozen=True)
@@ -177,14 +185,8 @@ def _entry(read: _Read) -> Entry:
 
 
 def escape(text: str) -> str:
-    """The CLI's escaping of a location: `& < > " '` as HTML entities, `&` first."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&#39;")
-    )
+    """The CLI's escaping of a location: `& < > " '` as HTML entities."""
+    return escape_xml(text, "&#39;")
 
 
 @cache
@@ -205,6 +207,11 @@ def listing(
     under the repository's `.agents/skills/<folder>/`, where it finds them."""
     root = inputs.target.repo / PROJECT_SKILLS
     return render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
+
+
+def read_back(text: str) -> Menu | None:
+    """The XML entries after its intro lines."""
+    return xml_entries(text) if f"{packaged_rules().intro}\n{_OPEN}" in text else None
 
 
 def description_limit(when_to_use: str | None) -> None:
@@ -230,7 +237,13 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
             out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
         else:
             out.append(from_entry(entry, len(description), len(description), listing, "", ""))
-    return tuple(out)
+    builtin = str(packaged_rules().builtin.name)
+    return beside_builtins(out, skills, {builtin}, lambda skill: str(skill.name), REPLACES.format)
+
+
+REPLACES = (
+    "replaces OpenCode's built-in {} (one skill per name: the later one is listed and loaded)"
+)
 
 
 def _hidden_rule(skill: ListedSkill) -> str:
@@ -243,3 +256,10 @@ def _hidden_rule(skill: ListedSkill) -> str:
     if skill.description is None:
         return "no description (OpenCode lists only skills with one)"
     return f"a skill found later with the name {skill.name!r} replaces it"
+
+
+UNLISTED = (
+    "it skips a SKILL.md whose frontmatter has no string `name`, and lists none without "
+    "a description"
+)
+"""Why the agent would not list a skill, in words (an adapter's `check`)."""

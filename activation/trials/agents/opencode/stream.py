@@ -37,80 +37,49 @@ finished (`step_finish` follows the tool's event at once), so its tokens and cos
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from activation.trials.agent.adapter import Settled
-from activation.trials.agent.installed import SkillCopy, SkillSet
-from activation.trials.agent.reading import JsonLines, Outcome, Reading, decided, short
+from activation.trials.agent.installed import SkillCopy
+from activation.trials.agent.reading import CopiesReader, Handler, mapping, short
 
-_AUTH_STATUSES = (401, 403)
 _LOOKS = ("read", "glob", "grep", "list", "bash")
 """Tools that only look at files: noted in the evidence, never a load."""
 
 
-class OpenCodeReader(JsonLines):
+class OpenCodeReader(CopiesReader):
     """An incremental reader of one OpenCode run's JSON lines for one target skill."""
 
-    def __init__(
-        self,
-        skills: SkillSet,
-        settled: Settled | None = None,
-        on_throttle: Callable[[], None] = lambda: None,
-    ) -> None:
-        super().__init__()
-        self.target = skills.target
-        self._settled = settled or (lambda fired: self.target.id in fired)
-        self._by_name: dict[str, SkillCopy] = {}
-        for skill in skills.skills:
-            if skill.name is not None:
-                self._by_name.setdefault(skill.name, skill)
-        self._fired: list[str] = []
-        self._activation: str | None = None
-        self._auth_status: int | None = None
-        self._error: str | None = None
-        self._refused: str | None = None
-        self._steps = 0
-        self._in_step = False
-        self._tokens = [0, 0, 0, 0]  # input, output, cache write, cache read
-        self._cost: float | None = None
-        self._settled_at_step_end = False
+    AGENT = "opencode"
+    NOT_A_RUN = "no events: the output is not an OpenCode JSON run"
+
+    _in_step = False
+    _settled_at_step_end = False
+
+    def loaded_by(self, skill: SkillCopy) -> str | None:
+        """Its frontmatter `name` (OpenCode lists no skill without one)."""
+        return skill.name
 
     @property
     def decided(self) -> bool:
+        """Once the step that settled the case has finished (its tokens and cost are in)."""
         return self._settled_at_step_end or self._auth_status is not None
 
-    @property
-    def saw_result(self) -> bool:
-        """OpenCode writes no last event: the stream ends with the process."""
-        return False
-
-    @property
-    def auth_status(self) -> int | None:
-        return self._auth_status
-
     def event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        part = _mapping(event.get("part"))
-        if kind == "step_start":
-            self._steps += 1
-            self._in_step = True
-        elif kind == "step_finish":
-            self._step_finish(part)
-        elif kind == "tool_use":
-            self._tool(part)
-        elif kind == "text" and str(part.get("text", "")).strip():
-            self._note(f"the agent writes {short(part['text'], 100)!r}")
-        elif kind == "error":
-            self._failure(event.get("error"))
+        super().event(event)
         if not self._in_step and not self._settled_at_step_end:
             self._settled_at_step_end = self._settled(tuple(self._fired))
 
-    def _step_finish(self, part: dict[str, Any]) -> None:
+    def _step_start(self, event: dict[str, Any]) -> None:
+        self._model_calls += 1
+        self._in_step = True
+
+    def _step_finish(self, event: dict[str, Any]) -> None:
+        part = mapping(event.get("part"))
         self._in_step = False
         tokens = part.get("tokens")
         if isinstance(tokens, dict):
-            cache = _mapping(tokens.get("cache"))
+            cache = mapping(tokens.get("cache"))
             counts = (tokens.get("input"), tokens.get("output"), cache.get("write"),
                       cache.get("read"))  # fmt: skip
             for index, count in enumerate(counts):
@@ -119,10 +88,14 @@ class OpenCodeReader(JsonLines):
         if isinstance(cost, int | float):
             self._cost = (self._cost or 0.0) + float(cost)
 
-    def _tool(self, part: dict[str, Any]) -> None:
+    def _text(self, event: dict[str, Any]) -> None:
+        self._writes(mapping(event.get("part")).get("text"))
+
+    def _tool(self, event: dict[str, Any]) -> None:
+        part = mapping(event.get("part"))
         tool = part.get("tool")
-        state = _mapping(part.get("state"))
-        tool_input = _mapping(state.get("input"))
+        state = mapping(part.get("state"))
+        tool_input = mapping(state.get("input"))
         status = state.get("status")
         if tool in _LOOKS:
             self._note(f"the agent calls {tool} {short(tool_input, 120)} ({status})")
@@ -136,8 +109,8 @@ class OpenCodeReader(JsonLines):
         if status != "completed":
             reason = short(state.get("error") or status, 200)
             self._note(f"skill {name!r} failed: {reason}")
-            if skill is self.target and self._refused is None:
-                self._refused = (
+            if skill is self.target:
+                self._refuse(
                     f"OpenCode refused to load {name!r} (line {self._line}, status {status}): "
                     f"{reason}"
                 )
@@ -145,78 +118,30 @@ class OpenCodeReader(JsonLines):
         output = state.get("output")
         output = output if isinstance(output, str) else ""
         if skill is None:  # the built-in skill, or one this run did not install
-            self._fired.append(name)
+            self._fire(name)
             self._note(f"skill {name!r} loaded (not one of the run's copies)")
             return
         if skill.nonce is None or skill.nonce not in output:
             self._note(f"skill {name!r} completed, but its output lacks {skill.id}'s nonce")
             return
-        self._fired.append(skill.id)
-        if skill is not self.target:
-            self._note(f"skill {name!r} loaded {skill.id} (another skill)")
-            return
-        self._note(f"skill {name!r} loaded the target: {short(output, 120)}")
-        if self._activation is None:
-            self._activation = (
-                f"the agent called skill {name!r} and it returned the target's SKILL.md, "
-                f"nonce included (line {self._line})"
-            )
-
-    def _failure(self, error: object) -> None:
-        error = _mapping(error)
-        data = _mapping(error.get("data"))
-        status = data.get("statusCode")
-        message = short(data.get("message") or error.get("name") or "no message", 300)
-        if status in _AUTH_STATUSES and self._auth_status is None:
-            self._auth_status = int(status)
-        prefix = f"API error {status}" if status is not None else str(error.get("name", "error"))
-        self._note(f"error: {prefix}: {message}")
-        if self._error is None:
-            self._error = f"{prefix}: {message}"
-
-    def reading(self, exit_code: int | None = None) -> Reading:
-        outcome, reason = self._verdict(exit_code)
-        input_tokens, output_tokens, cache_write, cache_read = self._tokens
-        return Reading(
-            outcome=outcome,
-            reason=reason,
-            evidence=self._evidence_lines(),
-            cost_usd=self._cost,
-            num_turns=self._steps or None,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            saw_init=self._events > 0,
-            saw_result=False,
-            events=self._events,
-            skipped_lines=self._skipped,
-            auth_status=self._auth_status,
-            model_calls=self._steps,
-            cache_write_tokens=cache_write,
-            cache_read_tokens=cache_read,
-            fired=tuple(self._fired),
+        activation = (
+            f"the agent called skill {name!r} and it returned the target's SKILL.md, "
+            f"nonce included (line {self._line})"
         )
+        self._copy_loaded(skill, f"skill {name!r}", activation, f": {short(output, 120)}")
 
-    def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
-        if self._events == 0:
-            return "error", "no events: the output is not an OpenCode JSON run"
-        fired = tuple(self._fired)
-        found = decided(self._activation, self._auth_status, self._corrupt, fired,
-                        bool(fired) and self._settled(fired), self.target.id)  # fmt: skip
-        if found is not None and (found[0] == "activated" or self._refused is None):
-            return found
-        if self._refused is not None:
-            return "error", self._refused
-        if self._error is not None:
-            return "error", self._error
-        if exit_code is None:
-            return "error", "the run did not finish (no exit code)"
-        if exit_code != 0:
-            return "error", f"opencode exited with code {exit_code}"
-        return "not_activated", (
-            f"the run completed without a successful skill call for {self.target.id!r}"
-        )
+    def _error(self, event: dict[str, Any]) -> None:
+        error = mapping(event.get("error"))
+        data = mapping(error.get("data"))
+        self._api_error(data.get("statusCode"), data.get("message"), error.get("name"))
+
+    EVENTS: ClassVar[Mapping[str, Handler]] = {
+        "step_start": _step_start,
+        "step_finish": _step_finish,
+        "tool_use": _tool,
+        "text": _text,
+        "error": _error,
+    }
 
 
-def _mapping(value: object) -> dict[str, Any]:
-    """An event's object field, or an empty one when it is missing or of another type."""
-    return value if isinstance(value, dict) else {}
+READER = OpenCodeReader

@@ -1,0 +1,238 @@
+"""One conformance suite for every agent of the registry: what each agent's stream reader
+makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' lines), the
+same decoy read the same way everywhere, and each agent's listing read back as it was
+rendered (how the mock model reads the menu it is sent). A new agent is one row in each
+table; `test_every_agent_has_a_row` fails until it has them.
+
+The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
+is the agent's own: the reasons, the evidence, where a run can stop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from activation.trials.agent.adapter import Detector, read_through
+from activation.trials.agent.reading import Reading
+from activation.trials.agents import agent_named, known
+from activation.trials.agents.claude_code.stream import StreamReader
+from activation.trials.agents.codex.stream import CodexReader
+from activation.trials.agents.copilot.stream import CopilotReader
+from activation.trials.agents.gemini.stream import GeminiReader
+from activation.trials.agents.opencode.stream import OpenCodeReader
+from activation.trials.listing.model import ListedSkill
+from tests.trials.agent import test_codex_stream as codex
+from tests.trials.agent import test_copilot_stream as copilot
+from tests.trials.agent import test_gemini_stream as gemini
+from tests.trials.agent import test_opencode_stream as opencode
+
+STREAMS = Path(__file__).parents[2] / "fixtures" / "streams"
+
+
+def claude_code_checks(reading: Reading) -> None:
+    assert reading.saw_init
+    assert reading.reason
+    assert reading.evidence[0].startswith("line 1: init: claude 2.1.332")
+
+
+def saw_init(reading: Reading) -> None:
+    assert reading.saw_init
+
+
+def saw_init_and_result(reading: Reading) -> None:
+    assert reading.saw_init and reading.saw_result
+
+
+def copilot_checks(reading: Reading) -> None:
+    saw_init_and_result(reading)
+    assert (reading.input_tokens, reading.tokens_known, reading.cost_usd) == (0, False, None)
+
+
+@dataclass(frozen=True)
+class Captures:
+    """An agent's captured streams and what its reader must make of each: (outcome, the
+    skills fired; None where the table does not say)."""
+
+    folder: Path
+    reader: Callable[[], Detector]
+    readings: Mapping[str, tuple[str, tuple[str, ...] | None]]
+    exit_codes: Mapping[str, int]
+    checks: Callable[[Reading], None]
+    decoy: str
+    """The capture of a load action for a skill name the run did not install."""
+
+
+CAPTURES: dict[str, Captures] = {
+    "claude-code": Captures(
+        STREAMS,
+        lambda: StreamReader("auth0:auth0"),
+        {
+            # from ../shared/claude-code/streams (its README's table)
+            "skill.jsonl": ("activated", None),
+            "skill-partial-messages.jsonl": ("activated", None),
+            "subagent-skill.jsonl": ("activated", None),
+            "text.jsonl": ("not_activated", None),
+            "read-denied.jsonl": ("not_activated", None),
+            "skill-unknown-name.jsonl": ("not_activated", None),
+            "skill-tool-disabled.jsonl": ("error", None),
+            "plugin-load-error.jsonl": ("error", None),
+            "api-error-429.jsonl": ("error", None),
+            # captured for this project (fixtures/streams/README.md)
+            "skill-bare-name.jsonl": ("activated", None),
+            "skill-slash-name.jsonl": ("activated", None),
+            "skill-wrong-case.jsonl": ("not_activated", None),
+            "glob-then-skill.jsonl": ("activated", None),
+            "max-turns.jsonl": ("not_activated", None),
+            "api-error-400.jsonl": ("error", None),
+            "auth-401-retrying.jsonl": ("error", None),
+            "dash-prompt-text.jsonl": ("not_activated", None),
+        },
+        {},
+        claude_code_checks,
+        "skill-unknown-name.jsonl",
+    ),
+    "codex": Captures(
+        codex.STREAMS,
+        lambda: CodexReader(codex.SKILLS),
+        {
+            "shell-cat.jsonl": ("activated", ("billing:refunds",)),
+            "shell-cat-gpt-5.5.jsonl": ("activated", ("billing:refunds",)),
+            "shell-sed-absolute.jsonl": ("activated", ("billing:refunds",)),
+            "shell-both.jsonl": ("activated", ("billing:charts", "billing:refunds")),
+            "shell-sibling.jsonl": ("not_activated", ("billing:charts",)),
+            "shell-missing.jsonl": ("not_activated", ()),
+            "shell-target-failed.jsonl": ("error", ()),
+            "shell-declined.jsonl": ("error", ()),
+            "shell-ls.jsonl": ("not_activated", ()),
+            "shell-frontmatter.jsonl": ("not_activated", ()),
+            "shell-bundled.jsonl": ("not_activated", ("skill-creator",)),
+            "text.jsonl": ("not_activated", ()),
+            "api-error-400.jsonl": ("error", ()),
+            "auth-401.jsonl": ("error", ()),
+            "throttled-429.jsonl": ("error", ()),
+        },
+        {"api-error-400.jsonl": 1, "auth-401.jsonl": 1, "throttled-429.jsonl": 1},
+        saw_init,
+        "shell-missing.jsonl",
+    ),
+    "copilot": Captures(
+        copilot.STREAMS,
+        lambda: CopilotReader(copilot.SKILLS),
+        {
+            "skill.jsonl": ("activated", ("billing:refunds",)),
+            "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
+            "skill-unknown.jsonl": ("not_activated", ()),
+            "view-target.jsonl": ("not_activated", ()),
+            "text.jsonl": ("not_activated", ()),
+            "api-error-400.jsonl": ("error", ()),
+            "auth-401.jsonl": ("error", ()),
+        },
+        {"api-error-400.jsonl": 1, "auth-401.jsonl": 1},
+        copilot_checks,
+        "skill-unknown.jsonl",
+    ),
+    "gemini": Captures(
+        gemini.STREAMS,
+        lambda: GeminiReader(gemini.SKILLS),
+        {
+            "activate.jsonl": ("activated", ("billing:refunds",)),
+            "activate-sibling.jsonl": ("not_activated", ("billing:charts",)),
+            "activate-builtin.jsonl": ("not_activated", ("skill-creator",)),
+            "activate-unknown.jsonl": ("not_activated", ()),
+            "read-target.jsonl": ("not_activated", ()),
+            "text.jsonl": ("not_activated", ()),
+            "activate-denied.jsonl": ("error", ()),
+            "api-error-400.jsonl": ("error", ()),
+            "bad-key.jsonl": ("error", ()),
+        },
+        gemini.EXIT_CODES,
+        saw_init_and_result,
+        "activate-unknown.jsonl",
+    ),
+    "opencode": Captures(
+        opencode.STREAMS,
+        lambda: OpenCodeReader(opencode.SKILLS),
+        {
+            "skill.jsonl": ("activated", ("billing:refunds",)),
+            "skill-sibling.jsonl": ("not_activated", ("billing:charts",)),
+            "skill-unknown.jsonl": ("not_activated", ()),
+            "skill-rejected.jsonl": ("error", ()),
+            "skill-denied.jsonl": ("error", ()),
+            "skill-builtin.jsonl": ("not_activated", ("customize-opencode",)),
+            "read-target.jsonl": ("not_activated", ()),
+            "text.jsonl": ("not_activated", ()),
+            "api-error-400.jsonl": ("error", ()),
+            "auth-401.jsonl": ("error", ()),
+        },
+        {"api-error-400.jsonl": 1, "auth-401.jsonl": 1},
+        saw_init,
+        "skill-unknown.jsonl",
+    ),
+}
+
+CASES = [(agent, name) for agent, captured in CAPTURES.items() for name in captured.readings]
+
+
+def test_every_agent_has_a_row() -> None:
+    assert sorted(CAPTURES) == sorted(known())
+
+
+@pytest.mark.parametrize("agent", sorted(CAPTURES))
+def test_every_capture_has_a_reading(agent: str) -> None:
+    captured = CAPTURES[agent]
+    assert {path.name for path in captured.folder.glob("*.jsonl")} == set(captured.readings)
+
+
+def read(agent: str, name: str) -> Reading:
+    captured = CAPTURES[agent]
+    lines = (captured.folder / name).read_bytes().splitlines(keepends=True)
+    return read_through(captured.reader(), lines, captured.exit_codes.get(name, 0))
+
+
+@pytest.mark.parametrize(("agent", "name"), CASES)
+def test_each_capture_reads_as_expected(agent: str, name: str) -> None:
+    outcome, fired = CAPTURES[agent].readings[name]
+    reading = read(agent, name)
+    assert reading.outcome == outcome, reading.reason
+    if fired is not None:
+        assert reading.fired == fired
+    CAPTURES[agent].checks(reading)
+
+
+@pytest.mark.parametrize("agent", sorted(CAPTURES))
+def test_a_load_action_for_a_name_not_installed_is_no_load_on_every_agent(agent: str) -> None:
+    """The same decoy reads the same everywhere: "not loaded", never an error."""
+    reading = read(agent, CAPTURES[agent].decoy)
+    assert (reading.outcome, reading.fired) == ("not_activated", ()), reading.reason
+
+
+SKILLS = [
+    ListedSkill("refunds", "refunds", "project", "Issue refunds: whole or partial.",
+                name="refunds"),
+    ListedSkill("charts", "charts", "project", "Draw <charts> & \"graphs\".", name="charts"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", sorted(CAPTURES))
+def test_each_agent_reads_its_own_listing_back(agent: str, tmp_path: Path) -> None:
+    """What the mock model reads from a request: every entry of the agent's listing, by the
+    name the agent lists it by, in listed order, with the text it was sent."""
+    inputs: Any = SimpleNamespace(target=SimpleNamespace(repo=tmp_path))
+    record = agent_named(agent)
+    listing = record.listing(SKILLS, None, inputs, [])
+    found = record.read_back(f"{record.instructions}{listing.as_sent}")
+    assert found is not None
+    assert [name for name, _text in found] == [entry.name for entry in listing.entries]
+    texts = dict(found)
+    assert "Issue refunds: whole or partial." in texts["refunds"]
+    assert all(
+        other.read_back(listing.as_sent) is None
+        for other in map(agent_named, known())
+        if other.name != agent
+    )
