@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,13 +23,15 @@ from activation._errors import InputError
 from activation.commands.config import parse_settings
 from activation.commands.flags import BEHAVIOR, CHANGED
 from activation.commands.session import Session, stop_record_of
+from activation.inputs.cases import refuse_problems
 
 if TYPE_CHECKING:
     from activation._models import Inputs, RunSpec
     from activation.commands.outputs import Outputs
     from activation.commands.runner import Stages
-    from activation.inputs.change_plan import CasesFile, GateRun, Plan, Suites
+    from activation.inputs.change_plan import GateRun, Plan, Suites
     from activation.inputs.changes import SkillPlace, Tree
+    from activation.inputs.repo_cases import RepoCases
     from activation.report.changed import ChangedReport
     from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
@@ -72,8 +74,11 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
     changes = skill_changes(base, head)
     skills = skills_in(head)
-    plan = plan_runs(changes, skills, find_suites(repo, skills, args.cases))
-    if not plan.relevant:
+    suites, found = find_suites(repo, skills, args.cases)
+    plan = plan_runs(changes, skills, suites)
+    if plan.relevant:
+        session.say("\n".join(found.lines(skills)))
+    else:
         session.say(f"no skill changed between {args.base} and {head_name}: nothing to run")
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
@@ -94,92 +99,33 @@ def read_versions(
 ) -> tuple[Tree, Tree]:
     """The skill files at the base ref, and at the head ref or in the working tree."""
     from activation.inputs.changes import in_skill_roots
-    from activation.inputs.git_tree import files_at, working_paths
+    from activation.inputs.git_tree import files_at
+    from activation.inputs.repo_cases import working_tree
 
     base = files_at(repo, base_spec, base_ref, in_skill_roots)
     if head_spec is not None and head_ref is not None:
         return base, files_at(repo, head_spec, head_ref, in_skill_roots)
-    head = {}
-    for path in working_paths(repo):
-        file = repo / path
-        if in_skill_roots(path) and file.is_file() and not file.is_symlink():
-            head[path] = file.read_bytes()
-    return base, head
-
-
-@dataclass(frozen=True)
-class Found:
-    """What a file of the repo holds for `changed`: the skill its cases are about (None:
-    no cases), and the skill its behavioral evals are about (None: none)."""
-
-    cases: CasesFile | None
-    behavior: CasesFile | None
-
-
-def read_case_file(repo: Path, path: str, named: bool) -> Found:
-    """What a file holds, in any format `read_cases` reads. A file `named` as cases files
-    are (changes.is_cases_file) is one, and a file that does not parse or fits no format is
-    an input error; any other file is a cases file when its shape is one format's (else it
-    is not one: no error), and then cases it cannot read are an input error too. A
-    per-skill JSON file's evals are a behavior suite, whatever its trigger part."""
-    from activation.inputs.change_plan import CasesFile
-    from activation.inputs.formats.detect import is_trigger_cases
-    from activation.inputs.formats.skill_json import has_evals, skill_of
-    from activation.inputs.load import load_cases, read_document
-
-    file = Path(os.path.relpath(repo / path))  # as its errors name it: from the cwd
-    try:
-        document = read_document(file)
-    except InputError:
-        if named:
-            raise
-        return Found(None, None)
-    behavior = CasesFile(path, skill_of(document)) if has_evals(document) else None
-    if not named and not is_trigger_cases(document):
-        return Found(None, behavior)
-    return Found(CasesFile(path, load_cases(file).written_for), behavior)
+    return base, working_tree(repo)
 
 
 def find_suites(
-    repo: Path, skills: Mapping[str, SkillPlace], given: Path | None
-) -> dict[str, Suites]:
+    repo: Path, skills: Mapping[str, SkillPlace], given: Sequence[Path] | None
+) -> tuple[dict[str, Suites], RepoCases]:
     """Each skill's suites (change_plan.find_suites), from the working tree's case files
-    in every format, each read for the skill it is about, and the eval folders that hold
-    behavior cases."""
+    in every format (repo_cases.find_case_files) and the `--cases` given, each read for the
+    skill it is about; and what the search found, to say where it looked."""
     from activation.inputs.change_plan import CasesFile
     from activation.inputs.change_plan import find_suites as match_suites
-    from activation.inputs.changes import EVALS_FOLDER, is_cases_file, may_hold_cases
-    from activation.inputs.git_tree import working_paths
-    from activation.inputs.load import load_cases
+    from activation.inputs.repo_cases import expand, find_case_files, read_source
 
-    folders = [place.folder for place in skills.values()]
-    cases, behavior = [], []
-    for path in working_paths(repo):
-        named = is_cases_file(path)
-        if (named or may_hold_cases(path, folders)) and (repo / path).is_file():
-            found = read_case_file(repo, path, named)
-            cases += [found.cases] if found.cases else []
-            behavior += [found.behavior] if found.behavior else []
-    if given is not None:
-        file = given.resolve()
+    found = find_case_files(repo, [place.folder for place in skills.values()])
+    cases = list(found.cases)
+    for path in expand(given or (), Path.cwd()):
+        file = path.resolve()
         shown = file.relative_to(repo).as_posix() if file.is_relative_to(repo) else str(file)
-        cases.append(CasesFile(shown, load_cases(file).written_for, given=True))
-    trigger = {file.path for file in cases}
-    places = [f"{folder}/{EVALS_FOLDER}" for folder in folders] + [EVALS_FOLDER]
-    held = frozenset(place for place in places if holds_evals(repo, place, trigger))
-    return match_suites(skills, cases, held, behavior)
-
-
-def holds_evals(repo: Path, folder: str, trigger: Set[str]) -> bool:
-    """Whether an eval folder exists and holds a file that is not a trigger cases file (an
-    `evals/` of skill-creator's trigger eval set alone is no behavior suite)."""
-    path = repo / folder
-    if not path.is_dir():
-        return False
-    return any(
-        file.is_file() and file.relative_to(repo).as_posix() not in trigger
-        for file in path.rglob("*")
-    )
+        cases.append(CasesFile(shown, refuse_problems(read_source(file), str(path)).written_for))
+    foreign = {suite.folder: suite.line for suite in found.foreign}
+    return match_suites(skills, cases, found.suites, found.behavior, foreign), found
 
 
 def prepare(
@@ -207,10 +153,10 @@ def _activation(
 ) -> Gate | None:
     from activation.commands.run import run_warnings
     from activation.commands.runner import cells_from, inputs_from, stage_of
-    from activation.inputs.load import load_cases
+    from activation.inputs.repo_cases import load_given
 
-    cases = repo / run.suite
-    only = chosen(args.only, [case.id for case in load_cases(cases).cases])
+    cases = [repo / path for path in run.files or (run.suite,)]
+    only = chosen(args.only, [case.id for case in load_given(cases, cwd).cases])
     if only == ():
         return None
     gate_args = argparse.Namespace(

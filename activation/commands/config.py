@@ -23,7 +23,7 @@ from pathlib import Path
 from activation._config import CONFIG_FILE, ENV_PREFIX, PYPROJECT
 from activation._errors import InputError
 from activation._models import Setting
-from activation.commands.flags import CONFIGURED, Command, Flag
+from activation.commands.flags import APPEND, CONFIGURED, Command, Flag
 
 DEFAULT = "default"
 COMMAND_LINE = "command line"
@@ -226,6 +226,8 @@ def resolve(
             value, source = file[key], settings.label if settings else ""
         else:
             value, source = default_value(flag), DEFAULT
+        if flag.action == APPEND and value is not None and not isinstance(value, list):
+            value = [value]  # a file's or a variable's one value, as the command line's list
         setattr(args, flag.dest, value)
         chosen.append(Setting(key, value, source))
     return args, tuple(chosen)

@@ -197,7 +197,7 @@ class Flag:
 
     @property
     def takes_value(self) -> bool:
-        return self.action == "store"
+        return self.action in ("store", APPEND)
 
     @property
     def optional_value(self) -> bool:
@@ -214,6 +214,29 @@ class Flag:
     def value_of(self, text: str) -> object:
         """The value of `text`, as the command line would read it."""
         return self.convert(text) if self.convert is not None else text
+
+
+APPEND = "append"
+"""A flag given several times keeps every value (`--cases a.json --cases b.json`)."""
+
+
+class Once(argparse._StoreAction):
+    """A flag that takes one value, given twice: one line and exit 2, never the last value
+    kept in silence (a flag that takes several says how: comma-separated, or repeated)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        seen: set[str] = parser.__dict__.setdefault("given_once", set())
+        if self.dest in seen:
+            several = " (several go comma-separated in one)" if "," in (self.metavar or "") else ""
+            parser.error(f"{option_string} given twice: it takes one value{several}")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
 
 
 def switch(name: str, help: str) -> Flag:
@@ -249,6 +272,13 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Each parse counts the flags given once anew (see `Once`)."""
+        self.__dict__["given_once"] = set()
+        return super().parse_known_args(args, namespace)
+
 
 def add_flags(group: argparse._ActionsContainer, flags: Iterable[Flag], marked: bool) -> None:
     """`marked`: options get no default at all, so what the command line gave is told
@@ -268,8 +298,9 @@ def add_flags(group: argparse._ActionsContainer, flags: Iterable[Flag], marked: 
         default = argparse.SUPPRESS if marked else flag.default
         if flag.required:
             options["required"] = True
+        action: str | type[argparse.Action] = Once if flag.action == "store" else flag.action
         group.add_argument(
-            flag.name, action=flag.action, help=flag.help_text, default=default, **options
+            flag.name, action=action, help=flag.help_text, default=default, **options
         )
 
 
@@ -358,13 +389,18 @@ TARGET = (
         shown=SKILL_DEFAULT,
     ),
 )
+CASES_HELP = (
+    "cases file, relative to the current folder (not to --repo); repeat it, or give a comma "
+    "list or a folder, for several"
+)
 CASES = Flag(
     "--cases",
     "FILE",
-    "cases file, relative to the current folder (not to --repo)",
+    CASES_HELP,
     Path,
-    shown="the bundled suite",
+    shown="the repo's own case files about the skill, else the bundled suite",
     toml=PATH,
+    action=APPEND,
 )
 CASES_FORMAT = Flag(
     "--cases-format",
@@ -1174,10 +1210,11 @@ CHANGED = Command(
                 Flag(
                     "--cases",
                     "FILE",
-                    "a cases file for the skill its top-level skill names (the only skill "
-                    "of the repo when it names none)",
+                    "a cases file for the skill it names (the only skill of the repo when it "
+                    "names none); repeat it, or give a comma list or a folder, for several",
                     Path,
                     toml=PATH,
+                    action=APPEND,
                 ),
                 DISTRACTORS,
                 CATALOG,

@@ -177,11 +177,14 @@ def main_lint(session: Session, argv: list[str]) -> int:
 def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
     """One case matrix (`--cases`, or the bundled suite with `--bundled`) with the
     description it is measured with, and that skill's own files."""
-    from activation.inputs.load import cases_file, read_cases
+    from activation.inputs.load import read_cases
+    from activation.inputs.repo_cases import read_given
 
     bundled = args.cases is None
-    checked = read_cases(
-        BUNDLED_CASES if bundled else cases_file(args.cases, Path.cwd()), args.cases_format
+    checked = (
+        read_cases(BUNDLED_CASES, args.cases_format)
+        if bundled
+        else read_given(args.cases, Path.cwd(), args.cases_format)
     )
     target, description, menu, alone = target_and_menu(args, checked.written_for)
     session.warn([alone] if alone else [])
@@ -193,7 +196,11 @@ def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Findin
         *(reference_findings(target.skill_file, target.skill_path) if target else ()),
         *(unparsed_skill_findings(target) if target is not None else ()),
     ]
-    shown = "the bundled suite" if bundled else _shown(args.cases, Path.cwd())
+    shown = (
+        "the bundled suite"
+        if bundled
+        else ", ".join(_shown(path, Path.cwd()) for path in args.cases)
+    )
     skills = (target.skill_path.as_posix(),) if target is not None else ()
     checks = "its description and menu, the files it refers to"
     return findings, Scope(skills, case_files=(shown,), checks=checks)
@@ -268,37 +275,17 @@ def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding]
 def repo_case_files(
     root: Path, skills: Sequence[PurePath]
 ) -> tuple[list[str], list[str], list[Finding]]:
-    """The repo's trigger case files and behavior suites (repo-relative), found the way
-    `changed` finds them, and an error for each file shaped as cases that cannot be read (a
-    file named as a cases file is read, and its problems said, with its lint). The seam for
-    the repo-wide case finder (inputs: `find_case_files`): lint needs the paths, which are
-    trigger cases and which are behavior suites, and the files it could not read."""
-    from activation.commands.changed import holds_evals, read_case_file
-    from activation.inputs.changes import EVALS_FOLDER, is_cases_file, may_hold_cases
-    from activation.inputs.git_tree import working_paths
+    """The repo's trigger case files and behavior suites (repo-relative), found where the
+    field keeps them (inputs/repo_cases.py, as `changed` and the run find them), and an
+    error for each file shaped as cases that cannot be read (a file named as a cases file
+    is read, and its problems said, with its lint)."""
+    from activation.inputs.repo_cases import find_case_files
 
     folders = [PurePath(path).parent.as_posix() for path in skills]
-    trigger: list[str] = []
-    findings: list[Finding] = []
-    try:
-        paths = working_paths(root)
-    except InputError:  # --repo names a folder git does not track: every file in it
-        paths = sorted(f.relative_to(root).as_posix() for f in root.rglob("*") if f.is_file())
-    for path in paths:
-        if not (root / path).is_file():
-            continue
-        if is_cases_file(path):  # a cases file by its name: read whatever it holds
-            trigger.append(path)
-        elif may_hold_cases(path, folders):
-            try:
-                found = read_case_file(root, path, False)
-            except InputError as error:
-                findings.append(Finding("error", None, str(error)))
-                continue
-            trigger += [path] if found.cases is not None else []
-    places = [f"{folder}/{EVALS_FOLDER}" for folder in folders] + [EVALS_FOLDER]
-    behavior = [place for place in places if holds_evals(root, place, set(trigger))]
-    return trigger, behavior, findings
+    found = find_case_files(root, folders, lenient=True)
+    findings = [Finding("error", None, message) for message in found.unread]
+    findings += [Finding("warning", None, suite.line) for suite in found.foreign]
+    return [file.path for file in found.cases], sorted(found.suites), findings
 
 
 def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], SkillDocument | None]:
@@ -399,10 +386,10 @@ def case_file_findings(
     it is about (its own `skill`, else the skill folder it lies in); alone when it names no
     skill of the repo, or when that skill's set cannot be read."""
     from activation.commands.visibility import set_key
-    from activation.inputs.load import read_cases
+    from activation.inputs.repo_cases import read_source
 
     try:
-        checked = read_cases(root / file, args.cases_format)
+        checked = read_source(root / file, args.cases_format)
     except InputError as error:
         return [Finding("error", None, str(error))]
     owner = _owner(checked.written_for, file, targets)

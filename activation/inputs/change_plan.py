@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Literal
 
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
+from activation.inputs.formats.prompt_text import SUFFIX
 
 GateKind = Literal["activation", "behavior"]
 
@@ -28,6 +30,10 @@ class Suites:
 
     cases: str | None = None
     behavior: str | None = None
+    files: tuple[str, ...] = ()
+    """The files `cases` stands for when it is a folder of prompt files (else itself)."""
+    foreign: str | None = None
+    """Why its eval folder is no behavior suite: another tool's, in no format read here."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,8 @@ class GateRun:
     suite: str
     because: tuple[str, ...]
     """The ids of the changed skills that call for it."""
+    files: tuple[str, ...] = ()
+    """The case files of an activation gate (its suite is their folder, for prompt files)."""
 
 
 @dataclass(frozen=True)
@@ -78,11 +86,12 @@ class CasesFile:
 
 def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
     """The skills a cases file is for: the one it names (by id, or by folder name when
-    the id has no plugin; a file in a skill's folder, that one), or, for a given file that
-    names none, the repo's only skill."""
+    the id has no plugin; a file in a skill's folder, that one), or, for a file that names
+    none, the repo's only skill (skill-creator's `evals/trigger-eval.json` at the root of a
+    one-skill repo)."""
     skill = file.written_for
     if skill is None:
-        return list(skills) if len(skills) == 1 and file.given else []
+        return list(skills) if len(skills) == 1 else []
     found = [
         path
         for path, place in skills.items()
@@ -97,25 +106,52 @@ def find_suites(
     cases_files: Sequence[CasesFile],
     folders: frozenset[str],
     behavior_files: Sequence[CasesFile] = (),
+    foreign: Mapping[str, str] | None = None,
 ) -> dict[str, Suites]:
     """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that hold
     behavior cases, as repo-relative paths; `cases_files`: its cases files, found or given;
-    `behavior_files`: its per-skill JSON files with evals). Its cases: `cases.json` beside
-    its SKILL.md, else the first cases file in its folder that is for it (see `owners`),
-    else the first anywhere. Its behavior suite: `evals/` in its folder, else the first
-    behavior file for it, else the repo's `evals/` in a repo of one skill."""
+    `behavior_files`: its per-skill JSON files with evals; `foreign`: eval folders in
+    another tool's format, and why). Its cases: `cases.json` beside its SKILL.md, else the
+    first cases file in its folder that is for it (see `owners`), else the first anywhere
+    (a prompt file: with the skill's other prompt files of its folder). Its behavior suite:
+    `evals/` in its folder, else the first behavior file for it, else the repo's `evals/`
+    in a repo of one skill."""
     paths = {file.path for file in cases_files}
     named = _first_for(skills, cases_files)
     behavior = _first_for(skills, behavior_files)
+    alone = len(skills) == 1
     found = {}
     for path, place in skills.items():
         beside = f"{place.folder}/{CASES_FILE}"
         evals: str | None = f"{place.folder}/{EVALS_FOLDER}"
         if evals not in folders:
-            alone = len(skills) == 1 and EVALS_FOLDER in folders
-            evals = behavior.get(path) or (EVALS_FOLDER if alone else None)
-        found[path] = Suites(beside if beside in paths else named.get(path), evals)
+            root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
+            evals = behavior.get(path) or root
+        own_foreign = (foreign or {}).get(f"{place.folder}/{EVALS_FOLDER}")
+        if own_foreign is None and alone:
+            own_foreign = (foreign or {}).get(EVALS_FOLDER)
+        cases = beside if beside in paths else named.get(path)
+        files = _files_of(cases, path, skills, cases_files)
+        shown = f"{PurePosixPath(files[0]).parent.as_posix()}/" if len(files) > 1 else cases
+        found[path] = Suites(shown, evals, files, None if evals else own_foreign)
     return found
+
+
+def _files_of(
+    first: str | None, skill: str, skills: Mapping[str, SkillPlace], files: Sequence[CasesFile]
+) -> tuple[str, ...]:
+    """The files a skill's cases are read from when its first cases file is a prompt file:
+    every prompt file of that folder about the skill (none: the first file alone)."""
+    if first is None or PurePosixPath(first).suffix.lower() != SUFFIX:
+        return ()
+    folder = PurePosixPath(first).parent
+    return tuple(
+        file.path
+        for file in files
+        if PurePosixPath(file.path).parent == folder
+        and PurePosixPath(file.path).suffix.lower() == SUFFIX
+        and skill in owners(file, skills)
+    )
 
 
 def _first_for(skills: Mapping[str, SkillPlace], files: Sequence[CasesFile]) -> dict[str, str]:
@@ -156,7 +192,13 @@ def plan_runs(
             behavior.setdefault(change.place.path, []).append(change.id)
         skills.append(_skill_plan(change, own))
     runs = [
-        GateRun("activation", head[path], _suite(suites, path, "activation"), tuple(because))
+        GateRun(
+            "activation",
+            head[path],
+            _suite(suites, path, "activation"),
+            tuple(because),
+            suites[path].files,
+        )
         for path, because in sorted(activation.items())
     ]
     runs += [
@@ -184,4 +226,5 @@ def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
         untested.append("description")
     if "body" in change.kinds and own.behavior is None:
         untested.append("body")
-    return SkillPlan(change, tuple(untested))
+    note = own.foreign if "body" in untested else None
+    return SkillPlan(change, tuple(untested), note)

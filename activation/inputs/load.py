@@ -93,15 +93,6 @@ def read_json(path: Path, what: str = "cases file") -> object:
         ) from None
 
 
-def cases_file(path: Path, cwd: Path) -> Path:
-    """`--cases` as given, once it is known to exist: a missing one's error says what the
-    path is relative to (the current folder, where `--skill-path` is relative to `--repo`)."""
-    if not (cwd / path).exists():
-        where = "" if path.is_absolute() else f" (relative to the current folder {cwd})"
-        raise InputError(f"--cases {path}: no such file{where}")
-    return path
-
-
 def load_cases(path: Path, format: str | None = None) -> CaseFile:
     """The cases of a file in any format `read_cases` reads; any problem is an InputError."""
     return refuse_problems(read_cases(path, format), str(path))
@@ -539,7 +530,7 @@ def load_inputs(
     *,
     repo: Path | None = None,
     skill_path: str | None = None,
-    cases: Path | None = None,
+    cases: Path | Sequence[Path] | None = None,
     distractors: DistractorsChoice = None,
     baseline: str | None = None,
     candidate: str | None = None,
@@ -555,7 +546,13 @@ def load_inputs(
     `measured`: the id of the set's skill to measure, instead of the cases file's;
     `cases_format`: the cases file's format (None: told by its shape);
     `distractors`: a folder, `none`, or None for the set's default (`distractors_folder`)."""
-    matrix = load_cases(BUNDLED_CASES if cases is None else cases_file(cases, cwd), cases_format)
+    from activation.inputs.repo_cases import load_given
+
+    matrix = (
+        load_cases(BUNDLED_CASES, cases_format)
+        if cases is None
+        else load_given(cases, cwd, cases_format)
+    )
     routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)

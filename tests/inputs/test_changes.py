@@ -261,15 +261,18 @@ def test_cases_beside_a_skill_win_then_files_that_name_it() -> None:
     }
 
 
-def test_a_given_file_that_names_no_skill_is_the_only_skills() -> None:
+def test_a_file_that_names_no_skill_is_the_only_skills() -> None:
+    """Found or given: skill-creator keeps a one-skill repo's `evals/trigger-eval.json` at
+    its root, naming no skill (this changed on purpose: a found file was no one's)."""
     only = {REFUNDS: HEAD[REFUNDS]}
-    found = CasesFile("activation/cases.json", None)
-    assert find_suites(only, [found], frozenset()) == {REFUNDS: Suites()}
-    given = CasesFile("activation/cases.json", None, given=True)
-    assert find_suites(only, [given], frozenset({"evals"})) == {
-        REFUNDS: Suites("activation/cases.json", "evals")
+    found = CasesFile("evals/trigger-eval.json", None)
+    assert find_suites(only, [found], frozenset()) == {
+        REFUNDS: Suites("evals/trigger-eval.json", None)
     }
-    assert find_suites(HEAD, [given], frozenset({"evals"}))[REFUNDS] == Suites()
+    assert find_suites(only, [found], frozenset({"evals"})) == {
+        REFUNDS: Suites("evals/trigger-eval.json", "evals")
+    }
+    assert find_suites(HEAD, [found], frozenset({"evals"}))[REFUNDS] == Suites()
 
 
 @pytest.mark.parametrize(

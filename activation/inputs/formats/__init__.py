@@ -14,5 +14,9 @@ SKILL_CREATOR = "skill-creator"
 PROMPTS_JSONL = "prompts-jsonl"
 TRIGGER_YAML = "trigger-yaml"
 SKILL_JSON = "skill-json"
-FORMATS: tuple[str, ...] = (NATIVE, SKILL_CREATOR, PROMPTS_JSONL, TRIGGER_YAML, SKILL_JSON)
-"""Every format `--cases-format` takes, in the order detection tries them."""
+PROMPT_TEXT = "prompt-text"
+"""A plain-text prompt file (`.txt`): told by its suffix, not its shape."""
+SHAPED: tuple[str, ...] = (NATIVE, SKILL_CREATOR, PROMPTS_JSONL, TRIGGER_YAML, SKILL_JSON)
+"""The formats told by a file's shape, in the order detection tries them."""
+FORMATS: tuple[str, ...] = (*SHAPED, PROMPT_TEXT)
+"""Every format `--cases-format` takes."""

@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from activation._errors import InputError
 from activation.inputs.cases import CaseFile
 from activation.inputs.formats import (
-    FORMATS,
     NATIVE,
+    PROMPT_TEXT,
     PROMPTS_JSONL,
+    SHAPED,
     SKILL_CREATOR,
     SKILL_JSON,
     TRIGGER_YAML,
@@ -33,6 +34,7 @@ TITLES: Mapping[str, str] = {
     PROMPTS_JSONL: "per-skill JSON Lines prompts",
     TRIGGER_YAML: "YAML trigger tests",
     SKILL_JSON: "a per-skill JSON case file",
+    PROMPT_TEXT: "a plain-text prompt file",
 }
 _FITS: Mapping[str, Callable[[Document], Fit]] = {
     NATIVE: native.fit,
@@ -45,7 +47,7 @@ _FITS: Mapping[str, Callable[[Document], Fit]] = {
 
 def fits(document: Document) -> tuple[Fit, ...]:
     """How the document fits each format, in detection order."""
-    return tuple(_FITS[name](document) for name in FORMATS)
+    return tuple(_FITS[name](document) for name in SHAPED)
 
 
 def is_trigger_cases(document: Document) -> bool:

@@ -1,0 +1,357 @@
+"""A repo's case files, where the field keeps them, and the case files a user names: the
+one search every command shares (`changed`, the main command and `lint` with no `--cases`),
+and the one reader of several `--cases`.
+
+An edge module, like load.py: it reads the working tree. Where it looks (`LOOKED`): every
+file named as a format names its files, anywhere; and, by their shape, the files of each
+skill's folder, of any `evals/` or `tests/` folder (obra/superpowers keeps its prompts in
+`tests/`, and git-ignores `evals/`), beside the skill folders and at the repo's top.
+Plain-text prompts (`.txt`) are read in a `prompts/` folder of those places. A skill's
+`evals/` that holds another tool's suite, in no format this tool reads (waza's `eval.yaml`
+and `tasks/`), is named with its files and why, so a change to the skill's body is "not
+tested" rather than a suite that cannot be read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from activation._errors import InputError
+from activation.inputs.cases import CaseFile, refuse_problems
+from activation.inputs.change_plan import CasesFile
+from activation.inputs.changes import (
+    EVALS_FOLDER,
+    SkillPlace,
+    Tree,
+    in_skill_roots,
+    is_cases_file,
+    may_hold_cases,
+    skills_in,
+)
+from activation.inputs.formats import PROMPT_TEXT, prompt_text
+from activation.inputs.target import SKILL_FILE_NAME
+
+TESTS_FOLDER = "tests"
+PROMPTS_FOLDER = "prompts"
+LOOKED = (
+    "files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
+    "*trigger*test*.yaml) anywhere",
+    "each skill's folder and its evals/",
+    "evals/ and tests/ folders (.txt prompts in their prompts/ folders)",
+    "beside the skill folders and at the repo's top",
+)
+"""Where `find_case_files` looks, in words, for the line that says so."""
+WAZA = (
+    "waza's suite (eval.yaml and tasks/): its tasks grade the agent's reply text, and this "
+    "tool grades the files the agent leaves"
+)
+FOREIGN = "no format this tool reads (behavior cases are *.json case files or PROMPT.md folders)"
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """An eval folder in another tool's format: its files, and why it is not read."""
+
+    folder: str
+    files: tuple[str, ...]
+    reason: str
+
+    @property
+    def line(self) -> str:
+        more = len(self.files) - 4
+        shown = ", ".join(self.files[:4]) + (f" and {more} more" if more > 0 else "")
+        return f"{self.folder}/ holds {self.reason} ({shown}): not read"
+
+
+@dataclass(frozen=True)
+class RepoCases:
+    """What the search found: the activation case files (each with the skill it is about),
+    the per-skill JSON files with behavior evals, the eval folders that hold a behavior
+    suite this tool reads, and those in another tool's format."""
+
+    cases: tuple[CasesFile, ...] = ()
+    behavior: tuple[CasesFile, ...] = ()
+    suites: frozenset[str] = frozenset()
+    foreign: tuple[Foreign, ...] = ()
+    unread: tuple[str, ...] = ()
+    """Why each file shaped as cases could not be read (a lenient search's: lint's)."""
+
+    def of(self, skill: str, skills: Mapping[str, SkillPlace]) -> tuple[str, ...]:
+        """The case files about the skill of SKILL.md path `skill` (see
+        `change_plan.owners`), those in its own folder first."""
+        from activation.inputs.change_plan import owners
+
+        mine = [file.path for file in self.cases if skill in owners(file, skills)]
+        inside = [path for path in mine if path.startswith(f"{skills[skill].folder}/")]
+        return tuple(dict.fromkeys([*inside, *mine]))
+
+    def lines(self, skills: Mapping[str, SkillPlace]) -> list[str]:
+        """Where it looked and what it found, a line each: the case files per skill (a
+        folder of prompt files as one line), those about no skill, and foreign suites."""
+        from activation.inputs.change_plan import owners
+
+        found: dict[str, list[str]] = {}
+        for file in self.cases:
+            about = [skills[path].id for path in owners(file, skills)] or ["no skill"]
+            found.setdefault(_shown_place(file.path), []).extend(about)
+        lines = [f"cases: looked in {'; '.join(LOOKED)}"]
+        for place, about in found.items():
+            counts = Counter(about)
+            text = ", ".join(
+                f"{skill} ({n} files)" if n > 1 else skill for skill, n in counts.items()
+            )
+            lines.append(f"  found {place}: {text}")
+        if not found:
+            lines.append("  found no case file")
+        lines += [f"  {suite.line}" for suite in self.foreign]
+        return lines
+
+
+def _shown_place(path: str) -> str:
+    """A case file as the found line shows it: a prompt file by its folder."""
+    pure = PurePosixPath(path)
+    return f"{pure.parent.as_posix()}/*.txt" if pure.suffix.lower() == prompt_text.SUFFIX else path
+
+
+def working_tree(repo: Path) -> Tree:
+    """The working tree's files where skills are looked for (as git lists them: tracked,
+    and untracked but not ignored)."""
+    from activation.inputs.git_tree import working_paths
+
+    tree = {}
+    for path in working_paths(repo):
+        file = repo / path
+        if in_skill_roots(path) and file.is_file() and not file.is_symlink():
+            tree[path] = file.read_bytes()
+    return tree
+
+
+def is_prompt_file(path: str, skill_folders: Sequence[str]) -> bool:
+    """A `.txt` file in a `prompts/` folder of a skill's folder, or of an `evals/` or
+    `tests/` folder: one prompt a file."""
+    pure = PurePosixPath(path)
+    if pure.suffix.lower() != prompt_text.SUFFIX or PROMPTS_FOLDER not in pure.parent.parts:
+        return False
+    if {EVALS_FOLDER, TESTS_FOLDER} & set(pure.parent.parts):
+        return True
+    return any(path.startswith(f"{folder}/") for folder in skill_folders)
+
+
+def find_case_files(
+    repo: Path, skill_folders: Sequence[str], *, lenient: bool = False
+) -> RepoCases:
+    """Every case file of the repo's working tree (as git lists it; every file of a folder
+    git does not track), each read for the skill it is about (`skill_folders`: the repo's
+    skill folders, repo-relative, whose names name prompt files), the eval folders that
+    hold a behavior suite, and those in another tool's format. A file named as cases that
+    cannot be read is an input error, and so is a file shaped as cases whose cases are not
+    right; another file that fits no format is simply not a cases file. `lenient` (lint,
+    which reads each file itself and says its problems): a named file is listed unread, and
+    a shaped file that cannot be read is listed in `unread`."""
+    from activation.inputs.git_tree import working_paths
+
+    names = {PurePosixPath(folder).name for folder in skill_folders}
+    try:
+        paths = working_paths(repo)
+    except InputError:  # --repo names a folder git does not track: every file in it
+        paths = sorted(f.relative_to(repo).as_posix() for f in repo.rglob("*") if f.is_file())
+    cases: list[CasesFile] = []
+    behavior: list[CasesFile] = []
+    unread: list[str] = []
+    for path in paths:
+        if is_prompt_file(path, skill_folders):
+            cases.append(CasesFile(path, prompt_text.skill_of(path, names)))
+            continue
+        named = is_cases_file(path)
+        if not (named or _may_hold(path, skill_folders)) or not (repo / path).is_file():
+            continue
+        if named and lenient:
+            cases.append(CasesFile(path, None))
+            continue
+        try:
+            found_cases, found_evals = read_case_file(repo, path, named)
+        except InputError as error:
+            if not lenient:
+                raise
+            unread.append(str(error))
+            continue
+        cases += [found_cases] if found_cases else []
+        behavior += [found_evals] if found_evals else []
+    trigger = {file.path for file in cases}
+    places = [f"{folder}/{EVALS_FOLDER}" for folder in skill_folders] + [EVALS_FOLDER]
+    suites, foreign = set(), []
+    for place in places:
+        files = [p for p in paths if p.startswith(f"{place}/") and p not in trigger]
+        if not files:
+            continue
+        if _reads(place, files):
+            suites.add(place)
+        else:
+            foreign.append(Foreign(place, tuple(p.removeprefix(f"{place}/") for p in files),
+                                   WAZA if _is_waza(repo, place, files) else FOREIGN))  # fmt: skip
+    return RepoCases(
+        tuple(cases), tuple(behavior), frozenset(suites), tuple(foreign), tuple(unread)
+    )
+
+
+def _may_hold(path: str, folders: Sequence[str]) -> bool:
+    """`changes.may_hold_cases`, and a `tests/` folder anywhere."""
+    pure = PurePosixPath(path)
+    in_tests = TESTS_FOLDER in pure.parent.parts and pure.suffix.lower() in _SHAPED_SUFFIXES
+    return in_tests or may_hold_cases(path, folders)
+
+
+_SHAPED_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+
+
+def _reads(place: str, files: Sequence[str]) -> bool:
+    """Whether an eval folder's files (repo-relative, trigger cases left out) make a behavior
+    suite `activation behavior` reads: a `*.json` case file at its top, or a PROMPT.md."""
+    for path in files:
+        relative = PurePosixPath(path.removeprefix(f"{place}/"))
+        if len(relative.parts) == 1 and relative.suffix == ".json":
+            return True
+        if relative.name == "PROMPT.md":
+            return True
+    return False
+
+
+def _is_waza(repo: Path, place: str, files: Sequence[str]) -> bool:
+    """An `eval.yaml` (or `.yml`) with `tasks` at the folder's top: waza's suite."""
+    from activation._yaml import load_yaml
+
+    for name in ("eval.yaml", "eval.yml"):
+        if f"{place}/{name}" in files:
+            try:
+                data = load_yaml((repo / place / name).read_text(encoding="utf-8-sig"))
+            except (OSError, UnicodeDecodeError, ValueError):
+                return False
+            return isinstance(data, dict) and "tasks" in data
+    return False
+
+
+def read_case_file(repo: Path, path: str, named: bool) -> tuple[CasesFile | None, CasesFile | None]:
+    """What a file holds: the skill its cases are about (None: no cases), and the skill its
+    behavioral evals are about (None: none). A file `named` as cases files are
+    (changes.is_cases_file) is one, and a file that does not parse or fits no format is an
+    input error; any other file is a cases file when its shape is one format's (else it is
+    not one: no error), and then cases it cannot read are an input error too. A per-skill
+    JSON file's evals are a behavior suite, whatever its trigger part."""
+    from activation.inputs.formats.detect import is_trigger_cases
+    from activation.inputs.formats.skill_json import has_evals, skill_of
+    from activation.inputs.load import load_cases, read_document
+
+    file = Path(os.path.relpath(repo / path))  # as its errors name it: from the cwd
+    try:
+        document = read_document(file)
+    except InputError:
+        if named:
+            raise
+        return None, None
+    behavior = CasesFile(path, skill_of(document)) if has_evals(document) else None
+    if not named and not is_trigger_cases(document):
+        return None, behavior
+    return CasesFile(path, load_cases(file).written_for), behavior
+
+
+# --- the case files a user names ---------------------------------------------------------
+
+
+def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
+    """`--cases` as files, in order, each once: a file as it is; a comma list as its parts;
+    a folder as the case files below it (named as cases, of a format's shape, or `.txt`
+    prompts), as `changed` finds them. A path that is none of these is an input error."""
+    found: list[Path] = []
+    for path in given:
+        parts = [path]
+        if not (cwd / path).exists() and "," in str(path):
+            parts = [Path(part.strip()) for part in str(path).split(",") if part.strip()]
+        for part in parts:
+            whole = cwd / part
+            if whole.is_dir():
+                inside = _cases_in(whole)
+                if not inside:
+                    raise InputError(f"--cases {part}: a folder with no case file in it")
+                found += [part / name for name in inside]
+            elif whole.exists():
+                found.append(part)
+            else:
+                where = "" if part.is_absolute() else f" (relative to the current folder {cwd})"
+                raise InputError(f"--cases {part}: no such file{where}")
+    return tuple(dict.fromkeys(found))
+
+
+def _cases_in(folder: Path) -> list[str]:
+    """The case files below a folder, relative to it, sorted."""
+    from activation.inputs.formats.detect import is_trigger_cases
+    from activation.inputs.load import read_document
+
+    found = []
+    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
+        relative = file.relative_to(folder).as_posix()
+        if file.suffix.lower() == prompt_text.SUFFIX or is_cases_file(relative):
+            found.append(relative)
+        elif file.suffix.lower() in _SHAPED_SUFFIXES:
+            try:
+                fits = is_trigger_cases(read_document(file))
+            except InputError:
+                fits = False
+            if fits:
+                found.append(relative)
+    return found
+
+
+def read_source(path: Path, format: str | None = None) -> CaseFile:
+    """One case file's cases, with every problem: a `.txt` file as one prompt (named for
+    the skill its place names), any other as `load.read_cases` reads it."""
+    from activation.inputs.load import read_cases, read_text
+
+    if format == PROMPT_TEXT or (format is None and path.suffix.lower() == prompt_text.SUFFIX):
+        skill = prompt_text.skill_of(path.resolve().as_posix(), known_skills(path))
+        return prompt_text.read(str(path), read_text(path, "prompt file"), skill)
+    return read_cases(path, format)
+
+
+def read_given(given: Sequence[Path], cwd: Path, format: str | None = None) -> CaseFile:
+    """The cases of every file `--cases` names (`expand`), with every problem: one file's
+    as it is, several made one as `activation import` makes them (each prompt once; files
+    about several skills, a routing suite)."""
+    from activation.inputs.formats.merge import merge
+
+    files = expand(given, cwd)
+    shown = [path if path.is_absolute() else Path(os.path.relpath(cwd / path)) for path in files]
+    read = [(str(path), read_source(path, format)) for path in shown]
+    if len(read) == 1:
+        return read[0][1]
+    return merge(read).file
+
+
+def load_given(given: Path | Sequence[Path], cwd: Path, format: str | None = None) -> CaseFile:
+    """`read_given` (of one file or several), any problem an input error naming them."""
+    files = [given] if isinstance(given, Path) else list(given)
+    return refuse_problems(read_given(files, cwd, format), ", ".join(map(str, files)))
+
+
+def known_skills(path: Path) -> frozenset[str]:
+    """The skill names of the repo a file lies in (its folders holding a SKILL.md, as git
+    lists them), which name its prompt files; none outside a git repo."""
+    from activation.inputs.git_tree import working_paths
+
+    start = path.resolve().parent
+    root = next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+    if root is None:
+        return frozenset()
+    return frozenset(
+        PurePosixPath(found).parent.name
+        for found in working_paths(root)
+        if PurePosixPath(found).name == SKILL_FILE_NAME
+    )
+
+
+def repo_skills(repo: Path) -> dict[str, SkillPlace]:
+    """The working tree's skills, by SKILL.md path (as `changed` finds them)."""
+    return skills_in(working_tree(repo))
