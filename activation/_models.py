@@ -62,6 +62,9 @@ NONE = "none"
 """Where a prompt went when no skill fired, in routes and the confusion matrix."""
 OTHER = "other"
 """The expectation of a `should_activate: false` case: any skill but the target, or none."""
+ANY_SKILL = "*"
+"""In `expect`: any skill, or none. A case that says only which skills must not fire (a
+negative of one skill, imported from that skill's own file), whichever skill is measured."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +91,16 @@ class Case:
 
     def expected(self, target: str) -> str:
         """The case's expectation in one word, for routes and the confusion matrix: the
-        skill that should fire (`a|b` for several), `none`, or `other` (not the target)."""
+        skill that should fire (`a|b` for several), `none`, `other` (not the target), or
+        `*` (any skill but its `must_not`)."""
         if self.expect is None:
             return target if self.should_activate else OTHER
         return "|".join(self.expect) or NONE
+
+    @property
+    def any_skill(self) -> bool:
+        """It says only which skills must not fire (`expect: "*"`)."""
+        return self.expect is not None and ANY_SKILL in self.expect
 
     def expects(self, skill: str, target: str) -> bool:
         """Whether `skill` is a right first answer to this case (it is a positive of it)."""
@@ -107,6 +116,8 @@ class Case:
             return False
         if self.expect is None:
             return (target in chose) == self.should_activate
+        if self.any_skill:
+            return True
         if not self.expect:
             return not chose
         return bool(chose) and chose[0] in self.expect

@@ -90,6 +90,8 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     outputs = chosen_outputs(args, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
+    if args.cases is None:
+        args.cases = own_cases(session, args)
     inputs = inputs_from(args, Path.cwd(), args.candidate)
     warnings = run_warnings(specs, inputs, bundled_cases=args.cases is None)
     session.warn(warnings)
@@ -109,6 +111,23 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     session.write_report(report)
     write_outputs(session, report, outputs)
     return report.exit_code
+
+
+def own_cases(session: Session, args: argparse.Namespace) -> list[Path] | None:
+    """With no `--cases`, the repo's own case files about the skill measured, said with
+    where they were looked for (None: none found, the bundled suite)."""
+    from activation.inputs.load import explicit_repo, git_root
+    from activation.inputs.repo_cases import cases_for_run
+
+    cwd = Path.cwd()
+    try:
+        repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
+    except InputError:
+        return None  # the target's own error comes when the inputs are read
+    chosen = cases_for_run(repo, args.skill_path)
+    if chosen.lines:
+        session.say("\n".join(chosen.lines))
+    return list(chosen.files) or None
 
 
 def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) -> list[str]:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from activation._errors import InputError
-from activation._models import Case
+from activation._models import ANY_SKILL, Case
 
 _REQUIRED: tuple[tuple[str, type], ...] = (
     ("prompt", str),
@@ -157,6 +157,13 @@ def _parse_case(raw: object, position: int) -> Case | Problem:
     must_not = _ids(raw.get("must_not", []), nullable=False)
     if isinstance(must_not, Problem):
         return Problem(case_id, f"'must_not' {must_not.message}")
+    if routes and isinstance(expect, tuple) and ANY_SKILL in expect:
+        if len(expect) > 1:
+            return Problem(case_id, f"'expect' {ANY_SKILL!r} (any skill) stands alone")
+        if not must_not:
+            return Problem(
+                case_id, f"'expect' {ANY_SKILL!r} needs 'must_not': else any answer is right"
+            )
     return Case(
         id=case_id,
         prompt=raw["prompt"],
@@ -189,10 +196,11 @@ def resolve_ids(
     the one `plugin:name` it names), and a routing case's `should_activate` derived from
     whether it expects the target. An id that names no skill, or several, is an input
     error: a case pointing nowhere would be judged wrong for ever; so is one naming a skill
-    of `hidden`, which the agent keeps from the model."""
+    of `hidden`, which the agent keeps from the model. A case that expects any skill but
+    its `must_not` (`*`), when the target is one of them, is a negative of the target."""
 
     def resolve(case: Case, given: str) -> str:
-        if given in menu:
+        if given in menu or given == ANY_SKILL:
             return given
         found = [skill for skill in menu if skill.rsplit(":", 1)[-1] == given]
         if len(found) == 1:
@@ -214,6 +222,8 @@ def resolve_ids(
         expect = None if case.expect is None else tuple(resolve(case, s) for s in case.expect)
         must_not = tuple(resolve(case, s) for s in case.must_not)
         should = case.should_activate if expect is None else target in expect
+        if expect is not None and ANY_SKILL in expect and target in must_not:
+            expect = None  # "anything but the target": a plain negative of it
         resolved.append(replace(case, expect=expect, must_not=must_not, should_activate=should))
     return tuple(resolved)
 

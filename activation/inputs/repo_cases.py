@@ -355,3 +355,60 @@ def known_skills(path: Path) -> frozenset[str]:
 def repo_skills(repo: Path) -> dict[str, SkillPlace]:
     """The working tree's skills, by SKILL.md path (as `changed` finds them)."""
     return skills_in(working_tree(repo))
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The case files a run without `--cases` uses (empty: the bundled suite), and the
+    lines that say where it looked, what it found and which it uses."""
+
+    files: tuple[Path, ...]
+    lines: tuple[str, ...]
+
+
+def cases_for_run(repo: Path, skill_path: str | None) -> Chosen:
+    """The repo's own case files for a run given no `--cases`: those about `--skill-path`'s
+    skill, else about the repo's only skill, else every one that names a skill (a routing
+    suite over the set). The bundled auth0 target (`plugins/auth0/...`, the default skill
+    path) keeps the bundled suite it was written with."""
+    from activation._config import SKILL_PATH
+
+    relative = None if skill_path is None else _relative(repo, skill_path)
+    if (repo / SKILL_PATH).is_file() and relative in (None, SKILL_PATH.as_posix()):
+        return Chosen((), ())
+    try:
+        skills = repo_skills(repo)
+        found = find_case_files(repo, skills)
+    except InputError:  # not a git repository: nothing is listed, so nothing is found
+        return Chosen((), ())
+    chosen = [path for path, place in skills.items() if relative in (path, place.folder)]
+    if relative is not None and not chosen:
+        return Chosen((), ())  # names no skill found here: reading the target says so
+    if not chosen and len(skills) == 1:
+        chosen = list(skills)
+    if chosen:
+        files = found.of(chosen[0], skills)
+    else:
+        from activation.inputs.change_plan import owners
+
+        files = tuple(file.path for file in found.cases if owners(file, skills))
+    lines = found.lines(skills)
+    used = ", ".join(_shown_files(files)) if files else "none of them: the bundled suite"
+    lines.append(f"cases: using {used}")
+    return Chosen(tuple(repo / path for path in files), tuple(lines))
+
+
+def _relative(repo: Path, skill_path: str) -> str:
+    given = Path(skill_path)
+    whole = given if given.is_absolute() else repo / given
+    try:
+        return PurePosixPath(os.path.relpath(whole, repo)).as_posix()
+    except ValueError:
+        return skill_path
+
+
+def _shown_files(files: Sequence[str]) -> list[str]:
+    """The files, a folder's prompt files as one `<folder>/*.txt (N)` entry."""
+    counts = Counter(_shown_place(path) for path in files)
+    return [place if n == 1 and not place.endswith("*.txt") else f"{place} ({n})"
+            for place, n in counts.items()]  # fmt: skip

@@ -154,10 +154,16 @@ def case_counts(cases: Sequence[Case], target: str) -> str:
     positives = sum(case.should_activate for case in cases)
     if all(case.expect is None for case in cases):
         return f"{positives} should activate, {len(cases) - positives} should not"
-    others = sum(bool(case.expect) and not case.should_activate for case in cases)
+    anys = sum(case.any_skill for case in cases)
+    others = sum(bool(case.expect) and not case.should_activate for case in cases) - anys
     nothing = sum(case.expect == () for case in cases)
-    rest = len(cases) - positives - others - nothing
-    parts = [(others, "another skill"), (nothing, "none"), (rest, f"anything but {target}")]
+    rest = len(cases) - positives - others - nothing - anys
+    parts = [
+        (others, "another skill"),
+        (nothing, "none"),
+        (rest, f"anything but {target}"),
+        (anys, "any skill but their must_not"),
+    ]
     return ", ".join(
         [f"{positives} expect {target}", *(f"{n} expect {what}" for n, what in parts if n)]
     )

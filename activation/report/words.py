@@ -16,6 +16,7 @@ from activation._behavior import LEVEL_NAMES
 from activation._config import AGENT
 from activation._errors import ExitCode
 from activation._models import (
+    ANY_SKILL,
     FLAGGED,
     NONE,
     OTHER,
@@ -173,12 +174,15 @@ def expected_text(entry: CaseVerdict) -> str:
         return "pass its graders"
     if entry.expect is None:
         return EXPECTED[entry.should_activate]
+    if entry.any_skill:
+        return f"any skill but {' or '.join(entry.must_not)}"
     return " or ".join(entry.expect) if entry.expect else "no skill"
 
 
 def label_text(label: str, target: str) -> str:
     """A row or column of the routing matrix in words."""
-    return {NONE: "no skill", OTHER: f"not {target}"}.get(label, label.replace("|", " or "))
+    named = {NONE: "no skill", OTHER: f"not {target}", ANY_SKILL: "any skill"}
+    return named.get(label, label.replace("|", " or "))
 
 
 def route_text(tally: Tally) -> str:

@@ -51,8 +51,8 @@ def figures(
     negatives: list[bool] = []
     for verdict in verdicts:
         tally = verdict.tally(variant)
-        if verdict.status is Status.ERROR or not tally.valid:
-            continue
+        if verdict.status is Status.ERROR or not tally.valid or verdict.any_skill:
+            continue  # an any-skill case is neither a positive nor a negative of the target
         (positives if verdict.should_activate else negatives).append(tally.verdict is True)
     recall = Count(sum(positives), len(positives))
     false_positives = Count(sum(negatives), len(negatives))

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from activation._models import NONE, OTHER, CaseVerdict, Status, Tally, VariantName
+from activation._models import ANY_SKILL, NONE, OTHER, CaseVerdict, Status, Tally, VariantName
 from activation.verdicts.figures import Count, Interval, interval
 
 SPLIT = "split"
@@ -91,8 +91,13 @@ class Routing:
     @property
     def astray(self) -> tuple[Cell, ...]:
         """The cells off the diagonal: trials that went somewhere else than their row's home
-        (a row of several homes keeps the trials that went to any of them)."""
-        return tuple(cell for cell in self.cells if cell.went not in _row_homes(cell.expected))
+        (a row of several homes keeps the trials that went to any of them; a row that
+        expects any skill has none astray: its cases' `must_not` judge them)."""
+        return tuple(
+            cell
+            for cell in self.cells
+            if cell.expected != ANY_SKILL and cell.went not in _row_homes(cell.expected)
+        )
 
 
 def _row_homes(expected: str) -> tuple[str, ...]:
@@ -126,7 +131,7 @@ def homes(verdict: CaseVerdict, target: str) -> tuple[str, ...]:
     """The skills a case expects to go to (a `should_activate` case: the measured one)."""
     if verdict.expect is None:
         return (target,) if verdict.should_activate else ()
-    return verdict.expect
+    return () if verdict.any_skill else verdict.expect
 
 
 def _may_land(verdict: CaseVerdict, skill: str, target: str) -> bool:
@@ -134,6 +139,8 @@ def _may_land(verdict: CaseVerdict, skill: str, target: str) -> bool:
     one for a case that only says the measured one should not fire."""
     if verdict.expect is None and not verdict.should_activate:
         return skill != target
+    if verdict.any_skill:
+        return skill not in verdict.must_not
     return skill in homes(verdict, target)
 
 

@@ -5,9 +5,11 @@ case, the union of what its copies expect.
 Files about one skill (or none named) keep their cases as they are: "should fire" and
 "should not fire" stay about the skill measured. Files about several skills are a routing
 suite: a positive of skill S becomes `expect: [S]` (S should fire first) and a negative of
-S, `must_not: [S]` (S must not fire; the measured skill must not either, as for any
-negative). A copy that says a skill should fire and another that it must not, or one that
-no skill should fire and another that one should, is a conflict: a problem, never a guess.
+S, `must_not: [S]` and nothing else (`expect: "*"`: any other skill, or none, is right,
+whichever skill a run measures; S's file says nothing of the others). A copy that says a
+skill should fire and another that it must not, or one that no skill should fire and
+another that one should, is a conflict: a problem, never a guess; a copy that expects any
+skill gives way to one that names where the prompt belongs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
-from activation._models import Case
+from activation._models import ANY_SKILL, Case
 from activation.inputs.cases import CaseFile, Problem, collect, normalise_prompt
 
 MERGED = "merged"
@@ -81,7 +83,9 @@ def _absolute(case: Case, skill: str | None) -> Case:
         return case
     if case.should_activate:
         return replace(case, expect=(skill,))
-    return replace(case, must_not=tuple(dict.fromkeys((*case.must_not, skill))))
+    return replace(
+        case, expect=(ANY_SKILL,), must_not=tuple(dict.fromkeys((*case.must_not, skill)))
+    )
 
 
 def _join(first: Case, other: Case, skill: str | None) -> Case | Problem:
@@ -105,6 +109,8 @@ def _join(first: Case, other: Case, skill: str | None) -> Case | Problem:
             "name the skill of each file",
         )
     expects = [copy.expect for copy in copies if copy.expect is not None]
+    named = [found for found in expects if ANY_SKILL not in found]
+    expects = named or expects[:1]  # "any skill" gives way to a copy that names one, or none
     expect = tuple(dict.fromkeys(name for found in expects for name in found))
     if expect and () in expects:
         return Problem(first.id, f"one copy expects no skill, another {', '.join(expect)}")
