@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from typing import Literal
 
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
-from activation.inputs.formats.prompt_text import SUFFIX
+from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 
 GateKind = Literal["activation", "behavior"]
 
@@ -132,7 +132,7 @@ def find_suites(
             own_foreign = (foreign or {}).get(EVALS_FOLDER)
         cases = beside if beside in paths else named.get(path)
         files = _files_of(cases, path, skills, cases_files)
-        shown = f"{PurePosixPath(files[0]).parent.as_posix()}/" if len(files) > 1 else cases
+        shown = f"{folder_of(files[0])}/" if len(files) > 1 else cases
         found[path] = Suites(shown, evals, files, None if evals else own_foreign)
     return found
 
@@ -144,12 +144,12 @@ def _files_of(
     every prompt file of that folder about the skill (none: the first file alone)."""
     if first is None or PurePosixPath(first).suffix.lower() != SUFFIX:
         return ()
-    folder = PurePosixPath(first).parent
+    folder = folder_of(first)
     return tuple(
         file.path
         for file in files
-        if PurePosixPath(file.path).parent == folder
-        and PurePosixPath(file.path).suffix.lower() == SUFFIX
+        if PurePosixPath(file.path).suffix.lower() == SUFFIX
+        and folder_of(file.path) == folder
         and skill in owners(file, skills)
     )
 

@@ -36,7 +36,6 @@ from activation.inputs.formats import PROMPT_TEXT, prompt_text
 from activation.inputs.target import SKILL_FILE_NAME
 
 TESTS_FOLDER = "tests"
-PROMPTS_FOLDER = "prompts"
 LOOKED = (
     "files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
     "*trigger*test*.yaml) anywhere",
@@ -113,8 +112,9 @@ class RepoCases:
 
 def _shown_place(path: str) -> str:
     """A case file as the found line shows it: a prompt file by its folder."""
-    pure = PurePosixPath(path)
-    return f"{pure.parent.as_posix()}/*.txt" if pure.suffix.lower() == prompt_text.SUFFIX else path
+    if PurePosixPath(path).suffix.lower() != prompt_text.SUFFIX:
+        return path
+    return f"{prompt_text.folder_of(path)}/*.txt"
 
 
 def working_tree(repo: Path) -> Tree:
@@ -134,7 +134,7 @@ def is_prompt_file(path: str, skill_folders: Sequence[str]) -> bool:
     """A `.txt` file in a `prompts/` folder of a skill's folder, or of an `evals/` or
     `tests/` folder: one prompt a file."""
     pure = PurePosixPath(path)
-    if pure.suffix.lower() != prompt_text.SUFFIX or PROMPTS_FOLDER not in pure.parent.parts:
+    if pure.suffix.lower() != prompt_text.SUFFIX or prompt_text.PROMPTS not in pure.parent.parts:
         return False
     if {EVALS_FOLDER, TESTS_FOLDER} & set(pure.parent.parts):
         return True
@@ -408,7 +408,9 @@ def _relative(repo: Path, skill_path: str) -> str:
 
 
 def _shown_files(files: Sequence[str]) -> list[str]:
-    """The files, a folder's prompt files as one `<folder>/*.txt (N)` entry."""
-    counts = Counter(_shown_place(path) for path in files)
-    return [place if n == 1 and not place.endswith("*.txt") else f"{place} ({n})"
-            for place, n in counts.items()]  # fmt: skip
+    """The files, a folder's prompt files (when several) as one `<folder>/*.txt (N)`."""
+    places: dict[str, list[str]] = {}
+    for path in files:
+        places.setdefault(_shown_place(path), []).append(path)
+    return [found[0] if len(found) == 1 else f"{place} ({len(found)})"
+            for place, found in places.items()]  # fmt: skip

@@ -19,6 +19,7 @@ from activation.inputs.cases import CaseFile, Problem, collect
 from activation.inputs.formats import PROMPT_TEXT
 
 SUFFIX = ".txt"
+PROMPTS = "prompts"
 NEGATIVE_FOLDERS = frozenset({"negative", "negatives", "should-not-trigger", "should_not_trigger"})
 
 
@@ -39,6 +40,15 @@ def skill_of(path: str, skills: Collection[str]) -> str | None:
         )
     ]
     return max(held, key=len) if held else None
+
+
+def folder_of(path: str) -> str:
+    """The folder a prompt file is shown and read with: its nearest `prompts/` folder (a
+    `prompts/negative/` file goes with its positives), else its own."""
+    parts = PurePosixPath(path).parent.parts
+    if PROMPTS in parts:
+        return PurePosixPath(*parts[: len(parts) - parts[::-1].index(PROMPTS)]).as_posix()
+    return PurePosixPath(path).parent.as_posix()
 
 
 def is_negative(path: str) -> bool:

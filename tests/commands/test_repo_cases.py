@@ -1,0 +1,431 @@
+"""Case files where the field keeps them, in repos written here in the field's shapes (never
+copies of their files): a skill whose `evals/` holds waza's suite, obra/superpowers' plain
+text prompts in `tests/`, skill-creator's `evals/trigger_eval.json` at the root of a
+one-skill repo; `--cases` given several times, as a comma list or a folder; and a
+multi-skill suite made by `activation import` run with no `--skill-path`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import git
+import orjson
+import pytest
+
+from activation.commands.main import main
+
+DEPLOY = (
+    "---\nname: deploy\ndescription: Deploy a containerised app to the cloud with one "
+    "command. Use when the user asks to deploy, ship or publish an app.\n---\n# Deploy\n"
+    "Run the deploy script.\n"
+)
+WAZA_EVAL = (
+    "name: deploy-eval\nskill: deploy\nconfig:\n  executor: mock\ntasks:\n  - tasks/*.yaml\n"
+)
+WAZA_TASK = (
+    "id: basic-deploy\ninputs:\n  prompt: Deploy my app to production\n"
+    "expected:\n  output_contains: [deployed]\n"
+)
+TRIGGERS = (
+    "skill: deploy\nshould_trigger_prompts:\n  - prompt: Ship this containerised app to the "
+    "cloud\n    reason: a deploy\n  - Publish my app with one command\n"
+    "should_not_trigger_prompts:\n  - prompt: Write a haiku about tea\n    reason: unrelated\n"
+)
+LOOKED = (
+    "cases: looked in files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
+    "*trigger*test*.yaml) anywhere; each skill's folder and its evals/; evals/ and tests/ "
+    "folders (.txt prompts in their prompts/ folders); beside the skill folders and at the "
+    "repo's top"
+)
+
+
+def skill(name: str, description: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n# {name}\nThe steps.\n"
+
+
+def commit(root: Path, files: dict[str, str]) -> Path:
+    """A git repo at `root` holding `files`, committed on main."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    made = git.Repo.init(root, initial_branch="main")
+    with made.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.invalid")
+        config.set_value("commit", "gpgsign", "false")
+    made.git.add(all=True)
+    made.index.commit("the skills")
+    made.close()
+    return root
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def changed(tmp_path: Path, *flags: str) -> tuple[list[str], dict[str, Any]]:
+    report = tmp_path / "changed.json"
+    return [
+        "changed",
+        "--base",
+        "git:main",
+        "--model",
+        "mock",
+        "--no-summary",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--json",
+        str(report),
+        *flags,
+    ], {"path": report}
+
+
+# --- a skill whose evals/ is waza's ---------------------------------------------------------
+
+
+@pytest.fixture
+def waza(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = commit(
+        tmp_path / "waza",
+        {
+            "skills/deploy/SKILL.md": DEPLOY,
+            "skills/deploy/evals/eval.yaml": WAZA_EVAL,
+            "skills/deploy/evals/tasks/basic.yaml": WAZA_TASK,
+            "skills/deploy/evals/trigger_tests.yaml": TRIGGERS,
+        },
+    )
+    monkeypatch.chdir(root)
+    text = (root / "skills/deploy/SKILL.md").read_text()
+    (root / "skills/deploy/SKILL.md").write_text(
+        text.replace("one command", "a single command").replace("script.", "script, then check.")
+    )
+    return root
+
+
+WAZA_LINE = (
+    "  skills/deploy/evals/ holds waza's suite (eval.yaml and tasks/): its tasks grade the "
+    "agent's reply text, and this tool grades the files the agent leaves (eval.yaml, "
+    "tasks/basic.yaml): not read"
+)
+
+
+def test_a_waza_suite_is_not_tested_with_its_files_and_why_and_the_trigger_gate_runs(
+    waza: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, report = changed(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code == 1  # the body changed and nothing here tests it
+    assert err.splitlines()[:3] == [
+        LOOKED,
+        "  found skills/deploy/evals/trigger_tests.yaml: deploy",
+        WAZA_LINE,
+    ]
+    summary = out[out.index("activation changed: git:main") :].splitlines()
+    assert summary == [
+        "activation changed: git:main -> the working tree",
+        "deploy (skills/deploy/SKILL.md): description, body or references",
+        WAZA_LINE,
+        "  not tested: its body or references changed and it has no behavior suite",
+        "  activation gate of deploy (skills/deploy/evals/trigger_tests.yaml): OK: 3 PASS",
+        "FAILED: a changed skill is not tested (pass --allow-untested to accept it).",
+    ]
+    data = orjson.loads(report["path"].read_bytes())
+    assert [(gate["kind"], gate["suite"]) for gate in data["gates"]] == [
+        ("activation", "skills/deploy/evals/trigger_tests.yaml")
+    ]
+    assert len(data["gates"][0]["run"]["cases"]) == 3
+    assert data["skills"][0]["untested"] == ["body"]
+    assert data["skills"][0]["note"] == WAZA_LINE.strip()
+
+
+def test_a_waza_suite_with_allow_untested_and_dry_run_plans_the_other_gates(
+    waza: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, _report = changed(tmp_path, "--allow-untested")
+    assert run(argv, capsys)[0] == 0
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, out, _err = run(argv, capsys)
+    assert code == 0
+    assert out.splitlines()[:5] == [
+        "activation changed: git:main -> the working tree",
+        "deploy (skills/deploy/SKILL.md): modified, description, body",
+        "  not tested: body",
+        WAZA_LINE,
+        "would run: activation gate of deploy on skills/deploy/evals/trigger_tests.yaml "
+        "(because of deploy)",
+    ]
+
+
+def test_an_evals_folder_of_no_known_format_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(
+        tmp_path / "repo",
+        {"skills/deploy/SKILL.md": DEPLOY, "skills/deploy/evals/checks.toml": "x = 1\n"},
+    )
+    monkeypatch.chdir(root)
+    (root / "skills/deploy/SKILL.md").write_text(DEPLOY.replace("script.", "script twice."))
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, out, _err = run(argv, capsys)
+    assert code == 0
+    assert out.splitlines()[1:4] == [
+        "deploy (skills/deploy/SKILL.md): modified, body",
+        "  not tested: body",
+        "  skills/deploy/evals/ holds no format this tool reads (behavior cases are *.json "
+        "case files or PROMPT.md folders) (checks.toml): not read",
+    ]
+
+
+# --- obra/superpowers: a plugin at the root, prompts in tests/ ---------------------------
+
+
+SUPER = {
+    "skills/brainstorming/SKILL.md": skill(
+        "brainstorming", "Use before creative work, to explore the idea and the design first."
+    ),
+    "skills/systematic-debugging/SKILL.md": skill(
+        "systematic-debugging", "Use when a bug or test failure appears, before any fix."
+    ),
+    "tests/requests/prompts/please-use-brainstorming.txt": "please use brainstorming here\n",
+    "tests/requests/prompts/use-systematic-debugging.txt": "use systematic debugging on this bug\n",
+    "tests/requests/prompts/after-planning.txt": "The plan is done. Start, please.\n",
+    "tests/requests/prompts/negative/systematic-debugging-haiku.txt": "a haiku on bugs\n",
+    "README.txt": "not a prompt\n",
+}
+
+
+def test_prompt_files_in_tests_are_cases_named_by_their_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(tmp_path / "powers", SUPER)
+    monkeypatch.chdir(root)
+    path = root / "skills/systematic-debugging/SKILL.md"
+    path.write_text(path.read_text().replace("before any fix", "before any fix or patch"))
+    argv, report = changed(tmp_path)
+    code, _out, err = run(argv, capsys)
+    assert code == 0
+    assert err.splitlines()[:2] == [
+        LOOKED,
+        "  found tests/requests/prompts/*.txt: no skill, systematic-debugging (2 files), "
+        "brainstorming",
+    ]
+    data = orjson.loads(report["path"].read_bytes())
+    suites = {gate["skill"]: gate["suite"] for gate in data["gates"]}
+    assert suites == {
+        "brainstorming": "tests/requests/prompts/please-use-brainstorming.txt",
+        "systematic-debugging": "tests/requests/prompts/",
+    }
+    debugging = next(g for g in data["gates"] if g["skill"] == "systematic-debugging")
+    cases = {c["id"]: c["should_activate"] for c in debugging["run"]["cases"]}
+    assert cases == {"use-systematic-debugging": True, "systematic-debugging-haiku": False}
+
+
+def test_the_run_with_no_cases_uses_the_repos_prompts_and_says_which(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(tmp_path / "powers", SUPER)
+    monkeypatch.chdir(root)
+    code, out, err = run(["--model", "mock", "--dry-run"], capsys)
+    assert code == 0
+    assert err.splitlines()[2] == "cases: using tests/requests/prompts/*.txt (3)"
+    assert (
+        "3 case(s): 1 expect brainstorming, 1 expect another skill, "
+        "1 expect any skill but their must_not"
+    ) in out
+    code, out, err = run(
+        ["--model", "mock", "--dry-run", "--skill-path", "skills/brainstorming"], capsys
+    )
+    assert code == 0
+    assert err.splitlines()[2] == "cases: using tests/requests/prompts/please-use-brainstorming.txt"
+    assert "1 case(s): 1 should activate, 0 should not" in out
+
+
+def test_the_bundled_target_keeps_the_bundled_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The auth0 default skill is what the bundled suite was written for: no search."""
+    root = commit(
+        tmp_path / "auth",
+        {
+            "plugins/auth0/skills/auth0/SKILL.md": skill("auth0", "Add Auth0 login to an app."),
+            "evals/trigger_eval.json": '[{"query": "add a login", "should_trigger": true}]',
+        },
+    )
+    monkeypatch.chdir(root)
+    code, out, err = run(["--model", "mock", "--dry-run"], capsys)
+    assert code == 0
+    assert "cases:" not in err
+    assert "95 case(s)" in out
+
+
+# --- skill-creator: a one-skill repo's root evals/ ----------------------------------------
+
+
+def test_a_one_skill_repos_root_trigger_eval_is_its_cases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(
+        tmp_path / "refunds",
+        {
+            "skills/refunds/SKILL.md": skill("refunds", "Refund a customer's order in full."),
+            "evals/trigger_eval.json": orjson.dumps(
+                [
+                    {"query": "order 4417 wants its money back", "should_trigger": True},
+                    {"query": "write a haiku about tea", "should_trigger": False},
+                ]
+            ).decode(),
+        },
+    )
+    monkeypatch.chdir(root)
+    (root / "skills/refunds/SKILL.md").write_text(
+        skill("refunds", "Refund a customer's order, in full or in part.")
+    )
+    argv, report = changed(tmp_path)
+    code, _out, err = run(argv, capsys)
+    assert code == 0
+    assert "  found evals/trigger_eval.json: refunds" in err.splitlines()
+    data = orjson.loads(report["path"].read_bytes())
+    assert [(g["skill"], g["suite"]) for g in data["gates"]] == [
+        ("refunds", "evals/trigger_eval.json")
+    ]
+    assert data["skills"][0]["untested"] == []
+    code, _out, err = run(["--model", "mock", "--dry-run"], capsys)
+    assert (code, err.splitlines()[2]) == (0, "cases: using evals/trigger_eval.json")
+
+
+# --- several --cases --------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = commit(
+        tmp_path / "refunds",
+        {"skills/refunds/SKILL.md": skill("refunds", "Refund a customer's order in full.")},
+    )
+    suite = root / "suite"
+    suite.mkdir()
+    (suite / "refunds.jsonl").write_text(
+        '{"id": "r1", "prompt": "Refund order 4417 in full"}\n'
+        '{"id": "r2", "prompt": "Give the money back for order 9"}\n'
+    )
+    (suite / "negatives.jsonl").write_text(
+        '{"id": "n1", "prompt": "Write a haiku about tea", "expected_skill": ""}\n'
+    )
+    (suite / "extra.yaml").write_text(
+        "skill: refunds\nshould_not_trigger_prompts:\n  - Summarise this spreadsheet\n"
+    )
+    (suite / "notes.md").write_text("not cases\n")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.mark.parametrize(
+    "cases",
+    [
+        ["--cases", "suite/refunds.jsonl", "--cases", "suite/extra.yaml"],
+        ["--cases", "suite/refunds.jsonl,suite/extra.yaml"],
+        ["--cases", "suite"],
+    ],
+)
+def test_several_cases_files_are_read_together(
+    two_files: Path, cases: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _err = run(["--model", "mock", "--dry-run", *cases], capsys)
+    assert code == 0
+    assert "4 case(s): 2 expect refunds, 1 expect none, 1 expect anything but refunds" in out
+    code, out, _err = run(["lint", *cases], capsys)
+    assert "no such file" not in out
+
+
+@pytest.mark.parametrize(
+    ("cases", "message"),
+    [
+        ("suite/nope.jsonl", "--cases suite/nope.jsonl: no such file"),
+        ("suite/refunds.jsonl,nope.yaml", "--cases nope.yaml: no such file"),
+        ("skills", "--cases skills: a folder with no case file in it"),
+    ],
+)
+def test_a_cases_path_that_is_not_there_is_one_line(
+    two_files: Path, cases: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["--model", "mock", "--dry-run", "--cases", cases], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"activation: error: {message}")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--trials", "3", "--trials", "5"], "--trials given twice: it takes one value"),
+        (
+            ["--model", "mock", "--model", "mock"],
+            "--model given twice: it takes one value (several go comma-separated in one)",
+        ),
+        (["lint", "--catalog", "a", "--catalog", "b"], "--catalog given twice"),
+        (["import", "x.json", "--out", "a.json", "--out", "b.json"], "--out given twice"),
+    ],
+)
+def test_a_one_value_flag_given_twice_is_refused(
+    two_files: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert (code, out) == (2, "")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+# --- an imported multi-skill suite ----------------------------------------------------------
+
+
+def test_an_imported_two_skill_suite_runs_as_a_routing_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A negative of aspire-deployment is that skill's only: the router, whose own file
+    claims the prompt, is never told to stay quiet on it."""
+    root = commit(
+        tmp_path / "deploys",
+        {
+            "skills/router/SKILL.md": skill(
+                "router", "Route any cloud deployment request to the right deploy tool."
+            ),
+            "skills/aspire-deployment/SKILL.md": skill(
+                "aspire-deployment", "Deploy .NET Aspire apps to Azure Container Apps."
+            ),
+            "router.yaml": "skill: router\nshould_trigger_prompts:\n  - Deploy my app to the "
+            "cloud\nshould_not_trigger_prompts:\n  - Write a haiku\n",
+            "aspire.yaml": "skill: aspire-deployment\nshould_trigger_prompts:\n  - Deploy my "
+            "Aspire app to Azure Container Apps\nshould_not_trigger_prompts:\n  - Deploy my "
+            "app to the cloud\n  - Set up a Kubernetes cluster\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    code, _out, _err = run(["import", "router.yaml", "aspire.yaml", "--out", "cases.json"], capsys)
+    assert code == 0
+    written = {c["id"]: c for c in orjson.loads((root / "cases.json").read_bytes())["cases"]}
+    assert {
+        k: (c.get("expect"), c.get("must_not"), "should_activate" in c) for k, c in written.items()
+    } == {
+        "router-should-1": ("router", ["aspire-deployment"], False),
+        "router-should-not-1": ("*", ["router"], False),
+        "aspire-deployment-should-1": ("aspire-deployment", None, False),
+        "aspire-deployment-should-not-2": ("*", ["aspire-deployment"], False),
+    }
+    report = tmp_path / "run.json"
+    code, out, _err = run(
+        ["--model", "mock", "--cases", "cases.json", "--json", str(report), "--no-summary"],
+        capsys,
+    )
+    assert code == 0
+    data = orjson.loads(report.read_bytes())
+    assert data["skill"]["id"] == "aspire-deployment"  # a routing suite: the set's first
+    assert {c["id"]: (c["expect"], c["should_activate"]) for c in data["cases"]} == {
+        "router-should-1": (["router"], False),
+        "router-should-not-1": (["*"], False),  # router's negative: says nothing of aspire
+        "aspire-deployment-should-1": (["aspire-deployment"], True),
+        "aspire-deployment-should-not-2": (None, False),  # the measured skill's own negative
+    }
+    assert "OK: no case regressed, no case errored." in out
