@@ -429,3 +429,20 @@ def test_an_imported_two_skill_suite_runs_as_a_routing_suite(
         "aspire-deployment-should-not-2": (None, False),  # the measured skill's own negative
     }
     assert "OK: no case regressed, no case errored." in out
+
+
+def test_every_flag_that_takes_a_value_accumulates_or_refuses_a_repeat() -> None:
+    """No flag of any command keeps its last value in silence."""
+    import argparse
+
+    from activation.commands.flags import COMMANDS, Once
+
+    kinds = set()
+    for command in COMMANDS.values():
+        parsers = [command.parser(), *(action.parser() for action in command.actions.values())]
+        for parser in parsers:
+            for action in parser._actions:
+                if action.option_strings and action.nargs != 0:
+                    kinds.add(type(action).__name__)
+                    assert isinstance(action, Once | argparse._AppendAction), action.dest
+    assert kinds == {"Once", "_AppendAction"}

@@ -3,6 +3,8 @@ them, and resolved against the menu (bare names, ambiguity, ids that name nothin
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from activation._errors import InputError
@@ -79,3 +81,30 @@ def test_an_id_that_names_no_skill_or_several_is_an_input_error(given: str, mess
     assert str(raised.value) == message
     with pytest.raises(InputError):
         resolve_ids((Case("a", "p", False, "w", must_not=(given,)),), "charts", MENU)
+
+
+def test_expect_any_skill_needs_must_not_and_stands_alone() -> None:
+    (case,) = parse_cases([one(expect="*", must_not="disputes")], "cases.json").cases
+    assert (case.expect, case.must_not, case.any_skill) == (("*",), ("disputes",), True)
+    (problem,) = check_cases([one(expect="*")]).problems
+    assert problem.message == "'expect' '*' needs 'must_not': else any answer is right"
+    (problem,) = check_cases([one(expect=["*", "charts"], must_not="a")]).problems
+    assert problem.message == "'expect' '*' (any skill) stands alone"
+
+
+def test_a_case_that_expects_any_skill_is_right_unless_its_must_not_fires() -> None:
+    case = Case("a", "p", False, "w", expect=("*",), must_not=("billing:disputes",))
+    (resolved,) = resolve_ids((case,), "charts", MENU)
+    assert resolved == case  # about another skill: nothing of the measured one
+    assert [
+        resolved.is_right(chose, "charts") for chose in ((), ("charts",), ("shop:refunds",))
+    ] == [
+        True,
+        True,
+        True,
+    ]
+    assert resolved.is_right(("charts", "billing:disputes"), "charts") is False
+    assert resolved.settled(("charts",), "charts") is False
+    (own,) = resolve_ids((replace(case, must_not=("charts",)),), "charts", MENU)
+    assert (own.expect, own.should_activate, own.must_not) == (None, False, ("charts",))
+    assert own.is_right(("charts",), "charts") is False  # the measured skill's own negative

@@ -84,3 +84,18 @@ def test_ids_two_files_share_for_different_prompts_are_kept_apart() -> None:
     merged = merge([("x/refunds.jsonl", first), ("y/more.jsonl", second)])
     assert [case.id for case in merged.file.cases] == ["1", "more/1"]
     assert merged.file.problems == ()
+
+
+def test_a_negative_of_one_skill_alone_expects_any_skill_but_that_one() -> None:
+    """Not `should_activate: false`, which a run would apply to whichever skill it
+    measures: the file of `aspire` says nothing about the router."""
+    router = per_skill("router", Case("r1", "deploy my app", True, "", ()))
+    aspire = per_skill("aspire", Case("a1", "set up a cluster", False, "not aspire", ()))
+    merged = merge([("router.yaml", router), ("aspire.yaml", aspire)])
+    assert merged.file.cases == (
+        Case("r1", "deploy my app", True, "", (), expect=("router",)),
+        Case(
+            "a1", "set up a cluster", False, "not aspire", (), expect=("*",), must_not=("aspire",)
+        ),
+    )
+    assert merged.file.problems == ()
