@@ -1195,8 +1195,10 @@ CHANGED = Command(
     "its cases and on its set's siblings' cases, in every cell; a skill whose body or "
     "references changed runs its behavior suite; a changed skill with no cases is 'not "
     "tested' (exit 1 unless --allow-untested); nothing relevant changed exits 0 at once. "
-    "Cases per skill: cases.json beside its SKILL.md, or any cases.json or *.cases.json "
-    "whose top-level skill names it; behavior: its folder's evals/. "
+    "Cases per skill: cases.json beside its SKILL.md, else a case file in any format about "
+    "it, found where the field keeps them (its folder, evals/ and tests/ folders, .txt "
+    "prompts in a prompts/ folder; the command says where it looked); behavior: its "
+    "folder's evals/ (another tool's suite there, such as waza's, is named and not read). "
     "Example: activation changed --base git:origin/main --json changed.json",
     (
         (

@@ -24,6 +24,7 @@ from activation._errors import InputError
 from activation.inputs.cases import CaseFile, refuse_problems
 from activation.inputs.change_plan import CasesFile
 from activation.inputs.changes import (
+    CASE_SUFFIXES,
     EVALS_FOLDER,
     SkillPlace,
     Tree,
@@ -201,11 +202,8 @@ def find_case_files(
 def _may_hold(path: str, folders: Sequence[str]) -> bool:
     """`changes.may_hold_cases`, and a `tests/` folder anywhere."""
     pure = PurePosixPath(path)
-    in_tests = TESTS_FOLDER in pure.parent.parts and pure.suffix.lower() in _SHAPED_SUFFIXES
+    in_tests = TESTS_FOLDER in pure.parent.parts and pure.suffix.lower() in CASE_SUFFIXES
     return in_tests or may_hold_cases(path, folders)
-
-
-_SHAPED_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
 def _reads(place: str, files: Sequence[str]) -> bool:
@@ -295,7 +293,7 @@ def _cases_in(folder: Path) -> list[str]:
         relative = file.relative_to(folder).as_posix()
         if file.suffix.lower() == prompt_text.SUFFIX or is_cases_file(relative):
             found.append(relative)
-        elif file.suffix.lower() in _SHAPED_SUFFIXES:
+        elif file.suffix.lower() in CASE_SUFFIXES:
             try:
                 fits = is_trigger_cases(read_document(file))
             except InputError:
@@ -392,9 +390,9 @@ def cases_for_run(repo: Path, skill_path: str | None) -> Chosen:
         from activation.inputs.change_plan import owners
 
         files = tuple(file.path for file in found.cases if owners(file, skills))
-    lines = found.lines(skills)
-    used = ", ".join(_shown_files(files)) if files else "none of them: the bundled suite"
-    lines.append(f"cases: using {used}")
+    if not files:
+        return Chosen((), ())  # the bundled suite, and its own warning says to pass --cases
+    lines = [*found.lines(skills), f"cases: using {', '.join(_shown_files(files))}"]
     return Chosen(tuple(repo / path for path in files), tuple(lines))
 
 

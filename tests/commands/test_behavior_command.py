@@ -110,6 +110,14 @@ def test_bad_input_is_one_line_before_any_trial(
         "(pass --suite PATH)"
     )
     assert behave(tmp_path, stages, "--suite", "elsewhere", "--max-trials", "2")[0] == 2
+    assert one_line_error(capsys) == (  # a flag given twice is refused, never the last kept
+        "activation behavior: error: --max-trials given twice: it takes one value "
+        "(see activation behavior --help)"
+    )
+    report = tmp_path / "low.json"
+    low = ["behavior", "--json", str(report), "--suite", "elsewhere", "--trials", "3"]
+    low += ["--max-trials", "2"]
+    assert main(low, stages) == 2
     assert one_line_error(capsys) == (
         "activation behavior: error: --max-trials 2 is below --trials 3: escalation cannot "
         "run fewer trials than the first round"
