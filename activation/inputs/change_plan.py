@@ -114,8 +114,8 @@ def find_suites(
     another tool's format, and why). Its cases: `cases.json` beside its SKILL.md, else the
     first cases file in its folder that is for it (see `owners`), else the first anywhere
     (a prompt file: with the skill's other prompt files of its folder). Its behavior suite:
-    `evals/` in its folder, else the first behavior file for it, else the repo's `evals/`
-    in a repo of one skill."""
+    `evals/` in its folder, else `evals/<its name>/` at the root, else the first behavior
+    file for it, else the repo's `evals/` in a repo of one skill."""
     paths = {file.path for file in cases_files}
     named = _first_for(skills, cases_files)
     behavior = _first_for(skills, behavior_files)
@@ -123,13 +123,11 @@ def find_suites(
     found = {}
     for path, place in skills.items():
         beside = f"{place.folder}/{CASES_FILE}"
-        evals: str | None = f"{place.folder}/{EVALS_FOLDER}"
-        if evals not in folders:
-            root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
-            evals = behavior.get(path) or root
-        own_foreign = (foreign or {}).get(f"{place.folder}/{EVALS_FOLDER}")
-        if own_foreign is None and alone:
-            own_foreign = (foreign or {}).get(EVALS_FOLDER)
+        places = (f"{place.folder}/{EVALS_FOLDER}", f"{EVALS_FOLDER}/{place.name}")
+        root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
+        evals = next((p for p in places if p in folders), None) or behavior.get(path) or root
+        said = [(foreign or {}).get(p) for p in (*places, EVALS_FOLDER if alone else "")]
+        own_foreign = next((line for line in said if line), None)
         cases = beside if beside in paths else named.get(path)
         files = _files_of(cases, path, skills, cases_files)
         shown = f"{folder_of(files[0])}/" if len(files) > 1 else cases

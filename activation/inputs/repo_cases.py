@@ -183,10 +183,12 @@ def find_case_files(
         cases += [found_cases] if found_cases else []
         behavior += [found_evals] if found_evals else []
     trigger = {file.path for file in cases}
-    places = [f"{folder}/{EVALS_FOLDER}" for folder in skill_folders] + [EVALS_FOLDER]
+    own = [place for folder in skill_folders for place in eval_places(folder)]
     suites, foreign = set(), []
-    for place in places:
+    for place in [*own, EVALS_FOLDER]:
         files = [p for p in paths if p.startswith(f"{place}/") and p not in trigger]
+        if place == EVALS_FOLDER:  # the root's, less the skills' own folders in it
+            files = [p for p in files if not any(p.startswith(f"{o}/") for o in own)]
         if not files:
             continue
         if _reads(place, files):
@@ -197,6 +199,12 @@ def find_case_files(
     return RepoCases(
         tuple(cases), tuple(behavior), frozenset(suites), tuple(foreign), tuple(unread)
     )
+
+
+def eval_places(skill_folder: str) -> tuple[str, str]:
+    """Where a skill's eval folder may be: its own `evals/`, or `evals/<skill>/` at the
+    repo's root (waza's layout of a repo of several skills)."""
+    return f"{skill_folder}/{EVALS_FOLDER}", f"{EVALS_FOLDER}/{PurePosixPath(skill_folder).name}"
 
 
 def _may_hold(path: str, folders: Sequence[str]) -> bool:
@@ -376,7 +384,7 @@ def cases_for_run(repo: Path, skill_path: str | None) -> Chosen:
         return Chosen((), ())
     try:
         skills = repo_skills(repo)
-        found = find_case_files(repo, skills)
+        found = find_case_files(repo, [place.folder for place in skills.values()])
     except InputError:  # not a git repository: nothing is listed, so nothing is found
         return Chosen((), ())
     chosen = [path for path, place in skills.items() if relative in (path, place.folder)]

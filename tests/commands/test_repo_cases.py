@@ -446,3 +446,32 @@ def test_every_flag_that_takes_a_value_accumulates_or_refuses_a_repeat() -> None
                     kinds.add(type(action).__name__)
                     assert isinstance(action, Once | argparse._AppendAction), action.dest
     assert kinds == {"Once", "_AppendAction"}
+
+
+def test_waza_suites_in_the_roots_evals_per_skill_are_each_skills(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """waza's layout of a repo of several skills: `evals/<skill>/eval.yaml` at the root."""
+    root = commit(
+        tmp_path / "several",
+        {
+            "skills/deploy/SKILL.md": DEPLOY,
+            "skills/prepare/SKILL.md": skill("prepare", "Prepare an app for the cloud."),
+            "evals/deploy/eval.yaml": WAZA_EVAL,
+            "evals/deploy/tasks/basic.yaml": WAZA_TASK,
+            "evals/prepare/eval.yaml": "name: p\nskill: prepare\ntasks: []\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    (root / "skills/deploy/SKILL.md").write_text(DEPLOY + "Then check it.\n")
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, out, _err = run(argv, capsys)
+    assert code == 0
+    assert out.splitlines()[1:5] == [
+        "deploy (skills/deploy/SKILL.md): modified, body",
+        "  not tested: body",
+        "  evals/deploy/ holds waza's suite (eval.yaml and tasks/): its tasks grade the agent's "
+        "reply text, and this tool grades the files the agent leaves (eval.yaml, "
+        "tasks/basic.yaml): not read",
+        "would run: nothing",
+    ]
