@@ -80,8 +80,6 @@ class CasesFile:
 
     path: str
     written_for: str | None
-    given: bool = False
-    """Passed with `--cases` (or the settings' `cases`), rather than found by its name."""
 
 
 def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:

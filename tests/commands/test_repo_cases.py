@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import git
 import orjson
 import pytest
 
 from activation.commands.main import main
+from tests.support.skill_repo import init_repo
 
 DEPLOY = (
     "---\nname: deploy\ndescription: Deploy a containerised app to the cloud with one "
@@ -49,11 +49,7 @@ def commit(root: Path, files: dict[str, str]) -> Path:
     for path, text in files.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
-    made = git.Repo.init(root, initial_branch="main")
-    with made.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.invalid")
-        config.set_value("commit", "gpgsign", "false")
+    made = init_repo(root)
     made.git.add(all=True)
     made.index.commit("the skills")
     made.close()
