@@ -398,7 +398,7 @@ CASES = Flag(
     "FILE",
     CASES_HELP,
     Path,
-    shown="the repo's own case files about the skill, else the bundled suite",
+    shown="the bundled suite; the main command first looks for the repo's own",
     toml=PATH,
     action=APPEND,
 )
