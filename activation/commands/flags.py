@@ -1180,7 +1180,13 @@ IMPORT = Command(
         (
             None,
             (
-                Flag("files", "FILE", "case files, in any format --cases reads", Path, nargs="+"),
+                Flag(
+                    "files",
+                    "FILE",
+                    "case files (or folders of them), in any format --cases reads",
+                    Path,
+                    nargs="+",
+                ),
                 Flag("--out", "PATH", "the cases file to write", Path, required=True),
                 CASES_FORMAT,
                 DEBUG,

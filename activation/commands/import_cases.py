@@ -22,16 +22,17 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     session.debug = session.debug or args.debug
     from activation.inputs.formats.merge import merge
     from activation.inputs.formats.native import write
-    from activation.inputs.load import read_cases
+    from activation.inputs.repo_cases import expand, read_source
 
     out: Path = args.out
-    if out.resolve() in {path.resolve() for path in args.files}:
+    files = expand(args.files, Path.cwd())  # a folder: its case files, `.txt` prompts too
+    if out.resolve() in {path.resolve() for path in files}:
         raise InputError(f"--out {out}: is one of the files read")
     check_writable(out, "--out")
-    read = [(str(path), read_cases(path, args.cases_format)) for path in args.files]
+    read = [(str(path), read_source(path, args.cases_format)) for path in files]
     merged = merge(read)
     checked = refuse_problems(merged.file, ", ".join(str(path) for path in args.files))
-    names = ", ".join(path.name for path in args.files)
+    names = ", ".join(path.name for path in files)
     about = f"Imported by `activation import` from {names}."
     if not session.write_file(out, write(checked, about), "cases file"):
         return ExitCode.INTERNAL
@@ -40,5 +41,9 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     for case_id, sources in merged.repeats:
         session.say(f"merged the copies of {case_id!r} from {', '.join(sources)}")
     line = unexplained_line(len(checked.unexplained))
-    session.warn([line] if line else [])
+    routes = any(case.expect is not None for case in checked.cases)
+    unnamed = [case.id for case in checked.cases if routes and case.expect is None]
+    said = f"{len(unnamed)} case(s) from files that name no skill stay about the skill a run "
+    said += f"measures (--skill-path): {', '.join(unnamed)}"
+    session.warn([*([line] if line else []), *([said] if unnamed else [])])
     return ExitCode.OK

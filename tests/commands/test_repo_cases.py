@@ -471,3 +471,25 @@ def test_waza_suites_in_the_roots_evals_per_skill_are_each_skills(
         "tasks/basic.yaml): not read",
         "would run: nothing",
     ]
+
+
+def test_import_reads_a_folder_of_prompt_files_and_names_the_unnamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(tmp_path / "powers", SUPER)
+    monkeypatch.chdir(root)
+    code, _out, err = run(["import", "tests/requests/prompts", "--out", "cases.json"], capsys)
+    assert code == 0
+    assert err.splitlines() == [
+        "wrote 4 case(s) from 4 file(s) (prompt-text) to cases.json",
+        "warning: 4 cases have no 'why': their ground truth cannot be reviewed",
+        "warning: 1 case(s) from files that name no skill stay about the skill a run measures "
+        "(--skill-path): after-planning",
+    ]
+    written = orjson.loads((root / "cases.json").read_bytes())["cases"]
+    assert [(c["id"], c.get("expect"), c.get("must_not")) for c in written] == [
+        ("after-planning", None, None),
+        ("systematic-debugging-haiku", "*", ["systematic-debugging"]),
+        ("please-use-brainstorming", "brainstorming", None),
+        ("use-systematic-debugging", "systematic-debugging", None),
+    ]
