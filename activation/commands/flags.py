@@ -233,7 +233,8 @@ class Once(argparse._StoreAction):
     ) -> None:
         seen: set[str] = parser.__dict__.setdefault("given_once", set())
         if self.dest in seen:
-            several = " (several go comma-separated in one)" if "," in (self.metavar or "") else ""
+            listed = "," in str(self.metavar) or "comma-separated" in str(self.help)
+            several = " (several go comma-separated in one)" if listed else ""
             parser.error(f"{option_string} given twice: it takes one value{several}")
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)

@@ -362,6 +362,10 @@ def test_a_cases_path_that_is_not_there_is_one_line(
             "--model given twice: it takes one value (several go comma-separated in one)",
         ),
         (["lint", "--catalog", "a", "--catalog", "b"], "--catalog given twice"),
+        (
+            ["--only", "a", "--only", "b"],
+            "--only given twice: it takes one value (several go comma-separated in one)",
+        ),
         (["import", "x.json", "--out", "a.json", "--out", "b.json"], "--out given twice"),
     ],
 )
