@@ -79,6 +79,9 @@ class RepoCases:
     foreign: tuple[Foreign, ...] = ()
     unread: tuple[str, ...] = ()
     """Why each file shaped as cases could not be read (a lenient search's: lint's)."""
+    skipped: tuple[str, ...] = ()
+    """Why each file of a `tests/` folder shaped as cases could not be read: tests hold
+    fixtures of every kind, so such a file is left out, and said, never an error."""
 
     def of(self, skill: str, skills: Mapping[str, SkillPlace]) -> tuple[str, ...]:
         """The case files about the skill of SKILL.md path `skill` (see
@@ -108,6 +111,7 @@ class RepoCases:
         if not found:
             lines.append("  found no case file")
         lines += [f"  {suite.line}" for suite in self.foreign]
+        lines += [f"  not read: {message}" for message in self.skipped]
         return lines
 
 
@@ -150,9 +154,10 @@ def find_case_files(
     skill folders, repo-relative, whose names name prompt files), the eval folders that
     hold a behavior suite, and those in another tool's format. A file named as cases that
     cannot be read is an input error, and so is a file shaped as cases whose cases are not
-    right; another file that fits no format is simply not a cases file. `lenient` (lint,
-    which reads each file itself and says its problems): a named file is listed unread, and
-    a shaped file that cannot be read is listed in `unread`."""
+    right, except in a `tests/` folder (`skipped`); another file that fits no format is
+    simply not a cases file. `lenient` (lint, which reads each file itself and says its
+    problems): a named file is listed unread, and a shaped file that cannot be read is
+    listed in `unread`."""
     from activation.inputs.git_tree import working_paths
 
     names = {PurePosixPath(folder).name for folder in skill_folders}
@@ -163,6 +168,7 @@ def find_case_files(
     cases: list[CasesFile] = []
     behavior: list[CasesFile] = []
     unread: list[str] = []
+    skipped: list[str] = []
     for path in paths:
         if is_prompt_file(path, skill_folders):
             cases.append(CasesFile(path, prompt_text.skill_of(path, names)))
@@ -176,9 +182,12 @@ def find_case_files(
         try:
             found_cases, found_evals = read_case_file(repo, path, named)
         except InputError as error:
-            if not lenient:
+            if not named and not may_hold_cases(path, skill_folders):
+                skipped.append(str(error))  # only a tests/ folder's: a fixture, maybe
+            elif lenient:
+                unread.append(str(error))
+            else:
                 raise
-            unread.append(str(error))
             continue
         cases += [found_cases] if found_cases else []
         behavior += [found_evals] if found_evals else []
@@ -197,7 +206,12 @@ def find_case_files(
             foreign.append(Foreign(place, tuple(p.removeprefix(f"{place}/") for p in files),
                                    WAZA if _is_waza(repo, place, files) else FOREIGN))  # fmt: skip
     return RepoCases(
-        tuple(cases), tuple(behavior), frozenset(suites), tuple(foreign), tuple(unread)
+        tuple(cases),
+        tuple(behavior),
+        frozenset(suites),
+        tuple(foreign),
+        tuple(unread),
+        tuple(skipped),
     )
 
 

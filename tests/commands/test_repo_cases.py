@@ -196,17 +196,20 @@ SUPER = {
 def test_prompt_files_in_tests_are_cases_named_by_their_skill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = commit(tmp_path / "powers", SUPER)
+    """A fixture of the tests shaped as cases but not one is left out, and said."""
+    fixture = {"tests/fixtures/report.json": '{"skill": 3, "cases": []}'}
+    root = commit(tmp_path / "powers", {**SUPER, **fixture})
     monkeypatch.chdir(root)
     path = root / "skills/systematic-debugging/SKILL.md"
     path.write_text(path.read_text().replace("before any fix", "before any fix or patch"))
     argv, report = changed(tmp_path)
     code, _out, err = run(argv, capsys)
     assert code == 0
-    assert err.splitlines()[:2] == [
+    assert err.splitlines()[:3] == [
         LOOKED,
         "  found tests/requests/prompts/*.txt: no skill, systematic-debugging (2 files), "
         "brainstorming",
+        "  not read: tests/fixtures/report.json: 'skill' must be a skill id like plugin:skill",
     ]
     data = orjson.loads(report["path"].read_bytes())
     suites = {gate["skill"]: gate["suite"] for gate in data["gates"]}
