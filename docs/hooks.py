@@ -25,7 +25,7 @@ from activation import _config
 from activation.commands.flags import COMMANDS, Command, Flag, show
 from activation.graders import REGISTRY
 from activation.graders.base import Grader
-from activation.report.codec import shipped_schema
+from activation.report.schemas import shipped_schema
 
 REPO = Path(__file__).resolve().parents[1]
 GENERATED = "<!-- generated at build time by docs/hooks.py: edit the code, not this page -->"
@@ -168,7 +168,7 @@ def object_lines(title: str, node: Mapping[str, Any]) -> Iterator[str]:
 
 def report_reference(schema: Mapping[str, Any] | None = None) -> str:
     """The report reference page, from the JSON Schema."""
-    schema = json.loads(shipped_schema()) if schema is None else schema
+    schema = json.loads(shipped_schema("run")) if schema is None else schema
     lines = [
         GENERATED,
         "# Report reference",

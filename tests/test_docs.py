@@ -26,7 +26,7 @@ import yaml
 import activation
 from activation._errors import ExitCode
 from activation.commands.flags import COMMANDS
-from activation.report.codec import shipped_schema
+from activation.report.schemas import shipped_schema
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
 from tests.support.copilot_cli import COPILOT
@@ -200,7 +200,7 @@ def test_the_cli_reference_has_every_command_and_flag_with_its_settings_key() ->
 
 
 def test_the_report_reference_has_every_definition_and_field() -> None:
-    schema = json.loads(shipped_schema())
+    schema = json.loads(shipped_schema("run"))
     page = load_hooks().report_reference(schema)
     for title, node in schema["$defs"].items():
         assert f"### {title}\n" in page
