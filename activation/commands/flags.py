@@ -886,7 +886,7 @@ CACHE = Command(
 )
 SCHEMA_KINDS = (
     "run", "changed", "calibration", "agreement", "behavior-calibration", "visibility",
-    "suggestion", "state", "batches",
+    "suggestion", "state", "batches", "skills",
 )  # fmt: skip
 """Every JSON document the tool writes, by kind (report/schemas.py's DOCUMENTS, which a test
 keeps equal; named here so `--help` needs no report module)."""

@@ -29,6 +29,7 @@ from activation.report.model import Report
 from activation.report.suggestion import Suggestion
 from activation.report.visibility import VisibilityReport
 from activation.state import Batches, Flagged
+from activation.trials.agent.installed import SkillsRecord
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 REF = "#/$defs/{name}"
@@ -124,6 +125,11 @@ DOCUMENTS = {
                  "`--batch`, in `.activation/batches/`: the batches a run submitted and has not "
                  "seen to the end, for `--resume`",
                  (Batches,)),
+        Document("skills", "activation skills record",
+                 "every Stage B and Stage C run, beside its transcripts "
+                 "(`skills-<variant>.json`): what `activation detect` needs of a variant's "
+                 "skills (each one's id, listed name and nonce)",
+                 (SkillsRecord,)),
     )
 }  # fmt: skip
 """Every JSON document the tool writes, by kind."""

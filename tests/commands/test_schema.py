@@ -3,6 +3,7 @@ list of kinds, and a run's report validates."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,16 +15,19 @@ from activation import state
 from activation.commands.flags import SCHEMA_KINDS
 from activation.commands.main import main
 from activation.report.schemas import DOCUMENTS, read_document, schema_json, shipped_schema
+from activation.trials.agents import REGISTRY
 from tests.commands.test_behavior_command import calibrate as calibrate_behavior
 from tests.commands.test_calibrate import CASES as CALIBRATION_CASES
 from tests.commands.test_calibrate import REAL, calibrate
 from tests.commands.test_calibrate import model as calibrated
 from tests.commands.test_changed import changed, edit, two_plugins
+from tests.commands.test_registered_agent import STAGE_B_CASES
 from tests.commands.test_run import model
 from tests.commands.test_suggest import CASES as SEARCH_CASES
 from tests.commands.test_suggest import Proposer, a_train_prompt, script, suggest
 from tests.support.behavior_repo import example_repo
 from tests.support.cli import STATUS_CASES, run
+from tests.support.fake_agent import write_shim
 from tests.support.fake_behavior import FakeBehavior, passing, taught_by
 from tests.support.fake_stages import FakeStages
 from tests.support.scripted_model import refunds_fire
@@ -89,7 +93,7 @@ def test_another_kind_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().err.splitlines() == [
         "activation schema: error: argument KIND: invalid choice: 'cases' (choose from "
         "'run', 'changed', 'calibration', 'agreement', 'behavior-calibration', 'visibility', "
-        "'suggestion', 'state', 'batches') (see activation schema --help)"
+        "'suggestion', 'state', 'batches', 'skills') (see activation schema --help)"
     ]
 
 
@@ -208,6 +212,22 @@ def written_suggestion(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     return tmp_path / "suggestion.json"
 
 
+def written_skills(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """A Stage B run of the registered fake agent, its CLI on the PATH."""
+    request.getfixturevalue("repo")
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    write_shim(folder)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    code, report = run(tmp_path, STAGE_B_CASES, "--real", "--agent", "fake", "--only", "named",
+                       "--trials", "1", "--max-trials", "1")  # fmt: skip
+    assert code == 0
+    transcript = Path(report["cases"][0]["trials"][0]["transcript"])
+    return transcript.parent.parent / "skills-baseline.json"
+
+
 WRITERS: dict[str, Writer] = {
     "run": written_run,
     "changed": written_changed,
@@ -218,6 +238,7 @@ WRITERS: dict[str, Writer] = {
     "suggestion": written_suggestion,
     "state": written_state,
     "batches": written_batches,
+    "skills": written_skills,
 }
 
 
