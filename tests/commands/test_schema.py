@@ -24,7 +24,7 @@ from tests.commands.test_changed import changed, edit, two_plugins
 from tests.commands.test_registered_agent import STAGE_B_CASES
 from tests.commands.test_run import model
 from tests.commands.test_suggest import CASES as SEARCH_CASES
-from tests.commands.test_suggest import Proposer, a_train_prompt, script, suggest
+from tests.commands.test_suggest import Proposer, a_train_prompt, suggest
 from tests.support.behavior_repo import example_repo
 from tests.support.cli import STATUS_CASES, run
 from tests.support.fake_agent import write_shim
@@ -206,8 +206,8 @@ def written_suggestion(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     """A search whose proposal wins, so the document holds its holdback run."""
     request.getfixturevalue("repo")
     cases = write_cases(tmp_path / "cases.json", SEARCH_CASES)
-    script(request.getfixturevalue("fake_api"), Proposer(a_train_prompt(cases)))
-    code, found = suggest(tmp_path, cases)
+    request.getfixturevalue("fake_api").script = Proposer(a_train_prompt(cases))
+    code, found = suggest(tmp_path, cases, "--model", "mock", "--rounds", "1")
     assert (code, found["holdback"]["schema"]) == (0, "activation-report/4")
     return tmp_path / "suggestion.json"
 
