@@ -53,7 +53,8 @@ def run_data(run: Matrix) -> Any:
 
 def read_changed(data: Any) -> ChangedReport:
     """Each gate's run is read back as the run it saves."""
-    gates = [{**gate, "run": msgspec.to_builtins(read_run(gate["run"]))} for gate in data["gates"]]
+    gates = [{**gate, "run": msgspec.to_builtins(read_run(gate.get("run")))}
+             for gate in data.get("gates", ())]  # fmt: skip
     return document_of({**data, "gates": gates}, ChangedReport)
 
 
@@ -135,10 +136,6 @@ DOCUMENTS = {
 """Every JSON document the tool writes, by kind."""
 
 
-def document(kind: str) -> Document:
-    return DOCUMENTS[kind]
-
-
 def _saved_run_schema(kind: type) -> dict[str, Any]:
     if kind is SAVED:
         return SAVED_RUN
@@ -204,7 +201,7 @@ def report_schema() -> dict[str, Any]:
 
 def read_document(kind: str, data: object) -> object:
     """A saved document of `kind` (JSON bytes or their plain data) as its record;
-    ValueError when it is not one."""
+    ValueError when it is not one (InputError when a run in it is not a run's report)."""
     found = DOCUMENTS[kind]
     if found.read is not None:
         return found.read(orjson.loads(data) if isinstance(data, bytes) else data)
