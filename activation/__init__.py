@@ -55,7 +55,7 @@ _EXPORTS = {
     "build_report": "activation.report.model",
     "parse_report": "activation.report.codec",
     "report_json": "activation.report.codec",
-    "report_schema": "activation.report.codec",
+    "report_schema": "activation.report.schemas",
 }
 
 __all__ = [
@@ -131,8 +131,9 @@ if TYPE_CHECKING:
     )
     from activation.inputs.frontmatter import read_description
     from activation.inputs.load import load_inputs
-    from activation.report.codec import parse_report, report_json, report_schema
+    from activation.report.codec import parse_report, report_json
     from activation.report.model import Report, build_report
+    from activation.report.schemas import report_schema
     from activation.trials.agent.backend import AgentBackend
     from activation.trials.agents.claude_code.stream import Reading, read_stream
     from activation.trials.backend import Backend, Round

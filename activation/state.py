@@ -7,14 +7,38 @@ flagged; Stage B keeps its transcripts there too. The folder ignores itself for 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 import orjson
 
 from activation._config import STATE_DIR
+from activation._documents import document_json, document_of
 from activation._files import write_atomically
 from activation._models import Inputs
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flagged:
+    """What the latest Stage A run on a pair of descriptions flagged (`activation-state/1`):
+    a Stage B run on the same pair runs these cases by default."""
+
+    schema: Literal["activation-state/1"] = "activation-state/1"
+    flagged: tuple[str, ...]
+    model: str | None
+    recorded_at: str
+    """When, in ISO 8601 (UTC, to the second)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Batches:
+    """The Message Batches a run submitted and did not see to the end
+    (`activation-batches/1`), for `--batch --resume`."""
+
+    schema: Literal["activation-batches/1"] = "activation-batches/1"
+    batches: tuple[str, ...]
 
 
 def state_dir(repo: Path) -> Path:
@@ -49,25 +73,21 @@ def record_flagged(
     state_dir(repo)
     path = _flag_file(repo, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {
-        "schema": "activation-state/1",
-        "flagged": merge_flagged(last_flagged(repo, key) or [], ran, flagged),
-        "model": model,
-        "recorded_at": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    write_atomically(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    record = Flagged(
+        flagged=tuple(merge_flagged(last_flagged(repo, key) or [], ran, flagged)),
+        model=model,
+        recorded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    write_atomically(path, document_json(record))
     return path
 
 
 def last_flagged(repo: Path, key: str) -> list[str] | None:
     """The ids the latest Stage A run on this pair flagged; None when there was none."""
-    path = _flag_file(repo, key)
     try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        return list(document_of(_flag_file(repo, key).read_bytes(), Flagged).flagged)
+    except (OSError, ValueError):
         return None
-    flagged = data.get("flagged") if isinstance(data, dict) else None
-    return [str(item) for item in flagged] if isinstance(flagged, list) else None
 
 
 def new_run_dir(repo: Path, stage: str) -> Path:
@@ -87,11 +107,9 @@ def _batch_file(repo: Path, key: str) -> Path:
 def recorded_batches(repo: Path, key: str) -> list[str]:
     """The batch ids a run on these inputs submitted and did not see to the end."""
     try:
-        data = orjson.loads(_batch_file(repo, key).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        return list(document_of(_batch_file(repo, key).read_bytes(), Batches).batches)
+    except (OSError, ValueError):
         return []
-    ids = data.get("batches") if isinstance(data, dict) else None
-    return [str(item) for item in ids] if isinstance(ids, list) else []
 
 
 def record_batch(repo: Path, key: str, batch_id: str) -> None:
@@ -99,9 +117,7 @@ def record_batch(repo: Path, key: str, batch_id: str) -> None:
     state_dir(repo)
     path = _batch_file(repo, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    ids = [*recorded_batches(repo, key), batch_id]
-    data = {"schema": "activation-batches/1", "batches": ids}
-    write_atomically(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    write_atomically(path, document_json(Batches(batches=(*recorded_batches(repo, key), batch_id))))
 
 
 def forget_batches(repo: Path, key: str) -> None:

@@ -2,10 +2,11 @@
 
 `reference/cli.md` is rendered from the flag tables of `activation.commands.flags` (the very
 tables the parsers, `--help` and the settings file are built from), `reference/report.md`
-from the JSON Schema the package ships (`activation schema`) and `reference/layers.md` from
-the import-linter contracts in pyproject.toml; the grader table of `behavior.md` from the
-grader registry (`activation.graders.REGISTRY`). Nothing generated is committed: each build
-renders them again, and `tests/test_docs.py` checks what they hold.
+from the JSON Schema the package ships (`activation schema`), `reference/documents.md` from
+every document's shipped schema, and `reference/layers.md` from the import-linter contracts
+in pyproject.toml; the grader table of `behavior.md` from the grader registry
+(`activation.graders.REGISTRY`). Nothing generated is committed: each build renders them
+again, and `tests/test_docs.py` checks what they hold.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from activation import _config
 from activation.commands.flags import COMMANDS, Command, Flag, show
 from activation.graders import REGISTRY
 from activation.graders.base import Grader
-from activation.report.codec import shipped_schema
+from activation.report.schemas import DOCUMENTS, Document, shipped_schema
 
 REPO = Path(__file__).resolve().parents[1]
 GENERATED = "<!-- generated at build time by docs/hooks.py: edit the code, not this page -->"
@@ -168,7 +169,7 @@ def object_lines(title: str, node: Mapping[str, Any]) -> Iterator[str]:
 
 def report_reference(schema: Mapping[str, Any] | None = None) -> str:
     """The report reference page, from the JSON Schema."""
-    schema = json.loads(shipped_schema()) if schema is None else schema
+    schema = json.loads(shipped_schema("run")) if schema is None else schema
     lines = [
         GENERATED,
         "# Report reference",
@@ -189,6 +190,46 @@ def report_reference(schema: Mapping[str, Any] | None = None) -> str:
     for title, node in [*stopped, *sorted(schema["$defs"].items())]:
         lines.extend(object_lines(title, node))
     return "\n".join(lines) + "\n"
+
+
+def documents_reference(documents: Mapping[str, Document] = DOCUMENTS) -> str:
+    """The page of every JSON document the tool writes, from the shipped schemas: a row per
+    kind, then each kind's records (a run's are on the report page, linked there)."""
+    schemas = {kind: json.loads(shipped_schema(kind)) for kind in documents}
+    on_report_page = set(schemas["run"]["$defs"])
+    lines = [
+        GENERATED,
+        "# JSON documents",
+        "",
+        "Every JSON document activation writes is a typed record with a JSON Schema generated "
+        "from its own types and shipped with the package: `activation schema KIND` prints it "
+        "(`activation schema --list` names the kinds). Where the table says so, a command "
+        "that stops before it has a result writes only `schema`, `version`, `exit_code` and "
+        "`error` in its place.",
+        "",
+        "| kind | schema | written by | stop record | prints its schema |",
+        "|---|---|---|---|---|",
+    ]
+    for kind, document in documents.items():
+        ids = ", ".join(code(each) for each in document.ids)
+        stop = "yes" if document.stopped else ""
+        lines.append(f"| [{kind}](#kind-{kind}) | {ids} | {document.writes} | {stop} | "
+                     f"`activation schema {kind}` |")  # fmt: skip
+    definitions: dict[str, Mapping[str, Any]] = {}
+    for kind, schema in schemas.items():
+        shapes = [type_of(each) for each in schema["anyOf"] if "$ref" in each]
+        where = "the [report reference](report.md)" if kind == "run" else " or ".join(shapes)
+        lines += ["", f"## Kind: {kind}", "", f"{schema['title']}: {where}."]
+        for name, node in schema["$defs"].items():
+            if name not in on_report_page:
+                definitions.setdefault(name, node)
+    lines += ["", "## Definitions", ""]
+    for title, node in sorted(definitions.items()):
+        lines.extend(object_lines(title, node))
+    page = "\n".join(lines) + "\n"
+    for name in on_report_page - set(definitions):
+        page = page.replace(f"](#{name.lower()})", f"](report.md#{name.lower()})")
+    return page
 
 
 def layers_reference(pyproject: Path = REPO / "pyproject.toml") -> str:
@@ -219,6 +260,7 @@ def layers_reference(pyproject: Path = REPO / "pyproject.toml") -> str:
 PAGES: dict[str, Callable[[], str]] = {
     "reference/cli.md": cli_reference,
     "reference/report.md": report_reference,
+    "reference/documents.md": documents_reference,
     "reference/layers.md": layers_reference,
 }
 

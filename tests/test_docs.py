@@ -26,7 +26,7 @@ import yaml
 import activation
 from activation._errors import ExitCode
 from activation.commands.flags import COMMANDS
-from activation.report.codec import shipped_schema
+from activation.report.schemas import DOCUMENTS, shipped_schema
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
 from tests.support.copilot_cli import COPILOT
@@ -200,13 +200,34 @@ def test_the_cli_reference_has_every_command_and_flag_with_its_settings_key() ->
 
 
 def test_the_report_reference_has_every_definition_and_field() -> None:
-    schema = json.loads(shipped_schema())
+    schema = json.loads(shipped_schema("run"))
     page = load_hooks().report_reference(schema)
     for title, node in schema["$defs"].items():
         assert f"### {title}\n" in page
         for field in node.get("properties", {}):
             assert f"| `{field}` |" in page, (title, field)
     assert '| `schema` | `"activation-report/4"` | yes |' in page  # the stopped-early record
+
+
+def test_the_documents_reference_lists_every_kind_and_its_records() -> None:
+    page = load_hooks().documents_reference()
+    on_report_page = set(json.loads(shipped_schema("run"))["$defs"])
+    for kind, document in DOCUMENTS.items():
+        ids = ", ".join(f"`{each}`" for each in document.ids)
+        assert f"| [{kind}](#kind-{kind}) | {ids} | {document.writes} |" in page, kind
+        assert f"`activation schema {kind}` |\n" in page
+        assert f"\n## Kind: {kind}\n" in page
+        if kind == "run":
+            continue
+        for title, node in json.loads(shipped_schema(kind))["$defs"].items():
+            if title in on_report_page:
+                continue
+            assert f"### {title}\n" in page, title
+            for field in node.get("properties", {}):
+                assert f"| `{field}` |" in page, (title, field)
+    assert "| [calibration](#kind-calibration) | `activation-calibration/1` |" in page
+    assert "| `false_alarms` | array of string | yes |  |" in page
+    assert "[Report](report.md#report)" in page
 
 
 def test_the_import_rules_page_lists_every_layer() -> None:

@@ -13,15 +13,15 @@ import argparse
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import orjson
-
 from activation import __version__
+from activation._documents import document_json
 from activation._errors import ExitCode, InputError
 from activation._models import Inputs, RunOutcome, RunSpec, Status
 from activation.commands.config import parse_settings
 from activation.commands.flags import BEHAVIOR_CALIBRATE
 from activation.commands.runner import Stages, open_store, run_trials
 from activation.commands.session import Session, stop_record_of
+from activation.report.calibration import BehaviorCalibrationRecord
 
 SCHEMA = "activation-behavior-calibration/1"
 LOUD = (Status.REGRESSED, Status.IMPROVED, Status.WEAKENED)
@@ -96,21 +96,19 @@ def verdict_lines(found: BehaviorCalibration) -> list[str]:
     return [*lines, *notes, verdicts[found.exit_code]]
 
 
-def calibration_data(found: BehaviorCalibration) -> dict[str, object]:
-    from activation.report.codec import report_data
+def calibration_record(found: BehaviorCalibration) -> BehaviorCalibrationRecord:
     from activation.report.model import build_report
 
-    return {
-        "schema": SCHEMA,
-        "version": __version__,
-        "exit_code": int(found.exit_code),
-        "quiet": found.quiet,
-        "caught": found.caught,
-        "lift_shown": found.lift_shown,
-        "notice": found.notice,
-        "same": report_data(build_report(found.same, __version__, notice=found.notice)),
-        "broken": report_data(build_report(found.broken, __version__, notice=found.notice)),
-    }
+    return BehaviorCalibrationRecord(
+        version=__version__,
+        exit_code=int(found.exit_code),
+        quiet=found.quiet,
+        caught=found.caught,
+        lift_shown=found.lift_shown,
+        notice=found.notice,
+        same=build_report(found.same, __version__, notice=found.notice),
+        broken=build_report(found.broken, __version__, notice=found.notice),
+    )
 
 
 def main_behavior_calibration(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -150,5 +148,5 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     found = BehaviorCalibration(outcomes["same"], outcomes["broken"], stage.notice(spec))
     for line in verdict_lines(found):
         session.out.print(line, soft_wrap=True)
-    session.write_json(orjson.dumps(calibration_data(found), option=orjson.OPT_INDENT_2))
+    session.write_json(document_json(calibration_record(found)))
     return found.exit_code

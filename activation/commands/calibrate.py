@@ -7,9 +7,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-import orjson
-
 from activation import __version__
+from activation._documents import document_json
 from activation._errors import InputError
 from activation._models import Inputs, RunSpec
 from activation.commands.config import parse_settings
@@ -29,8 +28,8 @@ from activation.report.agreement import SCHEMA as AGREEMENT_SCHEMA
 from activation.report.calibration import SCHEMA as CALIBRATION_SCHEMA
 from activation.report.calibration import (
     Calibration,
-    calibration_data,
     calibration_markdown,
+    calibration_record,
     record_stem,
     render_calibration,
 )
@@ -139,7 +138,7 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
             session, stage, spec, comparisons, sibling, args.only is not None, store
         )
     session.out.print(render_calibration(calibration))
-    data = orjson.dumps(calibration_data(calibration, __version__), option=orjson.OPT_INDENT_2)
+    data = document_json(calibration_record(calibration, __version__))
     session.write_json(data)
     if args.record:
         when = datetime.now(UTC)
@@ -164,8 +163,8 @@ def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | 
     """Stage A, then Stage B, on the same cases: how far the cheap stage can be trusted."""
     from activation.report.agreement import (
         StageAgreement,
-        agreement_data,
         agreement_markdown,
+        agreement_record,
         record_stem,
         render_agreement,
     )
@@ -191,7 +190,7 @@ def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | 
             outcomes.append(outcome)
     run = StageAgreement(*outcomes)
     session.out.print(render_agreement(run))
-    data = orjson.dumps(agreement_data(run, __version__), option=orjson.OPT_INDENT_2)
+    data = document_json(agreement_record(run, __version__))
     session.write_json(data)
     if args.record:
         when = datetime.now(UTC)

@@ -930,25 +930,31 @@ CACHE = Command(
         ),
     },
 )
-SCHEMA_REPORTS = ("run", "changed")
-"""The reports whose schema the package ships: a run's, `activation changed`'s."""
+SCHEMA_KINDS = (
+    "run", "changed", "calibration", "agreement", "behavior-calibration", "visibility",
+    "suggestion", "state", "batches", "skills",
+)  # fmt: skip
+"""Every JSON document the tool writes, by kind (report/schemas.py's DOCUMENTS, which a test
+keeps equal; named here so `--help` needs no report module)."""
 SCHEMA = Command(
     "activation schema",
-    "Print the JSON Schema of a report --json writes, generated from the report's own types: "
-    "a run's (activation-report/4) or `activation changed`'s (activation-changed/1). "
-    "Example: activation schema > activation-report.schema.json",
+    "Print the JSON Schema of a JSON document the tool writes, generated from the document's "
+    "own types: with no KIND, a run's report (activation-report/4 or activation-matrix/1); "
+    "--list names every kind, its schema id and what writes it. "
+    "Example: activation schema calibration > activation-calibration.schema.json",
     (
         (
             None,
             (
                 Flag(
-                    "report",
-                    "REPORT",
-                    "the report: run or changed",
+                    "kind",
+                    "KIND",
+                    "the document: " + ", ".join(SCHEMA_KINDS),
                     default="run",
                     nargs="?",
-                    choices=SCHEMA_REPORTS,
+                    choices=SCHEMA_KINDS,
                 ),
+                switch("--list", "list every kind, its schema id and what writes it"),
                 DEBUG,
             ),
         ),

@@ -347,13 +347,11 @@ def write_suggestion(
     session: Session, args: argparse.Namespace, suggestion: Suggestion, summary: Path | None
 ) -> None:
     """The JSON, Markdown and HTML files asked for, and the job summary (the Markdown)."""
-    import msgspec
-    import orjson
-
+    from activation._documents import document_json
     from activation.report.suggestion_html import render_suggestion_html
     from activation.report.suggestion_markdown import render_suggestion_markdown
 
-    session.write_json(orjson.dumps(msgspec.to_builtins(suggestion), option=orjson.OPT_INDENT_2))
+    session.write_json(document_json(suggestion))
     files = {"markdown": args.markdown, "html": args.html}
     render = {
         "markdown": lambda: render_suggestion_markdown(suggestion).encode(),

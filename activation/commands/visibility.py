@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from activation._documents import document_json
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, Skill, Target, VariantName
 from activation.commands.config import parse_settings
@@ -83,7 +84,6 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     from activation.report.visibility import (
         agent_view,
         render_visibility,
-        visibility_json,
         visibility_report,
     )
     from activation.trials.agents import agent_named, known
@@ -109,7 +109,7 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     )
     if args.json is not None:
         try:
-            args.json.write_bytes(visibility_json(report))
+            args.json.write_bytes(document_json(report))
         except OSError as error:
             raise InputError(f"--json {args.json}: cannot write ({error.strerror})") from None
     return report.exit_code

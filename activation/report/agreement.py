@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import VARIANTS, RunOutcome, Status
+from activation._models import VARIANTS, RunOutcome, Status, VariantName
 from activation.report import words
-from activation.report.codec import report_data
-from activation.report.model import build_report
+from activation.report.calibration import SkillRef
+from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
 SCHEMA = "activation-agreement/1"
@@ -91,31 +92,62 @@ def render_agreement(run: StageAgreement) -> RenderableType:
     return Group(*parts)
 
 
-def agreement_data(run: StageAgreement, version: str) -> dict[str, object]:
+@dataclass(frozen=True)
+class AgreementRow:
+    """One variant: cases both stages have evidence for, rated alike, kappa, and where
+    they differ (verdicts/agreement.py)."""
+
+    variant: VariantName
+    cases: int
+    same: int
+    kappa: float | None
+    kappa_interval: tuple[float, float] | None
+    disagree: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StageReports:
+    stage_a: Report
+    stage_b: Report
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgreementRecord:
+    """What `calibrate --agreement --json` writes (`activation-agreement/1`)."""
+
+    schema: Literal["activation-agreement/1"] = "activation-agreement/1"
+    version: str
+    skill: SkillRef
+    cells: tuple[str, str]
+    """Stage A's cell, then Stage B's."""
+    agreement: tuple[AgreementRow, ...]
+    errors: tuple[str, ...]
+    """The ERROR cases, left out."""
+    reports: StageReports
+    exit_code: int
+
+
+def agreement_record(run: StageAgreement, version: str) -> AgreementRecord:
     target = run.cheap.inputs.target
-    return {
-        "schema": SCHEMA,
-        "version": version,
-        "skill": {"id": target.skill_id, "path": target.skill_path.as_posix()},
-        "cells": list(run.cells),
-        "agreement": [
-            {
-                "variant": found.variant,
-                "cases": found.cases,
-                "same": found.same,
-                "kappa": found.kappa,
-                "kappa_interval": found.kappa_interval,
-                "disagree": list(found.disagree),
-            }
+    return AgreementRecord(
+        version=version,
+        skill=SkillRef(target.skill_id, target.skill_path.as_posix()),
+        cells=run.cells,
+        agreement=tuple(
+            AgreementRow(
+                found.variant,
+                found.cases,
+                found.same,
+                found.kappa,
+                found.kappa_interval,
+                found.disagree,
+            )
             for found in run.found
-        ],
-        "errors": run.errors,
-        "reports": {
-            "stage_a": report_data(build_report(run.cheap, version)),
-            "stage_b": report_data(build_report(run.real, version)),
-        },
-        "exit_code": int(run.exit_code),
-    }
+        ),
+        errors=tuple(run.errors),
+        reports=StageReports(build_report(run.cheap, version), build_report(run.real, version)),
+        exit_code=int(run.exit_code),
+    )
 
 
 def record_stem(run: StageAgreement, when: datetime) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -18,9 +19,8 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
-from activation.report.codec import report_data
 from activation.report.markdown import escape
-from activation.report.model import build_report
+from activation.report.model import Report, build_report
 from activation.verdicts.figures import Count, figures
 
 SCHEMA = "activation-calibration/1"
@@ -125,41 +125,107 @@ class Calibration:
         return ExitCode.INCOMPLETE if self.errors else ExitCode.OK
 
 
-def calibration_data(calibration: Calibration, version: str) -> dict[str, object]:
+@dataclass(frozen=True)
+class SkillRef:
+    id: str
+    path: str
+    """Its SKILL.md, relative to the repository."""
+
+
+@dataclass(frozen=True)
+class Control:
+    """Whether a control was caught, and the cases it REGRESSED."""
+
+    detected: bool
+    regressed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SelfControl:
+    false_alarms: tuple[str, ...]
+    """The cases A/A REGRESSED although nothing changed."""
+
+
+@dataclass(frozen=True)
+class SiblingControl:
+    skill: str | None
+    """The sibling whose territory the control claimed."""
+    detected: bool
+    regressed: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CalibrationRecord:
+    """What `calibrate --json` writes (`activation-calibration/1`): each control's finding,
+    the suite's problems in words, and each comparison's full report."""
+
+    schema: Literal["activation-calibration/1"] = "activation-calibration/1"
+    version: str
+    stage: str
+    model: str | None
+    trials: int
+    alpha: float
+    skill: SkillRef
+    notice: str | None
+    """What answered, when it was the mock: its results mean nothing about the real agent."""
+    narrow: Control
+    broad: Control
+    self: SelfControl
+    sibling: SiblingControl | None
+    """None when no case expects a sibling skill."""
+    errors: tuple[str, ...]
+    """`comparison:case` for each ERROR case."""
+    problems: tuple[str, ...]
+    reports: dict[str, Report]
+    """Each comparison's report: narrow, broad, self and (when run) sibling."""
+    exit_code: int
+
+
+def calibration_record(calibration: Calibration, version: str) -> CalibrationRecord:
     spec, target = calibration.narrow.spec, calibration.narrow.inputs.target
-    return {
-        "schema": SCHEMA,
-        "version": version,
-        "stage": spec.stage,
-        "model": spec.model,
-        "trials": spec.trials,
-        "alpha": spec.alpha,
-        "skill": {"id": target.skill_id, "path": target.skill_path.as_posix()},
-        "notice": calibration.notice,
-        "narrow": {
-            "detected": bool(calibration.narrow_caught),
-            "regressed": calibration.narrow_caught,
-        },
-        "broad": {
-            "detected": bool(calibration.broad_caught),
-            "regressed": calibration.broad_caught,
-        },
-        "self": {"false_alarms": calibration.false_alarms},
-        "sibling": None
+    sibling = calibration.sibling_caught
+    return CalibrationRecord(
+        version=version,
+        stage=spec.stage,
+        model=spec.model,
+        trials=spec.trials,
+        alpha=spec.alpha,
+        skill=SkillRef(target.skill_id, target.skill_path.as_posix()),
+        notice=calibration.notice,
+        narrow=Control(bool(calibration.narrow_caught), tuple(calibration.narrow_caught)),
+        broad=Control(bool(calibration.broad_caught), tuple(calibration.broad_caught)),
+        self=SelfControl(tuple(calibration.false_alarms)),
+        sibling=None
         if calibration.sibling is None
-        else {
-            "skill": calibration.sibling_skill,
-            "detected": bool(calibration.sibling_caught),
-            "regressed": calibration.sibling_caught,
-        },
-        "errors": calibration.errors,
-        "problems": calibration.problems,
-        "reports": {
-            name: report_data(build_report(outcome, version, notice=calibration.notice))
+        else SiblingControl(calibration.sibling_skill, bool(sibling), tuple(sibling)),
+        errors=tuple(calibration.errors),
+        problems=tuple(calibration.problems),
+        reports={
+            name: build_report(outcome, version, notice=calibration.notice)
             for name, outcome in calibration.outcomes()
         },
-        "exit_code": int(calibration.exit_code),
-    }
+        exit_code=int(calibration.exit_code),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class BehaviorCalibrationRecord:
+    """What `calibrate --behavior --json` writes (`activation-behavior-calibration/1`): the
+    three checks and both runs' full reports."""
+
+    schema: Literal["activation-behavior-calibration/1"] = "activation-behavior-calibration/1"
+    version: str
+    exit_code: int
+    quiet: bool
+    """A/A (the skill against itself) flagged nothing."""
+    caught: bool
+    """The broken-body control REGRESSED a case."""
+    lift_shown: bool
+    """The suite sees the skill's effect over no skill."""
+    notice: str | None
+    """What answered the judge or the `llm` arm, when it was the mock."""
+    same: Report
+    broken: Report
 
 
 EXPECTATIONS = {

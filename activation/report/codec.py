@@ -1,10 +1,9 @@
-"""The report's JSON: one codec generated from the report's types, and its JSON Schema.
+"""The report's JSON: one codec generated from the report's types.
 
 msgspec turns the typed records into plain data and back (`to_builtins`, and `convert`,
-which validates every field against its type), and writes their JSON Schema; orjson reads
-and writes the bytes. So a field added to a record is in the JSON, read back and described
-by the schema with no change here. The schema ships with the package (`activation schema`
-prints it; a test keeps the committed file equal to what the types give).
+which validates every field against its type); orjson reads and writes the bytes. So a
+field added to a record is in the JSON, read back and described by the schema
+(report/schemas.py) with no change here.
 
 A report is written compact unless the whole record is asked for (`--full-record`): the
 trials of a case that is not flagged keep only what is judged, and no trial writes a field
@@ -25,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import MISSING, fields
-from importlib.resources import files
 from typing import Any
 
 import msgspec
@@ -38,8 +36,6 @@ from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
 READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
-SCHEMA_FILE = "report.schema.json"
-"""The shipped JSON Schema, beside this module."""
 
 
 JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades")
@@ -200,49 +196,3 @@ def parse_saved(data: object, source: str) -> Matrix:
         return msgspec.convert({**data, "cells": [report_data(cell) for cell in read]}, Matrix)
     except msgspec.ValidationError as error:
         raise InputError(f"{source}: a damaged activation report ({error})") from None
-
-
-def report_schema() -> dict[str, Any]:
-    """The JSON Schema of a report, of one cell or a matrix, from the types (a run that
-    stopped early writes only `schema`, `version`, `exit_code` and `error`)."""
-    (body, matrix), components = msgspec.json.schema_components(
-        [Report, Matrix], ref_template="#/$defs/{name}"
-    )
-    stopped = stopped_early(SCHEMA, "A run that stopped before it had verdicts (exit 2 or 4).")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "activation report",
-        "anyOf": [body, matrix, stopped],
-        "$defs": components,
-    }
-
-
-def stopped_early(schema: str, description: str) -> dict[str, Any]:
-    """The schema of the record a command writes when it stops before it has a result."""
-    return {
-        "title": "StoppedEarly",
-        "description": description,
-        "type": "object",
-        "properties": {
-            "schema": {"const": schema},
-            "version": {"type": "string"},
-            "exit_code": {"type": "integer"},
-            "error": {"type": "string"},
-        },
-        "required": ["schema", "version", "exit_code", "error"],
-        "additionalProperties": False,
-    }
-
-
-def schema_bytes(schema: dict[str, Any]) -> bytes:
-    """A schema as the shipped files hold it: sorted keys, indented, one final newline."""
-    return orjson.dumps(schema, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
-
-
-def schema_json() -> bytes:
-    return schema_bytes(report_schema())
-
-
-def shipped_schema() -> bytes:
-    """The schema file the package carries."""
-    return files("activation.report").joinpath(SCHEMA_FILE).read_bytes()

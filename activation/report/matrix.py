@@ -10,10 +10,11 @@ cell's `Report` (`activation-report/4`, as a run always wrote it) and read back 
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Shard, Status, Usage, gate
@@ -158,3 +159,17 @@ def changed_cells(matrix: Matrix) -> dict[str, dict[str, Status]]:
         for case_id, statuses in found.items()
         if any(status not in quiet for status in statuses.values())
     }
+
+
+if TYPE_CHECKING:
+    SavedRun: TypeAlias = Report | Matrix
+else:
+
+    class SavedRun(ABC):  # noqa: B024 (a name two records register under: nothing to implement)
+        """A run held in another document as its own JSON saves it: one cell's Report, or
+        the Matrix of several. To the type checker it is that union; msgspec takes at most
+        one dataclass per union, so to msgspec it is a name report/schemas.py describes and
+        reads, which both records are registered under."""
+
+    SavedRun.register(Report)
+    SavedRun.register(Matrix)

@@ -14,7 +14,7 @@ from typing import Literal
 from activation._errors import ExitCode
 from activation._models import VARIANTS, Status, Usage
 from activation.report import words
-from activation.report.matrix import Matrix
+from activation.report.matrix import Matrix, SavedRun
 from activation.report.model import Report
 from activation.verdicts.selection import Judged
 
@@ -88,7 +88,7 @@ class Suggestion:
     rounds: tuple[RoundRecord, ...]
     stopped: str
     """Why the search ended, in words."""
-    holdback: Report | Matrix | None = None
+    holdback: SavedRun | None = None
     """The holdback run as its JSON saves it: a one-cell run's report, or the matrix."""
     """The original against the chosen description on the holdback split (None when
     nothing was chosen, or the search could not finish)."""

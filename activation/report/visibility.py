@@ -14,9 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import msgspec
-import orjson
-
 from activation._errors import ExitCode
 from activation._models import VARIANTS, Inputs, VariantName
 from activation.inputs.lint import Finding
@@ -99,10 +96,6 @@ def visibility_report(views: Sequence[AgentView]) -> VisibilityReport:
     failed = any(view.less_visible for view in views)
     code = ExitCode.REGRESSED if failed else ExitCode.OK
     return VisibilityReport("activation-visibility/1", int(code), tuple(views))
-
-
-def visibility_json(report: VisibilityReport) -> bytes:
-    return orjson.dumps(msgspec.to_builtins(report), option=orjson.OPT_INDENT_2) + b"\n"
 
 
 # --- in words -------------------------------------------------------------------------------

@@ -636,9 +636,9 @@ def test_a_file_of_no_format_is_no_cases_file_but_a_broken_one_is_an_input_error
 def test_every_report_validates_against_the_shipped_schema(repo: Path, tmp_path: Path) -> None:
     import jsonschema
 
-    from activation.report.changed_schema import shipped_changed_schema
+    from activation.report.schemas import shipped_schema
 
-    validator = jsonschema.Draft202012Validator(orjson.loads(shipped_changed_schema()))
+    validator = jsonschema.Draft202012Validator(orjson.loads(shipped_schema("changed")))
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
     edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
     stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))

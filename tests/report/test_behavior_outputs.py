@@ -23,7 +23,7 @@ from activation._errors import ExitCode
 from activation._models import NO_LIFT_FAILS
 from activation.commands.main import main
 from activation.report import words
-from activation.report.codec import parse_report, report_data, report_json, report_schema
+from activation.report.codec import parse_report, report_data, report_json
 from activation.report.diff import compare
 from activation.report.html import render_html
 from activation.report.junit import render_junit
@@ -32,6 +32,7 @@ from activation.report.matrix import assembled, of_report
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
 from activation.report.model import Report
+from activation.report.schemas import report_schema
 from activation.verdicts.judge import Evidence, judge_all
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
 from tests.support.behavior_reports import behavior_report, shard_of

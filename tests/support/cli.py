@@ -23,7 +23,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.report.codec import report_schema
+from activation.report.schemas import report_schema
 from activation.trials.stage import Stage
 from tests.support.messages_api import FakeRequest
 from tests.support.skill_repo import case, write_cases

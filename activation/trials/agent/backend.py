@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import BinaryIO, Self
 
 import anyio
-import orjson
 from anyio.abc import ByteReceiveStream, Process
 
+from activation._documents import document_json
 from activation._errors import AuthError
 from activation._models import (
     AgentSettings,
@@ -175,7 +175,7 @@ class AgentBackend:
                 problem = self.adapter.check(skills, listings[variant])
                 if problem is not None:
                     self.unoffered[variant] = problem
-                record = orjson.dumps(skills_record(skills), option=orjson.OPT_INDENT_2)
+                record = document_json(skills_record(skills))
                 self.transcripts_dir.mkdir(parents=True, exist_ok=True)
                 (self.transcripts_dir / skills_file_name(variant)).write_bytes(record)
         except BaseException:

@@ -14,7 +14,9 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from activation._documents import document_of
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, VariantName
 from activation.inputs.frontmatter import read_sibling
@@ -56,25 +58,40 @@ class SkillSet:
         return self.skills[0]
 
 
-def skills_record(skills: SkillSet) -> dict[str, object]:
-    """What a detector needs of a variant's skills, kept beside its runs' transcripts so
-    `activation detect` can read one again: each skill's id, listed name and nonce."""
-    return {
-        "skills": [
-            {"id": skill.id, "name": skill.name, "nonce": skill.nonce} for skill in skills.skills
-        ]
-    }
+@dataclass(frozen=True)
+class RecordedSkill:
+    id: str
+    name: str | None
+    """The name it lists itself by (its frontmatter `name`)."""
+    nonce: str | None
+    """The nonce its copy carried (None: not marked)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillsRecord:
+    """What a detector needs of a variant's skills (`activation-skills/1`), kept beside its
+    runs' transcripts so `activation detect` can read one again."""
+
+    schema: Literal["activation-skills/1"] = "activation-skills/1"
+    skills: tuple[RecordedSkill, ...]
+    """The measured skill first, then the rest of the set and the catalog."""
+
+
+def skills_record(skills: SkillSet) -> SkillsRecord:
+    return SkillsRecord(
+        skills=tuple(RecordedSkill(skill.id, skill.name, skill.nonce) for skill in skills.skills)
+    )
 
 
 def skills_from_record(data: object, target: str, source: str) -> SkillSet:
     """The skills a saved record lists, `target` first (InputError when it lists no such
     skill or is not such a record)."""
-    entries = data.get("skills") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise InputError(f"{source}: not the skills record of a Stage B run")
+    try:
+        record = document_of(data, SkillsRecord)
+    except ValueError:
+        raise InputError(f"{source}: not the skills record of a Stage B run") from None
     found = [
-        SkillCopy(str(e.get("id")), Path(str(e.get("id"))), e.get("name"), e.get("nonce"))
-        for e in entries
+        SkillCopy(entry.id, Path(entry.id), entry.name, entry.nonce) for entry in record.skills
     ]
     chosen = [skill for skill in found if skill.id == target]
     if not chosen:
