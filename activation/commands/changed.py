@@ -11,17 +11,23 @@ Every input of every gate is read and checked before the first model call.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from activation import __version__
 from activation._errors import InputError
-from activation.commands.config import parse_settings
-from activation.commands.flags import BEHAVIOR, CHANGED
+from activation.commands.flags import CHANGED
+from activation.commands.requests import (
+    BehaviorRequest,
+    ChangedRequest,
+    RunRequest,
+    carried,
+    parse_request,
+    request_for,
+)
 from activation.commands.session import Session, stop_record_of
 
 if TYPE_CHECKING:
@@ -43,12 +49,13 @@ class Gate:
 
     run: GateRun
     stage: Stage
-    args: argparse.Namespace
+    request: RunRequest | BehaviorRequest
+    """The run the gate is: the main command's, or `activation behavior`'s."""
     cells: list[tuple[RunSpec, Inputs]]
 
 
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, _settings = parse_settings(CHANGED, argv)
+    args, _settings = parse_request("changed", ChangedRequest, argv)
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
@@ -58,8 +65,8 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.report.changed import CHANGED_SCHEMA
 
     session.adopt(args.debug, args.json, stop_record_of(CHANGED_SCHEMA))
-    args.only = only_of(args)
-    outputs = chosen_outputs(args, os.environ)
+    args = replace(args, only=only_of(args.only, args.only_from))
+    outputs = chosen_outputs(args.files, args.no_summary, os.environ)
     cwd = Path.cwd()
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
     base_ref = git_ref(args.base)
@@ -184,7 +191,7 @@ def holds_evals(repo: Path, folder: str, trigger: Set[str]) -> bool:
 
 def prepare(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -199,7 +206,7 @@ def prepare(
 
 def _activation(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -213,22 +220,10 @@ def _activation(
     only = chosen(args.only, [case.id for case in load_cases(cases).cases])
     if only == ():
         return None
-    gate_args = argparse.Namespace(
-        **{
-            **vars(args),
-            "repo": repo,
-            "skill_path": run.place.path,
-            "cases": cases,
-            "cases_format": None,
-            "baseline": args.base,
-            "candidate": args.head,
-            "only": only,
-            "shard": None,
-        }
-    )
-    stage = stage_of(gate_args, stages)
-    specs = cells_from(gate_args, stage)
-    inputs = inputs_from(gate_args, cwd, args.head)
+    gate = activation_request(args, repo, run, only)
+    stage = stage_of(gate, stages)
+    specs = cells_from(gate, stage)
+    inputs = inputs_from(gate, cwd, gate.candidate, gate.baseline)
     warnings = run_warnings(specs, inputs, bundled_cases=False)
     session.warn([f"{run.place.id}: {warning}" for warning in warnings])
     if only is None:
@@ -238,8 +233,24 @@ def _activation(
             session.say(f"{run.place.id}: its activation gate is left out: {error}")
             return None
     if args.dry_run:
-        return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])
+        return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
+    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
+
+
+def activation_request(
+    args: ChangedRequest, repo: Path, run: GateRun, only: tuple[str, ...] | None
+) -> RunRequest:
+    """The main command's request for an activation gate: `changed`'s flags (they are the
+    main command's), on the gate's skill and cases, its versions the base and the head."""
+    gate = {
+        "repo": repo,
+        "skill_path": run.place.path,
+        "cases": repo / run.suite,
+        "baseline": args.base,
+        "candidate": args.head,
+        "only": only,
+    }
+    return request_for("run", RunRequest, **{**carried(args, RunRequest), **gate})
 
 
 def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] | None:
@@ -247,41 +258,31 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
     return None if only is None else tuple(id for id in ids if id in only)
 
 
-def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[str]:
-    """`activation behavior`'s command line for a gate: the skill, its suite, the versions,
-    and what the two commands share (the agents, the cache, the cost ceiling, the seed,
-    `--fail-on weakened`)."""
-    argv = [
-        "--repo",
-        str(repo),
-        "--skill-path",
-        run.place.path,
-        "--suite",
-        str(repo / run.suite),
-        "--baseline",
-        args.base,
-        "--agent",
-        ",".join(args.agent),
-        "--seed",
-        str(args.seed),
-    ]
-    if args.head:
-        argv += ["--candidate", args.head]
-    if args.cache_dir is not None:
-        argv += ["--cache-dir", str(args.cache_dir)]
-    if args.no_cache:
-        argv.append("--no-cache")
-    argv += ["--cache-ttl", f"{args.cache_ttl}s"]
-    if args.max_cost_usd is not None:
-        argv += ["--max-cost-usd", str(args.max_cost_usd)]
-    if args.fail_on:
-        argv += ["--fail-on", args.fail_on]
-    return argv
+def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
+    """`activation behavior`'s request for a gate, with its own defaults: the skill, its
+    suite, the versions, and what the two commands share (the agents, the cache, the cost
+    ceiling, the seed, `--fail-on weakened`)."""
+    return request_for(
+        "behavior",
+        BehaviorRequest,
+        repo=repo,
+        skill_path=run.place.path,
+        suite=repo / run.suite,
+        baseline=args.base,
+        candidate=args.head,
+        agent=args.agent,
+        seed=args.seed,
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
+        cache_ttl=args.cache_ttl,
+        max_cost_usd=args.max_cost_usd,
+        fail_on=args.fail_on,
+    )
 
 
 def _behavior(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -295,15 +296,15 @@ def _behavior(
     only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
     if only == ():
         return None
-    gate_args = BEHAVIOR.parse(behavior_argv(args, repo, run))
+    gate = behavior_request(args, repo, run)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.behavior, suite)
-    specs = behavior_cells(gate_args, stage, inputs.behavior)
+    specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
-        return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])
+        return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
+    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
 
 
 def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
@@ -314,8 +315,8 @@ def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
 
     session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
     rerun = rerun_words(CHANGED, argv)
-    report = run_and_report(session, gate.args, rerun, gate.stage, gate.cells, ())
-    session.show(terminal_view(report, gate.args.show))
+    report = run_and_report(session, gate.request, rerun, gate.stage, gate.cells, ())
+    session.show(terminal_view(report, gate.request.show))
     return report
 
 
