@@ -26,7 +26,9 @@ from activation.commands.requests import (
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
+    from activation._models import Setting
     from activation.commands.runner import Stages
+    from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
 
 SUITE = Path("evals")
@@ -35,6 +37,22 @@ SUITE = Path("evals")
 
 def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_request("behavior", BehaviorRequest, argv)
+    from activation.commands.run import rerun_words
+
+    report = run_behavior(session, args, stages, settings, rerun_words(BEHAVIOR, argv))
+    return 0 if report is None else report.exit_code
+
+
+def run_behavior(
+    session: Session,
+    args: BehaviorRequest,
+    stages: Stages | None,
+    settings: Sequence[Setting] = (),
+    rerun: tuple[str, ...] = (),
+) -> Matrix | None:
+    """`activation behavior` on a request, from the command line or from Python: its
+    report, or None for a dry run; `settings` are what a dry run shows, `rerun` the
+    command that checks it again."""
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_lint import unread_warning
@@ -63,17 +81,16 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
     cells = shard_cells(session, args.shard, specs, inputs)
     if args.dry_run:
-        return show_plan(session, stage, cells, settings)
+        show_plan(session, stage, cells, settings)
+        return None
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    from activation.commands.run import rerun_words
-
-    report = run_and_report(session, args, rerun_words(BEHAVIOR, argv), stage, cells, ())
+    report = run_and_report(session, args, rerun, stage, cells, ())
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))
     session.write_report(report)
     write_outputs(session, report, outputs)
-    return report.exit_code
+    return report
 
 
 def suite_of(args: BehaviorInputs, cwd: Path) -> Path:

@@ -56,6 +56,17 @@ class Gate:
 
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, _settings = parse_request("changed", ChangedRequest, argv)
+    from activation.commands.run import rerun_words
+
+    report = run_changed(session, args, stages, rerun_words(CHANGED, argv))
+    return 0 if report is None else report.exit_code
+
+
+def run_changed(
+    session: Session, args: ChangedRequest, stages: Stages | None, rerun: tuple[str, ...] = ()
+) -> ChangedReport | None:
+    """`activation changed` on a request, from the command line or from Python: its
+    report, or None for a dry run; `rerun` is the command that checks it again."""
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
@@ -88,12 +99,13 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
         lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
         costs = cost_lines(gates, session.warn)
         session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
-        return 0
-    runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
+        return None
+    runs = [(gate.run, run_gate(session, gate, rerun)) for gate in gates]
     from activation.report.changed import build_changed
 
     report = build_changed(plan, runs, __version__, args.base, head_name, args.allow_untested)
-    return finish(session, report, outputs)
+    finish(session, report, outputs)
+    return report
 
 
 def read_versions(
@@ -307,14 +319,13 @@ def _behavior(
     return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
 
 
-def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
+def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
-    from activation.commands.run import rerun_words, run_and_report
+    from activation.commands.run import run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
     session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
-    rerun = rerun_words(CHANGED, argv)
     report = run_and_report(session, gate.request, rerun, gate.stage, gate.cells, ())
     session.show(terminal_view(report, gate.request.show))
     return report
@@ -359,7 +370,7 @@ def cost_lines(gates: Sequence[Gate], warn: Callable[[Sequence[str]], None]) -> 
     return lines
 
 
-def finish(session: Session, report: ChangedReport, outputs: Outputs) -> int:
+def finish(session: Session, report: ChangedReport, outputs: Outputs) -> None:
     """The combined report on the terminal, in every file asked for and the job summary."""
     from activation.report.changed import changed_file, changed_json, summary_lines
 
@@ -370,4 +381,3 @@ def finish(session: Session, report: ChangedReport, outputs: Outputs) -> int:
         session.write_file(path, changed_file(name, report, path), f"{name} report")
     if outputs.summary is not None:
         session.append_summary(outputs.summary, changed_file("markdown", report, outputs.summary))
-    return report.exit_code
