@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import FrozenInstanceError, fields
 from pathlib import Path
 
@@ -113,3 +114,16 @@ def test_an_activation_gate_is_the_main_runs_request_on_the_gates_skill_and_case
     )  # fmt: skip
     assert (built.trials, built.real, built.model, built.show) == (5, True, ("m1",), "flagged")
     assert (built.cases_format, built.simulate, built.full_record) == (None, False, False)
+
+
+SAME_NAME_OTHER_FLAG = {"--json", "--skill", "--behavior", "file", "--cases"}
+"""Names two different flags share (`detect --json` is a switch, `lint --behavior` a path),
+and `--cases`, whose per-command meanings differ (a matrix, a skill's, one file to lint)."""
+
+
+def test_each_flag_is_declared_once_and_its_variants_replace_only_what_differs() -> None:
+    source = (PACKAGE / "commands" / "flags.py").read_text(encoding="utf-8")
+    names = re.findall(r'(?:Flag|switch)\(\s*"([^"]+)"', source)
+    again = sorted({name for name in names if names.count(name) > 1} - SAME_NAME_OTHER_FLAG)
+    assert again == []
+    assert len(names) == len(set(names)) + 5  # each name in SAME_NAME_OTHER_FLAG twice
