@@ -3,8 +3,8 @@
 The public surface for use from Python, loaded lazily (PEP 562): `import activation` imports
 nothing heavy, and each name pulls in only its own module when first used. As httpx exports
 its client beside its mock transport, this exports the real backends beside the fake, the
-engine, the verdicts, the report and its codec. The command line is
-`activation.commands.main.main`.
+engine, the verdicts, the report and its codec, and the `behavior` and `changed` gates
+on typed requests. The command line is `activation.commands.main.main`.
 """
 
 from __future__ import annotations
@@ -56,6 +56,10 @@ _EXPORTS = {
     "parse_report": "activation.report.codec",
     "report_json": "activation.report.codec",
     "report_schema": "activation.report.schemas",
+    "behavior": "activation.commands.api",
+    "changed": "activation.commands.api",
+    "BehaviorRequest": "activation.commands.requests",
+    "ChangedRequest": "activation.commands.requests",
 }
 
 __all__ = [
@@ -65,9 +69,11 @@ __all__ = [
     "AuthError",
     "Backend",
     "BatchBackend",
+    "BehaviorRequest",
     "CachedBackend",
     "Case",
     "CaseVerdict",
+    "ChangedRequest",
     "ClassifierBackend",
     "ExitCode",
     "FakeBackend",
@@ -87,7 +93,9 @@ __all__ = [
     "TrialKey",
     "Usage",
     "at_rates",
+    "behavior",
     "build_report",
+    "changed",
     "execute",
     "execute_async",
     "judge",
@@ -129,6 +137,8 @@ if TYPE_CHECKING:
         TrialKey,
         Usage,
     )
+    from activation.commands.api import behavior, changed
+    from activation.commands.requests import BehaviorRequest, ChangedRequest
     from activation.inputs.frontmatter import read_description
     from activation.inputs.load import load_inputs
     from activation.report.codec import parse_report, report_json

@@ -10,7 +10,9 @@ from pathlib import Path
 import activation
 from tests.support.skill_repo import SkillRepos
 
-LIBRARY_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python.md"
+LIBRARY_ROOT = Path(__file__).resolve().parents[1]
+"""This checkout: the example imports its package, not whichever one is installed."""
+LIBRARY_PAGE = LIBRARY_ROOT / "docs" / "python.md"
 
 
 def test_every_exported_name_resolves() -> None:
@@ -20,7 +22,7 @@ def test_every_exported_name_resolves() -> None:
         "ClassifierBackend", "MessagesAPI", "MockModel", "BatchBackend", "AgentBackend",
         "FakeBackend", "CachedBackend", "Usage", "InputError", "AuthError", "ApiUnreachable",
         "judge", "judge_all", "parse_report", "report_json", "report_schema", "stage_named",
-        "execute", "execute_async",
+        "execute", "execute_async", "behavior", "changed", "BehaviorRequest", "ChangedRequest",
     }  # fmt: skip
     assert wanted <= set(activation.__all__)
 
@@ -40,7 +42,7 @@ def test_the_readme_library_example_runs_head_against_the_working_tree(
         plugin_dir="plugins/auth0", plugin_name="auth0", skill_name="auth0",
         candidate="Use when adding Auth0 to a web app.",
     )  # fmt: skip
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(made.root)}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(made.root), "PYTHONPATH": str(LIBRARY_ROOT)}
     done = subprocess.run(
         [fresh_python, "-c", library_example()],
         cwd=made.root, env=env, capture_output=True, text=True, check=False,
@@ -49,3 +51,5 @@ def test_the_readme_library_example_runs_head_against_the_working_tree(
     lines = done.stdout.splitlines()
     assert lines[0].startswith("REGRESSED git:HEAD ")  # the mock: HEAD against the edit
     assert lines[1].split()[0] in {"OK", "REGRESSED", "INCOMPLETE"}
+    assert "OK: nothing the change touched calls for a gate." in lines  # changed's own view
+    assert lines[-1] == "0 [('auth0:auth0', ('description',))]"  # changed: untested, allowed

@@ -7,7 +7,6 @@ controls beside the two variants.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,12 +16,19 @@ from typing import TYPE_CHECKING
 from activation._behavior import BehaviorCase
 from activation._errors import InputError
 from activation._models import CONTROLS, AgentSettings, Arm, RunSpec
-from activation.commands.config import parse_settings
 from activation.commands.flags import BEHAVIOR
+from activation.commands.requests import (
+    BehaviorInputs,
+    BehaviorRequest,
+    BehaviorTrials,
+    parse_request,
+)
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
+    from activation._models import Setting
     from activation.commands.runner import Stages
+    from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
 
 SUITE = Path("evals")
@@ -30,7 +36,23 @@ SUITE = Path("evals")
 
 
 def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, settings = parse_settings(BEHAVIOR, argv)
+    args, settings = parse_request("behavior", BehaviorRequest, argv)
+    from activation.commands.run import rerun_words
+
+    report = run_behavior(session, args, stages, settings, rerun_words(BEHAVIOR, argv))
+    return 0 if report is None else report.exit_code
+
+
+def run_behavior(
+    session: Session,
+    args: BehaviorRequest,
+    stages: Stages | None,
+    settings: Sequence[Setting] = (),
+    rerun: tuple[str, ...] = (),
+) -> Matrix | None:
+    """`activation behavior` on a request, from the command line or from Python: its
+    report, or None for a dry run; `settings` are what a dry run shows, `rerun` the
+    command that checks it again."""
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_lint import unread_warning
@@ -39,7 +61,7 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     from activation.trials.stage import stage_named
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
-    outputs = chosen_outputs(args, os.environ)
+    outputs = chosen_outputs(args.files, args.no_summary, os.environ)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
@@ -56,23 +78,22 @@ def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> i
     refuse_unsound(inputs.behavior, suite)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     session.warn(unread_warning(inputs.behavior, str(suite)))
-    specs = behavior_cells(args, stage, inputs.behavior)
-    cells = shard_cells(session, args, specs, inputs)
+    specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
+    cells = shard_cells(session, args.shard, specs, inputs)
     if args.dry_run:
-        return show_plan(session, stage, cells, settings)
+        show_plan(session, stage, cells, settings)
+        return None
     cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    from activation.commands.run import rerun_words
-
-    report = run_and_report(session, args, rerun_words(BEHAVIOR, argv), stage, cells, ())
+    report = run_and_report(session, args, rerun, stage, cells, ())
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))
     session.write_report(report)
     write_outputs(session, report, outputs)
-    return report.exit_code
+    return report
 
 
-def suite_of(args: argparse.Namespace, cwd: Path) -> Path:
+def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
     """`--suite`, else `evals/` at the repo root when there is one."""
     from activation.inputs.load import git_root
 
@@ -98,14 +119,16 @@ def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:
         )
 
 
-def arms_of(args: argparse.Namespace, cases: Sequence[BehaviorCase]) -> tuple[Arm, ...]:
-    """The controls the flags ask for; by default `none`, and `llm` when a case has a
-    system prompt for it (the seeds' baseline mode)."""
-    if args.no_control:
-        if args.arm is not None:
+def arms_of(
+    arm: tuple[str, ...] | None, no_control: bool, cases: Sequence[BehaviorCase]
+) -> tuple[Arm, ...]:
+    """The controls `--arm` and `--no-control` ask for; by default `none`, and `llm` when a
+    case has a system prompt for it (the seeds' baseline mode)."""
+    if no_control:
+        if arm is not None:
             raise InputError("--no-control runs no control arm: leave out --arm")
         return ()
-    asked = args.arm or ("none", *(("llm",) if any(case.system for case in cases) else ()))
+    asked = arm or ("none", *(("llm",) if any(case.system for case in cases) else ()))
     unknown = [arm for arm in asked if arm not in CONTROLS]
     if unknown:
         raise InputError(f"--arm {','.join(unknown)}: choose from {', '.join(CONTROLS)}")
@@ -113,10 +136,16 @@ def arms_of(args: argparse.Namespace, cases: Sequence[BehaviorCase]) -> tuple[Ar
 
 
 def behavior_cells(
-    args: argparse.Namespace, stage: Stage, cases: Sequence[BehaviorCase]
+    args: BehaviorTrials,
+    stage: Stage,
+    cases: Sequence[BehaviorCase],
+    arm: tuple[str, ...] | None,
+    no_control: bool,
+    fail_on: str | None,
 ) -> tuple[RunSpec, ...]:
-    """One spec per cell (each agent with each model), with Stage C's own defaults."""
-    from activation.commands.runner import ceiling_priced, check_escalation, executables
+    """One spec per cell (each agent with each model), with Stage C's own defaults, the
+    controls `--arm` and `--no-control` ask for and the status `--fail-on` adds."""
+    from activation.commands.runner import ceiling_priced, check_escalation
     from activation.inputs.load import load_pricing
 
     check_escalation(args.trials, args.max_trials)
@@ -129,12 +158,12 @@ def behavior_cells(
         seed=args.seed,
         concurrency=args.concurrency,
         agent=AgentSettings(
-            args.max_turns, args.timeout, keep_workspaces=keep, executables=executables(args)
+            args.max_turns, args.timeout, keep_workspaces=keep, executables=dict(args.executables)
         ),
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
-        fail_on=(args.fail_on,) if args.fail_on else (),
-        arms=arms_of(args, cases),
+        fail_on=(fail_on,) if fail_on else (),
+        arms=arms_of(arm, no_control, cases),
         invoke=args.invoke,
         judge_model=args.judge_model,
     )

@@ -9,7 +9,6 @@ SKILL.md whose body is plausible and wrong, an older API say), which must REGRES
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,8 +16,7 @@ from activation import __version__
 from activation._documents import document_json
 from activation._errors import ExitCode, InputError
 from activation._models import Inputs, RunOutcome, RunSpec, Status
-from activation.commands.config import parse_settings
-from activation.commands.flags import BEHAVIOR_CALIBRATE
+from activation.commands.requests import BehaviorCalibrateRequest, parse_request
 from activation.commands.runner import Stages, open_store, run_trials
 from activation.commands.session import Session, stop_record_of
 from activation.report.calibration import BehaviorCalibrationRecord
@@ -112,7 +110,7 @@ def calibration_record(found: BehaviorCalibration) -> BehaviorCalibrationRecord:
 
 
 def main_behavior_calibration(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, _settings = parse_settings(BEHAVIOR_CALIBRATE, argv)
+    args, _settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
     session.adopt(args.debug, args.json, stop_record_of(SCHEMA))
     from activation.commands.behavior import behavior_cells, refuse_unsound, suite_of
     from activation.inputs.behavior_load import load_behavior_inputs, with_tree
@@ -128,8 +126,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
                                 only=args.only, alone=True)  # fmt: skip
     refuse_unsound(same.behavior, suite)
     broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target)
-    chosen = argparse.Namespace(**vars(args), arm=("none",), no_control=False, fail_on=None)
-    (spec, *more) = behavior_cells(chosen, stage, same.behavior)
+    (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
     if more:
         raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")
     spec = stage.preflight(spec)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,8 +10,7 @@ from activation import __version__
 from activation._documents import document_json
 from activation._errors import InputError
 from activation._models import Inputs, RunSpec
-from activation.commands.config import parse_settings
-from activation.commands.flags import CALIBRATE
+from activation.commands.requests import CalibrateRequest, parse_request
 from activation.commands.runner import (
     Stages,
     inputs_from,
@@ -38,13 +36,13 @@ from activation.store import TrialStore
 from activation.trials.stage import Stage
 
 
-def comparison_inputs(args: argparse.Namespace, cwd: Path) -> tuple[dict[str, Inputs], str | None]:
+def comparison_inputs(args: CalibrateRequest, cwd: Path) -> tuple[dict[str, Inputs], str | None]:
     """The comparisons, all validated before the first call, and the sibling whose
     territory the sibling control claims (None, and no such control, when no case expects
     a sibling)."""
     from activation.inputs.load import resolve_variant
 
-    real = inputs_from(args, cwd, candidate=None)
+    real = inputs_from(args, cwd, None, args.baseline)
     if args.baseline is None:  # the real description is the working tree's
         real = replace(real, baseline=real.candidate)
     controls = {
@@ -119,7 +117,7 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
         from activation.commands.behavior_calibrate import main_behavior_calibration
 
         return main_behavior_calibration(session, argv, stages)
-    args, _settings = parse_settings(CALIBRATE, argv)
+    args, _settings = parse_request("calibrate", CalibrateRequest, argv)
     schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA
     session.adopt(args.debug, args.json, stop_record_of(schema))
     if args.record is not None and args.record.exists() and not args.record.is_dir():
@@ -159,7 +157,7 @@ def spot_checks(inputs: Inputs, only: bool) -> Inputs:
     return replace(inputs, cases=chosen)
 
 
-def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | None) -> int:
+def main_agreement(session: Session, args: CalibrateRequest, stages: Stages | None) -> int:
     """Stage A, then Stage B, on the same cases: how far the cheap stage can be trusted."""
     from activation.report.agreement import (
         StageAgreement,
@@ -175,7 +173,7 @@ def main_agreement(session: Session, args: argparse.Namespace, stages: Stages | 
     inputs = spot_checks(comparisons["narrow"], args.only is not None)
     picked = {}
     for real in (False, True):
-        asked = argparse.Namespace(**{**vars(args), "real": real})
+        asked = replace(args, real=real)
         stage = stage_of(asked, stages)
         spec = spec_from(asked, stage, "calibrate --agreement")
         picked[real] = (stage, stage.preflight(spec))

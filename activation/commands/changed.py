@@ -11,17 +11,23 @@ Every input of every gate is read and checked before the first model call.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from activation import __version__
 from activation._errors import InputError
-from activation.commands.config import parse_settings
-from activation.commands.flags import BEHAVIOR, CHANGED
+from activation.commands.flags import CHANGED
+from activation.commands.requests import (
+    BehaviorRequest,
+    ChangedRequest,
+    RunRequest,
+    carried,
+    parse_request,
+    request_for,
+)
 from activation.commands.session import Session, stop_record_of
 from activation.inputs.cases import refuse_problems
 
@@ -45,12 +51,24 @@ class Gate:
 
     run: GateRun
     stage: Stage
-    args: argparse.Namespace
+    request: RunRequest | BehaviorRequest
+    """The run the gate is: the main command's, or `activation behavior`'s."""
     cells: list[tuple[RunSpec, Inputs]]
 
 
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, _settings = parse_settings(CHANGED, argv)
+    args, _settings = parse_request("changed", ChangedRequest, argv)
+    from activation.commands.run import rerun_words
+
+    report = run_changed(session, args, stages, rerun_words(CHANGED, argv))
+    return 0 if report is None else report.exit_code
+
+
+def run_changed(
+    session: Session, args: ChangedRequest, stages: Stages | None, rerun: tuple[str, ...] = ()
+) -> ChangedReport | None:
+    """`activation changed` on a request, from the command line or from Python: its
+    report, or None for a dry run; `rerun` is the command that checks it again."""
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
@@ -60,8 +78,8 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     from activation.report.changed import CHANGED_SCHEMA
 
     session.adopt(args.debug, args.json, stop_record_of(CHANGED_SCHEMA))
-    args.only = only_of(args)
-    outputs = chosen_outputs(args, os.environ)
+    args = replace(args, only=only_of(args.only, args.only_from))
+    outputs = chosen_outputs(args.files, args.no_summary, os.environ)
     cwd = Path.cwd()
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
     base_ref = git_ref(args.base)
@@ -86,12 +104,13 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
         lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
         costs = cost_lines(gates, session.warn)
         session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
-        return 0
-    runs = [(gate.run, run_gate(session, gate, argv)) for gate in gates]
+        return None
+    runs = [(gate.run, run_gate(session, gate, rerun)) for gate in gates]
     from activation.report.changed import build_changed
 
     report = build_changed(plan, runs, __version__, args.base, head_name, args.allow_untested)
-    return finish(session, report, outputs)
+    finish(session, report, outputs)
+    return report
 
 
 def read_versions(
@@ -130,7 +149,7 @@ def find_suites(
 
 def prepare(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -145,7 +164,7 @@ def prepare(
 
 def _activation(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -159,22 +178,10 @@ def _activation(
     only = chosen(args.only, [case.id for case in load_given(cases, cwd).cases])
     if only == ():
         return None
-    gate_args = argparse.Namespace(
-        **{
-            **vars(args),
-            "repo": repo,
-            "skill_path": run.place.path,
-            "cases": cases,
-            "cases_format": None,
-            "baseline": args.base,
-            "candidate": args.head,
-            "only": only,
-            "shard": None,
-        }
-    )
-    stage = stage_of(gate_args, stages)
-    specs = cells_from(gate_args, stage)
-    inputs = inputs_from(gate_args, cwd, args.head)
+    gate = activation_request(args, repo, run, only)
+    stage = stage_of(gate, stages)
+    specs = cells_from(gate, stage)
+    inputs = inputs_from(gate, cwd, gate.candidate, gate.baseline)
     warnings = run_warnings(specs, inputs, bundled_cases=False)
     session.warn([f"{run.place.id}: {warning}" for warning in warnings])
     if only is None:
@@ -184,8 +191,24 @@ def _activation(
             session.say(f"{run.place.id}: its activation gate is left out: {error}")
             return None
     if args.dry_run:
-        return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])
+        return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
+    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
+
+
+def activation_request(
+    args: ChangedRequest, repo: Path, run: GateRun, only: tuple[str, ...] | None
+) -> RunRequest:
+    """The main command's request for an activation gate: `changed`'s flags (they are the
+    main command's), on the gate's skill and cases, its versions the base and the head."""
+    gate = {
+        "repo": repo,
+        "skill_path": run.place.path,
+        "cases": [repo / path for path in run.files or (run.suite,)],
+        "baseline": args.base,
+        "candidate": args.head,
+        "only": only,
+    }
+    return request_for("run", RunRequest, **{**carried(args, RunRequest), **gate})
 
 
 def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] | None:
@@ -193,41 +216,31 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
     return None if only is None else tuple(id for id in ids if id in only)
 
 
-def behavior_argv(args: argparse.Namespace, repo: Path, run: GateRun) -> list[str]:
-    """`activation behavior`'s command line for a gate: the skill, its suite, the versions,
-    and what the two commands share (the agents, the cache, the cost ceiling, the seed,
-    `--fail-on weakened`)."""
-    argv = [
-        "--repo",
-        str(repo),
-        "--skill-path",
-        run.place.path,
-        "--suite",
-        str(repo / run.suite),
-        "--baseline",
-        args.base,
-        "--agent",
-        ",".join(args.agent),
-        "--seed",
-        str(args.seed),
-    ]
-    if args.head:
-        argv += ["--candidate", args.head]
-    if args.cache_dir is not None:
-        argv += ["--cache-dir", str(args.cache_dir)]
-    if args.no_cache:
-        argv.append("--no-cache")
-    argv += ["--cache-ttl", f"{args.cache_ttl}s"]
-    if args.max_cost_usd is not None:
-        argv += ["--max-cost-usd", str(args.max_cost_usd)]
-    if args.fail_on:
-        argv += ["--fail-on", args.fail_on]
-    return argv
+def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
+    """`activation behavior`'s request for a gate, with its own defaults: the skill, its
+    suite, the versions, and what the two commands share (the agents, the cache, the cost
+    ceiling, the seed, `--fail-on weakened`)."""
+    return request_for(
+        "behavior",
+        BehaviorRequest,
+        repo=repo,
+        skill_path=run.place.path,
+        suite=repo / run.suite,
+        baseline=args.base,
+        candidate=args.head,
+        agent=args.agent,
+        seed=args.seed,
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
+        cache_ttl=args.cache_ttl,
+        max_cost_usd=args.max_cost_usd,
+        fail_on=args.fail_on,
+    )
 
 
 def _behavior(
     session: Session,
-    args: argparse.Namespace,
+    args: ChangedRequest,
     stages: Stages | None,
     repo: Path,
     cwd: Path,
@@ -241,27 +254,26 @@ def _behavior(
     only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
     if only == ():
         return None
-    gate_args = BEHAVIOR.parse(behavior_argv(args, repo, run))
+    gate = behavior_request(args, repo, run)
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.behavior, suite)
-    specs = behavior_cells(gate_args, stage, inputs.behavior)
+    specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
-        return Gate(run, stage, gate_args, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate_args, [(stage.preflight(spec), inputs) for spec in specs])
+        return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
+    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
 
 
-def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
+def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
-    from activation.commands.run import rerun_words, run_and_report
+    from activation.commands.run import run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
     session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
-    rerun = rerun_words(CHANGED, argv)
-    report = run_and_report(session, gate.args, rerun, gate.stage, gate.cells, ())
-    session.show(terminal_view(report, gate.args.show))
+    report = run_and_report(session, gate.request, rerun, gate.stage, gate.cells, ())
+    session.show(terminal_view(report, gate.request.show))
     return report
 
 
@@ -304,7 +316,7 @@ def cost_lines(gates: Sequence[Gate], warn: Callable[[Sequence[str]], None]) -> 
     return lines
 
 
-def finish(session: Session, report: ChangedReport, outputs: Outputs) -> int:
+def finish(session: Session, report: ChangedReport, outputs: Outputs) -> None:
     """The combined report on the terminal, in every file asked for and the job summary."""
     from activation.report.changed import changed_file, changed_json, summary_lines
 
@@ -315,4 +327,3 @@ def finish(session: Session, report: ChangedReport, outputs: Outputs) -> int:
         session.write_file(path, changed_file(name, report, path), f"{name} report")
     if outputs.summary is not None:
         session.append_summary(outputs.summary, changed_file("markdown", report, outputs.summary))
-    return report.exit_code

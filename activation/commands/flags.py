@@ -427,76 +427,78 @@ CATALOG = Flag(
     Path,
     toml=PATH,
 )
-MATRIX_INPUTS = (
-    *TARGET,
-    CASES,
-    CASES_FORMAT,
-    DISTRACTORS,
-    CATALOG,
-    Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard),
-)
+SHARD = Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard)
+MATRIX_INPUTS = (*TARGET, CASES, CASES_FORMAT, DISTRACTORS, CATALOG, SHARD)
 CONCURRENCY_SHOWN = {
     "A": f"auto: from {CONCURRENCY}, up to {MAX_CONCURRENCY}",
     "B": AGENT_CONCURRENCY,
 }
+TRIALS_FLAG = Flag(
+    "--trials",
+    "N",
+    "trials per case and variant in the first round",
+    positive_int,
+    TRIALS,
+    toml=INTEGER,
+)
+MAX_TRIALS_FLAG = Flag(
+    "--max-trials",
+    "N",
+    "trials per variant on escalation",
+    positive_int,
+    shown=MAX_TRIALS,
+    toml=INTEGER,
+)
+SEED_FLAG = Flag("--seed", "N", "menu shuffle seed", int, SEED, toml=INTEGER)
+ALPHA_FLAG = Flag(
+    "--alpha",
+    "P",
+    "significance level, on q-values across the run",
+    probability,
+    ALPHA,
+    toml=NUMBER,
+)
+AGENTS_FLAG = Flag(
+    "--agent",
+    "NAME[,NAME]",
+    f"the agent, or several (one cell each), whose listing and load action are measured: "
+    f"{', '.join(known())}",
+    agents,
+    default=(AGENT,),
+    shown=AGENT,
+)
+FAIL_ON_FLAG = Flag(
+    "--fail-on",
+    "STATUS",
+    "also fail the gate (exit 1) on WEAKENED cases",
+    choices=("weakened",),
+)
+MODEL_FLAG = Flag(
+    "--model",
+    "ID[,ID]",
+    "model id, or several (one cell each); mock: the offline mock model; "
+    "openai:<id>: an OpenAI model; openai-compatible:<id>: a model on the server at "
+    "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL (vLLM, llama.cpp)",
+    listed,
+    shown={"A": MODEL, "B": "the CLI's own default"},
+)
+CONCURRENCY_FLAG = Flag(
+    "--concurrency",
+    "N|auto[:N]",
+    "trials in flight at once",
+    concurrency,
+    shown=CONCURRENCY_SHOWN,
+    toml=(int, str),
+)
 TRIAL_OPTIONS = (
-    Flag(
-        "--trials",
-        "N",
-        "trials per case and variant in the first round",
-        positive_int,
-        TRIALS,
-        toml=INTEGER,
-    ),
-    Flag(
-        "--max-trials",
-        "N",
-        "trials per variant on escalation",
-        positive_int,
-        shown=MAX_TRIALS,
-        toml=INTEGER,
-    ),
-    Flag(
-        "--model",
-        "ID[,ID]",
-        "model id, or several (one cell each); mock: the offline mock model; "
-        "openai:<id>: an OpenAI model; openai-compatible:<id>: a model on the server at "
-        "ACTIVATION_OPENAI_COMPATIBLE_BASE_URL (vLLM, llama.cpp)",
-        listed,
-        shown={"A": MODEL, "B": "the CLI's own default"},
-    ),
-    Flag("--seed", "N", "menu shuffle seed", int, SEED, toml=INTEGER),
-    Flag(
-        "--alpha",
-        "P",
-        "significance level, on q-values across the run",
-        probability,
-        ALPHA,
-        toml=NUMBER,
-    ),
-    Flag(
-        "--concurrency",
-        "N|auto[:N]",
-        "trials in flight at once",
-        concurrency,
-        shown=CONCURRENCY_SHOWN,
-        toml=(int, str),
-    ),
-    Flag(
-        "--agent",
-        "NAME[,NAME]",
-        f"the agent, or several (one cell each), whose listing and load action are measured: "
-        f"{', '.join(known())}",
-        agents,
-        default=(AGENT,),
-        shown=AGENT,
-    ),
-    Flag(
-        "--fail-on",
-        "STATUS",
-        "also fail the gate (exit 1) on WEAKENED cases",
-        choices=("weakened",),
-    ),
+    TRIALS_FLAG,
+    MAX_TRIALS_FLAG,
+    MODEL_FLAG,
+    SEED_FLAG,
+    ALPHA_FLAG,
+    CONCURRENCY_FLAG,
+    AGENTS_FLAG,
+    FAIL_ON_FLAG,
     switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
     switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
 )
@@ -560,6 +562,10 @@ FULL_RECORD = switch(
     "keep every trial's detail in the JSON report (evidence, usage, transcript); by default "
     "only flagged cases' trials keep theirs",
 )
+MAX_TURNS_FLAG = Flag(
+    "--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS, toml=INTEGER
+)
+TIMEOUT_FLAG = Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT, toml=NUMBER)
 STAGE_B_OPTIONS = (
     switch("--real", f"Stage B: run the real agent CLI ({', '.join(a.title for a in every())})"),
     *(
@@ -571,8 +577,8 @@ STAGE_B_OPTIONS = (
         )
         for agent in every()
     ),
-    Flag("--max-turns", "N", "agent turns per run", positive_int, MAX_TURNS, toml=INTEGER),
-    Flag("--timeout", "SECONDS", "seconds per run", positive_float, TIMEOUT, toml=NUMBER),
+    MAX_TURNS_FLAG,
+    TIMEOUT_FLAG,
 )
 RUN_SECTIONS: tuple[Section, ...] = (
     ("inputs", MATRIX_INPUTS),
@@ -589,6 +595,12 @@ BROAD = BUNDLED_CONTROLS / "broad" / "SKILL.md"
 BUNDLED = "the bundled one, written for auth0"
 SPEC = "git:<ref> or a SKILL.md path"
 ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
+BASELINE_FLAG = Flag("--baseline", "SPEC", SPEC, default=BASELINE)
+CANDIDATE_FLAG = Flag("--candidate", "SPEC", SPEC, shown="the working tree")
+DRY_RUN = switch(
+    "--dry-run",
+    "validate, plan and show the settings that differ from their defaults; no model call",
+)
 ONLY_FROM = Flag(
     "--only-from",
     "REPORT",
@@ -614,8 +626,8 @@ RUN = Command(
         (
             "inputs",
             (
-                Flag("--baseline", "SPEC", SPEC, default=BASELINE),
-                Flag("--candidate", "SPEC", SPEC, shown="the working-tree SKILL.md"),
+                BASELINE_FLAG,
+                replace(CANDIDATE_FLAG, shown="the working-tree SKILL.md"),
                 ONLY,
                 ONLY_FROM,
             ),
@@ -624,11 +636,7 @@ RUN = Command(
         (
             None,
             (
-                switch(
-                    "--dry-run",
-                    "validate, plan and show the settings that differ from their defaults; "
-                    "no model call",
-                ),
+                DRY_RUN,
                 switch(
                     "--simulate",
                     "with --dry-run: simulate what these settings can detect (a few seconds)",
@@ -656,10 +664,10 @@ CALIBRATE = Command(
         (
             "inputs",
             (
-                Flag(
-                    "--baseline",
-                    "SPEC",
-                    "the real description: " + SPEC,
+                replace(
+                    BASELINE_FLAG,
+                    help="the real description: " + SPEC,
+                    default=None,
                     shown="the working tree",
                 ),
                 Flag(
@@ -758,7 +766,7 @@ SUGGEST = Command(
             ),
         ),
         ("outputs", (*REPORT_OUTPUTS[1:], NO_SUMMARY)),
-        (None, (switch("--dry-run", "estimate the cost of the whole run; no model call"), DEBUG)),
+        (None, (replace(DRY_RUN, help="estimate the cost of the whole run; no model call"), DEBUG)),
     ),
     RUN_EPILOG,
     settings=True,
@@ -787,9 +795,7 @@ LINT = Command(
                 ),
                 CASES_FORMAT,
                 *TARGET,
-                Flag(
-                    "--candidate", "SPEC", "description to lint: " + SPEC, shown="the working tree"
-                ),
+                replace(CANDIDATE_FLAG, help="description to lint: " + SPEC),
                 DISTRACTORS,
                 CATALOG,
                 Flag(
@@ -862,11 +868,9 @@ MERGE = Command(
         (
             "outputs",
             (
-                Flag(
-                    "--json",
-                    "PATH",
-                    "write the merged JSON report; gzipped when PATH ends in .gz",
-                    Path,
+                replace(
+                    JSON,
+                    help="write the merged JSON report; gzipped when PATH ends in .gz",
                 ),
                 FULL_RECORD,
                 *REPORT_OUTPUTS,
@@ -895,12 +899,13 @@ DETECT = Command(
                     "the skill id, '<plugin>:<skill folder>' (the bare skill name is also matched)",
                     required=True,
                 ),
-                Flag(
-                    "--agent",
-                    "NAME",
-                    "whose transcript it is",
-                    agent_name,
+                replace(
+                    AGENTS_FLAG,
+                    metavar="NAME",
+                    help="whose transcript it is",
+                    convert=agent_name,
                     default=AGENT,
+                    shown=None,
                 ),
                 Flag(
                     "--exit-code",
@@ -982,44 +987,35 @@ BEHAVIOR = Command(
                     Path,
                     shown=SUITE_DEFAULT,
                 ),
-                Flag("--baseline", "SPEC", SPEC, default=BASELINE),
-                Flag("--candidate", "SPEC", SPEC, shown="the working tree"),
+                BASELINE_FLAG,
+                CANDIDATE_FLAG,
                 ONLY,
                 CATALOG,
-                Flag("--shard", "I/N", "run only shard I of N of the cases", shard),
+                replace(SHARD, help="run only shard I of N of the cases"),
             ),
         ),
         (
             "trials",
             (
-                Flag(
-                    "--trials",
-                    "N",
-                    "agent runs per case and arm in the first round",
-                    positive_int,
-                    _config.BEHAVIOR_TRIALS,
+                replace(
+                    TRIALS_FLAG,
+                    help="agent runs per case and arm in the first round",
+                    default=_config.BEHAVIOR_TRIALS,
                 ),
-                Flag(
-                    "--max-trials",
-                    "N",
-                    "agent runs per variant on escalation",
-                    positive_int,
-                    _config.BEHAVIOR_MAX_TRIALS,
+                replace(
+                    MAX_TRIALS_FLAG,
+                    help="agent runs per variant on escalation",
+                    default=_config.BEHAVIOR_MAX_TRIALS,
+                    shown=None,
                 ),
-                Flag(
-                    "--model",
-                    "ID[,ID]",
-                    "the agent's model, or several (one cell each)",
-                    listed,
+                replace(
+                    MODEL_FLAG,
+                    help="the agent's model, or several (one cell each)",
                     shown="the CLI's own default",
                 ),
-                Flag(
-                    "--agent",
-                    "NAME[,NAME]",
-                    f"the agent, or several (one cell each): {', '.join(known())}",
-                    agents,
-                    default=(AGENT,),
-                    shown=AGENT,
+                replace(
+                    AGENTS_FLAG,
+                    help=f"the agent, or several (one cell each): {', '.join(known())}",
                 ),
                 Flag(
                     "--arm",
@@ -1044,13 +1040,20 @@ BEHAVIOR = Command(
                     "the model that answers the judge graders",
                     default=_config.BEHAVIOR_JUDGE_MODEL,
                 ),
-                Flag("--seed", "N", "seed", int, SEED),
-                Flag("--alpha", "P", "significance level, on q-values", probability, ALPHA),
-                Flag("--concurrency", "N", "agent runs at once", positive_int, AGENT_CONCURRENCY),
-                Flag(
-                    "--fail-on",
-                    "STATUS",
-                    "also fail the gate (exit 1) on WEAKENED cases, or when the skill shows "
+                replace(SEED_FLAG, help="seed"),
+                replace(ALPHA_FLAG, help="significance level, on q-values"),
+                replace(
+                    CONCURRENCY_FLAG,
+                    metavar="N",
+                    help="agent runs at once",
+                    convert=positive_int,
+                    default=AGENT_CONCURRENCY,
+                    shown=None,
+                    toml=INTEGER,
+                ),
+                replace(
+                    FAIL_ON_FLAG,
+                    help="also fail the gate (exit 1) on WEAKENED cases, or when the skill shows "
                     "no lift over the none arm",
                     choices=(WEAKENED_FAILS, NO_LIFT_FAILS),
                 ),
@@ -1061,20 +1064,8 @@ BEHAVIOR = Command(
             "agent",
             (
                 *STAGE_B_OPTIONS[1:-2],
-                Flag(
-                    "--max-turns",
-                    "N",
-                    "agent turns per run",
-                    positive_int,
-                    _config.BEHAVIOR_MAX_TURNS,
-                ),
-                Flag(
-                    "--timeout",
-                    "SECONDS",
-                    "seconds per run",
-                    positive_float,
-                    _config.BEHAVIOR_TIMEOUT,
-                ),
+                replace(MAX_TURNS_FLAG, default=_config.BEHAVIOR_MAX_TURNS),
+                replace(TIMEOUT_FLAG, default=_config.BEHAVIOR_TIMEOUT),
                 Flag(
                     "--keep-workspaces",
                     "DIR",
@@ -1087,7 +1078,7 @@ BEHAVIOR = Command(
         (
             None,
             (
-                switch("--dry-run", "validate and plan: arms, cells, cost; no agent run"),
+                replace(DRY_RUN, help="validate and plan: arms, cells, cost; no agent run"),
                 DEBUG,
             ),
         ),
@@ -1142,8 +1133,8 @@ VISIBILITY = Command(
             "inputs",
             (
                 *TARGET,
-                Flag("--candidate", "SPEC", "the set at: " + SPEC, shown="the working tree"),
-                Flag("--baseline", "SPEC", "compare with the set at: " + SPEC),
+                replace(CANDIDATE_FLAG, help="the set at: " + SPEC),
+                replace(BASELINE_FLAG, help="compare with the set at: " + SPEC, default=None),
                 CATALOG,
                 switch("--user-skills", "list each agent's own user skill folders too"),
             ),
@@ -1151,17 +1142,17 @@ VISIBILITY = Command(
         (
             "agents",
             (
-                Flag(
-                    "--agent",
-                    "NAME[,NAME]",
-                    f"the agents whose listing is shown: {', '.join(known())}",
-                    agents,
+                replace(
+                    AGENTS_FLAG,
+                    help=f"the agents whose listing is shown: {', '.join(known())}",
+                    default=None,
                     shown="every agent",
                 ),
-                Flag(
-                    "--model",
-                    "ID",
-                    "the model each listing is rendered for (its budget may depend on it)",
+                replace(
+                    MODEL_FLAG,
+                    metavar="ID",
+                    help="the model each listing is rendered for (its budget may depend on it)",
+                    convert=None,
                     shown="each CLI's own default",
                 ),
             ),
@@ -1169,7 +1160,7 @@ VISIBILITY = Command(
         (
             "outputs",
             (
-                Flag("--json", "PATH", "write the verdicts and listings as JSON", Path),
+                replace(JSON, help="write the verdicts and listings as JSON"),
                 switch("--no-listing", "leave the listings' text out of the terminal view"),
             ),
         ),
@@ -1234,12 +1225,10 @@ CHANGED = Command(
                 DISTRACTORS,
                 CATALOG,
                 switch("--allow-untested", "a changed skill with no cases does not fail"),
-                Flag(
-                    "--only",
-                    "IDS",
-                    "comma-separated case ids: each gate runs those of its cases (a gate with "
-                    "none of them is left out)",
-                    parse_only,
+                replace(
+                    ONLY,
+                    help="comma-separated case ids: each gate runs those of its cases (a gate "
+                    "with none of them is left out)",
                 ),
                 ONLY_FROM,
             ),
@@ -1251,7 +1240,7 @@ CHANGED = Command(
         (
             None,
             (
-                switch("--dry-run", "find the changes and show what would run; no model call"),
+                replace(DRY_RUN, help="find the changes and show what would run; no model call"),
                 DEBUG,
             ),
         ),

@@ -11,15 +11,13 @@ Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad inpu
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
 from activation._errors import ExitCode, InputError
 from activation._models import Skill, Target
-from activation.commands.config import parse_settings
-from activation.commands.flags import LINT
+from activation.commands.requests import LintRequest, parse_request
 from activation.commands.session import Session
 from activation.inputs.frontmatter import SkillDocument, split_document
 from activation.inputs.lint import Finding, Menu, lint
@@ -95,7 +93,7 @@ NO_SKILL_HERE = (
 
 
 def target_and_menu(
-    args: argparse.Namespace, written_for: str | None
+    args: LintRequest, written_for: str | None
 ) -> tuple[Target | None, str | None, Menu | None, str | None]:
     """The description to check, resolved the way the main command resolves the candidate,
     the menu it would be listed in (its set, the distractors, the catalog), and why only
@@ -130,7 +128,7 @@ def target_and_menu(
     return target, description, menu, None
 
 
-def menu_of(target: Target, args: argparse.Namespace) -> tuple[str, Menu]:
+def menu_of(target: Target, args: LintRequest) -> tuple[str, Menu]:
     """The target's description at `--candidate` (else the working tree) and the menu it
     would be listed in: its set, the distractors the run would add, the catalog."""
     from activation.inputs.distractors import distractors_folder
@@ -159,7 +157,7 @@ def menu_of(target: Target, args: argparse.Namespace) -> tuple[str, Menu]:
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
-    args, _settings = parse_settings(LINT, argv)
+    args, _settings = parse_request("lint", LintRequest, argv)
     session.debug = session.debug or args.debug
     if args.bundled and args.cases is not None:
         raise InputError("--bundled lints the bundled suite, --cases your own: pass one")
@@ -174,17 +172,18 @@ def main_lint(session: Session, argv: list[str]) -> int:
     return lint_exit_code(findings)
 
 
-def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
+def lint_matrix(session: Session, args: LintRequest) -> tuple[list[Finding], Scope]:
     """One case matrix (`--cases`, or the bundled suite with `--bundled`) with the
     description it is measured with, and that skill's own files."""
     from activation.inputs.load import read_cases
     from activation.inputs.repo_cases import read_given
 
-    bundled = args.cases is None
+    given = args.cases
+    bundled = given is None
     checked = (
         read_cases(BUNDLED_CASES, args.cases_format)
-        if bundled
-        else read_given(args.cases, Path.cwd(), args.cases_format)
+        if given is None
+        else read_given(given, Path.cwd(), args.cases_format)
     )
     target, description, menu, alone = target_and_menu(args, checked.written_for)
     session.warn([alone] if alone else [])
@@ -198,15 +197,15 @@ def lint_matrix(session: Session, args: argparse.Namespace) -> tuple[list[Findin
     ]
     shown = (
         "the bundled suite"
-        if bundled
-        else ", ".join(_shown(path, Path.cwd()) for path in args.cases)
+        if given is None
+        else ", ".join(_shown(path, Path.cwd()) for path in given)
     )
     skills = (target.skill_path.as_posix(),) if target is not None else ()
     checks = "its description and menu, the files it refers to"
     return findings, Scope(skills, case_files=(shown,), checks=checks)
 
 
-def lint_repo(session: Session, args: argparse.Namespace) -> tuple[list[Finding], Scope]:
+def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope]:
     """The repository's own skill set (or `--skill-path`'s skill): each SKILL.md, what each
     agent lists of it, and each case file found, linted for the skill it is about."""
     from activation.commands.visibility import first_of_each_set, set_key
@@ -312,7 +311,7 @@ def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:
 
 
 def candidate_findings(
-    targets: dict[Path, Target], args: argparse.Namespace, broken: set[SetKey]
+    targets: dict[Path, Target], args: LintRequest, broken: set[SetKey]
 ) -> list[Finding]:
     """With `--candidate`, each skill's description there (the working tree's is checked
     with its SKILL.md)."""
@@ -346,7 +345,7 @@ def _shown(path: Path, root: Path) -> str:
 
 def set_findings(
     anchors: Sequence[Target],
-    args: argparse.Namespace,
+    args: LintRequest,
     shown: dict[str, str],
     broken: set[SetKey],
     session: Session,
@@ -379,7 +378,7 @@ def case_file_findings(
     root: Path,
     file: str,
     targets: dict[Path, Target],
-    args: argparse.Namespace,
+    args: LintRequest,
     broken: set[SetKey],
     session: Session,
 ) -> list[Finding]:

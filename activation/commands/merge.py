@@ -20,7 +20,7 @@ from activation.report.merge import merge_saved
 def main_merge(session: Session, argv: list[str]) -> int:
     args = MERGE.parse(argv)
     session.adopt(args.debug, args.json, full_record=args.full_record)
-    outputs = chosen_outputs(args, os.environ)
+    outputs = chosen_outputs(vars(args), args.no_summary, os.environ)
     reports = [(str(path), load_saved(path)) for path in args.reports]
     merged = merge_saved(reports, __version__)
     if merged.missing_line:

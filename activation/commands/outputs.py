@@ -7,7 +7,6 @@ what the verdicts say.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,13 +30,16 @@ class Outputs:
     """The GitHub job summary the Markdown is appended to."""
 
 
-def chosen_outputs(args: argparse.Namespace, environ: Mapping[str, str]) -> Outputs:
-    """The files asked for, each checked writable; the job summary unless `--no-summary`."""
-    files = {name: getattr(args, name) for name in FORMATS if getattr(args, name, None)}
+def chosen_outputs(
+    asked: Mapping[str, Path | None], no_summary: bool, environ: Mapping[str, str]
+) -> Outputs:
+    """The files asked for (format -> path), each checked writable; the job summary unless
+    `--no-summary`."""
+    files = {name: path for name in FORMATS if (path := asked.get(name))}
     for name, path in files.items():
         check_writable(path, f"--{name}")
     summary = environ.get(SUMMARY_ENV)
-    if not summary or getattr(args, "no_summary", True):
+    if not summary or no_summary:
         return Outputs(files)
     return Outputs(files, Path(summary))
 

@@ -6,20 +6,21 @@ bad flag never load the engine, the report or the renderers.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from activation import __version__
 from activation._errors import InputError
-from activation.commands.config import parse_settings
 from activation.commands.flags import RUN, Command
+from activation.commands.requests import RunRequest, parse_request
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
     from activation._models import Inputs, RunSpec, Setting
+    from activation.commands.requests import CacheRequest
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
     from activation.report.plan import Detectable
@@ -78,26 +79,31 @@ def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
 
 
 def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, settings = parse_settings(RUN, argv)
+    args, settings = parse_request("run", RunRequest, argv)
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.runner import cells_from, inputs_from, only_of, stage_of
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
-    args.only = only_of(args)
-    for flag in ("simulate", "verbose", "show_listing"):
-        if getattr(args, flag) and not args.dry_run:
+    args = replace(args, only=only_of(args.only, args.only_from))
+    dry_run_only = {
+        "simulate": args.simulate,
+        "verbose": args.verbose,
+        "show_listing": args.show_listing,
+    }
+    for flag, given in dry_run_only.items():
+        if given and not args.dry_run:
             raise InputError(f"--{flag.replace('_', '-')} goes with --dry-run")
-    outputs = chosen_outputs(args, os.environ)
+    outputs = chosen_outputs(args.files, args.no_summary, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
     if args.cases is None:
-        args.cases = own_cases(session, args)
-    inputs = inputs_from(args, Path.cwd(), args.candidate)
+        args = replace(args, cases=own_cases(session, args))
+    inputs = inputs_from(args, Path.cwd(), args.candidate, args.baseline)
     warnings = run_warnings(specs, inputs, bundled_cases=args.cases is None)
     session.warn(warnings)
     if args.only is None:
         inputs = stage.select(inputs, session.say)
-    cells = shard_cells(session, args, specs, inputs)
+    cells = shard_cells(session, args.shard, specs, inputs)
     if args.dry_run:
         return show_plan(
             session, stage, cells, settings, args.simulate, args.verbose, args.show_listing
@@ -113,7 +119,7 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     return report.exit_code
 
 
-def own_cases(session: Session, args: argparse.Namespace) -> list[Path] | None:
+def own_cases(session: Session, args: RunRequest) -> list[Path] | None:
     """With no `--cases`, the repo's own case files about the skill measured, said with
     where they were looked for (None: none found, the bundled suite)."""
     from activation.inputs.load import explicit_repo, git_root
@@ -147,14 +153,17 @@ def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) 
 
 
 def shard_cells(
-    session: Session, args: argparse.Namespace, specs: Sequence[RunSpec], inputs: Inputs
+    session: Session,
+    shard: tuple[int, int] | None,
+    specs: Sequence[RunSpec],
+    inputs: Inputs,
 ) -> list[tuple[RunSpec, Inputs]]:
-    """The cells this process runs: every cell on every case, or a shard's share."""
+    """The cells this process runs: every cell on every case, or `--shard`'s share."""
     from activation.commands.runner import sharded_cells
 
-    if args.shard is None:
+    if shard is None:
         return [(spec, inputs) for spec in specs]
-    index, count = args.shard
+    index, count = shard
     cells = sharded_cells(specs, inputs, index, count)
     pairs = sum(len(cell_inputs.cases) for _spec, cell_inputs in cells)
     session.say(
@@ -220,7 +229,7 @@ def visibility_plan(spec: RunSpec, stage: Stage, inputs: Inputs) -> list[str]:
 
 def run_and_report(
     session: Session,
-    args: argparse.Namespace,
+    args: CacheRequest,
     rerun: tuple[str, ...],
     stage: Stage,
     cells: Sequence[tuple[RunSpec, Inputs]],

@@ -3,7 +3,6 @@ flags choose, the spec, the inputs, the response cache, and a run with its progr
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -13,11 +12,12 @@ from pathlib import Path
 from activation._config import MAX_TRIALS
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
+from activation.commands.requests import ActivationTrials, CacheRequest, MatrixRequest
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
-from activation.trials.agents import agent_named, every
+from activation.trials.agents import agent_named
 from activation.trials.cache import CachedBackend
 from activation.trials.engine import Cell, execute_cells
 from activation.trials.stage import Stage, planned_calls, stage_named
@@ -25,7 +25,7 @@ from activation.trials.stage import Stage, planned_calls, stage_named
 Stages = Mapping[str, Stage]
 
 
-def stage_of(args: argparse.Namespace, stages: Stages | None) -> Stage:
+def stage_of(args: ActivationTrials, stages: Stages | None) -> Stage:
     """The stage `--real` chooses (the `stages` given replace the registry's, by name)."""
     name = "B" if args.real else "A"
     return stages[name] if stages and name in stages else stage_named(name)
@@ -43,7 +43,7 @@ def planned(stage: Stage, spec: RunSpec, warn: Callable[[Sequence[str]], None]) 
         return spec
 
 
-def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
+def spec_from(args: ActivationTrials, stage: Stage, command: str) -> RunSpec:
     """The one cell a command that runs one cell takes (InputError for several)."""
     (spec, *more) = cells_from(args, stage)
     if more:
@@ -51,7 +51,7 @@ def spec_from(args: argparse.Namespace, stage: Stage, command: str) -> RunSpec:
     return spec
 
 
-def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
+def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
     """One spec per cell the flags ask for (each agent with each model, in the order
     given), each with the stage's own defaults."""
     check_escalation(args.trials, args.max_trials)
@@ -68,7 +68,7 @@ def cells_from(args: argparse.Namespace, stage: Stage) -> tuple[RunSpec, ...]:
         seed=args.seed,
         concurrency=fixed,
         max_concurrency=ceiling,
-        agent=AgentSettings(args.max_turns, args.timeout, executables=executables(args))
+        agent=AgentSettings(args.max_turns, args.timeout, executables=dict(args.executables))
         if args.real
         else None,
         pricing=load_pricing(args.price_in, args.price_out),
@@ -111,23 +111,13 @@ def ceiling_priced(cells: Sequence[RunSpec]) -> None:
             )
 
 
-def executables(args: argparse.Namespace) -> dict[str, str]:
-    """Each agent's executable, as its flag names it (`--opencode PATH`)."""
-    return {
-        agent.name: path
-        for agent in every()
-        if (path := getattr(args, agent.flag.lstrip("-").replace("-", "_"), None))
-    }
-
-
-def only_of(args: argparse.Namespace) -> tuple[str, ...] | None:
+def only_of(only: tuple[str, ...] | None, only_from: Path | None) -> tuple[str, ...] | None:
     """The cases `--only` names, or those the report `--only-from` names flagged."""
-    if args.only_from is None:
-        only: tuple[str, ...] | None = args.only
+    if only_from is None:
         return only
-    if args.only is not None:
+    if only is not None:
         raise InputError("--only-from reads the cases from a report: leave out --only")
-    return flagged_in(args.only_from)
+    return flagged_in(only_from)
 
 
 def flagged_in(path: Path) -> tuple[str, ...]:
@@ -154,16 +144,17 @@ def flagged_in(path: Path) -> tuple[str, ...]:
 
 
 def inputs_from(
-    args: argparse.Namespace,
+    args: MatrixRequest,
     cwd: Path,
     candidate: str | None,
+    baseline: str | None = None,
     *,
     alone: bool = False,
     measured: str | None = None,
 ) -> Inputs:
-    """The inputs the flags name; `candidate` None is the working-tree SKILL.md. `alone`:
-    the candidate's description on both sides (no `--baseline` is read); `measured`: the
-    id of the set's skill to measure (see `load_inputs`)."""
+    """The inputs the flags name; `candidate` None is the working-tree SKILL.md, `baseline`
+    None the default one. `alone`: the candidate's description on both sides; `measured`:
+    the id of the set's skill to measure (see `load_inputs`)."""
     from activation.inputs.load import load_inputs
 
     return load_inputs(
@@ -174,7 +165,7 @@ def inputs_from(
         cases_format=args.cases_format,
         distractors=args.distractors,
         catalog=args.catalog,
-        baseline=None if alone else args.baseline,
+        baseline=baseline,
         candidate=candidate,
         only=args.only,
         alone=alone,
@@ -205,7 +196,7 @@ def sharded_cells(
 
 
 @contextmanager
-def open_store(args: argparse.Namespace) -> Iterator[TrialStore | None]:
+def open_store(args: CacheRequest) -> Iterator[TrialStore | None]:
     """The response cache the flags ask for (None with `--no-cache`), closed after."""
     if args.no_cache:
         yield None

@@ -16,7 +16,6 @@ description REGRESSED on the holdback; 3 when evidence is missing; 2 for bad inp
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -26,8 +25,7 @@ from activation import __version__, _config
 from activation._errors import InputError
 from activation._files import write_atomically
 from activation._models import CaseVerdict, Inputs, RunOutcome, RunSpec, Usage, Variant
-from activation.commands.config import parse_settings
-from activation.commands.flags import SUGGEST
+from activation.commands.requests import SuggestRequest, parse_request
 from activation.commands.runner import Stages, cells_from, inputs_from, open_store, run_cells
 from activation.commands.session import Session, stop_record_of
 from activation.inputs.description_edit import replace_description
@@ -240,7 +238,7 @@ def suggestion_notice(stage: Stage, specs: Sequence[RunSpec], proposer: str) -> 
     return "; ".join(dict.fromkeys(notices)) or None
 
 
-def target_inputs(args: argparse.Namespace) -> Inputs:
+def target_inputs(args: SuggestRequest) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
     description the current one, on both sides."""
     inputs = inputs_from(args, Path.cwd(), None, alone=True, measured=args.skill)
@@ -253,7 +251,7 @@ def target_inputs(args: argparse.Namespace) -> Inputs:
 
 
 def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, _settings = parse_settings(SUGGEST, argv)
+    args, _settings = parse_request("suggest", SuggestRequest, argv)
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import stage_of
 
@@ -261,7 +259,8 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     for flag, why in REFUSED.items():
         if getattr(args, flag.removeprefix("--").replace("-", "_")):
             raise InputError(f"{flag}: {why}")
-    outputs = chosen_outputs(args, os.environ)
+    files = {"markdown": args.markdown, "html": args.html}
+    outputs = chosen_outputs(files, args.no_summary, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
     inputs = target_inputs(args)
@@ -276,7 +275,9 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         specs = tuple(stage.preflight(spec, calls=False) for spec in specs)
         notice = suggestion_notice(stage, specs, proposer)
         session.out.print(
-            render_suggestion_plan(stage, specs, inputs, splits, args, proposer, notice)
+            render_suggestion_plan(
+                stage, specs, inputs, splits, args.rounds, args.proposals, proposer, notice
+            )
         )
         return 0
     specs = tuple(stage.preflight(spec) for spec in specs)
@@ -344,7 +345,7 @@ def write_chosen(
 
 
 def write_suggestion(
-    session: Session, args: argparse.Namespace, suggestion: Suggestion, summary: Path | None
+    session: Session, args: SuggestRequest, suggestion: Suggestion, summary: Path | None
 ) -> None:
     """The JSON, Markdown and HTML files asked for, and the job summary (the Markdown)."""
     from activation._documents import document_json

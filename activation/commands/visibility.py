@@ -13,8 +13,7 @@ from pathlib import Path
 from activation._documents import document_json
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, Skill, Target, VariantName
-from activation.commands.config import parse_settings
-from activation.commands.flags import VISIBILITY
+from activation.commands.requests import VisibilityRequest, parse_request
 from activation.commands.session import Session
 
 
@@ -78,7 +77,7 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 
 
 def main_visibility(session: Session, argv: list[str]) -> int:
-    args, _settings = parse_settings(VISIBILITY, argv)
+    args, _settings = parse_request("visibility", VisibilityRequest, argv)
     session.debug = session.debug or args.debug
     from activation.inputs.variants import skipped_warnings
     from activation.report.visibility import (

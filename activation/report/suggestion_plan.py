@@ -3,7 +3,6 @@ most, round by round, before any call."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -47,7 +46,8 @@ def render_suggestion_plan(
     specs: Sequence[RunSpec],
     inputs: Inputs,
     splits: Splits,
-    args: argparse.Namespace,
+    rounds: int,
+    proposals: int,
     proposer: str,
     notice: str | None = None,
 ) -> Text:
@@ -70,7 +70,6 @@ def render_suggestion_plan(
     train_first, _ = _cost(stage, specs, train, fixed=True)
     select_first, select_worst = _cost(stage, specs, select, fixed=False)
     hold_first, hold_worst = _cost(stage, specs, holdback, fixed=False)
-    proposals = args.proposals
     per_round_first = _sum(train_first, ask, *([select_first] * proposals))
     per_round_worst = _sum(train_first, ask, *([select_worst] * proposals))
     text.append(
@@ -78,10 +77,10 @@ def render_suggestion_plan(
         f"{proposer} (about {words.money(ask)}), {proposals} proposal(s) on the select split "
         f"({words.money(select_first)} each, {words.money(select_worst)} at worst)\n"
     )
-    whole_first = _sum(*([per_round_first] * args.rounds), hold_first)
-    whole_worst = _sum(*([per_round_worst] * args.rounds), hold_worst)
+    whole_first = _sum(*([per_round_first] * rounds), hold_first)
+    whole_worst = _sum(*([per_round_worst] * rounds), hold_worst)
     text.append(
-        f"the whole search, {args.rounds} round(s) and the holdback: about "
+        f"the whole search, {rounds} round(s) and the holdback: about "
         f"{words.money(whole_first)} with first rounds only, {words.money(whole_worst)} at "
         "worst (every case escalated)\n",
         style="bold",

@@ -283,3 +283,30 @@ def test_a_dry_run_plans_without_the_agent_cli_and_counts_the_llm_arm_as_model_c
         "model call(s) to claude-haiku-5-5 (the llm arm); suspicious cases then get more, up "
         "to 21 trials (135 at most). No call was made."
     ) in " ".join(shown.out.split())
+
+
+@pytest.mark.usefixtures("repo")
+def test_the_python_api_runs_the_same_gate_as_the_command_line(tmp_path: Path) -> None:
+    """`activation.behavior` on values, not a command line: the same verdicts and the same
+    report file as `activation behavior` with those flags."""
+    import activation
+
+    code, cli = behave(tmp_path, FakeBehavior(passing(BROKEN_ONE)), "--baseline", "git:HEAD")
+    saved = tmp_path / "api.json"
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    report = activation.behavior(
+        baseline="git:HEAD", json=saved, full_record=True, trials=3, max_trials=3,
+        no_cache=True, stages=stages,
+    )  # fmt: skip
+    assert report is not None and (report.exit_code, code) == (1, 1)
+    api = read_report(saved)
+    assert statuses(api) == statuses(cli) == {
+        "batch_cards": "PASS", "configure_once": "PASS", "welcome_banner": "REGRESSED",
+    }  # fmt: skip
+    assert (api["arms"], api["trials"], stages.calls) == (["none", "llm"], 3, 36)
+    assert activation.behavior(baseline="git:HEAD", dry_run=True, stages=stages) is None
+    assert stages.calls == 36
+    with pytest.raises(activation.InputError, match="--no-control runs no control arm"):
+        activation.behavior(no_control=True, arm=("none",), stages=stages)
+    with pytest.raises(TypeError, match="BehaviorRequest has no real"):
+        activation.behavior(real=True)
