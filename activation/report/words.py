@@ -31,6 +31,7 @@ from activation._models import (
 )
 from activation.report.matrix import Matrix
 from activation.report.model import Report
+from activation.report.views import view_of
 from activation.trials.agents import agent_named, known
 from activation.trials.stage import stage_named
 from activation.verdicts.agreement import Agreement
@@ -153,7 +154,7 @@ PASSED_CELLS = "k/n = passed of valid trials: a trial passes when every grader t
 
 
 def cells_legend(report: Report) -> str:
-    return CASE_CELLS if report.behavior is None else PASSED_CELLS
+    return view_of(report).cells(report)
 
 
 def routes_label(entry: CaseVerdict) -> str:

@@ -1,0 +1,63 @@
+"""Each stage's view of its report: what its cells are and how every output draws them.
+
+A renderer never asks which stage a report is: it asks the report's view (`view_of`), found
+by the stage the report records through one registry lookup, and draws what the view gives.
+Stage A and B share the activation view (report/activation_view.py), Stage C has its own
+(report/behavior_view.py); a new stage is a new view module and one line in `VIEW_MODULES`.
+The modules are imported only when a report of theirs is drawn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.text import Text
+
+    from activation._models import CaseVerdict
+    from activation.report.model import Report
+
+
+class View(Protocol):
+    recall: bool
+    """Whether recall and false positives describe the stage's runs (its summary lines)."""
+
+    def cells(self, report: Report) -> str:
+        """The legend of the case table's cells (what k/n counts)."""
+        ...
+
+    def routes(self, report: Report) -> bool:
+        """Whether the report draws where its prompts went (routing sections, heat maps)."""
+        ...
+
+    def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
+        """The case table, for the terminal."""
+        ...
+
+    def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
+        """The stage's own sections after the case table, for the terminal."""
+        ...
+
+    def terminal_figures(self, report: Report) -> Text:
+        """The stage's own summary lines, before the run's usage, for the terminal."""
+        ...
+
+    def markdown_figures(self, report: Report) -> list[str]:
+        """The stage's figures in Markdown, before the run's usage."""
+        ...
+
+
+VIEW_MODULES: MutableMapping[str, str] = {
+    "A": "activation.report.activation_view",
+    "B": "activation.report.activation_view",
+    "C": "activation.report.behavior_view",
+}
+"""Each module holds `VIEW`; keyed by the stage a report records."""
+
+
+def view_of(report: Report) -> View:
+    view: View = importlib.import_module(VIEW_MODULES[report.stage]).VIEW
+    return view
