@@ -9,6 +9,7 @@ from rich.text import Text
 from activation._models import VARIANTS, CaseVerdict
 from activation.report import markdown, routing_text, terminal, words
 from activation.report.model import Report
+from activation.report.views import ExtraTest
 
 
 class ActivationView:
@@ -44,6 +45,15 @@ class ActivationView:
 
     def markdown_figures(self, report: Report) -> list[str]:
         return markdown.recall_lines(report)
+
+    def properties(self, report: Report) -> dict[str, str]:
+        return {}
+
+    def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
+        return []
+
+    def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
+        return ()
 
 
 VIEW = ActivationView()

@@ -7,9 +7,10 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from activation._models import CaseVerdict
-from activation.report import markdown, terminal, words
+from activation._models import NO_LIFT_FAILS, CaseVerdict
+from activation.report import junit, markdown, terminal, words
 from activation.report.model import Report
+from activation.report.views import ExtraTest
 
 
 class BehaviorView:
@@ -42,6 +43,33 @@ class BehaviorView:
     def markdown_figures(self, report: Report) -> list[str]:
         graded = report.behavior
         return [] if graded is None else markdown.behavior_lines(graded)
+
+    def properties(self, report: Report) -> dict[str, str]:
+        graded = report.behavior
+        if graded is None:
+            return {}
+        found = {"arms": ",".join(graded.arms), "lift": words.lift_text(graded.lift)}
+        for loading in graded.loading:
+            found[f"loading_{loading.arm}"] = words.loading_text(loading)
+        return found
+
+    def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
+        graded = report.behavior
+        if graded is None or not words.graded_case(entry):
+            return []
+        return junit.behavior_lines(entry, graded)
+
+    def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
+        """The skill's lift over no skill as a test of its own: a failure when the gate
+        asks for it (`--fail-on no-lift`) and it is not shown."""
+        graded = report.behavior
+        if graded is None:
+            return ()
+        lines = [words.suite_rates_text(graded), words.suite_lift_text(graded)]
+        text = "\n".join(lines + [words.loading_text(found) for found in graded.loading]) + "\n"
+        fails = NO_LIFT_FAILS in report.fail_on and not graded.lift_shown
+        failure = ("NO-LIFT", words.NO_LIFT) if fails else None
+        return (ExtraTest("behavior", "skill-lift", text, failure),)
 
 
 VIEW = BehaviorView()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import MutableMapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -19,6 +20,17 @@ if TYPE_CHECKING:
 
     from activation._models import CaseVerdict
     from activation.report.model import Report
+
+
+@dataclass(frozen=True)
+class ExtraTest:
+    """A test of the stage's own beside the cases (Stage C: the skill's lift), for JUnit."""
+
+    classname: str
+    name: str
+    text: str
+    failure: tuple[str, str] | None = None
+    """(type, message) when it fails the gate."""
 
 
 class View(Protocol):
@@ -47,6 +59,18 @@ class View(Protocol):
 
     def markdown_figures(self, report: Report) -> list[str]:
         """The stage's figures in Markdown, before the run's usage."""
+        ...
+
+    def properties(self, report: Report) -> dict[str, str]:
+        """The stage's own properties of a JUnit testsuite."""
+        ...
+
+    def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
+        """The stage's own lines about a case, after its verdict's (JUnit)."""
+        ...
+
+    def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
+        """The stage's own tests beside the cases (JUnit)."""
         ...
 
 
