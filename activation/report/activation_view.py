@@ -9,7 +9,7 @@ from rich.text import Text
 from activation._models import VARIANTS, CaseVerdict
 from activation.report import markdown, routing_text, terminal, words
 from activation.report.model import Report
-from activation.report.views import ExtraTest
+from activation.report.views import ExtraTest, PageFigures
 
 
 class ActivationView:
@@ -54,6 +54,12 @@ class ActivationView:
 
     def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
         return ()
+
+    def page_figures(self, report: Report) -> PageFigures | None:
+        return PageFigures("_recall.html.j2")
+
+    def rate_word(self, report: Report) -> str:
+        return "correct"
 
 
 VIEW = ActivationView()

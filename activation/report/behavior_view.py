@@ -8,9 +8,9 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from activation._models import NO_LIFT_FAILS, CaseVerdict
-from activation.report import junit, markdown, terminal, words
+from activation.report import html, junit, markdown, terminal, words
 from activation.report.model import Report
-from activation.report.views import ExtraTest
+from activation.report.views import ExtraTest, PageFigures
 
 
 class BehaviorView:
@@ -70,6 +70,15 @@ class BehaviorView:
         fails = NO_LIFT_FAILS in report.fail_on and not graded.lift_shown
         failure = ("NO-LIFT", words.NO_LIFT) if fails else None
         return (ExtraTest("behavior", "skill-lift", text, failure),)
+
+    def page_figures(self, report: Report) -> PageFigures | None:
+        graded = report.behavior
+        return (
+            None if graded is None else PageFigures("_behavior.html.j2", html.graded_view(graded))
+        )
+
+    def rate_word(self, report: Report) -> str:
+        return "correct" if report.behavior is None else "pass"
 
 
 VIEW = BehaviorView()

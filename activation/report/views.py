@@ -33,9 +33,18 @@ class ExtraTest:
     """(type, message) when it fails the gate."""
 
 
+@dataclass(frozen=True)
+class PageFigures:
+    """The stage's figures on the HTML page: a partial of templates/ and what it draws."""
+
+    template: str
+    view: object = None
+
+
 class View(Protocol):
     recall: bool
-    """Whether recall and false positives describe the stage's runs (its summary lines)."""
+    """Whether recall, false positives and where the prompts went describe the stage's
+    runs (Stage C's trials load skills, they are not routed)."""
 
     def cells(self, report: Report) -> str:
         """The legend of the case table's cells (what k/n counts)."""
@@ -71,6 +80,14 @@ class View(Protocol):
 
     def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
         """The stage's own tests beside the cases (JUnit)."""
+        ...
+
+    def page_figures(self, report: Report) -> PageFigures | None:
+        """The stage's figures on the HTML page, under the counts."""
+        ...
+
+    def rate_word(self, report: Report) -> str:
+        """What the page's per-case chart rates ("correct", "pass")."""
         ...
 
 
