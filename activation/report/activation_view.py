@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from activation._models import VARIANTS, CaseVerdict
-from activation.report import markdown, routing_text, terminal, words
+from activation._models import VARIANTS, CaseVerdict, Inputs
+from activation.report import markdown, plan, routing_text, terminal, words
 from activation.report.model import Report
 from activation.report.views import ExtraTest, PageFigures
 
@@ -60,6 +60,22 @@ class ActivationView:
 
     def rate_word(self, report: Report) -> str:
         return "correct"
+
+    def gate_reason(self, report: Report) -> str | None:
+        return None
+
+    def arms(self, report: Report) -> str | None:
+        return None
+
+    def lift_line(self, report: Report) -> str | None:
+        return None
+
+    def plan_cases(self, inputs: Inputs) -> str:
+        counts = plan.case_counts(inputs.cases, inputs.target.skill_id)
+        return f"{len(inputs.cases)} case(s): {counts}"
+
+    def detectable_hint(self) -> str:
+        return "on a suite this size: add --simulate."
 
 
 VIEW = ActivationView()

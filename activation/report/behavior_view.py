@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from activation._models import NO_LIFT_FAILS, CaseVerdict
+from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs
 from activation.report import html, junit, markdown, terminal, words
 from activation.report.model import Report
 from activation.report.views import ExtraTest, PageFigures
@@ -79,6 +79,29 @@ class BehaviorView:
 
     def rate_word(self, report: Report) -> str:
         return "correct" if report.behavior is None else "pass"
+
+    def gate_reason(self, report: Report) -> str | None:
+        graded = report.behavior
+        return None if graded is None or graded.lift_shown else words.NO_LIFT
+
+    def arms(self, report: Report) -> str | None:
+        """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
+        graded = report.behavior
+        if graded is None:
+            return None
+        said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
+        return "arms: " + ", ".join(said.get(arm, arm) for arm in graded.arms)
+
+    def lift_line(self, report: Report) -> str | None:
+        graded = report.behavior
+        return None if graded is None else words.lift_text(graded.lift)
+
+    def plan_cases(self, inputs: Inputs) -> str:
+        graders = sum(len(case.graders) for case in inputs.behavior)
+        return f"{len(inputs.cases)} behavior case(s), {graders} grader(s) in all"
+
+    def detectable_hint(self) -> str:
+        return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
 
 
 VIEW = BehaviorView()

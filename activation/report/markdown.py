@@ -48,7 +48,7 @@ def _header(report: Report) -> list[str]:
         f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",
-        *([escape(arms), ""] if (arms := words.arms_text(report)) else []),
+        *([escape(arms), ""] if (arms := view_of(report).arms(report)) else []),
     ]
 
 

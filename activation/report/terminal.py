@@ -184,7 +184,7 @@ def header(report: Report) -> Text:
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
     if report.distractors:
         text.append(f"note: {report.distractors}\n", style="yellow")
-    arms = words.arms_text(report)
+    arms = view_of(report).arms(report)
     if arms is not None:
         text.append(f"{arms}\n")
     for name in VARIANTS:

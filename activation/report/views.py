@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from activation._models import CaseVerdict
+    from activation._models import CaseVerdict, Inputs, RunSpec
     from activation.report.model import Report
 
 
@@ -90,6 +90,26 @@ class View(Protocol):
         """What the page's per-case chart rates ("correct", "pass")."""
         ...
 
+    def gate_reason(self, report: Report) -> str | None:
+        """Why the gate failed when no case regressed, by the stage's own figures."""
+        ...
+
+    def arms(self, report: Report) -> str | None:
+        """What the run asked besides the two variants, in a line of the header."""
+        ...
+
+    def lift_line(self, report: Report) -> str | None:
+        """The stage's own line in a comparison of two runs (`diff`)."""
+        ...
+
+    def plan_cases(self, inputs: Inputs) -> str:
+        """A dry run's line on the cases it would run."""
+        ...
+
+    def detectable_hint(self) -> str:
+        """Where a dry run points for what its settings can detect."""
+        ...
+
 
 VIEW_MODULES: MutableMapping[str, str] = {
     "A": "activation.report.activation_view",
@@ -99,6 +119,7 @@ VIEW_MODULES: MutableMapping[str, str] = {
 """Each module holds `VIEW`; keyed by the stage a report records."""
 
 
-def view_of(report: Report) -> View:
-    view: View = importlib.import_module(VIEW_MODULES[report.stage]).VIEW
+def view_of(spec: RunSpec) -> View:
+    """The view of the stage a run (or its report) records."""
+    view: View = importlib.import_module(VIEW_MODULES[spec.stage]).VIEW
     return view

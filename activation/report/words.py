@@ -22,7 +22,6 @@ from activation._models import (
     VARIANTS,
     WEAKENED_FAILS,
     CaseVerdict,
-    Inputs,
     RunSpec,
     Status,
     Tally,
@@ -82,8 +81,9 @@ def verdict(report: Report) -> str:
     if code is ExitCode.REGRESSED and not report.summary.regressed:
         if report.summary.weakened and WEAKENED_FAILS in report.fail_on:
             return "FAILED: the candidate weakened (--fail-on weakened)."
-        if report.behavior is not None and not report.behavior.lift_shown:
-            return NO_LIFT
+        reason = view_of(report).gate_reason(report)
+        if reason is not None:
+            return reason
         if report.less_visible:
             return LESS_VISIBLE
     if code is ExitCode.INCOMPLETE and len(report.unseen) == len(VARIANTS):
@@ -694,14 +694,6 @@ HEAT_LEGEND = (
 )
 
 
-def arms_text(report: Report) -> str | None:
-    """ "arms: baseline, candidate, none (no skill of the set)": what a behavior run ran."""
-    if report.behavior is None:
-        return None
-    said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
-    return "arms: " + ", ".join(said.get(arm, arm) for arm in report.behavior.arms)
-
-
 def level_text(level: str | None) -> str:
     """ "L2 hallucination", or "final judge"."""
     if level is None:
@@ -884,10 +876,3 @@ def _line_counts(old: bytes, new: bytes) -> tuple[int, int]:
         if line[:1] in counts:
             counts[line[:1]] += 1
     return counts["+"], counts["-"]
-
-
-def detectable_hint(inputs: Inputs) -> str:
-    """Where a dry run points for what its settings can detect."""
-    if inputs.behavior:
-        return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
-    return "on a suite this size: add --simulate."

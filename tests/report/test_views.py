@@ -11,7 +11,7 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from activation._models import CaseVerdict
+from activation._models import CaseVerdict, Inputs
 from activation.report import views, words
 from activation.report.html import render_html
 from activation.report.junit import render_junit
@@ -62,6 +62,21 @@ class FakeView:
     def rate_word(self, report: Report) -> str:
         return "fakeword"
 
+    def gate_reason(self, report: Report) -> str | None:
+        return "FAILED: a fake reason."
+
+    def arms(self, report: Report) -> str | None:
+        return "fake arms"
+
+    def lift_line(self, report: Report) -> str | None:
+        return None
+
+    def plan_cases(self, inputs: Inputs) -> str:
+        return "fake cases"
+
+    def detectable_hint(self) -> str:
+        return "nowhere"
+
 
 VIEW = FakeView()
 
@@ -81,14 +96,14 @@ def test_the_terminal_draws_the_fake_view(fake: Report) -> None:
     text = console.export_text()
     assert "Fake cases" in text
     assert "fake-checkout" in text and "fake-refund" in text
-    assert "a fake section" in text and "fake figures" in text
+    assert "a fake section" in text and "fake figures" in text and "fake arms" in text
     assert words.PASSED_CELLS not in text and words.LEVELS not in text  # Stage C's own
     assert "recall" not in text
 
 
 def test_markdown_draws_the_fake_view(fake: Report) -> None:
     lines = render_markdown(fake).splitlines()
-    assert "**fake figures**" in lines
+    assert "**fake figures**" in lines and "fake arms" in lines
     assert "| case | baseline | candidate | none | lift | status | broke first |" not in lines
     assert "| variant | recall | false positives |" not in lines
 
