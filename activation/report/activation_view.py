@@ -3,6 +3,8 @@ false positives over the suite, and where the prompts went."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import RenderableType
 from rich.text import Text
 
@@ -76,6 +78,9 @@ class ActivationView:
 
     def detectable_hint(self) -> str:
         return "on a suite this size: add --simulate."
+
+    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
+        return words.recall_grid(cells)
 
 
 VIEW = ActivationView()

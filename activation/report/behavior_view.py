@@ -4,6 +4,8 @@ draws the cases as they stand, with no figure."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import RenderableType
 from rich.text import Text
 
@@ -102,6 +104,13 @@ class BehaviorView:
 
     def detectable_hint(self) -> str:
         return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
+
+    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
+        """Pass rates and lift once every cell has graded trials."""
+        graded = [(cell, cell.behavior) for cell in cells if cell.behavior is not None]
+        if len(graded) < len(cells):
+            return words.recall_grid(cells)
+        return words.behavior_grid(graded)
 
 
 VIEW = BehaviorView()

@@ -10,7 +10,7 @@ The modules are imported only when a report of theirs is drawn.
 from __future__ import annotations
 
 import importlib
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -108,6 +108,10 @@ class View(Protocol):
 
     def detectable_hint(self) -> str:
         """Where a dry run points for what its settings can detect."""
+        ...
+
+    def matrix_grid(self, cells: Sequence[Report]) -> tuple[tuple[str, ...], list[list[str]]]:
+        """A matrix's grid of its cells (columns and a row per cell), in every format."""
         ...
 
 

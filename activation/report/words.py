@@ -575,10 +575,17 @@ BEHAVIOR_COLUMNS = (
 """The grid's columns when every cell is a behavior run."""
 
 
+Grid = tuple[tuple[str, ...], list[list[str]]]
+"""A matrix's grid: its columns and a row per cell."""
+
+
+def matrix_grid(matrix: Matrix) -> Grid:
+    """The grid of a matrix's cells, as their stage's view draws it."""
+    return view_of(matrix.cells[0]).matrix_grid(matrix.cells)
+
+
 def matrix_columns(matrix: Matrix) -> tuple[str, ...]:
-    """The grid's columns: a behavior run's pass rates and lift, or activation's figures."""
-    graded = all(cell.behavior is not None for cell in matrix.cells)
-    return BEHAVIOR_COLUMNS if graded else MATRIX_COLUMNS
+    return matrix_grid(matrix)[0]
 
 
 def lift_cell(lift: Lift | None) -> str:
@@ -610,15 +617,14 @@ BEHAVIOR_ARMS = ("baseline", "candidate", "none")
 
 
 def matrix_rows(matrix: Matrix) -> list[list[str]]:
+    return matrix_grid(matrix)[1]
+
+
+def recall_grid(cells: Sequence[Report]) -> Grid:
     """Per cell: its recall and false positives per variant, with 95 % Wilson intervals,
-    and its statuses (the grid under `matrix_columns`); a behavior run's pass rates and
-    lift instead."""
+    and its statuses."""
     rows = []
-    for cell in matrix.cells:
-        if matrix_columns(matrix) == BEHAVIOR_COLUMNS and cell.behavior is not None:
-            rates = [rate_cell(cell.behavior.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
-            rows.append([cell.cell, *rates, lift_cell(cell.behavior.lift), status_counts(cell)])
-            continue
+    for cell in cells:
         found = [cell.summary.figures(variant) for variant in VARIANTS]
         rows.append(
             [
@@ -628,7 +634,16 @@ def matrix_rows(matrix: Matrix) -> list[list[str]]:
                 status_counts(cell),
             ]
         )
-    return rows
+    return MATRIX_COLUMNS, rows
+
+
+def behavior_grid(cells: Sequence[tuple[Report, Behavior]]) -> Grid:
+    """Per cell: its pass rates per arm, its lift and its statuses."""
+    rows = []
+    for cell, found in cells:
+        rates = [rate_cell(found.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
+        rows.append([cell.cell, *rates, lift_cell(found.lift), status_counts(cell)])
+    return BEHAVIOR_COLUMNS, rows
 
 
 def agreement_text(found: Agreement) -> str:

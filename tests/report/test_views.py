@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from rich.console import Console, RenderableType
@@ -16,6 +18,8 @@ from activation.report import views, words
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
+from activation.report.matrix import assembled
+from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.model import Report
 from activation.report.terminal import render_report
 from activation.report.views import ExtraTest, PageFigures, view_of
@@ -77,6 +81,9 @@ class FakeView:
     def detectable_hint(self) -> str:
         return "nowhere"
 
+    def matrix_grid(self, cells: Sequence[Report]) -> tuple[tuple[str, ...], list[list[str]]]:
+        return ("cell", "fake figure"), [[cell.cell, f"fake {cell.model}"] for cell in cells]
+
 
 VIEW = FakeView()
 
@@ -135,3 +142,14 @@ def test_the_page_and_the_legend_draw_the_fake_view(fake: Report) -> None:
     assert '<table id="figures">' in page  # the partial the fake view chose
     assert 'id="arm-rates"' not in page and 'id="routing"' not in page
     assert words.cells_legend(fake) == "k/n = fake cells"
+
+
+def test_a_matrix_draws_the_fake_view(fake: Report) -> None:
+    matrix = assembled((fake, replace(fake, model="claude-test-2")), "0.2.0", "fingerprint")
+    lines = render_matrix_markdown(matrix).splitlines()
+    assert lines[4:8] == [
+        "| cell | fake figure |",
+        "| --- | --- |",
+        "| `C/claude-code/claude-test-1` | fake claude-test-1 |",
+        "| `C/claude-code/claude-test-2` | fake claude-test-2 |",
+    ]
