@@ -548,13 +548,17 @@ class Tally:
     """Valid trials that were right for the case (`Case.is_right`)."""
     routes: Mapping[str, int] = field(default_factory=dict)
     """Where the valid trials went: the first skill that fired (`none`: nothing) -> trials."""
+    graded: bool = False
+    """Stage C: the trials were graded, so the verdict is passing, not loading (the JSON
+    writes it only when true)."""
     verdict: bool | None = field(init=False, default=None)
-    """Activation by majority: True above half, False below, None on a tie or no trial."""
+    """What the stage measures, by majority: activation (Stage C: the graders passed); True
+    above half, False below, None on a tie or no trial."""
     right: bool = field(init=False, default=False)
     """Right by majority: more than half the valid trials were correct."""
 
     def __post_init__(self) -> None:
-        twice = 2 * self.activated
+        twice = 2 * (self.correct if self.graded else self.activated)
         _derive(self, "verdict", None if twice == self.valid else twice > self.valid)
         _derive(self, "right", 2 * self.correct > self.valid)
 
@@ -572,6 +576,7 @@ class Tally:
             errors=len(listed) - len(valid),
             correct=sum(trial.correct is True for trial in valid),
             routes=dict(sorted(routes.items())),
+            graded=any(trial.grades for trial in valid),
         )
 
     @property

@@ -27,6 +27,7 @@ from activation.report import words
 from activation.report.junit import case_body, failing, xml_text
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
+from activation.report.views import view_of
 from activation.trials.stage import CostEstimate
 
 CHANGED_SCHEMA = "activation-changed/1"
@@ -365,7 +366,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 if kind != "system-out":
                     message = words.case_summary(entry, cell.skill.id)
                     child.attrib.update(type=entry.status.value, message=message)
-                child.text = case_body(entry, cell.behavior)
+                child.text = case_body(entry, view_of(cell).case_lines(cell, entry))
             for key in totals:
                 totals[key] += counts[key]
     untested = report.untested

@@ -31,7 +31,7 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
-from activation._models import FLAGGED, Trial, Usage
+from activation._models import FLAGGED, VARIANTS, Trial, Usage
 from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
@@ -63,11 +63,23 @@ def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
     if isinstance(report, Matrix) and report.single is not None:
         report = report.single
     data: dict[str, Any] = msgspec.to_builtins(report)
+    for cell in data["cells"] if isinstance(report, Matrix) else [data]:
+        cell["cases"] = [_tallies_trimmed(entry) for entry in cell["cases"]]
     if full:
         return data
     if isinstance(report, Matrix):
         return {**data, "cells": [compact_cell(cell) for cell in data["cells"]]}
     return compact_cell(data)
+
+
+def _tallies_trimmed(entry: dict[str, Any]) -> dict[str, Any]:
+    """A case whose tallies say `graded` only when it is true (a Stage C run's), so Stage A
+    and B reports read as they did before it."""
+    trimmed = {**entry}
+    for variant in VARIANTS:
+        if not trimmed[variant].get("graded"):
+            trimmed[variant] = {k: v for k, v in trimmed[variant].items() if k != "graded"}
+    return trimmed
 
 
 def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
+from activation.report.views import view_of
 
 PASSED = (Status.PASS, Status.IMPROVED)
 BROKEN = (Status.REGRESSED, Status.FAIL)
@@ -123,7 +124,7 @@ def _run_line(name: str, path: str, report: Report) -> Text:
 
 
 def diff_table(diff: RunDiff) -> Table:
-    legend = words.cells_legend(diff.new if diff.new.behavior is not None else diff.old)
+    legend = words.cells_legend(diff.new)
     table = Table(title=f"Cases, OLD and NEW ({legend})")
     table.title_justify = "left"
     table.add_column("id", no_wrap=True)
@@ -146,9 +147,10 @@ def diff_table(diff: RunDiff) -> Table:
 def figures_text(diff: RunDiff) -> Text:
     text = Text()
     for name, report in (("OLD", diff.old), ("NEW", diff.new)):
-        if report.behavior is not None:
-            text.append(f"{words.SUITE_LIFT} {name}: {words.lift_text(report.behavior.lift)}\n")
-    if diff.old.behavior is not None and diff.new.behavior is not None:
+        lift = view_of(report).lift_line(report)
+        if lift is not None:
+            text.append(f"{words.SUITE_LIFT} {name}: {lift}\n")
+    if not (view_of(diff.old).recall or view_of(diff.new).recall):
         return text
     for variant in VARIANTS:
         old, new = diff.old.summary.figures(variant), diff.new.summary.figures(variant)

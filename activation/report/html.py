@@ -34,6 +34,7 @@ from activation._models import (
 )
 from activation.report import routing_text, words
 from activation.report.model import Report
+from activation.report.views import PageFigures, view_of
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.stats import wilson_interval
 
@@ -215,7 +216,7 @@ def heat_maps(report: Report) -> list[HeatMap]:
     """Both variants' routing matrices over the same rows and columns, then the candidate's
     change: green where more trials went to their home (or fewer away from it), red where
     more went astray. A behavior run has none: which skills loaded is its loading figures."""
-    if report.behavior is not None:
+    if not view_of(report).recall:
         return []
     target = report.skill.id
     routes = {name: report.summary.routing(name) for name in VARIANTS}
@@ -357,10 +358,7 @@ class BehaviorView:
         return words.case_broke(self.figures.case(case_id))
 
 
-def behavior_view(report: Report) -> BehaviorView | None:
-    found = report.behavior
-    if found is None:
-        return None
+def graded_view(found: Behavior) -> BehaviorView:
     return BehaviorView(found, grader_maps(found), words.suite_rates_text(found),
                         words.suite_lift_text(found),
                         [words.loading_text(loading) for loading in found.loading],
@@ -436,7 +434,9 @@ class Section:
     entry_diffs: list[tuple[str, list[tuple[str, str]]]]
     heat_maps: list[HeatMap]
     skill_figures: list[tuple[str, list[str]]]
-    behavior: BehaviorView | None = None
+    figures: PageFigures | None = None
+    """The stage's figures under the counts (its view's)."""
+    rate_word: str = "correct"
     root: str | None = None
     """The repository's absolute path, as the report's specs give it (see `repo_root`)."""
 
@@ -469,6 +469,7 @@ def repo_root(report: Report) -> str | None:
 
 def section(report: Report, base: PurePath | None, prefix: str = "", level: int = 2) -> Section:
     """A report's section; `base` is the page's folder, for relative transcript links."""
+    view = view_of(report)
     return Section(
         report,
         prefix,
@@ -479,7 +480,8 @@ def section(report: Report, base: PurePath | None, prefix: str = "", level: int 
         words.entry_diffs(report),
         heat_maps(report),
         skill_figures(report),
-        behavior_view(report),
+        view.page_figures(report),
+        view.rate_word(report),
         repo_root(report),
     )
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from activation._models import NO_LIFT_FAILS, VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
+from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
+from activation.report.views import ExtraTest, view_of
 from activation.verdicts.behavior import Behavior
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -46,17 +47,14 @@ def _properties(report: Report) -> dict[str, str]:
     label = words.agent_label(report)
     if label is not None:
         found["agent"] = label
-    if report.behavior is not None:
-        found["arms"] = ",".join(report.behavior.arms)
-        found["lift"] = words.lift_text(report.behavior.lift)
-        for loading in report.behavior.loading:
-            found[f"loading_{loading.arm}"] = words.loading_text(loading)
+    found |= view_of(report).properties(report)
     if report.notice:
         found["notice"] = report.notice
     return found
 
 
-def case_body(entry: CaseVerdict, behavior: Behavior | None = None) -> str:
+def case_body(entry: CaseVerdict, extra: list[str]) -> str:
+    """A case's verdict, its counts and why, then the `extra` lines its stage's view adds."""
     counted = words.counted(entry)
     lines = [
         f"status: {entry.status.value}",
@@ -76,9 +74,7 @@ def case_body(entry: CaseVerdict, behavior: Behavior | None = None) -> str:
         f"why: {entry.why}",
     ]
     lines += [f"{variant} error: {reason}" for variant, reason in words.first_errors(entry.trials)]
-    if behavior is not None and words.graded_case(entry):
-        lines += behavior_lines(entry, behavior)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + extra) + "\n"
 
 
 def behavior_lines(entry: CaseVerdict, behavior: Behavior) -> list[str]:
@@ -111,7 +107,7 @@ def _testcase(
     entry: CaseVerdict,
     failures: tuple[Status, ...],
     target: str,
-    behavior: Behavior | None,
+    extra: list[str],
 ) -> None:
     element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
     kind = (
@@ -124,20 +120,18 @@ def _testcase(
     child = ET.SubElement(element, kind)
     if kind != "system-out":
         child.attrib.update(type=entry.status.value, message=words.case_summary(entry, target))
-    child.text = case_body(entry, behavior)
+    child.text = case_body(entry, extra)
 
 
 def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
     """One run's (or one cell's) testsuite; its counts, for the root's totals."""
     cases, unfinished = report.cases, report.summary.unfinished
-    lift = lift_fails(report)
+    view = view_of(report)
+    extras = view.extra_tests(report)
     counts = {
-        "tests": len(cases)
-        + len(unfinished)
-        + (report.behavior is not None)
-        + len(report.less_visible),
+        "tests": len(cases) + len(unfinished) + len(extras) + len(report.less_visible),
         "failures": sum(report.count(status) for status in failing(report))
-        + (lift is True)
+        + sum(extra.failure is not None for extra in extras)
         + len(report.less_visible),
         "errors": report.count(Status.ERROR),
         "skipped": len(unfinished),
@@ -152,32 +146,23 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         element = ET.SubElement(suite, "testcase", classname="visibility", name=finding.skill)
         ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
-        _testcase(suite, entry, failing(report), report.skill.id, report.behavior)
-    if report.behavior is not None:
-        _lift_testcase(suite, report.behavior, lift is True)
+        extra = view.case_lines(report, entry)
+        _testcase(suite, entry, failing(report), report.skill.id, extra)
+    for test in extras:
+        _extra_testcase(suite, test)
     for case_id in unfinished:
         left_out = ET.SubElement(suite, "testcase", classname="unfinished", name=case_id)
         ET.SubElement(left_out, "skipped").text = "not finished: the run was interrupted"
     return counts
 
 
-def lift_fails(report: Report) -> bool | None:
-    """Whether a behavior run's lift fails the gate (`--fail-on no-lift`); None without
-    graded trials."""
-    if report.behavior is None:
-        return None
-    return NO_LIFT_FAILS in report.fail_on and not report.behavior.lift_shown
-
-
-def _lift_testcase(parent: ET.Element, behavior: Behavior, fails: bool) -> None:
-    """The skill's lift over no skill as a test of its own: a failure when the gate asks
-    for it (`--fail-on no-lift`) and it is not shown."""
-    element = ET.SubElement(parent, "testcase", classname="behavior", name="skill-lift")
-    child = ET.SubElement(element, "failure" if fails else "system-out")
-    if fails:
-        child.attrib.update(type="NO-LIFT", message=words.NO_LIFT)
-    lines = [words.suite_rates_text(behavior), words.suite_lift_text(behavior)]
-    child.text = "\n".join(lines + [words.loading_text(found) for found in behavior.loading]) + "\n"
+def _extra_testcase(parent: ET.Element, test: ExtraTest) -> None:
+    """A test of the stage's own: a failure when its view says it fails the gate."""
+    element = ET.SubElement(parent, "testcase", classname=test.classname, name=test.name)
+    child = ET.SubElement(element, "system-out" if test.failure is None else "failure")
+    if test.failure is not None:
+        child.attrib.update(type=test.failure[0], message=test.failure[1])
+    child.text = test.text
 
 
 def _texts(counts: dict[str, int]) -> dict[str, str]:

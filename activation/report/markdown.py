@@ -13,6 +13,7 @@ from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
 from activation.report import routing_text, words
 from activation.report.model import Report
+from activation.report.views import view_of
 from activation.verdicts.behavior import Behavior
 from activation.verdicts.routing import changed_cells
 
@@ -47,7 +48,7 @@ def _header(report: Report) -> list[str]:
         f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",
-        *([escape(arms), ""] if (arms := words.arms_text(report)) else []),
+        *([escape(arms), ""] if (arms := view_of(report).arms(report)) else []),
     ]
 
 
@@ -61,16 +62,20 @@ def _counts(report: Report) -> list[str]:
     ]
 
 
-def _figures(report: Report) -> list[str]:
+def recall_lines(report: Report) -> list[str]:
+    """Each variant's recall and false positives (Stage A's and B's figures)."""
     lines = ["| variant | recall | false positives |", "|---|---|---|"]
-    if not report.activation_figures:
-        lines = [] if report.behavior is None else _behavior(report.behavior)
-    for name in VARIANTS if report.activation_figures else ():
+    for name in VARIANTS:
         figures = report.summary.figures(name)
         lines.append(
             f"| {name} {code(report.variant(name).spec)} | {words.recall_text(figures)} "
             f"| {words.false_positives_text(figures)} |"
         )
+    return lines
+
+
+def _figures(report: Report) -> list[str]:
+    lines = view_of(report).markdown_figures(report)
     lines += ["", *(escape(line) for line in words.usage_lines(report))]
     ceiling = words.ceiling_line(report)
     if ceiling:
@@ -78,7 +83,7 @@ def _figures(report: Report) -> list[str]:
     return [*lines, ""]
 
 
-def _behavior(behavior: Behavior) -> list[str]:
+def behavior_lines(behavior: Behavior) -> list[str]:
     """Each case's pass rate per arm, each level's, the graders that changed, the skill's
     lift and loaded vs not."""
     arms = behavior.arms
@@ -238,7 +243,7 @@ def _commands(report: Report) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    routing = _routing(report) if report.activation_figures else []
+    routing = _routing(report) if view_of(report).recall else []
     seen = [f"- {escape(line)}" for line in words.visibility_lines(report)]
     lines = _header(report) + ([*seen, ""] if seen else [])
     lines += _counts(report) + _figures(report) + routing

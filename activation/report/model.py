@@ -144,12 +144,6 @@ class Report(RunSpec):
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
 
-    @property
-    def activation_figures(self) -> bool:
-        """Whether recall and false positives describe this run: an activation run's, never
-        a behavior run's (not even one stopped before its first trial was graded)."""
-        return self.behavior is None and self.stage != "C"
-
     def ids_with(self, *statuses: Status) -> list[str]:
         return [entry.id for entry in self.cases if entry.status in statuses]
 

@@ -20,6 +20,7 @@ from activation.inputs.cases import unexplained_line
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
 from activation.report import words
+from activation.report.views import view_of
 from activation.trials.listing.menu import listing_warnings
 from activation.trials.simulate import Characteristics
 from activation.trials.stage import (
@@ -184,11 +185,7 @@ def render_plan(
         text.append(f"NOTE: {notice}\n", style="bold yellow")
     heading = f"Dry run: {words.stage_text(spec)}, skill {inputs.target.skill_id}\n"
     text.append(heading, style="bold")
-    if inputs.behavior:
-        graders = sum(len(case.graders) for case in inputs.behavior)
-        text.append(f"{len(cases)} behavior case(s), {graders} grader(s) in all\n")
-    else:
-        text.append(f"{len(cases)} case(s): {case_counts(cases, inputs.target.skill_id)}\n")
+    text.append(f"{view_of(spec).plan_cases(inputs)}\n")
     for group, ids in groups(cases).items():
         listed = f": {', '.join(ids)}" if verbose else ""
         text.append(f"  {group} ({len(ids)}){listed}\n")
@@ -219,7 +216,7 @@ def render_plan(
     detects = (
         characteristics_text(spec, inputs, detectable)
         if detectable is not None
-        else Text(f"What these settings can detect {words.detectable_hint(inputs)}\n")
+        else Text(f"What these settings can detect {view_of(spec).detectable_hint()}\n")
     )
     parts = [text, Text("  ").append_text(diff), Text(), detects, cost_text(spec, cost)]
     return Group(*parts, footer)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from activation._models import VARIANTS, VariantName
 from activation.report import words
 from activation.report.model import Report
+from activation.report.views import view_of
 from activation.verdicts.figures import Count, Interval
 from activation.verdicts.routing import (
     SPLIT,
@@ -43,12 +44,8 @@ def routes(report: Report) -> dict[VariantName, Routing]:
 
 
 def routes_among_skills(report: Report) -> bool:
-    """Whether the suite routes: two or more skills are the one home of some case."""
-    if report.behavior is not None:
-        return False
-    found = routes(report)
-    homed = {f.skill for r in found.values() for f in r.skills if f.recall.total}
-    return len(homed) > 1
+    """Whether the report draws where its prompts went (its view says)."""
+    return view_of(report).routes(report)
 
 
 def place_text(label: str, target: str) -> str:

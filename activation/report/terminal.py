@@ -18,7 +18,7 @@ from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
 from activation.report import words
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
-from activation.report.routing_text import routes_among_skills
+from activation.report.views import view_of
 from activation.verdicts.behavior import Behavior
 
 STATUS_STYLE = {
@@ -53,9 +53,8 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
     return [entry for entry in report.cases if entry.status in FLAGGED]
 
 
-def case_table(report: Report, entries: list[CaseVerdict]) -> Table:
-    if report.behavior is not None:
-        return behavior_table(report.behavior, entries)
+def activation_table(entries: list[CaseVerdict]) -> Table:
+    """Per case each variant's activations, p and q, and the status."""
     table = Table(title=f"Cases ({words.CASE_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
     table.add_column("expected")
@@ -185,7 +184,7 @@ def header(report: Report) -> Text:
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
     if report.distractors:
         text.append(f"note: {report.distractors}\n", style="yellow")
-    arms = words.arms_text(report)
+    arms = view_of(report).arms(report)
     if arms is not None:
         text.append(f"{arms}\n")
     for name in VARIANTS:
@@ -198,20 +197,7 @@ def header(report: Report) -> Text:
 
 
 def figures_text(report: Report) -> Text:
-    text = Text()
-    if report.behavior is not None:
-        text.append(behavior_text(report.behavior))
-        text.append("\n")
-    for variant in VARIANTS if report.activation_figures else ():
-        figures = report.summary.figures(variant)
-        text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
-        text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
-    shown = report.activation_figures and not routes_among_skills(report)
-    routing = words.routing_changes(report) if shown else []  # else in the routing section
-    if routing:
-        text.append("where the prompts went, baseline -> candidate:\n")
-        for line in routing:
-            text.append(f"  {line}\n")
+    text = view_of(report).terminal_figures(report)
     for line in words.usage_lines(report):
         text.append(f"{line}\n")
     ceiling = words.ceiling_line(report)
@@ -265,13 +251,12 @@ def visibility_texts(report: Report) -> list[Text]:
 def render_report(report: Report, show: str = "auto") -> RenderableType:
     entries = shown_cases(report, show)
     parts: list[RenderableType] = [header(report), *visibility_texts(report)]
-    parts.append(case_table(report, entries))
+    view = view_of(report)
+    parts.append(view.terminal_cases(report, entries))
     rest = rest_line(report, len(entries))
     if rest is not None:
         parts.append(rest)
-    if report.behavior is not None:
-        graders = grader_table(report.behavior, entries)
-        parts += [level_table(report.behavior)] + ([graders] if graders is not None else [])
+    parts += view.terminal_sections(report, entries)
     parts += routing_parts(report)
     parts.append(figures_text(report))
     parts += status_lists(report)

@@ -23,7 +23,6 @@ from activation._models import (
     VARIANTS,
     WEAKENED_FAILS,
     CaseVerdict,
-    Inputs,
     RunSpec,
     Status,
     Tally,
@@ -32,6 +31,7 @@ from activation._models import (
 )
 from activation.report.matrix import Matrix
 from activation.report.model import Report
+from activation.report.views import view_of
 from activation.trials.agents import agent_named, known
 from activation.trials.stage import stage_named
 from activation.verdicts.agreement import Agreement
@@ -82,8 +82,9 @@ def verdict(report: Report) -> str:
     if code is ExitCode.REGRESSED and not report.summary.regressed:
         if report.summary.weakened and WEAKENED_FAILS in report.fail_on:
             return "FAILED: the candidate weakened (--fail-on weakened)."
-        if report.behavior is not None and not report.behavior.lift_shown:
-            return NO_LIFT
+        reason = view_of(report).gate_reason(report)
+        if reason is not None:
+            return reason
         if report.less_visible:
             return LESS_VISIBLE
     if code is ExitCode.INCOMPLETE and len(report.unseen) == len(VARIANTS):
@@ -154,7 +155,7 @@ PASSED_CELLS = "k/n = passed of valid trials: a trial passes when every grader t
 
 
 def cells_legend(report: Report) -> str:
-    return CASE_CELLS if report.behavior is None else PASSED_CELLS
+    return view_of(report).cells(report)
 
 
 def routes_label(entry: CaseVerdict) -> str:
@@ -578,10 +579,17 @@ BEHAVIOR_COLUMNS = (
 """The grid's columns when every cell is a behavior run."""
 
 
+Grid = tuple[tuple[str, ...], list[list[str]]]
+"""A matrix's grid: its columns and a row per cell."""
+
+
+def matrix_grid(matrix: Matrix) -> Grid:
+    """The grid of a matrix's cells, as their stage's view draws it."""
+    return view_of(matrix.cells[0]).matrix_grid(matrix.cells)
+
+
 def matrix_columns(matrix: Matrix) -> tuple[str, ...]:
-    """The grid's columns: a behavior run's pass rates and lift, or activation's figures."""
-    graded = all(cell.behavior is not None for cell in matrix.cells)
-    return BEHAVIOR_COLUMNS if graded else MATRIX_COLUMNS
+    return matrix_grid(matrix)[0]
 
 
 def lift_cell(lift: Lift | None) -> str:
@@ -613,15 +621,14 @@ BEHAVIOR_ARMS = ("baseline", "candidate", "none")
 
 
 def matrix_rows(matrix: Matrix) -> list[list[str]]:
+    return matrix_grid(matrix)[1]
+
+
+def recall_grid(cells: Sequence[Report]) -> Grid:
     """Per cell: its recall and false positives per variant, with 95 % Wilson intervals,
-    and its statuses (the grid under `matrix_columns`); a behavior run's pass rates and
-    lift instead."""
+    and its statuses."""
     rows = []
-    for cell in matrix.cells:
-        if matrix_columns(matrix) == BEHAVIOR_COLUMNS and cell.behavior is not None:
-            rates = [rate_cell(cell.behavior.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
-            rows.append([cell.cell, *rates, lift_cell(cell.behavior.lift), status_counts(cell)])
-            continue
+    for cell in cells:
         found = [cell.summary.figures(variant) for variant in VARIANTS]
         rows.append(
             [
@@ -631,7 +638,16 @@ def matrix_rows(matrix: Matrix) -> list[list[str]]:
                 status_counts(cell),
             ]
         )
-    return rows
+    return MATRIX_COLUMNS, rows
+
+
+def behavior_grid(cells: Sequence[tuple[Report, Behavior]]) -> Grid:
+    """Per cell: its pass rates per arm, its lift and its statuses."""
+    rows = []
+    for cell, found in cells:
+        rates = [rate_cell(found.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
+        rows.append([cell.cell, *rates, lift_cell(found.lift), status_counts(cell)])
+    return BEHAVIOR_COLUMNS, rows
 
 
 def agreement_text(found: Agreement) -> str:
@@ -695,14 +711,6 @@ HEAT_LEGEND = (
     "Graders by case and level, per arm: passed of applied, red (never) to green (always); "
     "grey: the grader never applied (void)."
 )
-
-
-def arms_text(report: Report) -> str | None:
-    """ "arms: baseline, candidate, none (no skill of the set)": what a behavior run ran."""
-    if report.behavior is None:
-        return None
-    said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
-    return "arms: " + ", ".join(said.get(arm, arm) for arm in report.behavior.arms)
 
 
 def level_text(level: str | None) -> str:
@@ -887,10 +895,3 @@ def _line_counts(old: bytes, new: bytes) -> tuple[int, int]:
         if line[:1] in counts:
             counts[line[:1]] += 1
     return counts["+"], counts["-"]
-
-
-def detectable_hint(inputs: Inputs) -> str:
-    """Where a dry run points for what its settings can detect."""
-    if inputs.behavior:
-        return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
-    return "on a suite this size: add --simulate."

@@ -41,7 +41,8 @@ class VariantFigures:
 def figures(
     verdicts: Sequence[CaseVerdict], variant: VariantName, with_interval: bool
 ) -> VariantFigures:
-    """Recall and false positives over the cases with evidence for this variant.
+    """Recall and false positives over the cases with evidence for this variant (Stage C:
+    the cases whose graders passed by majority, each tally's verdict).
 
     ERROR cases are left out entirely: a broken trial must not pass for a miss. A tie is
     evidence, and it is not a majority for activating: a positive tied is missed, a

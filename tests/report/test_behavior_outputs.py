@@ -470,7 +470,9 @@ def test_diff_moves_a_graded_case_on_its_passes_not_on_its_loading() -> None:
         for trial in webhook.trials
     )
     (again,) = judge_all([Evidence(webhook.case, unloaded)], old.alpha)
-    assert (webhook.candidate.verdict, again.candidate.verdict) == (True, False)
+    loaded = (webhook.candidate.activated, again.candidate.activated)
+    assert loaded == (2, 0)
+    assert (webhook.candidate.verdict, again.candidate.verdict) == (True, True)
     new = replace(old, cases=(old.cases[0], again, old.cases[2]))
     assert [change.movement for change in compare(old, new).changes] == ["", "", ""]
     broken = behavior_report()

@@ -1,0 +1,86 @@
+"""Stage A's and B's view (report/views.py): per case each variant's activations, recall and
+false positives over the suite, and where the prompts went."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from activation._models import VARIANTS, CaseVerdict, Inputs
+from activation.report import markdown, plan, routing_text, terminal, words
+from activation.report.model import Report
+from activation.report.views import ExtraTest, PageFigures
+
+
+class ActivationView:
+    recall = True
+
+    def cells(self, report: Report) -> str:
+        return words.CASE_CELLS
+
+    def routes(self, report: Report) -> bool:
+        """Whether the suite routes: two or more skills are the one home of some case."""
+        found = routing_text.routes(report)
+        homed = {f.skill for r in found.values() for f in r.skills if f.recall.total}
+        return len(homed) > 1
+
+    def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
+        return terminal.activation_table(entries)
+
+    def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
+        return []
+
+    def terminal_figures(self, report: Report) -> Text:
+        text = Text()
+        for variant in VARIANTS:
+            figures = report.summary.figures(variant)
+            text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
+            text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
+        routing = [] if self.routes(report) else words.routing_changes(report)
+        if routing:  # else in the routing section
+            text.append("where the prompts went, baseline -> candidate:\n")
+            for line in routing:
+                text.append(f"  {line}\n")
+        return text
+
+    def markdown_figures(self, report: Report) -> list[str]:
+        return markdown.recall_lines(report)
+
+    def properties(self, report: Report) -> dict[str, str]:
+        return {}
+
+    def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
+        return []
+
+    def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
+        return ()
+
+    def page_figures(self, report: Report) -> PageFigures | None:
+        return PageFigures("_recall.html.j2")
+
+    def rate_word(self, report: Report) -> str:
+        return "correct"
+
+    def gate_reason(self, report: Report) -> str | None:
+        return None
+
+    def arms(self, report: Report) -> str | None:
+        return None
+
+    def lift_line(self, report: Report) -> str | None:
+        return None
+
+    def plan_cases(self, inputs: Inputs) -> str:
+        counts = plan.case_counts(inputs.cases, inputs.target.skill_id)
+        return f"{len(inputs.cases)} case(s): {counts}"
+
+    def detectable_hint(self) -> str:
+        return "on a suite this size: add --simulate."
+
+    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
+        return words.recall_grid(cells)
+
+
+VIEW = ActivationView()
