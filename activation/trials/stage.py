@@ -42,6 +42,8 @@ class CostEstimate:
     first_round: float | None
     worst_case: float | None
     """Every case escalated to `--max-trials`."""
+    gap: str | None = None
+    """What keeps the run's cost from being counted (`Stage.unpriced`), said with it."""
 
     @property
     def known(self) -> bool:
@@ -77,9 +79,10 @@ def priced(
     date = spec.pricing.date if spec.pricing else "?"
     half = ", at the batch discount (half)" if discount < 1 else ""
     cache = f"; the listing cached, {prefixes} prefix(es) written once" if cached else ""
+    gap = stage_named(spec.stage).unpriced(spec)
     if prices is None:
         return CostEstimate(how, f"list prices of {date}{half}{cache}", trial_input,
-                            trial_output, None, None, None)  # fmt: skip
+                            trial_output, None, None, None, gap)  # fmt: skip
     plain = (trial_input - cached) * prices.input + trial_output * prices.output
     read = (plain + cached * prices.cache_read) * discount / 1_000_000
     writes = prefixes * cached * (prices.cache_write - prices.cache_read) * discount / 1_000_000
@@ -91,6 +94,7 @@ def priced(
         (plain + cached * max(prices.cache_write, prices.input)) * discount / 1_000_000,
         read * planned_calls(spec, inputs) + writes,
         read * worst_case_calls(spec, inputs) + writes,
+        gap,
     )
 
 
@@ -126,6 +130,12 @@ class Stage(Protocol):
     def cost_basis(self, spec: RunSpec) -> str | None:
         """Where a known cost of this stage's run comes from ("list prices of 2026-11-30");
         None when this spec cannot know it (no prices to count with)."""
+        ...
+
+    def unpriced(self, spec: RunSpec) -> str | None:
+        """What keeps this run's cost from being counted, and what would count it (a price
+        to pass, a model to name), or that nothing can (a stream with no tokens); None when
+        nothing does. Every cost line and plan says this one answer."""
         ...
 
     def notice(self, spec: RunSpec) -> str | None:

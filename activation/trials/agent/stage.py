@@ -72,6 +72,24 @@ class AgentStage:
             return "the CLI's reported cost"
         return f"the CLI's reported cost, and list prices of {spec.pricing.date}"
 
+    def unpriced(self, spec: RunSpec) -> str | None:
+        """A stream with no tokens cannot be priced; else a price is missing only when
+        neither the table (for `--model`) nor `--price-in`/`--price-out` has one."""
+        from activation.trials.providers import parse_model, provider_named
+
+        record = agent_named(spec.coding_agent)
+        if not record.adapter().reports_tokens:
+            return f"{record.title}'s stream carries no token counts, which no price replaces"
+        free = spec.model is not None and provider_named(parse_model(spec.model).provider).free
+        if spec.prices is not None or free:
+            return None
+        if spec.model is None:
+            return (
+                f"no price for {record.title}'s default model: pass --model with a model of "
+                "the price table, or --price-in and --price-out"
+            )
+        return f"no price for {spec.model}: pass --price-in and --price-out"
+
     def notice(self, spec: RunSpec) -> str | None:
         return None
 

@@ -86,6 +86,9 @@ class BehaviorStage:
     def cost_basis(self, spec: RunSpec) -> str | None:
         return AGENT_STAGE.cost_basis(spec)
 
+    def unpriced(self, spec: RunSpec) -> str | None:
+        return AGENT_STAGE.unpriced(spec)
+
     def notice(self, spec: RunSpec) -> str | None:
         """The mock's notice when it answers the judge or the `llm` arm."""
         notices = [provider_of(model)[1].notice() for model in asked_models(spec)]

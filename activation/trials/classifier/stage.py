@@ -117,6 +117,11 @@ class ClassifierStage:
         batch = " at the batch discount" if spec.batch else ""
         return f"list prices of {spec.pricing.date}{batch}"
 
+    def unpriced(self, spec: RunSpec) -> str | None:
+        if provider(spec).free or spec.prices is not None:
+            return None
+        return f"no price for {spec.model}: pass --price-in and --price-out"
+
     def notice(self, spec: RunSpec) -> str | None:
         return provider(spec).notice()
 

@@ -141,6 +141,7 @@ class ClaudeCode:
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
+    reports_tokens = True
 
     def model(self, model: str | None) -> str | None:
         return None if model is None else runnable(model, self.agent.providers, self.agent.title).id

@@ -118,6 +118,7 @@ class Codex:
     credentials = KEY
     marks_copies = True
     reports_cost = False
+    reports_tokens = True
 
     def model(self, model: str | None) -> str | None:
         """`openai:gpt-5.5` is Codex's `gpt-5.5`; no `--model`: Codex's own default."""

@@ -149,6 +149,7 @@ class Copilot:
     """The stream does not show the body, but the copies' nonces let a reader of the
     model's requests (the tests, a transcript of the stand-in) see which body arrived."""
     reports_cost = False
+    reports_tokens = False
 
     def model(self, model: str | None) -> str | None:
         """`anthropic:claude-sonnet-4.6` (or a bare id) and `openai:<id>`, kept with their

@@ -112,6 +112,7 @@ class Gemini:
     """The body comes back to the model (the next request, the chat record): the tests
     check the copy's nonce there."""
     reports_cost = False
+    reports_tokens = True
 
     def model(self, model: str | None) -> str:
         """`google:gemini-3.1-pro-preview` is `-m gemini-3.1-pro-preview`; a run needs one."""

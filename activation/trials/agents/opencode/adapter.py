@@ -165,6 +165,7 @@ class OpenCode:
     credentials = KEY
     marks_copies = True
     reports_cost = True
+    reports_tokens = True
     """Its adapter configures OpenCode's anthropic provider only."""
 
     def model(self, model: str | None) -> str | None:
