@@ -308,11 +308,13 @@ def _behavior(
 
 def run_gate(session: Session, gate: Gate, argv: Sequence[str]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
+    from rich.text import Text
+
     from activation.commands.run import rerun_words, run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
-    session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
+    session.out.rule(Text(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}"))
     rerun = rerun_words(CHANGED, argv)
     report = run_and_report(session, gate.args, rerun, gate.stage, gate.cells, ())
     session.show(terminal_view(report, gate.args.show))

@@ -155,6 +155,8 @@ def show_plan(
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
     would see), and the whole run's cost over its cells."""
+    from rich.text import Text
+
     from activation.commands.runner import planned
     from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
@@ -168,7 +170,7 @@ def show_plan(
         cost = stage.estimate(spec, inputs, count=True)
         estimates.append(cost)
         if len(cells) > 1:
-            session.out.rule(f"cell {spec.cell}")
+            session.out.rule(Text(f"cell {spec.cell}"))
         session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
         note = listed_distractors(inputs, stage.listings(spec, inputs))
         if note:
