@@ -13,7 +13,7 @@ from gitdb.exc import ODBError
 from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.skill_set import AgentFiles, variant_of
+from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
@@ -113,10 +113,8 @@ def _subtree(tree: git.Tree, folder: PurePosixPath) -> git.Tree:
     return tree if folder == PurePosixPath() else tree / folder.as_posix()
 
 
-def _set_at(
-    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str, AgentFiles]]:
-    """(folder, repo-relative path, text, metadata files) of every other SKILL.md of the
+def _set_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
+    """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
     set at `ref`."""
     if not target.in_set:
         return
@@ -132,14 +130,12 @@ def _set_at(
         if item.name == target.skill_name:
             continue
         relative = target.skills_dir / item.name / SKILL_FILE_NAME
-        found = _skill_at(item, ref, folder / item.name, relative)
+        found = _skill_at(item, relative)
         if found is not None:
             yield found
 
 
-def _members_at(
-    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str, AgentFiles]]:
+def _members_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
     """The other skills a marketplace entry names, as `_set_at` yields them: those of the
     working tree's members that exist at `ref`."""
     prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
@@ -155,25 +151,21 @@ def _members_at(
             item = _subtree(tree, folder)
         except KeyError:
             continue
-        found = _skill_at(item, ref, folder, member)
+        found = _skill_at(item, member)
         if found is not None:
             yield found
 
 
-def _skill_at(
-    item: git.Tree, ref: str, folder: PurePosixPath, relative: Path
-) -> tuple[str, str, str, AgentFiles] | None:
-    """(folder name, repo-relative path, text, metadata files) of the skill folder `item`
-    at `ref` (`folder` in git's tree), None when it holds no SKILL.md file."""
+def _skill_at(item: git.Tree, relative: Path) -> Found | None:
+    """(folder name, repo-relative path, bytes, metadata files) of the skill folder `item`
+    (of a commit's tree), None when it holds no SKILL.md file."""
     try:
         blob = item / SKILL_FILE_NAME
     except KeyError:
         return None
     if blob.type != "blob" or blob.mode == SYMLINK_MODE:
         return None
-    shown = f"{GIT_PREFIX}{ref}:{folder / SKILL_FILE_NAME}"
-    text = decode_skill(bytes(blob.data_stream.read()), shown)
-    return item.name, relative.as_posix(), text, _agent_files_in(item)
+    return item.name, relative.as_posix(), bytes(blob.data_stream.read()), _agent_files_in(item)
 
 
 def names_commit(repo_dir: Path, name: str) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from activation._models import AgentSettings, Prices, Pricing, RunSpec, Usage
+from activation._models import AgentSettings, Prices, Pricing, RunSpec, Stage, Usage
 from activation.inputs.load import load_pricing
 from activation.report import words
 from activation.report.matrix import Matrix
@@ -109,7 +109,7 @@ TABLE = load_pricing()
     ],
 )  # fmt: skip
 def test_each_stage_and_agent_says_what_keeps_its_cost_unknown(
-    stage: str, agent: str, model: str | None, pricing: Pricing, gap: str | None
+    stage: Stage, agent: str, model: str | None, pricing: Pricing, gap: str | None
 ) -> None:
     """One answer for every cost line and plan: a price hint only where no price is found."""
     spec = RunSpec(stage=stage, coding_agent=agent, model=model, pricing=pricing)
