@@ -95,7 +95,7 @@ def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...
         try:
             tree = _subtree(_commit_at(repo, ref).tree, root)
         except GIT_LOOKUP_ERRORS:
-            raise InputError(unknown_ref_message(spec, ref, target.repo)) from None
+            raise InputError(_unknown_ref(repo, spec, ref, target.repo)) from None
         except KeyError:
             raise InputError(f"{spec}: {root} does not exist at {ref}") from None
         return tuple(
@@ -178,6 +178,18 @@ def names_commit(repo_dir: Path, name: str) -> bool:
     return True
 
 
+def _unknown_ref(repo: git.Repo, spec: str, ref: str, shown: Path) -> str:
+    """The line for a ref `repo` cannot resolve, with what the repo has to fetch it by."""
+    return unknown_ref_message(
+        spec,
+        ref,
+        shown,
+        shallow=(Path(repo.git_dir) / "shallow").is_file(),
+        remotes=[remote.name for remote in repo.remotes],
+        branches=[head.name for head in repo.heads],
+    )
+
+
 def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
     """The commit `ref` names (an annotated tag peeled); InputError for anything else."""
     obj = repo.rev_parse(ref)
@@ -195,13 +207,13 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
     except InputError as error:
         raise InputError(f"{spec}: {error}") from None
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
     try:
         blob = tree / path
     except KeyError:
         raise InputError(f"{spec}: {path} does not exist at {ref} ({obj.hexsha[:12]})") from None
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
     if blob.type != "blob":
         raise InputError(f"{spec}: {path} is a {blob.type} at {ref}, not a file")
     if blob.mode == SYMLINK_MODE:
@@ -209,7 +221,7 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
     try:
         return bytes(blob.data_stream.read())
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
 
 
 def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
@@ -227,7 +239,7 @@ def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -
         except InputError as error:
             raise InputError(f"{spec}: {error}") from None
         except GIT_LOOKUP_ERRORS:
-            raise InputError(unknown_ref_message(spec, ref, repo_dir)) from None
+            raise InputError(_unknown_ref(repo, spec, ref, repo_dir)) from None
         found = {}
         for item in tree.traverse():
             if not isinstance(item, git.Blob) or item.mode == SYMLINK_MODE:

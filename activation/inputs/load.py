@@ -448,7 +448,11 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     is the working tree's."""
     path = cwd / spec
     if path.is_dir():
-        raise InputError(f"{spec}: is a directory; pass the SKILL.md inside it")
+        inside = path / SKILL_FILE_NAME
+        hint = (
+            f"pass {Path(spec) / SKILL_FILE_NAME}" if inside.is_file() else "it holds no SKILL.md"
+        )
+        raise InputError(f"{spec}: is a directory; {hint}")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
