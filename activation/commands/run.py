@@ -212,14 +212,10 @@ def run_and_report(
     """The cells' trials, remembered for the next run and reported as their matrix;
     `rerun` is the command that checks it again (`rerun_words`)."""
     from activation.commands.runner import open_store, run_cells
-    from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
 
     with open_store(args) as store:
         outcomes = run_cells(session, stage, cells, store)
     stage.remember(outcomes)
     notices = [stage.notice(spec) for spec, _inputs in cells]
-    first = cells[0][0]
-    whole = [spec for spec, _inputs in cells]
-    fingerprint = first.shard.fingerprint if first.shard else matrix_identity(whole, cells[0][1])
-    return build_matrix(outcomes, __version__, fingerprint, warnings, rerun, notices)
+    return build_matrix(outcomes, __version__, warnings, rerun, notices)
