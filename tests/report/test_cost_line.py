@@ -21,6 +21,7 @@ TOKENS = Usage(requests=1, input_tokens=100, output_tokens=10, cost_usd=0.001)
 NONE = Usage(requests=1, cost_usd=None)
 """A run whose tokens the agent never reported: its cost is unknown, not zero."""
 PRICED = Pricing("2026-11-30", {}, Prices(1.0, 2.0, 1.25, 0.1))
+TABLE = load_pricing()
 ESTIMATE = CostEstimate("rough", "list prices of 2026-11-30", 1000.0, 100, None, None, None)
 
 
@@ -71,7 +72,11 @@ def test_a_compact_report_says_some_trials_without_counting_them() -> None:
 
 def test_a_known_cost_is_shown_with_its_basis() -> None:
     report = replace(agent_run("gemini", 0, PRICED), usage=Usage(cost_usd=0.07))
-    assert words.cost_line(report) == "cost $0.0700 (list prices of 2026-11-30)"
+    assert words.cost_line(report) == (
+        "cost $0.0700 (the prices given (--price-in and --price-out))"
+    )
+    table = replace(report, model="google:gemini-3.1-pro-preview", pricing=TABLE)
+    assert words.cost_line(table) == "cost $0.0700 (list prices of 2026-11-30)"
 
 
 def test_a_matrix_names_what_each_unknown_cell_lacks() -> None:
@@ -87,9 +92,6 @@ def test_a_matrix_names_what_each_unknown_cell_lacks() -> None:
     )
 
 
-TABLE = load_pricing()
-
-
 @pytest.mark.parametrize(
     ("stage", "agent", "model", "pricing", "gap"),
     [
@@ -99,11 +101,15 @@ TABLE = load_pricing()
         ("A", "claude-code", "claude-nonesuch-1", PRICED, None),
         ("B", "claude-code", None, TABLE, "no price for Claude Code's default model: pass "
                                           "--model with a model of the price table, or "
-                                          "--price-in and --price-out"),
+                                          "--price-in and --price-out (Claude Code reports "
+                                          "each run's cost)"),
         ("B", "gemini", "google:gemini-3.1-pro-preview", TABLE, None),
         ("C", "codex", None, PRICED, None),
         ("B", "opencode", "anthropic:claude-nonesuch-1", TABLE,
-         "no price for anthropic:claude-nonesuch-1: pass --price-in and --price-out"),
+         "no price for anthropic:claude-nonesuch-1: pass --price-in and --price-out (OpenCode "
+         "reports each run's cost)"),
+        ("B", "gemini", "google:gemini-nonesuch", TABLE,
+         "no price for google:gemini-nonesuch: pass --price-in and --price-out"),
         ("B", "copilot", "anthropic:claude-sonnet-4-6", PRICED,
          "GitHub Copilot CLI's stream carries no token counts, which no price replaces"),
     ],
@@ -126,10 +132,16 @@ def test_a_plan_says_the_gap_and_a_priced_estimate_that_the_run_cannot_count() -
         "  the run's own cost will stay unknown: GitHub Copilot CLI's stream carries no token "
         "counts, which no price replaces"
     )
-    unknown = replace(ESTIMATE, gap="no price for claude-nonesuch-1: pass --price-in and "
-                      "--price-out")  # fmt: skip
-    assert cost_text(spec, unknown).plain == (
+    nonesuch = RunSpec(model="claude-nonesuch-1", pricing=load_pricing())
+    unknown = replace(ESTIMATE, gap=stage_named("A").unpriced(nonesuch))
+    assert cost_text(nonesuch, unknown).plain == (
         "cost: unknown, no price for claude-nonesuch-1: pass --price-in and --price-out\n"
+    )
+    claude = RunSpec(stage="B", pricing=load_pricing())
+    unpriced = replace(ESTIMATE, gap=stage_named("B").unpriced(claude))
+    assert cost_text(claude, unpriced).plain == (
+        "cost: unknown, no price for Claude Code's default model: pass --model with a model of "
+        "the price table, or --price-in and --price-out (Claude Code reports each run's cost)\n"
     )
     assert matrix_cost_line([unknown, known, unknown]).plain == (
         "3 cells: cost unknown (no price for claude-nonesuch-1: pass --price-in and --price-out)\n"
