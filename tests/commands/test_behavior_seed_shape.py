@@ -157,6 +157,10 @@ def test_a_suite_with_no_judge_needs_no_model_key_and_one_with_a_judge_asks_befo
     the agent runs at all (its report holds the error and no case)."""
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
+    assert main(["behavior", "--agent", "fake", "--dry-run", "--only", "ledger-deps"]) == 0
+    assert "arms: baseline, candidate, none; judge: none (no grader asks one)" in " ".join(
+        capsys.readouterr().out.split()
+    )
     report = tmp_path / "report.json"
     flags = ["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3", "--json"]
     assert main([*flags, str(report), "--only", "ledger-deps"]) == 0

@@ -118,6 +118,7 @@ class BehaviorStage:
         arms = ", ".join(("baseline", "candidate", *spec.arms))
         invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
         llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
+        judge = judge_of(spec) if judged(inputs) else "none (no grader asks one)"
         per_trial = self.estimate(spec, inputs).per_trial
         runs = len(inputs.cases) * spec.trials
         cost = "" if per_trial is None else f", up to ${runs * per_trial:,.2f}"
@@ -131,7 +132,7 @@ class BehaviorStage:
         minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
         return [
             *AGENT_STAGE.plan(spec, inputs),
-            f"arms: {arms}{invoke}; judge: {spec.judge_model}{llm}",
+            f"arms: {arms}{invoke}; judge: {judge}{llm}",
             f"first round per arm ({len(inputs.cases)} case(s) x {spec.trials} trial(s)):",
             *first,
             f"time: about {minutes:.0f} min for the first round, {spec.concurrency} agent "
