@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from activation.trials.stage import Stage
 
 WORKING_TREE = "the working tree"
+GIT_REF = "a git ref (git:<branch>, git:<tag> or git:<commit>)"
 
 
 @dataclass(frozen=True)
@@ -64,10 +65,13 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
     base_ref = git_ref(args.base)
     if base_ref is None:
-        raise InputError(f"--base {args.base}: pass a git ref, e.g. git:main")
+        from activation.inputs.git_tree import names_commit
+
+        meant = names_commit(repo, args.base)
+        raise InputError(f"--base {args.base}: pass " + (f"git:{args.base}" if meant else GIT_REF))
     head_ref = git_ref(args.head) if args.head else None
     if args.head and head_ref is None:
-        raise InputError(f"--head {args.head}: pass a git ref, e.g. git:HEAD (or leave it out)")
+        raise InputError(f"--head {args.head}: pass {GIT_REF} (or leave it out)")
     head_name = args.head or WORKING_TREE
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
     changes = skill_changes(base, head)
