@@ -137,13 +137,13 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     outcomes = {}
     with open_store(args) as store:
         for name, (cell, inputs) in comparisons.items():
-            session.err.print(f"{name}: the skill vs {inputs.candidate.spec}", soft_wrap=True)
+            session.say(f"{name}: the skill vs {inputs.candidate.spec}")
             outcome = run_trials(session, stage, cell, inputs, store)
             if outcome.interrupted:
                 raise KeyboardInterrupt
             outcomes[name] = outcome
     found = BehaviorCalibration(outcomes["same"], outcomes["broken"], stage.notice(spec))
     for line in verdict_lines(found):
-        session.out.print(line, soft_wrap=True)
+        session.out.print(line, soft_wrap=True, markup=False)
     session.write_json(document_json(calibration_record(found)))
     return found.exit_code

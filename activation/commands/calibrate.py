@@ -84,7 +84,7 @@ def run_calibration(
     """The runs in turn; an interruption stops them all."""
     outcomes = {}
     for name, inputs in comparisons.items():
-        session.err.print(f"{name}: real description vs {inputs.candidate.spec}", soft_wrap=True)
+        session.say(f"{name}: real description vs {inputs.candidate.spec}")
         if not only:
             inputs = stage.select(inputs, session.say)
         outcome = run_trials(session, stage, spec, inputs, store)
@@ -109,7 +109,7 @@ def keep_record(session: Session, folder: Path, stem: str, data: bytes, markdown
         (folder / f"{stem}.md", markdown.encode()),
     ):
         if session.write_file(path, content, "record"):
-            session.out.print(f"recorded {path}", soft_wrap=True)
+            session.out.print(f"recorded {path}", soft_wrap=True, markup=False)
 
 
 def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -181,7 +181,7 @@ def main_agreement(session: Session, args: CalibrateRequest, stages: Stages | No
     outcomes = []
     with open_store(args) as store:
         for stage, spec in picked.values():
-            session.err.print(f"{spec.cell}: {len(inputs.cases)} case(s)", soft_wrap=True)
+            session.say(f"{spec.cell}: {len(inputs.cases)} case(s)")
             outcome = run_trials(session, stage, spec, inputs, store)
             if outcome.interrupted:
                 raise KeyboardInterrupt

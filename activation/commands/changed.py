@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from activation.trials.stage import Stage
 
 WORKING_TREE = "the working tree"
+GIT_REF = "a git ref (git:<branch>, git:<tag> or git:<commit>)"
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,13 @@ def run_changed(
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
     base_ref = git_ref(args.base)
     if base_ref is None:
-        raise InputError(f"--base {args.base}: pass a git ref, e.g. git:main")
+        from activation.inputs.git_tree import names_commit
+
+        meant = names_commit(repo, args.base)
+        raise InputError(f"--base {args.base}: pass " + (f"git:{args.base}" if meant else GIT_REF))
     head_ref = git_ref(args.head) if args.head else None
     if args.head and head_ref is None:
-        raise InputError(f"--head {args.head}: pass a git ref, e.g. git:HEAD (or leave it out)")
+        raise InputError(f"--head {args.head}: pass {GIT_REF} (or leave it out)")
     head_name = args.head or WORKING_TREE
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
     changes = skill_changes(base, head)
@@ -267,11 +271,13 @@ def _behavior(
 
 def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
     """One gate's run, shown as its own command shows it, under a rule naming it."""
+    from rich.text import Text
+
     from activation.commands.run import run_and_report
     from activation.report.changed import GATE_TITLES
     from activation.report.formats import terminal_view
 
-    session.out.rule(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}")
+    session.out.rule(Text(f"{gate.run.place.id}: {GATE_TITLES[gate.run.kind]}"))
     report = run_and_report(session, gate.request, rerun, gate.stage, gate.cells, ())
     session.show(terminal_view(report, gate.request.show))
     return report

@@ -183,6 +183,8 @@ def show_plan(
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
     would see), and the whole run's cost over its cells."""
+    from rich.text import Text
+
     from activation.commands.runner import planned
     from activation.report.model import listed_distractors
     from activation.report.plan import matrix_cost_line, render_plan, settings_table
@@ -196,7 +198,7 @@ def show_plan(
         cost = stage.estimate(spec, inputs, count=True)
         estimates.append(cost)
         if len(cells) > 1:
-            session.out.rule(f"cell {spec.cell}")
+            session.out.rule(Text(f"cell {spec.cell}"))
         session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
         note = listed_distractors(inputs, stage.listings(spec, inputs))
         if note:
@@ -238,14 +240,10 @@ def run_and_report(
     """The cells' trials, remembered for the next run and reported as their matrix;
     `rerun` is the command that checks it again (`rerun_words`)."""
     from activation.commands.runner import open_store, run_cells
-    from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
 
     with open_store(args) as store:
         outcomes = run_cells(session, stage, cells, store)
     stage.remember(outcomes)
     notices = [stage.notice(spec) for spec, _inputs in cells]
-    first = cells[0][0]
-    whole = [spec for spec, _inputs in cells]
-    fingerprint = first.shard.fingerprint if first.shard else matrix_identity(whole, cells[0][1])
-    return build_matrix(outcomes, __version__, fingerprint, warnings, rerun, notices)
+    return build_matrix(outcomes, __version__, warnings, rerun, notices)

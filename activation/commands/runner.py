@@ -17,7 +17,6 @@ from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
-from activation.trials.agents import agent_named
 from activation.trials.cache import CachedBackend
 from activation.trials.engine import Cell, execute_cells
 from activation.trials.stage import Stage, planned_calls, stage_named
@@ -98,17 +97,10 @@ def check_escalation(trials: int, max_trials: int | None) -> None:
 def ceiling_priced(cells: Sequence[RunSpec]) -> None:
     """InputError for a cost ceiling on a cell whose cost cannot be counted (a free
     model's, the mock's, is known: nothing)."""
-    from activation.trials.providers import parse_model, provider_named
-
     for spec in cells:
-        free = spec.model is not None and provider_named(parse_model(spec.model).provider).free
-        if spec.max_cost_usd is not None and spec.prices is None and not free:
-            title = agent_named(spec.coding_agent).title
-            model = spec.model or f"the {title} CLI's default model (pass --model)"
-            raise InputError(
-                f"cannot enforce a cost ceiling without prices for {model}: "
-                "pass --price-in and --price-out"
-            )
+        gap = stage_named(spec.stage).unpriced(spec)
+        if spec.max_cost_usd is not None and gap is not None:
+            raise InputError(f"cannot enforce a cost ceiling: {gap}")
 
 
 def only_of(only: tuple[str, ...] | None, only_from: Path | None) -> tuple[str, ...] | None:

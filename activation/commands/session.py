@@ -40,14 +40,20 @@ WIDEST = 10_000
 
 
 def consoles() -> tuple[Console, Console]:
-    """The report on stdout; progress, warnings and errors on stderr.
+    """The report on stdout; progress, warnings and errors on stderr. No `:name:` becomes
+    an emoji: what a user wrote (`--model scripted:m`, a case id) prints as written.
 
     A terminal's width (or COLUMNS) is used as rich finds it; a pipe or file gets LOG_WIDTH.
     """
     sized = "COLUMNS" in os.environ
-    out = Console(highlight=False, width=None if sized or sys.stdout.isatty() else LOG_WIDTH)
+    out = Console(
+        highlight=False, emoji=False, width=None if sized or sys.stdout.isatty() else LOG_WIDTH
+    )
     err = Console(
-        stderr=True, highlight=False, width=None if sized or sys.stderr.isatty() else LOG_WIDTH
+        stderr=True,
+        highlight=False,
+        emoji=False,
+        width=None if sized or sys.stderr.isatty() else LOG_WIDTH,
     )
     return out, err
 

@@ -289,7 +289,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         holdback = None
         if chosen.description != inputs.candidate.description and not search.ceiling_hit:
             outcomes = search.run(inputs.candidate, chosen, splits.holdback)
-            matrix = holdback_report(outcomes, specs, inputs)
+            matrix = holdback_report(outcomes)
             holdback = matrix.single or matrix
     suggestion = Suggestion(
         version=__version__,
@@ -316,14 +316,11 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     return suggestion.exit_code
 
 
-def holdback_report(
-    outcomes: Sequence[RunOutcome], specs: Sequence[RunSpec], inputs: Inputs
-) -> Matrix:
+def holdback_report(outcomes: Sequence[RunOutcome]) -> Matrix:
     """The holdback run as a run of its cells reports it."""
-    from activation.inputs.identity import matrix_identity
     from activation.report.matrix import build_matrix
 
-    return build_matrix(outcomes, __version__, matrix_identity(specs, inputs))
+    return build_matrix(outcomes, __version__)
 
 
 def write_chosen(

@@ -13,7 +13,7 @@ from gitdb.exc import ODBError
 from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
-from activation.inputs.skill_set import AgentFiles, variant_of
+from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
 
@@ -95,7 +95,7 @@ def tree_at(spec: str, ref: str, target: Target) -> tuple[tuple[str, bytes], ...
         try:
             tree = _subtree(_commit_at(repo, ref).tree, root)
         except GIT_LOOKUP_ERRORS:
-            raise InputError(unknown_ref_message(spec, ref, target.repo)) from None
+            raise InputError(_unknown_ref(repo, spec, ref, target.repo)) from None
         except KeyError:
             raise InputError(f"{spec}: {root} does not exist at {ref}") from None
         return tuple(
@@ -113,10 +113,8 @@ def _subtree(tree: git.Tree, folder: PurePosixPath) -> git.Tree:
     return tree if folder == PurePosixPath() else tree / folder.as_posix()
 
 
-def _set_at(
-    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str, AgentFiles]]:
-    """(folder, repo-relative path, text, metadata files) of every other SKILL.md of the
+def _set_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
+    """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
     set at `ref`."""
     if not target.in_set:
         return
@@ -132,14 +130,12 @@ def _set_at(
         if item.name == target.skill_name:
             continue
         relative = target.skills_dir / item.name / SKILL_FILE_NAME
-        found = _skill_at(item, ref, folder / item.name, relative)
+        found = _skill_at(item, relative)
         if found is not None:
             yield found
 
 
-def _members_at(
-    repo: git.Repo, ref: str, path: PurePosixPath, target: Target
-) -> Iterator[tuple[str, str, str, AgentFiles]]:
+def _members_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
     """The other skills a marketplace entry names, as `_set_at` yields them: those of the
     working tree's members that exist at `ref`."""
     prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
@@ -155,25 +151,21 @@ def _members_at(
             item = _subtree(tree, folder)
         except KeyError:
             continue
-        found = _skill_at(item, ref, folder, member)
+        found = _skill_at(item, member)
         if found is not None:
             yield found
 
 
-def _skill_at(
-    item: git.Tree, ref: str, folder: PurePosixPath, relative: Path
-) -> tuple[str, str, str, AgentFiles] | None:
-    """(folder name, repo-relative path, text, metadata files) of the skill folder `item`
-    at `ref` (`folder` in git's tree), None when it holds no SKILL.md file."""
+def _skill_at(item: git.Tree, relative: Path) -> Found | None:
+    """(folder name, repo-relative path, bytes, metadata files) of the skill folder `item`
+    (of a commit's tree), None when it holds no SKILL.md file."""
     try:
         blob = item / SKILL_FILE_NAME
     except KeyError:
         return None
     if blob.type != "blob" or blob.mode == SYMLINK_MODE:
         return None
-    shown = f"{GIT_PREFIX}{ref}:{folder / SKILL_FILE_NAME}"
-    text = decode_skill(bytes(blob.data_stream.read()), shown)
-    return item.name, relative.as_posix(), text, _agent_files_in(item)
+    return item.name, relative.as_posix(), bytes(blob.data_stream.read()), _agent_files_in(item)
 
 
 def names_commit(repo_dir: Path, name: str) -> bool:
@@ -184,6 +176,18 @@ def names_commit(repo_dir: Path, name: str) -> bool:
     except (git.InvalidGitRepositoryError, git.NoSuchPathError, InputError, *GIT_LOOKUP_ERRORS):
         return False
     return True
+
+
+def _unknown_ref(repo: git.Repo, spec: str, ref: str, shown: Path) -> str:
+    """The line for a ref `repo` cannot resolve, with what the repo has to fetch it by."""
+    return unknown_ref_message(
+        spec,
+        ref,
+        shown,
+        shallow=(Path(repo.git_dir) / "shallow").is_file(),
+        remotes=[remote.name for remote in repo.remotes],
+        branches=[head.name for head in repo.heads],
+    )
 
 
 def _commit_at(repo: git.Repo, ref: str) -> git.Commit:
@@ -203,13 +207,13 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
     except InputError as error:
         raise InputError(f"{spec}: {error}") from None
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
     try:
         blob = tree / path
     except KeyError:
         raise InputError(f"{spec}: {path} does not exist at {ref} ({obj.hexsha[:12]})") from None
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
     if blob.type != "blob":
         raise InputError(f"{spec}: {path} is a {blob.type} at {ref}, not a file")
     if blob.mode == SYMLINK_MODE:
@@ -217,7 +221,7 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
     try:
         return bytes(blob.data_stream.read())
     except GIT_LOOKUP_ERRORS:
-        raise InputError(unknown_ref_message(spec, ref, shown_repo)) from None
+        raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
 
 
 def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
@@ -235,7 +239,7 @@ def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -
         except InputError as error:
             raise InputError(f"{spec}: {error}") from None
         except GIT_LOOKUP_ERRORS:
-            raise InputError(unknown_ref_message(spec, ref, repo_dir)) from None
+            raise InputError(_unknown_ref(repo, spec, ref, repo_dir)) from None
         found = {}
         for item in tree.traverse():
             if not isinstance(item, git.Blob) or item.mode == SYMLINK_MODE:

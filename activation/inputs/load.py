@@ -32,7 +32,7 @@ from activation.inputs.distractors import DistractorsChoice, distractors_folder
 from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
-from activation.inputs.skill_set import AgentFiles, variant_of
+from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.suite import BUNDLED_CASES
 from activation.inputs.target import (
     MANIFEST,
@@ -270,8 +270,9 @@ def skill_problems(repo: Path) -> list[str]:
     a run about another skill leaves such a sibling out, `lint` reports it."""
     problems = []
     for relative in find_skill_files(repo):
+        shown = relative.as_posix()
         try:
-            split_document(read_text(repo / relative, "SKILL.md"), relative.as_posix())
+            split_document(decode_skill(read_bytes(repo / relative, "SKILL.md"), shown), shown)
         except InputError as error:
             problems.append(str(error))
     return problems
@@ -403,8 +404,8 @@ def agent_files(folder: Path) -> AgentFiles:
     return tuple(found)
 
 
-def _working_set(target: Target) -> list[tuple[str, str, str, AgentFiles]]:
-    """(folder, repo-relative path, text, metadata files) of every other SKILL.md of the
+def _working_set(target: Target) -> list[Found]:
+    """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
     set on disk."""
     if not target.in_set:
         return []
@@ -417,7 +418,7 @@ def _working_set(target: Target) -> list[tuple[str, str, str, AgentFiles]]:
             (
                 path.parent.name,
                 relative.as_posix(),
-                read_text(path, "SKILL.md"),
+                read_bytes(path, "SKILL.md"),
                 agent_files(path.parent),
             )
         )
@@ -438,7 +439,11 @@ def read_path(spec: str, cwd: Path, target: Target) -> Variant:
     is the working tree's."""
     path = cwd / spec
     if path.is_dir():
-        raise InputError(f"{spec}: is a directory; pass the SKILL.md inside it")
+        inside = path / SKILL_FILE_NAME
+        hint = (
+            f"pass {Path(spec) / SKILL_FILE_NAME}" if inside.is_file() else "it holds no SKILL.md"
+        )
+        raise InputError(f"{spec}: is a directory; {hint}")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

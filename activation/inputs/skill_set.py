@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from activation._errors import InputError
 from activation._models import Skill, Target, Variant, skill_id
 from activation.inputs.frontmatter import read_sibling, split_document
+from activation.inputs.variants import decode_skill
 
 AgentFiles = tuple[tuple[str, str], ...]
 """A skill folder's per-agent metadata files: (path below the folder, text)."""
@@ -37,8 +38,9 @@ def sibling(
     )
 
 
-Found = tuple[str, str, str, AgentFiles]
-"""A skill of the set as read: (folder, repo-relative path, text, metadata files)."""
+Found = tuple[str, str, bytes, AgentFiles]
+"""A skill of the set as read: (folder, repo-relative path, its bytes, metadata files);
+decoded here, so a sibling that is not UTF-8 is left out like any other it cannot parse."""
 
 
 def variant_of(
@@ -52,12 +54,13 @@ def variant_of(
 ) -> Variant:
     """The measured skill at `spec` and the rest of its set (`found`; a problem names a
     sibling by its path after `shown`, e.g. `git:HEAD:`). A sibling the agent cannot parse
-    (broken YAML, a description that is not text) is left out with a line saying why, as
-    the agents skip it; the measured skill's own SKILL.md must parse."""
+    (not UTF-8, broken YAML, a description that is not text) is left out with a line saying
+    why, as the agents skip it; the measured skill's own SKILL.md must parse."""
     document = split_document(text, source)
     siblings, skipped = [], []
-    for folder, path, sibling_text, files in found:
+    for folder, path, data, files in found:
         try:
+            sibling_text = decode_skill(data, f"{shown}{path}")
             read_sibling(sibling_text, f"{shown}{path}")
         except InputError as error:
             skipped.append(str(error))

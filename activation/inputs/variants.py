@@ -26,20 +26,34 @@ def git_ref(spec: str) -> str | None:
         return None
     ref = spec.removeprefix(GIT_PREFIX).strip()
     if not ref:
-        raise InputError(f"{spec!r}: 'git:' needs a ref, e.g. git:main or git:HEAD")
+        raise InputError(f"{spec!r}: 'git:' needs a ref (a branch, tag or commit), e.g. git:HEAD")
     return ref
 
 
-def unknown_ref_message(spec: str, ref: str, repo: Path) -> str:
-    """The commonest cause in CI is a shallow checkout that never fetched the base branch."""
-    if ref.startswith("HEAD") or any(mark in ref for mark in "~^@"):
+def unknown_ref_message(
+    spec: str,
+    ref: str,
+    repo: Path,
+    shallow: bool = False,
+    remotes: Sequence[str] = (),
+    branches: Sequence[str] = (),
+) -> str:
+    """The commonest cause in CI is a shallow checkout that never fetched the base branch;
+    the hint names only what the repo has: its remotes, its history, its branches."""
+    relative = ref.startswith("HEAD") or any(mark in ref for mark in "~^@")
+    remote = next((r for r in remotes if ref.startswith(f"{r}/")), remotes[0] if remotes else None)
+    said = f"{spec}: no commit {ref!r} in {repo}"
+    if remote is not None and not relative:
+        fetch = f"`git fetch {remote} {ref.removeprefix(f'{remote}/')}`"
+    elif shallow:
         fetch = "`git fetch --unshallow`"  # a revision expression: more history, not a branch
     else:
-        fetch = f"`git fetch origin {ref.removeprefix('origin/')}`"
-    return (
-        f"{spec}: no commit {ref!r} in {repo} "
-        f"(a shallow CI clone may need {fetch}, or a checkout with fetch-depth: 0)"
-    )
+        if not branches:
+            return f"{said} (it has no branch yet: commit first)"
+        return said + ("" if relative else f" (its branches: {', '.join(branches[:5])})")
+    if shallow:
+        return f"{said} (a shallow clone: it may need {fetch}, or a checkout with fetch-depth: 0)"
+    return f"{said} (if {remote} has it: {fetch})"
 
 
 def missing_path_message(spec: str, path: Path, names_ref: bool) -> str:

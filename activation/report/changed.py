@@ -178,7 +178,7 @@ def cost_text(estimates: Sequence[CostEstimate]) -> str:
     firsts = [estimate.first_round for estimate in estimates]
     worsts = [estimate.worst_case for estimate in estimates]
     if any(value is None for value in (*firsts, *worsts)):
-        return "unknown (a cell without a price)"
+        return f"unknown ({words.estimate_gaps(estimates)})"
     first = sum(value for value in firsts if value is not None)
     worst = sum(value for value in worsts if value is not None)
     return f"first round {words.money(first)}, worst case {words.money(worst)}"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Shard, Status, Usage, gate
+from activation.inputs.identity import combined
 from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
@@ -118,17 +119,18 @@ def assembled(
 def build_matrix(
     outcomes: Sequence[RunOutcome],
     version: str,
-    fingerprint: str,
     warnings: tuple[str, ...] = (),
     rerun: tuple[str, ...] = (),
     notices: Sequence[str | None] = (),
 ) -> Matrix:
-    """The matrix of a run's cells; `notices` are each cell stage's notice."""
+    """The matrix of a run's cells; `notices` are each cell stage's notice. Its identity is
+    the shard's, or that of its cells' (each computed once, by its report)."""
     cells = tuple(
         build_report(outcome, version, warnings, rerun=rerun, notice=notice)
         for outcome, notice in zip(outcomes, notices or [None] * len(outcomes), strict=True)
     )
     shard = outcomes[0].spec.shard
+    fingerprint = shard.fingerprint if shard else combined([cell.fingerprint for cell in cells])
     return assembled(cells, version, fingerprint, shard)
 
 

@@ -112,11 +112,7 @@ def characteristics_text(spec: RunSpec, inputs: Inputs, found: Detectable) -> Te
 def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
     text = Text()
     if not estimate.known:
-        text.append(
-            f"cost: unknown, no price for {words.model_text(spec)} "
-            "(pass --price-in and --price-out)\n",
-            style="bold",
-        )
+        text.append(f"cost: unknown, {estimate.gap or 'no price'}\n", style="bold")
         return text
     text.append(
         f"cost at {estimate.basis}: first round {words.money(estimate.first_round)}, "
@@ -128,6 +124,8 @@ def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
         f"  per trial about {estimate.trial_input:,.0f} input tokens ({estimate.how}) and "
         f"{estimate.trial_output:,} output tokens (assumed)\n"
     )
+    if estimate.gap:
+        text.append(f"  the run's own cost will stay unknown: {estimate.gap}\n")
     if spec.max_cost_usd is not None:
         text.append(f"  ceiling: {words.money(spec.max_cost_usd)} (--max-cost-usd)\n")
     return text
@@ -139,8 +137,7 @@ def matrix_cost_line(estimates: Sequence[CostEstimate]) -> Text:
     firsts = [estimate.first_round for estimate in estimates]
     worsts = [estimate.worst_case for estimate in estimates]
     if any(value is None for value in (*firsts, *worsts)):
-        unknown = sum(not estimate.known for estimate in estimates)
-        text.append(f"cost unknown ({unknown} cell(s) without a price)\n")
+        text.append(f"cost unknown ({words.estimate_gaps(estimates)})\n")
         return text
     first = sum(value for value in firsts if value is not None)
     worst = sum(value for value in worsts if value is not None)

@@ -33,7 +33,7 @@ from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.views import view_of
 from activation.trials.agents import agent_named, known
-from activation.trials.stage import stage_named
+from activation.trials.stage import CostEstimate, stage_named
 from activation.verdicts.agreement import Agreement
 from activation.verdicts.behavior import (
     Behavior,
@@ -331,22 +331,34 @@ def model_text(spec: RunSpec) -> str:
 
 def cost_line(report: Report) -> str:
     """The run's cost, and where it comes from; unknown is said, never shown as $0, with
-    what is missing: a price, or the tokens of an agent's runs (a stream that carries none,
-    a run stopped at a load before the agent reported them), which no price can replace."""
+    what is missing (`unknown_cost`)."""
     cost, basis = report.usage.cost_usd, stage_named(report.stage).cost_basis(report)
     if cost is not None and basis is not None:
         return f"cost ${cost:.4f} ({basis})"
-    price = f"no price for {model_text(report)}: pass --price-in and --price-out"
+    return f"cost unknown ({unknown_cost(report)})"
+
+
+def unknown_cost(report: Report) -> str:
+    """What keeps a run's cost unknown: a price (the stage's `unpriced`, which a plan says
+    too), or the tokens of an agent's runs (a stream that carries none, a run stopped at a
+    load before the agent reported them), which no price can replace."""
+    gap = stage_named(report.stage).unpriced(report)
     ran = [trial.usage for case in report.cases for trial in case.trials if not trial.cached]
     blind = [u for u in ran if u.cost_usd is None and not (u.input_tokens or u.output_tokens)]
     if report.agent is None or not blind:
-        return f"cost unknown ({price})"
+        return gap or "a trial reported no cost"
     agent = agent_title(report.coding_agent)
     if report.trial_detail == "all" and len(blind) == len(ran):
-        return f"cost unknown: {agent}'s stream carried no token counts in any of {len(ran)} trials"
+        return f"{agent}'s stream carried no token counts in any of {len(ran)} trials"
     counted = f"{len(blind)} of {len(ran)}" if report.trial_detail == "all" else "some"
     tokens = f"{counted} trials stopped before {agent} reported tokens"
-    return f"cost unknown ({tokens})" if basis is not None else f"cost unknown ({price}; {tokens})"
+    priced = stage_named(report.stage).cost_basis(report) is not None
+    return tokens if priced or gap is None else f"{gap}; {tokens}"
+
+
+def estimate_gaps(estimates: Sequence[CostEstimate]) -> str:
+    """What keeps some cells' estimates unknown, each reason once."""
+    return "; ".join(dict.fromkeys(e.gap or "no price" for e in estimates if not e.known))
 
 
 def usage_lines(report: Report) -> list[str]:
@@ -673,17 +685,15 @@ def agreement_text(found: Agreement) -> str:
 
 
 def matrix_cost_line(matrix: Matrix) -> str:
-    """The whole run's cost: unknown when any cell's is, never a $0 for "unknown"."""
+    """The whole run's cost: unknown when any cell's is, with what each such cell lacks;
+    never a $0 for "unknown"."""
     cost = matrix.usage.cost_usd
     unknown = [
-        cell.cell
+        f"{cell.cell}: {unknown_cost(cell)}"
         for cell in matrix.cells
         if cell.usage.cost_usd is None or stage_named(cell.stage).cost_basis(cell) is None
     ]
-    if cost is None or unknown:
-        spent = f"cost unknown (no price for {', '.join(unknown)})"
-    else:
-        spent = f"cost {money(cost)}"
+    spent = f"cost unknown ({'; '.join(unknown)})" if unknown else f"cost {money(cost)}"
     return f"{spent} over {len(matrix.cells)} cells, {matrix.usage.requests:,} request(s)"
 
 

@@ -42,6 +42,8 @@ class CostEstimate:
     first_round: float | None
     worst_case: float | None
     """Every case escalated to `--max-trials`."""
+    gap: str | None = None
+    """What keeps the run's cost from being counted (`Stage.unpriced`), said with it."""
 
     @property
     def known(self) -> bool:
@@ -56,6 +58,14 @@ def planned_calls(spec: RunSpec, inputs: Inputs) -> int:
 def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
     """Every case escalated to `--max-trials` (a control never escalates)."""
     return len(inputs.cases) * (2 * spec.max_trials + len(spec.arms) * spec.trials)
+
+
+def price_basis(spec: RunSpec) -> str:
+    """What a run's tokens are priced at: the table's list prices, or the prices the user
+    gave (which override the table for every model)."""
+    if spec.pricing is not None and spec.pricing.override is not None:
+        return "the prices given (--price-in and --price-out)"
+    return f"list prices of {spec.pricing.date if spec.pricing else '?'}"
 
 
 def priced(
@@ -74,23 +84,24 @@ def priced(
     written once (at the write price) and read by every later trial. `per_trial` is the most
     one trial can cost (one that writes its prefix), what the cost ceiling reserves."""
     prices = spec.prices
-    date = spec.pricing.date if spec.pricing else "?"
     half = ", at the batch discount (half)" if discount < 1 else ""
     cache = f"; the listing cached, {prefixes} prefix(es) written once" if cached else ""
+    gap = stage_named(spec.stage).unpriced(spec)
     if prices is None:
-        return CostEstimate(how, f"list prices of {date}{half}{cache}", trial_input,
-                            trial_output, None, None, None)  # fmt: skip
+        return CostEstimate(how, f"{price_basis(spec)}{half}{cache}", trial_input,
+                            trial_output, None, None, None, gap)  # fmt: skip
     plain = (trial_input - cached) * prices.input + trial_output * prices.output
     read = (plain + cached * prices.cache_read) * discount / 1_000_000
     writes = prefixes * cached * (prices.cache_write - prices.cache_read) * discount / 1_000_000
     return CostEstimate(
         how,
-        f"list prices of {date}{half}{cache}",
+        f"{price_basis(spec)}{half}{cache}",
         trial_input,
         trial_output,
         (plain + cached * max(prices.cache_write, prices.input)) * discount / 1_000_000,
         read * planned_calls(spec, inputs) + writes,
         read * worst_case_calls(spec, inputs) + writes,
+        gap,
     )
 
 
@@ -126,6 +137,12 @@ class Stage(Protocol):
     def cost_basis(self, spec: RunSpec) -> str | None:
         """Where a known cost of this stage's run comes from ("list prices of 2026-11-30");
         None when this spec cannot know it (no prices to count with)."""
+        ...
+
+    def unpriced(self, spec: RunSpec) -> str | None:
+        """What keeps this run's cost from being counted, and what would count it (a price
+        to pass, a model to name), or that nothing can (a stream with no tokens); None when
+        nothing does. Every cost line and plan says this one answer."""
         ...
 
     def notice(self, spec: RunSpec) -> str | None:

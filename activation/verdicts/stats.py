@@ -1,16 +1,18 @@
 """The statistics of the verdict contract: an exact test per case, the false-discovery
 adjustment across cases, and a Wilson interval.
 
-scipy is imported inside the functions: `--help`, `lint`, `detect` and a dry run never need
-it, and a run imports it in a worker thread while its first requests are out (see
-`warm_up`). The exact test and the interval are cached: verdicts are recomputed from the
-same counts again and again.
+scipy is imported inside the exact test only: `--help`, `lint`, `detect`, a dry run and a
+run where no case's variants differ never need it, and a run imports it in a worker thread
+while its first requests are out (see `warm_up`). The exact test and the interval are
+cached: verdicts are recomputed from the same counts again and again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from math import sqrt
+from statistics import NormalDist
 
 
 def warm_up() -> None:
@@ -39,18 +41,35 @@ def unanimous_flip_p(trials: int) -> float:
 
 
 def bh_adjust(p_values: Sequence[float]) -> list[float]:
-    """Benjamini-Hochberg adjusted p-values (q-values), in the order given."""
-    from scipy.stats import false_discovery_control
-
-    return [float(q) for q in false_discovery_control(list(p_values), method="bh")]
+    """Benjamini-Hochberg adjusted p-values (q-values), in the order given: the i-th
+    smallest p times m / i, made monotone from the largest down and capped at 1, as
+    `scipy.stats.false_discovery_control` computes them (tests compare the two). In plain
+    Python, for scipy's validation took 0.5 s over 6,000 cases on an interrupted run's way
+    out."""
+    m = len(p_values)
+    order = sorted(range(m), key=p_values.__getitem__)
+    adjusted = [0.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        index = order[rank - 1]
+        running = min(running, p_values[index] * m / rank)
+        adjusted[index] = running
+    return adjusted
 
 
 @cache
 def wilson_interval(hits: int, total: int, confidence: float = 0.95) -> tuple[float, float]:
-    from scipy.stats import binomtest
-
-    ci = binomtest(hits, total).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+    """The Wilson score interval, Newcombe (1998) method 3, as `scipy.stats.binomtest(...)
+    .proportion_ci(method="wilson")` computes it (tests compare the two): closed form, so a
+    report needs no scipy (an interrupted run's report waited for its import)."""
+    z = NormalDist().inv_cdf(0.5 + 0.5 * confidence)
+    share = hits / total
+    denominator = 2 * (total + z**2)
+    center = (2 * total * share + z**2) / denominator
+    delta = z / denominator * sqrt(4 * total * share * (1 - share) + z**2)
+    low = 0.0 if hits == 0 else center - delta
+    high = 1.0 if hits == total else center + delta
+    return low, high
 
 
 def newcombe_interval(

@@ -144,3 +144,32 @@ def test_a_stand_in_run_grades_them_and_reports_the_unlevelled_graders(
     assert {request.prompt.split("\n")[0] for request in judged} == {
         "Question: Does the code refund through the ledger SDK?"
     }
+
+
+def test_a_suite_with_no_judge_needs_no_model_key_and_one_with_a_judge_asks_before_any_run(
+    seeded: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The judge's key is needed only when a grader asks the judge: ledger-deps grades files
+    only and runs with no key; ledger-python's judge makes the run one line, exit 2, before
+    the agent runs at all (its report holds the error and no case)."""
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["behavior", "--agent", "fake", "--dry-run", "--only", "ledger-deps"]) == 0
+    assert "arms: baseline, candidate, none; judge: none (no grader asks one)" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    report = tmp_path / "report.json"
+    flags = ["behavior", "--agent", "fake", "--trials", "3", "--max-trials", "3", "--json"]
+    assert main([*flags, str(report), "--only", "ledger-deps"]) == 0
+    assert [entry["status"] for entry in read_report(report)["cases"]] == ["PASS"]
+    capsys.readouterr()
+    report.unlink()
+    assert main([*flags, str(report), "--only", "ledger-python"]) == 2
+    assert capsys.readouterr().err == (
+        "activation behavior: error: no API key: set ANTHROPIC_API_KEY (--dry-run needs none)\n"
+    )
+    stopped = orjson.loads(report.read_bytes())
+    assert (stopped["exit_code"], "cases" in stopped) == (2, False)

@@ -18,6 +18,7 @@ from activation.commands.main import main
 from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
 from tests.support.browser import Launcher, visit
+from tests.support.cli import one_line_error
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
@@ -293,8 +294,11 @@ def test_bad_input_is_one_line_before_any_call(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["changed", "--base", "main"]) == 2
-    assert "activation changed: error: --base main: pass a git ref, e.g. git:main" in (
-        capsys.readouterr().err
+    assert one_line_error(capsys) == "activation changed: error: --base main: pass git:main"
+    assert main(["changed", "--base", "nowhere"]) == 2
+    assert one_line_error(capsys) == (
+        "activation changed: error: --base nowhere: pass a git ref (git:<branch>, git:<tag> or "
+        "git:<commit>)"
     )
     assert main(["changed", "--base", "git:nowhere"]) == 2
     assert "no commit 'nowhere'" in capsys.readouterr().err

@@ -184,7 +184,7 @@ def test_an_unknown_model_has_an_unknown_cost_and_cannot_have_a_ceiling(
     code, report = run(tmp_path, CASES, "--model", "claude-nonesuch-1", "--max-cost-usd", "1")
     assert code == 2
     assert report["error"] == (
-        "cannot enforce a cost ceiling without prices for claude-nonesuch-1: "
+        "cannot enforce a cost ceiling: no price for claude-nonesuch-1: "
         "pass --price-in and --price-out"
     )
     assert fake_api.message_requests == []

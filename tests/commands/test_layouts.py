@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import git
 import orjson
 import pytest
 
 from activation.commands.main import main
 from activation.inputs.behavior_load import load_behavior_inputs
 from activation.inputs.load import load_inputs
+from activation.inputs.variants import SKIPPED
 from activation.trials.agent.plugin_copy import make_set_copy
-from tests.support.cli import read_report
+from tests.support.cli import one_line_error, read_report
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.layouts import CANDIDATE, LAYOUTS, Layout, build_layout, skill_text
 
@@ -215,6 +217,41 @@ def test_the_measured_skills_own_broken_skill_md_stays_an_input_error(
         f"activation: error: {where}:3: the frontmatter is not valid YAML "
         "(while parsing a flow sequence)"
     )
+
+
+LATIN_1 = "---\nname: invoices\ndescription: Use for cr\xe8me invoices.\n---\n".encode("latin-1")
+"""A SKILL.md in Latin-1: byte 42 (the `è`) is not UTF-8."""
+
+
+@ALL
+def test_a_sibling_that_is_not_utf8_is_left_out_at_both_specs_and_is_a_lint_error(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In the working tree and at the ref: a warning naming the file, the run goes on."""
+    (repo / sibling_path(layout)).write_bytes(LATIN_1)
+    git.Repo(repo).git.commit("-qam", "a Latin-1 sibling")
+    problem = f"{sibling_path(layout)}: not UTF-8 text (byte 42)"
+    assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
+    assert f"error    -        {problem}" in capsys.readouterr().out
+    code = main(["--model", "mock", "--cases", "cases.json", "--baseline", "git:HEAD",
+                 "--max-trials", "3"])  # fmt: skip
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "UTF-8" in line]
+    assert (code, warnings) == (0, [
+        f"warning: git:HEAD:{problem}: left out of the set ({SKIPPED})",
+        f"warning: {problem}: left out of the set ({SKIPPED})",
+    ])  # fmt: skip
+    inputs = load_inputs(repo, cases=Path("cases.json"), baseline="git:HEAD")
+    assert (inputs.baseline.siblings, inputs.candidate.siblings) == ((), ())
+
+
+@ALL
+def test_the_measured_skills_own_skill_md_not_utf8_stays_an_input_error(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / layout.measured).write_bytes(LATIN_1.replace(b"invoices", b"refunds"))
+    assert main(["--model", "mock", "--cases", "cases.json"]) == 2
+    where = repo.resolve() / layout.measured
+    assert one_line_error(capsys) == f"activation: error: {where}: not UTF-8 text (byte 41)"
 
 
 def test_behavior_inputs_of_a_root_plugin_are_read_from_git(tmp_path: Path) -> None:

@@ -433,3 +433,20 @@ def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo, fresh_py
         env=env,
     )  # fmt: skip
     assert completed.stdout.split() == ["0", "False"]
+
+
+@pytest.mark.usefixtures("repo")
+def test_an_error_line_prints_a_users_value_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`:smile:` is no emoji and `[bold]` no markup in an error or a warning line: the value
+    the user gave is what they read back."""
+    odd = ":smile: [bold]x[/bold]"
+    code, _report = run(tmp_path, STATUS_CASES, "--model", "mock", "--only", odd)
+    assert code == 2
+    assert one_line_error(capsys) == f"activation: error: --only names unknown case ids: {odd}"
+    real = ("--real", "--dry-run", "--only", "plain-refund", "--claude", odd)
+    code, _report = run(tmp_path, STATUS_CASES, *real)
+    assert code == 0
+    warning = capsys.readouterr().err.splitlines()[0]
+    assert warning.startswith(f"warning: cannot find the Claude Code CLI '{odd}': install it")

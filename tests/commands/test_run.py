@@ -405,7 +405,7 @@ def test_bad_cases_files_exit_2_before_any_call(
     ("flags", "message"),
     [
         (["--only", "nope,plain-refund,zzz"], "--only names unknown case ids: nope, zzz"),
-        (["--baseline", "git:no-such-branch"], "git fetch"),
+        (["--baseline", "git:no-such-branch"], "no commit 'no-such-branch'"),
         (["--trials", "0"], "--trials: must be at least 1, got 0"),
         (["--candidate", "missing/SKILL.md"], "missing/SKILL.md"),
         (["--alpha", "2"], "--alpha: must be between 0 and 1"),

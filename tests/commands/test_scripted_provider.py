@@ -61,7 +61,7 @@ def test_a_cost_ceiling_needs_prices_for_a_scripted_model_but_not_for_the_mock(
     code, _report = run(tmp_path, cases, "--model", "scripted:model-1", "--max-cost-usd", "5")
     assert code == 2
     assert one_line_error(capsys) == (
-        "activation: error: cannot enforce a cost ceiling without prices for scripted:model-1: "
+        "activation: error: cannot enforce a cost ceiling: no price for scripted:model-1: "
         "pass --price-in and --price-out"
     )
     assert provider.asked == []

@@ -121,18 +121,21 @@ def test_full_and_short_sha(history: History) -> None:
 
 
 def test_unknown_ref_names_the_shallow_clone_fix(history: History) -> None:
-    text = message("git:nope", history.target, history.target.repo)
-    assert "a shallow CI clone may need `git fetch origin nope`" in text
-    assert text == (
-        f"git:nope: no commit 'nope' in {history.target.repo} "
-        "(a shallow CI clone may need `git fetch origin nope`, or a checkout with fetch-depth: 0)"
+    """A repo with no remote and its whole history: no fetch to suggest, its branches are
+    named instead (a `git fetch origin` would name a remote it does not have)."""
+    assert message("git:nope", history.target, history.target.repo) == (
+        f"git:nope: no commit 'nope' in {history.target.repo} (its branches: main, old)"
     )
 
 
 def test_unknown_remote_tracking_ref_hint_fetches_the_branch(tmp_path: Path) -> None:
-    assert unknown_ref_message("git:origin/main", "origin/main", tmp_path) == (
-        f"git:origin/main: no commit 'origin/main' in {tmp_path} "
-        "(a shallow CI clone may need `git fetch origin main`, or a checkout with fetch-depth: 0)"
+    said = f"git:origin/main: no commit 'origin/main' in {tmp_path}"
+    assert unknown_ref_message("git:origin/main", "origin/main", tmp_path, True, ["origin"]) == (
+        f"{said} (a shallow clone: it may need `git fetch origin main`, or a checkout with "
+        "fetch-depth: 0)"
+    )
+    assert unknown_ref_message("git:origin/main", "origin/main", tmp_path, False, ["up"]) == (
+        f"{said} (if up has it: `git fetch up origin/main`)"
     )
 
 
@@ -144,7 +147,7 @@ def test_ref_missing_from_a_real_shallow_clone(history: History, tmp_path: Path)
     assert resolve_variant("git:HEAD", target, clone).description == "Version two."
     assert message("git:HEAD~1", target, clone) == (
         f"git:HEAD~1: no commit 'HEAD~1' in {clone} "
-        "(a shallow CI clone may need `git fetch --unshallow`, or a checkout with fetch-depth: 0)"
+        "(a shallow clone: it may need `git fetch --unshallow`, or a checkout with fetch-depth: 0)"
     )
 
 
@@ -163,7 +166,7 @@ def test_ref_that_is_not_a_commit(history: History) -> None:
 @pytest.mark.parametrize("spec", ["git:", "git:  "])
 def test_git_with_an_empty_ref(history: History, spec: str) -> None:
     assert message(spec, history.target, Path("/")) == (
-        f"{spec!r}: 'git:' needs a ref, e.g. git:main or git:HEAD"
+        f"{spec!r}: 'git:' needs a ref (a branch, tag or commit), e.g. git:HEAD"
     )
 
 
@@ -211,7 +214,9 @@ def test_repo_without_commits(tmp_path: Path, skill_repo: SkillRepos) -> None:
     root = tmp_path.resolve() / "fresh"
     plugin_p(skill_repo, root, skill_text("Fresh."), None)
     target = resolve_target(root, None, root)
-    assert message("git:HEAD", target, root).startswith(f"git:HEAD: no commit 'HEAD' in {root} ")
+    assert message("git:HEAD", target, root) == (
+        f"git:HEAD: no commit 'HEAD' in {root} (it has no branch yet: commit first)"
+    )
 
 
 def test_repo_option_inside_a_larger_git_repository(tmp_path: Path, skill_repo: SkillRepos) -> None:
@@ -270,8 +275,12 @@ def test_missing_path(history: History, tmp_path: Path) -> None:
 
 
 def test_path_that_is_a_directory(history: History, tmp_path: Path) -> None:
-    assert message(".", history.target, tmp_path) == (
-        ".: is a directory; pass the SKILL.md inside it"
+    """The hint names the SKILL.md inside only when there is one."""
+    assert message(".", history.target, tmp_path) == ".: is a directory; it holds no SKILL.md"
+    (tmp_path / "draft").mkdir()
+    (tmp_path / "draft" / "SKILL.md").write_text(skill_text("Draft."))
+    assert message("draft", history.target, tmp_path) == (
+        "draft: is a directory; pass draft/SKILL.md"
     )
 
 

@@ -65,6 +65,9 @@ class RealStage:
     def cost_basis(self, spec: RunSpec) -> str | None:
         return self.real.cost_basis(spec)
 
+    def unpriced(self, spec: RunSpec) -> str | None:
+        return self.real.unpriced(spec)
+
     def notice(self, spec: RunSpec) -> str | None:
         return self.real.notice(spec)
 

@@ -11,6 +11,7 @@ from activation.trials.stage import priced
 
 PRICES = Prices(input=2.0, output=10.0, cache_write=2.5, cache_read=0.2)
 SPEC = RunSpec(trials=3, max_trials=10, pricing=Pricing("2026-11-30", override=PRICES))
+GIVEN = "the prices given (--price-in and --price-out)"
 INPUTS = simulated_inputs(typical(4))  # 4 cases: 24 first-round trials, 80 at worst
 
 
@@ -20,7 +21,7 @@ def test_without_a_cached_prefix_every_trial_costs_the_same() -> None:
     assert estimate.per_trial == pytest.approx(per_trial)
     assert estimate.first_round == pytest.approx(24 * per_trial)
     assert estimate.worst_case == pytest.approx(80 * per_trial)
-    assert estimate.basis == "list prices of 2026-11-30"
+    assert estimate.basis == GIVEN  # the override prices, not the table's
 
 
 def test_a_cached_prefix_is_written_once_per_prefix_and_read_by_every_trial() -> None:
@@ -30,9 +31,7 @@ def test_a_cached_prefix_is_written_once_per_prefix_and_read_by_every_trial() ->
     assert estimate.per_trial == pytest.approx((200 * 2.0 + 800 * 2.5 + 100 * 10.0) / 1e6)
     assert estimate.first_round == pytest.approx(24 * read + written)
     assert estimate.worst_case == pytest.approx(80 * read + written)
-    assert (
-        estimate.basis == "list prices of 2026-11-30; the listing cached, 3 prefix(es) written once"
-    )
+    assert estimate.basis == f"{GIVEN}; the listing cached, 3 prefix(es) written once"
 
 
 def test_the_batch_discount_halves_every_figure() -> None:
@@ -41,4 +40,4 @@ def test_the_batch_discount_halves_every_figure() -> None:
     assert full.first_round is not None and full.per_trial is not None
     assert half.first_round == pytest.approx(full.first_round / 2)
     assert half.per_trial == pytest.approx(full.per_trial / 2)
-    assert half.basis.startswith("list prices of 2026-11-30, at the batch discount (half)")
+    assert half.basis.startswith(f"{GIVEN}, at the batch discount (half)")

@@ -125,6 +125,8 @@ class Adapter(Protocol):
     content came back."""
     reports_cost: bool
     """Whether the CLI reports what a run cost (else the tokens are priced)."""
+    reports_tokens: bool
+    """Whether the CLI's stream carries a run's token counts (else no price can count it)."""
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for

@@ -54,6 +54,8 @@ class CliAdapter:
 
     marks_copies = True
     reports_cost = False
+    reports_tokens = True
+    """Whether its stream says what a run used in tokens (a missing figure is never 0)."""
     uncounted: str | None = None
     """Why `--max-cost-usd` cannot be held to (its stream does not say what a run used);
     None: it can."""

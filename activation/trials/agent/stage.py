@@ -20,7 +20,7 @@ from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 from activation.trials.listing.model import Listing
-from activation.trials.stage import CostEstimate, Say, priced
+from activation.trials.stage import CostEstimate, Say, price_basis, priced
 
 ROUGH = "a rough figure per agent run"
 
@@ -67,10 +67,32 @@ class AgentStage:
         if not agent_named(spec.coding_agent).adapter().reports_cost:  # its tokens at list price
             if spec.pricing is None or spec.prices is None:
                 return None
-            return f"list prices of {spec.pricing.date}"
+            return price_basis(spec)
         if spec.pricing is None:
             return "the CLI's reported cost"
-        return f"the CLI's reported cost, and list prices of {spec.pricing.date}"
+        return f"the CLI's reported cost, and {price_basis(spec)}"
+
+    def unpriced(self, spec: RunSpec) -> str | None:
+        """A stream with no tokens cannot be priced; else a price is missing only when
+        neither the table (for `--model`) nor `--price-in`/`--price-out` has one."""
+        from activation.trials.providers import parse_model, provider_named
+
+        record = agent_named(spec.coding_agent)
+        if not record.adapter().reports_tokens:
+            return f"{record.title}'s stream carries no token counts, which no price replaces"
+        free = spec.model is not None and provider_named(parse_model(spec.model).provider).free
+        if spec.prices is not None or free:
+            return None
+        gap = f"no price for {spec.model}: pass --price-in and --price-out"
+        if spec.model is None:
+            gap = (
+                f"no price for {record.title}'s default model: pass --model with a model of "
+                "the price table, or --price-in and --price-out"
+            )
+        reported = (
+            f" ({record.title} reports each run's cost)" if record.adapter().reports_cost else ""
+        )
+        return gap + reported
 
     def notice(self, spec: RunSpec) -> str | None:
         return None

@@ -17,6 +17,7 @@ from pathlib import Path
 from activation import _config, state
 from activation._errors import InputError
 from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
+from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
@@ -29,9 +30,22 @@ ROUGH = "a rough figure per agent run at work, and per judge question"
 
 
 def asked_models(spec: RunSpec) -> list[str]:
-    """The models the run asks itself: the judge's, and the `llm` arm's when it runs."""
-    judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
-    return sorted({judge, *((spec.model or judge,) if "llm" in spec.arms else ())})
+    """The models the run may ask itself: the judge's, and the `llm` arm's when it runs."""
+    return sorted({judge_of(spec), *llm_model(spec)})
+
+
+def judge_of(spec: RunSpec) -> str:
+    return spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+
+
+def llm_model(spec: RunSpec) -> tuple[str, ...]:
+    """The `llm` arm's model when the arm runs (it asks it in every trial)."""
+    return (spec.model or judge_of(spec),) if "llm" in spec.arms else ()
+
+
+def judged(inputs: Inputs) -> bool:
+    """Whether a grader of the suite (one inside an `all` too) asks the judge."""
+    return any(isinstance(g, Judge) for case in inputs.behavior for g in case.all_graders())
 
 
 class BehaviorStage:
@@ -56,15 +70,21 @@ class BehaviorStage:
         )
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        """The agent's as Stage B checks it, and the providers of the judge and of the `llm`
-        arm's model (their keys)."""
+        """The agent's as Stage B checks it, and the provider of the `llm` arm's model (its
+        key); the judge's is checked when the run opens, where the suite says whether any
+        grader asks it."""
         checked = AGENT_STAGE.preflight(spec, calls=calls)
-        for model in asked_models(spec):
+        for model in llm_model(spec):
             provider_of(model)[1].preflight(calls=calls)
         return checked
 
     def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+        """The backend, once the judge's key is checked (before any agent runs), if a
+        grader of the suite asks the judge: a suite of files and commands needs no key."""
         from activation.trials.behavior.backend import BehaviorBackend
+
+        if judged(inputs) and judge_of(spec) not in llm_model(spec):
+            provider_of(judge_of(spec))[1].preflight(calls=True)
 
         settings = spec.agent or AgentSettings()
         keep = settings.keep_workspaces
@@ -72,7 +92,7 @@ class BehaviorStage:
             spec,
             inputs,
             state.new_run_dir(inputs.target.repo, self.name),
-            judge_model=spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL,
+            judge_model=judge_of(spec),
             store=store,
             keep_dir=None if keep is None else Path(keep).resolve(),
         )
@@ -86,6 +106,9 @@ class BehaviorStage:
     def cost_basis(self, spec: RunSpec) -> str | None:
         return AGENT_STAGE.cost_basis(spec)
 
+    def unpriced(self, spec: RunSpec) -> str | None:
+        return AGENT_STAGE.unpriced(spec)
+
     def notice(self, spec: RunSpec) -> str | None:
         """The mock's notice when it answers the judge or the `llm` arm."""
         notices = [provider_of(model)[1].notice() for model in asked_models(spec)]
@@ -95,6 +118,7 @@ class BehaviorStage:
         arms = ", ".join(("baseline", "candidate", *spec.arms))
         invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
         llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
+        judge = judge_of(spec) if judged(inputs) else "none (no grader asks one)"
         per_trial = self.estimate(spec, inputs).per_trial
         runs = len(inputs.cases) * spec.trials
         cost = "" if per_trial is None else f", up to ${runs * per_trial:,.2f}"
@@ -108,7 +132,7 @@ class BehaviorStage:
         minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
         return [
             *AGENT_STAGE.plan(spec, inputs),
-            f"arms: {arms}{invoke}; judge: {spec.judge_model}{llm}",
+            f"arms: {arms}{invoke}; judge: {judge}{llm}",
             f"first round per arm ({len(inputs.cases)} case(s) x {spec.trials} trial(s)):",
             *first,
             f"time: about {minutes:.0f} min for the first round, {spec.concurrency} agent "

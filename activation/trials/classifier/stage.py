@@ -23,7 +23,7 @@ from activation.trials.cache import Store
 from activation.trials.classifier.prompt import Requests, system_text
 from activation.trials.listing.model import Listing
 from activation.trials.providers import ModelProvider, Uncounted, provider_of
-from activation.trials.stage import CostEstimate, Say, priced
+from activation.trials.stage import CostEstimate, Say, price_basis, priced
 
 CHARS = "estimated from characters / 4"
 COUNTED = "counted by the token-counting endpoint"
@@ -115,7 +115,12 @@ class ClassifierStage:
         if spec.pricing is None:
             return None
         batch = " at the batch discount" if spec.batch else ""
-        return f"list prices of {spec.pricing.date}{batch}"
+        return f"{price_basis(spec)}{batch}"
+
+    def unpriced(self, spec: RunSpec) -> str | None:
+        if provider(spec).free or spec.prices is not None:
+            return None
+        return f"no price for {spec.model}: pass --price-in and --price-out"
 
     def notice(self, spec: RunSpec) -> str | None:
         return provider(spec).notice()

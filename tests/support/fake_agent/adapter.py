@@ -36,6 +36,7 @@ class FakeAgent:
     credentials = "no credentials (the fake agent asks no API)"
     marks_copies = True
     reports_cost = True
+    reports_tokens = True
 
     def model(self, model: str | None) -> str | None:
         return model

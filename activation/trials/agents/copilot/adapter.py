@@ -120,6 +120,7 @@ def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
 
 class Copilot(CliAdapter):
     environment = staticmethod(environment)
+    reports_tokens = False
     uncounted = (
         "GitHub Copilot CLI's stream does not say what a run used (its tokens are only in "
         "its session files), so Stage B cannot count it"
