@@ -23,7 +23,8 @@ from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
 from activation.inputs.behavior_skill_creator import behavior_cases, eval_files
-from activation.inputs.formats.detect import is_trigger_cases
+from activation.inputs.changes import is_cases_file
+from activation.inputs.formats.detect import detect
 from activation.inputs.formats.skill_json import has_evals
 from activation.inputs.load import (
     load_catalog,
@@ -35,6 +36,11 @@ from activation.inputs.load import (
 )
 from activation.inputs.variants import git_ref, working_tree_spec
 
+NEITHER = (
+    "not behavior cases (a seeds' case file has a 'slug', skill-creator's evals.json "
+    "'evals' of prompts)"
+)
+"""Why a file is no behavior case file; what it lacks as trigger cases follows."""
 _NOT_SEARCHED = frozenset({"node_modules", SCAFFOLD_DIR})
 """Folders never searched for eval folders (besides hidden ones)."""
 
@@ -72,14 +78,22 @@ def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
     """A seeds' case file, or the `evals` of a per-skill JSON file (skill-creator's
     `evals.json`), whose input files are read from the skill's folder (else the file's).
     `beside`: the file was found in a suite's folder, where a trigger cases file (one
-    `--cases` reads, such as skill-creator's trigger eval set) is left for `--cases`."""
+    `--cases` reads, or one named as skill-creator names its trigger eval set, whatever it
+    holds) is left for `--cases`, which says what is wrong with it."""
     document = read_document(path, "case file")
-    if "slug" in _keys(document.data) or not has_evals(document):
-        if "slug" not in _keys(document.data) and is_trigger_cases(document):
-            if beside:
-                return ()
-            raise InputError(f"{path}: trigger cases, not behavior cases: pass it to --cases")
+    if "slug" in _keys(document.data):
         return parse_case_file(document.data, str(path))
+    if not has_evals(document):
+        if beside and is_cases_file(path.name):
+            return ()
+        try:
+            detect(document)
+        except InputError as error:
+            nearest = str(error).removeprefix(f"{path}: ")
+            raise InputError(f"{path}: {NEITHER}, {nearest}") from None
+        if beside:
+            return ()
+        raise InputError(f"{path}: trigger cases, not behavior cases: pass it to --cases")
     root = next(
         (
             folder

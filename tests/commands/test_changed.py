@@ -541,7 +541,7 @@ def test_a_skill_creator_trigger_eval_set_in_the_skills_evals(repo: Path, tmp_pa
     assert len(statuses) == 12
     # rows 1-3 are the positives; the stolen prompts are rows 4, 5 and 6
     assert flagged(statuses) == dict.fromkeys(
-        ["trigger-eval-4", "trigger-eval-5", "trigger-eval-6"], "REGRESSED"
+        ["refunds-trigger-eval-4", "refunds-trigger-eval-5", "refunds-trigger-eval-6"], "REGRESSED"
     )
 
 

@@ -543,13 +543,13 @@ def test_found_case_files_are_linted_with_their_skill_and_named(
     code, out, err = run([], capsys)
     assert code == 1
     assert out.splitlines() == [
-        "error    map             skills/atlas/cases.json: duplicate id: 2 cases share it",
-        "warning  map             skills/atlas/cases.json: positive without a twin: name a "
-        "negative that shares its vocabulary",
-        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: no 'why' (the file "
-        "gives none): say why this is the right answer, so it can be reviewed",
-        "warning  trigger-eval-1  skills/atlas/evals/trigger-eval.json: positive without a "
-        "twin: name a negative that shares its vocabulary",
+        "error    map                   skills/atlas/cases.json: duplicate id: 2 cases share it",
+        "warning  map                   skills/atlas/cases.json: positive without a twin: name "
+        "a negative that shares its vocabulary",
+        "warning  atlas-trigger-eval-1  skills/atlas/evals/trigger-eval.json: no 'why' (the "
+        "file gives none): say why this is the right answer, so it can be reviewed",
+        "warning  atlas-trigger-eval-1  skills/atlas/evals/trigger-eval.json: positive without "
+        "a twin: name a negative that shares its vocabulary",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 2 case files "
         "(skills/atlas/cases.json, skills/atlas/evals/trigger-eval.json): 1 error, 3 warnings",
     ]

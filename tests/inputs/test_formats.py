@@ -55,8 +55,49 @@ def test_skill_creator_rows_become_cases_about_the_measured_skill_or_a_routing_c
 def test_skill_creator_under_an_evals_key_takes_prompt_and_the_file_names_its_skill() -> None:
     data = {"skill_name": "refunds", "evals": [{"prompt": "refund 12", "should_trigger": True}]}
     checked = skill_creator.read(Document("set.json", data, folder_skill="other"))
-    assert checked.cases == (Case("set-1", "refund 12", True, "", ("positive",)),)
+    assert checked.cases == (Case("refunds-set-1", "refund 12", True, "", ("positive",)),)
     assert checked.written_for == "refunds"
+
+
+def test_skill_creator_queries_beside_the_skill_name_are_that_skills_trigger_cases() -> None:
+    data = {
+        "skill_name": "palette",
+        "purpose": "trigger eval for the palette skill",
+        "queries": [
+            {"query": "pick accent colours for my app", "should_trigger": True},
+            {"query": "resize these PNGs", "should_trigger": False},
+        ],
+    }
+    document = Document("evals/trigger-eval.json", data)
+    assert detect(document) == SKILL_CREATOR
+    checked = skill_creator.read(document)
+    assert checked.cases == (
+        Case("palette-trigger-eval-1", "pick accent colours for my app", True, "", ("positive",)),
+        Case("palette-trigger-eval-2", "resize these PNGs", False, "", ("negative",)),
+    )
+    assert (checked.problems, checked.written_for) == ((), "palette")
+
+
+def test_skill_creator_ids_are_unique_per_skill_when_every_skill_names_its_file_alike() -> None:
+    rows = [
+        {"query": "q", "should_trigger": True},
+        {"id": 7, "query": "r", "should_trigger": False},
+    ]
+    ids = {
+        skill: [
+            case.id
+            for case in skill_creator.read(
+                Document(f"{skill}/evals/trigger-eval.json", rows, folder_skill=skill)
+            ).cases
+        ]
+        for skill in ("commit", "refactor")
+    }
+    assert ids == {
+        "commit": ["commit-trigger-eval-1", "commit-trigger-eval-7"],
+        "refactor": ["refactor-trigger-eval-1", "refactor-trigger-eval-7"],
+    }
+    named = skill_creator.read(Document("commit-triggers.json", rows, folder_skill="commit"))
+    assert [case.id for case in named.cases] == ["commit-triggers-1", "commit-triggers-7"]
 
 
 def test_skill_creator_problems_name_the_row() -> None:

@@ -147,3 +147,30 @@ def test_a_suite_folder_leaves_a_trigger_eval_set_beside_its_evals_to_cases(tmp_
         match=r"trigger-eval\.json: trigger cases, not behavior cases: pass it to --cases$",
     ):
         load_behavior_suite(tmp_path / "trigger-eval.json")
+
+
+def test_a_suite_folder_leaves_a_trigger_file_of_either_form_to_cases(tmp_path: Path) -> None:
+    (tmp_path / "evals.json").write_text(
+        '{"skill_name": "palette", "evals": [{"id": 1, "prompt": "Pick accents", '
+        '"assertions": ["theme.css defines --accent"]}]}'
+    )
+    (tmp_path / "trigger-eval.json").write_text(
+        '{"skill_name": "palette", "queries": [{"query": "pick accents", "should_trigger": true}]}'
+    )
+    # named as skill-creator names its trigger set, but broken: --cases says what is wrong
+    (tmp_path / "trigger_eval_old.json").write_text('[{"query": "pick accents"}]')
+    assert [case.id for case in load_behavior_suite(tmp_path).cases] == ["palette-1"]
+
+
+def test_a_file_in_a_suite_folder_that_is_neither_says_what_each_lacks(tmp_path: Path) -> None:
+    (tmp_path / "evals.json").write_text(
+        '{"skill_name": "palette", "evals": [{"id": 1, "prompt": "Pick accents"}]}'
+    )
+    (tmp_path / "notes.json").write_text('{"title": "palette notes", "queries": 3}')
+    with pytest.raises(InputError) as raised:
+        load_behavior_suite(tmp_path)
+    assert str(raised.value) == (
+        f"{tmp_path / 'notes.json'}: not behavior cases (a seeds' case file has a 'slug', "
+        "skill-creator's evals.json 'evals' of prompts), matches no cases format; the nearest "
+        "is this tool's cases file (--cases-format activation), and it lacks a 'cases' list"
+    )
