@@ -3,18 +3,21 @@ written once in this tool's own format, for users who want to switch.
 
 Duplicate prompts across the files (per-skill files that share their negatives) become one
 case, the union of what the copies expect; a conflict between copies is an input error
-naming the files. The output is written whole or not at all. Exit 0 once written, 2 for
-bad input, 4 when the file cannot be written.
+naming the files. The output is written whole or not at all, and only when this tool
+reads it back (a file named for its skill keeps that skill). Exit 0 once written, 2 for bad
+input, 4 when the file cannot be written.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+
 from activation._errors import ExitCode, InputError
 from activation.commands.flags import IMPORT
 from activation.commands.session import Session, check_writable
-from activation.inputs.cases import refuse_problems, unexplained_line
+from activation.inputs.cases import check_cases, refuse_problems, unexplained_line
 
 
 def main_import_cases(session: Session, argv: list[str]) -> int:
@@ -34,7 +37,9 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     checked = refuse_problems(merged.file, ", ".join(str(path) for path in args.files))
     names = ", ".join(path.name for path in files)
     about = f"Imported by `activation import` from {names}."
-    if not session.write_file(out, write(checked, about), "cases file"):
+    payload = write(checked, about)
+    refuse_problems(check_cases(orjson.loads(payload)), f"--out {out}: not written, it would read")
+    if not session.write_file(out, payload, "cases file"):
         return ExitCode.INTERNAL
     formats = ", ".join(dict.fromkeys(found.format for _path, found in read))
     session.say(f"wrote {len(checked.cases)} case(s) from {len(read)} file(s) ({formats}) to {out}")

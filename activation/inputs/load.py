@@ -173,10 +173,11 @@ def _json_lines(text: str, path: Path) -> list[object]:
 
 def folder_skill(path: Path) -> str | None:
     """The skill whose folder holds the file, directly or in a folder of its own
-    (`<skill>/evals/<file>`): a folder with a SKILL.md."""
+    (`<skill>/evals/<file>`): a folder with a SKILL.md, named as it is on disk even when
+    the path is relative (`evals/x.json` read in the skill's folder)."""
     for folder in (path.parent, path.parent.parent):
         if (folder / SKILL_FILE_NAME).is_file():
-            return folder.name
+            return folder.resolve().name or None
     return None
 
 

@@ -253,3 +253,29 @@ def test_import_never_writes_over_a_file_it_reads(
         == f"activation import: error: --out {source}: is one of the files read"
     )
     assert source.read_bytes() == (FORMATS / "trigger-yaml" / "trigger_tests.yaml").read_bytes()
+
+
+def test_import_in_the_skills_folder_keeps_its_skill_and_the_file_runs_back(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skill = repo / "plugins/payments/skills/refunds"
+    (skill / "evals").mkdir()
+    (skill / "evals/trigger-eval.json").write_text(
+        '[{"query": "refund order 4417 in full", "should_trigger": true},'
+        ' {"query": "draft an invoice for acme", "should_trigger": false}]'
+    )
+    monkeypatch.chdir(skill)
+    assert main(["import", "evals/trigger-eval.json", "--out", "imported.json"]) == 0
+    written = orjson.loads((skill / "imported.json").read_bytes())
+    assert written["skill"] == "refunds"
+    assert [entry["id"] for entry in written["cases"]] == [
+        "refunds-trigger-eval-1",
+        "refunds-trigger-eval-2",
+    ]
+    capsys.readouterr()
+    code, report = run(tmp_path, skill / "imported.json", "--skill-path", SKILL_PATH)
+    assert code == 0
+    assert ids_and_expect(report) == [
+        ("refunds-trigger-eval-1", True, None),
+        ("refunds-trigger-eval-2", False, None),
+    ]
