@@ -15,7 +15,7 @@ from pathlib import Path
 from activation import __version__
 from activation._documents import document_json
 from activation._errors import ExitCode, InputError
-from activation._models import Inputs, RunOutcome, RunSpec, Status
+from activation._models import Inputs, RunOutcome, RunSpec, Status, Variant
 from activation.commands.requests import BehaviorCalibrateRequest, parse_request
 from activation.commands.runner import Stages, open_store, run_trials
 from activation.commands.session import Session, stop_record_of
@@ -109,8 +109,19 @@ def calibration_record(found: BehaviorCalibration) -> BehaviorCalibrationRecord:
     )
 
 
+DRY_RUN = (
+    "calibrate --behavior would make two runs: 'same', the skill against itself with the "
+    "none arm, then 'broken', the skill against {broken}"
+)
+
+
+def comparisons_of(spec: RunSpec, same: Inputs, broken: Variant) -> list[tuple[RunSpec, Inputs]]:
+    """The two runs, in order: A/A with the `none` arm, then the broken-body control."""
+    return [(spec, same), (replace(spec, arms=()), replace(same, candidate=broken))]
+
+
 def main_behavior_calibration(session: Session, argv: list[str], stages: Stages | None) -> int:
-    args, _settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
+    args, settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
     session.adopt(args.debug, args.json, stop_record_of(SCHEMA))
     from activation.commands.behavior import behavior_cells, refuse_unsound, suite_of
     from activation.inputs.behavior_load import load_behavior_inputs, with_tree
@@ -129,11 +140,13 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
     if more:
         raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")
+    if args.dry_run:
+        from activation.commands.run import show_plan
+
+        session.out.print(DRY_RUN.format(broken=broken.spec), soft_wrap=True)
+        return show_plan(session, stage, comparisons_of(spec, same, broken), settings)
     spec = stage.preflight(spec)
-    comparisons: dict[str, tuple[RunSpec, Inputs]] = {
-        "same": (spec, same),
-        "broken": (replace(spec, arms=()), replace(same, candidate=broken)),
-    }
+    comparisons = dict(zip(("same", "broken"), comparisons_of(spec, same, broken), strict=True))
     outcomes = {}
     with open_store(args) as store:
         for name, (cell, inputs) in comparisons.items():

@@ -1091,7 +1091,7 @@ BEHAVIOR = Command(
 )
 CALIBRATION_LEFT_OUT = frozenset(
     {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--shard", "--junit",
-     "--markdown", "--html", "--no-summary", "--show", "--dry-run"}
+     "--markdown", "--html", "--no-summary", "--show"}
 )  # fmt: skip
 """What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
 BEHAVIOR_CALIBRATE = Command(

@@ -216,6 +216,7 @@ class BehaviorCalibrateRequest(BehaviorInputs, BehaviorTrials):
 
     behavior: bool
     broken: Path
+    dry_run: bool
 
 
 @dataclass(frozen=True, kw_only=True)

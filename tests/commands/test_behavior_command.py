@@ -310,3 +310,24 @@ def test_the_python_api_runs_the_same_gate_as_the_command_line(tmp_path: Path) -
         activation.behavior(no_control=True, arm=("none",), stages=stages)
     with pytest.raises(TypeError, match="BehaviorRequest has no real"):
         activation.behavior(real=True)
+
+
+def test_calibrate_behavior_dry_run_plans_both_runs_without_the_agent_cli(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    missing = str(repo / "no-such-claude")
+    argv = ["calibrate", "--behavior", "--dry-run", "--broken", str(BROKEN_BODY)]
+    assert main([*argv, "--claude", missing]) == 0
+    shown = capsys.readouterr()
+    assert shown.err.startswith(f"warning: cannot find the Claude Code CLI '{missing}'")
+    out = " ".join(shown.out.split())
+    assert out.startswith(
+        "calibrate --behavior would make two runs: 'same', the skill against itself with the "
+        f"none arm, then 'broken', the skill against {BROKEN_BODY}"
+    )
+    # A/A with the none arm, then the broken-body control with no arm
+    assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
+    assert "arms: baseline, candidate; judge: claude-haiku-5-5" in out
+    assert out.count("No call was made.") == 2
