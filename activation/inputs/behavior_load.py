@@ -98,7 +98,7 @@ def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
         (
             folder
             for folder in (path.parent, path.parent.parent)
-            if folder.name == document.folder_skill
+            if folder.resolve().name == document.folder_skill
         ),
         path.parent,
     )

@@ -174,3 +174,20 @@ def test_a_file_in_a_suite_folder_that_is_neither_says_what_each_lacks(tmp_path:
         "skill-creator's evals.json 'evals' of prompts), matches no cases format; the nearest "
         "is this tool's cases file (--cases-format activation), and it lacks a 'cases' list"
     )
+
+
+def test_evals_files_are_read_from_the_skill_folder_however_the_suite_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "evals/files").mkdir(parents=True)
+    (tmp_path / "SKILL.md").write_text("---\nname: palette\ndescription: Use for colours.\n---\n")
+    (tmp_path / "evals/files/theme.css").write_text(":root {}\n")
+    (tmp_path / "evals/evals.json").write_text(
+        '{"evals": [{"id": 1, "prompt": "Add an accent", "files": ["evals/files"]}]}'
+    )
+    monkeypatch.chdir(tmp_path)
+    (case,) = load_behavior_suite(Path("evals")).cases
+    assert (case.id, case.scaffold) == (
+        f"{tmp_path.name}-1",
+        (("evals/files/theme.css", b":root {}\n"),),
+    )

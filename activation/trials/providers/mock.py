@@ -10,7 +10,10 @@ menu order, which is shuffled per trial, so a tied case can come out unstable. T
 say how a description's words meet the prompts' words, and nothing about any real agent:
 every output says so.
 
-It proposes descriptions for `suggest` too, as plainly: the current description with
+It answers a behavior judge's yes/no question (`--judge-model mock`) by the same rule:
+YES when the workspace's files (their paths and text) hold at least MIN_SHARED of the
+question's content words (all of them, when it has fewer), and says so in its reasoning. It proposes descriptions for `suggest` too, as
+plainly: the current description with
 words added that the failing groups' tags and the skill's body hold and it lacks (`propose`),
 so a search on the mock runs every step, offline, and finds what word overlap rewards.
 """
@@ -43,6 +46,13 @@ _INSTRUCTIONS = re.compile(
     re.DOTALL,
 )
 """The parts of the proposer's instructions (inputs/proposals.py) the mock proposes from."""
+_JUDGED = re.compile(
+    r"\AQuestion: (?P<question>.*?)\n\n(?:Examples of how to answer:\n.*?\n\n)?"
+    r"(?:The workspace's files:\n\n(?P<files>.*)|The workspace has no files\.)\Z",
+    re.DOTALL,
+)
+"""A judge's question and the files it is about (trials/behavior/judge.py's request)."""
+_FILE_TAG = re.compile(r'<file path="(?P<path>[^"]*)">|</file>')
 NOTICE = (
     "answers from the mock model (word overlap, offline): the verdicts show how the "
     "pipeline works and mean nothing about the real agent"
@@ -80,15 +90,38 @@ def propose(instructions: str) -> list[str]:
     return [f"{current} Also for {', '.join(cut)}." for cut in cuts[: int(found["count"])]]
 
 
-def proposes(request: Mapping[str, Any]) -> bool:
-    """Whether the request asks for descriptions (the proposer's), not for skills."""
+def judge(request_text: str) -> dict[str, str]:
+    """A judge's structured answer: YES when the files hold at least MIN_SHARED of the
+    question's content words (all, when it has fewer; never for none), with the count as its
+    reasoning."""
+    found = _JUDGED.match(request_text)
+    question = found["question"] if found else request_text
+    files = _FILE_TAG.sub(r" \g<path> ", found["files"] or "") if found else ""
+    asked = content_words(question)
+    held = len(asked & content_words(files))
+    verdict = "YES" if held and held >= min(MIN_SHARED, len(asked)) else "NO"
+    reasoning = (
+        f"mock judge (word overlap, offline): the files hold {held} of the question's "
+        f"{len(asked)} content words"
+    )
+    return {"reasoning": reasoning, "verdict": verdict}
+
+
+def asks_for(request: Mapping[str, Any]) -> str | None:
+    """What the request's structured answer holds: `descriptions` (the proposer's),
+    `verdict` (a judge's), else None (the classifier's skills)."""
     schema = ((request.get("output_config") or {}).get("format") or {}).get("schema") or {}
-    return "descriptions" in (schema.get("properties") or {})
+    properties = schema.get("properties") or {}
+    return next((key for key in ("descriptions", "verdict") if key in properties), None)
 
 
 def answer(request: Mapping[str, Any]) -> dict[str, Any]:
-    if proposes(request):
-        data: dict[str, list[str]] = {"descriptions": propose(user_prompt(request))}
+    data: Mapping[str, object]
+    asked = asks_for(request)
+    if asked == "descriptions":
+        data = {"descriptions": propose(user_prompt(request))}
+    elif asked == "verdict":
+        data = judge(user_prompt(request))
     else:
         data = {"skills": choose(user_prompt(request), menu_entries(system_text(request)))}
     return {

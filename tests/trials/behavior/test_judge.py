@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import anyio
 import jsonschema
+import orjson
 
 from activation.trials.behavior.judge import (
     JUDGE_SCHEMA,
@@ -62,3 +64,39 @@ def test_read_verdict() -> None:
     assert read_verdict("VERDICT: YES then more words") is None
     assert read_verdict("Yes.") is None
     assert read_verdict(None) is None
+
+
+def test_the_mock_judge_answers_by_word_overlap_and_says_it_is_the_mock() -> None:
+    """`--judge-model mock`: a YES or NO for every question, offline, the same every time."""
+    from activation.trials.behavior.judge import ask_judge, judgement
+    from activation.trials.providers.mock import MockModel, answer
+
+    files = Workspace((("theme.css", ":root { --accent: oklch(0.7 0.1 250); }\n"),))
+    question = "Do the files meet this expectation?\n- theme.css defines an accent colour"
+
+    def verdict(question: str, workspace: Workspace) -> bool | None:
+        async def ask() -> bool | None:
+            found, _usage = await ask_judge(
+                MockModel(), "mock", "mock", question, None, workspace, None
+            )
+            return found
+
+        return anyio.run(ask)
+
+    assert verdict(question, files) is True  # theme.css and accent: 2 of 7
+    assert verdict("Is there a README with install steps?", files) is False
+    assert verdict(question, Workspace(())) is False
+    system, user = judge_request(question, "PASS: accent set\nFAIL: none", files)
+    message = answer(
+        {
+            "system": system,
+            "messages": [{"role": "user", "content": user}],
+            "output_config": {"format": {"type": "json_schema", "schema": JUDGE_SCHEMA}},
+        }
+    )
+    assert judgement(message) is True
+    assert orjson.loads(message["content"][0]["text"]) == {
+        "reasoning": "mock judge (word overlap, offline): the files hold 2 of the question's "
+        "7 content words",
+        "verdict": "YES",
+    }
