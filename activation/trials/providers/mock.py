@@ -12,10 +12,11 @@ every output says so.
 
 It answers a behavior judge's yes/no question (`--judge-model mock`) by the same rule:
 YES when the workspace's files (their paths and text) hold at least MIN_SHARED of the
-question's content words (all of them, when it has fewer), and says so in its reasoning. It proposes descriptions for `suggest` too, as
-plainly: the current description with
-words added that the failing groups' tags and the skill's body hold and it lacks (`propose`),
-so a search on the mock runs every step, offline, and finds what word overlap rewards.
+question's content words (all of them, when it has fewer), and says so in its reasoning.
+
+It proposes descriptions for `suggest` too, as plainly: the current description with words
+added that the failing groups' tags and the skill's body hold and it lacks (`propose`), so a
+search on the mock runs every step, offline, and finds what word overlap rewards.
 """
 
 from __future__ import annotations
