@@ -288,6 +288,12 @@ def repo_case_files(
     return [file.path for file in found.cases], sorted(found.suites), findings
 
 
+LENIENT = (
+    "Claude Code reads it after quoting the value, other agents parse YAML strictly and may "
+    "refuse the skill: quote the value"
+)
+
+
 def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], SkillDocument | None]:
     """A SKILL.md's own checks (its frontmatter as the agents read it, then the files its
     body refers to), and the document (None when it does not parse: no agent lists it)."""
@@ -300,7 +306,10 @@ def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], Skil
     except InputError as error:
         return [Finding("error", None, str(error))], None
     checked = description_findings(document.description, path.as_posix())
-    return [*checked, *reference_findings(file, path)], document
+    lenient = (
+        [Finding("warning", None, f"{document.lenient}; {LENIENT}")] if document.lenient else []
+    )
+    return [*lenient, *checked, *reference_findings(file, path)], document
 
 
 def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:

@@ -1,7 +1,15 @@
-"""SKILL.md frontmatter, read with a real YAML parser (never a regex)."""
+"""SKILL.md frontmatter, read with a real YAML parser (never a regex).
+
+A frontmatter that is not valid YAML is read as Claude Code reads it: its parser tries
+again after quoting each plain `key: value` line whose value holds a YAML indicator
+(`description: Use when: a thing`) and turning leading tabs into two spaces each
+(`quoted_as_claude_code`). Such a document says so (`lenient`), and lint warns: other agents
+parse strictly and may refuse the skill.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import yaml
@@ -17,6 +25,9 @@ class SkillDocument:
     frontmatter: dict[str, object]
     frontmatter_text: str
     body: str
+    lenient: str | None = None
+    """The YAML error of the frontmatter as written, when only Claude Code's second try
+    reads it (None: valid YAML)."""
 
     @property
     def name(self) -> str | None:
@@ -56,17 +67,19 @@ def split_document(text: str, source: str, description_required: bool = True) ->
     if closing is None:
         raise InputError(f"{source}: the YAML frontmatter is not closed by a '---' line")
     frontmatter_text = "\n".join(lines[1:closing])
+    lenient = None
     try:
         # With its last line's newline, as in the file: a `|` block keeps its final newline.
         data = load_yaml(frontmatter_text + "\n")
     except yaml.YAMLError as error:
-        first_line = str(error).splitlines()[0]
-        mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)
-        at = f"{source}:{mark.line + 2}" if mark is not None else source  # after the '---'
-        raise InputError(f"{at}: the frontmatter is not valid YAML ({first_line})") from None
+        lenient = _yaml_error(error, source)
+        try:
+            data = load_yaml(quoted_as_claude_code(frontmatter_text) + "\n")
+        except yaml.YAMLError:
+            raise InputError(lenient) from None
     if not isinstance(data, dict):
         raise InputError(f"{source}: the frontmatter is not a YAML mapping")
-    document = SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]))
+    document = SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]), lenient)
     description = data.get("description")
     if not description_required and (description is None or isinstance(description, str)):
         return document
@@ -78,6 +91,44 @@ def split_document(text: str, source: str, description_required: bool = True) ->
     if not description.strip():
         raise InputError(f"{source}: the description is empty")
     return document
+
+
+_INDICATOR = re.compile(r"[{}[\]*&#!|>%@`]|: ")
+_PLAIN_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+
+
+def _yaml_error(error: yaml.YAMLError, source: str) -> str:
+    """The one line naming the file, the line (after the '---') and what is wrong."""
+    first_line = str(error).splitlines()[0]
+    mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)
+    at = f"{source}:{mark.line + 2}" if mark is not None else source
+    return f"{at}: the frontmatter is not valid YAML ({first_line})"
+
+
+def quoted_as_claude_code(text: str) -> str:
+    """The frontmatter as Claude Code's parser retries it: each top-level `key: value`
+    line whose unquoted value holds a YAML indicator, double-quoted (a flow list left
+    alone), and leading tabs made two spaces each."""
+    lines = []
+    for line in text.split("\n"):
+        found = _PLAIN_LINE.match(line)
+        value = found[2] if found else ""
+        if found and _INDICATOR.search(value) and not _quoted(value):
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{found[1]}: "{escaped}"'
+        lines.append(line)
+    return re.sub(r"^\t+", lambda tabs: "  " * len(tabs[0]), "\n".join(lines), flags=re.M)
+
+
+def _quoted(value: str) -> bool:
+    if any(value.startswith(mark) and value.endswith(mark) for mark in ('"', "'")):
+        return True
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    try:
+        return isinstance(load_yaml(value), list)
+    except yaml.YAMLError:
+        return False
 
 
 def read_description(text: str, source: str) -> str:

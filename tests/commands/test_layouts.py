@@ -22,7 +22,7 @@ from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.layouts import CANDIDATE, LAYOUTS, Layout, build_layout, skill_text
 
 ALL = pytest.mark.parametrize("layout", LAYOUTS.values(), ids=list(LAYOUTS))
-BROKEN = "---\nname: invoices\ndescription: [unclosed\n---\n# Invoices\n"
+BROKEN = '---\nname: invoices\ndescription: "unclosed\n---\n# Invoices\n'
 """A SKILL.md whose frontmatter is not YAML: line 3 opens a list it never closes."""
 
 
@@ -182,13 +182,15 @@ def test_a_broken_sibling_is_left_out_with_a_warning_and_is_a_lint_error(
     (repo / sibling_path(layout)).write_text(BROKEN)
     problem = f"{sibling_path(layout)}:3: the frontmatter is not valid YAML"
     assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
-    assert f"error    -        {problem} (while parsing a flow sequence)" in capsys.readouterr().out
+    assert (
+        f"error    -        {problem} (while scanning a quoted scalar)" in capsys.readouterr().out
+    )
     report = tmp_path / "report.json"
     code = main(["--model", "mock", "--cases", "cases.json", "--max-trials", "3",
                  "--json", str(report)])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 1
-    assert f"warning: {problem} (while parsing a flow sequence): left out of the set" in err
+    assert f"warning: {problem} (while scanning a quoted scalar): left out of the set" in err
     data = read_report(report)
     assert data["skill"]["id"] == layout.skill_id
     inputs = load_inputs(repo, cases=Path("cases.json"))
@@ -215,7 +217,7 @@ def test_the_measured_skills_own_broken_skill_md_stays_an_input_error(
     where = repo.resolve() / layout.measured
     assert err == (
         f"activation: error: {where}:3: the frontmatter is not valid YAML "
-        "(while parsing a flow sequence)"
+        "(while scanning a quoted scalar)"
     )
 
 

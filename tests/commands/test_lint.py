@@ -486,7 +486,7 @@ def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
 def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (shelf.root / "skills/bestiary/SKILL.md").write_text("---\nname: [bestiary\n---\nbody\n")
+    (shelf.root / "skills/bestiary/SKILL.md").write_text('---\nname: "bestiary\n---\nbody\n')
     (shelf.root / "skills/atlas/guide.md").unlink()
     code, out, err = run([], capsys)
     assert code == 1
@@ -495,7 +495,7 @@ def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     # the YAML error as the frontmatter reader words it (with the line, where it says it)
     assert re.fullmatch(
         r"error    -  skills/bestiary/SKILL\.md(:\d+)?: the frontmatter is not valid YAML "
-        r"\(while parsing a flow sequence\)",
+        r"\(while scanning a quoted scalar\)",
         broken,
     ), broken
     assert last == (
@@ -594,3 +594,21 @@ def test_a_case_file_about_a_skill_the_repo_no_longer_holds_is_said(
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 1 case file (cases.json): "
         "0 errors, 2 warnings",
     ]
+
+
+def test_a_frontmatter_only_claude_code_reads_is_a_warning_and_the_run_goes_on(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (shelf.root / "skills/bestiary/SKILL.md").write_text(
+        "---\nname: bestiary\ndescription: Monster stats: use when balancing enemies\n---\nbody\n"
+    )
+    code, out, err = run([], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        "warning  -  skills/bestiary/SKILL.md:3: the frontmatter is not valid YAML (mapping "
+        "values are not allowed here); Claude Code reads it after quoting the value, other "
+        "agents parse YAML strictly and may refuse the skill: quote the value",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 0 errors, 1 warning",
+    ]
+    assert err == ""
+    assert main(["--model", "mock", "--skill-path", "skills/bestiary/SKILL.md", "--dry-run"]) == 0

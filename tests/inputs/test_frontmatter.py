@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from activation._config import DESCRIPTION_LIMIT
 from activation._errors import InputError
-from activation.inputs.frontmatter import read_description, split_document
+from activation.inputs.frontmatter import quoted_as_claude_code, read_description, split_document
 
 
 def skill(*frontmatter: str, body: str = "# Body\n", newline: str = "\n", bom: bool = False) -> str:
@@ -137,20 +137,36 @@ def test_unclosed_frontmatter() -> None:
 
 
 def test_invalid_yaml() -> None:
-    """The message names the file's line (2: the first line below the opening '---')."""
+    """The message names the file's line (2: the first line below the opening '---'): a
+    frontmatter Claude Code's second try cannot read either."""
     with pytest.raises(InputError) as error:
-        read_description(skill("description: [unclosed"), "S")
+        read_description(skill('description: "unclosed'), "S")
     assert str(error.value) == (
-        "S:2: the frontmatter is not valid YAML (while parsing a flow sequence)"
+        "S:2: the frontmatter is not valid YAML (while scanning a quoted scalar)"
     )
 
 
-def test_unquoted_colon_space_is_invalid_yaml() -> None:
-    """The classic authoring mistake is reported, not silently truncated."""
-    with pytest.raises(InputError) as error:
-        read_description(skill("description: Use when: the user logs in"), "S")
-    assert str(error.value) == (
-        "S:2: the frontmatter is not valid YAML (mapping values are not allowed here)"
+def test_an_unquoted_indicator_is_read_as_claude_code_reads_it_and_said() -> None:
+    """Claude Code quotes a plain value holding ': ' or an indicator and parses again; the
+    document keeps the strict parser's error for lint."""
+    document = split_document(
+        skill("name: tw\ndescription: Use when: the user logs in, or [x] {y} #z"), "S"
+    )
+    assert document.description == "Use when: the user logs in, or [x] {y} #z"
+    assert document.lenient == (
+        "S:3: the frontmatter is not valid YAML (mapping values are not allowed here)"
+    )
+    assert split_document(skill("description: Use for login."), "S").lenient is None
+
+
+def test_claude_codes_second_try_quotes_only_plain_top_level_values() -> None:
+    text = (
+        'a: "already: quoted"\nb: [one, two]\nc: [not: a list\n'
+        'd: say "hi": now\n  nested: x: y\n\tkey: v'
+    )
+    assert quoted_as_claude_code(text) == (
+        'a: "already: quoted"\nb: [one, two]\nc: "[not: a list"\n'
+        'd: "say \\"hi\\": now"\n  nested: x: y\n  key: v'
     )
 
 

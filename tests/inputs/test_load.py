@@ -58,7 +58,7 @@ def test_load_distractors_name_clash_with_a_stem(tmp_path: Path) -> None:
     [
         ("name: x\ndescription: y\n", "no YAML frontmatter"),
         ("---\nname: x\ndescription: y\n", "not closed"),
-        ("---\nname: [x\n---\n", "not valid YAML"),
+        ('---\nname: "x\n---\n', "not valid YAML"),
         ("---\nname: x\n---\nbody\n", "has no 'description'"),
         ("---\nname: '  '\ndescription: y\n---\n", "the frontmatter 'name' is empty"),
     ],
