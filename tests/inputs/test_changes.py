@@ -139,7 +139,7 @@ def test_added_and_removed_skills() -> None:
 
 
 def test_a_broken_head_frontmatter_is_an_input_error() -> None:
-    head = changed({"plugins/pay/skills/refunds/SKILL.md": b"---\ndescription: [\n---\n"})
+    head = changed({"plugins/pay/skills/refunds/SKILL.md": b'---\ndescription: "unclosed\n---\n'})
     with pytest.raises(InputError, match=r"head:plugins/pay/skills/refunds/SKILL\.md"):
         skill_changes(BASE, head)
 
