@@ -38,7 +38,9 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     names = ", ".join(path.name for path in files)
     about = f"Imported by `activation import` from {names}."
     payload = write(checked, about)
-    refuse_problems(check_cases(orjson.loads(payload)), f"--out {out}: not written, it would read")
+    refuse_problems(
+        check_cases(orjson.loads(payload)), f"--out {out}: not written (it would not read back)"
+    )
     if not session.write_file(out, payload, "cases file"):
         return ExitCode.INTERNAL
     formats = ", ".join(dict.fromkeys(found.format for _path, found in read))
