@@ -70,8 +70,8 @@ def main_changed(session: Session, argv: list[str], stages: Stages | None) -> in
         raise InputError(f"--head {args.head}: pass a git ref, e.g. git:HEAD (or leave it out)")
     head_name = args.head or WORKING_TREE
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
-    changes = skill_changes(base, head)
-    skills = skills_in(head)
+    changes = skill_changes(base, head, repo.name)
+    skills = skills_in(head, repo.name)
     plan = plan_runs(changes, skills, find_suites(repo, skills, args.cases))
     if not plan.relevant:
         session.say(f"no skill changed between {args.base} and {head_name}: nothing to run")

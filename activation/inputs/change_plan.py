@@ -109,8 +109,8 @@ def find_suites(
     behavior = _first_for(skills, behavior_files)
     found = {}
     for path, place in skills.items():
-        beside = f"{place.folder}/{CASES_FILE}"
-        evals: str | None = f"{place.folder}/{EVALS_FOLDER}"
+        beside = place.below(CASES_FILE)
+        evals: str | None = place.below(EVALS_FOLDER)
         if evals not in folders:
             alone = len(skills) == 1 and EVALS_FOLDER in folders
             evals = behavior.get(path) or (EVALS_FOLDER if alone else None)

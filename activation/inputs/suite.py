@@ -38,3 +38,12 @@ def suite_mismatch(written_for: str | None, skill_id: str, bundled: bool) -> str
             f"pass --cases and --distractors for {skill_id}"
         )
     return f"the cases file was written for {written_for}, not {skill_id}"
+
+
+def no_cases_message(skill_id: str) -> str:
+    """Why a run without `--cases` refuses a skill other than the bundled one: the bundled
+    cases measure auth0, and a verdict from them would say nothing about this skill."""
+    return (
+        f"no cases for {skill_id}: --cases was not given, and the bundled suite is only for "
+        f"{BUNDLED_SKILL}; pass --cases FILE with cases for {skill_id} (docs/formats.md)"
+    )

@@ -397,13 +397,15 @@ def test_a_huge_prompt_and_a_huge_plan_warn_before_any_call(
 def test_a_suite_written_for_another_skill_warns_in_one_line(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Without --cases, a skill other than auth0 is refused in one line, never measured on
+    the bundled auth0 cases (changed behaviour: it was a warning, then the run)."""
     bundled = ["--distractors", str(tmp_path / "distractors"), "--only", "kw-passkeys"]
     code = main(["--dry-run", *bundled], model())
-    err = capsys.readouterr().err
-    assert code == 0
-    assert err.splitlines()[0] == (
-        "warning: the bundled suite was written for auth0:auth0; pass --cases and "
-        f"--distractors for {SKILL_ID}"
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"activation: error: no cases for {SKILL_ID}: --cases was not given, and the bundled "
+        f"suite is only for auth0:auth0; pass --cases FILE with cases for {SKILL_ID} "
+        "(docs/formats.md)\n"
     )
     own = write_cases(tmp_path / "own.json", STATUS_CASES)
     data = orjson.loads(own.read_bytes())

@@ -1,0 +1,108 @@
+"""A one-skill repo (SKILL.md at the root, skill-creator's layout) in every command: found,
+named by its frontmatter `name` and never by the checkout's folder; and the repo-wide
+commands (`visibility` with no target, `changed`) with one broken SKILL.md among others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from activation.commands.main import main
+from activation.inputs.load import load_inputs
+from tests.support.cli import read_report
+from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.layouts import CANDIDATE, LAYOUTS, ROOT_SKILL, build_layout
+
+BROKEN = "---\nname: invoices\ndescription: [unclosed\n---\n# Invoices\n"
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "checkout"
+    build_layout(root, ROOT_SKILL)
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_every_command_finds_the_root_skill_by_its_name(
+    checkout: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = load_inputs(checkout, cases=Path("cases.json"))
+    assert (inputs.target.skill_id, inputs.candidate.description) == ("refunds-desk", CANDIDATE)
+    assert inputs.candidate.siblings == ()
+    assert main(["lint"]) == 0
+    assert "lint: checked SKILL.md (frontmatter" in capsys.readouterr().out
+    assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
+    assert "  refunds-desk: listed whole\n" in capsys.readouterr().out
+    report = tmp_path / "report.json"
+    flags = ["--cases", "cases.json", "--max-trials", "3", "--json", str(report)]
+    assert main(["--model", "mock", *flags]) == 1
+    assert read_report(report)["skill"] == {"id": "refunds-desk", "path": "SKILL.md"}
+    capsys.readouterr()
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert "refunds-desk (SKILL.md): modified, description\n" in out
+    assert "would run: activation gate of refunds-desk on cases.json" in out
+
+
+def test_an_edit_below_the_root_skill_is_its_body(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (checkout / "references").mkdir()
+    (checkout / "references/steps.md").write_text("# Steps\n")
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    assert "refunds-desk (SKILL.md): modified, description, body\n" in capsys.readouterr().out
+
+
+def test_behavior_and_calibrate_name_the_root_skill(checkout: Path, tmp_path: Path) -> None:
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    flags = ["--suite", "evals", "--baseline", "git:HEAD", "--trials", "3", "--max-trials", "3"]
+    assert main(["behavior", *flags], stages) == 0
+    (_spec, inputs, _backend), *_ = stages.opened
+    assert inputs.target.skill_id == "refunds-desk"
+    assert "SKILL.md" in dict(inputs.candidate.tree)
+
+
+def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--model", "mock"]) == 2
+    assert capsys.readouterr().err == (
+        "activation: error: no cases for refunds-desk: --cases was not given, and the "
+        "bundled suite is only for auth0:auth0; pass --cases FILE with cases for "
+        "refunds-desk (docs/formats.md)\n"
+    )
+
+
+def test_visibility_reports_every_set_and_skips_a_broken_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    build_layout(root, LAYOUTS["root-plugin-mixed"])
+    monkeypatch.chdir(root)
+    (root / ".agents/skills/aaa/SKILL.md").parent.mkdir()
+    (root / ".agents/skills/aaa/SKILL.md").write_text(BROKEN)
+    assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        "warning: .agents/skills/aaa/SKILL.md:3: the frontmatter is not valid YAML"
+    )
+    for id in ("billing:refunds", "billing:invoices", "notes", "triage"):
+        assert f"  {id}: listed whole\n" in captured.out
+
+
+def test_a_change_that_breaks_one_skill_gates_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    build_layout(root, LAYOUTS["skills"])
+    monkeypatch.chdir(root)
+    (root / "skills/invoices/SKILL.md").write_text(BROKEN)
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    captured = capsys.readouterr()
+    assert "refunds (skills/refunds/SKILL.md): modified, description\n" in captured.out
+    assert "would run: activation gate of refunds on cases.json" in captured.out
+    assert main(["changed", "--base", "git:HEAD", "--model", "mock", "--max-trials", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "invoices" in out and "the frontmatter is not valid YAML" in out
