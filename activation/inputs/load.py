@@ -277,17 +277,24 @@ def read_marketplace(repo: Path) -> list[MarketplacePlugin]:
     return marketplace_plugins(read_json(path, "marketplace file"), str(path))
 
 
-def skill_problems(repo: Path) -> list[str]:
-    """Why each SKILL.md of the repo's sets that the agents cannot read, or cannot list,
+def readable_skill_files(repo: Path) -> tuple[list[PurePath], list[str]]:
+    """The repo's SKILL.md files the agents can read and list, and why each other one
     fails (not UTF-8, broken frontmatter, no description), one line each naming the file:
     a run about another skill leaves such a sibling out, `lint` reports it."""
-    problems = []
+    readable, problems = [], []
     for relative in find_skill_files(repo):
         try:
             split_document(read_text(repo / relative, "SKILL.md"), relative.as_posix())
         except InputError as error:
             problems.append(str(error))
-    return problems
+        else:
+            readable.append(relative)
+    return readable, problems
+
+
+def skill_problems(repo: Path) -> list[str]:
+    """Why each SKILL.md of the repo that the agents cannot read or list fails."""
+    return readable_skill_files(repo)[1]
 
 
 def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
