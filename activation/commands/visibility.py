@@ -23,8 +23,7 @@ def set_anchors(
     """One skill of each set to read it by: `--skill-path`'s, else the first readable
     skill of each set found in the repo (every skill of a set is reported alike, whichever
     anchors it), and why each SKILL.md the agents cannot parse is skipped, as they skip it."""
-    from activation.inputs.load import explicit_repo, git_root, readable_skill_files
-    from activation.inputs.load import resolve_target
+    from activation.inputs.load import explicit_repo, git_root, readable_skill_files, resolve_target
     from activation.inputs.target import SKILL_FILE_NAME, WHERE
 
     if skill_path is not None:
