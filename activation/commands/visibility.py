@@ -31,7 +31,8 @@ def set_anchors(
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
     found, problems = readable_skill_files(root)
     if not found:
-        raise InputError(f"no readable {SKILL_FILE_NAME} under {WHERE}: pass --skill-path")
+        why = f" the agents can read ({'; '.join(problems)})" if problems else ""
+        raise InputError(f"no {SKILL_FILE_NAME}{why} under {WHERE}: pass --skill-path")
     return first_of_each_set(resolve_target(root, str(path), cwd) for path in found), problems
 
 
