@@ -150,7 +150,8 @@ def plan_runs(
                     sibling and sibling.status == "added"
                 ):
                     continue
-                if suites.get(path, Suites()).cases is not None:
+                broken = sibling is not None and sibling.broken is not None
+                if suites.get(path, Suites()).cases is not None and not broken:
                     activation.setdefault(path, []).append(change.id)
         if change.status == "modified" and "body" in change.kinds and own.behavior is not None:
             behavior.setdefault(change.place.path, []).append(change.id)
@@ -173,6 +174,8 @@ def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
 
 
 def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
+    if change.broken is not None:
+        return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
     if change.status == "removed":
         return SkillPlan(change, note="removed: its siblings' cases run")
     if change.status == "added":

@@ -198,6 +198,8 @@ class SkillChange:
     files: tuple[str, ...]
     """The changed files of its folder, repo-relative."""
     status: Literal["modified", "added", "removed"] = "modified"
+    broken: str | None = None
+    """Why the agents cannot parse its SKILL.md at the head (they skip it), if so."""
 
     @property
     def id(self) -> str:
@@ -270,6 +272,22 @@ def skill_changes(base: Tree, head: Tree, folder: str = "") -> tuple[SkillChange
         elif path not in after:
             changes.append(SkillChange(place, (), files, "removed"))
         elif files:
-            kinds = _skill_kinds(path, place.folder, list(files), base, head)
-            changes.append(SkillChange(place, kinds, files))
+            changes.append(_modified(place, files, base, head))
     return tuple(changes)
+
+
+def _modified(place: SkillPlace, files: tuple[str, ...], base: Tree, head: Tree) -> SkillChange:
+    """A skill whose files changed: its kinds, or, when its SKILL.md no longer parses,
+    why (its listing is gone: the agents skip it); one that did not parse at the base
+    changed in every way."""
+    path = place.path
+    if path in files:
+        try:
+            _document(head[path], f"head:{path}")
+        except InputError as error:
+            return SkillChange(place, ("description",), files, broken=str(error))
+        try:
+            _document(base[path], f"base:{path}")
+        except InputError:
+            return SkillChange(place, ("description", "body"), files)
+    return SkillChange(place, _skill_kinds(path, place.folder, list(files), base, head), files)

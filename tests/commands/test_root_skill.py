@@ -5,7 +5,9 @@ commands (`visibility` with no target, `changed`) with one broken SKILL.md among
 from __future__ import annotations
 
 from pathlib import Path
+from xml.etree import ElementTree
 
+import git
 import pytest
 
 from activation.commands.main import main
@@ -102,7 +104,26 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
     captured = capsys.readouterr()
     assert "refunds (skills/refunds/SKILL.md): modified, description\n" in captured.out
-    assert "would run: activation gate of refunds on cases.json" in captured.out
-    assert main(["changed", "--base", "git:HEAD", "--model", "mock", "--max-trials", "3"]) == 1
+    git.Repo(root).git.checkout("skills/refunds/SKILL.md")
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    captured = capsys.readouterr()
+    assert (
+        "would run: activation gate of refunds on cases.json (because of invoices)" in captured.out
+    )
+    broken = (
+        "  broken: head:skills/invoices/SKILL.md:3: the frontmatter is not valid YAML "
+        "(while parsing a flow sequence) (the agents skip it)\n"
+    )
+    assert f"invoices (skills/invoices/SKILL.md): modified, description\n{broken}" in captured.out
+    junit = tmp_path / "changed.xml"
+    flags = ["--model", "mock", "--max-trials", "3", "--junit", str(junit)]
+    assert main(["changed", "--base", "git:HEAD", *flags]) == 1
     out = capsys.readouterr().out
-    assert "invoices" in out and "the frontmatter is not valid YAML" in out
+    failure = ElementTree.parse(junit).find("testsuite[@name='broken']/testcase/failure")
+    assert failure is not None and failure.attrib["type"] == "BROKEN"
+    assert failure.attrib["message"] == broken.strip()
+    assert f"invoices (skills/invoices/SKILL.md): description\n{broken}" in out
+    assert "  activation gate of refunds (cases.json), for invoices: OK" in out
+    assert out.endswith(
+        "FAILED: the change breaks the SKILL.md of invoices (the agents skip it).\n"
+    )
