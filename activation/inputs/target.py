@@ -107,7 +107,7 @@ def found_text(sets: dict[str, list[PurePath]]) -> str:
     """What was found, set by set: `found 3 skills in 2 sets: a/skills/ (one, two), ...`."""
     count = sum(len(paths) for paths in sets.values())
     listed = ", ".join(
-        f"{label} ({', '.join(path.parent.name for path in paths)})"
+        f"{label} ({', '.join(path.parent.name or path.name for path in paths)})"
         for label, paths in sets.items()
     )
     return f"found {count} skills in {len(sets)} set{'s' if len(sets) > 1 else ''}: {listed}"

@@ -322,6 +322,16 @@ def test_skill_at_the_repo_root_is_a_set_of_its_own_named_by_its_name(root: Path
         assert (target.skill_id, target.members) == ("tailwind-style", (Path("SKILL.md"),))
 
 
+def test_a_root_skill_beside_a_skills_folder_is_a_set_of_its_own(root: Path) -> None:
+    write(root, "SKILL.md")
+    write(root, "skills/two/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value).startswith(
+        "found 2 skills in 2 sets: the root (SKILL.md), skills/ (two); pass --skill-path"
+    )
+
+
 def test_a_root_skill_without_a_name_is_named_by_its_folder(root: Path) -> None:
     write(root, "SKILL.md", "---\ndescription: Use when styling.\n---\n")
     assert resolve_target(root, None, root).skill_id == "repo"
