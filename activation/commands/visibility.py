@@ -98,7 +98,7 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     alone = [
         f"{problem}: skipped ({SKIPPED})"
         for problem in problems
-        if not any(problem in line for line in skipped)
+        if not any(line.startswith(f"{problem}: ") for line in skipped)
     ]
     session.warn([*skipped, *alone])
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)

@@ -14,17 +14,21 @@ from activation.commands.main import main
 from activation.inputs.load import load_inputs
 from tests.support.cli import read_report
 from tests.support.fake_behavior import FakeBehavior, passing
-from tests.support.layouts import CANDIDATE, LAYOUTS, ROOT_SKILL, build_layout
+from tests.support.layouts import CANDIDATE, LAYOUTS, ROOT_SKILL, Layout, build_layout
 
 BROKEN = "---\nname: invoices\ndescription: [unclosed\n---\n# Invoices\n"
 
 
+def built(folder: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The layout built at `folder`, the current folder."""
+    build_layout(folder, layout)
+    monkeypatch.chdir(folder)
+    return folder
+
+
 @pytest.fixture
 def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "checkout"
-    build_layout(root, ROOT_SKILL)
-    monkeypatch.chdir(root)
-    return root
+    return built(tmp_path / "checkout", ROOT_SKILL, monkeypatch)
 
 
 def test_every_command_finds_the_root_skill_by_its_name(
@@ -80,15 +84,17 @@ def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
 def test_visibility_reports_every_set_and_skips_a_broken_skill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = tmp_path / "repo"
-    build_layout(root, LAYOUTS["root-plugin-mixed"])
-    monkeypatch.chdir(root)
+    root = built(tmp_path / "repo", LAYOUTS["root-plugin-mixed"], monkeypatch)
     (root / ".agents/skills/aaa/SKILL.md").parent.mkdir()
     (root / ".agents/skills/aaa/SKILL.md").write_text(BROKEN)
+    (root / "SKILL.md").write_text(BROKEN)  # a set of its own: no other skill warns of it
     assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith(
-        "warning: .agents/skills/aaa/SKILL.md:3: the frontmatter is not valid YAML"
+    why = "the frontmatter is not valid YAML (while parsing a flow sequence)"
+    skip = "the agents skip a skill they cannot parse; `activation lint` shows it"
+    assert captured.err == (
+        f"warning: .agents/skills/aaa/SKILL.md:3: {why}: left out of the set ({skip})\n"
+        f"warning: SKILL.md:3: {why}: skipped ({skip})\n"
     )
     for id in ("billing:refunds", "billing:invoices", "notes", "triage"):
         assert f"  {id}: listed whole\n" in captured.out
@@ -97,9 +103,7 @@ def test_visibility_reports_every_set_and_skips_a_broken_skill(
 def test_a_change_that_breaks_one_skill_gates_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = tmp_path / "repo"
-    build_layout(root, LAYOUTS["skills"])
-    monkeypatch.chdir(root)
+    root = built(tmp_path / "repo", LAYOUTS["skills"], monkeypatch)
     (root / "skills/invoices/SKILL.md").write_text(BROKEN)
     assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
     captured = capsys.readouterr()
