@@ -14,7 +14,14 @@ from activation.commands.main import main
 from activation.inputs.load import load_inputs
 from tests.support.cli import read_report
 from tests.support.fake_behavior import FakeBehavior, passing
-from tests.support.layouts import CANDIDATE, LAYOUTS, ROOT_SKILL, Layout, build_layout
+from tests.support.layouts import (
+    CANDIDATE,
+    LAYOUTS,
+    ROOT_SKILL,
+    Layout,
+    build_layout,
+    skill_text,
+)
 
 BROKEN = "---\nname: invoices\ndescription: [unclosed\n---\n# Invoices\n"
 
@@ -68,6 +75,12 @@ def test_behavior_and_calibrate_name_the_root_skill(checkout: Path, tmp_path: Pa
     (_spec, inputs, _backend), *_ = stages.opened
     assert inputs.target.skill_id == "refunds-desk"
     assert "SKILL.md" in dict(inputs.candidate.tree)
+    broken = tmp_path / "broken.md"
+    broken.write_text(skill_text("refunds-desk", CANDIDATE).replace("Steps for", "Never do"))
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    controls = ["--suite", "evals", "--broken", str(broken), "--trials", "3", "--max-trials", "3"]
+    assert main(["calibrate", "--behavior", *controls], stages) == 1  # the stand-in passes all
+    assert {inputs.target.skill_id for _spec, inputs, _backend in stages.opened} == {"refunds-desk"}
 
 
 def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
