@@ -86,6 +86,7 @@ def test_behavior_and_calibrate_name_the_root_skill(checkout: Path, tmp_path: Pa
 def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
     checkout: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    (checkout / "cases.json").unlink()  # no case file of its own anywhere
     assert main(["--model", "mock"]) == 2
     assert capsys.readouterr().err == (
         "activation: error: no cases for refunds-desk: --cases was not given, and the "
