@@ -145,3 +145,19 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     assert out.endswith(
         "FAILED: the change breaks the SKILL.md of invoices (the agents skip it).\n"
     )
+
+
+def test_project_skills_beside_a_root_plugin_keep_their_bare_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code lists a project skill by its name: a plugin.json at the root does not
+    adopt `.claude/skills` or `.agents/skills`."""
+    root = built(tmp_path / "repo", LAYOUTS["root-plugin-mixed"], monkeypatch)
+    for path, id in ((".claude/skills/notes", "notes"), (".agents/skills/triage", "triage")):
+        inputs = load_inputs(root, skill_path=path, cases=Path("cases.json"))
+        assert (inputs.target.skill_id, inputs.target.plugin_name) == (id, None)
+        (root / path / "SKILL.md").write_text(skill_text(id, "Use when writing notes."))
+    assert main(["changed", "--dry-run", "--base", "git:HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert "notes (.claude/skills/notes/SKILL.md): modified, description\n" in out
+    assert "triage (.agents/skills/triage/SKILL.md): modified, description\n" in out
