@@ -94,8 +94,8 @@ def run_changed(
         raise InputError(f"--head {args.head}: pass {GIT_REF} (or leave it out)")
     head_name = args.head or WORKING_TREE
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
-    changes = skill_changes(base, head)
-    skills = skills_in(head)
+    changes = skill_changes(base, head, repo.name)
+    skills = skills_in(head, repo.name)
     suites, found = find_suites(repo, skills, args.cases)
     plan = plan_runs(changes, skills, suites)
     if plan.relevant:

@@ -17,19 +17,23 @@ from activation.commands.requests import VisibilityRequest, parse_request
 from activation.commands.session import Session
 
 
-def set_anchors(repo: Path | None, skill_path: str | None, cwd: Path) -> tuple[Target, ...]:
-    """One skill of each set to read it by: `--skill-path`'s, else the first skill of each
-    set found in the repo (every skill of a set is reported alike, whichever anchors it)."""
-    from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
+def set_anchors(
+    repo: Path | None, skill_path: str | None, cwd: Path
+) -> tuple[tuple[Target, ...], list[str]]:
+    """One skill of each set to read it by: `--skill-path`'s, else the first readable
+    skill of each set found in the repo (every skill of a set is reported alike, whichever
+    anchors it), and why each SKILL.md the agents cannot parse is skipped, as they skip it."""
+    from activation.inputs.load import explicit_repo, git_root, readable_skill_files, resolve_target
     from activation.inputs.target import SKILL_FILE_NAME, WHERE
 
     if skill_path is not None:
-        return (resolve_target(repo, skill_path, cwd),)
+        return (resolve_target(repo, skill_path, cwd),), []
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
-    found = find_skill_files(root)
+    found, problems = readable_skill_files(root)
     if not found:
-        raise InputError(f"no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path")
-    return first_of_each_set(resolve_target(root, str(path), cwd) for path in found)
+        why = f" the agents can read ({'; '.join(problems)})" if problems else ""
+        raise InputError(f"no {SKILL_FILE_NAME}{why} under {WHERE}: pass --skill-path")
+    return first_of_each_set(resolve_target(root, str(path), cwd) for path in found), problems
 
 
 def set_key(target: Target) -> tuple[Path, str | None]:
@@ -79,7 +83,7 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 def main_visibility(session: Session, argv: list[str]) -> int:
     args, _settings = parse_request("visibility", VisibilityRequest, argv)
     session.debug = session.debug or args.debug
-    from activation.inputs.variants import skipped_warnings
+    from activation.inputs.variants import SKIPPED, skipped_warnings
     from activation.report.visibility import (
         agent_view,
         render_visibility,
@@ -87,9 +91,15 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     )
     from activation.trials.agents import agent_named, known
 
-    anchors = set_anchors(args.repo, args.skill_path, Path.cwd())
+    anchors, problems = set_anchors(args.repo, args.skill_path, Path.cwd())
     sets = [set_inputs(target, args.candidate, args.baseline, args.catalog) for target in anchors]
-    session.warn(skipped_warnings(tuple(v for i in sets for v in (i.baseline, i.candidate))))
+    skipped = skipped_warnings(tuple(v for i in sets for v in (i.baseline, i.candidate)))
+    alone = [
+        f"{problem}: skipped ({SKIPPED})"
+        for problem in problems
+        if not any(line.startswith(f"{problem}: ") for line in skipped)
+    ]
+    session.warn([*skipped, *alone])
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)
     views = []
     for inputs in sets:

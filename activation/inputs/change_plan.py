@@ -120,8 +120,8 @@ def find_suites(
     alone = len(skills) == 1
     found = {}
     for path, place in skills.items():
-        beside = f"{place.folder}/{CASES_FILE}"
-        places = (f"{place.folder}/{EVALS_FOLDER}", f"{EVALS_FOLDER}/{place.name}")
+        beside = place.below(CASES_FILE)
+        places = (place.below(EVALS_FOLDER), f"{EVALS_FOLDER}/{place.name}")
         root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
         evals = next((p for p in places if p in folders), None) or behavior.get(path) or root
         said = [(foreign or {}).get(p) for p in (*places, EVALS_FOLDER if alone else "")]
@@ -182,7 +182,8 @@ def plan_runs(
                     sibling and sibling.status == "added"
                 ):
                     continue
-                if suites.get(path, Suites()).cases is not None:
+                broken = sibling is not None and sibling.broken is not None
+                if suites.get(path, Suites()).cases is not None and not broken:
                     activation.setdefault(path, []).append(change.id)
         if change.status == "modified" and "body" in change.kinds and own.behavior is not None:
             behavior.setdefault(change.place.path, []).append(change.id)
@@ -211,6 +212,8 @@ def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
 
 
 def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
+    if change.broken is not None:
+        return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
     if change.status == "removed":
         return SkillPlan(change, note="removed: its siblings' cases run")
     if change.status == "added":

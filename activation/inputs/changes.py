@@ -25,12 +25,16 @@ from activation.inputs.frontmatter import SkillDocument, read_sibling
 from activation.inputs.target import (
     MANIFEST,
     MARKETPLACE,
+    NESTED_SKILL_FOLDERS,
+    ROOT_SKILL,
     SKILL_FILE_NAME,
     fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
+    nested_skills_folder,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    root_skill_name,
     skills_folder,
 )
 from activation.inputs.variants import decode_skill
@@ -45,15 +49,18 @@ CASES_FILE = "cases.json"
 """A skill's activation cases, beside its SKILL.md (or `<anything>.cases.json` anywhere)."""
 EVALS_FOLDER = "evals"
 """A skill's behavior suite, in its folder (as `activation behavior` reads `evals/`)."""
-NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills")
+ROOT_SKILL_FOLDERS = ("references", "scripts", "assets", "agents")
+"""The folders of a skill at the repo's root besides its SKILL.md (the Agent Skills
+layout's), whose files are its body."""
 
 
 def in_skill_roots(path: str) -> bool:
     """Whether a repo path lies where skills are looked for: under `plugins/`, a root
     skills folder, or a `.claude/skills`/`.agents/skills` folder anywhere; or names them
-    (the root's plugin manifest or marketplace file)."""
-    roots = (PLUGINS_DIR, *SKILL_FOLDERS)
-    if path in (MANIFEST.as_posix(), MARKETPLACE.as_posix()):
+    (the root's plugin manifest or marketplace file); or is a root skill's SKILL.md or
+    file of its folders."""
+    roots = (PLUGINS_DIR, *SKILL_FOLDERS, *ROOT_SKILL_FOLDERS)
+    if path in (MANIFEST.as_posix(), MARKETPLACE.as_posix(), ROOT_SKILL.as_posix()):
         return True  # a plugin at the root, or a marketplace: they name the skills below
     if any(path.startswith(f"{root}/") for root in roots):
         return True
@@ -116,12 +123,19 @@ class SkillPlace:
 
     @property
     def name(self) -> str:
-        return PurePosixPath(self.path).parent.name
+        """Its folder's name; a root skill's id (its folder is the checkout)."""
+        return PurePosixPath(self.path).parent.name or self.id
+
+    def below(self, name: str) -> str:
+        """The repo path of `name` in its folder."""
+        return (PurePosixPath(self.folder) / name).as_posix()
 
 
 def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
     """The skill's plugin name as load.find_set finds it, from the tree's marketplace file
     and manifests (None: a skills folder, whose ids are bare names)."""
+    if nested_skills_folder(skill_path):
+        return None
     served = MARKETPLACE.as_posix()
     if served in tree:
         try:
@@ -144,13 +158,27 @@ def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
     return fallback_plugin_root(skill_path).name
 
 
-def skills_in(tree: Tree) -> dict[str, SkillPlace]:
-    """Every skill of the tree, by its SKILL.md path: anywhere under `plugins/`, and each
-    skill folder of the skills-folder layouts (as load.find_skill_files finds them)."""
+def _root_place(tree: Tree, folder: str) -> SkillPlace:
+    """The root skill, named as load.skill_name names it (`folder`: the repo's)."""
+    path = ROOT_SKILL.as_posix()
+    try:
+        name = _document(tree[path], path).name
+    except InputError:
+        name = None
+    return SkillPlace(path, ".", root_skill_name(name, folder))
+
+
+def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
+    """Every skill of the tree, by its SKILL.md path: at the root (named by its `name`,
+    else `folder`, the repo's), anywhere under `plugins/`, and each skill folder of the
+    skills-folder layouts (as load.find_skill_files finds them)."""
     found = {}
     for path in sorted(tree):
         pure = PurePosixPath(path)
         if pure.name != SKILL_FILE_NAME or not in_skill_roots(path):
+            continue
+        if pure == ROOT_SKILL:
+            found[path] = _root_place(tree, folder)
             continue
         if pure.parts[:1] != (PLUGINS_DIR,) and skills_folder(pure) is None:
             continue
@@ -170,6 +198,8 @@ class SkillChange:
     files: tuple[str, ...]
     """The changed files of its folder, repo-relative."""
     status: Literal["modified", "added", "removed"] = "modified"
+    broken: str | None = None
+    """Why the agents cannot parse its SKILL.md at the head (they skip it), if so."""
 
     @property
     def id(self) -> str:
@@ -177,8 +207,8 @@ class SkillChange:
 
 
 def _owner(path: str, folders: list[str]) -> str | None:
-    """The deepest skill folder `path` lies in."""
-    owners = [folder for folder in folders if path.startswith(f"{folder}/")]
+    """The deepest skill folder `path` lies in (a root skill's, `.`, holds every path)."""
+    owners = [folder for folder in folders if folder == "." or path.startswith(f"{folder}/")]
     return max(owners, key=len) if owners else None
 
 
@@ -220,10 +250,11 @@ def _skill_kinds(
     return tuple(kind for kind in CHANGE_KINDS if kind in kinds) or ("other",)
 
 
-def skill_changes(base: Tree, head: Tree) -> tuple[SkillChange, ...]:
+def skill_changes(base: Tree, head: Tree, folder: str = "") -> tuple[SkillChange, ...]:
     """The skills whose files differ between `base` and `head`, by SKILL.md path; a skill
-    only in `head` is added (its listing and body are new), one only in `base` removed."""
-    before, after = skills_in(base), skills_in(head)
+    only in `head` is added (its listing and body are new), one only in `base` removed.
+    `folder`: the repo's name, a root skill's id when its SKILL.md names none."""
+    before, after = skills_in(base, folder), skills_in(head, folder)
     places = {**before, **after}
     folders = sorted({place.folder for place in places.values()})
     touched: dict[str, list[str]] = {}
@@ -241,6 +272,22 @@ def skill_changes(base: Tree, head: Tree) -> tuple[SkillChange, ...]:
         elif path not in after:
             changes.append(SkillChange(place, (), files, "removed"))
         elif files:
-            kinds = _skill_kinds(path, place.folder, list(files), base, head)
-            changes.append(SkillChange(place, kinds, files))
+            changes.append(_modified(place, files, base, head))
     return tuple(changes)
+
+
+def _modified(place: SkillPlace, files: tuple[str, ...], base: Tree, head: Tree) -> SkillChange:
+    """A skill whose files changed: its kinds, or, when its SKILL.md no longer parses,
+    why (its listing is gone: the agents skip it); one that did not parse at the base
+    changed in every way."""
+    path = place.path
+    if path in files:
+        try:
+            _document(head[path], f"head:{path}")
+        except InputError as error:
+            return SkillChange(place, ("description",), files, broken=str(error))
+        try:
+            _document(base[path], f"base:{path}")
+        except InputError:
+            return SkillChange(place, ("description", "body"), files)
+    return SkillChange(place, _skill_kinds(path, place.folder, list(files), base, head), files)

@@ -33,18 +33,21 @@ from activation.inputs.formats.shape import Document
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.skill_set import AgentFiles, Found, variant_of
-from activation.inputs.suite import BUNDLED_CASES
+from activation.inputs.suite import BUNDLED_CASES, BUNDLED_SKILL, no_cases_message
 from activation.inputs.target import (
     MANIFEST,
     MARKETPLACE,
+    ROOT_SKILL,
     SKILL_FILE_NAME,
     MarketplacePlugin,
     choose_default_skill,
     fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
+    nested_skills_folder,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    root_skill_name,
     skills_folder,
 )
 from activation.inputs.variants import (
@@ -243,9 +246,9 @@ def explicit_repo(repo: Path, cwd: Path) -> Path:
 
 
 def find_skill_files(repo: Path) -> list[PurePath]:
-    """Every SKILL.md where skills are looked for: anywhere under `plugins/`, each skill
-    folder of the skills-folder layouts, and each skill of the plugins the repo's
-    marketplace file serves; repo-relative and sorted."""
+    """Every SKILL.md where skills are looked for: at the root (a one-skill repo), anywhere
+    under `plugins/`, each skill folder of the skills-folder layouts, and each skill of the
+    plugins the repo's marketplace file serves; repo-relative and sorted."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
@@ -254,6 +257,7 @@ def find_skill_files(repo: Path) -> list[PurePath]:
     for folder in [*map(PurePath, SKILL_FOLDERS), *served]:
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
     found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
+    found += [path for path in (repo / ROOT_SKILL,) if path.is_file()]
     return sorted({PurePath(path.relative_to(repo)) for path in found})
 
 
@@ -265,18 +269,25 @@ def read_marketplace(repo: Path) -> list[MarketplacePlugin]:
     return marketplace_plugins(read_json(path, "marketplace file"), str(path))
 
 
-def skill_problems(repo: Path) -> list[str]:
-    """Why each SKILL.md of the repo's sets that the agents cannot read, or cannot list,
+def readable_skill_files(repo: Path) -> tuple[list[PurePath], list[str]]:
+    """The repo's SKILL.md files the agents can read and list, and why each other one
     fails (not UTF-8, broken frontmatter, no description), one line each naming the file:
     a run about another skill leaves such a sibling out, `lint` reports it."""
-    problems = []
+    readable, problems = [], []
     for relative in find_skill_files(repo):
         shown = relative.as_posix()
         try:
             split_document(decode_skill(read_bytes(repo / relative, "SKILL.md"), shown), shown)
         except InputError as error:
             problems.append(str(error))
-    return problems
+        else:
+            readable.append(relative)
+    return readable, problems
+
+
+def skill_problems(repo: Path) -> list[str]:
+    """Why each SKILL.md of the repo that the agents cannot read or list fails."""
+    return readable_skill_files(repo)[1]
 
 
 def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
@@ -291,7 +302,12 @@ def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None, tuple[Path
     """The skill's set: the plugin of the repo's marketplace that loads it (its root, name
     and, when the entry names its skills, those); else the nearest ancestor holding a
     plugin manifest (its root and name); else a skills folder (its path, and no plugin);
-    else the layout-based plugin fallback."""
+    else the layout-based plugin fallback. A root SKILL.md, and a project's
+    `.claude/skills`/`.agents/skills`, are sets of their own whatever plugin surrounds them."""
+    if PurePath(skill_path) == ROOT_SKILL:
+        return repo, None, (skill_path,)
+    if nested_skills_folder(skill_path):
+        return repo / skill_path.parent.parent, None, ()
     served = read_marketplace(repo)
     plugin = marketplace_plugin(PurePath(skill_path), served)
     if plugin is not None:
@@ -360,9 +376,22 @@ def resolve_target(
         skill_path=relative,
         plugin_root=plugin_root,
         plugin_name=plugin_name,
-        skill_name=(root / relative).parent.name,
+        skill_name=skill_name(root, relative),
         members=members,
     )
+
+
+def skill_name(repo: Path, relative: Path) -> str:
+    """The skill's folder name; for a root skill, its frontmatter `name` (a SKILL.md that
+    cannot be read or has none falls back to the folder, and its reader says why)."""
+    folder = (repo / relative).parent.name
+    if PurePath(relative) != ROOT_SKILL:
+        return folder
+    try:
+        name = read_sibling(read_text(repo / relative, "SKILL.md"), str(relative)).name
+    except InputError:
+        name = None
+    return root_skill_name(name, folder)
 
 
 def relative_skill_path(repo: Path, skill_path: str) -> Path:
@@ -564,6 +593,8 @@ def load_inputs(
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     listed = load_catalog(catalog) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
+    if cases is None and target.skill_id != BUNDLED_SKILL:
+        raise InputError(no_cases_message(target.skill_id))
     first = second if alone else resolve_variant(baseline or BASELINE, target, cwd)
     siblings = any(variant.siblings for variant in (first, second))
     folder = distractors_folder(distractors, siblings, catalog is not None, target.skill_id)

@@ -34,17 +34,10 @@ from activation.inputs.changes import (
     skills_in,
 )
 from activation.inputs.formats import PROMPT_TEXT, prompt_text
+from activation.inputs.suite import LOOKED
 from activation.inputs.target import SKILL_FILE_NAME
 
 TESTS_FOLDER = "tests"
-LOOKED = (
-    "files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
-    "*trigger*test*.yaml) anywhere",
-    "each skill's folder and its evals/",
-    "evals/ and tests/ folders (.txt prompts in their prompts/ folders)",
-    "beside the skill folders and at the repo's top",
-)
-"""Where `find_case_files` looks, in words, for the line that says so."""
 WAZA = (
     "waza's suite (eval.yaml and tasks/): its tasks grade the agent's reply text, and this "
     "tool grades the files the agent leaves"
@@ -374,7 +367,7 @@ def known_skills(path: Path) -> frozenset[str]:
 
 def repo_skills(repo: Path) -> dict[str, SkillPlace]:
     """The working tree's skills, by SKILL.md path (as `changed` finds them)."""
-    return skills_in(working_tree(repo))
+    return skills_in(working_tree(repo), repo.name)
 
 
 @dataclass(frozen=True)

@@ -38,3 +38,23 @@ def suite_mismatch(written_for: str | None, skill_id: str, bundled: bool) -> str
             f"pass --cases and --distractors for {skill_id}"
         )
     return f"the cases file was written for {written_for}, not {skill_id}"
+
+
+LOOKED = (
+    "files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
+    "*trigger*test*.yaml) anywhere",
+    "each skill's folder and its evals/",
+    "evals/ and tests/ folders (.txt prompts in their prompts/ folders)",
+    "beside the skill folders and at the repo's top",
+)
+"""Where `repo_cases.find_case_files` looks, in words, for the line that says so."""
+
+
+def no_cases_message(skill_id: str) -> str:
+    """Why a run without `--cases` refuses a skill other than the bundled one: the bundled
+    cases measure auth0, and a verdict from them would say nothing about this skill."""
+    return (
+        f"no cases for {skill_id}: --cases was not given, none about it were found (looked in "
+        f"{'; '.join(LOOKED)}), and the bundled suite is only for {BUNDLED_SKILL}; pass "
+        f"--cases FILE with cases for {skill_id} (docs/formats.md)"
+    )

@@ -24,8 +24,33 @@ MANIFEST = PurePath(".claude-plugin/plugin.json")
 """The plugin manifest, relative to a plugin root."""
 MARKETPLACE = PurePath(".claude-plugin/marketplace.json")
 """A marketplace file, at the repo's root: the plugins it serves, by path."""
-WHERE = f"{PLUGINS_DIR}/, " + ", ".join(f"{folder}/" for folder in SKILL_FOLDERS)
+ROOT_SKILL = PurePath(SKILL_FILE_NAME)
+"""A skill at the repo's root (skill-creator's one-skill layout): the repo is the skill's
+folder, loaded when it is placed or installed as one, so it is a set of its own, named by
+its frontmatter `name` (the checkout's folder name means nothing to the agent)."""
+NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills")
+"""The skills folders an agent loads from a project wherever they lie, whatever plugin
+manifest sits above them."""
+WHERE = (
+    f"{PLUGINS_DIR}/, "
+    + ", ".join(f"{folder}/" for folder in SKILL_FOLDERS)
+    + ", or at the repo's root"
+)
 """The places a repo's skills are looked for, in words."""
+
+
+def root_skill_name(name: str | None, folder: str) -> str:
+    """A root skill's id: its frontmatter `name`, else the folder it was read from."""
+    return name.strip() if name and name.strip() else folder
+
+
+def nested_skills_folder(skill_path: PurePath) -> bool:
+    """Whether the SKILL.md lies in a project's `.claude/skills/` or `.agents/skills/`: a
+    set of its own, never part of a plugin whose manifest sits above it."""
+    folder = skills_folder(skill_path)
+    return folder is not None and any(
+        f"/{folder.as_posix()}".endswith(f"/{nested}") for nested in NESTED_SKILL_FOLDERS
+    )
 
 
 def skills_folder(skill_path: PurePath) -> PurePath | None:
@@ -35,9 +60,8 @@ def skills_folder(skill_path: PurePath) -> PurePath | None:
     if skill_path.name != SKILL_FILE_NAME or len(skill_path.parts) < 3:
         return None
     folder = skill_path.parent.parent
-    nested = (".claude/skills", ".agents/skills")
     if folder.as_posix() in SKILL_FOLDERS or any(
-        folder.as_posix().endswith(f"/{n}") for n in nested
+        folder.as_posix().endswith(f"/{n}") for n in NESTED_SKILL_FOLDERS
     ):
         return folder
     return None
@@ -52,7 +76,13 @@ def skill_sets(
     sets: dict[str, list[PurePath]] = {}
     for path in sorted(found):
         plugin = marketplace_plugin(path, served)
-        label = f"plugin {plugin.name}" if plugin else f"{path.parent.parent.as_posix()}/"
+        label = (
+            f"plugin {plugin.name}"
+            if plugin
+            else "the root"
+            if path == ROOT_SKILL
+            else f"{path.parent.parent.as_posix()}/"
+        )
         sets.setdefault(label, []).append(path)
     return sets
 
@@ -77,7 +107,7 @@ def found_text(sets: dict[str, list[PurePath]]) -> str:
     """What was found, set by set: `found 3 skills in 2 sets: a/skills/ (one, two), ...`."""
     count = sum(len(paths) for paths in sets.values())
     listed = ", ".join(
-        f"{label} ({', '.join(path.parent.name for path in paths)})"
+        f"{label} ({', '.join(path.parent.name or path.name for path in paths)})"
         for label, paths in sets.items()
     )
     return f"found {count} skills in {len(sets)} set{'s' if len(sets) > 1 else ''}: {listed}"

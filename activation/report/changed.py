@@ -58,6 +58,8 @@ class ChangedSkill:
     untested: tuple[ChangeKind, ...] = ()
     """The changed kinds no suite tests."""
     note: str | None = None
+    broken: str | None = None
+    """Why the agents cannot parse its SKILL.md at the head: a failing finding."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,16 +90,23 @@ class ChangedReport:
     def untested(self) -> tuple[ChangedSkill, ...]:
         return tuple(skill for skill in self.skills if skill.untested)
 
+    @property
+    def broken(self) -> tuple[ChangedSkill, ...]:
+        return tuple(skill for skill in self.skills if skill.broken)
+
     def gates_of(self, skill: str) -> tuple[GateResult, ...]:
         """The gates that ran on `skill`'s own suites."""
         return tuple(gate for gate in self.gates if gate.skill == skill)
 
 
-def changed_exit(runs: Sequence[Matrix], untested: bool, allow_untested: bool) -> int:
-    """A regression anywhere, or an untested change (unless allowed), fails the gate (1);
-    then the worst of the rest (3: missing evidence, 130: interrupted)."""
+def changed_exit(
+    runs: Sequence[Matrix], untested: bool, allow_untested: bool, broken: bool = False
+) -> int:
+    """A regression anywhere, a SKILL.md the change broke, or an untested change (unless
+    allowed) fails the gate (1); then the worst of the rest (3: missing evidence, 130:
+    interrupted)."""
     codes = [run.exit_code for run in runs]
-    if untested and not allow_untested:
+    if broken or (untested and not allow_untested):
         codes.append(ExitCode.REGRESSED)
     if ExitCode.INTERRUPTED in codes:
         return int(ExitCode.INTERRUPTED)
@@ -124,6 +133,7 @@ def build_changed(
             files=item.change.files,
             untested=item.untested,
             note=item.note,
+            broken=item.change.broken,
         )
         for item in plan.skills
     )
@@ -138,7 +148,8 @@ def build_changed(
         )
         for gate, run in runs
     )
-    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested)
+    broken = any(item.change.broken for item in plan.skills)
+    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
     notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
         version=version,
@@ -220,6 +231,9 @@ def overall(report: ChangedReport) -> str:
         regressed = [gate for gate in report.gates if gate.run.exit_code == ExitCode.REGRESSED]
         if regressed:
             return "FAILED: " + "; ".join(gate_title(gate) for gate in regressed) + " regressed."
+        if report.broken:
+            ids = ", ".join(skill.id for skill in report.broken)
+            return f"FAILED: the change breaks the SKILL.md of {ids} (the agents skip it)."
         return "FAILED: a changed skill is not tested (pass --allow-untested to accept it)."
     if report.exit_code == ExitCode.INCOMPLETE:
         return "INCOMPLETE: some trials errored; the evidence is incomplete."
@@ -381,6 +395,14 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 ET.SubElement(case, "skipped", message=text)
             else:
                 ET.SubElement(case, "failure", type="NOT-TESTED", message=text)
+        for key in totals:
+            totals[key] += counts[key]
+    if report.broken:
+        counts = {"tests": len(report.broken), "failures": len(report.broken), "errors": 0}
+        suite = _suite(root, "broken", counts, report.notice)
+        for skill in report.broken:
+            case = ET.SubElement(suite, "testcase", classname="broken", name=skill.id)
+            ET.SubElement(case, "failure", type="BROKEN", message=skill.note or "")
         for key in totals:
             totals[key] += counts[key]
     root.attrib.update(_texts(totals))

@@ -15,7 +15,7 @@ from tests.support.cli import read_report
 from tests.support.layouts import CANDIDATE, LAYOUTS, Layout, build_layout
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 
-REAL = ["root-plugin", "marketplace", "plugins"]
+REAL = ["root-plugin", "marketplace", "plugins", "root-plugin-mixed"]
 
 
 @pytest.mark.parametrize("name", REAL)

@@ -15,6 +15,7 @@ import pytest
 import activation
 from activation.commands import session
 from activation.commands.main import main
+from activation.inputs.suite import BUNDLED_CASES
 from activation.commands.session import Session, run_command
 from activation.report import codec
 from activation.trials.classifier import backend as classifier_backend
@@ -397,13 +398,18 @@ def test_a_huge_prompt_and_a_huge_plan_warn_before_any_call(
 def test_a_suite_written_for_another_skill_warns_in_one_line(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Without --cases, a skill other than auth0 is refused in one line, never measured on
+    the bundled auth0 cases (changed behaviour: it was a warning, then the run)."""
     bundled = ["--distractors", str(tmp_path / "distractors"), "--only", "kw-passkeys"]
     code = main(["--dry-run", *bundled], model())
-    err = capsys.readouterr().err
-    assert code == 0
-    assert err.splitlines()[0] == (
-        "warning: the bundled suite was written for auth0:auth0; pass --cases and "
-        f"--distractors for {SKILL_ID}"
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"activation: error: no cases for {SKILL_ID}: --cases was not given, "
+        "none about it were found (looked in files named as cases (cases.json, *.cases.json, "
+        "*trigger*eval*.json, *trigger*test*.yaml) anywhere; each skill's folder and its evals/; "
+        "evals/ and tests/ folders (.txt prompts in their prompts/ folders); beside the skill "
+        "folders and at the repo's top), and the bundled suite is only for auth0:auth0; "
+        f"pass --cases FILE with cases for {SKILL_ID} (docs/formats.md)\n"
     )
     own = write_cases(tmp_path / "own.json", STATUS_CASES)
     data = orjson.loads(own.read_bytes())
@@ -418,7 +424,8 @@ def test_a_suite_written_for_another_skill_warns_in_one_line(
 
 
 def test_dry_run_never_imports_the_sdk(tmp_path: Path, repo: SkillRepo, fresh_python: str) -> None:
-    argv = ["--dry-run", "--only", "kw-passkeys", "--distractors", str(tmp_path / "distractors")]
+    argv = ["--dry-run", "--only", "kw-passkeys", "--distractors", str(tmp_path / "distractors"),
+            "--cases", str(BUNDLED_CASES)]  # fmt: skip
     probe = (
         "import sys, contextlib, io\n"
         "from activation.commands.main import main\n"

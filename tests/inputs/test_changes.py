@@ -6,7 +6,6 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from activation._errors import InputError
 from activation.inputs.change_plan import CasesFile, GateRun, Suites, find_suites, plan_runs
 from activation.inputs.changes import (
     SkillChange,
@@ -138,10 +137,19 @@ def test_added_and_removed_skills() -> None:
     }
 
 
-def test_a_broken_head_frontmatter_is_an_input_error() -> None:
+def test_a_broken_head_frontmatter_is_the_skills_finding_not_an_error() -> None:
+    """Changed behaviour: it was an input error that stopped every other skill's gates."""
     head = changed({"plugins/pay/skills/refunds/SKILL.md": b'---\ndescription: "unclosed\n---\n'})
-    with pytest.raises(InputError, match=r"head:plugins/pay/skills/refunds/SKILL\.md"):
-        skill_changes(BASE, head)
+    (change,) = skill_changes(BASE, head)
+    assert (change.id, change.kinds, change.status) == (
+        "billing:refunds",
+        ("description",),
+        "modified",
+    )
+    assert change.broken == (
+        "head:plugins/pay/skills/refunds/SKILL.md:2: the frontmatter is not valid YAML "
+        "(while scanning a quoted scalar)"
+    )
 
 
 # --- the planner -------------------------------------------------------------------------

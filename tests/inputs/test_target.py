@@ -111,7 +111,7 @@ def test_no_skill_under_plugins(root: Path) -> None:
         resolve_target(root, None, root)
     assert str(error.value) == (
         "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
-        ".claude/skills/, skills/, .agents/skills/: pass --skill-path"
+        ".claude/skills/, skills/, .agents/skills/, or at the repo's root: pass --skill-path"
     )
 
 
@@ -120,7 +120,7 @@ def test_no_plugins_folder(root: Path) -> None:
         resolve_target(root, None, root)
     assert str(error.value) == (
         "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
-        ".claude/skills/, skills/, .agents/skills/: pass --skill-path"
+        ".claude/skills/, skills/, .agents/skills/, or at the repo's root: pass --skill-path"
     )
 
 
@@ -310,11 +310,31 @@ def test_skill_path_missing_from_the_working_tree_is_not_an_error_here(root: Pat
     assert target.plugin_root == root / "plugins/gone"
 
 
-def test_skill_at_the_repo_root(root: Path) -> None:
+def test_skill_at_the_repo_root_is_a_set_of_its_own_named_by_its_name(root: Path) -> None:
+    """A one-skill repo (skill-creator's layout) is the skill's folder, placed as one: no
+    plugin, no siblings, and the id is its frontmatter `name`, not the checkout's folder
+    (changed behaviour: it was `repo:repo`)."""
+    write(root, "SKILL.md", "---\nname: tailwind-style\ndescription: Use when styling.\n---\n")
+    write(root, "helpers/SKILL.md")
+    for skill_path in ("SKILL.md", None):
+        target = resolve_target(root, skill_path, root)
+        assert (target.plugin_root, target.plugin_name) == (root, None)
+        assert (target.skill_id, target.members) == ("tailwind-style", (Path("SKILL.md"),))
+
+
+def test_a_root_skill_beside_a_skills_folder_is_a_set_of_its_own(root: Path) -> None:
     write(root, "SKILL.md")
-    target = resolve_target(root, "SKILL.md", root)
-    assert target.plugin_root == root
-    assert target.skill_id == "repo:repo"
+    write(root, "skills/two/SKILL.md")
+    with pytest.raises(InputError) as error:
+        resolve_target(root, None, root)
+    assert str(error.value).startswith(
+        "found 2 skills in 2 sets: the root (SKILL.md), skills/ (two); pass --skill-path"
+    )
+
+
+def test_a_root_skill_without_a_name_is_named_by_its_folder(root: Path) -> None:
+    write(root, "SKILL.md", "---\ndescription: Use when styling.\n---\n")
+    assert resolve_target(root, None, root).skill_id == "repo"
 
 
 # --- plugin root and name ----------------------------------------------------------------

@@ -71,6 +71,7 @@ def test_an_untested_body_change_in_every_format(tmp_path: Path) -> None:
                 "files": ["skills/refunds/SKILL.md"],
                 "untested": ["body"],
                 "note": None,
+                "broken": None,
             }
         ],
         "gates": [],

@@ -97,11 +97,21 @@ LAYOUTS = {
                 ".agents/skills/triage/SKILL.md": "triage"},
                _plugin("plugins/payments", "billing"),
                "plugins/payments/skills/refunds/SKILL.md", "plugins/payments"),
+        Layout("root-plugin-mixed",
+               {**_folder("skills", "billing"),
+                ".claude/skills/notes/SKILL.md": "notes",
+                ".agents/skills/triage/SKILL.md": "triage"},
+               _plugin(".", "billing"), "skills/refunds/SKILL.md", "."),
     )
 }  # fmt: skip
 """Every layout, by name: a plugin at the root (obra/superpowers), plugins in `plugins/`, a
-marketplace naming its plugins' skills (anthropics/skills), the three skills folders, and a
-repo with several sets at once."""
+marketplace naming its plugins' skills (anthropics/skills), the three skills folders, and
+repos with several sets at once (a project's skills folders beside plugins in `plugins/` or
+at the root: they are sets of their own, never the plugin's)."""
+
+ROOT_SKILL = Layout("root-skill", {"SKILL.md": "refunds-desk"}, {}, "SKILL.md", ".")
+"""A one-skill repo, SKILL.md at its root (skill-creator's layout): the id is its `name`
+(`refunds-desk`), never the checkout folder's; no sibling, so it is not in LAYOUTS."""
 
 CASES = [
     {"id": "dispute", "prompt": "a customer opened a stripe dispute, what now",
@@ -139,9 +149,11 @@ def build_layout(root: Path, layout: Layout) -> git.Repo:
     repo = init_repo(root)
     for relative, data in layout.files.items():
         _write(root / relative, orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
-    for path in layout.skills:
-        name = Path(path).parent.name
-        description = {"refunds": BASELINE, "invoices": INVOICES}.get(name, OTHER)
+    for path, id in layout.skills.items():
+        name = Path(path).parent.name if path != "SKILL.md" else id
+        description = (
+            BASELINE if path == layout.measured else {"invoices": INVOICES}.get(name, OTHER)
+        )
         _write(root / path, skill_text(name, description))
     cases = {"skill": layout.skill_id, "cases": CASES}
     _write(root / "cases.json", orjson.dumps(cases, option=orjson.OPT_INDENT_2).decode())
@@ -149,7 +161,8 @@ def build_layout(root: Path, layout: Layout) -> git.Repo:
     _write(root / "evals/refund_note/graders.yaml", yaml.safe_dump(GRADERS, sort_keys=False))
     repo.git.add(A=True)
     repo.index.commit("the skills")
-    _write(root / layout.measured, skill_text("refunds", CANDIDATE))
+    measured = layout.skill_id if layout.measured == "SKILL.md" else "refunds"
+    _write(root / layout.measured, skill_text(measured, CANDIDATE))
     return repo
 
 

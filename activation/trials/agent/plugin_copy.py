@@ -33,7 +33,7 @@ import yaml
 from activation._errors import InputError
 from activation._models import VARIANTS, Skill, Target, Variant, VariantName
 from activation.inputs.frontmatter import read_sibling
-from activation.inputs.target import MANIFEST
+from activation.inputs.target import MANIFEST, NESTED_SKILL_FOLDERS
 
 TEMP_PREFIX = "activation-"
 """Prefix of the temporary folders (copies and run dirs), so leftovers are recognisable."""
@@ -156,6 +156,7 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
         _keep_members(
             target, copy_root, {copy_root / p.relative_to(root).parent for p in target.members}
         )
+        _drop_project_skills(target, copy_root)
         return copy_root
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
@@ -177,7 +178,16 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
             if (folder / "SKILL.md").is_file() and folder not in kept:
                 shutil.rmtree(folder)
     _keep_members(target, copy_root, kept)
+    _drop_project_skills(target, copy_root)
     return copy_root
+
+
+def _drop_project_skills(target: Target, copy_root: Path) -> None:
+    """A project's `.claude/skills` and `.agents/skills` inside a plugin's folder (a plugin
+    at the repo's root) are sets of their own: the plugin's copy leaves them out."""
+    if target.in_plugin:
+        for folder in NESTED_SKILL_FOLDERS:
+            shutil.rmtree(copy_root / folder, ignore_errors=True)
 
 
 def _keep_members(target: Target, copy_root: Path, kept: set[Path]) -> None:

@@ -17,7 +17,7 @@ import pytest
 from activation.commands.main import main
 from activation.trials.agents import known
 from tests.commands.test_visibility import write_skill
-from tests.support.skill_repo import SkillRepo, SkillRepos
+from tests.support.skill_repo import SkillRepo, SkillRepos, case, write_cases
 
 MINE = "Mine, not the built-in. Use when the user asks for the house checklist."
 
@@ -108,6 +108,7 @@ def test_visibility_says_what_the_agent_does_with_the_built_in(
 def test_codex_runs_a_skill_named_like_its_built_in(
     repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["--agent", "codex", "--model", "mock", "--dry-run",
+    cases = write_cases(repo.root / "cases.json", [case("new", "write a new skill", True)])
+    code = main(["--agent", "codex", "--model", "mock", "--dry-run", "--cases", str(cases),
                  "--skill-path", ".agents/skills/skill-creator/SKILL.md"])  # fmt: skip
     assert code == 0, capsys.readouterr().err
