@@ -24,7 +24,7 @@ from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
-from activation.report.junit import case_body, failing, xml_text
+from activation.report.junit import failing, testcase, xml_text
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.report.views import view_of
@@ -354,19 +354,8 @@ def render_changed_junit(report: ChangedReport) -> bytes:
             }
             suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
-                case = ET.SubElement(suite, "testcase", classname=gate.skill, name=entry.id)
-                kind = (
-                    "error"
-                    if entry.status is Status.ERROR
-                    else "failure"
-                    if entry.status in fails
-                    else "system-out"
-                )
-                child = ET.SubElement(case, kind)
-                if kind != "system-out":
-                    message = words.case_summary(entry, cell.skill.id)
-                    child.attrib.update(type=entry.status.value, message=message)
-                child.text = case_body(entry, view_of(cell).case_lines(cell, entry))
+                extra = view_of(cell).case_lines(cell, entry)
+                testcase(suite, entry, fails, cell.skill.id, extra, gate.skill)
             for key in totals:
                 totals[key] += counts[key]
     untested = report.untested

@@ -102,14 +102,17 @@ def failing(report: Report) -> tuple[Status, ...]:
     return (Status.REGRESSED, *weakened)
 
 
-def _testcase(
+def testcase(
     parent: ET.Element,
     entry: CaseVerdict,
     failures: tuple[Status, ...],
     target: str,
     extra: list[str],
+    classname: str,
 ) -> None:
-    element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
+    """One case as a testcase: an error, a failure (`failures`) or passing output, under
+    `classname` (its group in a run's report, its skill in `changed`'s)."""
+    element = ET.SubElement(parent, "testcase", classname=classname, name=entry.id)
     kind = (
         "error"
         if entry.status is Status.ERROR
@@ -147,7 +150,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
         extra = view.case_lines(report, entry)
-        _testcase(suite, entry, failing(report), report.skill.id, extra)
+        testcase(suite, entry, failing(report), report.skill.id, extra, entry.group)
     for test in extras:
         _extra_testcase(suite, test)
     for case_id in unfinished:
