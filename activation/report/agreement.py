@@ -18,6 +18,7 @@ from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Status, VariantName
 from activation.report import words
 from activation.report.calibration import SkillRef
+from activation.report.markdown import markdown_table
 from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
@@ -165,9 +166,7 @@ def agreement_markdown(run: StageAgreement, when: datetime) -> str:
         f"`{cheap}` against `{real}`, skill `{skill}`, {run.cheap.spec.trials} trials. "
         f"Exit code {int(run.exit_code)}.",
         "",
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "---|" * len(HEADERS),
-        *("| " + " | ".join(row) + " |" for row in _rows(run)),
+        *markdown_table(HEADERS, _rows(run)),
         "",
         words.agreement_reading(),
     ]

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
-from activation.report.markdown import escape
+from activation.report.markdown import escape, markdown_table
 from activation.report.model import Report, build_report
 from activation.verdicts.figures import Count, figures
 
@@ -309,9 +309,7 @@ def calibration_markdown(calibration: Calibration, when: datetime) -> str:
         f"alpha {spec.alpha}, skill `{skill_id}`. Exit code {int(calibration.exit_code)}.",
         "",
         *([f"> **Note:** {escape(calibration.notice)}", ""] if calibration.notice else []),
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "---|" * len(HEADERS),
-        *("| " + " | ".join(row) + " |" for row in _rows(calibration)),
+        *markdown_table(HEADERS, _rows(calibration)),
         "",
     ]
     lines += [f"- {note}" for note in calibration.notes]
