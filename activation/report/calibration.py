@@ -9,6 +9,7 @@ sibling's territory) must be caught taking the sibling's prompts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -269,12 +270,18 @@ def _rows(calibration: Calibration) -> list[tuple[str, str, str, str, str, str]]
 HEADERS = ("comparison", "expected", "met", "REGRESSED", "recall real / other", "FP real / other")
 
 
-def render_calibration(calibration: Calibration) -> RenderableType:
-    table = Table(title="Calibration", title_justify="left")
-    for header in HEADERS:
+def titled_table(title: str, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
+    """A terminal table of text rows under a left-aligned title."""
+    table = Table(title=title, title_justify="left")
+    for header in headers:
         table.add_column(header)
-    for row in _rows(calibration):
+    for row in rows:
         table.add_row(*row)
+    return table
+
+
+def render_calibration(calibration: Calibration) -> RenderableType:
+    table = titled_table("Calibration", HEADERS, _rows(calibration))
     parts: list[RenderableType] = [table]
     if calibration.notice:
         parts.append(Text(f"NOTE: {calibration.notice}", style="bold yellow"))
