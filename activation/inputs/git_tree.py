@@ -224,16 +224,26 @@ def _blob_at(repo: git.Repo, spec: str, ref: str, path: str, shown_repo: Path) -
         raise InputError(_unknown_ref(repo, spec, ref, shown_repo)) from None
 
 
-def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
-    """Every file of the commit `ref` whose path (relative to `repo_dir`) `keep` accepts,
-    symbolic links left out: one version of a repo's skill sets, for `activation changed`."""
+def _repo_below(repo_dir: Path, shown: str) -> tuple[git.Repo, PurePosixPath]:
+    """The open repository holding `repo_dir` (the caller closes it) and where `repo_dir` sits
+    in its working tree; one line opened by `shown` when there is none."""
     try:
         repo = git.Repo(repo_dir, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(f"{spec}: {repo_dir} is not a git repository") from None
+        raise InputError(f"{shown}{repo_dir} is not a git repository") from None
     try:
         root = Path(repo.working_tree_dir or repo_dir).resolve()
-        below = PurePosixPath(*repo_dir.resolve().relative_to(root).parts)
+        return repo, PurePosixPath(*repo_dir.resolve().relative_to(root).parts)
+    except BaseException:
+        repo.close()
+        raise
+
+
+def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
+    """Every file of the commit `ref` whose path (relative to `repo_dir`) `keep` accepts,
+    symbolic links left out: one version of a repo's skill sets, for `activation changed`."""
+    repo, below = _repo_below(repo_dir, f"{spec}: ")
+    try:
         try:
             tree = _commit_at(repo, ref).tree
         except InputError as error:
@@ -259,13 +269,8 @@ def working_paths(repo_dir: Path) -> list[str]:
     """The working tree's files below `repo_dir` as git sees them (tracked, and untracked
     but not ignored), relative to it; for `activation changed`'s head when it is the
     working tree."""
+    repo, below = _repo_below(repo_dir, "")
     try:
-        repo = git.Repo(repo_dir, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(f"{repo_dir} is not a git repository") from None
-    try:
-        root = Path(repo.working_tree_dir or repo_dir).resolve()
-        below = PurePosixPath(*repo_dir.resolve().relative_to(root).parts)
         listed = repo.git.ls_files("--cached", "--others", "--exclude-standard", "-z")
     finally:
         repo.close()

@@ -11,13 +11,13 @@ from datetime import datetime
 from typing import Literal
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Status, VariantName
 from activation.report import words
-from activation.report.calibration import SkillRef
+from activation.report.calibration import SkillRef, titled_table
+from activation.report.markdown import markdown_table
 from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
@@ -80,11 +80,7 @@ def _rows(run: StageAgreement) -> list[tuple[str, str, str, str, str]]:
 
 def render_agreement(run: StageAgreement) -> RenderableType:
     cheap, real = run.cells
-    table = Table(title=f"Agreement: {cheap} against {real}", title_justify="left")
-    for header in HEADERS:
-        table.add_column(header)
-    for row in _rows(run):
-        table.add_row(*row)
+    table = titled_table(f"Agreement: {cheap} against {real}", HEADERS, _rows(run))
     parts: list[RenderableType] = [table]
     if run.errors:
         parts.append(Text(f"ERROR cases, left out: {', '.join(run.errors)}", style="magenta"))
@@ -165,9 +161,7 @@ def agreement_markdown(run: StageAgreement, when: datetime) -> str:
         f"`{cheap}` against `{real}`, skill `{skill}`, {run.cheap.spec.trials} trials. "
         f"Exit code {int(run.exit_code)}.",
         "",
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "---|" * len(HEADERS),
-        *("| " + " | ".join(row) + " |" for row in _rows(run)),
+        *markdown_table(HEADERS, _rows(run)),
         "",
         words.agreement_reading(),
     ]

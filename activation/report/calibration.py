@@ -9,6 +9,7 @@ sibling's territory) must be caught taking the sibling's prompts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -19,7 +20,7 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
-from activation.report.markdown import escape
+from activation.report.markdown import escape, markdown_table
 from activation.report.model import Report, build_report
 from activation.verdicts.figures import Count, figures
 
@@ -269,12 +270,18 @@ def _rows(calibration: Calibration) -> list[tuple[str, str, str, str, str, str]]
 HEADERS = ("comparison", "expected", "met", "REGRESSED", "recall real / other", "FP real / other")
 
 
-def render_calibration(calibration: Calibration) -> RenderableType:
-    table = Table(title="Calibration", title_justify="left")
-    for header in HEADERS:
+def titled_table(title: str, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
+    """A terminal table of text rows under a left-aligned title."""
+    table = Table(title=title, title_justify="left")
+    for header in headers:
         table.add_column(header)
-    for row in _rows(calibration):
+    for row in rows:
         table.add_row(*row)
+    return table
+
+
+def render_calibration(calibration: Calibration) -> RenderableType:
+    table = titled_table("Calibration", HEADERS, _rows(calibration))
     parts: list[RenderableType] = [table]
     if calibration.notice:
         parts.append(Text(f"NOTE: {calibration.notice}", style="bold yellow"))
@@ -309,9 +316,7 @@ def calibration_markdown(calibration: Calibration, when: datetime) -> str:
         f"alpha {spec.alpha}, skill `{skill_id}`. Exit code {int(calibration.exit_code)}.",
         "",
         *([f"> **Note:** {escape(calibration.notice)}", ""] if calibration.notice else []),
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "---|" * len(HEADERS),
-        *("| " + " | ".join(row) + " |" for row in _rows(calibration)),
+        *markdown_table(HEADERS, _rows(calibration)),
         "",
     ]
     lines += [f"- {note}" for note in calibration.notes]

@@ -24,7 +24,7 @@ from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import words
-from activation.report.junit import case_body, failing, xml_text
+from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.report.views import view_of
@@ -368,19 +368,8 @@ def render_changed_junit(report: ChangedReport) -> bytes:
             }
             suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
-                case = ET.SubElement(suite, "testcase", classname=gate.skill, name=entry.id)
-                kind = (
-                    "error"
-                    if entry.status is Status.ERROR
-                    else "failure"
-                    if entry.status in fails
-                    else "system-out"
-                )
-                child = ET.SubElement(case, kind)
-                if kind != "system-out":
-                    message = words.case_summary(entry, cell.skill.id)
-                    child.attrib.update(type=entry.status.value, message=message)
-                child.text = case_body(entry, view_of(cell).case_lines(cell, entry))
+                extra = view_of(cell).case_lines(cell, entry)
+                testcase(suite, entry, fails, cell.skill.id, extra, gate.skill)
             for key in totals:
                 totals[key] += counts[key]
     untested = report.untested
@@ -405,28 +394,17 @@ def render_changed_junit(report: ChangedReport) -> bytes:
             ET.SubElement(case, "failure", type="BROKEN", message=skill.note or "")
         for key in totals:
             totals[key] += counts[key]
-    root.attrib.update(_texts(totals))
-    for element in root.iter():
-        if element.text:
-            element.text = xml_text(element.text)
-        for key, value in element.attrib.items():
-            element.attrib[key] = xml_text(value)
-    ET.indent(root)
-    written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
-    return written + b"\n"
+    root.attrib.update(count_texts(totals))
+    return written(root)
 
 
 def _suite(root: ET.Element, name: str, counts: dict[str, int], notice: str | None) -> ET.Element:
     """A testsuite; its properties carry the mock notice, where CI shows a suite's."""
-    suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+    suite = ET.SubElement(root, "testsuite", {"name": name, **count_texts(counts)})
     if notice:
         properties = ET.SubElement(suite, "properties")
         ET.SubElement(properties, "property", name="notice", value=notice)
     return suite
-
-
-def _texts(counts: dict[str, int]) -> dict[str, str]:
-    return {key: str(value) for key, value in counts.items()}
 
 
 def changed_file(name: str, report: ChangedReport, path: Path) -> bytes:

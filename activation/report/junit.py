@@ -102,14 +102,17 @@ def failing(report: Report) -> tuple[Status, ...]:
     return (Status.REGRESSED, *weakened)
 
 
-def _testcase(
+def testcase(
     parent: ET.Element,
     entry: CaseVerdict,
     failures: tuple[Status, ...],
     target: str,
     extra: list[str],
+    classname: str,
 ) -> None:
-    element = ET.SubElement(parent, "testcase", classname=entry.group, name=entry.id)
+    """One case as a testcase: an error, a failure (`failures`) or passing output, under
+    `classname` (its group in a run's report, its skill in `changed`'s)."""
+    element = ET.SubElement(parent, "testcase", classname=classname, name=entry.id)
     kind = (
         "error"
         if entry.status is Status.ERROR
@@ -137,7 +140,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         "skipped": len(unfinished),
     }
     name = f"activation {report.skill.id}" + (f" [{cell}]" if cell else "")
-    suite = ET.SubElement(root, "testsuite", {"name": name, **_texts(counts)})
+    suite = ET.SubElement(root, "testsuite", {"name": name, **count_texts(counts)})
     properties = ET.SubElement(suite, "properties")
     found = _properties(report) | ({"cell": cell} if cell else {})
     for key, value in found.items():
@@ -147,7 +150,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
         extra = view.case_lines(report, entry)
-        _testcase(suite, entry, failing(report), report.skill.id, extra)
+        testcase(suite, entry, failing(report), report.skill.id, extra, entry.group)
     for test in extras:
         _extra_testcase(suite, test)
     for case_id in unfinished:
@@ -165,19 +168,21 @@ def _extra_testcase(parent: ET.Element, test: ExtraTest) -> None:
     child.text = test.text
 
 
-def _texts(counts: dict[str, int]) -> dict[str, str]:
+def count_texts(counts: dict[str, int]) -> dict[str, str]:
+    """A suite's counts as XML attributes."""
     return {key: str(value) for key, value in counts.items()}
 
 
-def _written(root: ET.Element) -> bytes:
+def written(root: ET.Element) -> bytes:
+    """The JUnit document, its text made XML-safe, indented, with a final newline."""
     for element in root.iter():
         if element.text:
             element.text = xml_text(element.text)
         for key, value in element.attrib.items():
             element.attrib[key] = xml_text(value)
     ET.indent(root)
-    written: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
-    return written + b"\n"
+    document: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return document + b"\n"
 
 
 def _root(suites: list[dict[str, int]], root: ET.Element) -> ET.Element:
@@ -188,11 +193,11 @@ def _root(suites: list[dict[str, int]], root: ET.Element) -> ET.Element:
 
 def render_junit(report: Report) -> bytes:
     root = ET.Element("testsuites", {"name": "activation"})
-    return _written(_root([_suite(root, report)], root))
+    return written(_root([_suite(root, report)], root))
 
 
 def render_matrix_junit(matrix: Matrix) -> bytes:
     """One testsuite per cell, named by it, so CI shows which cell a failure is in."""
     root = ET.Element("testsuites", {"name": "activation"})
     suites = [_suite(root, cell, cell.cell) for cell in matrix.cells]
-    return _written(_root(suites, root))
+    return written(_root(suites, root))

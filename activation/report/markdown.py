@@ -8,6 +8,7 @@ the word diff of the two descriptions and the commands to run next.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
@@ -25,6 +26,15 @@ ICONS = {0: "✅", 1: "❌", 3: "⚠️", 130: "⏹️"}
 def escape(text: str) -> str:
     """Plain text that Markdown (and GitHub's HTML filter) shows as typed, on one line."""
     return _SPECIAL.sub(r"\\\1", " ".join(text.split())).replace("&", "&amp;")
+
+
+def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """A markdown table's lines: the header, the rule, a line per row."""
+    return [
+        "| " + " | ".join(headers) + " |",
+        "|" + "---|" * len(headers),
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
 
 
 def code(text: str) -> str:

@@ -201,6 +201,8 @@ Menu = list[tuple[str, str]]
 """A listing read back from the text sent: each entry's name and text, in listed order."""
 _XML_ENTRY = re.compile(r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>", re.S)
 XML_OPEN = "<available_skills>"
+XML_CLOSE = "</available_skills>"
+"""The tags around the skills of a listing written as XML."""
 
 
 def xml_entries(text: str) -> Menu:

@@ -126,3 +126,22 @@ def needs_id(model: ModelRef) -> None:
         raise InputError(
             f"--model {model.provider}: names no model: pass --model {model.provider}:<id>"
         )
+
+
+class PricedModels:
+    """What every priced provider with models of its own says by default: a model is named
+    by its id, a dry run cannot count its tokens, its answers need no notice, no batches, and
+    it can propose descriptions; a provider module overrides what differs."""
+
+    batches = False
+    free: str | None = None
+    proposes = True
+
+    def check(self, model: ModelRef) -> None:
+        needs_id(model)
+
+    def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
+        raise Uncounted(NO_COUNTING)
+
+    def notice(self) -> str | None:
+        return None

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import ModelRef, Prices, Usage
+from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
-from activation.trials.providers import ModelProvider, Uncounted, needs_id
+from activation.trials.providers import ModelProvider, PricedModels, Uncounted
 from activation.trials.providers.asking import Provider as Asker
 from activation.trials.providers.asking import Reply, SharedClient, pushed_back
 
@@ -159,18 +159,13 @@ def counting_failed(error: Exception) -> str | None:
     return None
 
 
-class Anthropic:
+class Anthropic(PricedModels):
     name = "anthropic"
     key_variables: tuple[str, ...] = KEYS
     default_url: str | None = "https://api.anthropic.com"
     api = "messages"
     url_variable: str | None = URL
     batches = True
-    free: str | None = None
-    proposes = True
-
-    def check(self, model: ModelRef) -> None:
-        needs_id(model)
 
     def preflight(self, *, calls: bool) -> None:
         from activation.trials import api_check
@@ -200,9 +195,6 @@ class Anthropic:
             if why is None:
                 raise
             raise Uncounted(f"token counting failed ({why})") from None
-
-    def notice(self) -> str | None:
-        return None
 
     def asker(self, prices: Prices | None) -> Asker:
         return MessagesAPI(prices)

@@ -16,16 +16,16 @@ and 5xx itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import ModelRef, Prices, Usage
+from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id, parse_model
+from activation.trials.providers import ModelProvider, PricedModels, parse_model
 from activation.trials.providers.asking import Provider as Asker
 from activation.trials.providers.asking import Reply, SharedClient
 
@@ -162,18 +162,12 @@ class GenerateContent(SharedClient[Session]):
         return Reply(response_usage(body, self.prices), message=message_of(body))
 
 
-class Google:
+class Google(PricedModels):
     name = "google"
     key_variables: tuple[str, ...] = (KEY, OTHER_KEY)
     default_url: str | None = "https://generativelanguage.googleapis.com"
     api = "generate-content"
     url_variable: str | None = URL
-    batches = False
-    free: str | None = None
-    proposes = True
-
-    def check(self, model: ModelRef) -> None:
-        needs_id(model)
 
     def preflight(self, *, calls: bool) -> None:
         from activation.trials import api_check
@@ -182,12 +176,6 @@ class Google:
         if calls:
             api_check.require_key(self.key_variables, f" for {WHOM}")
             api_check.check_reachable(URL)
-
-    def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
-        raise Uncounted(NO_COUNTING)
-
-    def notice(self) -> str | None:
-        return None
 
     def asker(self, prices: Prices | None) -> Asker:
         return GenerateContent(prices)

@@ -18,16 +18,16 @@ failure are shared with an OpenAI-compatible server's Chat Completions
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from activation import _config
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import ModelRef, Prices, Usage
+from activation._models import Prices, Usage
 from activation.trials.backend import shown_url
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id, parse_model
+from activation.trials.providers import ModelProvider, PricedModels, parse_model
 from activation.trials.providers.asking import Provider as Asker
 from activation.trials.providers.asking import Reply, SharedClient, asking, pushed_back
 
@@ -196,18 +196,12 @@ class ResponsesAPI(SharedClient["openai.AsyncOpenAI"]):
         return Reply(response_usage(response, self.prices), message=message_of(response))
 
 
-class OpenAI:
+class OpenAI(PricedModels):
     name = "openai"
     key_variables: tuple[str, ...] = (KEY,)
     default_url: str | None = "https://api.openai.com/v1"
     api = "responses"
     url_variable: str | None = URL
-    batches = False
-    free: str | None = None
-    proposes = True
-
-    def check(self, model: ModelRef) -> None:
-        needs_id(model)
 
     def preflight(self, *, calls: bool) -> None:
         from activation.trials import api_check
@@ -216,12 +210,6 @@ class OpenAI:
         if calls:
             api_check.require_key((KEY,), f" for {WHOM}")
             api_check.check_reachable(URL)
-
-    def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
-        raise Uncounted(NO_COUNTING)
-
-    def notice(self) -> str | None:
-        return None
 
     def asker(self, prices: Prices | None) -> Asker:
         return ResponsesAPI(prices)

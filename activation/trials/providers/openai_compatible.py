@@ -14,14 +14,14 @@ shape. The client, its retries and 429 counting, and how a failure is told are o
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from activation import _config
 from activation._errors import InputError
-from activation._models import ModelRef, Prices, Usage
+from activation._models import Prices, Usage
 from activation.trials.classifier.prompt import system_text, user_prompt
-from activation.trials.providers import NO_COUNTING, ModelProvider, Uncounted, needs_id, parse_model
+from activation.trials.providers import ModelProvider, PricedModels, parse_model
 from activation.trials.providers.asking import Provider as Asker
 from activation.trials.providers.asking import Reply, SharedClient
 from activation.trials.providers.openai import FORMAT_NAME, answered, client, counted_usage
@@ -103,18 +103,12 @@ class ChatCompletions(SharedClient["openai.AsyncOpenAI"]):
         return Reply(completion_usage(completion, self.prices), message=message_of(completion))
 
 
-class OpenAICompatible:
+class OpenAICompatible(PricedModels):
     name = "openai-compatible"
     key_variables: tuple[str, ...] = (KEY,)
     default_url: str | None = None
     api = "chat-completions"
     url_variable: str | None = URL
-    batches = False
-    free: str | None = None
-    proposes = True
-
-    def check(self, model: ModelRef) -> None:
-        needs_id(model)
 
     def preflight(self, *, calls: bool) -> None:
         from activation.trials import api_check
@@ -125,9 +119,6 @@ class OpenAICompatible:
         if not os.environ.get(URL):
             raise InputError(f"no base URL: set {URL} for {WHOM} (--dry-run needs none)")
         api_check.check_reachable(URL)
-
-    def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
-        raise Uncounted(NO_COUNTING)
 
     def notice(self) -> str | None:
         return NOTICE

@@ -39,6 +39,8 @@ from activation._models import Inputs
 from activation.trials.listing.model import (
     PROJECT_SKILLS,
     UNBOUNDED,
+    XML_CLOSE,
+    XML_OPEN,
     Entry,
     ListedSkill,
     Listing,
@@ -56,8 +58,6 @@ PACKAGE_BUNDLE = Path("@google", "gemini-cli", "bundle")
 GLOBAL_MODULES = Path("/usr/local/lib/node_modules")
 """Where `npm install -g` puts packages by default on Linux: the built-ins' location when no
 `gemini` is on the PATH."""
-_OPEN = "<available_skills>"
-_CLOSE = "</available_skills>"
 
 
 @dataclass(frozen=True)
@@ -145,13 +145,13 @@ def render(
         found[name] = _entry(skill.id, name, skill.description, location(skill), skill.source)
     intro = rules.intro_modern if is_modern(model, rules) else rules.intro_legacy
     draft = Listing(
-        heading=f"{rules.heading}\n\n{intro}\n\n{_OPEN}",
+        heading=f"{rules.heading}\n\n{intro}\n\n{XML_OPEN}",
         entries=tuple(found.values()),
         budget=UNBOUNDED,
         width=0,
         full_width=0,
         separator="\n",
-        closing=f"\n{_CLOSE}",
+        closing=f"\n{XML_CLOSE}",
         unit="characters",
     )
     size = len(draft.text)

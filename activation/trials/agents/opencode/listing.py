@@ -51,6 +51,8 @@ from activation._models import Inputs
 from activation.trials.listing.model import (
     PROJECT_SKILLS,
     UNBOUNDED,
+    XML_CLOSE,
+    XML_OPEN,
     Entry,
     ListedSkill,
     Listing,
@@ -62,8 +64,6 @@ from activation.trials.listing.model import (
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
-_OPEN = "<available_skills>"
-_CLOSE = "</available_skills>"
 
 
 @dataclass(frozen=True)
@@ -141,13 +141,13 @@ def render(
     )
     entries = tuple(_entry(read) for read in listed)
     draft = Listing(
-        heading=f"{rules.intro}\n{_OPEN}",
+        heading=f"{rules.intro}\n{XML_OPEN}",
         entries=entries,
         budget=UNBOUNDED,
         width=0,
         full_width=0,
         separator="\n",
-        closing=f"\n{_CLOSE}",
+        closing=f"\n{XML_CLOSE}",
         empty=rules.empty,
         unit="characters",
     )
@@ -211,7 +211,7 @@ def listing(
 
 def read_back(text: str) -> Menu | None:
     """The XML entries after its intro lines."""
-    return xml_entries(text) if f"{packaged_rules().intro}\n{_OPEN}" in text else None
+    return xml_entries(text) if f"{packaged_rules().intro}\n{XML_OPEN}" in text else None
 
 
 def description_limit(when_to_use: str | None) -> None:
