@@ -611,4 +611,7 @@ def test_a_frontmatter_only_claude_code_reads_is_a_warning_and_the_run_goes_on(
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 0 errors, 1 warning",
     ]
     assert err == ""
-    assert main(["--model", "mock", "--skill-path", "skills/bestiary/SKILL.md", "--dry-run"]) == 0
+    cases = write_cases(shelf.root.parent / "bestiary.json",
+                        [case("b-1", "balance the goblin's hit points", True)])  # fmt: skip
+    flags = ["--skill-path", "skills/bestiary/SKILL.md", "--cases", str(cases), "--dry-run"]
+    assert main(["--model", "mock", *flags]) == 0
