@@ -432,17 +432,29 @@ def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> T
 
 def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
     """Every file a SKILL.md body refers to that its skill folder lacks (the routing
-    layer: a table of references to files that are not there)."""
-    from activation.inputs.behavior_lint import missing_references
+    layer: a table of references to files that are not there), at its line in the file."""
+    from activation.inputs.behavior_lint import missing_reference_lines
 
     if not skill_file.is_file():
         return []
     folder = skill_file.parent
-    body = split_document(skill_file.read_text(encoding="utf-8"), str(folder)).body
+    text = skill_file.read_text(encoding="utf-8")
+    body = split_document(text, str(folder)).body
+    before = len(text.splitlines()) - len(body.splitlines())
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
     return [
-        Finding("error", None, f"{shown.as_posix()} refers to {missing}, which its skill lacks")
-        for missing in missing_references(body, present)
+        Finding(
+            "error",
+            None,
+            f"{shown.as_posix()}:{before + found.line} refers to {found.path}, "
+            + (
+                f"but the skill's file is {found.differs_in_case} (the names differ in case: "
+                "the agent cannot read it on a case-sensitive file system)"
+                if found.differs_in_case
+                else "which its skill lacks"
+            ),
+        )
+        for found in missing_reference_lines(body, present)
     ]
 
 

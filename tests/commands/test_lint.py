@@ -277,7 +277,7 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     errors = [line for line in out.splitlines() if line.startswith("error")]
     assert code == 1
     assert len(errors) == 2
-    assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
+    assert f"{EXAMPLE_SKILL}:43 refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
     assert out.splitlines()[-1] == (
         f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
@@ -478,7 +478,30 @@ def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
     code, out, err = run([], capsys)
     assert (code, err) == (1, "")
     assert out.splitlines() == [
-        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_named(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link written in backticks or a fence is an example (the pre-commit hook must not
+    block on it); `FORMS.md` beside forms.md is a file the agent cannot read on Linux."""
+    atlas = shelf.root / "skills/atlas/SKILL.md"
+    (shelf.root / "skills/atlas/forms.md").write_text("Fields.\n")
+    atlas.write_text(
+        atlas.read_text()
+        + "- `[markdown](links)` to journal entries\n"
+        + "```md\n[text](path.md)\n```\n"
+        + "To fill a form, read FORMS.md.\n"
+    )
+    code, out, err = run([], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md:13 refers to FORMS.md, but the skill's file is "
+        "forms.md (the names differ in case: the agent cannot read it on a case-sensitive "
+        "file system)",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
     ]
 
@@ -491,7 +514,7 @@ def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     code, out, err = run([], capsys)
     assert code == 1
     first, broken, last = out.splitlines()
-    assert first == "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks"
+    assert first == "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks"
     # the YAML error as the frontmatter reader words it (with the line, where it says it)
     assert re.fullmatch(
         r"error    -  skills/bestiary/SKILL\.md(:\d+)?: the frontmatter is not valid YAML "
