@@ -167,7 +167,8 @@ def main_lint(session: Session, argv: list[str]) -> int:
         findings, scope = lint_matrix(session, args)
         if args.behavior is not None:
             findings += behavior_findings(args.behavior, args.strict)
-            scope = replace(scope, case_files=(*scope.case_files, f"{args.behavior}/"))
+            suite = _suite_shown(args.behavior, Path.cwd())
+            scope = replace(scope, case_files=(*scope.case_files, suite))
     session.out.print(render_findings(findings, scope.words()), markup=False, soft_wrap=True)
     return lint_exit_code(findings)
 
@@ -257,7 +258,7 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
-    folders = [*given, *(f for f in (root / b for b in behavior) if f.resolve() not in given)]
+    folders = [*given, *(f for f in (root / b for b in behavior) if not _read(f, given))]
     for folder in folders:
         try:
             findings += behavior_findings(folder, args.strict)
@@ -266,7 +267,7 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
                 raise
             findings.append(Finding("warning", None, f"not read as behavior cases: {error}"))
     sets = tuple(dict.fromkeys(f"{target.skills_dir.as_posix()}/" for target in targets.values()))
-    suites = [f"{_shown(folder, root)}/" for folder in folders]
+    suites = [_suite_shown(folder, root) for folder in folders]
     scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
     return sorted(findings, key=lambda finding: finding.level != "error"), scope
 
@@ -339,6 +340,17 @@ def candidate_findings(
             f"{target.skill_path.as_posix()} at {args.candidate}",
         )
     ]
+
+
+def _read(folder: Path, given: Sequence[Path]) -> bool:
+    """Whether `--behavior` already names this suite: the folder, or a file in it."""
+    here = folder.resolve()
+    return any(path == here or (path.is_file() and path.parent == here) for path in given)
+
+
+def _suite_shown(suite: Path, root: Path) -> str:
+    """A behavior suite as the last line names it: a folder with its slash, a file as is."""
+    return _shown(suite, root) + ("/" if suite.is_dir() else "")
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
+import git
 import orjson
 import pytest
 
@@ -504,6 +506,31 @@ def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_nam
         "file system)",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
     ]
+
+
+def test_a_root_skills_evals_are_counted_once_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skill-creator's layout at a repo's root: `--behavior evals/evals.json` and the evals/
+    it lies in are one suite, checked and counted once; its evals' `name` is read."""
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "SKILL.md").write_text(skill_text("Use when looping agent sessions.", "loop"))
+    evals = [{"id": n, "name": f"loop {n}", "prompt": "Loop it", "files": []} for n in (1, 2)]
+    (tmp_path / "evals/evals.json").write_text(json.dumps({"skill_name": "loop", "evals": evals}))
+    trigger = [{"query": "loop my agent session", "should_trigger": False}]
+    (tmp_path / "evals/trigger-eval.json").write_text(json.dumps(trigger))
+    made = git.Repo.init(tmp_path)
+    made.git.add(A=True)
+    made.git.commit(m="loop", author="a <a@b.c>")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["--behavior", "evals/evals.json", "--skill-path", "SKILL.md"], capsys)
+    assert (code, err) == (0, "")
+    manual = [line for line in out.splitlines() if line.startswith("warning  loop-")]
+    assert [line.split()[1] for line in manual] == ["loop-1", "loop-2"]
+    assert out.splitlines()[-1] == (
+        f"lint: checked SKILL.md {REPO_CHECKS} and 2 case files "
+        f"(evals/trigger-eval.json, evals/evals.json): 0 errors, {len(manual) + 1} warnings"
+    )
 
 
 def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
