@@ -245,15 +245,18 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     targets = {path: resolve_target(root, str(path), cwd) for path in paths}
     shown: dict[str, str] = {}
     broken: set[SetKey] = set()
+    parsed: list[Target] = []
     for path, target in targets.items():
         checked, document = skill_file_findings(root, path)
         findings += checked
         if document is None:
             broken.add(set_key(target))
-        elif document.listed:
+            continue
+        parsed.append(target)
+        if document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    found, agents = set_findings(first_of_each_set(targets.values()), args, shown, broken, session)
+    found, agents = set_findings(first_of_each_set(parsed), args, shown)
     findings += found
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
@@ -368,15 +371,13 @@ def set_findings(
     anchors: Sequence[Target],
     args: LintRequest,
     shown: dict[str, str],
-    broken: set[SetKey],
-    session: Session,
 ) -> tuple[list[Finding], int]:
     """Each set's own checks: its skills that read alike (on the menu a run would list),
     and what each agent lists of it (at `--candidate`, else the working tree), as findings
     on the skills of `shown` (id -> SKILL.md: those in scope that let the model invoke
-    them); and how many agents were checked. A set with a SKILL.md that does not parse
-    (`broken`, already an error) is said once."""
-    from activation.commands.visibility import set_inputs, set_key, set_name
+    them); and how many agents were checked. `anchors` are skills that parse: a SKILL.md
+    that does not (already an error) is left out of its set, as the agents skip it."""
+    from activation.commands.visibility import set_inputs
     from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
@@ -384,10 +385,6 @@ def set_findings(
     agents = known()
     findings: list[Finding] = []
     for target in anchors:
-        if set_key(target) in broken:
-            session.warn([f"what the agents list of {set_name(target)} was not checked: a "
-                          "SKILL.md there does not parse (the error above)"])  # fmt: skip
-            continue
         inputs = set_inputs(target, args.candidate, None, args.catalog)
         findings += overlap_findings(menu_of(target, args)[1])
         for agent in agents:

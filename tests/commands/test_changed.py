@@ -196,7 +196,7 @@ def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Pat
         "--agent", "claude-code,codex", stages=stages,
     )  # fmt: skip
     assert code == 0
-    found = [spec.agent.executables for spec, _inputs, _ in stages.opened]
+    found = [spec.agent.executables if spec.agent else {} for spec, _inputs, _ in stages.opened]
     assert [(paths["claude-code"], paths["codex"]) for paths in found] == [
         ("/opt/cli/claude", "/opt/cli/codex")
     ] * 2

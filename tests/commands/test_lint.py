@@ -515,7 +515,9 @@ def test_a_root_skills_evals_are_counted_once_each(
     it lies in are one suite, checked and counted once; its evals' `name` is read."""
     (tmp_path / "evals").mkdir()
     (tmp_path / "SKILL.md").write_text(skill_text("Use when looping agent sessions.", "loop"))
-    evals = [{"id": n, "name": f"loop {n}", "prompt": "Loop it", "files": []} for n in (1, 2)]
+    evals: list[dict[str, object]] = [
+        {"id": n, "name": f"loop {n}", "prompt": "Loop it", "files": []} for n in (1, 2)
+    ]
     (tmp_path / "evals/evals.json").write_text(json.dumps({"skill_name": "loop", "evals": evals}))
     trigger = [{"query": "loop my agent session", "should_trigger": False}]
     (tmp_path / "evals/trigger-eval.json").write_text(json.dumps(trigger))
@@ -536,25 +538,30 @@ def test_a_root_skills_evals_are_counted_once_each(
 def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The agents skip a SKILL.md they cannot parse and list the rest: so does lint's
+    listing check (a long sibling's cut is still found)."""
     (shelf.root / "skills/bestiary/SKILL.md").write_text('---\nname: "bestiary\n---\nbody\n')
     (shelf.root / "skills/atlas/guide.md").unlink()
+    long = "Use when pricing shop items in gold. " + "Covers every shop and item. " * 40
+    (shelf.root / "skills/crafting/SKILL.md").write_text(skill_text(long.strip(), "crafting"))
     code, out, err = run([], capsys)
-    assert code == 1
-    first, broken, last = out.splitlines()
-    assert first == "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks"
+    assert (code, err) == (1, "")
+    lines = out.splitlines()
+    assert (
+        lines[0] == "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks"
+    )
     # the YAML error as the frontmatter reader words it (with the line, where it says it)
+    (broken,) = [line for line in lines if "bestiary" in line]
     assert re.fullmatch(
         r"error    -  skills/bestiary/SKILL\.md(:\d+)?: the frontmatter is not valid YAML "
         r"\(while scanning a quoted scalar\)",
         broken,
     ), broken
-    assert last == (
-        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings"
-    )
-    assert err == (
-        "warning: what the agents list of skills/ was not checked: a SKILL.md there does not "
-        "parse (the error above)\n"
-    )
+    assert any(
+        line.startswith("warning  -  skills/crafting/SKILL.md: Codex ") and "cut" in line
+        for line in lines
+    ), out
+    assert lines[-1].startswith(f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case")
 
 
 def test_what_each_agent_lists_is_checked_and_a_skill_hidden_on_purpose_is_left_alone(
