@@ -271,7 +271,7 @@ def target_inputs(args: SuggestRequest) -> Inputs:
     return inputs
 
 
-def refuse_mock_write(args: argparse.Namespace, specs: Sequence[RunSpec], proposer: str) -> None:
+def refuse_mock_write(args: SuggestRequest, specs: Sequence[RunSpec], proposer: str) -> None:
     """`--write` with the mock model or proposer: its proposal and verdicts mean nothing,
     and would silently replace a real SKILL.md's description."""
     from activation.trials.providers import parse_model
