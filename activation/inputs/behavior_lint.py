@@ -44,6 +44,9 @@ _DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.MU
 _CODE = re.compile(r"(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
 _WORD = re.compile(r"[\w./@-]+\.[A-Za-z0-9]{1,10}\b")
 _PATH = re.compile(r"^(?:\./)?[\w.@-]+(?:/[\w.@-]+)+\.[A-Za-z0-9]{1,10}$")
+_SELF = "skill.md"
+"""The skill's own file, which the agent has already read: "a skill.md" in prose is the
+kind of file, not a reference."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -160,7 +163,7 @@ def _references(body: str, folders: set[str], by_case: dict[str, str]) -> Iterat
             found.append((match.start(1), target))
     for word in _WORD.finditer(prose):
         name = word.group().removeprefix("./")
-        if name.lower() in by_case and name not in by_case.values():
+        if name.lower() in by_case and name not in by_case.values() and name.lower() != _SELF:
             found.append((word.start(), name))
     candidates = [(code.start(2), code.group(2).strip()) for code in _CODE.finditer(body)]
     for line in re.finditer(r"^[ \t]*\|.*$", body, re.MULTILINE):

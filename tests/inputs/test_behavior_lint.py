@@ -160,8 +160,11 @@ def test_a_link_inside_a_code_span_or_a_fence_is_an_example_not_a_reference() ->
 
 
 def test_each_missing_reference_names_its_line_and_a_file_that_differs_in_case() -> None:
-    body = "Intro.\n\n```\n[x](a.md)\n```\nSee REFERENCE.md and `scripts/run.sh`.\nread FORMS.md\n"
-    files = {"reference.md", "FORMS.md"}
+    body = (
+        "Intro.\n\n```\n[x](a.md)\n```\nSee REFERENCE.md and `scripts/run.sh`.\n"
+        "read FORMS.md; every skill.md has frontmatter\n"
+    )
+    files = {"reference.md", "FORMS.md", "SKILL.md"}
     assert missing_reference_lines(body, files) == (
         Reference("REFERENCE.md", 6, "reference.md"),
         Reference("scripts/run.sh", 6, None),
