@@ -274,10 +274,11 @@ def target_inputs(args: SuggestRequest) -> Inputs:
 def refuse_mock_write(args: SuggestRequest, specs: Sequence[RunSpec], proposer: str) -> None:
     """`--write` with the mock model or proposer: its proposal and verdicts mean nothing,
     and would silently replace a real SKILL.md's description."""
-    from activation.trials.providers import parse_model
+    from activation.trials.providers import provider_of
 
     models = [proposer, *(spec.model for spec in specs if spec.model is not None)]
-    if args.write and any(parse_model(model).provider == "mock" for model in models):
+    # a provider whose answers are free answers offline, by word overlap: the mock
+    if args.write and any(provider_of(model)[1].free is not None for model in models):
         raise InputError(
             "--write: the mock's proposals and verdicts mean nothing about the real agent, "
             "so they are not written into SKILL.md: drop --write, or pass a real --model and "
