@@ -240,10 +240,7 @@ def suggestion_notice(stage: Stage, specs: Sequence[RunSpec], proposer: str) -> 
 
 def target_inputs(args: SuggestRequest) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
-    description the current one, on both sides. With no `--cases`, only the bundled suite's
-    own skill: a user's skill tuned on auth0's prompts would be rewritten for another
-    vendor's users."""
-    from activation.inputs.suite import suite_mismatch
+    description the current one, on both sides."""
     from activation.inputs.target import SkillNotChosen
 
     try:
@@ -262,11 +259,6 @@ def target_inputs(args: SuggestRequest) -> Inputs:
         raise InputError(
             f"--skill {args.skill}: not the skill at {target.skill_path.as_posix()} "
             f"({target.skill_id}); pass one of them only"
-        )
-    if args.cases is None and suite_mismatch(inputs.written_for, target.skill_id, True):
-        raise InputError(
-            f"no cases found for {target.skill_id} (the bundled suite is {inputs.written_for}'s): "
-            "pass --cases FILE with prompts that should and should not load it"
         )
     return inputs
 

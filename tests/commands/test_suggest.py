@@ -18,6 +18,7 @@ from activation.commands.main import main
 from activation.inputs.lint import echo
 from activation.inputs.load import load_cases
 from activation.inputs.splits import assign_splits
+from activation.inputs.suite import no_cases_message
 from activation.inputs.words import content_words, words
 from activation.report.markdown import escape
 from tests.support.cli import one_line_error
@@ -538,10 +539,7 @@ def test_a_users_skill_is_never_tuned_on_the_bundled_suite(
     skill for another vendor's prompts: one line, exit 2, before any request."""
     code = main(["suggest", "--model", "mock", "--proposer", "mock", "--skill", SKILL_ID])
     assert code == 2
-    assert one_line_error(capsys) == (
-        f"activation suggest: error: no cases found for {SKILL_ID} (the bundled suite is "
-        "auth0:auth0's): pass --cases FILE with prompts that should and should not load it"
-    )
+    assert one_line_error(capsys) == f"activation suggest: error: {no_cases_message(SKILL_ID)}"
     assert fake_api.requests == []
 
 
