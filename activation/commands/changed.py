@@ -222,8 +222,8 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
 
 def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
     """`activation behavior`'s request for a gate, with its own defaults: the skill, its
-    suite, the versions, and what the two commands share (the agents, the cache, the cost
-    ceiling, the seed, `--fail-on weakened`)."""
+    suite, the versions, and what the two commands share (the agents and their executables,
+    the cache, the cost ceiling, the seed, `--fail-on weakened`)."""
     return request_for(
         "behavior",
         BehaviorRequest,
@@ -233,6 +233,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         baseline=args.base,
         candidate=args.head,
         agent=args.agent,
+        executables=args.executables,
         seed=args.seed,
         cache_dir=args.cache_dir,
         no_cache=args.no_cache,

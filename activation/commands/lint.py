@@ -167,7 +167,8 @@ def main_lint(session: Session, argv: list[str]) -> int:
         findings, scope = lint_matrix(session, args)
         if args.behavior is not None:
             findings += behavior_findings(args.behavior, args.strict)
-            scope = replace(scope, case_files=(*scope.case_files, f"{args.behavior}/"))
+            suite = _suite_shown(args.behavior, Path.cwd())
+            scope = replace(scope, case_files=(*scope.case_files, suite))
     session.out.print(render_findings(findings, scope.words()), markup=False, soft_wrap=True)
     return lint_exit_code(findings)
 
@@ -244,20 +245,23 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     targets = {path: resolve_target(root, str(path), cwd) for path in paths}
     shown: dict[str, str] = {}
     broken: set[SetKey] = set()
+    parsed: list[Target] = []
     for path, target in targets.items():
         checked, document = skill_file_findings(root, path)
         findings += checked
         if document is None:
             broken.add(set_key(target))
-        elif document.listed:
+            continue
+        parsed.append(target)
+        if document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    found, agents = set_findings(first_of_each_set(targets.values()), args, shown, broken, session)
+    found, agents = set_findings(first_of_each_set(parsed), args, shown)
     findings += found
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
-    folders = [*given, *(f for f in (root / b for b in behavior) if f.resolve() not in given)]
+    folders = [*given, *(f for f in (root / b for b in behavior) if not _read(f, given))]
     for folder in folders:
         try:
             findings += behavior_findings(folder, args.strict)
@@ -266,7 +270,7 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
                 raise
             findings.append(Finding("warning", None, f"not read as behavior cases: {error}"))
     sets = tuple(dict.fromkeys(f"{target.skills_dir.as_posix()}/" for target in targets.values()))
-    suites = [f"{_shown(folder, root)}/" for folder in folders]
+    suites = [_suite_shown(folder, root) for folder in folders]
     scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
     return sorted(findings, key=lambda finding: finding.level != "error"), scope
 
@@ -341,6 +345,17 @@ def candidate_findings(
     ]
 
 
+def _read(folder: Path, given: Sequence[Path]) -> bool:
+    """Whether `--behavior` already names this suite: the folder, or a file in it."""
+    here = folder.resolve()
+    return any(path == here or (path.is_file() and path.parent == here) for path in given)
+
+
+def _suite_shown(suite: Path, root: Path) -> str:
+    """A behavior suite as the last line names it: a folder with its slash, a file as is."""
+    return _shown(suite, root) + ("/" if suite.is_dir() else "")
+
+
 def _shown(path: Path, root: Path) -> str:
     """A path as the last line names it: relative to `root` (the repo, or the current
     folder) when it lies there."""
@@ -356,15 +371,13 @@ def set_findings(
     anchors: Sequence[Target],
     args: LintRequest,
     shown: dict[str, str],
-    broken: set[SetKey],
-    session: Session,
 ) -> tuple[list[Finding], int]:
     """Each set's own checks: its skills that read alike (on the menu a run would list),
     and what each agent lists of it (at `--candidate`, else the working tree), as findings
     on the skills of `shown` (id -> SKILL.md: those in scope that let the model invoke
-    them); and how many agents were checked. A set with a SKILL.md that does not parse
-    (`broken`, already an error) is said once."""
-    from activation.commands.visibility import set_inputs, set_key, set_name
+    them); and how many agents were checked. `anchors` are skills that parse: a SKILL.md
+    that does not (already an error) is left out of its set, as the agents skip it."""
+    from activation.commands.visibility import set_inputs
     from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
@@ -372,10 +385,6 @@ def set_findings(
     agents = known()
     findings: list[Finding] = []
     for target in anchors:
-        if set_key(target) in broken:
-            session.warn([f"what the agents list of {set_name(target)} was not checked: a "
-                          "SKILL.md there does not parse (the error above)"])  # fmt: skip
-            continue
         inputs = set_inputs(target, args.candidate, None, args.catalog)
         findings += overlap_findings(menu_of(target, args)[1])
         for agent in agents:
@@ -432,17 +441,29 @@ def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> T
 
 def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
     """Every file a SKILL.md body refers to that its skill folder lacks (the routing
-    layer: a table of references to files that are not there)."""
-    from activation.inputs.behavior_lint import missing_references
+    layer: a table of references to files that are not there), at its line in the file."""
+    from activation.inputs.behavior_lint import missing_reference_lines
 
     if not skill_file.is_file():
         return []
     folder = skill_file.parent
-    body = split_document(skill_file.read_text(encoding="utf-8"), str(folder)).body
+    text = skill_file.read_text(encoding="utf-8")
+    body = split_document(text, str(folder)).body
+    before = len(text.splitlines()) - len(body.splitlines())
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
     return [
-        Finding("error", None, f"{shown.as_posix()} refers to {missing}, which its skill lacks")
-        for missing in missing_references(body, present)
+        Finding(
+            "error",
+            None,
+            f"{shown.as_posix()}:{before + found.line} refers to {found.path}, "
+            + (
+                f"but the skill's file is {found.differs_in_case} (the names differ in case: "
+                "the agent cannot read it on a case-sensitive file system)"
+                if found.differs_in_case
+                else "which its skill lacks"
+            ),
+        )
+        for found in missing_reference_lines(body, present)
     ]
 
 

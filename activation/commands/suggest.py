@@ -241,13 +241,41 @@ def suggestion_notice(stage: Stage, specs: Sequence[RunSpec], proposer: str) -> 
 def target_inputs(args: SuggestRequest) -> Inputs:
     """The skill to improve (`--skill` picks one of the set by id), its working-tree
     description the current one, on both sides."""
-    inputs = inputs_from(args, Path.cwd(), None, alone=True, measured=args.skill)
-    if args.skill is not None and args.skill != inputs.target.skill_id:
+    from activation.inputs.target import SkillNotChosen
+
+    try:
+        inputs = inputs_from(args, Path.cwd(), None, alone=True, measured=args.skill)
+    except SkillNotChosen as error:
+        if args.skill is None:
+            raise
         raise InputError(
-            f"--skill {args.skill}: not the skill at {inputs.target.skill_path.as_posix()} "
-            f"({inputs.target.skill_id}); pass one of them only"
+            f"--skill {args.skill}: no skill of the repository ({error.found})"
+        ) from None
+    target = inputs.target
+    if args.skill is not None and args.skill != target.skill_id:
+        ids = [target.skill_id, *(s.name for s in inputs.candidate.siblings)]
+        if args.skill not in ids:
+            raise InputError(f"--skill {args.skill}: no skill of the set ({', '.join(ids)})")
+        raise InputError(
+            f"--skill {args.skill}: not the skill at {target.skill_path.as_posix()} "
+            f"({target.skill_id}); pass one of them only"
         )
     return inputs
+
+
+def refuse_mock_write(args: SuggestRequest, specs: Sequence[RunSpec], proposer: str) -> None:
+    """`--write` with the mock model or proposer: its proposal and verdicts mean nothing,
+    and would silently replace a real SKILL.md's description."""
+    from activation.trials.providers import provider_of
+
+    models = [proposer, *(spec.model for spec in specs if spec.model is not None)]
+    # a provider whose answers are free answers offline, by word overlap: the mock
+    if args.write and any(provider_of(model)[1].free is not None for model in models):
+        raise InputError(
+            "--write: the mock's proposals and verdicts mean nothing about the real agent, "
+            "so they are not written into SKILL.md: drop --write, or pass a real --model and "
+            "--proposer"
+        )
 
 
 def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -263,11 +291,12 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     outputs = chosen_outputs(files, args.no_summary, os.environ)
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
+    proposer = args.proposer or _config.MODEL
+    refuse_mock_write(args, specs, proposer)
     inputs = target_inputs(args)
     target = inputs.target.skill_id
     splits = assign_splits(inputs.cases, target, args.seed, args.splits)
     check_splits(splits, inputs.cases, target)
-    proposer = args.proposer or _config.MODEL
     limit = smallest_limit(specs, inputs)
     if args.dry_run:
         from activation.report.suggestion_plan import render_suggestion_plan
@@ -338,6 +367,7 @@ def write_chosen(
     text = path.read_text(encoding="utf-8")
     written = replace_description(text, chosen.description, str(path)).encode("utf-8")
     write_atomically(path, written)
+    session.say(f"--write: wrote the chosen description into {path}")
     return replace(suggestion, written=str(path))
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
 
@@ -40,8 +41,12 @@ _FENCED = re.compile(
 )
 _LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+[\"'(][^)\n]*)?\s*\)")
 _DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.MULTILINE)
-_CODE = re.compile(r"`([^`\n]+)`")
+_CODE = re.compile(r"(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
+_WORD = re.compile(r"[\w./@-]+\.[A-Za-z0-9]{1,10}\b")
 _PATH = re.compile(r"^(?:\./)?[\w.@-]+(?:/[\w.@-]+)+\.[A-Za-z0-9]{1,10}$")
+_SELF = "skill.md"
+"""The skill's own file, which the agent has already read: "a skill.md" in prose is the
+kind of file, not a reference."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -100,33 +105,67 @@ def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:
     ]
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A file a SKILL.md body refers to that its folder lacks: the body line (1-based) of
+    its first mention, and the skill's file whose name differs from it in case only (the
+    agent's Read fails on a case-sensitive file system), if there is one."""
+
+    path: str
+    line: int
+    differs_in_case: str | None
+
+
 def missing_references(skill_body: str, existing_paths: Collection[str]) -> tuple[str, ...]:
     """The files a SKILL.md body refers to that are not among `existing_paths` (POSIX paths
-    relative to the skill's folder), in order of first mention.
+    relative to the skill's folder), in order of first mention."""
+    return tuple(found.path for found in missing_reference_lines(skill_body, existing_paths))
+
+
+def missing_reference_lines(
+    skill_body: str, existing_paths: Collection[str]
+) -> tuple[Reference, ...]:
+    """Each file a SKILL.md body refers to that is not among `existing_paths`, in order of
+    first mention.
 
     A reference is a relative Markdown link or link definition (`[x](references/a.md)`),
     or a relative path with an extension in backticks or alone in a table cell whose first
     folder is one of `RESOURCE_DIRS` or a folder of the skill (so `src/app.ts`, a file of
-    the user's project, is not one). URLs, anchors, absolute paths, paths that leave the
-    skill's folder and anything inside fenced code blocks are ignored. A link to a folder
-    exists when some file is in it.
+    the user's project, is not one), or a file name in prose that differs from a skill
+    file's only in case (`FORMS.md` beside `forms.md`). URLs, anchors, absolute paths, paths
+    that leave the skill's folder, links written inside code spans (an example of Markdown
+    syntax) and anything inside fenced code blocks are ignored. A link to a folder exists
+    when some file is in it.
     """
     folders = {path.split("/")[0] for path in existing_paths if "/" in path} | set(RESOURCE_DIRS)
-    missing: dict[str, None] = {}
-    for target in _references(_FENCED.sub("", skill_body), folders):
-        if not _exists(target, existing_paths):
-            missing.setdefault(target, None)
-    return tuple(missing)
+    by_case = {path.lower(): path for path in existing_paths}
+    body = _FENCED.sub(_blank, skill_body)
+    missing: dict[str, Reference] = {}
+    for at, target in _references(body, folders, by_case):
+        if not _exists(target, existing_paths) and target not in missing:
+            line = body.count("\n", 0, at) + 1
+            missing[target] = Reference(target, line, by_case.get(target.lower()))
+    return tuple(missing.values())
 
 
-def _references(body: str, folders: set[str]) -> Iterator[str]:
-    """The referenced paths in order of their place in the body."""
+def _blank(match: re.Match[str]) -> str:
+    """The match as spaces, its newlines kept: offsets and line numbers stay true."""
+    return re.sub(r"[^\n]", " ", match.group())
+
+
+def _references(body: str, folders: set[str], by_case: dict[str, str]) -> Iterator[tuple[int, str]]:
+    """The referenced paths with their offsets, in order of their place in the body."""
     found: list[tuple[int, str]] = []
-    for match in (*_LINK.finditer(body), *_DEFINITION.finditer(body)):
+    prose = _CODE.sub(_blank, body)
+    for match in (*_LINK.finditer(prose), *_DEFINITION.finditer(prose)):
         target = _normal(match.group(1).strip("<>"))
         if target is not None:
             found.append((match.start(1), target))
-    candidates = [(code.start(1), code.group(1).strip()) for code in _CODE.finditer(body)]
+    for word in _WORD.finditer(prose):
+        name = word.group().removeprefix("./")
+        if name.lower() in by_case and name not in by_case.values() and name.lower() != _SELF:
+            found.append((word.start(), name))
+    candidates = [(code.start(2), code.group(2).strip()) for code in _CODE.finditer(body)]
     for line in re.finditer(r"^[ \t]*\|.*$", body, re.MULTILINE):
         candidates += [
             (line.start() + word.start(), word.group().strip("`"))
@@ -136,7 +175,7 @@ def _references(body: str, folders: set[str]) -> Iterator[str]:
         target = _normal(candidate.split("#")[0])
         if target is not None and _PATH.match(target) and target.split("/")[0] in folders:
             found.append((at, target))
-    return (target for _, target in sorted(found))
+    return iter(sorted(found))
 
 
 def _normal(target: str) -> str | None:

@@ -5,7 +5,8 @@ tells authors to add `assertions`, its schema names `expectations`: both are rea
 Each field does what skill-creator's own runs and grader (agents/grader.md) do with it:
 
 - `skill_name`: the skill the cases are about (else the folder the file is in);
-- `id`: the case's id, `<skill>-<id>`; `prompt`: the task;
+- `id`: the case's id, `<skill>-<id>`; `name`: its readable name (else the id);
+  `prompt`: the task;
 - `files`: input files, relative to the skill's folder, laid into the workspace at that
   path; a folder is laid in whole;
 - `expectations` and `assertions`: each one judge (a model answers YES or NO about the
@@ -35,7 +36,9 @@ from activation.inputs.formats.skill_json import skill_of
 
 FILE_KEYS = frozenset({"skill_name", "skill", "evals", "trigger"})
 """The file's keys read here or by `--cases` (skill_json.py reads `trigger`)."""
-EVAL_KEYS = frozenset({"id", "prompt", "expected_output", "files", "expectations", "assertions"})
+EVAL_KEYS = frozenset(
+    {"id", "name", "prompt", "expected_output", "files", "expectations", "assertions"}
+)
 CHECKS = ("expectations", "assertions")
 
 
@@ -83,7 +86,7 @@ def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[Beha
         cases.append(
             BehaviorCase(
                 id=case_id,
-                name=case_id,
+                name=text(item, "name") or case_id,
                 prompt=prompt,
                 source=document.path,
                 expectations=tuple(dict.fromkeys(described + checks)),

@@ -187,6 +187,21 @@ def test_a_body_change_runs_the_behavior_suite_only(repo: Path, tmp_path: Path) 
     assert "Email the customer" not in inputs.baseline.text
 
 
+def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
+    """`--claude PATH` (and each agent's flag) is the executable the behavior gate runs."""
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
+    code, _report = changed(
+        tmp_path, "--model", "mock", "--claude", "/opt/cli/claude", "--codex", "/opt/cli/codex",
+        "--agent", "claude-code,codex", stages=stages,
+    )  # fmt: skip
+    assert code == 0
+    found = [spec.agent.executables if spec.agent else {} for spec, _inputs, _ in stages.opened]
+    assert [(paths["claude-code"], paths["codex"]) for paths in found] == [
+        ("/opt/cli/claude", "/opt/cli/codex")
+    ] * 2
+
+
 def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_path: Path) -> None:
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
     edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")

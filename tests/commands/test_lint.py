@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
+import git
 import orjson
 import pytest
 
@@ -277,7 +279,7 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
     errors = [line for line in out.splitlines() if line.startswith("error")]
     assert code == 1
     assert len(errors) == 2
-    assert f"{EXAMPLE_SKILL} refers to references/django.md, which its skill lacks" in errors[0]
+    assert f"{EXAMPLE_SKILL}:43 refers to references/django.md, which its skill lacks" in errors[0]
     assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
     assert out.splitlines()[-1] == (
         f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
@@ -478,33 +480,91 @@ def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
     code, out, err = run([], capsys)
     assert (code, err) == (1, "")
     assert out.splitlines() == [
-        "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks",
+        "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
     ]
+
+
+def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_named(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link written in backticks or a fence is an example (the pre-commit hook must not
+    block on it); `FORMS.md` beside forms.md is a file the agent cannot read on Linux."""
+    atlas = shelf.root / "skills/atlas/SKILL.md"
+    (shelf.root / "skills/atlas/forms.md").write_text("Fields.\n")
+    atlas.write_text(
+        atlas.read_text()
+        + "- `[markdown](links)` to journal entries\n"
+        + "```md\n[text](path.md)\n```\n"
+        + "To fill a form, read FORMS.md.\n"
+    )
+    code, out, err = run([], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md:13 refers to FORMS.md, but the skill's file is "
+        "forms.md (the names differ in case: the agent cannot read it on a case-sensitive "
+        "file system)",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def test_a_root_skills_evals_are_counted_once_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skill-creator's layout at a repo's root: `--behavior evals/evals.json` and the evals/
+    it lies in are one suite, checked and counted once; its evals' `name` is read."""
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "SKILL.md").write_text(skill_text("Use when looping agent sessions.", "loop"))
+    evals: list[dict[str, object]] = [
+        {"id": n, "name": f"loop {n}", "prompt": "Loop it", "files": []} for n in (1, 2)
+    ]
+    (tmp_path / "evals/evals.json").write_text(json.dumps({"skill_name": "loop", "evals": evals}))
+    trigger = [{"query": "loop my agent session", "should_trigger": False}]
+    (tmp_path / "evals/trigger-eval.json").write_text(json.dumps(trigger))
+    made = git.Repo.init(tmp_path)
+    made.git.add(A=True)
+    made.git.commit(m="loop", author="a <a@b.c>")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["--behavior", "evals/evals.json", "--skill-path", "SKILL.md"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    manual = [line.split()[1] for line in lines if line.startswith("warning  loop-")]
+    assert manual == ["loop-1", "loop-2"]
+    assert len(lines) == len(set(lines))  # each warning once
+    assert not any("'name'" in line for line in lines)
+    assert lines[-1].startswith(
+        f"lint: checked SKILL.md {REPO_CHECKS} and 2 case files "
+        "(evals/trigger-eval.json, evals/evals.json): 0 errors, "
+    )
 
 
 def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The agents skip a SKILL.md they cannot parse and list the rest: so does lint's
+    listing check (a long sibling's cut is still found)."""
     (shelf.root / "skills/bestiary/SKILL.md").write_text('---\nname: "bestiary\n---\nbody\n')
     (shelf.root / "skills/atlas/guide.md").unlink()
+    long = "Use when pricing shop items in gold. " + "Covers every shop and item. " * 40
+    (shelf.root / "skills/crafting/SKILL.md").write_text(skill_text(long.strip(), "crafting"))
     code, out, err = run([], capsys)
-    assert code == 1
-    first, broken, last = out.splitlines()
-    assert first == "error    -  skills/atlas/SKILL.md refers to guide.md, which its skill lacks"
+    assert (code, err) == (1, "")
+    lines = out.splitlines()
+    assert (
+        lines[0] == "error    -  skills/atlas/SKILL.md:8 refers to guide.md, which its skill lacks"
+    )
     # the YAML error as the frontmatter reader words it (with the line, where it says it)
+    (broken,) = [line for line in lines if "bestiary" in line]
     assert re.fullmatch(
         r"error    -  skills/bestiary/SKILL\.md(:\d+)?: the frontmatter is not valid YAML "
         r"\(while scanning a quoted scalar\)",
         broken,
     ), broken
-    assert last == (
-        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings"
-    )
-    assert err == (
-        "warning: what the agents list of skills/ was not checked: a SKILL.md there does not "
-        "parse (the error above)\n"
-    )
+    assert any(
+        line.startswith("warning  -  skills/crafting/SKILL.md: Codex ") and "cut" in line
+        for line in lines
+    ), out
+    assert lines[-1].startswith(f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case")
 
 
 def test_what_each_agent_lists_is_checked_and_a_skill_hidden_on_purpose_is_left_alone(

@@ -18,6 +18,7 @@ from activation.commands.main import main
 from activation.inputs.lint import echo
 from activation.inputs.load import load_cases
 from activation.inputs.splits import assign_splits
+from activation.inputs.suite import no_cases_message
 from activation.inputs.words import content_words, words
 from activation.report.markdown import escape
 from tests.support.cli import one_line_error
@@ -269,7 +270,10 @@ def test_a_proposal_that_takes_a_siblings_cases_is_out(
 
 
 def test_skill_picks_the_sibling_to_improve(
-    tmp_path: Path, search_with_sibling: SkillRepo, fake_api: FakeMessagesAPI
+    tmp_path: Path,
+    search_with_sibling: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     cases = write_cases(tmp_path / "routing.json", routing_cases())
     fake_api.script = lambda r: (
@@ -282,8 +286,13 @@ def test_skill_picks_the_sibling_to_improve(
         "Use when answering customer disputes.",
     )
     assert found["skill_path"] == SIBLING
+    capsys.readouterr()
     code, _found = suggest(tmp_path, cases, "--skill", "billing:nonesuch")
     assert code == 2
+    assert one_line_error(capsys) == (
+        "activation suggest: error: --skill billing:nonesuch: no skill of the set "
+        "(billing:disputes, billing:refunds)"
+    )
 
 
 def test_every_output_says_the_headline(
@@ -521,3 +530,37 @@ def test_the_mock_proposes_offline_and_every_output_says_so(
     assert "cells: A/claude-code/mock; proposer: mock" in out
     assert f"> **Note:** {escape(notice)}" in markdown.read_text(encoding="utf-8")
     assert f"Note: {html_escape(notice)}" in html.read_text(encoding="utf-8")
+
+
+def test_a_users_skill_is_never_tuned_on_the_bundled_suite(
+    repo: SkillRepo, fake_api: FakeMessagesAPI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No `--cases`: the bundled suite is auth0's, so suggesting from it would rewrite this
+    skill for another vendor's prompts: one line, exit 2, before any request."""
+    code = main(["suggest", "--model", "mock", "--proposer", "mock", "--skill", SKILL_ID])
+    assert code == 2
+    assert one_line_error(capsys) == f"activation suggest: error: {no_cases_message(SKILL_ID)}"
+    assert fake_api.requests == []
+
+
+@pytest.mark.parametrize("mock", [["--model", "mock"], ["--proposer", "mock"]])
+def test_write_with_the_mock_is_refused_and_the_skill_md_stays(
+    tmp_path: Path,
+    search_suite: Path,
+    repo: SkillRepo,
+    fake_api: FakeMessagesAPI,
+    capsys: pytest.CaptureFixture[str],
+    mock: list[str],
+) -> None:
+    skill = repo.root / SKILL_PATH
+    before = skill.read_text()
+    code, found = suggest(tmp_path, search_suite, *mock, "--write")
+    refused = (
+        "--write: the mock's proposals and verdicts mean nothing about the real agent, so "
+        "they are not written into SKILL.md: drop --write, or pass a real --model and "
+        "--proposer"
+    )
+    assert (code, found["error"]) == (2, refused)
+    assert one_line_error(capsys) == f"activation suggest: error: {refused}"
+    assert skill.read_text() == before
+    assert fake_api.requests == []

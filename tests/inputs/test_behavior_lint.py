@@ -11,7 +11,9 @@ from activation.inputs.behavior_lint import (
     NO_JUDGE,
     NO_LEVEL,
     NO_POSITIVE,
+    Reference,
     lint_behavior,
+    missing_reference_lines,
     missing_references,
     unread_text,
 )
@@ -145,3 +147,25 @@ def test_any_folder_of_the_skill_counts_for_backticked_paths() -> None:
     assert missing_references("Use `guides/setup.md`.", {"guides/intro.md"}) == ("guides/setup.md",)
     assert missing_references("Use `guides/setup.md`.", set()) == ()
     assert missing_references("[a](my%20notes/a%20b.md)", {"my notes/a b.md"}) == ()
+
+
+def test_a_link_inside_a_code_span_or_a_fence_is_an_example_not_a_reference() -> None:
+    body = (
+        "- `[markdown](links)` to journal entries\n"
+        "Use relative markdown links ``[text](path.md)`` in notes.\n"
+        "~~~md\n[x](fenced.md)\n~~~\n"
+        "But [real](gone.md) is one.\n"
+    )
+    assert missing_references(body, set()) == ("gone.md",)
+
+
+def test_each_missing_reference_names_its_line_and_a_file_that_differs_in_case() -> None:
+    body = (
+        "Intro.\n\n```\n[x](a.md)\n```\nSee REFERENCE.md and `scripts/run.sh`.\n"
+        "read FORMS.md; every skill.md has frontmatter\n"
+    )
+    files = {"reference.md", "FORMS.md", "SKILL.md"}
+    assert missing_reference_lines(body, files) == (
+        Reference("REFERENCE.md", 6, "reference.md"),
+        Reference("scripts/run.sh", 6, None),
+    )

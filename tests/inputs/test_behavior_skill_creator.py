@@ -32,6 +32,7 @@ EVALS = {
         },
         {
             "id": "draft",
+            "name": "Reminder for invoice 7",
             "prompt": "Write a reminder for invoice 7",
             "expected_output": "a polite reminder naming invoice 7",
             "files": [],
@@ -79,6 +80,8 @@ def test_each_expectation_and_assertion_is_a_judge_of_its_own() -> None:
     # A first draft (no assertions yet) is judged on its expected output.
     assert draft.graders == (judge("a polite reminder naming invoice 7"),)
     assert (draft.id, draft.unread, draft.scaffold) == ("invoices-draft", (), ())
+    # skill-creator's `name` is the eval's readable name, read as the case's
+    assert (draft.name, first.name) == ("Reminder for invoice 7", "invoices-1")
     assert (hello.id, hello.manual) == ("invoices-3", True)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from activation._errors import InputError
 from activation._models import Skill
-from activation.inputs.load import load_distractors
+from activation.inputs.load import folder_skill, load_distractors
 
 
 def write(folder: Path, file_name: str, text: str) -> None:
@@ -75,3 +75,16 @@ def test_load_distractors_unreadable_text(tmp_path: Path) -> None:
     tmp_path.joinpath("latin.md").write_bytes(b"---\nname: x\ndescription: caf\xe9\n---\n")
     with pytest.raises(InputError, match=r"latin.md: not UTF-8 text \(byte 28\)"):
         load_distractors(tmp_path)
+
+
+def test_a_relative_cases_path_inside_a_skill_folder_names_that_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--cases evals/trigger-eval.json` given from the skill's own folder keeps the skill
+    folder it lies in (as the same file given from the repo root does)."""
+    skill = tmp_path / "skills" / "commit"
+    (skill / "evals").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: commit\ndescription: Use when committing.\n---\n")
+    monkeypatch.chdir(skill)
+    assert folder_skill(Path("evals/trigger-eval.json")) == "commit"
+    assert folder_skill(Path("trigger-eval.json")) == "commit"
