@@ -15,8 +15,8 @@ import pytest
 import activation
 from activation.commands import session
 from activation.commands.main import main
-from activation.inputs.suite import BUNDLED_CASES
 from activation.commands.session import Session, run_command
+from activation.inputs.suite import BUNDLED_CASES
 from activation.report import codec
 from activation.trials.classifier import backend as classifier_backend
 from activation.trials.fake import CaseKey, scripted
