@@ -120,6 +120,10 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     args, _settings = parse_request("calibrate", CalibrateRequest, argv)
     schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA
     session.adopt(args.debug, args.json, stop_record_of(schema))
+    if args.cases is None:
+        from activation.commands.run import own_cases
+
+        args = replace(args, cases=own_cases(session, args))
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
     if args.agreement:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from activation import __version__
 from activation._errors import InputError
 from activation.commands.flags import RUN, Command
-from activation.commands.requests import RunRequest, parse_request
+from activation.commands.requests import RunRequest, TargetRequest, parse_request
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     return report.exit_code
 
 
-def own_cases(session: Session, args: RunRequest) -> list[Path] | None:
+def own_cases(session: Session, args: TargetRequest) -> list[Path] | None:
     """With no `--cases`, the repo's own case files about the skill measured, said with
     where they were looked for (None: none found, the bundled suite)."""
     from activation.inputs.load import explicit_repo, git_root

@@ -293,6 +293,10 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
     specs = cells_from(args, stage)
     proposer = args.proposer or _config.MODEL
     refuse_mock_write(args, specs, proposer)
+    if args.cases is None:
+        from activation.commands.run import own_cases
+
+        args = replace(args, cases=own_cases(session, args))
     inputs = target_inputs(args)
     target = inputs.target.skill_id
     splits = assign_splits(inputs.cases, target, args.seed, args.splits)

@@ -297,6 +297,34 @@ def test_a_one_skill_repos_root_trigger_eval_is_its_cases(
     assert (code, err.splitlines()[2]) == (0, "cases: using evals/trigger_eval.json")
 
 
+def test_calibrate_and_suggest_with_no_cases_use_the_skills_own_and_say_which(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Like the run, calibrate and suggest measure a skill on its own cases, never on the
+    bundled auth0 suite (which they refuse for any other skill)."""
+    queries = [{"query": f"refund order {n} in full", "should_trigger": True} for n in range(3)]
+    root = commit(
+        tmp_path / "refunds",
+        {
+            "skills/refunds/SKILL.md": skill("refunds", "Refund a customer's order in full."),
+            "skills/refunds/evals/trigger-eval.json": orjson.dumps(queries).decode(),
+        },
+    )
+    monkeypatch.chdir(root)
+    code, _out, err = run(["calibrate", "--model", "mock", "--trials", "1"], capsys)
+    assert code == 1  # three positives alone: blind on false positives, so not calibrated
+    assert "cases: using skills/refunds/evals/trigger-eval.json" in err.splitlines()
+    code, _out, err = run(["suggest", "--model", "mock", "--proposer", "mock"], capsys)
+    assert "cases: using skills/refunds/evals/trigger-eval.json" in err.splitlines()
+    assert (code, err.splitlines()[-1]) == (
+        2,
+        "activation suggest: error: the suite has 3 cases: the train split has 1 (needs 6), "
+        "the select split has 1 (needs 7), the holdback split has 1 (needs 7), the select "
+        "split has no case that should not load refunds, the holdback split has no case that "
+        "should not load refunds: suggest needs about 40 cases",
+    )
+
+
 # --- several --cases --------------------------------------------------------------------
 
 
