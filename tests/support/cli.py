@@ -135,10 +135,14 @@ def spawn(
     env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """`python -m activation` in a process of its own, so a signal reaches it and not pytest:
-    `cases` with the test distractors, the JSON report to `report`."""
+    `cases` with the test distractors (unless `flags` gives its own: a one-value flag given
+    twice is refused, and cases given twice are read twice), the JSON report to `report`."""
+    given = {"--cases": str(cases), "--distractors": str(tmp_path / "distractors")}
+    defaults = [
+        word for flag, value in given.items() if flag not in flags for word in (flag, value)
+    ]
     return subprocess.Popen(
-        [sys.executable, "-m", "activation", "--cases", str(cases),
-         "--distractors", str(tmp_path / "distractors"), "--json", str(report),
+        [sys.executable, "-m", "activation", *defaults, "--json", str(report),
          "--full-record", *flags],
         cwd=cwd, env=dict(os.environ if env is None else env),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
