@@ -136,7 +136,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     same = load_behavior_inputs(cwd, suite, repo=args.repo, skill_path=args.skill_path,
                                 only=args.only, alone=True)  # fmt: skip
     refuse_unsound(same.behavior, suite)
-    broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target)
+    broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
     (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
     if more:
         raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")
