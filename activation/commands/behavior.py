@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from activation.trials.stage import Stage
 
 SUITE = Path("evals")
-"""Where the suite is looked for, at the repo root, when `--suite` is not given."""
+"""Where the suite is looked for last, at the repo root, when `--suite` is not given."""
 
 
 def main_behavior(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -76,6 +76,7 @@ def run_behavior(
         catalog=args.catalog,
     )
     refuse_unsound(inputs.behavior, suite)
+    say_suite(session, args, suite, cwd)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     session.warn(unread_warning(inputs.behavior, str(suite)))
     specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
@@ -94,13 +95,34 @@ def run_behavior(
 
 
 def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
-    """`--suite`, else `evals/` at the repo root when there is one."""
+    """`--suite`, else the skill's suite as `changed` finds it: `--skill-path`'s own
+    `evals/`, else `evals/<its folder's name>/` at the repo root, else the repo's `evals/`."""
+    if args.suite is not None:
+        return args.suite
+    from activation.inputs.load import git_root, relative_skill_path
+    from activation.inputs.repo_cases import eval_places
+    from activation.inputs.target import SKILL_FILE_NAME
+
+    repo = args.repo or git_root(cwd)
+    places = [SUITE]
+    if args.skill_path is not None:
+        skill = relative_skill_path(repo, args.skill_path)
+        folder = skill.parent if skill.name == SKILL_FILE_NAME else skill
+        places = [*(Path(place) for place in eval_places(folder.as_posix())), SUITE]
+    suite = next((repo / place for place in places if (repo / place).is_dir()), None)
+    if suite is None:
+        looked = ", ".join(dict.fromkeys(str(repo / place) for place in places))
+        raise InputError(f"no behavior suite: {looked} does not exist (pass --suite PATH)")
+    return suite
+
+
+def say_suite(session: Session, args: BehaviorInputs, suite: Path, cwd: Path) -> None:
+    """Name the suite a run chose itself, once it has read it, when it is a skill's own
+    rather than the repo's `evals/`."""
     from activation.inputs.load import git_root
 
-    suite: Path = args.suite or (args.repo or git_root(cwd)) / SUITE
-    if args.suite is None and not suite.is_dir():
-        raise InputError(f"no behavior suite: {suite} does not exist (pass --suite PATH)")
-    return suite
+    if args.suite is None and suite != (args.repo or git_root(cwd)) / SUITE:
+        session.say(f"behavior suite: {suite} (pass --suite PATH for another)")
 
 
 def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:

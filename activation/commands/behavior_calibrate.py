@@ -123,7 +123,7 @@ def comparisons_of(spec: RunSpec, same: Inputs, broken: Variant) -> list[tuple[R
 def main_behavior_calibration(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
     session.adopt(args.debug, args.json, stop_record_of(SCHEMA))
-    from activation.commands.behavior import behavior_cells, refuse_unsound, suite_of
+    from activation.commands.behavior import behavior_cells, refuse_unsound, say_suite, suite_of
     from activation.inputs.behavior_load import load_behavior_inputs, with_tree
     from activation.inputs.load import resolve_variant
     from activation.trials.stage import stage_named
@@ -136,7 +136,8 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     same = load_behavior_inputs(cwd, suite, repo=args.repo, skill_path=args.skill_path,
                                 only=args.only, alone=True)  # fmt: skip
     refuse_unsound(same.behavior, suite)
-    broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target)
+    say_suite(session, args, suite, cwd)
+    broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
     (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
     if more:
         raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")

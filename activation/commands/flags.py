@@ -966,7 +966,7 @@ SCHEMA = Command(
     ),
 )
 
-SUITE_DEFAULT = "evals/ at the repo root"
+SUITE_DEFAULT = "the skill's evals/, else evals/ at the repo root"
 BEHAVIOR = Command(
     "activation behavior",
     "Stage C: run the real agent on each behavior case's task in a throwaway workspace with "

@@ -12,8 +12,9 @@ line naming the file and the case.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from activation._behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
 from activation._config import BASELINE
@@ -23,7 +24,7 @@ from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
 from activation.inputs.behavior_skill_creator import behavior_cases, eval_files
-from activation.inputs.changes import is_cases_file
+from activation.inputs.changes import EVALS_FOLDER, is_cases_file
 from activation.inputs.formats.detect import detect
 from activation.inputs.formats.skill_json import has_evals
 from activation.inputs.load import (
@@ -34,6 +35,7 @@ from activation.inputs.load import (
     resolve_target,
     resolve_variant,
 )
+from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import git_ref, working_tree_spec
 
 NEITHER = (
@@ -41,6 +43,8 @@ NEITHER = (
     "'evals' of prompts)"
 )
 """Why a file is no behavior case file; what it lacks as trigger cases follows."""
+Tree = tuple[tuple[str, bytes], ...]
+"""A set's files as an installed copy holds them: (POSIX path below its root, bytes)."""
 _NOT_SEARCHED = frozenset({"node_modules", SCAFFOLD_DIR})
 """Folders never searched for eval folders (besides hidden ones)."""
 
@@ -203,9 +207,13 @@ def load_behavior_inputs(
         (skill for case in graded for skill in (*case.skills, case.origin_skill) if skill), None
     )
     target = resolve_target(repo, skill_path, cwd, about)
-    second = with_tree(resolve_variant(candidate or working_tree_spec(target), target, cwd), target)
+    second = with_tree(
+        resolve_variant(candidate or working_tree_spec(target), target, cwd), target, suite
+    )
     first = (
-        second if alone else with_tree(resolve_variant(baseline or BASELINE, target, cwd), target)
+        second
+        if alone
+        else with_tree(resolve_variant(baseline or BASELINE, target, cwd), target, suite)
     )
     return Inputs(
         target,
@@ -227,28 +235,67 @@ def _case(case: BehaviorCase) -> Case:
     return Case(case.id, case.prompt, True, why, tags=(case.category,) if case.category else ())
 
 
-def with_tree(variant: Variant, target: Target) -> Variant:
-    """The variant with every file of its set: as committed at a `git:` ref, else the
-    working tree's with the measured SKILL.md read from the spec's file."""
+def with_tree(variant: Variant, target: Target, suite: Path | None = None) -> Variant:
+    """The variant with every file of its set the agent may read: as committed at a `git:`
+    ref, else the working tree's (as git lists it) with the measured SKILL.md read from the
+    spec's file; the graders (each skill's `evals/`, and the `suite` being run) left out."""
     ref = git_ref(variant.spec)
     if ref is not None:
         from activation.inputs.git_tree import tree_at
 
-        return replace(variant, tree=tree_at(variant.spec, ref, target))
-    measured = target.skill_file.relative_to(target.plugin_root).as_posix()
-    files = dict(working_tree(target.plugin_root))
-    files[measured] = variant.text.encode()
-    return replace(variant, tree=tuple(sorted(files.items())))
+        files = dict(tree_at(variant.spec, ref, target))
+    else:
+        measured = target.skill_file.relative_to(target.plugin_root).as_posix()
+        files = dict(working_tree(target.plugin_root))
+        files[measured] = variant.text.encode()
+    hidden = None
+    if suite is not None and suite.resolve().is_relative_to(target.plugin_root.resolve()):
+        hidden = suite.resolve().relative_to(target.plugin_root.resolve()).as_posix()
+    return replace(variant, tree=without_graders(files, hidden))
 
 
-def working_tree(root: Path) -> tuple[tuple[str, bytes], ...]:
-    """Every file under `root` by its POSIX path below it, `.git` and `node_modules`
-    left out and symbolic links not followed."""
+def without_graders(files: Mapping[str, bytes], suite: str | None) -> Tree:
+    """The files an installed copy holds: every one but those of a skill's `evals/` folder
+    (beside its SKILL.md) and of the `suite` (a path below the set's root), so an agent at
+    work can never read the graders' answers, in either arm."""
+    skills = {
+        PurePosixPath(path).parent for path in files if PurePosixPath(path).name == SKILL_FILE_NAME
+    }
+    hidden = {folder / EVALS_FOLDER for folder in skills}
+    if suite not in (None, "."):
+        hidden.add(PurePosixPath(suite))
+    return tuple(
+        sorted(
+            (path, data)
+            for path, data in files.items()
+            if not any(PurePosixPath(path).is_relative_to(folder) for folder in hidden)
+        )
+    )
+
+
+def working_tree(root: Path) -> Tree:
+    """The working tree's files under `root` by POSIX path below it, as git lists them
+    (tracked, and untracked but not ignored: the same kind of files a `git:` ref holds);
+    outside a git repository every file, `.git` and `node_modules` left out. Symbolic links
+    are never followed."""
+    from activation.inputs.git_tree import working_paths
+
+    try:
+        paths = working_paths(root)
+    except InputError:  # not a git repository
+        paths = _walked(root)
+    found = []
+    for relative in paths:
+        path = root / relative
+        if path.is_file() and not path.is_symlink():
+            found.append((relative, read_bytes(path, "file")))
+    return tuple(found)
+
+
+def _walked(root: Path) -> list[str]:
+    """Every file's path below `root`, `.git` and `node_modules` left out."""
     found = []
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = sorted(name for name in subfolders if name not in (".git", "node_modules"))
-        for name in sorted(names):
-            path = Path(folder) / name
-            if path.is_file() and not path.is_symlink():
-                found.append((path.relative_to(root).as_posix(), read_bytes(path, "file")))
-    return tuple(found)
+        found += [(Path(folder) / name).relative_to(root).as_posix() for name in sorted(names)]
+    return found

@@ -331,3 +331,26 @@ def test_calibrate_behavior_dry_run_plans_both_runs_without_the_agent_cli(
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert "arms: baseline, candidate; judge: claude-haiku-5-5" in out
     assert out.count("No call was made.") == 2
+
+
+def test_with_a_skill_path_the_default_suite_is_the_skills_own_evals(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    own = repo / SKILL_FILE.parent / "evals"
+    (repo / "evals").rename(own)
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    code, _report = behave(tmp_path, stages, "--dry-run", "--skill-path", str(SKILL_FILE))
+    captured = capsys.readouterr()
+    assert (code, stages.calls) == (0, 0)
+    assert f"behavior suite: {own} (pass --suite PATH for another)" in captured.err
+    assert "first round per arm (3 case(s) x 3 trial(s)):" in captured.out
+    skill_folder = SKILL_FILE.parent.as_posix()
+    assert behave(tmp_path, stages, "--skill-path", skill_folder, "--suite", "nowhere")[0] == 2
+    assert one_line_error(capsys) == "activation behavior: error: behavior cases not found: nowhere"
+    own.rename(repo / "elsewhere")
+    assert behave(tmp_path, stages, "--dry-run", "--skill-path", skill_folder)[0] == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: no behavior suite: {own}, "
+        f"{repo / 'evals' / SKILL_FILE.parent.name}, {repo / 'evals'} does not exist "
+        "(pass --suite PATH)"
+    )

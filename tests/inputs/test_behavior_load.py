@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.behavior_load import load_behavior_suite
+from activation.inputs.behavior_load import (
+    load_behavior_inputs,
+    load_behavior_suite,
+    without_graders,
+)
+from tests.support.skill_repo import commit_all
 
 PROMPT = "---\nid: {id}\n---\n## Task\nDo {id}.\n"
 GRADERS = '[{"type": "contains", "value": "x", "level": "L1"}]'
@@ -97,3 +102,74 @@ def test_a_graders_ts_alone_is_refused(tmp_path: Path) -> None:
         f"{folder}: case 'ts_only': a graders.ts cannot be run here: write the same graders "
         "in graders.yaml (or graders.json)"
     )
+
+
+def debugging_plugin(root: Path) -> Path:
+    """A plugin at the repo's root (obra/superpowers' layout) that git-ignores `evals/` and
+    `*.log`, its skill's own skill-creator suite in the ignored `skills/debugging/evals/`."""
+    skill = root / "skills" / "debugging"
+    (skill / "evals").mkdir(parents=True)
+    (root / ".claude-plugin").mkdir()
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "powers"}\n')
+    (root / ".gitignore").write_text("evals/\n*.log\n")
+    (skill / "SKILL.md").write_text(
+        "---\nname: debugging\ndescription: Use when a test fails.\n---\nFind the cause.\n"
+    )
+    (skill / "reference.md").write_text("Read the trace.\n")
+    commit_all(root, "skill")
+    evals = {
+        "skill_name": "debugging",
+        "evals": [{"id": 1, "prompt": "Fix the bug.", "expectations": ["The cause is named"]}],
+    }
+    (skill / "evals" / "evals.json").write_text(json.dumps(evals))
+    (skill / "debug.log").write_text("ignored\n")
+    (skill / "checklist.md").write_text("untracked, not ignored\n")
+    (skill / "SKILL.md").write_text(
+        "---\nname: debugging\ndescription: Use when a test fails.\n---\nFind the root cause.\n"
+    )
+    return skill / "evals"
+
+
+def test_both_arms_hold_the_same_kind_of_files_and_never_the_graders(tmp_path: Path) -> None:
+    suite = debugging_plugin(tmp_path)
+    inputs = load_behavior_inputs(
+        tmp_path, suite, skill_path="skills/debugging/SKILL.md", baseline="git:HEAD"
+    )
+    assert sorted(dict(inputs.baseline.tree)) == [
+        ".claude-plugin/plugin.json",
+        ".gitignore",
+        "skills/debugging/SKILL.md",
+        "skills/debugging/reference.md",
+    ]
+    assert sorted(dict(inputs.candidate.tree)) == [
+        ".claude-plugin/plugin.json",
+        ".gitignore",
+        "skills/debugging/SKILL.md",
+        "skills/debugging/checklist.md",
+        "skills/debugging/reference.md",
+    ]
+
+
+def test_the_suite_and_each_skills_evals_are_left_out_of_an_installed_set() -> None:
+    files = {
+        "SKILL.md": b"root skill",
+        "evals/evals.json": b"its answers",
+        "skills/a/SKILL.md": b"a",
+        "skills/a/evals/case.json": b"a's answers",
+        "skills/a/evalsx.md": b"kept",
+        "suite/PROMPT.md": b"the suite being run",
+        "tests/prompts/one.txt": b"kept",
+    }
+    assert without_graders(files, "suite") == (
+        ("SKILL.md", b"root skill"),
+        ("skills/a/SKILL.md", b"a"),
+        ("skills/a/evalsx.md", b"kept"),
+        ("tests/prompts/one.txt", b"kept"),
+    )
+    assert [path for path, _ in without_graders(files, ".")] == [
+        "SKILL.md",
+        "skills/a/SKILL.md",
+        "skills/a/evalsx.md",
+        "suite/PROMPT.md",
+        "tests/prompts/one.txt",
+    ]

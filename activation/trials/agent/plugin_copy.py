@@ -32,13 +32,20 @@ import yaml
 
 from activation._errors import InputError
 from activation._models import VARIANTS, Skill, Target, Variant, VariantName
+from activation.inputs.changes import EVALS_FOLDER
 from activation.inputs.frontmatter import read_sibling
-from activation.inputs.target import MANIFEST, NESTED_SKILL_FOLDERS
+from activation.inputs.target import MANIFEST, NESTED_SKILL_FOLDERS, SKILL_FILE_NAME
 
 TEMP_PREFIX = "activation-"
 """Prefix of the temporary folders (copies and run dirs), so leftovers are recognisable."""
 
-_IGNORED = shutil.ignore_patterns(".git")
+
+def _ignored(folder: str, names: list[str]) -> set[str]:
+    """What a copy leaves out: `.git`, and a skill's `evals/` (beside its SKILL.md), whose
+    graders and answers no agent at work may read."""
+    return {".git", *((EVALS_FOLDER,) if SKILL_FILE_NAME in names else ())} & set(names)
+
+
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _WIDE = 2**31 - 1
 
@@ -147,7 +154,7 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     Returns the copy's root, which keeps the folder's name (the agent falls back to it for
     the plugin name, so the skill ids stay the same). Symlinks are copied as the files they
     point to, so writing the copy can never write through a link into the user's repo;
-    `.git` is skipped.
+    `.git` and each skill's `evals/` are skipped.
     """
     copy_root = dest_parent / target.plugin_root.name
     if variant.tree:
@@ -163,7 +170,7 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     shutil.copytree(
         target.plugin_root,
         copy_root,
-        ignore=_IGNORED,
+        ignore=_ignored,
         symlinks=False,
         ignore_dangling_symlinks=True,
     )
@@ -284,10 +291,10 @@ def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
             root = folder.parent.parent
             if root not in plugins:
                 plugins[root] = dest / "plugins" / str(len(plugins)) / root.name
-                shutil.copytree(root, plugins[root], ignore=_IGNORED, symlinks=False)
+                shutil.copytree(root, plugins[root], ignore=_ignored, symlinks=False)
             folders.append((skill.name, plugins[root] / folder.relative_to(root)))
         else:
-            shutil.copytree(folder, user_skills / folder.name, ignore=_IGNORED, symlinks=False)
+            shutil.copytree(folder, user_skills / folder.name, ignore=_ignored, symlinks=False)
             folders.append((skill.name, user_skills / folder.name))
     return CatalogCopy(
         user_skills if user_skills.is_dir() else None, tuple(plugins.values()), tuple(folders)

@@ -409,3 +409,16 @@ def test_the_catalog_is_copied_as_user_skills_and_plugins(tmp_path: Path) -> Non
         "skills/pay/SKILL.md",
     }
     assert make_catalog_copy([], tmp_path / "none").user_skills is None
+
+
+def test_a_copy_leaves_out_each_skills_evals_folder(tmp_path: Path, skill_repo: SkillRepos) -> None:
+    target = acme_target(skill_repo)
+    skill = target.plugin_root / "skills" / "deploy"
+    (skill / "evals").mkdir()
+    (skill / "evals" / "evals.json").write_text('{"evals": []}\n')
+    (target.plugin_root / "evals").mkdir()
+    (target.plugin_root / "evals" / "notes.md").write_text("not beside a SKILL.md\n")
+    copy = make_plugin_copy(target, "Use when deploying.", tmp_path / "copy")
+    assert not (copy / "skills" / "deploy" / "evals").exists()
+    assert (copy / "skills" / "deploy" / "reference.md").read_text() == "Reference notes.\n"
+    assert (copy / "evals" / "notes.md").read_text() == "not beside a SKILL.md\n"
