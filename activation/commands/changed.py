@@ -223,7 +223,7 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
 def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
     """`activation behavior`'s request for a gate, with its own defaults: the skill, its
     suite, the versions, and what the two commands share (the agents and their executables,
-    the cache, the cost ceiling, the seed, `--fail-on weakened`)."""
+    the cache, the cost ceiling, the seed, `--fail-on weakened`, the judge's model)."""
     return request_for(
         "behavior",
         BehaviorRequest,
@@ -240,6 +240,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         cache_ttl=args.cache_ttl,
         max_cost_usd=args.max_cost_usd,
         fail_on=args.fail_on,
+        judge_model=args.judge_model,
     )
 
 

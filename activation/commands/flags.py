@@ -967,6 +967,15 @@ SCHEMA = Command(
 )
 
 SUITE_DEFAULT = "the skill's evals/, else evals/ at the repo root"
+JUDGE_MODEL = Flag(
+    "--judge-model",
+    "ID",
+    "the model that answers the judge graders",
+    default=_config.BEHAVIOR_JUDGE_MODEL,
+)
+"""Stage C's judge, for `behavior` and for `changed`'s behavior gates (`mock` answers
+offline)."""
+
 BEHAVIOR = Command(
     "activation behavior",
     "Stage C: run the real agent on each behavior case's task in a throwaway workspace with "
@@ -1034,12 +1043,7 @@ BEHAVIOR = Command(
                     "the prompt invokes the skill as the agent's users force it: measures "
                     "the body alone",
                 ),
-                Flag(
-                    "--judge-model",
-                    "ID",
-                    "the model that answers the judge graders",
-                    default=_config.BEHAVIOR_JUDGE_MODEL,
-                ),
+                JUDGE_MODEL,
                 replace(SEED_FLAG, help="seed"),
                 replace(ALPHA_FLAG, help="significance level, on q-values"),
                 replace(
@@ -1241,6 +1245,9 @@ CHANGED = Command(
             None,
             (
                 replace(DRY_RUN, help="find the changes and show what would run; no model call"),
+                replace(
+                    JUDGE_MODEL, help="the model that answers the behavior gates' judge graders"
+                ),
                 DEBUG,
             ),
         ),

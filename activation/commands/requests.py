@@ -173,6 +173,7 @@ class ChangedRequest(ActivationTrials, ReportFiles):
     only_from: Path | None
     json: Path | None
     dry_run: bool
+    judge_model: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,6 +14,7 @@ import git
 import orjson
 import pytest
 
+from activation._config import BEHAVIOR_JUDGE_MODEL
 from activation.commands.main import main
 from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
@@ -200,6 +201,18 @@ def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Pat
     assert [(paths["claude-code"], paths["codex"]) for paths in found] == [
         ("/opt/cli/claude", "/opt/cli/codex")
     ] * 2
+
+
+def test_the_judge_model_reaches_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
+    """`--judge-model mock` answers a behavior gate's judge graders offline, as in
+    `activation behavior`; by default the gate's judge is behavior's own default."""
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    script = {"refund_note": {"baseline": 3, "candidate": 3}}
+    default, mock = FakeBehavior(passing(script)), FakeBehavior(passing(script))
+    assert changed(tmp_path, "--model", "mock", stages=default)[0] == 0
+    assert changed(tmp_path, "--model", "mock", "--judge-model", "mock", stages=mock)[0] == 0
+    assert [spec.judge_model for spec, _inputs, _ in default.opened] == [BEHAVIOR_JUDGE_MODEL]
+    assert [spec.judge_model for spec, _inputs, _ in mock.opened] == ["mock"]
 
 
 def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_path: Path) -> None:
