@@ -248,12 +248,13 @@ def explicit_repo(repo: Path, cwd: Path) -> Path:
 def find_skill_files(repo: Path) -> list[PurePath]:
     """Every SKILL.md where skills are looked for: at the root (a one-skill repo), anywhere
     under `plugins/`, each skill folder of the skills-folder layouts, and each skill of the
-    plugins the repo's marketplace file serves; repo-relative and sorted."""
+    plugins the repo's marketplace file serves, wherever their folders are (dbt Labs' serves
+    `./skills/<plugin>`); repo-relative and sorted."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
         found += [path for path in plugins.rglob(SKILL_FILE_NAME) if path.is_file()]
-    served = [folder for plugin in read_marketplace(repo) for folder in plugin.declared]
+    served = [folder for plugin in read_marketplace(repo) for folder in plugin.folders]
     for folder in [*map(PurePath, SKILL_FOLDERS), *served]:
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
     found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
