@@ -300,3 +300,26 @@ def test_a_marketplaces_plugins_in_any_folder_are_found_with_no_flag(
     out = capsys.readouterr().out
     assert f"{layout.skill_id} ({layout.measured}): modified, description" in out
     assert "would run: activation gate of billing:refunds on cases.json" in out
+
+
+@pytest.mark.parametrize("layout", [LAYOUTS["marketplace-nested"]], ids=["marketplace-nested"])
+def test_a_case_expecting_another_plugins_skill_runs_with_that_plugin_as_catalog(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported bug (nownabe's marketplace): such a case stopped the run, the line did
+    not say how to list the other plugin, and `--catalog <plugin folder>` was refused."""
+    cases = orjson.loads(Path("cases.json").read_bytes())
+    notes = {"id": "notes", "prompt": "write the release notes", "expect": "manuals:notes",
+             "why": "release notes are the manuals plugin's"}  # fmt: skip
+    cases["cases"].append(notes)
+    Path("cases.json").write_bytes(orjson.dumps(cases))
+    assert main(["--model", "mock", "--cases", "cases.json"]) == 2
+    assert one_line_error(capsys) == (
+        "activation: error: case 'notes': 'manuals:notes' names no skill of the menu: "
+        "manuals:notes is a skill of another plugin of this repo's marketplace; "
+        "pass --catalog skills/manuals to list it"
+    )
+    flags = ["--model", "mock", "--cases", "cases.json", "--catalog", "skills/manuals"]
+    assert main([*flags, "--json", "out.json"]) in (0, 1)
+    report = read_report(Path("out.json"))
+    assert [case["id"] for case in report["cases"]] == ["dispute", "refund", "charts", "notes"]
