@@ -423,7 +423,8 @@ DISTRACTORS = Flag(
 CATALOG = Flag(
     "--catalog",
     "DIR",
-    "other installed skills the menu lists too (<name>/SKILL.md or <plugin>/skills/...)",
+    "other installed skills the menu lists too (<name>/SKILL.md, a plugin's folder, "
+    "or <plugin>/skills/...)",
     Path,
     toml=PATH,
 )

@@ -190,14 +190,20 @@ def _ids(value: object, nullable: bool) -> tuple[str, ...] | Problem | None:
 
 
 def resolve_ids(
-    cases: Sequence[Case], target: str, menu: Sequence[str], hidden: Sequence[str] = ()
+    cases: Sequence[Case],
+    target: str,
+    menu: Sequence[str],
+    hidden: Sequence[str] = (),
+    elsewhere: Mapping[str, str] | None = None,
 ) -> tuple[Case, ...]:
     """The cases with their skill ids resolved against the menu's (a bare name stands for
     the one `plugin:name` it names), and a routing case's `should_activate` derived from
     whether it expects the target. An id that names no skill, or several, is an input
     error: a case pointing nowhere would be judged wrong for ever; so is one naming a skill
     of `hidden`, which the agent keeps from the model. A case that expects any skill but
-    its `must_not` (`*`), when the target is one of them, is a negative of the target."""
+    its `must_not` (`*`), when the target is one of them, is a negative of the target.
+    `elsewhere`: the skills of the repo's other plugins (id -> the plugin's folder), which
+    the error for such an id names the way to list."""
 
     def resolve(case: Case, given: str) -> str:
         if given in menu or given == ANY_SKILL:
@@ -211,6 +217,13 @@ def resolve_ids(
             raise InputError(
                 f"case {case.id!r}: {given!r} is hidden from the model (its SKILL.md says "
                 "disable-model-invocation: true), so no prompt can make it fire"
+            )
+        other = next((s for s in elsewhere or {} if given in (s, s.rsplit(":", 1)[-1])), None)
+        if other is not None and elsewhere is not None:
+            raise InputError(
+                f"case {case.id!r}: {given!r} names no skill of the menu: {other} is a skill "
+                f"of another plugin of this repo's marketplace; pass --catalog "
+                f"{elsewhere[other]} to list it"
             )
         bare = {skill.rsplit(":", 1)[-1]: skill for skill in menu}
         close = difflib.get_close_matches(given.rsplit(":", 1)[-1], list(bare), n=1)

@@ -28,6 +28,7 @@ from activation.inputs.target import (
     NESTED_SKILL_FOLDERS,
     ROOT_SKILL,
     SKILL_FILE_NAME,
+    MarketplacePlugin,
     fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
@@ -131,20 +132,26 @@ class SkillPlace:
         return (PurePosixPath(self.folder) / name).as_posix()
 
 
+def _served(tree: Tree) -> list[MarketplacePlugin]:
+    """The plugins the tree's marketplace file serves from the repo (none without one)."""
+    served = MARKETPLACE.as_posix()
+    if served not in tree:
+        return []
+    try:
+        data = orjson.loads(tree[served])
+    except orjson.JSONDecodeError:
+        raise InputError(f"{served}: the marketplace file is not valid JSON") from None
+    return marketplace_plugins(data, served)
+
+
 def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
     """The skill's plugin name as load.find_set finds it, from the tree's marketplace file
     and manifests (None: a skills folder, whose ids are bare names)."""
     if nested_skills_folder(skill_path):
         return None
-    served = MARKETPLACE.as_posix()
-    if served in tree:
-        try:
-            data = orjson.loads(tree[served])
-        except orjson.JSONDecodeError:
-            raise InputError(f"{served}: the marketplace file is not valid JSON") from None
-        plugin = marketplace_plugin(PurePath(skill_path), marketplace_plugins(data, served))
-        if plugin is not None:
-            return plugin.name
+    plugin = marketplace_plugin(PurePath(skill_path), _served(tree))
+    if plugin is not None:
+        return plugin.name
     for folder in plugin_root_candidates(skill_path):
         manifest = (folder / MANIFEST).as_posix()
         if manifest in tree:
@@ -171,8 +178,10 @@ def _root_place(tree: Tree, folder: str) -> SkillPlace:
 def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
     """Every skill of the tree, by its SKILL.md path: at the root (named by its `name`,
     else `folder`, the repo's), anywhere under `plugins/`, and each skill folder of the
-    skills-folder layouts (as load.find_skill_files finds them)."""
+    skills-folder layouts, and each skill of the plugins the marketplace file serves (as
+    load.find_skill_files finds them)."""
     found = {}
+    served = _served(tree)
     for path in sorted(tree):
         pure = PurePosixPath(path)
         if pure.name != SKILL_FILE_NAME or not in_skill_roots(path):
@@ -180,7 +189,8 @@ def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
         if pure == ROOT_SKILL:
             found[path] = _root_place(tree, folder)
             continue
-        if pure.parts[:1] != (PLUGINS_DIR,) and skills_folder(pure) is None:
+        ruled = pure.parts[:1] == (PLUGINS_DIR,) or skills_folder(pure) is not None
+        if not ruled and marketplace_plugin(PurePath(pure), served) is None:
             continue
         name = _plugin_name(tree, pure)
         found[path] = SkillPlace(

@@ -248,12 +248,13 @@ def explicit_repo(repo: Path, cwd: Path) -> Path:
 def find_skill_files(repo: Path) -> list[PurePath]:
     """Every SKILL.md where skills are looked for: at the root (a one-skill repo), anywhere
     under `plugins/`, each skill folder of the skills-folder layouts, and each skill of the
-    plugins the repo's marketplace file serves; repo-relative and sorted."""
+    plugins the repo's marketplace file serves, wherever their folders are (dbt Labs' serves
+    `./skills/<plugin>`); repo-relative and sorted."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
         found += [path for path in plugins.rglob(SKILL_FILE_NAME) if path.is_file()]
-    served = [folder for plugin in read_marketplace(repo) for folder in plugin.declared]
+    served = [folder for plugin in read_marketplace(repo) for folder in plugin.folders]
     for folder in [*map(PurePath, SKILL_FOLDERS), *served]:
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
     found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
@@ -504,20 +505,24 @@ def resolve_variant(spec: str, target: Target, cwd: Path) -> Variant:
 
 def load_catalog(folder: Path) -> tuple[Skill, ...]:
     """Other installed skills (`--catalog DIR`): a skills folder (`<name>/SKILL.md`, listed
-    as the user's own skills, by bare name), or a folder of plugins (`<plugin>/skills/
-    <name>/SKILL.md`, listed as `plugin:name`)."""
+    as the user's own skills, by bare name), a plugin (`skills/<name>/SKILL.md`, listed as
+    `plugin:name`: another plugin of the repo's marketplace), or a folder of plugins
+    (`<plugin>/skills/<name>/SKILL.md`, listed as `plugin:name`)."""
     if not folder.is_dir():
         raise InputError(f"--catalog {folder}: no such folder")
     skills = []
     for path in sorted(folder.glob(f"*/{SKILL_FILE_NAME}")):
         skills.append(catalog_skill(None, path, "user"))
+    for path in sorted(folder.glob(f"skills/*/{SKILL_FILE_NAME}")):
+        skills.append(catalog_skill(read_plugin_name(folder), path, "plugin"))
     for path in sorted(folder.glob(f"*/skills/*/{SKILL_FILE_NAME}")):
         plugin_root = path.parent.parent.parent
         skills.append(catalog_skill(read_plugin_name(plugin_root), path, "plugin"))
     if not skills:
         raise InputError(
             f"--catalog {folder}: no skills "
-            "(expected <name>/SKILL.md or <plugin>/skills/<name>/SKILL.md)"
+            "(expected <name>/SKILL.md, skills/<name>/SKILL.md "
+            "or <plugin>/skills/<name>/SKILL.md)"
         )
     return tuple(skills)
 
@@ -612,7 +617,7 @@ def load_inputs(
     menu = sorted((ours | set(seen)) - hidden)
     return Inputs(
         target,
-        resolve_ids(chosen, target.skill_id, menu, sorted(hidden)),
+        resolve_ids(chosen, target.skill_id, menu, sorted(hidden), other_plugins(target.repo)),
         others,
         first,
         second,
@@ -622,6 +627,18 @@ def load_inputs(
         if target.skill_file.is_file()
         else None,
     )
+
+
+def other_plugins(repo: Path) -> dict[str, str]:
+    """The skills of the plugins the repo's marketplace serves from their own folder, each
+    with that folder (what `--catalog` lists it from): a case may expect one of them."""
+    served = read_marketplace(repo)
+    found = {}
+    for path in find_skill_files(repo):
+        plugin = marketplace_plugin(path, served)
+        if plugin is not None and plugin.root != PurePath():
+            found[skill_id(plugin.name, path.parent.name)] = plugin.root.as_posix()
+    return found
 
 
 def hidden_skills(variants: Sequence[Variant], others: Sequence[Skill]) -> set[str]:

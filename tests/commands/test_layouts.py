@@ -1,7 +1,7 @@
 """Every command in every layout the agents load skills from (tests/support/layouts.py): a
-plugin at the root, plugins in `plugins/`, a marketplace naming its plugins' skills, the
-three skills folders and a repo with several sets; with the mock model, and Stage C on its
-scripted stand-in (tests/support/fake_behavior.py).
+plugin at the root, plugins in `plugins/`, a marketplace naming its plugins' skills, one of
+plugins in folders under `skills/`, the three skills folders and a repo with several sets;
+with the mock model, and Stage C on its scripted stand-in (tests/support/fake_behavior.py).
 """
 
 from __future__ import annotations
@@ -279,3 +279,47 @@ def test_lint_names_a_sibling_with_no_description(
     assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 1
     out = capsys.readouterr().out
     assert "error    -        skills/invoices/SKILL.md: the frontmatter has no 'description'" in out
+
+
+@pytest.mark.parametrize("layout", [LAYOUTS["marketplace-nested"]], ids=["marketplace-nested"])
+def test_a_marketplaces_plugins_in_any_folder_are_found_with_no_flag(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported bug (dbt Labs' skills): plugins served from `./skills/<plugin>` were
+    never linted, shown or seen as changed, and `changed` said "no skill changed"."""
+    assert main(["lint"]) == 0
+    out = capsys.readouterr().out
+    assert "lint: checked 3 skills in skills/billing/skills/, skills/manuals/skills/ (" in out
+    assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
+    out = capsys.readouterr().out
+    assert "plugin billing (skills/billing/skills/)" in out
+    assert "plugin manuals (skills/manuals/skills/)" in out
+    for id in ("billing:refunds", "billing:invoices", "manuals:notes"):
+        assert f"  {id}: listed whole" in out
+    assert main(["changed", "--base", "git:HEAD", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"{layout.skill_id} ({layout.measured}): modified, description" in out
+    assert "would run: activation gate of billing:refunds on cases.json" in out
+
+
+@pytest.mark.parametrize("layout", [LAYOUTS["marketplace-nested"]], ids=["marketplace-nested"])
+def test_a_case_expecting_another_plugins_skill_runs_with_that_plugin_as_catalog(
+    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported bug (nownabe's marketplace): such a case stopped the run, the line did
+    not say how to list the other plugin, and `--catalog <plugin folder>` was refused."""
+    cases = orjson.loads(Path("cases.json").read_bytes())
+    notes = {"id": "notes", "prompt": "write the release notes", "expect": "manuals:notes",
+             "why": "release notes are the manuals plugin's"}  # fmt: skip
+    cases["cases"].append(notes)
+    Path("cases.json").write_bytes(orjson.dumps(cases))
+    assert main(["--model", "mock", "--cases", "cases.json"]) == 2
+    assert one_line_error(capsys) == (
+        "activation: error: case 'notes': 'manuals:notes' names no skill of the menu: "
+        "manuals:notes is a skill of another plugin of this repo's marketplace; "
+        "pass --catalog skills/manuals to list it"
+    )
+    flags = ["--model", "mock", "--cases", "cases.json", "--catalog", "skills/manuals"]
+    assert main([*flags, "--json", "out.json"]) in (0, 1)
+    report = read_report(Path("out.json"))
+    assert [case["id"] for case in report["cases"]] == ["dispute", "refund", "charts", "notes"]

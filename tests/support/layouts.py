@@ -75,6 +75,17 @@ MARKETPLACE = {
 }  # fmt: skip
 """Two plugins served from the repo's root, each naming its skills (anthropics/skills)."""
 
+NESTED_MARKETPLACE = {
+    "name": "shop-skills",
+    "owner": {"name": "Test"},
+    "plugins": [
+        {"name": "billing", "source": "./skills/billing"},
+        {"name": "manuals", "source": "./skills/manuals"},
+    ],
+}  # fmt: skip
+"""Two plugins each in its own folder under `skills/` (dbt Labs' skills): each loads its
+own `skills/` folder."""
+
 LAYOUTS = {
     layout.name: layout
     for layout in (
@@ -86,6 +97,12 @@ LAYOUTS = {
         Layout("marketplace",
                {**_folder("skills", "billing"), "skills/notes/SKILL.md": "manuals:notes"},
                {".claude-plugin/marketplace.json": MARKETPLACE}, "skills/refunds/SKILL.md", "."),
+        Layout("marketplace-nested",
+               {**_folder("skills/billing/skills", "billing"),
+                "skills/manuals/skills/notes/SKILL.md": "manuals:notes"},
+               {".claude-plugin/marketplace.json": NESTED_MARKETPLACE,
+                **_plugin("skills/billing", "billing")},
+               "skills/billing/skills/refunds/SKILL.md", "skills/billing"),
         Layout("skills", _folder("skills"), {}, "skills/refunds/SKILL.md", "skills"),
         Layout("claude-skills", _folder(".claude/skills"), {},
                ".claude/skills/refunds/SKILL.md", ".claude/skills"),
@@ -105,7 +122,8 @@ LAYOUTS = {
     )
 }  # fmt: skip
 """Every layout, by name: a plugin at the root (obra/superpowers), plugins in `plugins/`, a
-marketplace naming its plugins' skills (anthropics/skills), the three skills folders, and
+marketplace naming its plugins' skills (anthropics/skills), a marketplace of plugins in
+folders under `skills/` (dbt Labs' skills), the three skills folders, and
 repos with several sets at once (a project's skills folders beside plugins in `plugins/` or
 at the root: they are sets of their own, never the plugin's)."""
 
