@@ -252,7 +252,11 @@ def _behavior(
     run: GateRun,
 ) -> Gate | None:
     from activation.commands.behavior import behavior_cells, refuse_unsound
-    from activation.inputs.behavior_load import load_behavior_inputs, load_behavior_suite
+    from activation.inputs.behavior_load import (
+        load_behavior_inputs,
+        load_behavior_suite,
+        skipped_warning,
+    )
     from activation.trials.stage import stage_named
 
     suite = repo / run.suite
@@ -264,6 +268,7 @@ def _behavior(
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.behavior, suite)
+    session.warn(skipped_warning(Path(run.suite), inputs.behavior_skipped))
     specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])

@@ -187,6 +187,27 @@ def test_a_body_change_runs_the_behavior_suite_only(repo: Path, tmp_path: Path) 
     assert "Email the customer" not in inputs.baseline.text
 
 
+def test_a_schema_beside_the_suite_is_named_and_the_gate_still_runs(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rubric.schema.json in the suite's folder (as ond keeps one) holds no cases: named
+    in one warning, skipped; the behavior gate plans as without it."""
+    suite = repo / BILLING / "refunds" / "evals"
+    (suite / "rubric.schema.json").write_text('{"type": "object", "properties": {}}')
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    captured = capsys.readouterr()
+    assert (
+        "would run: behavior gate of billing:refunds on plugins/billing/skills/refunds/evals "
+        "(because of billing:refunds)"
+    ) in captured.out.splitlines()
+    assert (
+        f"warning: {BILLING}/refunds/evals: not read (no behavior or trigger cases in them): "
+        "rubric.schema.json"
+    ) in captured.err.splitlines()
+
+
 def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
     """`--claude PATH` (and each agent's flag) is the executable the behavior gate runs."""
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")

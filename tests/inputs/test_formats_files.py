@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.behavior_load import load_behavior_suite
+from activation.inputs.behavior_load import load_behavior_suite, skipped_warning
 from activation.inputs.formats import PROMPTS_JSONL, SKILL_CREATOR, SKILL_JSON, TRIGGER_YAML
 from activation.inputs.load import load_cases, read_cases
 
@@ -162,13 +162,29 @@ def test_a_suite_folder_leaves_a_trigger_file_of_either_form_to_cases(tmp_path: 
     assert [case.id for case in load_behavior_suite(tmp_path).cases] == ["palette-1"]
 
 
-def test_a_file_in_a_suite_folder_that_is_neither_says_what_each_lacks(tmp_path: Path) -> None:
+def test_a_file_in_a_suite_folder_that_is_neither_is_named_and_skipped(tmp_path: Path) -> None:
+    """A JSON schema or a notes file beside evals.json (as the field keeps them) holds no
+    cases: the suite is read and the file named, never refused for it."""
     (tmp_path / "evals.json").write_text(
         '{"skill_name": "palette", "evals": [{"id": 1, "prompt": "Pick accents"}]}'
     )
     (tmp_path / "notes.json").write_text('{"title": "palette notes", "queries": 3}')
+    (tmp_path / "rubric.schema.json").write_text('{"type": "object"}')
+    suite = load_behavior_suite(tmp_path)
+    assert ([case.id for case in suite.cases], suite.skipped) == (
+        ["palette-1"],
+        ("notes.json", "rubric.schema.json"),
+    )
+    assert skipped_warning(tmp_path, suite.skipped) == [
+        f"{tmp_path}: not read (no behavior or trigger cases in them): notes.json, "
+        "rubric.schema.json"
+    ]
+
+
+def test_a_single_file_that_is_neither_says_what_it_lacks(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text('{"title": "palette notes", "queries": 3}')
     with pytest.raises(InputError) as raised:
-        load_behavior_suite(tmp_path)
+        load_behavior_suite(tmp_path / "notes.json")
     assert str(raised.value) == (
         f"{tmp_path / 'notes.json'}: not behavior cases (a seeds' case file has a 'slug', "
         "skill-creator's evals.json 'evals' of prompts), matches no cases format; the nearest "
