@@ -208,6 +208,28 @@ def test_a_schema_beside_the_suite_is_named_and_the_gate_still_runs(
     ) in captured.err.splitlines()
 
 
+def test_a_git_ignored_suite_is_named_as_not_part_of_the_change(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """obra/superpowers git-ignores `evals/`: the suite on disk is no part of the change,
+    and the plan says so where the body is not tested, never a bare "would run: nothing"."""
+    made = git.Repo(repo)
+    made.git.rm("-r", "--cached", "-q", f"{BILLING}/refunds/evals")
+    (repo / ".gitignore").write_text("evals/\n")
+    made.git.add(".gitignore")
+    made.git.commit("-q", "-m", "ignore evals")
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    assert capsys.readouterr().out.splitlines() == [
+        "activation changed: git:main -> the working tree",
+        "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, body",
+        "  not tested: body",
+        f"  {BILLING}/refunds/evals/ is git-ignored: its behavior suite is not part of the change",
+        "would run: nothing",
+    ]
+
+
 def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
     """`--claude PATH` (and each agent's flag) is the executable the behavior gate runs."""
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
