@@ -102,6 +102,34 @@ def test_json_lines_in_a_json_file_are_read_as_json_lines(tmp_path: Path) -> Non
     assert [case.id for case in read_cases(path).cases] == ["1", "2"]
 
 
+def test_a_csv_of_trigger_prompts_is_read_for_its_folders_skill(tmp_path: Path) -> None:
+    """`id,should_trigger,prompt` rows, as the field keeps trigger prompts beside evals.json."""
+    folder = tmp_path / "refunds"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: refunds\ndescription: Use when refunding.\n---\n")
+    path = folder / "prompts.csv"
+    path.write_text(
+        'id,should_trigger,prompt\nr-1,true,"refund order 12, please"\nr-2,FALSE,bake\n'
+    )
+    read = read_cases(path)
+    assert read.written_for == "refunds"
+    assert [(case.id, case.prompt, case.should_activate) for case in read.cases] == [
+        ("r-1", "refund order 12, please", True),
+        ("r-2", "bake", False),
+    ]
+
+
+def test_a_csv_of_another_header_is_named_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "scores.csv"
+    path.write_text("run,score\n1,3\n")
+    with pytest.raises(InputError) as raised:
+        read_cases(path)
+    assert str(raised.value) == (
+        f"{path}: not read: a CSV of cases has the header id,should_trigger,prompt "
+        "(this one has run,score)"
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
