@@ -230,6 +230,31 @@ def test_a_git_ignored_suite_is_named_as_not_part_of_the_change(
     ]
 
 
+def test_a_csv_of_trigger_prompts_in_the_skills_evals_is_its_cases(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evals/prompts.csv` (`id,should_trigger,prompt`), as the field keeps trigger prompts:
+    found, and the description change is gated on it, not "not tested"."""
+    style = repo / "plugins" / "docs" / "skills" / "style"
+    (style / "cases.json").unlink()
+    (style / "evals").mkdir()
+    (style / "evals" / "prompts.csv").write_text(
+        "id,should_trigger,prompt\ntone,true,Edit this prose for the style guide\n"
+    )
+    commit_all(repo, "csv prompts")
+    skill = style / "SKILL.md"
+    skill.write_text(skill.read_text().replace("house style guide", "house style guide, tone"))
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        "activation changed: git:main -> the working tree",
+        "docs:style (plugins/docs/skills/style/SKILL.md): modified, description",
+        "would run: activation gate of docs:style on plugins/docs/skills/style/evals/prompts.csv "
+        "(because of docs:style)",
+    ]
+
+
 def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
     """`--claude PATH` (and each agent's flag) is the executable the behavior gate runs."""
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
