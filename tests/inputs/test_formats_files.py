@@ -119,17 +119,6 @@ def test_a_csv_of_trigger_prompts_is_read_for_its_folders_skill(tmp_path: Path) 
     ]
 
 
-def test_a_csv_of_another_header_is_named_not_read(tmp_path: Path) -> None:
-    path = tmp_path / "scores.csv"
-    path.write_text("run,score\n1,3\n")
-    with pytest.raises(InputError) as raised:
-        read_cases(path)
-    assert str(raised.value) == (
-        f"{path}: not read: a CSV of cases has the header id,should_trigger,prompt "
-        "(this one has run,score)"
-    )
-
-
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
@@ -141,8 +130,14 @@ def test_a_csv_of_another_header_is_named_not_read(tmp_path: Path) -> None:
         ("r.jsonl", '{"id": "1", "prompt": "a"}\n[1]\n', r"r\.jsonl: line 2 is not a JSON object$"),
         ("t.yaml", "should_trigger_prompts: [a\n", r"t\.yaml: not valid YAML \("),
         ("c.json", '{"cases": [', r"c\.json: not valid JSON at line 1"),
+        (
+            "scores.csv",
+            "run,score\n1,3\n",
+            r"scores\.csv: not read: a CSV of cases has the header id,should_trigger,prompt "
+            r"\(this one has run,score\)$",
+        ),
     ],
-    ids=["jsonl-syntax", "jsonl-not-object", "yaml", "json"],
+    ids=["jsonl-syntax", "jsonl-not-object", "yaml", "json", "csv-header"],
 )
 def test_a_file_that_cannot_be_parsed_is_one_line(
     tmp_path: Path, name: str, content: str, message: str
