@@ -74,6 +74,8 @@ class BehaviorSuite:
 
     source: str
     cases: tuple[BehaviorCase, ...]
+    skipped: tuple[str, ...] = ()
+    """Files in the suite's folder that hold no behavior cases, which a run names and skips."""
 
     @property
     def graded(self) -> tuple[BehaviorCase, ...]:

@@ -258,6 +258,8 @@ class Inputs:
     behavior: tuple[BehaviorCase, ...] = ()
     """Stage C's cases, one per `Case` of `cases` (same id): what the agent is asked to do
     and how its workspace is graded."""
+    behavior_skipped: tuple[str, ...] = ()
+    """The files of Stage C's suite folder that hold no cases: named, then skipped."""
 
     def behavior_case(self, case_id: str) -> BehaviorCase:
         return next(case for case in self.behavior if case.id == case_id)

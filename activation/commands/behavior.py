@@ -56,7 +56,7 @@ def run_behavior(
     from activation.commands.outputs import chosen_outputs, write_outputs
     from activation.commands.run import run_and_report, shard_cells, show_plan
     from activation.inputs.behavior_lint import unread_warning
-    from activation.inputs.behavior_load import load_behavior_inputs
+    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
     from activation.inputs.variants import skipped_warnings
     from activation.trials.stage import stage_named
 
@@ -79,6 +79,7 @@ def run_behavior(
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     session.warn(unread_warning(inputs.behavior, str(suite)))
+    session.warn(skipped_warning(suite, inputs.behavior_skipped))
     specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
     cells = shard_cells(session, args.shard, specs, inputs)
     if args.dry_run:

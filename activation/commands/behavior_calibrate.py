@@ -124,7 +124,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     args, settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
     session.adopt(args.debug, args.json, stop_record_of(SCHEMA))
     from activation.commands.behavior import behavior_cells, refuse_unsound, say_suite, suite_of
-    from activation.inputs.behavior_load import load_behavior_inputs, with_tree
+    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning, with_tree
     from activation.inputs.load import resolve_variant
     from activation.trials.stage import stage_named
 
@@ -137,6 +137,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
                                 only=args.only, alone=True)  # fmt: skip
     refuse_unsound(same.behavior, suite)
     say_suite(session, args, suite, cwd)
+    session.warn(skipped_warning(suite, same.behavior_skipped))
     broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
     (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
     if more:

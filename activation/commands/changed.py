@@ -148,7 +148,26 @@ def find_suites(
         shown = file.relative_to(repo).as_posix() if file.is_relative_to(repo) else str(file)
         cases.append(CasesFile(shown, refuse_problems(read_source(file), str(path)).written_for))
     foreign = {suite.folder: suite.line for suite in found.foreign}
+    foreign.update(_ignored_suites(repo, skills))
     return match_suites(skills, cases, found.suites, found.behavior, foreign), found
+
+
+def _ignored_suites(repo: Path, skills: Mapping[str, SkillPlace]) -> dict[str, str]:
+    """The folders where a skill's behavior suite would be that git ignores (obra/superpowers
+    ignores `evals/`), each with why no gate reads it: never skipped without a word."""
+    from activation.inputs.changes import EVALS_FOLDER
+    from activation.inputs.git_tree import ignored_paths
+
+    places = {
+        folder
+        for place in skills.values()
+        for folder in (place.below(EVALS_FOLDER), f"{EVALS_FOLDER}/{place.name}", EVALS_FOLDER)
+        if (repo / folder).is_dir()
+    }
+    return {
+        folder: f"{folder}/ is git-ignored: its behavior suite is not part of the change"
+        for folder in ignored_paths(repo, sorted(places))
+    }
 
 
 def prepare(
@@ -253,7 +272,11 @@ def _behavior(
     run: GateRun,
 ) -> Gate | None:
     from activation.commands.behavior import behavior_cells, refuse_unsound
-    from activation.inputs.behavior_load import load_behavior_inputs, load_behavior_suite
+    from activation.inputs.behavior_load import (
+        load_behavior_inputs,
+        load_behavior_suite,
+        skipped_warning,
+    )
     from activation.trials.stage import stage_named
 
     suite = repo / run.suite
@@ -265,6 +288,7 @@ def _behavior(
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.behavior, suite)
+    session.warn(skipped_warning(Path(run.suite), inputs.behavior_skipped))
     specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])

@@ -262,6 +262,7 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
     folders = [*given, *(f for f in (root / b for b in behavior) if not _read(f, given))]
+    read: list[Path] = []
     for folder in folders:
         try:
             findings += behavior_findings(folder, args.strict)
@@ -269,8 +270,10 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
             if folder in given:  # named by --behavior: an input error, not a finding
                 raise
             findings.append(Finding("warning", None, f"not read as behavior cases: {error}"))
+        else:
+            read.append(folder)
     sets = tuple(dict.fromkeys(f"{target.skills_dir.as_posix()}/" for target in targets.values()))
-    suites = [_suite_shown(folder, root) for folder in folders]
+    suites = [_suite_shown(folder, root) for folder in read]
     scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
     return sorted(findings, key=lambda finding: finding.level != "error"), scope
 

@@ -52,18 +52,25 @@ _NOT_SEARCHED = frozenset({"node_modules", SCAFFOLD_DIR})
 def load_behavior_suite(path: Path) -> BehaviorSuite:
     """Every behavior case under `path`; an InputError when there is none or one is bad."""
     cases: tuple[BehaviorCase, ...]
+    skipped: list[str] = []
     if not path.exists():
         raise InputError(f"behavior cases not found: {path}")
     if path.is_file():
-        cases = (_eval_folder(path.parent, None),) if path.name == PROMPT_FILE else _case_file(path)
+        cases = (
+            (_eval_folder(path.parent, None),)
+            if path.name == PROMPT_FILE
+            else _case_file(path) or ()
+        )
     elif (path / PROMPT_FILE).is_file():
         cases = (_eval_folder(path, None),)
     else:
-        found = [
-            case
-            for case_file in sorted(p for p in path.glob("*.json") if p.is_file())
-            for case in _case_file(case_file, beside=True)
-        ]
+        found: list[BehaviorCase] = []
+        for case_file in sorted(p for p in path.glob("*.json") if p.is_file()):
+            read = _case_file(case_file, beside=True)
+            if read is None:
+                skipped.append(case_file.name)
+            else:
+                found += read
         found += [
             _eval_folder(folder, folder.parent.name if folder.parent != path else None)
             for folder in _eval_folders(path)
@@ -75,15 +82,23 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
             f"{PROMPT_FILE})"
         )
     _check_unique(cases)
-    return BehaviorSuite(str(path), cases)
+    return BehaviorSuite(str(path), cases, tuple(skipped))
 
 
-def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
+def skipped_warning(suite: Path, skipped: tuple[str, ...]) -> list[str]:
+    """The suite folder's files that hold no cases, in one line: named, never a refusal."""
+    if not skipped:
+        return []
+    return [f"{suite}: not read (no behavior or trigger cases in them): {', '.join(skipped)}"]
+
+
+def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...] | None:
     """A seeds' case file, or the `evals` of a per-skill JSON file (skill-creator's
     `evals.json`), whose input files are read from the skill's folder (else the file's).
     `beside`: the file was found in a suite's folder, where a trigger cases file (one
     `--cases` reads, or one named as skill-creator names its trigger eval set, whatever it
-    holds) is left for `--cases`, which says what is wrong with it."""
+    holds) is left for `--cases`, which says what is wrong with it; a file there of no
+    format (a JSON schema, a results file) is None, for the run to name and skip."""
     document = read_document(path, "case file")
     if "slug" in _keys(document.data):
         return parse_case_file(document.data, str(path))
@@ -93,6 +108,8 @@ def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...]:
         try:
             detect(document)
         except InputError as error:
+            if beside:
+                return None
             nearest = str(error).removeprefix(f"{path}: ")
             raise InputError(f"{path}: {NEITHER}, {nearest}") from None
         if beside:
@@ -191,7 +208,8 @@ def load_behavior_inputs(
     skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
     the whole set at each spec, body and references, as its `Variant.tree`. `alone`: the
     candidate on both sides (an A/A run; no baseline is read)."""
-    graded = load_behavior_suite(suite).graded
+    loaded = load_behavior_suite(suite)
+    graded = loaded.graded
     if not graded:
         raise InputError(f"{suite}: every case is manual (no graders): nothing to run")
     if only is not None:
@@ -226,6 +244,7 @@ def load_behavior_inputs(
         if target.skill_file.is_file()
         else None,
         behavior=graded,
+        behavior_skipped=loaded.skipped,
     )
 
 

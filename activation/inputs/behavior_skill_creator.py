@@ -11,7 +11,9 @@ Each field does what skill-creator's own runs and grader (agents/grader.md) do w
   path; a folder is laid in whole;
 - `expectations` and `assertions`: each one judge (a model answers YES or NO about the
   files), as its grader passes or fails each expectation on its own; the case passes when
-  every one does;
+  every one does. Each is text, or an object whose `description` (or `text`, as its
+  grader's grading.json writes one) is the check and whose `name` labels it (its SKILL.md
+  asks for assertions "with descriptive names");
 - `expected_output`: the human-readable description of success, which skill-creator's grader
   is never given: kept as the case's first expectation, and judged only when the eval has no
   expectation or assertion (skill-creator's first draft), so a case is never left ungraded
@@ -79,7 +81,8 @@ def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[Beha
         prompt = text(item, "prompt")
         if prompt is None:
             raise InputError(f"{where}: 'prompt' must be non-empty text")
-        checks = _checks(item, where)
+        labelled = _checks(item, where)
+        checks = tuple(labelled)
         expected = text(item, "expected_output")
         described = (expected.strip(),) if expected and expected.strip() else ()
         unread = unread_keys(item, EVAL_KEYS)
@@ -90,7 +93,9 @@ def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[Beha
                 prompt=prompt,
                 source=document.path,
                 expectations=tuple(dict.fromkeys(described + checks)),
-                graders=tuple(judge(check) for check in checks or described),
+                graders=tuple(
+                    judge(check, labelled.get(check, check)) for check in checks or described
+                ),
                 scaffold=_scaffold(item, files, where),
                 skills=(skill,) if skill else (),
                 unread=(top_unread if number == 1 else ()) + unread,
@@ -99,22 +104,40 @@ def behavior_cases(document: Document, files: Mapping[str, bytes]) -> tuple[Beha
     return tuple(cases)
 
 
-def _checks(item: Mapping[str, object], where: str) -> tuple[str, ...]:
-    """The eval's expectations, then its assertions, each once, stripped."""
-    found: dict[str, None] = {}
+def _checks(item: Mapping[str, object], where: str) -> dict[str, str]:
+    """The eval's expectations, then its assertions, each once, stripped: each check's text
+    and its label (its `name`, else the text itself)."""
+    found: dict[str, str] = {}
     for key in CHECKS:
         listed = item.get(key, [])
-        if not isinstance(listed, list) or not all(isinstance(each, str) for each in listed):
-            raise InputError(f"{where}: {key!r} must be a list of text")
-        found.update(dict.fromkeys(each.strip() for each in listed if each.strip()))
-    return tuple(found)
+        if not isinstance(listed, list):
+            raise InputError(f"{where}: {key!r} must be a list")
+        for each in listed:
+            check, label = _check(each)
+            if check is None:
+                raise InputError(
+                    f"{where}: each of {key!r} must be text or an object with a 'description' "
+                    "(or 'text') and an optional 'name'"
+                )
+            if check:
+                found.setdefault(check, label or check)
+    return found
 
 
-def judge(expectation: str) -> Judge:
-    """One expectation's judge, named by the expectation (as skill-creator's grading.json
-    names each by its text)."""
+def _check(each: object) -> tuple[str | None, str | None]:
+    """One expectation's text and label; None as its text when it has no text."""
+    if isinstance(each, str):
+        return each.strip(), None
+    if not isinstance(each, Mapping):
+        return None, None
+    return text(each, "description", "text"), text(each, "name")
+
+
+def judge(expectation: str, label: str | None = None) -> Judge:
+    """One expectation's judge, named by its label, else by the expectation (as
+    skill-creator's grading.json names each by its text)."""
     question = f"Do the files meet this expectation?\n- {expectation}"
-    return Judge(description=expectation, question=question)
+    return Judge(description=label or expectation, question=question)
 
 
 def _scaffold(

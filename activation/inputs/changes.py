@@ -68,7 +68,7 @@ def in_skill_roots(path: str) -> bool:
     return any(f"/{nested}/" in path for nested in NESTED_SKILL_FOLDERS)
 
 
-CASE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+CASE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv")
 """The suffixes of the case formats `read_cases` reads (docs/formats.md)."""
 
 

@@ -4,7 +4,7 @@ only when a `git:` spec is read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 import git
@@ -261,6 +261,19 @@ def files_at(repo_dir: Path, spec: str, ref: str, keep: Callable[[str], bool]) -
             if keep(relative):
                 found[relative] = bytes(item.data_stream.read())
         return found
+    finally:
+        repo.close()
+
+
+def ignored_paths(repo_dir: Path, paths: Sequence[str]) -> set[str]:
+    """Which of `paths` (relative to `repo_dir`) git ignores: a folder there is no part of
+    any change `activation changed` reads."""
+    if not paths:
+        return set()
+    repo, below = _repo_below(repo_dir, "")
+    try:
+        full = {(below / path).as_posix(): path for path in paths}
+        return {full[path] for path in repo.ignored(*full) if path in full}
     finally:
         repo.close()
 

@@ -119,7 +119,8 @@ def read_cases(path: Path, format: str | None = None) -> CaseFile:
 
 def read_document(path: Path, what: str = "cases file") -> Document:
     """A case file parsed by its name: `.jsonl`/`.ndjson` as JSON Lines, `.yaml`/`.yml`
-    as YAML, anything else as JSON (or as JSON Lines, when that is what it holds)."""
+    as YAML, `.csv` as trigger rows, anything else as JSON (or as JSON Lines, when that is
+    what it holds)."""
     raw = read_bytes(path, what)
     try:
         text = raw.decode("utf-8-sig")
@@ -129,6 +130,8 @@ def read_document(path: Path, what: str = "cases file") -> Document:
     data: object
     if suffix in JSON_LINES:
         return Document(str(path), _json_lines(text, path), "jsonl", folder_skill(path))
+    if suffix == ".csv":
+        return Document(str(path), _csv_rows(text, path), "json", folder_skill(path))
     if suffix in YAML_SUFFIXES:
         try:
             data = load_yaml(text)
@@ -150,6 +153,31 @@ def read_document(path: Path, what: str = "cases file") -> Document:
 
 JSON_LINES = (".jsonl", ".ndjson")
 YAML_SUFFIXES = (".yaml", ".yml")
+CSV_HEADER = ("id", "should_trigger", "prompt")
+"""The trigger prompts' CSV as the field writes it: one row a prompt, for the file's skill."""
+
+
+def _csv_rows(text: str, path: Path) -> list[dict[str, object]]:
+    """A CSV of trigger prompts as skill-creator's trigger rows (`should_trigger` read as
+    true or false, anything else left for the format to refuse); another header is no
+    case file, said in one line."""
+    import csv
+
+    reader = csv.DictReader(text.splitlines())
+    header = tuple(name.strip() for name in reader.fieldnames or ())
+    if not set(CSV_HEADER) <= set(header):
+        raise InputError(
+            f"{path}: not read: a CSV of cases has the header {','.join(CSV_HEADER)} "
+            f"(this one has {','.join(header) or 'none'})"
+        )
+    flags = {"true": True, "false": False}
+    rows = []
+    for row in reader:
+        item: dict[str, object] = {(key or "").strip(): value for key, value in row.items()}
+        flag = str(item.get("should_trigger") or "").strip().lower()
+        item["should_trigger"] = flags.get(flag, item.get("should_trigger"))
+        rows.append(item)
+    return rows
 
 
 def _is_json_object(line: str) -> bool:

@@ -188,6 +188,74 @@ def test_a_body_change_runs_the_behavior_suite_only(repo: Path, tmp_path: Path) 
     assert "Email the customer" not in inputs.baseline.text
 
 
+def test_a_schema_beside_the_suite_is_named_and_the_gate_still_runs(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rubric.schema.json in the suite's folder (as ond keeps one) holds no cases: named
+    in one warning, skipped; the behavior gate plans as without it."""
+    suite = repo / BILLING / "refunds" / "evals"
+    (suite / "rubric.schema.json").write_text('{"type": "object", "properties": {}}')
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    captured = capsys.readouterr()
+    assert (
+        "would run: behavior gate of billing:refunds on plugins/billing/skills/refunds/evals "
+        "(because of billing:refunds)"
+    ) in captured.out.splitlines()
+    assert (
+        f"warning: {BILLING}/refunds/evals: not read (no behavior or trigger cases in them): "
+        "rubric.schema.json"
+    ) in captured.err.splitlines()
+
+
+def test_a_git_ignored_suite_is_named_as_not_part_of_the_change(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """obra/superpowers git-ignores `evals/`: the suite on disk is no part of the change,
+    and the plan says so where the body is not tested, never a bare "would run: nothing"."""
+    made = git.Repo(repo)
+    made.git.rm("-r", "--cached", "-q", f"{BILLING}/refunds/evals")
+    (repo / ".gitignore").write_text("evals/\n")
+    made.git.add(".gitignore")
+    made.git.commit("-q", "-m", "ignore evals")
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    assert capsys.readouterr().out.splitlines() == [
+        "activation changed: git:main -> the working tree",
+        "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, body",
+        "  not tested: body",
+        f"  {BILLING}/refunds/evals/ is git-ignored: its behavior suite is not part of the change",
+        "would run: nothing",
+    ]
+
+
+def test_a_csv_of_trigger_prompts_in_the_skills_evals_is_its_cases(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evals/prompts.csv` (`id,should_trigger,prompt`), as the field keeps trigger prompts:
+    found, and the description change is gated on it, not "not tested"."""
+    style = repo / "plugins" / "docs" / "skills" / "style"
+    (style / "cases.json").unlink()
+    (style / "evals").mkdir()
+    (style / "evals" / "prompts.csv").write_text(
+        "id,should_trigger,prompt\ntone,true,Edit this prose for the style guide\n"
+    )
+    commit_all(repo, "csv prompts")
+    skill = style / "SKILL.md"
+    skill.write_text(skill.read_text().replace("house style guide", "house style guide, tone"))
+    code, report = changed(tmp_path, "--model", "mock", "--dry-run")
+    assert (code, report) == (0, {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        "activation changed: git:main -> the working tree",
+        "docs:style (plugins/docs/skills/style/SKILL.md): modified, description",
+        "would run: activation gate of docs:style on plugins/docs/skills/style/evals/prompts.csv "
+        "(because of docs:style)",
+    ]
+
+
 def test_the_agents_path_flags_reach_the_behavior_gate(repo: Path, tmp_path: Path) -> None:
     """`--claude PATH` (and each agent's flag) is the executable the behavior gate runs."""
     edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")

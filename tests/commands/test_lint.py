@@ -538,6 +538,31 @@ def test_a_root_skills_evals_are_counted_once_each(
     )
 
 
+def test_a_suite_it_cannot_read_is_named_and_not_counted_as_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An evals.json whose assertions are neither text nor named checks is not read: lint
+    says so and counts only the files it read (never "checked 1 case file: 0 errors")."""
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "SKILL.md").write_text(skill_text("Use when looping agent sessions.", "loop"))
+    evals = [{"id": 1, "prompt": "Loop it", "assertions": [{"name": "no text"}]}]
+    (tmp_path / "evals/evals.json").write_text(json.dumps({"skill_name": "loop", "evals": evals}))
+    made = git.Repo.init(tmp_path)
+    made.git.add(A=True)
+    made.git.commit(m="loop", author="a <a@b.c>")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run([], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert (
+        f"warning  -  not read as behavior cases: {tmp_path}/evals/evals.json: case 'loop-1': "
+        "each of "
+        "'assertions' must be text or an object with a 'description' (or 'text') and an "
+        "optional 'name'"
+    ) in lines
+    assert lines[-1].startswith(f"lint: checked SKILL.md {REPO_CHECKS} and 0 case files: ")
+
+
 def test_a_broken_skill_md_is_a_finding_and_the_other_skills_are_still_checked(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:

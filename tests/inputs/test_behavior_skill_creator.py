@@ -98,13 +98,51 @@ def test_eval_files_lists_each_named_path_once() -> None:
     assert eval_files(Document("e.json", EVALS)) == ("evals/files/march/", "evals/files/rates.csv")
 
 
+def test_assertions_as_named_objects_are_judged_by_their_description() -> None:
+    """skill-creator asks for assertions "with descriptive names": `{name, description}`
+    (or `text`, as its grader's grading.json writes one) is the check labelled by its name."""
+    document = Document(
+        "evals/evals.json",
+        {
+            "skill_name": "invoices",
+            "evals": [
+                {
+                    "id": 1,
+                    "prompt": "Total March",
+                    "assertions": [
+                        {"name": "names-march", "description": "total.md names March"},
+                        {"text": "total.md says 300.00 EUR"},
+                        "total.md is one page",
+                    ],
+                }
+            ],
+        },
+    )
+    (case,) = behavior_cases(document, {})
+    assert case.expectations == (
+        "total.md names March",
+        "total.md says 300.00 EUR",
+        "total.md is one page",
+    )
+    assert case.graders == (
+        Judge(description="names-march", question=question("total.md names March")),
+        judge("total.md says 300.00 EUR"),
+        judge("total.md is one page"),
+    )
+
+
 @pytest.mark.parametrize(
     ("item", "message"),
     [
         ({"id": 4, "prompt": ""}, "case 'invoices-4': 'prompt' must be non-empty text"),
         (
             {"id": 4, "prompt": "p", "assertions": "one"},
-            "case 'invoices-4': 'assertions' must be a list of text",
+            "case 'invoices-4': 'assertions' must be a list",
+        ),
+        (
+            {"id": 4, "prompt": "p", "assertions": [{"name": "label only"}]},
+            "case 'invoices-4': each of 'assertions' must be text or an object with a "
+            "'description' (or 'text') and an optional 'name'",
         ),
         (
             {"id": 4, "prompt": "p", "files": ["evals/empty"]},

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.behavior_load import load_behavior_suite
+from activation.inputs.behavior_load import load_behavior_suite, skipped_warning
 from activation.inputs.formats import PROMPTS_JSONL, SKILL_CREATOR, SKILL_JSON, TRIGGER_YAML
 from activation.inputs.load import load_cases, read_cases
 
@@ -102,6 +102,23 @@ def test_json_lines_in_a_json_file_are_read_as_json_lines(tmp_path: Path) -> Non
     assert [case.id for case in read_cases(path).cases] == ["1", "2"]
 
 
+def test_a_csv_of_trigger_prompts_is_read_for_its_folders_skill(tmp_path: Path) -> None:
+    """`id,should_trigger,prompt` rows, as the field keeps trigger prompts beside evals.json."""
+    folder = tmp_path / "refunds"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: refunds\ndescription: Use when refunding.\n---\n")
+    path = folder / "prompts.csv"
+    path.write_text(
+        'id,should_trigger,prompt\nr-1,true,"refund order 12, please"\nr-2,FALSE,bake\n'
+    )
+    read = read_cases(path)
+    assert read.written_for == "refunds"
+    assert [(case.id, case.prompt, case.should_activate) for case in read.cases] == [
+        ("r-1", "refund order 12, please", True),
+        ("r-2", "bake", False),
+    ]
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
@@ -113,8 +130,14 @@ def test_json_lines_in_a_json_file_are_read_as_json_lines(tmp_path: Path) -> Non
         ("r.jsonl", '{"id": "1", "prompt": "a"}\n[1]\n', r"r\.jsonl: line 2 is not a JSON object$"),
         ("t.yaml", "should_trigger_prompts: [a\n", r"t\.yaml: not valid YAML \("),
         ("c.json", '{"cases": [', r"c\.json: not valid JSON at line 1"),
+        (
+            "scores.csv",
+            "run,score\n1,3\n",
+            r"scores\.csv: not read: a CSV of cases has the header id,should_trigger,prompt "
+            r"\(this one has run,score\)$",
+        ),
     ],
-    ids=["jsonl-syntax", "jsonl-not-object", "yaml", "json"],
+    ids=["jsonl-syntax", "jsonl-not-object", "yaml", "json", "csv-header"],
 )
 def test_a_file_that_cannot_be_parsed_is_one_line(
     tmp_path: Path, name: str, content: str, message: str
@@ -162,13 +185,29 @@ def test_a_suite_folder_leaves_a_trigger_file_of_either_form_to_cases(tmp_path: 
     assert [case.id for case in load_behavior_suite(tmp_path).cases] == ["palette-1"]
 
 
-def test_a_file_in_a_suite_folder_that_is_neither_says_what_each_lacks(tmp_path: Path) -> None:
+def test_a_file_in_a_suite_folder_that_is_neither_is_named_and_skipped(tmp_path: Path) -> None:
+    """A JSON schema or a notes file beside evals.json (as the field keeps them) holds no
+    cases: the suite is read and the file named, never refused for it."""
     (tmp_path / "evals.json").write_text(
         '{"skill_name": "palette", "evals": [{"id": 1, "prompt": "Pick accents"}]}'
     )
     (tmp_path / "notes.json").write_text('{"title": "palette notes", "queries": 3}')
+    (tmp_path / "rubric.schema.json").write_text('{"type": "object"}')
+    suite = load_behavior_suite(tmp_path)
+    assert ([case.id for case in suite.cases], suite.skipped) == (
+        ["palette-1"],
+        ("notes.json", "rubric.schema.json"),
+    )
+    assert skipped_warning(tmp_path, suite.skipped) == [
+        f"{tmp_path}: not read (no behavior or trigger cases in them): notes.json, "
+        "rubric.schema.json"
+    ]
+
+
+def test_a_single_file_that_is_neither_says_what_it_lacks(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text('{"title": "palette notes", "queries": 3}')
     with pytest.raises(InputError) as raised:
-        load_behavior_suite(tmp_path)
+        load_behavior_suite(tmp_path / "notes.json")
     assert str(raised.value) == (
         f"{tmp_path / 'notes.json'}: not behavior cases (a seeds' case file has a 'slug', "
         "skill-creator's evals.json 'evals' of prompts), matches no cases format; the nearest "
