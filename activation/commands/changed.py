@@ -105,7 +105,8 @@ def run_changed(
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
-        lines = plan_lines(plan, [gate.run for gate in gates], args.base, head_name)
+        planned = [gate.run for gate in gates]
+        lines = plan_lines(plan, planned, args.base, head_name, args.allow_untested)
         costs = cost_lines(gates, session.warn)
         session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
         return None
@@ -309,8 +310,12 @@ def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
     return report
 
 
-def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> list[str]:
-    """What a dry run shows: each changed skill and each gate that would run."""
+def plan_lines(
+    plan: Plan, runs: Sequence[GateRun], base: str, head: str, allow_untested: bool
+) -> list[str]:
+    """What a dry run shows: each changed skill, each gate that would run, and that the run
+    fails whatever its gates find when a changed skill is not tested (the dry run itself
+    plans, and exits 0)."""
     lines = [f"activation changed: {base} -> {head}"]
     for item in plan.skills:
         kinds = ", ".join(item.change.kinds) or item.change.status
@@ -326,6 +331,12 @@ def plan_lines(plan: Plan, runs: Sequence[GateRun], base: str, head: str) -> lis
         )
     if not runs:
         lines.append("would run: nothing")
+    untested = [item.change.id for item in plan.skills if item.untested]
+    if untested and not allow_untested:
+        lines.append(
+            f"the run would fail: {', '.join(untested)} not tested (pass --allow-untested to "
+            "accept it)"
+        )
     return lines
 
 

@@ -228,7 +228,10 @@ def test_a_git_ignored_suite_is_named_as_not_part_of_the_change(
         "  not tested: body",
         f"  {BILLING}/refunds/evals/ is git-ignored: its behavior suite is not part of the change",
         "would run: nothing",
+        "the run would fail: billing:refunds not tested (pass --allow-untested to accept it)",
     ]
+    assert changed(tmp_path, "--model", "mock", "--dry-run", "--allow-untested") == (0, {})
+    assert capsys.readouterr().out.splitlines()[-1] == "would run: nothing"
 
 
 def test_a_csv_of_trigger_prompts_in_the_skills_evals_is_its_cases(
@@ -466,6 +469,7 @@ def test_a_dry_run_shows_the_plan_with_no_request(
         "(because of billing:refunds)",
         "would run: activation gate of billing:refunds on "
         "plugins/billing/skills/refunds/cases.json (because of billing:refunds)",
+        "the run would fail: billing:invoices not tested (pass --allow-untested to accept it)",
         # The same cases and listing: the same estimate (from characters, no call).
         "cost of the activation gate of billing:disputes: first round $0.0670, worst case $0.5179",
         "cost of the activation gate of billing:refunds: first round $0.0670, worst case $0.5179",
