@@ -330,6 +330,10 @@ def test_the_pre_commit_hook_lints_the_project(pull_request: SkillRepo, venv_bin
         "plugins/payments/skills/refunds/SKILL.md",
         "plugins/payments/skills/refunds/reference.md",  # what a SKILL.md refers to
         "skills/refunds/scripts/refund.py",
+        "references/forms.md",  # a root skill's own files
+        "scripts/fill.py",
+        "assets/logo.png",
+        "agents/openai.yaml",
         ".claude/skills/refunds/SKILL.md",
         "cases.json",
         "evals/negatives.jsonl",

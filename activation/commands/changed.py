@@ -12,6 +12,7 @@ Every input of every gate is read and checked before the first model call.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -150,7 +151,29 @@ def find_suites(
         cases.append(CasesFile(shown, refuse_problems(read_source(file), str(path)).written_for))
     foreign = {suite.folder: suite.line for suite in found.foreign}
     foreign.update(_ignored_suites(repo, skills))
-    return match_suites(skills, cases, found.suites, found.behavior, foreign), found
+    unreadable = _unreadable_suites(repo, [*found.suites, *(file.path for file in found.behavior)])
+    foreign.update(
+        {path if path in found.suites else posixpath.dirname(path): line
+         for path, line in unreadable.items()}  # fmt: skip
+    )
+    suites = found.suites - set(unreadable)
+    behavior = [file for file in found.behavior if file.path not in unreadable]
+    return match_suites(skills, cases, suites, behavior, foreign), found
+
+
+def _unreadable_suites(repo: Path, suites: Sequence[str]) -> dict[str, str]:
+    """The behavior suites that cannot be read (an input file its evals name is missing, a
+    check in no shape read here), each with why: that skill's suite is "not tested" with
+    the reason, and every other gate still runs."""
+    from activation.inputs.behavior_load import load_behavior_suite
+
+    unreadable = {}
+    for suite in suites:
+        try:
+            load_behavior_suite(repo / suite)
+        except InputError as error:
+            unreadable[suite] = f"{suite}: not read: {str(error).replace(f'{repo}/', '')}"
+    return unreadable
 
 
 def _ignored_suites(repo: Path, skills: Mapping[str, SkillPlace]) -> dict[str, str]:
@@ -243,10 +266,13 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
 def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
     """`activation behavior`'s request for a gate, with its own defaults: the skill, its
     suite, the versions, and what the two commands share (the agents and their executables,
-    the cache, the cost ceiling, the seed, `--fail-on weakened`, the judge's model)."""
+    the trials and, when given, their ceiling, the cache, the cost ceiling, the seed,
+    `--fail-on weakened`, the judge's model)."""
+    ceiling = {} if args.max_trials is None else {"max_trials": args.max_trials}
     return request_for(
         "behavior",
         BehaviorRequest,
+        **ceiling,
         repo=repo,
         skill_path=run.place.path,
         suite=repo / run.suite,
@@ -254,6 +280,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         candidate=args.head,
         agent=args.agent,
         executables=args.executables,
+        trials=args.trials,
         seed=args.seed,
         cache_dir=args.cache_dir,
         no_cache=args.no_cache,

@@ -115,20 +115,24 @@ def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...] | N
         if beside:
             return ()
         raise InputError(f"{path}: trigger cases, not behavior cases: pass it to --cases")
-    root = next(
-        (
-            folder
-            for folder in (path.parent, path.parent.parent)
-            if folder.resolve().name == document.folder_skill
-        ),
-        path.parent,
-    )
+    roots = _input_roots(path, document.folder_skill)
     where = f"{path}: its evals' files"
     files: dict[str, bytes] = {}
     for name in eval_files(document):
         relative = scaffold_path(name, where)
+        root = next((root for root in roots if (root / relative).exists()), roots[0])
         files.update(_input_files(root / relative, relative))
     return behavior_cases(document, files)
+
+
+def _input_roots(path: Path, skill: str | None) -> list[Path]:
+    """Where skill-creator's `files` may be relative to, best first: the skill's folder, the
+    folder holding `evals/` (a plugin's root, with the skill below in `skills/`), the file's
+    own folder."""
+    folders = [path.parent.parent, path.parent]
+    own = [folder for folder in folders if skill and folder.resolve().name == skill]
+    beside = [path.parent.parent] if path.parent.name == EVALS_FOLDER else []
+    return list(dict.fromkeys([*own, *beside, path.parent]))
 
 
 def _input_files(path: Path, relative: str) -> dict[str, bytes]:

@@ -7,13 +7,14 @@ Each field does what skill-creator's own runs and grader (agents/grader.md) do w
 - `skill_name`: the skill the cases are about (else the folder the file is in);
 - `id`: the case's id, `<skill>-<id>`; `name`: its readable name (else the id);
   `prompt`: the task;
-- `files`: input files, relative to the skill's folder, laid into the workspace at that
-  path; a folder is laid in whole;
+- `files`: input files, relative to the skill's root (its schema's words): the skill's
+  folder, or the folder holding `evals/` (a plugin's root, where the suite sits beside
+  `skills/`), laid into the workspace at that path; a folder is laid in whole;
 - `expectations` and `assertions`: each one judge (a model answers YES or NO about the
   files), as its grader passes or fails each expectation on its own; the case passes when
   every one does. Each is text, or an object whose `description` (or `text`, as its
-  grader's grading.json writes one) is the check and whose `name` labels it (its SKILL.md
-  asks for assertions "with descriptive names");
+  grader's grading.json writes one, or `check`, as authors also write it) is the check and
+  whose `name` labels it (its SKILL.md asks for assertions "with descriptive names");
 - `expected_output`: the human-readable description of success, which skill-creator's grader
   is never given: kept as the case's first expectation, and judged only when the eval has no
   expectation or assertion (skill-creator's first draft), so a case is never left ungraded
@@ -42,6 +43,8 @@ EVAL_KEYS = frozenset(
     {"id", "name", "prompt", "expected_output", "files", "expectations", "assertions"}
 )
 CHECKS = ("expectations", "assertions")
+CHECK_TEXT = ("description", "text", "check")
+"""The keys an expectation object's text is read from, first found wins."""
 
 
 def eval_files(document: Document) -> tuple[str, ...]:
@@ -117,7 +120,7 @@ def _checks(item: Mapping[str, object], where: str) -> dict[str, str]:
             if check is None:
                 raise InputError(
                     f"{where}: each of {key!r} must be text or an object with a 'description' "
-                    "(or 'text') and an optional 'name'"
+                    "(or 'text' or 'check') and an optional 'name'"
                 )
             if check:
                 found.setdefault(check, label or check)
@@ -130,7 +133,7 @@ def _check(each: object) -> tuple[str | None, str | None]:
         return each.strip(), None
     if not isinstance(each, Mapping):
         return None, None
-    return text(each, "description", "text"), text(each, "name")
+    return text(each, *CHECK_TEXT), text(each, "name")
 
 
 def judge(expectation: str, label: str | None = None) -> Judge:

@@ -1,0 +1,113 @@
+"""Behavior suites as authors write them, in repos written here in the field's shapes (never
+copies of their files): skill-creator's `files` relative to a plugin's root (the suite in
+the plugin's `evals/`, the skill below in `skills/`), assertions whose text is a `check`,
+and a suite that cannot be read, which leaves only its own skill "not tested" while every
+other gate of `activation changed` still runs, with `changed`'s trials carried to them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from activation._config import BEHAVIOR_MAX_TRIALS
+from activation.commands.changed import behavior_request
+from activation.commands.main import main
+from activation.commands.requests import ChangedRequest, parse_request
+from activation.inputs.behavior_load import load_behavior_suite
+from activation.inputs.change_plan import GateRun
+from activation.inputs.changes import SkillPlace
+from tests.commands.test_repo_cases import commit
+
+
+def skill(name: str) -> str:
+    return f"---\nname: {name}\ndescription: Do the {name} task. Use when asked for {name}.\n---\n"
+
+
+def evals(name: str, item: str) -> str:
+    return f'{{"skill_name": "{name}", "evals": [{{"id": 1, "prompt": "do {name}", {item}}}]}}'
+
+
+def test_files_are_relative_to_the_plugin_root_holding_evals(tmp_path: Path) -> None:
+    root = commit(
+        tmp_path / "repo",
+        {
+            "plugins/audit/.claude-plugin/plugin.json": '{"name": "audit"}',
+            "plugins/audit/skills/audit/SKILL.md": skill("audit"),
+            "plugins/audit/evals/evals.json": evals(
+                "audit", '"files": ["evals/fixtures/pkg.json"], "expectations": ["audited"]'
+            ),
+            "plugins/audit/evals/fixtures/pkg.json": '{"name": "shop"}\n',
+        },
+    )
+    (case,) = load_behavior_suite(root / "plugins/audit/evals").cases
+    assert case.scaffold == (("evals/fixtures/pkg.json", b'{"name": "shop"}\n'),)
+
+
+def test_an_assertion_may_write_its_text_as_check(tmp_path: Path) -> None:
+    root = commit(
+        tmp_path / "repo",
+        {
+            "skills/b/SKILL.md": skill("b"),
+            "skills/b/evals/evals.json": evals(
+                "b", '"assertions": [{"name": "mentions", "check": "The output mentions b"}]'
+            ),
+        },
+    )
+    (case,) = load_behavior_suite(root / "skills/b/evals").cases
+    assert [(grader.description, grader.question) for grader in case.graders] == [
+        ("mentions", "Do the files meet this expectation?\n- The output mentions b")
+    ]
+
+
+@pytest.fixture
+def three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Three skills, each with a skill-creator suite; a's names an input it lacks."""
+    root = commit(
+        tmp_path / "repo",
+        {
+            "skills/a/SKILL.md": skill("a"),
+            "skills/a/evals/evals.json": evals("a", '"files": ["AGENTS.md"], "expectations": ["x"]'),
+            "skills/b/SKILL.md": skill("b"),
+            "skills/b/evals/evals.json": evals("b", '"expectations": ["b done"]'),
+            "skills/c/SKILL.md": skill("c"),
+            "skills/c/evals/evals.json": evals("c", '"expectations": ["c done"]'),
+        },
+    )
+    monkeypatch.chdir(root)
+    for name in "abc":
+        with (root / f"skills/{name}/SKILL.md").open("a") as file:
+            file.write("More steps.\n")
+    return root
+
+
+def test_a_suite_that_cannot_be_read_leaves_its_skill_untested_and_the_others_run(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["changed", "--base", "git:main", "--dry-run", "--no-summary"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[:9] == [
+        "activation changed: git:main -> the working tree",
+        "a (skills/a/SKILL.md): modified, body",
+        "  not tested: body",
+        "  skills/a/evals/evals.json: not read: cannot read the eval input file "
+        "skills/a/AGENTS.md: No such file or directory",
+        "b (skills/b/SKILL.md): modified, body",
+        "c (skills/c/SKILL.md): modified, body",
+        "would run: behavior gate of b on skills/b/evals (because of b)",
+        "would run: behavior gate of c on skills/c/evals (because of c)",
+        "the run would fail: a not tested (pass --allow-untested to accept it)",
+    ]
+
+
+def gate_request(*flags: str) -> tuple[int, int]:
+    args, _settings = parse_request("changed", ChangedRequest, ["--base", "git:main", *flags])
+    place = SkillPlace("skills/b/SKILL.md", "skills", "b")
+    request = behavior_request(args, Path("/repo"), GateRun("behavior", place, "skills/b/evals", ("b",)))
+    return request.trials, request.max_trials
+
+
+def test_changed_carries_its_trials_to_the_behavior_gates() -> None:
+    assert gate_request("--trials", "1", "--max-trials", "2") == (1, 2)
+    assert gate_request("--trials", "5") == (5, BEHAVIOR_MAX_TRIALS)
