@@ -153,8 +153,10 @@ def find_suites(
     foreign.update(_ignored_suites(repo, skills))
     unreadable = _unreadable_suites(repo, [*found.suites, *(file.path for file in found.behavior)])
     foreign.update(
-        {path if path in found.suites else posixpath.dirname(path): line
-         for path, line in unreadable.items()}  # fmt: skip
+        {
+            path if path in found.suites else posixpath.dirname(path): line
+            for path, line in unreadable.items()
+        }  # fmt: skip
     )
     suites = found.suites - set(unreadable)
     behavior = [file for file in found.behavior if file.path not in unreadable]

@@ -75,13 +75,15 @@ CASE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv")
 def is_cases_file(path: str) -> bool:
     """A file named as some format's cases are: `cases.json` or `<name>.cases.json` (this
     tool's), a JSON file named for a trigger eval set (`trigger-eval.json`,
-    `evals/trigger_eval_set.json`: skill-creator's), or a YAML file named for trigger tests
-    (`trigger_tests.yaml`, not a `trigger-deploy.yml` workflow). Such a file is a cases file
-    whatever it holds."""
+    `evals/trigger_eval_set.json`: skill-creator's), or a YAML file named for trigger or
+    skill tests (`trigger_tests.yaml`, the skill-test action's `skill-tests.yaml`; not a
+    `trigger-deploy.yml` workflow). Such a file is a cases file whatever it holds."""
     name = PurePosixPath(path).name.lower()
     if name == CASES_FILE or name.endswith(f".{CASES_FILE}"):
         return True
     stem, _, suffix = name.rpartition(".")
+    if suffix in ("yaml", "yml") and "test" in stem.partition("skill")[2]:
+        return True
     after = stem.split("trigger", 1)[1] if "trigger" in stem else None
     if after is None:
         return False

@@ -42,7 +42,7 @@ def suite_mismatch(written_for: str | None, skill_id: str, bundled: bool) -> str
 
 LOOKED = (
     "files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
-    "*trigger*test*.yaml) anywhere",
+    "*trigger*test*.yaml, *skill*test*.yaml) anywhere",
     "each skill's folder and its evals/",
     "evals/ and tests/ folders (.txt prompts in their prompts/ folders)",
     "beside the skill folders and at the repo's top",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from activation._config import BEHAVIOR_MAX_TRIALS
@@ -67,7 +68,9 @@ def three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         tmp_path / "repo",
         {
             "skills/a/SKILL.md": skill("a"),
-            "skills/a/evals/evals.json": evals("a", '"files": ["AGENTS.md"], "expectations": ["x"]'),
+            "skills/a/evals/evals.json": evals(
+                "a", '"files": ["AGENTS.md"], "expectations": ["x"]'
+            ),
             "skills/b/SKILL.md": skill("b"),
             "skills/b/evals/evals.json": evals("b", '"expectations": ["b done"]'),
             "skills/c/SKILL.md": skill("c"),
@@ -104,10 +107,61 @@ def test_a_suite_that_cannot_be_read_leaves_its_skill_untested_and_the_others_ru
 def gate_request(*flags: str) -> tuple[int, int]:
     args, _settings = parse_request("changed", ChangedRequest, ["--base", "git:main", *flags])
     place = SkillPlace("skills/b/SKILL.md", "skills", "b")
-    request = behavior_request(args, Path("/repo"), GateRun("behavior", place, "skills/b/evals", ("b",)))
+    request = behavior_request(
+        args, Path("/repo"), GateRun("behavior", place, "skills/b/evals", ("b",))
+    )
     return request.trials, request.max_trials
 
 
 def test_changed_carries_its_trials_to_the_behavior_gates() -> None:
     assert gate_request("--trials", "1", "--max-trials", "2") == (1, 2)
     assert gate_request("--trials", "5") == (5, BEHAVIOR_MAX_TRIALS)
+
+
+RESEARCH = (
+    "---\nname: research\ndescription: Research a topic on the web and write a cited summary. "
+    "Use when asked to research something.\n---\n# Research\n"
+)
+NOTES = (
+    "---\nname: notes\ndescription: Keep meeting notes in a markdown file. Use when asked to "
+    "take notes.\n---\n# Notes\n"
+)
+SKILL_TESTS = """skill: toolkit:research
+model: haiku
+tests:
+  - id: research-web
+    prompt: Research the history of the bicycle and cite sources
+    should_trigger: true
+  - id: notes-not-research
+    prompt: Take notes of this meeting for me
+    should_trigger: false
+"""
+
+
+def test_the_skill_test_actions_file_beside_a_skill_is_found_and_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(
+        tmp_path / "repo",
+        {
+            "plugins/toolkit/.claude-plugin/plugin.json": '{"name": "toolkit"}',
+            "plugins/toolkit/skills/research/SKILL.md": RESEARCH,
+            "plugins/toolkit/skills/research/skill-tests.yaml": SKILL_TESTS,
+            "plugins/toolkit/skills/notes/SKILL.md": NOTES,
+        },
+    )
+    monkeypatch.chdir(root)
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "lint: checked 2 skills in plugins/toolkit/skills/ (frontmatter, the files each refers "
+        "to, what 5 agents list) and 1 case file (plugins/toolkit/skills/research/skill-tests"
+        ".yaml): 0 errors, 3 warnings"
+    )
+    report = tmp_path / "run.json"
+    argv = ["--model", "mock", "--skill-path", "plugins/toolkit/skills/research"]
+    assert main([*argv, "--json", str(report), "--no-summary"]) == 0
+    cases = orjson.loads(report.read_bytes())["cases"]
+    assert [(case["id"], case["should_activate"]) for case in cases] == [
+        ("research-web", True),
+        ("notes-not-research", False),
+    ]

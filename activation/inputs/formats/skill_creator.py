@@ -1,7 +1,9 @@
 """The trigger eval sets of Anthropic's skill-creator (`run_eval.py --eval-set`): a list of
 `{"query", "should_trigger"}`, the same list under an `evals` or `queries` key beside the
 `skill_name` it is about (as repos that keep one file per skill write it; `prompt` may stand
-for `query`), and an optional `expected_skill` naming a sibling, or null for no skill.
+for `query`), and an optional `expected_skill` naming a sibling, or null for no skill. The
+skill-test GitHub Action's `skill-tests.yaml` is the same rows under `tests`, beside the
+`skill` it is about (its `model` is the action's, not read).
 
 `should_trigger` is about the file's skill (the one measured): true says it should fire,
 false that it should not. `expected_skill` makes the case a routing case: the named skill
@@ -21,7 +23,7 @@ from activation.inputs.formats import SKILL_CREATOR
 from activation.inputs.formats.shape import Document, Fit, owner, reason, rows, share, text
 
 _PROMPT = ("query", "prompt")
-_LISTS = ("evals", "queries")
+_LISTS = ("evals", "queries", "tests")
 
 
 def _items(document: Document) -> list[Mapping[str, object]] | None:
