@@ -34,7 +34,8 @@ TRIGGERS = (
 )
 LOOKED = (
     "cases: looked in files named as cases (cases.json, *.cases.json, *trigger*eval*.json, "
-    "*trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's folder and its evals/; evals/ and tests/ "
+    "*trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's folder and its evals/; "
+    "evals/ and tests/ "
     "folders (.txt prompts in their prompts/ folders); beside the skill folders and at the "
     "repo's top"
 )

@@ -406,7 +406,8 @@ def test_a_suite_written_for_another_skill_warns_in_one_line(
     assert capsys.readouterr().err == (
         f"activation: error: no cases for {SKILL_ID}: --cases was not given, "
         "none about it were found (looked in files named as cases (cases.json, *.cases.json, "
-        "*trigger*eval*.json, *trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's folder and its evals/; "
+        "*trigger*eval*.json, *trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's "
+        "folder and its evals/; "
         "evals/ and tests/ folders (.txt prompts in their prompts/ folders); beside the skill "
         "folders and at the repo's top), and the bundled suite is only for auth0:auth0; "
         f"pass --cases FILE with cases for {SKILL_ID} (docs/formats.md)\n"

@@ -91,7 +91,8 @@ def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
     assert capsys.readouterr().err == (
         "activation: error: no cases for refunds-desk: --cases was not given, "
         "none about it were found (looked in files named as cases (cases.json, *.cases.json, "
-        "*trigger*eval*.json, *trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's folder and its evals/; "
+        "*trigger*eval*.json, *trigger*test*.yaml, *skill*test*.yaml) anywhere; each skill's "
+        "folder and its evals/; "
         "evals/ and tests/ folders (.txt prompts in their prompts/ folders); beside the skill "
         "folders and at the repo's top), and the bundled suite is only for auth0:auth0; "
         "pass --cases FILE with cases for refunds-desk (docs/formats.md)\n"
