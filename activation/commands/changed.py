@@ -152,8 +152,8 @@ def find_suites(
     foreign = {suite.folder: suite.line for suite in found.foreign}
     foreign.update(_ignored_suites(repo, skills))
     unreadable = _unreadable_suites(repo, [*found.suites, *(file.path for file in found.behavior)])
-    for path, line in unreadable.items():
-        foreign[path if path in found.suites else posixpath.dirname(path)] = line
+    for suite, line in unreadable.items():
+        foreign[suite if suite in found.suites else posixpath.dirname(suite)] = line
     suites = found.suites - set(unreadable)
     behavior = [file for file in found.behavior if file.path not in unreadable]
     return match_suites(skills, cases, suites, behavior, foreign), found
