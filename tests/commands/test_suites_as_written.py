@@ -15,6 +15,7 @@ from activation._config import BEHAVIOR_MAX_TRIALS
 from activation.commands.changed import behavior_request
 from activation.commands.main import main
 from activation.commands.requests import ChangedRequest, parse_request
+from activation.graders.judge import Judge
 from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.change_plan import GateRun
 from activation.inputs.changes import SkillPlace
@@ -56,9 +57,8 @@ def test_an_assertion_may_write_its_text_as_check(tmp_path: Path) -> None:
         },
     )
     (case,) = load_behavior_suite(root / "skills/b/evals").cases
-    assert [(grader.description, getattr(grader, "question", None)) for grader in case.graders] == [
-        ("mentions", "Do the files meet this expectation?\n- The output mentions b")
-    ]
+    question = "Do the files meet this expectation?\n- The output mentions b"
+    assert case.graders == (Judge(description="mentions", question=question),)
 
 
 @pytest.fixture
