@@ -152,11 +152,14 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     read with its whole tree (Stage C) is written as that tree, bodies and references too.
 
     Returns the copy's root, which keeps the folder's name (the agent falls back to it for
-    the plugin name, so the skill ids stay the same). Symlinks are copied as the files they
+    the plugin name, so the skill ids stay the same); a repo's root skill is named by its
+    `name`, never by the checkout's folder (the agents key a skill folder by its name).
+    Symlinks are copied as the files they
     point to, so writing the copy can never write through a link into the user's repo;
     `.git` and each skill's `evals/` are skipped.
     """
-    copy_root = dest_parent / target.plugin_root.name
+    root_skill = target.skill_path.parent == Path()
+    copy_root = dest_parent / (target.skill_name if root_skill else target.plugin_root.name)
     if variant.tree:
         write_tree(variant.tree, copy_root)
         root = target.plugin_root.relative_to(target.repo)

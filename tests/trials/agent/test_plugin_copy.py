@@ -379,6 +379,22 @@ def test_a_skills_folder_is_copied_as_a_folder_of_skills(private_tmp: Path, tmp_
     }
 
 
+def test_a_root_skill_is_copied_under_its_name_not_the_checkouts(tmp_path: Path) -> None:
+    repo = tmp_path / "checkout"
+    repo.mkdir()
+    text = "---\nname: app-review\ndescription: old\n---\nbody\n"
+    (repo / "SKILL.md").write_text(text)
+    (repo / "references").mkdir()
+    (repo / "references" / "rules.md").write_text("rules\n")
+    target = Target(repo, Path("SKILL.md"), repo, None, "app-review")
+    copy = make_set_copy(target, Variant("c", "new", text, "c"), tmp_path / "out")
+    assert copy == tmp_path / "out" / "app-review"
+    assert snapshot(copy) == {
+        "SKILL.md": b"---\nname: app-review\ndescription: new\n---\nbody\n",
+        "references/rules.md": b"rules\n",
+    }
+
+
 def test_the_catalog_is_copied_as_user_skills_and_plugins(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog"
     files = {
