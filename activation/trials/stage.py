@@ -11,12 +11,12 @@ the modules are imported only then, and import nothing heavy themselves.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from activation._models import Inputs, RunOutcome, RunSpec, VariantName
+from activation._registry import registered
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 
@@ -176,8 +176,5 @@ STAGE_MODULES: Mapping[str, str] = {
 
 
 def stage_named(name: str) -> Stage:
-    module = STAGE_MODULES.get(name)
-    if module is None:
-        raise KeyError(f"no stage {name!r}")
-    stage: Stage = importlib.import_module(module).STAGE
+    stage: Stage = registered(STAGE_MODULES, name, "STAGE", KeyError(f"no stage {name!r}"))
     return stage

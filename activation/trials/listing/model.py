@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
@@ -203,6 +203,39 @@ _XML_ENTRY = re.compile(r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</des
 XML_OPEN = "<available_skills>"
 XML_CLOSE = "</available_skills>"
 """The tags around the skills of a listing written as XML."""
+
+
+def xml_skill(skill_id: str, name: str, description: str, location: str, source: Source) -> Entry:
+    """One skill of an Agent Skills XML listing, whole: five lines, its `<name>`,
+    `<description>` and `<location>` as given (an agent that escapes escapes first)."""
+    line = "\n".join(
+        [
+            "  <skill>",
+            f"    <name>{name}</name>",
+            f"    <description>{description}</description>",
+            f"    <location>{location}</location>",
+            "  </skill>",
+        ]
+    )
+    return Entry(id=skill_id, line=line, state="full", source=source, full_line=line, shown=name)
+
+
+def xml_listing(intro: str, entries: tuple[Entry, ...], empty: str = "") -> Listing:
+    """An XML listing with no cut and no budget (`intro`, then the entries between
+    `XML_OPEN` and `XML_CLOSE`, one a line): its width is its length in characters."""
+    draft = Listing(
+        heading=f"{intro}\n{XML_OPEN}",
+        entries=entries,
+        budget=UNBOUNDED,
+        width=0,
+        full_width=0,
+        separator="\n",
+        closing=f"\n{XML_CLOSE}",
+        empty=empty,
+        unit="characters",
+    )
+    size = len(draft.text)
+    return replace(draft, width=size, full_width=size)
 
 
 def xml_entries(text: str) -> Menu:
