@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, get_args
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 Source = Literal["user", "project", "plugin", "builtin"]
 """Where the agent found a skill: the user's own skills folder, the project's, a plugin, or
@@ -169,6 +172,23 @@ class Listing:
 def packaged(package: str, name: str) -> str:
     """A data file of an agent's package: the facts of the CLI version it was measured on."""
     return files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+Rules = TypeVar("Rules", bound="DataclassInstance")
+
+
+def rules_from(cls: type[Rules], tables: Sequence[Mapping[str, Any]], **computed: Any) -> Rules:
+    """An agent's rules record (a dataclass of one CLI version's facts) from its data file:
+    each field not `computed` is the value under the field's own name in the first of
+    `tables` (the file's tables) that has it; KeyError names a field none has."""
+    values = dict(computed)
+    for field in fields(cls):
+        if field.name not in values:
+            table = next((table for table in tables if field.name in table), None)
+            if table is None:
+                raise KeyError(field.name)
+            values[field.name] = table[field.name]
+    return cls(**values)
 
 
 def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:

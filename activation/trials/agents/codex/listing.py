@@ -64,6 +64,7 @@ from activation.trials.listing.model import (
     Shipped,
     Source,
     packaged,
+    rules_from,
 )
 from activation.trials.listing.visibility import (
     Visibility,
@@ -120,21 +121,10 @@ class CodexRules:
         order = tuple(data["scope_order"])
         if sorted(order) != sorted(SCOPES):
             raise ValueError(f"scope_order must name each of {SCOPES} once")
-        return cls(
-            version=data["version"],
-            opening=data["opening"],
-            roots_heading=data["roots_heading"],
-            entries_heading=data["entries_heading"],
-            closing=data["closing"],
-            description_cut=data["description_cut"],
-            ellipsis=data["ellipsis"],
-            name_limit=data["name_limit"],
+        return rules_from(
+            cls,
+            (data, budget),
             scope_order=order,
-            percent=budget["percent"],
-            bytes_per_token=budget["bytes_per_token"],
-            fallback_context_window=budget["fallback_context_window"],
-            default_model=budget["default_model"],
-            context_windows=dict(budget["context_windows"]),
             how_to_use_heading=how["heading"],
             how_to_use_models=frozenset(how["models"]),
             how_to_use=how["text"],

@@ -49,6 +49,7 @@ from activation.trials.listing.model import (
     builtin_skill,
     escape_xml,
     packaged,
+    rules_from,
     xml_entries,
 )
 from activation.trials.listing.visibility import (
@@ -79,20 +80,16 @@ class CopilotRules:
     @classmethod
     def from_toml(cls, text: str) -> CopilotRules:
         data = tomllib.loads(text)
-        builtins = tuple(
-            builtin_skill(item["name"], item["description"], name=item["name"])
-            for item in data["builtin"]
-        )
-        return cls(
-            version=data["version"],
-            opening=data["opening"],
-            closing=data["closing"],
-            locations=dict(data["location"]),
+        return rules_from(
+            cls,
+            (data, data["budget"], data["rules"]),
+            locations=data["location"],
             budget=data["budget"]["characters"],
-            overflow=data["budget"]["overflow"],
-            description_limit=data["rules"]["description_limit"],
             name_pattern=re.compile(data["rules"]["name_pattern"]),
-            builtins=builtins,
+            builtins=tuple(
+                builtin_skill(item["name"], item["description"], name=item["name"])
+                for item in data["builtin"]
+            ),
         )
 
 

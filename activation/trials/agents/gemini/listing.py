@@ -44,6 +44,7 @@ from activation.trials.listing.model import (
     Menu,
     Shipped,
     packaged,
+    rules_from,
     xml_entries,
     xml_listing,
     xml_skill,
@@ -77,17 +78,10 @@ class GeminiRules:
     @classmethod
     def from_toml(cls, text: str) -> GeminiRules:
         data = tomllib.loads(text)
-        discovery = data["discovery"]
-        return cls(
-            version=data["version"],
-            heading=data["heading"],
-            intro_modern=data["intro_modern"],
-            intro_legacy=data["intro_legacy"],
+        return rules_from(
+            cls,
+            (data, data["discovery"]),
             modern_pattern=re.compile(data["modern_pattern"]),
-            custom_prefix=data["custom_prefix"],
-            aliases=dict(data["aliases"]),
-            sanitized=discovery["sanitized"],
-            replacement=discovery["replacement"],
             builtins=tuple(
                 Shipped(item["name"], item["description"], f"{item['folder']}/SKILL.md")
                 for item in data["builtin"]
