@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from activation._models import Inputs, RunOutcome, RunSpec, VariantName
-from activation._registry import registered
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 
@@ -176,5 +175,7 @@ STAGE_MODULES: Mapping[str, str] = {
 
 
 def stage_named(name: str) -> Stage:
+    from activation._registry import registered
+
     stage: Stage = registered(STAGE_MODULES, name, "STAGE", KeyError(f"no stage {name!r}"))
     return stage
