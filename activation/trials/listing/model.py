@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, get_args
@@ -189,6 +190,12 @@ def rules_from(cls: type[Rules], tables: Sequence[Mapping[str, Any]], **computed
                 raise KeyError(field.name)
             values[field.name] = table[field.name]
     return cls(**values)
+
+
+def rules_file(read: Callable[[str], Rules], package: str, name: str) -> Callable[[], Rules]:
+    """An agent's `packaged_rules`: its data file `name` (`packaged`), `read` into its
+    rules record once: the rules of the CLI version its package was measured against."""
+    return cache(lambda: read(packaged(package, name)))
 
 
 def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:

@@ -79,7 +79,7 @@ from activation.trials.listing.model import (
     Menu,
     Placement,
     builtin_skill,
-    packaged,
+    rules_file,
     rules_from,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
@@ -124,10 +124,7 @@ class ListingRules:
         )
 
 
-@cache
-def packaged_rules() -> ListingRules:
-    """The rules of the CLI version this package was measured against."""
-    return ListingRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(ListingRules.from_toml, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

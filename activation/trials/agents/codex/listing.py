@@ -49,7 +49,6 @@ import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -63,7 +62,7 @@ from activation.trials.listing.model import (
     Menu,
     Shipped,
     Source,
-    packaged,
+    rules_file,
     rules_from,
 )
 from activation.trials.listing.visibility import (
@@ -132,10 +131,7 @@ class CodexRules:
         )
 
 
-@cache
-def packaged_rules() -> CodexRules:
-    """The rules of the CLI version this package was measured against."""
-    return CodexRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(CodexRules.from_toml, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

@@ -38,7 +38,6 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
@@ -48,7 +47,7 @@ from activation.trials.listing.model import (
     Menu,
     builtin_skill,
     escape_xml,
-    packaged,
+    rules_file,
     rules_from,
     xml_entries,
 )
@@ -93,10 +92,7 @@ class CopilotRules:
         )
 
 
-@cache
-def packaged_rules() -> CopilotRules:
-    """The rules of the CLI version this package was measured against."""
-    return CopilotRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(CopilotRules.from_toml, __package__, DATA_FILE)
 
 
 def escape(text: str) -> str:

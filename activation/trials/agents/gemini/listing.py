@@ -32,7 +32,6 @@ import shutil
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from activation._models import Inputs
@@ -43,7 +42,7 @@ from activation.trials.listing.model import (
     Listing,
     Menu,
     Shipped,
-    packaged,
+    rules_file,
     rules_from,
     xml_entries,
     xml_listing,
@@ -89,10 +88,7 @@ class GeminiRules:
         )
 
 
-@cache
-def packaged_rules() -> GeminiRules:
-    """The rules of the CLI version this package was measured against."""
-    return GeminiRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(GeminiRules.from_toml, __package__, DATA_FILE)
 
 
 def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:

@@ -56,7 +56,7 @@ from activation.trials.listing.model import (
     Listing,
     Menu,
     escape_xml,
-    packaged,
+    rules_file,
     xml_entries,
     xml_listing,
     xml_skill,
@@ -96,10 +96,7 @@ class OpenCodeRules:
         )
 
 
-@cache
-def packaged_rules() -> OpenCodeRules:
-    """The rules of the CLI version this package was measured against."""
-    return OpenCodeRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(OpenCodeRules.from_toml, __package__, DATA_FILE)
 
 
 @dataclass(frozen=True)
