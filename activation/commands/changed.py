@@ -16,7 +16,7 @@ import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from activation import __version__
 from activation._errors import InputError
@@ -202,23 +202,26 @@ def prepare(
 ) -> Gate | None:
     """Read and check one gate's inputs and cells: an InputError here stops the command
     before any model call. None: `--only` names none of the gate's cases."""
-    if run.kind == "activation":
-        return _activation(session, args, stages, repo, cwd, run)
-    return _behavior(session, args, stages, repo, cwd, run)
+    read = _activation if run.kind == "activation" else _behavior
+    return read(_Command(session, args, stages, repo, cwd), run)
 
 
-def _activation(
-    session: Session,
-    args: ChangedRequest,
-    stages: Stages | None,
-    repo: Path,
-    cwd: Path,
-    run: GateRun,
-) -> Gate | None:
+class _Command(NamedTuple):
+    """What each gate of one `changed` command is read with."""
+
+    session: Session
+    args: ChangedRequest
+    stages: Stages | None
+    repo: Path
+    cwd: Path
+
+
+def _activation(command: _Command, run: GateRun) -> Gate | None:
     from activation.commands.run import run_warnings
     from activation.commands.runner import cells_from, inputs_from, stage_of
     from activation.inputs.repo_cases import load_given
 
+    session, args, stages, repo, cwd = command
     cases = [repo / path for path in run.files or (run.suite,)]
     only = chosen(args.only, [case.id for case in load_given(cases, cwd).cases])
     if only == ():
@@ -289,14 +292,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
     )
 
 
-def _behavior(
-    session: Session,
-    args: ChangedRequest,
-    stages: Stages | None,
-    repo: Path,
-    cwd: Path,
-    run: GateRun,
-) -> Gate | None:
+def _behavior(command: _Command, run: GateRun) -> Gate | None:
     from activation.commands.behavior import behavior_cells, refuse_unsound
     from activation.inputs.behavior_load import (
         load_behavior_inputs,
@@ -305,6 +301,7 @@ def _behavior(
     )
     from activation.trials.stage import stage_named
 
+    session, args, stages, repo, cwd = command
     suite = repo / run.suite
     only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
     if only == ():

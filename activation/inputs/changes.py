@@ -29,13 +29,11 @@ from activation.inputs.target import (
     ROOT_SKILL,
     SKILL_FILE_NAME,
     MarketplacePlugin,
-    fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
-    nested_skills_folder,
     plugin_name_from_manifest,
-    plugin_root_candidates,
     root_skill_name,
+    set_root,
     skills_folder,
 )
 from activation.inputs.variants import decode_skill
@@ -149,22 +147,20 @@ def _served(tree: Tree) -> list[MarketplacePlugin]:
 def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
     """The skill's plugin name as load.find_set finds it, from the tree's marketplace file
     and manifests (None: a skills folder, whose ids are bare names)."""
-    if nested_skills_folder(skill_path):
+    found = set_root(skill_path, lambda: _served(tree),
+                     lambda folder: (folder / MANIFEST).as_posix() in tree)  # fmt: skip
+    if found.served is not None:
+        return found.served.name
+    if not found.plugin:
         return None
-    plugin = marketplace_plugin(PurePath(skill_path), _served(tree))
-    if plugin is not None:
-        return plugin.name
-    for folder in plugin_root_candidates(skill_path):
-        manifest = (folder / MANIFEST).as_posix()
-        if manifest in tree:
-            try:
-                data = orjson.loads(tree[manifest])
-            except orjson.JSONDecodeError:
-                raise InputError(f"{manifest}: the plugin manifest is not valid JSON") from None
-            return plugin_name_from_manifest(data, folder.name, manifest)
-    if skill_path.parts[:1] != (PLUGINS_DIR,) and skills_folder(skill_path) is not None:
-        return None
-    return fallback_plugin_root(skill_path).name
+    manifest = (found.root / MANIFEST).as_posix()
+    if manifest not in tree:
+        return found.root.name
+    try:
+        data = orjson.loads(tree[manifest])
+    except orjson.JSONDecodeError:
+        raise InputError(f"{manifest}: the plugin manifest is not valid JSON") from None
+    return plugin_name_from_manifest(data, found.root.name, manifest)
 
 
 def _root_place(tree: Tree, folder: str) -> SkillPlace:

@@ -41,14 +41,11 @@ from activation.inputs.target import (
     SKILL_FILE_NAME,
     MarketplacePlugin,
     choose_default_skill,
-    fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
-    nested_skills_folder,
     plugin_name_from_manifest,
-    plugin_root_candidates,
     root_skill_name,
-    skills_folder,
+    set_root,
 )
 from activation.inputs.variants import (
     decode_skill,
@@ -335,10 +332,9 @@ def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None, tuple[Path
     `.claude/skills`/`.agents/skills`, are sets of their own whatever plugin surrounds them."""
     if PurePath(skill_path) == ROOT_SKILL:
         return repo, None, (skill_path,)
-    if nested_skills_folder(skill_path):
-        return repo / skill_path.parent.parent, None, ()
-    served = read_marketplace(repo)
-    plugin = marketplace_plugin(PurePath(skill_path), served)
+    found = set_root(skill_path, lambda: read_marketplace(repo),
+                     lambda folder: (repo / folder / MANIFEST).is_file())  # fmt: skip
+    plugin = found.served
     if plugin is not None:
         members = (
             ()
@@ -346,19 +342,9 @@ def find_set(repo: Path, skill_path: Path) -> tuple[Path, str | None, tuple[Path
             else tuple(Path(path) for path in find_skill_files(repo) if plugin.holds(path))
         )
         return repo / plugin.root, plugin.name, members
-    with_manifest = (
-        folder
-        for folder in plugin_root_candidates(skill_path)
-        if (repo / folder / MANIFEST).is_file()
-    )
-    root = next(with_manifest, None)
-    if root is None:
-        under_plugins = skill_path.parts[:1] == (PLUGINS_DIR,)
-        folder = None if under_plugins else skills_folder(skill_path)
-        if folder is not None:
-            return repo / folder, None, ()
-        root = fallback_plugin_root(skill_path)
-    return repo / root, read_plugin_name(repo / root), ()
+    if not found.plugin:
+        return repo / found.root, None, ()
+    return repo / found.root, read_plugin_name(repo / found.root), ()
 
 
 def read_plugin_name(plugin_root: Path) -> str:

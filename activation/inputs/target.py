@@ -12,7 +12,7 @@ skill path. Pure: load.py does the disk work.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -233,3 +233,39 @@ def marketplace_plugin(
 ) -> MarketplacePlugin | None:
     """The first plugin of the marketplace that loads the skill at `skill_path`."""
     return next((plugin for plugin in plugins if plugin.holds(skill_path)), None)
+
+
+@dataclass(frozen=True)
+class SetRoot:
+    """Where a skill's set is: a plugin's root (`plugin`), served by the repo's marketplace
+    (`served`, its entry) or not, or a skills folder (ids are bare names)."""
+
+    root: PurePath
+    plugin: bool
+    served: MarketplacePlugin | None = None
+
+
+def set_root(
+    skill_path: PurePath,
+    served: Callable[[], Sequence[MarketplacePlugin]],
+    has_manifest: Callable[[PurePath], bool],
+) -> SetRoot:
+    """The set of the skill at `skill_path` (not the root SKILL.md), on disk or in a git tree
+    alike: a project's `.claude/skills`/`.agents/skills` folder; else the plugin of the
+    marketplace (`served`, read only then) that loads it; else the nearest ancestor holding a
+    plugin manifest (`has_manifest`); else a skills folder; else the layout's fallback
+    plugin root."""
+    if nested_skills_folder(skill_path):
+        return SetRoot(skill_path.parent.parent, plugin=False)
+    plugin = marketplace_plugin(PurePath(skill_path), served())
+    if plugin is not None:
+        return SetRoot(PurePath(plugin.root), plugin=True, served=plugin)
+    manifests = (folder for folder in plugin_root_candidates(skill_path) if has_manifest(folder))
+    root = next(manifests, None)
+    if root is None:
+        under_plugins = skill_path.parts[:1] == (PLUGINS_DIR,)
+        folder = None if under_plugins else skills_folder(skill_path)
+        if folder is not None:
+            return SetRoot(folder, plugin=False)
+        root = fallback_plugin_root(skill_path)
+    return SetRoot(root, plugin=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, Self
+from typing import Any, Generic, Protocol, Self, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import anyio
@@ -135,6 +135,30 @@ class Backend(Protocol):
         trial, never an exception, except AuthError and ApiUnreachable, which no later trial
         could survive."""
         ...
+
+
+class Opens(Protocol):
+    async def __aenter__(self) -> Any: ...
+
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+
+Inner = TypeVar("Inner", bound=Opens)
+
+
+class Wrapper(Generic[Inner]):
+    """A backend over one thing it sends through (another backend, a provider's client):
+    entering the backend enters `inner`, leaving it leaves `inner`."""
+
+    def __init__(self, inner: Inner) -> None:
+        self.inner = inner
+
+    async def __aenter__(self) -> Self:
+        await self.inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.inner.__aexit__(*exc_info)
 
 
 def request_digest(

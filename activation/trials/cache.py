@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Protocol, Self
+from typing import Any, Protocol
 
 import msgspec
 
 from activation._models import Grade, Trial, TrialKey, Usage
-from activation.trials.backend import Backend, Round
+from activation.trials.backend import Backend, Round, Wrapper
 
 MISSING_TRANSCRIPT = "the transcript of the run that produced it is gone"
 
@@ -74,21 +74,14 @@ def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial 
     return dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
 
 
-class CachedBackend:
+class CachedBackend(Wrapper[Backend]):
     """`inner` with its successful trials kept in `store` and served from it; `target` is
     the measured skill's id, which a reused answer is judged against."""
 
     def __init__(self, inner: Backend, store: Store, target: str) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.store = store
         self.target = target
-
-    async def __aenter__(self) -> Self:
-        await self.inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.inner.__aexit__(*exc_info)
 
     def cache_key(self, key: TrialKey) -> str | None:
         return self.inner.cache_key(key)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Self, TypeVar
 
 import anyio
@@ -71,26 +72,19 @@ def fake_trial(
     return key.fired((target,) if answer else (), target, evidence, usage)
 
 
+@dataclass(eq=False)
 class FakeBackend:
     """`request`, when given, names what each trial asks, so its answers are cached like a
     real backend's (a test then sees a second run served from the cache); `target`, when
     given, is the measured skill's id, so its trials record what fired."""
 
-    def __init__(
-        self,
-        script: Script,
-        latency: float = 0.0,
-        cost: float = 0.0,
-        request: Request | None = None,
-        target: str | None = None,
-    ) -> None:
-        self.script = script
-        self.target = target
-        self.latency = latency
-        self.cost = cost
-        """US dollars each answered trial costs (an error trial costs nothing)."""
-        self.request = request
-        self.calls = 0
+    script: Script
+    latency: float = 0.0
+    cost: float = 0.0
+    """US dollars each answered trial costs (an error trial costs nothing)."""
+    request: Request | None = None
+    target: str | None = None
+    calls: int = field(default=0, init=False)
 
     async def __aenter__(self) -> Self:
         return self

@@ -11,7 +11,6 @@ the modules are imported only then, and import nothing heavy themselves.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -176,8 +175,7 @@ STAGE_MODULES: Mapping[str, str] = {
 
 
 def stage_named(name: str) -> Stage:
-    module = STAGE_MODULES.get(name)
-    if module is None:
-        raise KeyError(f"no stage {name!r}")
-    stage: Stage = importlib.import_module(module).STAGE
+    from activation._registry import registered
+
+    stage: Stage = registered(STAGE_MODULES, name, "STAGE", KeyError(f"no stage {name!r}"))
     return stage

@@ -12,12 +12,14 @@ from activation._models import Target
 from activation.inputs.load import resolve_target
 from activation.inputs.target import (
     MarketplacePlugin,
+    SetRoot,
     choose_default_skill,
     fallback_plugin_root,
     marketplace_plugin,
     marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    set_root,
 )
 from tests.support.skill_repo import SkillRepos
 
@@ -447,6 +449,25 @@ def test_plugin_root_candidates_are_nearest_first() -> None:
         PurePath("a"),
         PurePath(),
     ]
+
+
+def test_set_root_reads_the_marketplace_only_past_a_project_skills_folder() -> None:
+    asked: list[bool] = []
+
+    def served() -> list[MarketplacePlugin]:
+        asked.append(True)
+        return marketplace_plugins({"plugins": [{"name": "kit", "source": "./tools/kit"}]})
+
+    def found(skill_path: str) -> SetRoot:
+        return set_root(PurePath(skill_path), served, {PurePath("plugins/p")}.__contains__)
+
+    nested = found("tools/kit/.claude/skills/s/SKILL.md")
+    assert (nested, asked) == (SetRoot(PurePath("tools/kit/.claude/skills"), plugin=False), [])
+    kit = MarketplacePlugin("kit", PurePath("tools/kit"), (), True)
+    assert found("tools/kit/skills/s/SKILL.md") == SetRoot(kit.root, plugin=True, served=kit)
+    assert found("plugins/p/skills/s/SKILL.md") == SetRoot(PurePath("plugins/p"), plugin=True)
+    assert found("skills/s/SKILL.md") == SetRoot(PurePath("skills"), plugin=False)
+    assert found("plugins/q/skills/s/SKILL.md") == SetRoot(PurePath("plugins/q"), plugin=True)
 
 
 def test_choose_default_skill_takes_the_only_one() -> None:

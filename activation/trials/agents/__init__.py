@@ -7,9 +7,8 @@ and an agent's heavy parts are imported only when a run asks for them.
 
 from __future__ import annotations
 
-import importlib
-
 from activation._errors import InputError
+from activation._registry import registered
 from activation.trials.agents.record import Agent
 
 REGISTRY: dict[str, str] = {
@@ -28,10 +27,8 @@ def known() -> tuple[str, ...]:
 
 def agent_named(name: str) -> Agent:
     """The record of `name`; InputError for an agent this tool does not know."""
-    module = REGISTRY.get(name)
-    if module is None:
-        raise InputError(f"unknown agent {name!r}: one of {', '.join(REGISTRY)}")
-    agent: Agent = importlib.import_module(module).AGENT
+    unknown = InputError(f"unknown agent {name!r}: one of {', '.join(REGISTRY)}")
+    agent: Agent = registered(REGISTRY, name, "AGENT", unknown)
     return agent
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, Self
+from typing import Any
 
 from activation._models import Trial, TrialKey
-from activation.trials.backend import Round, request_digest
+from activation.trials.backend import Round, Wrapper, request_digest
 from activation.trials.classifier.answer import parse_answer
 from activation.trials.classifier.prompt import Requests
 from activation.trials.providers.asking import Answer, Provider, Throttled, call, ignored
@@ -34,29 +34,22 @@ def trial_of(key: TrialKey, requests: Requests, target_id: str,
     return key.fired(names, target_id, f"chose {', '.join(names) or 'nothing'}", answer.usage)
 
 
-class ClassifierBackend:
-    """The Stage A backend over one provider (the Messages API, or the mock)."""
+class ClassifierBackend(Wrapper[Provider]):
+    """The Stage A backend over one provider (`inner`: the Messages API, or the mock)."""
 
     def __init__(self, requests: Requests, provider: Provider, target_id: str) -> None:
+        super().__init__(provider)
         self.requests = requests
-        self.provider = provider
         self.target_id = target_id
-
-    async def __aenter__(self) -> Self:
-        await self.provider.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.provider.__aexit__(*exc_info)
 
     def cache_key(self, key: TrialKey) -> str:
         """The trial's cache key, from the very request `run` sends."""
-        return request_digest(self.provider.kind, self.requests.request(key), key)
+        return request_digest(self.inner.kind, self.requests.request(key), key)
 
     async def run_round(self, round: Round) -> None:
         await round.each(partial(self.run, throttled=round.slots.throttled))
 
     async def run(self, key: TrialKey, throttled: Throttled = ignored) -> Trial:
         read = partial(chosen, names=self.requests.names)
-        answer = await call(self.provider, self.requests.request(key), read, throttled=throttled)
+        answer = await call(self.inner, self.requests.request(key), read, throttled=throttled)
         return trial_of(key, self.requests, self.target_id, answer)

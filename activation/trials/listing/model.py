@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, get_args
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 Source = Literal["user", "project", "plugin", "builtin"]
 """Where the agent found a skill: the user's own skills folder, the project's, a plugin, or
@@ -171,6 +175,29 @@ def packaged(package: str, name: str) -> str:
     return files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+Rules = TypeVar("Rules", bound="DataclassInstance")
+
+
+def rules_from(cls: type[Rules], tables: Sequence[Mapping[str, Any]], **computed: Any) -> Rules:
+    """An agent's rules record (a dataclass of one CLI version's facts) from its data file:
+    each field not `computed` is the value under the field's own name in the first of
+    `tables` (the file's tables) that has it; KeyError names a field none has."""
+    values = dict(computed)
+    for field in fields(cls):
+        if field.name not in values:
+            table = next((table for table in tables if field.name in table), None)
+            if table is None:
+                raise KeyError(field.name)
+            values[field.name] = table[field.name]
+    return cls(**values)
+
+
+def rules_file(read: Callable[[str], Rules], package: str, name: str) -> Callable[[], Rules]:
+    """An agent's `packaged_rules`: its data file `name` (`packaged`), `read` into its
+    rules record once: the rules of the CLI version its package was measured against."""
+    return cache(lambda: read(packaged(package, name)))
+
+
 def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:
     """One of the agent's own skills, as its listing shows it: its id is its folder too."""
     return ListedSkill(id=skill_id, folder=skill_id, source="builtin", description=description,
@@ -203,6 +230,39 @@ _XML_ENTRY = re.compile(r"<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</des
 XML_OPEN = "<available_skills>"
 XML_CLOSE = "</available_skills>"
 """The tags around the skills of a listing written as XML."""
+
+
+def xml_skill(skill_id: str, name: str, description: str, location: str, source: Source) -> Entry:
+    """One skill of an Agent Skills XML listing, whole: five lines, its `<name>`,
+    `<description>` and `<location>` as given (an agent that escapes escapes first)."""
+    line = "\n".join(
+        [
+            "  <skill>",
+            f"    <name>{name}</name>",
+            f"    <description>{description}</description>",
+            f"    <location>{location}</location>",
+            "  </skill>",
+        ]
+    )
+    return Entry(id=skill_id, line=line, state="full", source=source, full_line=line, shown=name)
+
+
+def xml_listing(intro: str, entries: tuple[Entry, ...], empty: str = "") -> Listing:
+    """An XML listing with no cut and no budget (`intro`, then the entries between
+    `XML_OPEN` and `XML_CLOSE`, one a line): its width is its length in characters."""
+    draft = Listing(
+        heading=f"{intro}\n{XML_OPEN}",
+        entries=entries,
+        budget=UNBOUNDED,
+        width=0,
+        full_width=0,
+        separator="\n",
+        closing=f"\n{XML_CLOSE}",
+        empty=empty,
+        unit="characters",
+    )
+    size = len(draft.text)
+    return replace(draft, width=size, full_width=size)
 
 
 def xml_entries(text: str) -> Menu:

@@ -181,3 +181,34 @@ def beside_builtins(
         else seen
         for seen in verdicts
     )
+
+
+def whole_or_hidden(
+    skills: Sequence[ListedSkill],
+    listing: Listing,
+    name_of: Callable[[ListedSkill], str | None],
+    hidden_rule: Callable[[ListedSkill], str],
+    beside: tuple[Collection[str], Callable[[str], str]],
+    load_rule: str = "",
+) -> tuple[Visibility, ...]:
+    """The verdicts of an agent that cuts nothing and has no budget: a skill is listed whole,
+    or hidden (`hidden_rule` says why) when the agent skips its file (`name_of` None) or a
+    later skill takes the name it is listed by (`name_of`). `beside` is the agent's built-ins
+    and what it does with a skill named like one (`beside_builtins`); `load_rule`, what this
+    tool opens for a listed skill to be loaded."""
+    winner: dict[str, ListedSkill] = {}
+    for skill in skills:
+        name = name_of(skill)
+        if name is not None:
+            winner[name] = skill
+    out = []
+    for skill in skills:
+        chars = len(skill.description) if isinstance(skill.description, str) else 0
+        entry = listing.entry(skill.id)
+        if entry is None or winner.get(entry.name) is not skill:
+            out.append(hidden(skill.id, chars, hidden_rule(skill)))
+        else:
+            seen = from_entry(entry, chars, chars, listing, "", "")
+            out.append(replace(seen, load_rule=load_rule))
+    builtins, says = beside
+    return beside_builtins(out, skills, builtins, lambda skill: str(name_of(skill)), says)

@@ -13,13 +13,13 @@ comes with the client (`asker`).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from activation import _config
 from activation._errors import InputError
 from activation._models import ModelRef, Prices
+from activation._registry import registered
 from activation.trials.providers.asking import Provider as Asker
 
 
@@ -97,10 +97,9 @@ def parse_model(model: str) -> ModelRef:
 
 
 def provider_named(name: str) -> ModelProvider:
-    module = PROVIDER_MODULES.get(name)
-    if module is None:
-        raise KeyError(f"no model provider {name!r}")
-    provider: ModelProvider = importlib.import_module(module).PROVIDER
+    provider: ModelProvider = registered(
+        PROVIDER_MODULES, name, "PROVIDER", KeyError(f"no model provider {name!r}")
+    )
     return provider
 
 
@@ -136,9 +135,31 @@ class PricedModels:
     batches = False
     free: str | None = None
     proposes = True
+    key_variables: tuple[str, ...]
+    url_variable: str | None
+    sdk: tuple[str, str]
+    """Its SDK's module and the extra that installs it."""
+    whom: str
+    """What needs the SDK and the key, in a one-line error ("an openai: model")."""
 
     def check(self, model: ModelRef) -> None:
         needs_id(model)
+
+    def preflight(self, *, calls: bool) -> None:
+        """Its SDK; with `calls`, its credentials (`require_credentials`) and a reachable
+        base URL."""
+        from activation.trials import api_check
+
+        api_check.require_package(*self.sdk, self.whom)
+        if calls:
+            self.require_credentials()
+            api_check.check_reachable(str(self.url_variable))
+
+    def require_credentials(self) -> None:
+        """A key in one of `key_variables`, else a one-line InputError."""
+        from activation.trials import api_check
+
+        api_check.require_key(self.key_variables, f" for {self.whom}")
 
     def count_tokens(self, requests: Sequence[dict[str, Any]], limit: int) -> list[int]:
         raise Uncounted(NO_COUNTING)

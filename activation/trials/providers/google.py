@@ -168,14 +168,8 @@ class Google(PricedModels):
     default_url: str | None = "https://generativelanguage.googleapis.com"
     api = "generate-content"
     url_variable: str | None = URL
-
-    def preflight(self, *, calls: bool) -> None:
-        from activation.trials import api_check
-
-        api_check.require_package("google.genai", "google", WHOM)
-        if calls:
-            api_check.require_key(self.key_variables, f" for {WHOM}")
-            api_check.check_reachable(URL)
+    sdk = ("google.genai", "google")
+    whom = WHOM
 
     def asker(self, prices: Prices | None) -> Asker:
         return GenerateContent(prices)

@@ -202,14 +202,8 @@ class OpenAI(PricedModels):
     default_url: str | None = "https://api.openai.com/v1"
     api = "responses"
     url_variable: str | None = URL
-
-    def preflight(self, *, calls: bool) -> None:
-        from activation.trials import api_check
-
-        api_check.require_package("openai", "openai", WHOM)
-        if calls:
-            api_check.require_key((KEY,), f" for {WHOM}")
-            api_check.check_reachable(URL)
+    sdk = ("openai", "openai")
+    whom = WHOM
 
     def asker(self, prices: Prices | None) -> Asker:
         return ResponsesAPI(prices)

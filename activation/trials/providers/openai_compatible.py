@@ -109,16 +109,13 @@ class OpenAICompatible(PricedModels):
     default_url: str | None = None
     api = "chat-completions"
     url_variable: str | None = URL
+    sdk = ("openai", "openai")
+    whom = WHOM
 
-    def preflight(self, *, calls: bool) -> None:
-        from activation.trials import api_check
-
-        api_check.require_package("openai", "openai", WHOM)
-        if not calls:
-            return
+    def require_credentials(self) -> None:
+        """A base URL (its key is optional: a local server may want none)."""
         if not os.environ.get(URL):
             raise InputError(f"no base URL: set {URL} for {WHOM} (--dry-run needs none)")
-        api_check.check_reachable(URL)
 
     def notice(self) -> str | None:
         return NOTICE

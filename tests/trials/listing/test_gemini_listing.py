@@ -77,3 +77,17 @@ def test_visibility_says_which_rule_hid_a_skill_and_what_opens_the_load() -> Non
     assert seen["c"].rule == "no `name` in the frontmatter (Gemini CLI skips the file)"
     assert (seen["d"].kept, seen["d"].loadable) == (len("Takes alpha's name."), True)
     assert seen["d"].load_rule.startswith("headless, Gemini CLI removes activate_skill")
+
+
+def test_a_skill_of_the_same_id_and_name_found_later_hides_the_earlier_one() -> None:
+    """Two skills folders that both hold `a/` (the id is the folder): the CLI lists the
+    later one in the earlier one's place, so the earlier one is not seen."""
+    skills = [skill("a", "alpha", "First."), skill("a", "alpha", "Second.")]
+    listing = render(skills, None, lambda s: f"/w/{s.folder}/SKILL.md")
+    assert [entry.line.count("Second.") for entry in listing.entries] == [1]
+    first, second = visibility(skills, listing)
+    assert (first.state, first.rule) == (
+        "hidden",
+        "a skill found later with the name 'alpha' replaces it",
+    )
+    assert (second.state, second.kept) == ("full", len("Second."))

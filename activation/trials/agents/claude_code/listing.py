@@ -79,7 +79,8 @@ from activation.trials.listing.model import (
     Menu,
     Placement,
     builtin_skill,
-    packaged,
+    rules_file,
+    rules_from,
 )
 from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
 
@@ -110,33 +111,20 @@ class ListingRules:
     def from_toml(cls, text: str) -> ListingRules:
         data = tomllib.loads(text)
         budget = data["budget"]
-        builtins = tuple(
-            builtin_skill(item["id"], item["text"], collapses=item["collapses"])
-            for item in data["builtins"]
-        )
-        return cls(
-            version=data["version"],
-            heading=data["heading"],
-            entry_cut=data["entry_cut"],
-            ellipsis=data["ellipsis"],
+        return rules_from(
+            cls,
+            (data, budget),
             budget_fraction=budget["fraction"],
-            bytes_per_token=budget["bytes_per_token"],
-            legacy_bytes_per_token=budget["legacy_bytes_per_token"],
-            context_window=budget["context_window"],
-            legacy_context_window=budget["legacy_context_window"],
-            one_million_suffix=budget["one_million_suffix"],
-            default_model=budget["default_model"],
             legacy_models=frozenset(budget["legacy_models"]),
-            sent_as=dict(budget["sent_as"]),
             command_names=frozenset(data["command_names"]),
-            builtins=builtins,
+            builtins=tuple(
+                builtin_skill(item["id"], item["text"], collapses=item["collapses"])
+                for item in data["builtins"]
+            ),
         )
 
 
-@cache
-def packaged_rules() -> ListingRules:
-    """The rules of the CLI version this package was measured against."""
-    return ListingRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(ListingRules.from_toml, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

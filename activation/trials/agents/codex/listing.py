@@ -49,7 +49,6 @@ import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal, TypeAlias, get_args
 
@@ -63,7 +62,8 @@ from activation.trials.listing.model import (
     Menu,
     Shipped,
     Source,
-    packaged,
+    rules_file,
+    rules_from,
 )
 from activation.trials.listing.visibility import (
     Visibility,
@@ -120,21 +120,10 @@ class CodexRules:
         order = tuple(data["scope_order"])
         if sorted(order) != sorted(SCOPES):
             raise ValueError(f"scope_order must name each of {SCOPES} once")
-        return cls(
-            version=data["version"],
-            opening=data["opening"],
-            roots_heading=data["roots_heading"],
-            entries_heading=data["entries_heading"],
-            closing=data["closing"],
-            description_cut=data["description_cut"],
-            ellipsis=data["ellipsis"],
-            name_limit=data["name_limit"],
+        return rules_from(
+            cls,
+            (data, budget),
             scope_order=order,
-            percent=budget["percent"],
-            bytes_per_token=budget["bytes_per_token"],
-            fallback_context_window=budget["fallback_context_window"],
-            default_model=budget["default_model"],
-            context_windows=dict(budget["context_windows"]),
             how_to_use_heading=how["heading"],
             how_to_use_models=frozenset(how["models"]),
             how_to_use=how["text"],
@@ -142,10 +131,7 @@ class CodexRules:
         )
 
 
-@cache
-def packaged_rules() -> CodexRules:
-    """The rules of the CLI version this package was measured against."""
-    return CodexRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(CodexRules.from_toml, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

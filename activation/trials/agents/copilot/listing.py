@@ -38,7 +38,6 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
@@ -48,7 +47,8 @@ from activation.trials.listing.model import (
     Menu,
     builtin_skill,
     escape_xml,
-    packaged,
+    rules_file,
+    rules_from,
     xml_entries,
 )
 from activation.trials.listing.visibility import (
@@ -79,27 +79,20 @@ class CopilotRules:
     @classmethod
     def from_toml(cls, text: str) -> CopilotRules:
         data = tomllib.loads(text)
-        builtins = tuple(
-            builtin_skill(item["name"], item["description"], name=item["name"])
-            for item in data["builtin"]
-        )
-        return cls(
-            version=data["version"],
-            opening=data["opening"],
-            closing=data["closing"],
-            locations=dict(data["location"]),
+        return rules_from(
+            cls,
+            (data, data["budget"], data["rules"]),
+            locations=data["location"],
             budget=data["budget"]["characters"],
-            overflow=data["budget"]["overflow"],
-            description_limit=data["rules"]["description_limit"],
             name_pattern=re.compile(data["rules"]["name_pattern"]),
-            builtins=builtins,
+            builtins=tuple(
+                builtin_skill(item["name"], item["description"], name=item["name"])
+                for item in data["builtin"]
+            ),
         )
 
 
-@cache
-def packaged_rules() -> CopilotRules:
-    """The rules of the CLI version this package was measured against."""
-    return CopilotRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(CopilotRules.from_toml, __package__, DATA_FILE)
 
 
 def escape(text: str) -> str:

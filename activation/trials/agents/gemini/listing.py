@@ -31,26 +31,24 @@ import re
 import shutil
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
     PROJECT_SKILLS,
-    UNBOUNDED,
-    XML_CLOSE,
-    XML_OPEN,
     Entry,
     ListedSkill,
     Listing,
     Menu,
     Shipped,
-    Source,
-    packaged,
+    rules_file,
+    rules_from,
     xml_entries,
+    xml_listing,
+    xml_skill,
 )
-from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, whole_or_hidden
 from activation.trials.providers import parse_model
 
 DATA_FILE = "gemini-cli-0.61.0.toml"
@@ -79,17 +77,10 @@ class GeminiRules:
     @classmethod
     def from_toml(cls, text: str) -> GeminiRules:
         data = tomllib.loads(text)
-        discovery = data["discovery"]
-        return cls(
-            version=data["version"],
-            heading=data["heading"],
-            intro_modern=data["intro_modern"],
-            intro_legacy=data["intro_legacy"],
+        return rules_from(
+            cls,
+            (data, data["discovery"]),
             modern_pattern=re.compile(data["modern_pattern"]),
-            custom_prefix=data["custom_prefix"],
-            aliases=dict(data["aliases"]),
-            sanitized=discovery["sanitized"],
-            replacement=discovery["replacement"],
             builtins=tuple(
                 Shipped(item["name"], item["description"], f"{item['folder']}/SKILL.md")
                 for item in data["builtin"]
@@ -97,10 +88,7 @@ class GeminiRules:
         )
 
 
-@cache
-def packaged_rules() -> GeminiRules:
-    """The rules of the CLI version this package was measured against."""
-    return GeminiRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(GeminiRules.from_toml, __package__, DATA_FILE)
 
 
 def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:
@@ -136,45 +124,21 @@ def render(
     if builtin_root is not None:
         for builtin in rules.builtins:
             path = f"{builtin_root.rstrip('/')}/{builtin.path}"
-            found[builtin.name] = _entry(builtin.name, builtin.name, builtin.description,
-                                         path, "builtin")  # fmt: skip
+            found[builtin.name] = xml_skill(builtin.name, builtin.name, builtin.description,
+                                            path, "builtin")  # fmt: skip
     for skill in skills:
         if not isinstance(skill.name, str) or not isinstance(skill.description, str):
             continue
         name = listed_name(skill.name, rules)
-        found[name] = _entry(skill.id, name, skill.description, location(skill), skill.source)
+        found[name] = xml_skill(skill.id, name, skill.description, location(skill), skill.source)
     intro = rules.intro_modern if is_modern(model, rules) else rules.intro_legacy
-    draft = Listing(
-        heading=f"{rules.heading}\n\n{intro}\n\n{XML_OPEN}",
-        entries=tuple(found.values()),
-        budget=UNBOUNDED,
-        width=0,
-        full_width=0,
-        separator="\n",
-        closing=f"\n{XML_CLOSE}",
-        unit="characters",
-    )
-    size = len(draft.text)
-    return replace(draft, width=size, full_width=size)
+    return xml_listing(f"{rules.heading}\n\n{intro}\n", tuple(found.values()))
 
 
 def discovery_order(skills: Sequence[ListedSkill]) -> list[ListedSkill]:
     """The order the CLI finds the skills of one skills folder: their folders' names in
     reverse byte order."""
     return sorted(skills, key=lambda skill: skill.folder.encode(), reverse=True)
-
-
-def _entry(skill_id: str, name: str, description: str, path: str, source: Source) -> Entry:
-    line = "\n".join(
-        [
-            "  <skill>",
-            f"    <name>{name}</name>",
-            f"    <description>{description}</description>",
-            f"    <location>{path}</location>",
-            "  </skill>",
-        ]
-    )
-    return Entry(id=skill_id, line=line, state="full", source=source, full_line=line, shown=name)
 
 
 def builtin_root(executable: str | None = None) -> str:
@@ -225,28 +189,22 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     string `name` and a string `description`, and not when a later skill takes its listed
     name. A listed skill is loadable in this tool's runs because they open `activate_skill`
     (`CONSENT`), which a user's headless run does not."""
-    winner: dict[str, str] = {}
-    for skill in skills:
-        if isinstance(skill.name, str) and isinstance(skill.description, str):
-            winner[listed_name(skill.name)] = skill.id
-    out = []
-    for skill in skills:
-        description = skill.description if isinstance(skill.description, str) else ""
-        entry = listing.entry(skill.id)
-        if entry is None or winner.get(entry.name) != skill.id:
-            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
-        else:
-            seen = from_entry(entry, len(description), len(description), listing, "", "")
-            out.append(replace(seen, load_rule=CONSENT))
     builtins = {builtin.name for builtin in packaged_rules().builtins}
-    return beside_builtins(out, skills, builtins, lambda skill: listed_name(str(skill.name)),
-                           REPLACES.format)  # fmt: skip
+    return whole_or_hidden(skills, listing, _read_name, _hidden_rule,
+                           (builtins, REPLACES.format), CONSENT)  # fmt: skip
 
 
 REPLACES = (
     "replaces Gemini CLI's built-in {}, in its place (a skill found later replaces one of "
     "the same name: SkillManager.addSkillsWithPrecedence)"
 )
+
+
+def _read_name(skill: ListedSkill) -> str | None:
+    """The name it lists the skill by, None when it skips the file."""
+    if isinstance(skill.name, str) and isinstance(skill.description, str):
+        return listed_name(skill.name)
+    return None
 
 
 def _hidden_rule(skill: ListedSkill) -> str:

@@ -43,25 +43,25 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
     PROJECT_SKILLS,
-    UNBOUNDED,
-    XML_CLOSE,
     XML_OPEN,
     Entry,
     ListedSkill,
     Listing,
     Menu,
     escape_xml,
-    packaged,
+    rules_file,
     xml_entries,
+    xml_listing,
+    xml_skill,
 )
-from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
+from activation.trials.listing.visibility import Visibility, whole_or_hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 
@@ -96,10 +96,7 @@ class OpenCodeRules:
         )
 
 
-@cache
-def packaged_rules() -> OpenCodeRules:
-    """The rules of the CLI version this package was measured against."""
-    return OpenCodeRules.from_toml(packaged(__package__, DATA_FILE))
+packaged_rules = rules_file(OpenCodeRules.from_toml, __package__, DATA_FILE)
 
 
 @dataclass(frozen=True)
@@ -139,20 +136,7 @@ def render(
         (read for read in by_name.values() if read.description is not None),
         key=lambda read: collator.getSortKey(read.name),
     )
-    entries = tuple(_entry(read) for read in listed)
-    draft = Listing(
-        heading=f"{rules.intro}\n{XML_OPEN}",
-        entries=entries,
-        budget=UNBOUNDED,
-        width=0,
-        full_width=0,
-        separator="\n",
-        closing=f"\n{XML_CLOSE}",
-        empty=rules.empty,
-        unit="characters",
-    )
-    size = len(draft.text)
-    return replace(draft, width=size, full_width=size)
+    return xml_listing(rules.intro, tuple(_entry(read) for read in listed), rules.empty)
 
 
 def _read(skill: ListedSkill, location: Callable[[ListedSkill], str]) -> _Read | None:
@@ -165,23 +149,9 @@ def _read(skill: ListedSkill, location: Callable[[ListedSkill], str]) -> _Read |
 
 
 def _entry(read: _Read) -> Entry:
-    line = "\n".join(
-        [
-            "  <skill>",
-            f"    <name>{read.name}</name>",
-            f"    <description>{read.description}</description>",
-            f"    <location>{escape(read.location)}</location>",
-            "  </skill>",
-        ]
-    )
-    return Entry(
-        id=read.skill.id,
-        line=line,
-        state="full",
-        source=read.skill.source,
-        full_line=line,
-        shown=read.name,
-    )
+    """Its location escaped, the rest as read."""
+    location = escape(read.location)
+    return xml_skill(read.skill.id, read.name, str(read.description), location, read.skill.source)
 
 
 def escape(text: str) -> str:
@@ -225,25 +195,19 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     frontmatter has no `name` (or one that is not text), a description that is not text,
     or no description, and not when a later skill takes its name. This tool's runs allow
     the `skill` tool (`permission.skill`), so a listed skill can be loaded."""
-    winner: dict[str, ListedSkill] = {}
-    for skill in skills:
-        if isinstance(skill.name, str) and _read(skill, lambda _: "") is not None:
-            winner[skill.name] = skill
-    out = []
-    for skill in skills:
-        description = skill.description if isinstance(skill.description, str) else ""
-        entry = listing.entry(skill.id)
-        if entry is None or winner.get(str(skill.name)) is not skill:
-            out.append(hidden(skill.id, len(description), _hidden_rule(skill)))
-        else:
-            out.append(from_entry(entry, len(description), len(description), listing, "", ""))
     builtin = str(packaged_rules().builtin.name)
-    return beside_builtins(out, skills, {builtin}, lambda skill: str(skill.name), REPLACES.format)
+    return whole_or_hidden(skills, listing, _read_name, _hidden_rule, ({builtin}, REPLACES.format))
 
 
 REPLACES = (
     "replaces OpenCode's built-in {} (one skill per name: the later one is listed and loaded)"
 )
+
+
+def _read_name(skill: ListedSkill) -> str | None:
+    """The name it lists the skill by, None when it skips the file."""
+    read = _read(skill, lambda _: "")
+    return None if read is None else read.name
 
 
 def _hidden_rule(skill: ListedSkill) -> str:
