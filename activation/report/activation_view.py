@@ -15,6 +15,8 @@ from activation.report.views import ExtraTest, PageFigures
 
 
 class ActivationView:
+    case = words.ACTIVATION_CASE
+    tests_body = False
     recall = True
 
     def cells(self, report: Report) -> str:
@@ -27,7 +29,7 @@ class ActivationView:
         return len(homed) > 1
 
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
-        return terminal.activation_table(entries)
+        return terminal.activation_table(entries, self.case)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
         return []

@@ -16,6 +16,8 @@ from activation.report.views import ExtraTest, PageFigures
 
 
 class BehaviorView:
+    case = words.GRADED_CASE
+    tests_body = True
     recall = False
 
     def cells(self, report: Report) -> str:
@@ -28,7 +30,7 @@ class BehaviorView:
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
         graded = report.behavior
         if graded is None:
-            return terminal.activation_table(entries)
+            return terminal.activation_table(entries, self.case)
         return terminal.behavior_table(graded, entries)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
@@ -57,7 +59,7 @@ class BehaviorView:
 
     def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
         graded = report.behavior
-        if graded is None or not words.graded_case(entry):
+        if graded is None:
             return []
         return junit.behavior_lines(entry, graded)
 

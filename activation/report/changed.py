@@ -28,7 +28,7 @@ from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.report.views import view_of
-from activation.trials.stage import CostEstimate
+from activation.trials.stage import CostEstimate, stage_named
 
 CHANGED_SCHEMA = "activation-changed/1"
 GATE_TITLES: dict[GateKind, str] = {"activation": "activation gate", "behavior": "behavior suite"}
@@ -199,12 +199,11 @@ def flagged_cases(gate: GateResult) -> list[str]:
     """One line per case a gate flagged (not PASS or FAIL), with its cell when several."""
     lines = []
     for cell in gate.run.cells:
-        target = cell.skill.id
         for entry in cell.cases:
             if entry.status in (Status.PASS, Status.FAIL):
                 continue
             where = f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
-            lines.append(f"{entry.id}{where}: {words.case_summary(entry, target)}")
+            lines.append(f"{entry.id}{where}: {words.case_summary(cell, entry)}")
     return lines
 
 
@@ -251,8 +250,9 @@ def next_steps(report: ChangedReport) -> list[tuple[str, str]]:
     if not cells:
         return []
     command = words.command_words(cells[0])
-    flagged = [id for cell in cells if cell.stage == "A" for id in cell.ids_with(*FLAGGED)]
-    real = words.confirm_command(command, "A", flagged)
+    confirmed = [cell for cell in cells if stage_named(cell.stage).confirmed_by is not None]
+    flagged = [id for cell in confirmed for id in cell.ids_with(*FLAGGED)]
+    real = words.confirm_command(command, confirmed[0].stage, flagged) if confirmed else None
     steps = [(words.REAL_TITLE, real)] if real else []
     return [*steps, (words.RERUN_TITLE, shlex.join(["activation", *command]))]
 
@@ -369,7 +369,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
             suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
                 extra = view_of(cell).case_lines(cell, entry)
-                testcase(suite, entry, fails, cell.skill.id, extra, gate.skill)
+                testcase(suite, entry, fails, cell, extra, gate.skill)
             for key in totals:
                 totals[key] += counts[key]
     untested = report.untested

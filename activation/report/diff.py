@@ -25,7 +25,7 @@ from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
-from activation.report.views import view_of
+from activation.report.views import CaseWords, view_of
 
 PASSED = (Status.PASS, Status.IMPROVED)
 BROKEN = (Status.REGRESSED, Status.FAIL)
@@ -43,11 +43,14 @@ class CaseChange:
     case_id: str
     old: CaseVerdict | None
     new: CaseVerdict | None
+    said: tuple[CaseWords, CaseWords]
+    """How OLD's stage and NEW's say a case: its cells, and the majority it moves on."""
 
     @property
     def movement(self) -> str:
-        """regressed, fixed, changed, added, removed, or "" when nothing moved (a graded
-        case moves on its majority of passing trials, not on whether the skill loaded)."""
+        """regressed, fixed, changed, added, removed, or "" when nothing moved (on the
+        majority its stage reads: a graded case on its passing trials, not on whether the
+        skill loaded)."""
         old, new = self.old, self.new
         if old is None:
             return "added"
@@ -57,13 +60,8 @@ class CaseChange:
             return "regressed"
         if old.status in BROKEN and new.status in PASSED:
             return "fixed"
-        graded = words.graded_case(old) or words.graded_case(new)
-        verdicts: list[tuple[bool | None, bool | None]] = [
-            (old.tally(v).right, new.tally(v).right)
-            if graded
-            else (old.tally(v).verdict, new.tally(v).verdict)
-            for v in VARIANTS
-        ]
+        before, after = self.said
+        verdicts = [(before.verdict(old.tally(v)), after.verdict(new.tally(v))) for v in VARIANTS]
         if old.status is not new.status or any(a != b for a, b in verdicts):
             return "changed"
         return ""
@@ -104,14 +102,15 @@ def compare(old: Report, new: Report) -> RunDiff:
     before = {entry.id: entry for entry in old.cases}
     after = {entry.id: entry for entry in new.cases}
     order = list(after) + [case_id for case_id in before if case_id not in after]
-    return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i)) for i in order))
+    said = (view_of(old).case, view_of(new).case)
+    return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i), said) for i in order))
 
 
-def _side(entry: CaseVerdict | None) -> tuple[str, str, Text]:
+def _side(entry: CaseVerdict | None, case: CaseWords) -> tuple[str, str, Text]:
     if entry is None:
         return "", "", Text("-")
     status = Text(entry.status.value, style=STATUS_STYLE[entry.status])
-    return words.case_cell(entry, "baseline"), words.case_cell(entry, "candidate"), status
+    return case.cell(entry, "baseline"), case.cell(entry, "candidate"), status
 
 
 def _run_line(name: str, path: str, report: Report) -> Text:
@@ -137,8 +136,8 @@ def diff_table(diff: RunDiff) -> Table:
         movement = change.movement
         table.add_row(
             Text(change.case_id),
-            *_side(change.old),
-            *_side(change.new),
+            *_side(change.old, change.said[0]),
+            *_side(change.new, change.said[1]),
             Text(movement, style=MOVE_STYLE.get(movement, "")),
         )
     return table

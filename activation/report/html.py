@@ -34,7 +34,7 @@ from activation._models import (
 )
 from activation.report import routing_text, words
 from activation.report.model import Report
-from activation.report.views import PageFigures, view_of
+from activation.report.views import CaseWords, PageFigures, view_of
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.stats import wilson_interval
 
@@ -104,6 +104,8 @@ class Row:
     entry: CaseVerdict
     bars: tuple[Bar, ...]
     trials: tuple[TrialLink, ...]
+    case: CaseWords
+    """How its stage says it."""
 
     @property
     def group(self) -> str:
@@ -111,7 +113,10 @@ class Row:
 
     @property
     def expected(self) -> str:
-        return words.expected_text(self.entry)
+        return self.case.expected(self.entry)
+
+    def cell(self, variant: VariantName) -> str:
+        return self.case.cell(self.entry, variant)
 
     @property
     def delta(self) -> float | None:
@@ -125,13 +130,12 @@ class Row:
         return " ".join((entry.id, entry.prompt, *entry.tags, entry.status.value)).lower()
 
 
-def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
+def bar(entry: CaseVerdict, variant: VariantName, counted: str) -> Bar:
     tally = entry.tally(variant)
     correct = tally.correct
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)
-    counted = "passed" if words.graded_case(entry) else "correct"
     return Bar(
         variant, correct, tally.valid, tally.errors, correct / tally.valid, low, high,
         ROW_Y[variant], counted,
@@ -165,14 +169,16 @@ def flagged_first(entry: CaseVerdict) -> int:
 def rows(report: Report, base: PurePath | None) -> list[Row]:
     """The case table's rows, the flagged cases first: a reviewer of a large suite sees
     what asks for a look without scrolling past hundreds of passes."""
+    case = view_of(report).case
     return [
         Row(
             entry,
-            tuple(bar(entry, variant) for variant in VARIANTS),
+            tuple(bar(entry, variant, case.correct) for variant in VARIANTS),
             tuple(
                 _trial(trial, base)
                 for trial in sorted(entry.trials, key=lambda t: (t.variant, t.index))
             ),
+            case,
         )
         for entry in sorted(report.cases, key=flagged_first)
     ]
@@ -376,7 +382,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    made.filters.update(number=words.number, tally=words.tally_cell, cell=words.case_cell)
+    made.filters.update(number=words.number)
     return made
 
 

@@ -17,7 +17,7 @@ from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
 from activation.report import words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
-from activation.report.views import ExtraTest, view_of
+from activation.report.views import CaseWords, ExtraTest, view_of
 from activation.verdicts.behavior import Behavior
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -53,17 +53,18 @@ def _properties(report: Report) -> dict[str, str]:
     return found
 
 
-def case_body(entry: CaseVerdict, extra: list[str]) -> str:
-    """A case's verdict, its counts and why, then the `extra` lines its stage's view adds."""
-    counted = words.counted(entry)
+def case_body(case: CaseWords, entry: CaseVerdict, extra: list[str]) -> str:
+    """A case's verdict, its counts and why (as its stage says them), then the `extra` lines
+    its stage's view adds."""
+    counted = case.counted(entry)
     lines = [
         f"status: {entry.status.value}",
-        f"expected: {words.expected_text(entry)}",
-        f"baseline: {words.case_cell(entry, 'baseline')} {counted}",
-        f"candidate: {words.case_cell(entry, 'candidate')} {counted}",
+        f"expected: {case.expected(entry)}",
+        f"baseline: {case.cell(entry, 'baseline')} {counted}",
+        f"candidate: {case.cell(entry, 'candidate')} {counted}",
     ]
     lines += [
-        f"{variant} {words.routes_label(entry)}: {words.route_text(entry.tally(variant))}"
+        f"{variant} {case.routes}: {words.route_text(entry.tally(variant))}"
         for variant in VARIANTS
         if entry.tally(variant).routes
     ]
@@ -106,12 +107,12 @@ def testcase(
     parent: ET.Element,
     entry: CaseVerdict,
     failures: tuple[Status, ...],
-    target: str,
+    report: Report,
     extra: list[str],
     classname: str,
 ) -> None:
     """One case as a testcase: an error, a failure (`failures`) or passing output, under
-    `classname` (its group in a run's report, its skill in `changed`'s)."""
+    `classname` (its group in `report`, its skill in `changed`'s)."""
     element = ET.SubElement(parent, "testcase", classname=classname, name=entry.id)
     kind = (
         "error"
@@ -122,8 +123,8 @@ def testcase(
     )
     child = ET.SubElement(element, kind)
     if kind != "system-out":
-        child.attrib.update(type=entry.status.value, message=words.case_summary(entry, target))
-    child.text = case_body(entry, extra)
+        child.attrib.update(type=entry.status.value, message=words.case_summary(report, entry))
+    child.text = case_body(view_of(report).case, entry, extra)
 
 
 def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
@@ -150,7 +151,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
         extra = view.case_lines(report, entry)
-        testcase(suite, entry, failing(report), report.skill.id, extra, entry.group)
+        testcase(suite, entry, failing(report), report, extra, entry.group)
     for test in extras:
         _extra_testcase(suite, test)
     for case_id in unfinished:

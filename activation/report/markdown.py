@@ -130,20 +130,17 @@ def behavior_lines(behavior: Behavior) -> list[str]:
     return lines
 
 
-def _case_line(entry: CaseVerdict, target: str) -> str:
+def _case_line(report: Report, entry: CaseVerdict) -> str:
+    case = view_of(report).case
     q = f", q {words.number(entry.q_value)}" if entry.q_value is not None else ""
-    went = words.why_moved(entry, target) if entry.status in words.MOVED else None
+    went = case.went(entry, report.skill.id) if entry.status in words.MOVED else None
     moved = f"; {escape(went)}" if went else ""
     line = (
-        f"- {code(entry.id)} (baseline {words.case_cell(entry, 'baseline')}, candidate "
-        f"{words.case_cell(entry, 'candidate')}{q}{moved}): "
+        f"- {code(entry.id)} (baseline {case.cell(entry, 'baseline')}, candidate "
+        f"{case.cell(entry, 'candidate')}{q}{moved}): "
         f"{escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
     )
-    trials = [
-        f"  - {escape(words.trial_line(trial))}"
-        for trial in words.first_failures(entry)
-        if words.graded_case(entry)
-    ]
+    trials = [f"  - {escape(words.trial_line(trial))}" for trial in case.shown_trials(entry)]
     return "\n".join([line, *trials])
 
 
@@ -154,7 +151,7 @@ def _flagged(report: Report) -> list[str]:
         lines += [f"**{status.value}** ({len(entries)})", ""]
         shown = entries[: max(budget, 0)]
         budget -= len(shown)
-        lines += [_case_line(entry, report.skill.id) for entry in shown]
+        lines += [_case_line(report, entry) for entry in shown]
         if len(entries) > len(shown):
             lines.append(f"- … and {len(entries) - len(shown)} more (see the HTML or JSON report)")
         lines.append("")

@@ -29,6 +29,7 @@ from activation._models import (
 )
 from activation.inputs.distractors import distractors_note
 from activation.inputs.identity import run_identity
+from activation.report.views import view_of
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing
@@ -256,6 +257,7 @@ def build_report(
     listings = stage_named(spec.stage).listings(spec, inputs)
     entries = listed_entries(inputs, listings)
     seen = cell_visibility(spec, inputs, listings)
+    tests_body = view_of(spec).tests_body
     return Report(
         **vars(spec),
         version=version,
@@ -278,7 +280,7 @@ def build_report(
         skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
         baseline=_info(inputs.baseline, entries["baseline"], seen.baseline),
         candidate=_info(inputs.candidate, entries["candidate"], seen.candidate),
-        body_diff=tree_diff(inputs.baseline, inputs.candidate) if spec.stage == "C" else None,
+        body_diff=tree_diff(inputs.baseline, inputs.candidate) if tests_body else None,
         notice=notice,
         warnings=warnings,
         rerun=rerun,

@@ -14,11 +14,11 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
+from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status, Trial
 from activation.report import words
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
-from activation.report.views import view_of
+from activation.report.views import CaseWords, view_of
 from activation.verdicts.behavior import Behavior
 
 STATUS_STYLE = {
@@ -53,7 +53,7 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
     return [entry for entry in report.cases if entry.status in FLAGGED]
 
 
-def activation_table(entries: list[CaseVerdict]) -> Table:
+def activation_table(entries: list[CaseVerdict], case: CaseWords) -> Table:
     """Per case each variant's activations, p and q, and the status."""
     table = Table(title=f"Cases ({words.CASE_CELLS})", title_justify="left")
     table.add_column("id", no_wrap=True)
@@ -64,9 +64,9 @@ def activation_table(entries: list[CaseVerdict]) -> Table:
     for entry in entries:
         table.add_row(
             entry.id,
-            words.expected_text(entry),
-            words.case_cell(entry, "baseline"),
-            words.case_cell(entry, "candidate"),
+            case.expected(entry),
+            case.cell(entry, "baseline"),
+            case.cell(entry, "candidate"),
             words.number(entry.p_value),
             words.number(entry.q_value),
             Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
@@ -209,18 +209,20 @@ def figures_text(report: Report) -> Text:
 
 def status_lists(report: Report) -> list[Text]:
     lines: list[Text] = []
+    case = view_of(report).case
     for status, entries in words.flagged_entries(report):
         lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
         for entry in entries:
             moved = status in words.MOVED
-            line = unbroken(f"  {words.moved_text(entry, report.skill.id) if moved else entry.id}")
+            line = unbroken(f"  {words.moved_text(report, entry) if moved else entry.id}")
             if status is Status.UNSTABLE:
                 ran = sorted({entry.trials_run.baseline, entry.trials_run.candidate})
                 line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")
             line.append(f": {words.cut(entry.prompt, PROMPT_WIDTH)}")
             lines.append(line)
-            if words.graded_case(entry):
-                lines += [unbroken(f"    {line}", "dim") for line in trial_lines(entry)]
+            shown = case.shown_trials(entry)
+            if shown:
+                lines += [unbroken(f"    {line}", "dim") for line in trial_lines(shown)]
             elif status is Status.ERROR:
                 for variant, reason in words.first_errors(entry.trials):
                     lines.append(
@@ -229,10 +231,10 @@ def status_lists(report: Report) -> list[Text]:
     return lines
 
 
-def trial_lines(entry: CaseVerdict) -> list[str]:
-    """Each arm's first trial that did not pass, and the graders that failed in it."""
+def trial_lines(trials: list[Trial]) -> list[str]:
+    """Each trial a flagged case shows, and the graders that failed in it."""
     lines = []
-    for trial in words.first_failures(entry):
+    for trial in trials:
         lines.append(words.trial_head(trial))
         lines += [f"  {grade}" for grade in words.failed_grades(trial)]
         lines += [f"  {detail}" for detail in words.trial_details(trial)]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from activation._models import CaseVerdict, Inputs, RunSpec
+    from activation._models import CaseVerdict, Inputs, RunSpec, Tally, Trial, VariantName
     from activation.report.model import Report
 
 
@@ -41,7 +41,49 @@ class PageFigures:
     view: object = None
 
 
+class CaseWords(Protocol):
+    """How a stage says one of its cases, in every output: what it expects, what its counts
+    count, where a moved case's trials went, and which of its trials a flagged case shows."""
+
+    routes: str
+    """What a case's routes are ("went to", "loaded")."""
+    correct: str
+    """What a trial that counts is called on the page's chart ("correct", "passed")."""
+
+    def expected(self, entry: CaseVerdict) -> str:
+        """What the case expects, in a few words."""
+        ...
+
+    def cell(self, entry: CaseVerdict, variant: VariantName) -> str:
+        """A variant's counts in a table cell."""
+        ...
+
+    def counted(self, entry: CaseVerdict) -> str:
+        """What the counts count, in a word."""
+        ...
+
+    def went(self, entry: CaseVerdict, target: str) -> str | None:
+        """Where a moved case's candidate went wrong."""
+        ...
+
+    def verdict(self, tally: Tally) -> bool | None:
+        """The majority a comparison of two runs (`diff`) follows."""
+        ...
+
+    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
+        """The trials a flagged case shows under its line."""
+        ...
+
+
 class View(Protocol):
+    @property
+    def case(self) -> CaseWords:
+        """How the stage says one case."""
+        ...
+
+    tests_body: bool
+    """Whether the stage's trials run the skill's body, not only its listing entry (its
+    report then carries the body's diff)."""
     recall: bool
     """Whether recall, false positives and where the prompts went describe the stage's
     runs (Stage C's trials load skills, they are not routed)."""

@@ -129,22 +129,17 @@ def money(value: float | None) -> str:
 
 
 def tally_cell(tally: Tally) -> str:
-    cell = f"{tally.activated}/{tally.valid}"
-    return f"{cell} +{tally.errors} err" if tally.errors else cell
+    """Activated of valid trials, with the errored ones."""
+    return count_cell(tally.activated, tally)
 
 
-def graded_case(entry: CaseVerdict) -> bool:
-    """Whether the case's trials were graded (Stage C): its counts are trials that passed."""
-    return any(trial.grades for trial in entry.trials)
+def right_cell(tally: Tally) -> str:
+    """Right (or, graded, passed) of valid trials, with the errored ones."""
+    return count_cell(tally.correct, tally)
 
 
-def case_cell(entry: CaseVerdict, variant: VariantName) -> str:
-    """A case's counts in a table: activated of valid trials, or for a case that says which
-    skill should fire, right of valid, or for a graded case, passed of valid."""
-    tally = entry.tally(variant)
-    if entry.expect is None and not graded_case(entry):
-        return tally_cell(tally)
-    cell = f"{tally.correct}/{tally.valid}"
+def count_cell(hits: int, tally: Tally) -> str:
+    cell = f"{hits}/{tally.valid}"
     return f"{cell} +{tally.errors} err" if tally.errors else cell
 
 
@@ -158,26 +153,43 @@ def cells_legend(report: Report) -> str:
     return view_of(report).cells(report)
 
 
-def routes_label(entry: CaseVerdict) -> str:
-    """What a case's routes say: where its prompts went, or (graded) which skills loaded."""
-    return "loaded" if graded_case(entry) else "went to"
+class ActivationCase:
+    """A case of Stage A or B in words: which skills fired, against what it expects."""
+
+    routes = "went to"
+    correct = "correct"
+
+    def expected(self, entry: CaseVerdict) -> str:
+        """The skill(s) that should fire, none, or (a `should_activate` case) whether the
+        measured one should."""
+        if entry.expect is None:
+            return EXPECTED[entry.should_activate]
+        if entry.any_skill:
+            return f"any skill but {' or '.join(entry.must_not)}"
+        return " or ".join(entry.expect) if entry.expect else "no skill"
+
+    def cell(self, entry: CaseVerdict, variant: VariantName) -> str:
+        """Activated of valid trials, or for a case that says which skill should fire,
+        right of valid."""
+        tally = entry.tally(variant)
+        return tally_cell(tally) if entry.expect is None else right_cell(tally)
+
+    def counted(self, entry: CaseVerdict) -> str:
+        return "activated" if entry.expect is None else "right"
+
+    def went(self, entry: CaseVerdict, target: str) -> str | None:
+        return went_text(entry, target)
+
+    def verdict(self, tally: Tally) -> bool | None:
+        """Its majority: whether the skill fired."""
+        return tally.verdict
+
+    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
+        """None: its trials' choices are its counts and routes."""
+        return []
 
 
-def counted(entry: CaseVerdict) -> str:
-    """What a case's counts count, in a word."""
-    return "passed" if graded_case(entry) else "activated" if entry.expect is None else "right"
-
-
-def expected_text(entry: CaseVerdict) -> str:
-    """What a case expects: the skill(s) that should fire, none, or (a `should_activate`
-    case) whether the measured one should."""
-    if graded_case(entry):
-        return "pass its graders"
-    if entry.expect is None:
-        return EXPECTED[entry.should_activate]
-    if entry.any_skill:
-        return f"any skill but {' or '.join(entry.must_not)}"
-    return " or ".join(entry.expect) if entry.expect else "no skill"
+ACTIVATION_CASE = ActivationCase()
 
 
 def label_text(label: str, target: str) -> str:
@@ -209,25 +221,14 @@ def went_text(entry: CaseVerdict, target: str) -> str | None:
     return ", ".join(parts) or None
 
 
-def moved_text(entry: CaseVerdict, target: str) -> str:
+def moved_text(report: Report, entry: CaseVerdict) -> str:
     """A case's right counts, baseline to candidate, and where its prompts went:
     "kw-passkeys 3/3 -> 0/3: went to auth0:legacy 3/3" (a graded case: which grader broke
     first)."""
     base, cand = entry.baseline, entry.candidate
     line = f"{entry.id} {base.correct}/{base.valid} -> {cand.correct}/{cand.valid}"
-    went = why_moved(entry, target)
+    went = view_of(report).case.went(entry, report.skill.id)
     return f"{line}: {went}" if went else line
-
-
-def why_moved(entry: CaseVerdict, target: str) -> str | None:
-    """Where a moved case's candidate went wrong: where its prompts went, or (a graded case)
-    the grader that broke first."""
-    if not graded_case(entry):
-        return went_text(entry, target)
-    graders = case_graders(entry, VARIANTS)
-    broke = broke_first(graders)
-    found = next((grader for grader in graders if grader.grader == broke), None)
-    return None if found is None else broke_text(found)
 
 
 def routing_changes(report: Report) -> list[str]:
@@ -314,15 +315,18 @@ def agent_label(report: RunSpec) -> str | None:
     return f"{agent_title(report.coding_agent)} {report.agent.version}"
 
 
+STAGE_AGENT = {"A": "in {agent}'s listing"}
+"""How a stage meets an agent, where it does not run it ("on {agent}"): Stage A shows the
+agent's listing to a model."""
+
+
 def stage_text(spec: RunSpec) -> str:
     """ "Stage A", and whose listing it shows (Stage B: which agent runs) when that is not
     the default agent's."""
     if spec.coding_agent == AGENT:
         return f"Stage {spec.stage}"
-    agent = agent_title(spec.coding_agent)
-    return (
-        f"Stage A in {agent}'s listing" if spec.stage == "A" else f"Stage {spec.stage} on {agent}"
-    )
+    met = STAGE_AGENT.get(spec.stage, "on {agent}")
+    return f"Stage {spec.stage} {met.format(agent=agent_title(spec.coding_agent))}"
 
 
 def model_text(spec: RunSpec) -> str:
@@ -505,15 +509,16 @@ def status_text(entry: CaseVerdict) -> str:
     return entry.status.value + (" (partial)" if entry.partial else "")
 
 
-def case_summary(entry: CaseVerdict, target: str) -> str:
+def case_summary(report: Report, entry: CaseVerdict) -> str:
     """One case's counts in a line: "REGRESSED: baseline 3/3, candidate 0/3, q 0.012", and
     where a regressed or weakened case's prompts went."""
+    case = view_of(report).case
     q = f", q {number(entry.q_value)}" if entry.q_value is not None else ""
     line = (
-        f"{entry.status.value}: baseline {case_cell(entry, 'baseline')}, "
-        f"candidate {case_cell(entry, 'candidate')}{q}"
+        f"{entry.status.value}: baseline {case.cell(entry, 'baseline')}, "
+        f"candidate {case.cell(entry, 'candidate')}{q}"
     )
-    went = why_moved(entry, target) if entry.status in MOVED else None
+    went = case.went(entry, report.skill.id) if entry.status in MOVED else None
     return f"{line}; {went}" if went else line
 
 
@@ -863,6 +868,40 @@ def first_failures(entry: CaseVerdict, arms: Sequence[str] = VARIANTS) -> list[T
         if trial.correct is not True:
             found.setdefault(trial.variant, trial)
     return [found[arm] for arm in arms if arm in found]
+
+
+class GradedCase:
+    """A case of Stage C in words: trials that passed their graders, and which skills
+    loaded."""
+
+    routes = "loaded"
+    correct = "passed"
+
+    def expected(self, entry: CaseVerdict) -> str:
+        return "pass its graders"
+
+    def cell(self, entry: CaseVerdict, variant: VariantName) -> str:
+        return right_cell(entry.tally(variant))
+
+    def counted(self, entry: CaseVerdict) -> str:
+        return "passed"
+
+    def went(self, entry: CaseVerdict, target: str) -> str | None:
+        """The grader that broke first."""
+        graders = case_graders(entry, VARIANTS)
+        broke = broke_first(graders)
+        found = next((grader for grader in graders if grader.grader == broke), None)
+        return None if found is None else broke_text(found)
+
+    def verdict(self, tally: Tally) -> bool | None:
+        """Its majority: whether the trials passed (not whether the skill loaded)."""
+        return tally.right
+
+    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
+        return first_failures(entry)
+
+
+GRADED_CASE = GradedCase()
 
 
 def changed_graders(behavior: Behavior) -> list[tuple[CaseBehavior, GraderFigures]]:
