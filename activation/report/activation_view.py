@@ -9,18 +9,18 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from activation._models import VARIANTS, CaseVerdict, Inputs
-from activation.report import markdown, plan, routing_text, terminal, words
+from activation.report import activation_words, markdown, plan, routing_text, terminal, views
 from activation.report.model import Report
 from activation.report.views import ExtraTest, PageFigures
 
 
 class ActivationView:
-    case = words.ACTIVATION_CASE
+    case = activation_words.ACTIVATION_CASE
     tests_body = False
     recall = True
 
     def cells(self, report: Report) -> str:
-        return words.CASE_CELLS
+        return activation_words.CASE_CELLS
 
     def routes(self, report: Report) -> bool:
         """Whether the suite routes: two or more skills are the one home of some case."""
@@ -38,9 +38,11 @@ class ActivationView:
         text = Text()
         for variant in VARIANTS:
             figures = report.summary.figures(variant)
-            text.append(f"{variant:9} recall {words.recall_text(figures)}\n")
-            text.append(f"{'':9} false positives {words.false_positives_text(figures)}\n")
-        routing = [] if self.routes(report) else words.routing_changes(report)
+            text.append(f"{variant:9} recall {activation_words.recall_text(figures)}\n")
+            text.append(
+                f"{'':9} false positives {activation_words.false_positives_text(figures)}\n"
+            )
+        routing = [] if self.routes(report) else activation_words.routing_changes(report)
         if routing:  # else in the routing section
             text.append("where the prompts went, baseline -> candidate:\n")
             for line in routing:
@@ -81,8 +83,8 @@ class ActivationView:
     def detectable_hint(self) -> str:
         return "on a suite this size: add --simulate."
 
-    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
-        return words.recall_grid(cells)
+    def matrix_grid(self, cells: Sequence[Report]) -> views.Grid:
+        return activation_words.recall_grid(cells)
 
 
 VIEW = ActivationView()

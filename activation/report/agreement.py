@@ -15,7 +15,7 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Status, VariantName
-from activation.report import words
+from activation.report import matrix_words
 from activation.report.calibration import SkillRef, titled_table
 from activation.report.markdown import markdown_table
 from activation.report.model import Report, build_report
@@ -84,7 +84,7 @@ def render_agreement(run: StageAgreement) -> RenderableType:
     parts: list[RenderableType] = [table]
     if run.errors:
         parts.append(Text(f"ERROR cases, left out: {', '.join(run.errors)}", style="magenta"))
-    parts.append(Text(words.agreement_reading(), style="dim"))
+    parts.append(Text(matrix_words.agreement_reading(), style="dim"))
     return Group(*parts)
 
 
@@ -163,7 +163,7 @@ def agreement_markdown(run: StageAgreement, when: datetime) -> str:
         "",
         *markdown_table(HEADERS, _rows(run)),
         "",
-        words.agreement_reading(),
+        matrix_words.agreement_reading(),
     ]
     if run.errors:
         lines += ["", f"ERROR cases, left out: {', '.join(run.errors)}"]

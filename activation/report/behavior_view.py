@@ -10,18 +10,28 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs
-from activation.report import html, junit, markdown, terminal, words
+from activation.report import (
+    activation_words,
+    behavior_words,
+    html,
+    junit,
+    markdown,
+    terminal,
+    views,
+)
 from activation.report.model import Report
 from activation.report.views import ExtraTest, PageFigures
 
 
 class BehaviorView:
-    case = words.GRADED_CASE
+    case = behavior_words.GRADED_CASE
     tests_body = True
     recall = False
 
     def cells(self, report: Report) -> str:
-        return words.CASE_CELLS if report.behavior is None else words.PASSED_CELLS
+        return (
+            activation_words.CASE_CELLS if report.behavior is None else behavior_words.PASSED_CELLS
+        )
 
     def routes(self, report: Report) -> bool:
         """Which skills loaded is its loading figures, not a routing."""
@@ -52,9 +62,9 @@ class BehaviorView:
         graded = report.behavior
         if graded is None:
             return {}
-        found = {"arms": ",".join(graded.arms), "lift": words.lift_text(graded.lift)}
+        found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
         for loading in graded.loading:
-            found[f"loading_{loading.arm}"] = words.loading_text(loading)
+            found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
         return found
 
     def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
@@ -69,10 +79,13 @@ class BehaviorView:
         graded = report.behavior
         if graded is None:
             return ()
-        lines = [words.suite_rates_text(graded), words.suite_lift_text(graded)]
-        text = "\n".join(lines + [words.loading_text(found) for found in graded.loading]) + "\n"
+        lines = [behavior_words.suite_rates_text(graded), behavior_words.suite_lift_text(graded)]
+        text = (
+            "\n".join(lines + [behavior_words.loading_text(found) for found in graded.loading])
+            + "\n"
+        )
         fails = NO_LIFT_FAILS in report.fail_on and not graded.lift_shown
-        failure = ("NO-LIFT", words.NO_LIFT) if fails else None
+        failure = ("NO-LIFT", behavior_words.NO_LIFT) if fails else None
         return (ExtraTest("behavior", "skill-lift", text, failure),)
 
     def page_figures(self, report: Report) -> PageFigures | None:
@@ -86,7 +99,7 @@ class BehaviorView:
 
     def gate_reason(self, report: Report) -> str | None:
         graded = report.behavior
-        return None if graded is None or graded.lift_shown else words.NO_LIFT
+        return None if graded is None or graded.lift_shown else behavior_words.NO_LIFT
 
     def arms(self, report: Report) -> str | None:
         """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
@@ -98,7 +111,7 @@ class BehaviorView:
 
     def lift_line(self, report: Report) -> str | None:
         graded = report.behavior
-        return None if graded is None else words.lift_text(graded.lift)
+        return None if graded is None else behavior_words.lift_text(graded.lift)
 
     def plan_cases(self, inputs: Inputs) -> str:
         graders = sum(len(case.graders) for case in inputs.behavior)
@@ -107,12 +120,12 @@ class BehaviorView:
     def detectable_hint(self) -> str:
         return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
 
-    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
+    def matrix_grid(self, cells: Sequence[Report]) -> views.Grid:
         """Pass rates and lift once every cell has graded trials."""
         graded = [(cell, cell.behavior) for cell in cells if cell.behavior is not None]
         if len(graded) < len(cells):
-            return words.recall_grid(cells)
-        return words.behavior_grid(graded)
+            return activation_words.recall_grid(cells)
+        return behavior_words.behavior_grid(graded)
 
 
 VIEW = BehaviorView()

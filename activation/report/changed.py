@@ -23,7 +23,7 @@ from activation._errors import ExitCode
 from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
-from activation.report import words
+from activation.report import cost_words, follow_up, run_words
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
@@ -189,10 +189,10 @@ def cost_text(estimates: Sequence[CostEstimate]) -> str:
     firsts = [estimate.first_round for estimate in estimates]
     worsts = [estimate.worst_case for estimate in estimates]
     if any(value is None for value in (*firsts, *worsts)):
-        return f"unknown ({words.estimate_gaps(estimates)})"
+        return f"unknown ({cost_words.estimate_gaps(estimates)})"
     first = sum(value for value in firsts if value is not None)
     worst = sum(value for value in worsts if value is not None)
-    return f"first round {words.money(first)}, worst case {words.money(worst)}"
+    return f"first round {cost_words.money(first)}, worst case {cost_words.money(worst)}"
 
 
 def flagged_cases(gate: GateResult) -> list[str]:
@@ -203,7 +203,7 @@ def flagged_cases(gate: GateResult) -> list[str]:
             if entry.status in (Status.PASS, Status.FAIL):
                 continue
             where = f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
-            lines.append(f"{entry.id}{where}: {words.case_summary(cell, entry)}")
+            lines.append(f"{entry.id}{where}: {run_words.case_summary(cell, entry)}")
     return lines
 
 
@@ -249,12 +249,12 @@ def next_steps(report: ChangedReport) -> list[tuple[str, str]]:
     cells = [cell for gate in report.gates for cell in gate.run.cells]
     if not cells:
         return []
-    command = words.command_words(cells[0])
+    command = follow_up.command_words(cells[0])
     confirmed = [cell for cell in cells if stage_named(cell.stage).confirmed_by is not None]
     flagged = [id for cell in confirmed for id in cell.ids_with(*FLAGGED)]
-    real = words.confirm_command(command, confirmed[0].stage, flagged) if confirmed else None
-    steps = [(words.REAL_TITLE, real)] if real else []
-    return [*steps, (words.RERUN_TITLE, shlex.join(["activation", *command]))]
+    real = follow_up.confirm_command(command, confirmed[0].stage, flagged) if confirmed else None
+    steps = [(follow_up.REAL_TITLE, real)] if real else []
+    return [*steps, (follow_up.RERUN_TITLE, shlex.join(["activation", *command]))]
 
 
 def summary_lines(report: ChangedReport) -> list[str]:

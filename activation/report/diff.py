@@ -21,7 +21,7 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, CaseVerdict, Status
-from activation.report import words
+from activation.report import activation_words, behavior_words, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
@@ -123,7 +123,7 @@ def _run_line(name: str, path: str, report: Report) -> Text:
 
 
 def diff_table(diff: RunDiff) -> Table:
-    legend = words.cells_legend(diff.new)
+    legend = run_words.cells_legend(diff.new)
     table = Table(title=f"Cases, OLD and NEW ({legend})")
     table.title_justify = "left"
     table.add_column("id", no_wrap=True)
@@ -148,15 +148,15 @@ def figures_text(diff: RunDiff) -> Text:
     for name, report in (("OLD", diff.old), ("NEW", diff.new)):
         lift = view_of(report).lift_line(report)
         if lift is not None:
-            text.append(f"{words.SUITE_LIFT} {name}: {lift}\n")
+            text.append(f"{behavior_words.SUITE_LIFT} {name}: {lift}\n")
     if not (view_of(diff.old).recall or view_of(diff.new).recall):
         return text
     for variant in VARIANTS:
         old, new = diff.old.summary.figures(variant), diff.new.summary.figures(variant)
-        text.append(f"{variant:9} recall          OLD {words.recall_text(old)}\n")
-        text.append(f"{'':9}                 NEW {words.recall_text(new)}\n")
-        text.append(f"{'':9} false positives OLD {words.false_positives_text(old)}\n")
-        text.append(f"{'':9}                 NEW {words.false_positives_text(new)}\n")
+        text.append(f"{variant:9} recall          OLD {activation_words.recall_text(old)}\n")
+        text.append(f"{'':9}                 NEW {activation_words.recall_text(new)}\n")
+        text.append(f"{'':9} false positives OLD {activation_words.false_positives_text(old)}\n")
+        text.append(f"{'':9}                 NEW {activation_words.false_positives_text(new)}\n")
     return text
 
 

@@ -32,7 +32,15 @@ from activation._models import (
     Trial,
     VariantName,
 )
-from activation.report import routing_text, words
+from activation.report import (
+    activation_words,
+    behavior_words,
+    cost_words,
+    follow_up,
+    phrases,
+    routing_text,
+    run_words,
+)
 from activation.report.model import Report
 from activation.report.views import CaseWords, PageFigures, view_of
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
@@ -155,9 +163,9 @@ def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
     if not trial.grades:
         return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
     workspace = transcript_href(trial.workspace, base) if trial.workspace else None
+    failed = tuple(behavior_words.failed_grades(trial))
     return TrialLink(trial.variant, trial.index, trial.reading, href, None, trial.chose,
-                     words.trial_head(trial), tuple(words.failed_grades(trial)), trial.files,
-                     workspace)  # fmt: skip
+                     behavior_words.trial_head(trial), failed, trial.files, workspace)  # fmt: skip
 
 
 def flagged_first(entry: CaseVerdict) -> int:
@@ -242,8 +250,9 @@ def heat_maps(report: Report) -> list[HeatMap]:
                 HeatCell(
                     str(routes[name].count(row, column) or ""),
                     _shade(COUNT_RGB, routes[name].count(row, column) / total(name, row)),
-                    f"{name}: {words.label_text(row, target)} -> "
-                    f"{words.label_text(column, target)}: {routes[name].count(row, column)}",
+                    f"{name}: {activation_words.label_text(row, target)} -> "
+                    f"{activation_words.label_text(column, target)}: "
+                    f"{routes[name].count(row, column)}",
                 )
                 for column in columns
             )
@@ -261,8 +270,8 @@ def heat_maps(report: Report) -> list[HeatMap]:
                 HeatCell(
                     f"{moved:+d}" if moved else "",
                     _shade(rgb, abs(moved) / total("baseline", row)) if moved else "",
-                    f"candidate - baseline: {words.label_text(row, target)} -> "
-                    f"{words.label_text(column, target)}: {moved:+d}",
+                    f"candidate - baseline: {activation_words.label_text(row, target)} -> "
+                    f"{activation_words.label_text(column, target)}: {moved:+d}",
                 )
             )
         change.append(tuple(line))
@@ -312,10 +321,10 @@ def grader_maps(behavior: Behavior) -> list[GraderMap]:
                 tuple(
                     GraderCell(
                         grader.grader,
-                        words.grader_cell(grader.rate(arm)) or "-",
+                        behavior_words.grader_cell(grader.rate(arm)) or "-",
                         pass_colour(grader.rate(arm)),
-                        f"{arm}: {case.id}: {words.grader_text(grader)}: "
-                        f"{words.grader_cell(grader.rate(arm)) or 'not run'}",
+                        f"{arm}: {case.id}: {behavior_words.grader_text(grader)}: "
+                        f"{behavior_words.grader_cell(grader.rate(arm)) or 'not run'}",
                     )
                     for grader in case.graders
                     if grader.level == level
@@ -337,20 +346,20 @@ class BehaviorView:
     lift: str
     loading: list[str]
     legend: str
-    heat_legend: str = words.HEAT_LEGEND
+    heat_legend: str = behavior_words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
-        return words.rate_cell(rate)
+        return behavior_words.rate_cell(rate)
 
     def grader_rate(self, rate: Rate | None) -> str:
-        return words.grader_cell(rate)
+        return behavior_words.grader_cell(rate)
 
     def level(self, level: str | None) -> str:
-        return words.level_text(level)
+        return behavior_words.level_text(level)
 
     def grader(self, case_id: str, name: str) -> str:
         found = self.figures.case(case_id)
-        return next(words.grader_text(g) for g in found.graders if g.grader == name)
+        return next(behavior_words.grader_text(g) for g in found.graders if g.grader == name)
 
     @property
     def lifted(self) -> bool:
@@ -358,17 +367,17 @@ class BehaviorView:
         return "none" in self.figures.arms
 
     def lift_cell(self, case_id: str) -> str:
-        return words.lift_cell(self.figures.case(case_id).lift)
+        return behavior_words.lift_cell(self.figures.case(case_id).lift)
 
     def broke(self, case_id: str) -> str:
-        return words.case_broke(self.figures.case(case_id))
+        return behavior_words.case_broke(self.figures.case(case_id))
 
 
 def graded_view(found: Behavior) -> BehaviorView:
-    return BehaviorView(found, grader_maps(found), words.suite_rates_text(found),
-                        words.suite_lift_text(found),
-                        [words.loading_text(loading) for loading in found.loading],
-                        words.PASSED_CELLS)  # fmt: skip
+    return BehaviorView(found, grader_maps(found), behavior_words.suite_rates_text(found),
+                        behavior_words.suite_lift_text(found),
+                        [behavior_words.loading_text(loading) for loading in found.loading],
+                        behavior_words.PASSED_CELLS)  # fmt: skip
 
 
 @cache
@@ -382,7 +391,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    made.filters.update(number=words.number)
+    made.filters.update(number=phrases.number)
     return made
 
 
@@ -395,8 +404,8 @@ def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
     table = []
     for skill in skills:
         sides = [found[name].get(skill) for name in VARIANTS]
-        cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
-        cells += [words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
+        cells = [phrases.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
+        cells += [phrases.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
         candidate = sides[1]
         cells += [
             routing_text.shares_text(shares, report.skill.id)
@@ -407,20 +416,20 @@ def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
 
 
 def said(report: Report) -> dict[str, object]:
-    """What the page says in words, from the one wording module."""
+    """What the page says in words, in the words every output shares."""
     return {
-        "verdict": words.verdict(report),
-        "agent": words.agent_label(report),
-        "stage": words.stage_text(report),
-        "recall": {v: words.recall_text(report.summary.figures(v)) for v in VARIANTS},
+        "verdict": run_words.verdict(report),
+        "agent": phrases.agent_label(report),
+        "stage": phrases.stage_text(report),
+        "recall": {v: activation_words.recall_text(report.summary.figures(v)) for v in VARIANTS},
         "false_positives": {
-            v: words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
+            v: activation_words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
         },
-        "real_command": words.real_command(report),
-        "rerun_command": words.rerun_command(report),
-        "usage_lines": words.usage_lines(report),
-        "ceiling_line": words.ceiling_line(report),
-        "visibility": words.visibility_lines(report),
+        "real_command": follow_up.real_command(report),
+        "rerun_command": follow_up.rerun_command(report),
+        "usage_lines": cost_words.usage_lines(report),
+        "ceiling_line": cost_words.ceiling_line(report),
+        "visibility": run_words.visibility_lines(report),
         "ambiguous": routing_text.ambiguous_rows(report),
     }
 
@@ -447,7 +456,7 @@ class Section:
     """The repository's absolute path, as the report's specs give it (see `repo_root`)."""
 
     def label(self, text: str) -> str:
-        return words.label_text(text, self.report.skill.id)
+        return activation_words.label_text(text, self.report.skill.id)
 
     @staticmethod
     def diff_class(line: str) -> str:
@@ -482,8 +491,8 @@ def section(report: Report, base: PurePath | None, prefix: str = "", level: int 
         level,
         rows(report, base),
         said(report),
-        words.word_diff(report.baseline.description, report.candidate.description),
-        words.entry_diffs(report),
+        phrases.word_diff(report.baseline.description, report.candidate.description),
+        run_words.entry_diffs(report),
         heat_maps(report),
         skill_figures(report),
         view.page_figures(report),

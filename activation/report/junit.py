@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
-from activation.report import words
+from activation.report import activation_words, behavior_words, phrases, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.views import CaseWords, ExtraTest, view_of
@@ -33,7 +33,7 @@ def _properties(report: Report) -> dict[str, str]:
         "skill": report.skill.id,
         "skill_path": report.skill.path,
         "stage": report.stage,
-        "measured": words.stage_text(report),
+        "measured": phrases.stage_text(report),
         "model": report.model or "the CLI's default",
         "trials": str(report.trials),
         "max_trials": str(report.max_trials),
@@ -41,10 +41,10 @@ def _properties(report: Report) -> dict[str, str]:
         "baseline": report.baseline.spec,
         "candidate": report.candidate.spec,
         "exit_code": str(report.exit_code),
-        "verdict": words.verdict(report),
+        "verdict": run_words.verdict(report),
         "activation_version": report.version,
     }
-    label = words.agent_label(report)
+    label = phrases.agent_label(report)
     if label is not None:
         found["agent"] = label
     found |= view_of(report).properties(report)
@@ -64,17 +64,19 @@ def case_body(case: CaseWords, entry: CaseVerdict, extra: list[str]) -> str:
         f"candidate: {case.cell(entry, 'candidate')} {counted}",
     ]
     lines += [
-        f"{variant} {case.routes}: {words.route_text(entry.tally(variant))}"
+        f"{variant} {case.routes}: {activation_words.route_text(entry.tally(variant))}"
         for variant in VARIANTS
         if entry.tally(variant).routes
     ]
     lines += [
-        f"p: {words.number(entry.p_value) or '-'}",
-        f"q: {words.number(entry.q_value) or '-'}",
+        f"p: {phrases.number(entry.p_value) or '-'}",
+        f"q: {phrases.number(entry.q_value) or '-'}",
         f"prompt: {entry.prompt}",
         f"why: {entry.why}",
     ]
-    lines += [f"{variant} error: {reason}" for variant, reason in words.first_errors(entry.trials)]
+    lines += [
+        f"{variant} error: {reason}" for variant, reason in run_words.first_errors(entry.trials)
+    ]
     return "\n".join(lines + extra) + "\n"
 
 
@@ -82,18 +84,20 @@ def behavior_lines(entry: CaseVerdict, behavior: Behavior) -> list[str]:
     """A graded case: each arm's pass rate, each grader's per arm, the grader that broke
     first, the lift, and every trial with what it left."""
     case = behavior.case(entry.id)
-    lines = [f"{arm} pass rate: {words.rate_cell(case.rate(arm))}" for arm in behavior.arms]
+    lines = [
+        f"{arm} pass rate: {behavior_words.rate_cell(case.rate(arm))}" for arm in behavior.arms
+    ]
     for grader in case.graders:
-        rates = ", ".join(f"{arm} {words.grader_cell(grader.rate(arm))}"
+        rates = ", ".join(f"{arm} {behavior_words.grader_cell(grader.rate(arm))}"
                           for arm in behavior.arms if grader.rate(arm) is not None)  # fmt: skip
-        lines.append(f"grader {words.grader_text(grader)}: {rates}")
+        lines.append(f"grader {behavior_words.grader_text(grader)}: {rates}")
     if case.broke is not None:
-        lines.append(f"broke first: {words.case_broke(case)}")
+        lines.append(f"broke first: {behavior_words.case_broke(case)}")
     if case.lift is not None:
-        lines.append(f"lift: {words.lift_text(case.lift)}")
+        lines.append(f"lift: {behavior_words.lift_text(case.lift)}")
     for trial in sorted(entry.trials, key=lambda t: (behavior.arms.index(t.variant), t.index)):
-        lines.append(f"trial {words.trial_line(trial)}")
-        lines += [f"  {grade}" for grade in words.failed_grades(trial)]
+        lines.append(f"trial {behavior_words.trial_line(trial)}")
+        lines += [f"  {grade}" for grade in behavior_words.failed_grades(trial)]
     return lines
 
 
@@ -123,7 +127,7 @@ def testcase(
     )
     child = ET.SubElement(element, kind)
     if kind != "system-out":
-        child.attrib.update(type=entry.status.value, message=words.case_summary(report, entry))
+        child.attrib.update(type=entry.status.value, message=run_words.case_summary(report, entry))
     child.text = case_body(view_of(report).case, entry, extra)
 
 

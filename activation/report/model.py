@@ -121,7 +121,7 @@ class Report(RunSpec):
     rerun: tuple[str, ...] = ()
     """The words after `activation` that check this run again: its command and every flag
     that chose what ran (`changed --base git:main --model mock`); a report of 0.3.0 kept
-    only the flags after its stage's own (`words.command_words`)."""
+    only the flags after its stage's own (`follow_up.command_words`)."""
     cases: tuple[CaseVerdict, ...] = ()
     summary: Summary
     usage: Usage

@@ -41,6 +41,10 @@ class PageFigures:
     view: object = None
 
 
+Grid = tuple[tuple[str, ...], list[list[str]]]
+"""A matrix's grid: its columns and a row per cell."""
+
+
 class CaseWords(Protocol):
     """How a stage says one of its cases, in every output: what it expects, what its counts
     count, where a moved case's trials went, and which of its trials a flagged case shows."""
@@ -152,7 +156,7 @@ class View(Protocol):
         """Where a dry run points for what its settings can detect."""
         ...
 
-    def matrix_grid(self, cells: Sequence[Report]) -> tuple[tuple[str, ...], list[list[str]]]:
+    def matrix_grid(self, cells: Sequence[Report]) -> Grid:
         """A matrix's grid of its cells (columns and a row per cell), in every format."""
         ...
 

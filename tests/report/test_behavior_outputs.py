@@ -22,7 +22,7 @@ import pytest
 from activation._errors import ExitCode
 from activation._models import NO_LIFT_FAILS
 from activation.commands.main import main
-from activation.report import words
+from activation.report import behavior_words, matrix_words, run_words
 from activation.report.codec import parse_report, report_data, report_json
 from activation.report.diff import compare
 from activation.report.html import render_html
@@ -319,7 +319,7 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
     blind = behavior_report((NO_LIFT_FAILS,), without="none", broken=False)
     assert blind.behavior is not None and blind.behavior.lift is None
     assert blind.exit_code == ExitCode.REGRESSED
-    assert words.verdict(blind) == (
+    assert run_words.verdict(blind) == (
         "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
     )
     assert behavior_report(without="none", broken=False).exit_code == ExitCode.OK
@@ -328,10 +328,10 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
     suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
     assert (suite.tests, suite.failures) == (4, 1)
     (lift,) = next(case for case in suite if case.name == "skill-lift").result
-    assert (lift.type, lift.message) == ("NO-LIFT", words.NO_LIFT)
+    assert (lift.type, lift.message) == ("NO-LIFT", behavior_words.NO_LIFT)
     matrix = assembled((blind,), "0.2.0", "fingerprint")
     assert matrix.exit_code == ExitCode.REGRESSED
-    assert words.matrix_verdict(matrix) == (
+    assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the skill's lift over no skill is not shown in C/claude-code/claude-test-1 "
         "(--fail-on no-lift)."
     )
@@ -413,11 +413,11 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     broken = behavior_report()
     steady = replace(behavior_report(broken=False), model="claude-test-2")
     matrix = assembled((broken, steady), "0.2.0", "fingerprint")
-    assert words.matrix_columns(matrix) == (
+    assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
         "statuses",
     )  # fmt: skip
-    assert words.matrix_rows(matrix) == [
+    assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
          "+54 (+8 to +78), shown", "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
@@ -430,7 +430,7 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
         "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | 1 REGRESSED, 2 PASS |",
     ]
-    assert words.matrix_verdict(matrix) == (
+    assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
     )
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._models import CaseVerdict, Inputs, Tally, Trial, VariantName
-from activation.report import views, words
+from activation.report import behavior_words, run_words, views
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
@@ -130,7 +130,9 @@ def test_the_terminal_draws_the_fake_view(fake: Report) -> None:
     assert "fake-checkout" in text and "fake-refund" in text
     assert "a fake section" in text and "fake figures" in text and "fake arms" in text
     assert "  checkout 3/3 -> 0/3: fake move of checkout: add a checkout <page> & refunds" in text
-    assert words.PASSED_CELLS not in text and words.LEVELS not in text  # Stage C's own
+    assert (
+        behavior_words.PASSED_CELLS not in text and behavior_words.LEVELS not in text
+    )  # Stage C's own
     assert "recall" not in text
 
 
@@ -185,7 +187,7 @@ def test_the_page_and_the_legend_draw_the_fake_view(fake: Report) -> None:
     assert '<td class="num mono" data-sort="0.0">fake candidate cell</td>' in page
     assert "<title>candidate: 0/3 fake-counted (0%, 95% Wilson 0%-56%)</title>" in page
     assert 'id="arm-rates"' not in page and 'id="routing"' not in page
-    assert words.cells_legend(fake) == "k/n = fake cells"
+    assert run_words.cells_legend(fake) == "k/n = fake cells"
 
 
 def test_a_matrix_draws_the_fake_view(fake: Report) -> None:
