@@ -1,17 +1,21 @@
-"""Stage A's and B's view (report/views.py): per case each variant's activations, recall and
-false positives over the suite, and where the prompts went."""
+"""Stage A's and B's view (report/views.py) and what it draws of its own: per case each
+variant's activations, recall and false positives over the suite, and where the prompts
+went."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from activation._models import VARIANTS, CaseVerdict, Inputs
-from activation.report import activation_words, markdown, plan, routing_text, terminal, views
+from activation.report import activation_words, phrases, plan, routing_text, views
+from activation.report.markdown import code
 from activation.report.model import Report
-from activation.report.views import ExtraTest, PageFigures
+from activation.report.terminal import STATUS_STYLE
+from activation.report.views import CaseWords, ExtraTest, PageFigures
 
 
 class ActivationView:
@@ -29,7 +33,7 @@ class ActivationView:
         return len(homed) > 1
 
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
-        return terminal.activation_table(entries, self.case)
+        return activation_table(entries, self.case)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
         return []
@@ -50,7 +54,7 @@ class ActivationView:
         return text
 
     def markdown_figures(self, report: Report) -> list[str]:
-        return markdown.recall_lines(report)
+        return recall_lines(report)
 
     def properties(self, report: Report) -> dict[str, str]:
         return {}
@@ -85,6 +89,39 @@ class ActivationView:
 
     def matrix_grid(self, cells: Sequence[Report]) -> views.Grid:
         return activation_words.recall_grid(cells)
+
+
+def activation_table(entries: list[CaseVerdict], case: CaseWords) -> Table:
+    """Per case each variant's activations, p and q, and the status."""
+    table = Table(title=f"Cases ({activation_words.CASE_CELLS})", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    table.add_column("expected")
+    for column in ("baseline", "candidate", "p", "q"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    for entry in entries:
+        table.add_row(
+            entry.id,
+            case.expected(entry),
+            case.cell(entry, "baseline"),
+            case.cell(entry, "candidate"),
+            phrases.number(entry.p_value),
+            phrases.number(entry.q_value),
+            Text(phrases.status_text(entry), style=STATUS_STYLE[entry.status]),
+        )
+    return table
+
+
+def recall_lines(report: Report) -> list[str]:
+    """Each variant's recall and false positives (Stage A's and B's figures)."""
+    lines = ["| variant | recall | false positives |", "|---|---|---|"]
+    for name in VARIANTS:
+        figures = report.summary.figures(name)
+        lines.append(
+            f"| {name} {code(report.variant(name).spec)} | {activation_words.recall_text(figures)} "
+            f"| {activation_words.false_positives_text(figures)} |"
+        )
+    return lines
 
 
 VIEW = ActivationView()

@@ -43,7 +43,6 @@ from activation.report import (
 )
 from activation.report.model import Report
 from activation.report.views import CaseWords, PageFigures, view_of
-from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -277,107 +276,6 @@ def heat_maps(report: Report) -> list[HeatMap]:
         change.append(tuple(line))
     maps.append(HeatMap("difference", rows, columns, tuple(change)))
     return maps
-
-
-@dataclass(frozen=True)
-class GraderCell:
-    """One grader of one case in one arm: its pass rate as text and colour."""
-
-    grader: str
-    text: str
-    style: str
-    title: str
-
-
-@dataclass(frozen=True)
-class GraderMap:
-    """One arm's case x grader heat map: a row per case, a column per level, each grader of
-    the case at that level a cell, from red (never passed) to green (always)."""
-
-    arm: str
-    levels: tuple[str | None, ...]
-    rows: tuple[tuple[str, tuple[tuple[GraderCell, ...], ...]], ...]
-    """(case id, the graders at each level)."""
-
-
-def pass_colour(rate: Rate | None) -> str:
-    """Red at 0 % through yellow to green at 100 %; grey for a grader that never applied."""
-    if rate is None:
-        return ""
-    if not rate.applied:
-        return "background: #e5e7eb"
-    hue = round(120 * rate.passed / rate.applied)
-    return f"background: hsl({hue}, 70%, 80%)"
-
-
-def grader_maps(behavior: Behavior) -> list[GraderMap]:
-    used = {grader.level for case in behavior.cases for grader in case.graders}
-    levels = tuple(level for level in LEVEL_ORDER if level in used)
-    maps = []
-    for arm in behavior.arms:
-        rows = []
-        for case in behavior.cases:
-            cells = tuple(
-                tuple(
-                    GraderCell(
-                        grader.grader,
-                        behavior_words.grader_cell(grader.rate(arm)) or "-",
-                        pass_colour(grader.rate(arm)),
-                        f"{arm}: {case.id}: {behavior_words.grader_text(grader)}: "
-                        f"{behavior_words.grader_cell(grader.rate(arm)) or 'not run'}",
-                    )
-                    for grader in case.graders
-                    if grader.level == level
-                )
-                for level in levels
-            )
-            rows.append((case.id, cells))
-        maps.append(GraderMap(arm, levels, tuple(rows)))
-    return maps
-
-
-@dataclass(frozen=True)
-class BehaviorView:
-    """What the page shows of a behavior run (templates/_behavior.html.j2)."""
-
-    figures: Behavior
-    maps: list[GraderMap]
-    suite: str
-    lift: str
-    loading: list[str]
-    legend: str
-    heat_legend: str = behavior_words.HEAT_LEGEND
-
-    def rate(self, rate: Rate | None) -> str:
-        return behavior_words.rate_cell(rate)
-
-    def grader_rate(self, rate: Rate | None) -> str:
-        return behavior_words.grader_cell(rate)
-
-    def level(self, level: str | None) -> str:
-        return behavior_words.level_text(level)
-
-    def grader(self, case_id: str, name: str) -> str:
-        found = self.figures.case(case_id)
-        return next(behavior_words.grader_text(g) for g in found.graders if g.grader == name)
-
-    @property
-    def lifted(self) -> bool:
-        """Whether the run had a `none` arm, so each case has a lift."""
-        return "none" in self.figures.arms
-
-    def lift_cell(self, case_id: str) -> str:
-        return behavior_words.lift_cell(self.figures.case(case_id).lift)
-
-    def broke(self, case_id: str) -> str:
-        return behavior_words.case_broke(self.figures.case(case_id))
-
-
-def graded_view(found: Behavior) -> BehaviorView:
-    return BehaviorView(found, grader_maps(found), behavior_words.suite_rates_text(found),
-                        behavior_words.suite_lift_text(found),
-                        [behavior_words.loading_text(loading) for loading in found.loading],
-                        behavior_words.PASSED_CELLS)  # fmt: skip
 
 
 @cache

@@ -14,11 +14,10 @@ import re
 import xml.etree.ElementTree as ET
 
 from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
-from activation.report import activation_words, behavior_words, phrases, run_words
+from activation.report import activation_words, phrases, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.views import CaseWords, ExtraTest, view_of
-from activation.verdicts.behavior import Behavior
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -78,27 +77,6 @@ def case_body(case: CaseWords, entry: CaseVerdict, extra: list[str]) -> str:
         f"{variant} error: {reason}" for variant, reason in run_words.first_errors(entry.trials)
     ]
     return "\n".join(lines + extra) + "\n"
-
-
-def behavior_lines(entry: CaseVerdict, behavior: Behavior) -> list[str]:
-    """A graded case: each arm's pass rate, each grader's per arm, the grader that broke
-    first, the lift, and every trial with what it left."""
-    case = behavior.case(entry.id)
-    lines = [
-        f"{arm} pass rate: {behavior_words.rate_cell(case.rate(arm))}" for arm in behavior.arms
-    ]
-    for grader in case.graders:
-        rates = ", ".join(f"{arm} {behavior_words.grader_cell(grader.rate(arm))}"
-                          for arm in behavior.arms if grader.rate(arm) is not None)  # fmt: skip
-        lines.append(f"grader {behavior_words.grader_text(grader)}: {rates}")
-    if case.broke is not None:
-        lines.append(f"broke first: {behavior_words.case_broke(case)}")
-    if case.lift is not None:
-        lines.append(f"lift: {behavior_words.lift_text(case.lift)}")
-    for trial in sorted(entry.trials, key=lambda t: (behavior.arms.index(t.variant), t.index)):
-        lines.append(f"trial {behavior_words.trial_line(trial)}")
-        lines += [f"  {grade}" for grade in behavior_words.failed_grades(trial)]
-    return lines
 
 
 def failing(report: Report) -> tuple[Status, ...]:

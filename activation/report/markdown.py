@@ -23,7 +23,6 @@ from activation.report import (
 )
 from activation.report.model import Report
 from activation.report.views import view_of
-from activation.verdicts.behavior import Behavior
 from activation.verdicts.routing import changed_cells
 
 PROMPT_WIDTH = 90
@@ -80,18 +79,6 @@ def _counts(report: Report) -> list[str]:
     ]
 
 
-def recall_lines(report: Report) -> list[str]:
-    """Each variant's recall and false positives (Stage A's and B's figures)."""
-    lines = ["| variant | recall | false positives |", "|---|---|---|"]
-    for name in VARIANTS:
-        figures = report.summary.figures(name)
-        lines.append(
-            f"| {name} {code(report.variant(name).spec)} | {activation_words.recall_text(figures)} "
-            f"| {activation_words.false_positives_text(figures)} |"
-        )
-    return lines
-
-
 def _figures(report: Report) -> list[str]:
     lines = view_of(report).markdown_figures(report)
     lines += ["", *(escape(line) for line in cost_words.usage_lines(report))]
@@ -99,48 +86,6 @@ def _figures(report: Report) -> list[str]:
     if ceiling:
         lines.append(f"**{escape(ceiling)}**")
     return [*lines, ""]
-
-
-def behavior_lines(behavior: Behavior) -> list[str]:
-    """Each case's pass rate per arm, each level's, the graders that changed, the skill's
-    lift and loaded vs not."""
-    arms = behavior.arms
-    head = "| " + " | ".join(arms) + " |"
-    lines = [f"**Cases** ({escape(behavior_words.PASSED_CELLS)}, 95% Wilson)", ""]
-    lifted = "none" in arms
-    lift = " lift |" if lifted else ""
-    lines += [f"| case {head}{lift} status | broke first |",
-              "|---" * (len(arms) + 3 + lifted) + "|"]  # fmt: skip
-    for case in behavior.cases[:SUMMARY_LIST_LIMIT]:
-        rates = [behavior_words.rate_cell(case.rate(arm)) for arm in arms]
-        cells = " | ".join(rates + ([behavior_words.lift_cell(case.lift)] if lifted else []))
-        broke = escape(behavior_words.case_broke(case))
-        lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
-    if len(behavior.cases) > SUMMARY_LIST_LIMIT:
-        lines.append(f"\n… and {len(behavior.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
-                     "JSON report)")  # fmt: skip
-    lines += ["", f"**{escape(behavior_words.LEVELS)}**", ""]
-    lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
-    for level in behavior.levels:
-        cells = " | ".join(behavior_words.grader_cell(level.rate(arm)) for arm in arms)
-        lines.append(f"| {escape(behavior_words.level_text(level.level))} | {cells} |")
-    changed = behavior_words.changed_graders(behavior)
-    if changed:
-        lines += ["", f"**{escape(behavior_words.CHANGED_GRADERS)}**", ""]
-        lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
-        for case, grader in changed[:SUMMARY_LIST_LIMIT]:
-            cells = " | ".join(behavior_words.grader_cell(grader.rate(arm)) for arm in arms)
-            lines.append(
-                f"| {code(case.id)} | {escape(behavior_words.grader_text(grader))} | {cells} |"
-            )
-    lift = (
-        f"**{escape(behavior_words.SUITE_LIFT)}**: "
-        f"{escape(behavior_words.lift_text(behavior.lift))}"
-    )
-    lines += ["", escape(behavior_words.suite_rates_text(behavior)), "", lift, ""]
-    lines += [f"**{behavior_words.LOADED}**", ""]
-    lines += [f"- {escape(behavior_words.loading_text(loading))}" for loading in behavior.loading]
-    return lines
 
 
 def _case_line(report: Report, entry: CaseVerdict) -> str:

@@ -10,13 +10,11 @@ reports always hold every case).
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status, Trial
 from activation.report import (
-    activation_words,
     behavior_words,
     cost_words,
     follow_up,
@@ -25,8 +23,7 @@ from activation.report import (
 )
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
-from activation.report.views import CaseWords, view_of
-from activation.verdicts.behavior import Behavior
+from activation.report.views import view_of
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -58,103 +55,6 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
     if show == "all" or (show == "auto" and len(report.cases) <= TABLE_LIMIT):
         return list(report.cases)
     return [entry for entry in report.cases if entry.status in FLAGGED]
-
-
-def activation_table(entries: list[CaseVerdict], case: CaseWords) -> Table:
-    """Per case each variant's activations, p and q, and the status."""
-    table = Table(title=f"Cases ({activation_words.CASE_CELLS})", title_justify="left")
-    table.add_column("id", no_wrap=True)
-    table.add_column("expected")
-    for column in ("baseline", "candidate", "p", "q"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    for entry in entries:
-        table.add_row(
-            entry.id,
-            case.expected(entry),
-            case.cell(entry, "baseline"),
-            case.cell(entry, "candidate"),
-            phrases.number(entry.p_value),
-            phrases.number(entry.q_value),
-            Text(phrases.status_text(entry), style=STATUS_STYLE[entry.status]),
-        )
-    return table
-
-
-def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
-    """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
-    candidate), the status and the grader that broke first (each case's lift is in the
-    Markdown, HTML, JUnit and JSON; the terminal gives the suite's)."""
-    table = Table(title=f"Cases ({behavior_words.PASSED_CELLS})", title_justify="left")
-    table.add_column("id", no_wrap=True)
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right")
-    for column in ("p", "q"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("broke first")
-    for entry in entries:
-        case = behavior.case(entry.id)
-        table.add_row(
-            entry.id,
-            *(behavior_words.rate_cell(case.rate(arm)) for arm in behavior.arms),
-            phrases.number(entry.p_value),
-            phrases.number(entry.q_value),
-            Text(phrases.status_text(entry), style=STATUS_STYLE[entry.status]),
-            behavior_words.case_broke(case),
-        )
-    return table
-
-
-def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None:
-    """Each grader of the cases that did not simply pass, per arm: where a case broke."""
-    shown = [behavior.case(entry.id) for entry in entries if entry.status is not Status.PASS]
-    if not shown:
-        return None
-    table = Table(title=behavior_words.GRADERS, title_justify="left")
-    table.add_column("case", no_wrap=True)
-    table.add_column("grader")
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right", no_wrap=True)
-    for case in shown:
-        for grader in case.graders:
-            broke = grader.grader == case.broke
-            table.add_row(
-                case.id,
-                Text(behavior_words.grader_text(grader), style="bold red" if broke else ""),
-                *(behavior_words.grader_cell(grader.rate(arm)) for arm in behavior.arms),
-            )
-    return table
-
-
-def level_table(behavior: Behavior) -> Table:
-    """Every grader of a level over the suite, per arm."""
-    table = Table(title=behavior_words.LEVELS, title_justify="left")
-    table.add_column("level", no_wrap=True)
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right", no_wrap=True)
-    for level in behavior.levels:
-        table.add_row(
-            behavior_words.level_text(level.level),
-            *(behavior_words.grader_cell(level.rate(arm)) for arm in behavior.arms),
-        )
-    return table
-
-
-def behavior_text(behavior: Behavior) -> Text:
-    """Each arm's pass rate over the suite, the skill's lift over no skill, and how trials
-    did where it loaded and where not."""
-    text = Text()
-    text.append(f"{behavior_words.suite_rates_text(behavior)}\n")
-    text.append(
-        f"{behavior_words.suite_lift_text(behavior)}\n",
-        style="" if behavior.lift_shown else "yellow",
-    )
-    text.append(f"{behavior_words.LOADED.lower()}:\n")
-    for loading in behavior.loading:
-        text.append(f"  {behavior_words.loading_text(loading)}\n")
-    text.rstrip()
-    return text
 
 
 def rest_line(report: Report, shown: int) -> Text | None:
