@@ -24,7 +24,7 @@ from activation.report.phrases import (
     status_counts,
     tally_cell,
 )
-from activation.report.views import Grid
+from activation.report.views import Grid, TrialWords
 from activation.verdicts.figures import VariantFigures
 from activation.verdicts.routing import changed_cells
 
@@ -66,9 +66,12 @@ class ActivationCase:
         """Its majority: whether the skill fired."""
         return tally.verdict
 
-    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
         """None: its trials' choices are its counts and routes."""
         return []
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        return None
 
 
 ACTIVATION_CASE = ActivationCase()

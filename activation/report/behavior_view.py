@@ -255,8 +255,9 @@ def junit_case_lines(entry: CaseVerdict, figures: Behavior) -> list[str]:
     if case.lift is not None:
         lines.append(f"lift: {behavior_words.lift_text(case.lift)}")
     for trial in sorted(entry.trials, key=lambda t: (figures.arms.index(t.variant), t.index)):
-        lines.append(f"trial {behavior_words.trial_line(trial)}")
-        lines += [f"  {grade}" for grade in behavior_words.failed_grades(trial)]
+        said = behavior_words.trial_words(trial)
+        lines.append(f"trial {said.line}")
+        lines += [f"  {grade}" for grade in said.failed]
     return lines
 
 

@@ -21,7 +21,7 @@ from activation.report.phrases import (
     signed,
     status_counts,
 )
-from activation.report.views import Grid
+from activation.report.views import Grid, TrialWords
 from activation.verdicts.behavior import (
     Behavior,
     CaseBehavior,
@@ -220,9 +220,9 @@ def trial_details(trial: Trial) -> list[str]:
     return found + ([f"workspace {trial.workspace}"] if trial.workspace else [])
 
 
-def trial_line(trial: Trial) -> str:
-    """A graded trial in a line: its outcome, then what it left."""
-    return "; ".join([trial_head(trial), *trial_details(trial)])
+def trial_words(trial: Trial) -> TrialWords:
+    """A graded trial: its outcome, the graders that failed in it, what it left."""
+    return TrialWords(trial_head(trial), tuple(failed_grades(trial)), tuple(trial_details(trial)))
 
 
 def first_failures(entry: CaseVerdict, arms: Sequence[str] = VARIANTS) -> list[Trial]:
@@ -261,8 +261,13 @@ class GradedCase:
         """Its majority: whether the trials passed (not whether the skill loaded)."""
         return tally.right
 
-    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
-        return first_failures(entry)
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
+        """Each arm's first trial that did not pass."""
+        return [trial_words(trial) for trial in first_failures(entry)]
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        """A graded trial; one that errored before its graders ran is said by its error."""
+        return trial_words(trial) if trial.grades else None
 
 
 GRADED_CASE = GradedCase()

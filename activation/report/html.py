@@ -34,7 +34,6 @@ from activation._models import (
 )
 from activation.report import (
     activation_words,
-    behavior_words,
     cost_words,
     follow_up,
     phrases,
@@ -68,7 +67,7 @@ class Bar:
     high: float | None
     y: int
     counted: str = "correct"
-    """What its trials count: "correct", or (graded trials) "passed"."""
+    """What its trials count, in its stage's word ("correct", "passed")."""
 
     @staticmethod
     def x(value: float) -> float:
@@ -95,10 +94,11 @@ class TrialLink:
     error: str | None
     chose: tuple[str, ...] = ()
     """The skills that fired, first first."""
-    graded: str | None = None
-    """A graded trial (Stage C): its outcome and whether the skill loaded, in words."""
+    outcome: str | None = None
+    """Its outcome in its stage's words, where its reading does not say it all (Stage C:
+    passed or failed, and whether the skill loaded)."""
     failed: tuple[str, ...] = ()
-    """The graders that failed or errored in it."""
+    """What failed in it."""
     files: tuple[str, ...] = ()
     workspace: str | None = None
     """A link to its kept workspace."""
@@ -157,14 +157,14 @@ def transcript_href(transcript: str, base: PurePath | None) -> str:
     return path.as_uri() if path.is_absolute() else quote(path.as_posix())
 
 
-def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
+def _trial(trial: Trial, base: PurePath | None, case: CaseWords) -> TrialLink:
     href = transcript_href(trial.transcript, base) if trial.transcript else None
-    if not trial.grades:
+    said = case.said(trial)
+    if said is None:
         return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
     workspace = transcript_href(trial.workspace, base) if trial.workspace else None
-    failed = tuple(behavior_words.failed_grades(trial))
     return TrialLink(trial.variant, trial.index, trial.reading, href, None, trial.chose,
-                     behavior_words.trial_head(trial), failed, trial.files, workspace)  # fmt: skip
+                     said.head, said.failed, trial.files, workspace)  # fmt: skip
 
 
 def flagged_first(entry: CaseVerdict) -> int:
@@ -182,7 +182,7 @@ def rows(report: Report, base: PurePath | None) -> list[Row]:
             entry,
             tuple(bar(entry, variant, case.correct) for variant in VARIANTS),
             tuple(
-                _trial(trial, base)
+                _trial(trial, base, case)
                 for trial in sorted(entry.trials, key=lambda t: (t.variant, t.index))
             ),
             case,

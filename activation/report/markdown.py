@@ -14,7 +14,6 @@ from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
 from activation.report import (
     activation_words,
-    behavior_words,
     cost_words,
     follow_up,
     phrases,
@@ -98,9 +97,7 @@ def _case_line(report: Report, entry: CaseVerdict) -> str:
         f"{case.cell(entry, 'candidate')}{q}{moved}): "
         f"{escape(phrases.cut(entry.prompt, PROMPT_WIDTH))}"
     )
-    trials = [
-        f"  - {escape(behavior_words.trial_line(trial))}" for trial in case.shown_trials(entry)
-    ]
+    trials = [f"  - {escape(trial.line)}" for trial in case.shown_trials(entry)]
     return "\n".join([line, *trials])
 
 

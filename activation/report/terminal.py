@@ -13,9 +13,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status, Trial
+from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
 from activation.report import (
-    behavior_words,
     cost_words,
     follow_up,
     phrases,
@@ -23,7 +22,7 @@ from activation.report import (
 )
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
-from activation.report.views import view_of
+from activation.report.views import TrialWords, view_of
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -139,13 +138,12 @@ def status_lists(report: Report) -> list[Text]:
     return lines
 
 
-def trial_lines(trials: list[Trial]) -> list[str]:
-    """Each trial a flagged case shows, and the graders that failed in it."""
+def trial_lines(trials: list[TrialWords]) -> list[str]:
+    """Each trial a flagged case shows, what failed in it and what it left."""
     lines = []
     for trial in trials:
-        lines.append(behavior_words.trial_head(trial))
-        lines += [f"  {grade}" for grade in behavior_words.failed_grades(trial)]
-        lines += [f"  {detail}" for detail in behavior_words.trial_details(trial)]
+        lines.append(trial.head)
+        lines += [f"  {line}" for line in (*trial.failed, *trial.details)]
     return lines
 
 

@@ -41,6 +41,24 @@ class PageFigures:
     view: object = None
 
 
+@dataclass(frozen=True)
+class TrialWords:
+    """A trial as its stage says it: under a flagged case, and beside its reading on the
+    page."""
+
+    head: str
+    """Its outcome: "candidate #0 failed, skill loaded"."""
+    failed: tuple[str, ...] = ()
+    """What failed in it: "L2 no invented client.refunds.force() failed: why"."""
+    details: tuple[str, ...] = ()
+    """What it left: "files a.ts, b.json", "transcript PATH", "workspace PATH"."""
+
+    @property
+    def line(self) -> str:
+        """Its outcome, then what it left, in a line."""
+        return "; ".join([self.head, *self.details])
+
+
 Grid = tuple[tuple[str, ...], list[list[str]]]
 """A matrix's grid: its columns and a row per cell."""
 
@@ -74,8 +92,13 @@ class CaseWords(Protocol):
         """The majority a comparison of two runs (`diff`) follows."""
         ...
 
-    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
         """The trials a flagged case shows under its line."""
+        ...
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        """A trial in the stage's words beside its reading; None where its reading (what
+        fired, or its error) says it all."""
         ...
 
 

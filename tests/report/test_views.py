@@ -22,7 +22,7 @@ from activation.report.matrix import assembled
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.model import Report
 from activation.report.terminal import render_report
-from activation.report.views import ExtraTest, PageFigures, view_of
+from activation.report.views import ExtraTest, PageFigures, TrialWords, view_of
 from tests.support.behavior_reports import behavior_report
 
 
@@ -45,8 +45,11 @@ class FakeCase:
     def verdict(self, tally: Tally) -> bool | None:
         return tally.right
 
-    def shown_trials(self, entry: CaseVerdict) -> list[Trial]:
-        return []
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
+        return [TrialWords(f"fake trial of {entry.id}", ("fake failure",), ("fake detail",))]
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        return TrialWords(f"fake outcome of #{trial.index}")
 
 
 class FakeView:
@@ -129,7 +132,15 @@ def test_the_terminal_draws_the_fake_view(fake: Report) -> None:
     assert "Fake cases" in text
     assert "fake-checkout" in text and "fake-refund" in text
     assert "a fake section" in text and "fake figures" in text and "fake arms" in text
-    assert "  checkout 3/3 -> 0/3: fake move of checkout: add a checkout <page> & refunds" in text
+    lines = text.splitlines()
+    moved = lines.index(
+        "  checkout 3/3 -> 0/3: fake move of checkout: add a checkout <page> & refunds"
+    )
+    assert lines[moved + 1 : moved + 4] == [
+        "    fake trial of checkout",
+        "      fake failure",
+        "      fake detail",
+    ]
     assert (
         behavior_words.PASSED_CELLS not in text and behavior_words.LEVELS not in text
     )  # Stage C's own
@@ -143,6 +154,7 @@ def test_markdown_draws_the_fake_view(fake: Report) -> None:
         "- `checkout` (baseline fake baseline cell, candidate fake candidate cell, q 0.047; "
         "fake move of checkout): add a checkout \\<page\\> &amp; refunds"
     ) in lines
+    assert "  - fake trial of checkout; fake detail" in lines
     assert "| case | baseline | candidate | none | lift | status | broke first |" not in lines
     assert "| variant | recall | false positives |" not in lines
 
@@ -186,6 +198,7 @@ def test_the_page_and_the_legend_draw_the_fake_view(fake: Report) -> None:
     assert '<td class="expected" data-sort="fake expectation">fake expectation</td>' in page
     assert '<td class="num mono" data-sort="0.0">fake candidate cell</td>' in page
     assert "<title>candidate: 0/3 fake-counted (0%, 95% Wilson 0%-56%)</title>" in page
+    assert '<li class="graded">fake outcome of #0 · files src/refund.ts, package.json · ' in page
     assert 'id="arm-rates"' not in page and 'id="routing"' not in page
     assert run_words.cells_legend(fake) == "k/n = fake cells"
 
