@@ -16,9 +16,9 @@ from rich.text import Text
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Status, VariantName
 from activation.report import matrix_words
-from activation.report.calibration import SkillRef, titled_table
+from activation.report.calibration import titled_table
 from activation.report.markdown import markdown_table
-from activation.report.model import Report, build_report
+from activation.report.model import Report, SkillInfo, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
 SCHEMA = "activation-agreement/1"
@@ -113,7 +113,7 @@ class AgreementRecord:
 
     schema: Literal["activation-agreement/1"] = "activation-agreement/1"
     version: str
-    skill: SkillRef
+    skill: SkillInfo
     cells: tuple[str, str]
     """Stage A's cell, then Stage B's."""
     agreement: tuple[AgreementRow, ...]
@@ -127,7 +127,7 @@ def agreement_record(run: StageAgreement, version: str) -> AgreementRecord:
     target = run.cheap.inputs.target
     return AgreementRecord(
         version=version,
-        skill=SkillRef(target.skill_id, target.skill_path.as_posix()),
+        skill=SkillInfo.of(target),
         cells=run.cells,
         agreement=tuple(
             AgreementRow(

@@ -32,14 +32,9 @@ from activation._models import (
     Trial,
     VariantName,
 )
-from activation.report import (
-    activation_words,
-    cost_words,
-    follow_up,
-    phrases,
-    routing_text,
-    run_words,
-)
+from activation.report import activation_words, phrases, routing_text, run_words
+from activation.report.cost_words import ceiling_line, usage_lines
+from activation.report.follow_up import real_command, rerun_command
 from activation.report.model import Report
 from activation.report.views import CaseWords, PageFigures, view_of
 from activation.verdicts.stats import wilson_interval
@@ -323,10 +318,10 @@ def said(report: Report) -> dict[str, object]:
         "false_positives": {
             v: activation_words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
         },
-        "real_command": follow_up.real_command(report),
-        "rerun_command": follow_up.rerun_command(report),
-        "usage_lines": cost_words.usage_lines(report),
-        "ceiling_line": cost_words.ceiling_line(report),
+        "real_command": real_command(report),
+        "rerun_command": rerun_command(report),
+        "usage_lines": usage_lines(report),
+        "ceiling_line": ceiling_line(report),
         "visibility": run_words.visibility_lines(report),
         "ambiguous": routing_text.ambiguous_rows(report),
     }

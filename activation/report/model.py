@@ -22,6 +22,7 @@ from activation._models import (
     RunOutcome,
     RunSpec,
     Status,
+    Target,
     Usage,
     Variant,
     VariantName,
@@ -43,8 +44,14 @@ SCHEMA = "activation-report/4"
 
 @dataclass(frozen=True)
 class SkillInfo:
+    """The measured skill: its id and its SKILL.md, relative to the repository."""
+
     id: str
     path: str
+
+    @classmethod
+    def of(cls, target: Target) -> SkillInfo:
+        return cls(target.skill_id, target.skill_path.as_posix())
 
 
 @dataclass(frozen=True)
@@ -277,7 +284,7 @@ def build_report(
         ceiling_hit=outcome.ceiling_hit,
         peak_concurrency=outcome.peak_concurrency,
         final_concurrency=outcome.final_concurrency,
-        skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
+        skill=SkillInfo.of(inputs.target),
         baseline=_info(inputs.baseline, entries["baseline"], seen.baseline),
         candidate=_info(inputs.candidate, entries["candidate"], seen.candidate),
         body_diff=tree_diff(inputs.baseline, inputs.candidate) if tests_body else None,
