@@ -33,7 +33,7 @@ class ActivationView:
         return len(homed) > 1
 
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
-        return activation_table(entries, self.case)
+        return activation_table(entries, self.case, self.cells(report))
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
         return []
@@ -91,9 +91,9 @@ class ActivationView:
         return activation_words.recall_grid(cells)
 
 
-def activation_table(entries: list[CaseVerdict], case: CaseWords) -> Table:
-    """Per case each variant's activations, p and q, and the status."""
-    table = Table(title=f"Cases ({activation_words.CASE_CELLS})", title_justify="left")
+def activation_table(entries: list[CaseVerdict], case: CaseWords, legend: str) -> Table:
+    """Per case each variant's counts (as `legend` says), p and q, and the status."""
+    table = Table(title=f"Cases ({legend})", title_justify="left")
     table.add_column("id", no_wrap=True)
     table.add_column("expected")
     for column in ("baseline", "candidate", "p", "q"):

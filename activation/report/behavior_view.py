@@ -27,9 +27,7 @@ class BehaviorView:
     recall = False
 
     def cells(self, report: Report) -> str:
-        return (
-            activation_words.CASE_CELLS if report.behavior is None else behavior_words.PASSED_CELLS
-        )
+        return behavior_words.PASSED_CELLS
 
     def routes(self, report: Report) -> bool:
         """Which skills loaded is its loading figures, not a routing."""
@@ -38,7 +36,7 @@ class BehaviorView:
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
         graded = report.behavior
         if graded is None:
-            return activation_view.activation_table(entries, self.case)
+            return activation_view.activation_table(entries, self.case, self.cells(report))
         return cases_table(graded, entries)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
@@ -91,7 +89,7 @@ class BehaviorView:
         return None if graded is None else PageFigures("_behavior.html.j2", graded_page(graded))
 
     def rate_word(self, report: Report) -> str:
-        return "correct" if report.behavior is None else "pass"
+        return "pass"
 
     def gate_reason(self, report: Report) -> str | None:
         graded = report.behavior
