@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation._models import RunSpec
-from activation.report.words import percent
+from activation.report.phrases import percent
 from activation.trials.simulate import (
     DROP,
     MILD_DROP,

@@ -63,7 +63,7 @@ class BehaviorCalibration:
 
 def verdict_lines(found: BehaviorCalibration) -> list[str]:
     """What the calibration found, one line per check, then the verdict."""
-    from activation.report.words import lift_text
+    from activation.report.behavior_words import lift_text
     from activation.verdicts.behavior import suite_lift
 
     loud = found.same.ids_with(*LOUD)

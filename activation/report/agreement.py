@@ -15,10 +15,10 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, RunOutcome, Status, VariantName
-from activation.report import words
-from activation.report.calibration import SkillRef, titled_table
+from activation.report import matrix_words
+from activation.report.calibration import titled_table
 from activation.report.markdown import markdown_table
-from activation.report.model import Report, build_report
+from activation.report.model import Report, SkillInfo, build_report
 from activation.verdicts.agreement import Agreement, agreement
 
 SCHEMA = "activation-agreement/1"
@@ -84,7 +84,7 @@ def render_agreement(run: StageAgreement) -> RenderableType:
     parts: list[RenderableType] = [table]
     if run.errors:
         parts.append(Text(f"ERROR cases, left out: {', '.join(run.errors)}", style="magenta"))
-    parts.append(Text(words.agreement_reading(), style="dim"))
+    parts.append(Text(matrix_words.agreement_reading(), style="dim"))
     return Group(*parts)
 
 
@@ -113,7 +113,7 @@ class AgreementRecord:
 
     schema: Literal["activation-agreement/1"] = "activation-agreement/1"
     version: str
-    skill: SkillRef
+    skill: SkillInfo
     cells: tuple[str, str]
     """Stage A's cell, then Stage B's."""
     agreement: tuple[AgreementRow, ...]
@@ -127,7 +127,7 @@ def agreement_record(run: StageAgreement, version: str) -> AgreementRecord:
     target = run.cheap.inputs.target
     return AgreementRecord(
         version=version,
-        skill=SkillRef(target.skill_id, target.skill_path.as_posix()),
+        skill=SkillInfo.of(target),
         cells=run.cells,
         agreement=tuple(
             AgreementRow(
@@ -163,7 +163,7 @@ def agreement_markdown(run: StageAgreement, when: datetime) -> str:
         "",
         *markdown_table(HEADERS, _rows(run)),
         "",
-        words.agreement_reading(),
+        matrix_words.agreement_reading(),
     ]
     if run.errors:
         lines += ["", f"ERROR cases, left out: {', '.join(run.errors)}"]

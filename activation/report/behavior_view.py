@@ -1,25 +1,33 @@
-"""Stage C's view (report/views.py): per case each arm's passes, the graders and levels, the
-skill's lift over no skill and how trials did where it loaded. Until a trial is graded it
-draws the cases as they stand, with no figure."""
+"""Stage C's view (report/views.py) and what it draws in every format: per case each arm's
+passes, the graders and levels, the skill's lift over no skill and how trials did where it
+loaded. Until a trial is graded it draws the cases as they stand, with no figure."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 
-from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs
-from activation.report import html, junit, markdown, terminal, words
+from activation._config import SUMMARY_LIST_LIMIT
+from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs, Status
+from activation.report import activation_view, activation_words, behavior_words, phrases, views
+from activation.report.markdown import code, escape
 from activation.report.model import Report
+from activation.report.terminal import STATUS_STYLE
 from activation.report.views import ExtraTest, PageFigures
+from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 
 
 class BehaviorView:
+    case = behavior_words.GRADED_CASE
+    tests_body = True
     recall = False
 
     def cells(self, report: Report) -> str:
-        return words.CASE_CELLS if report.behavior is None else words.PASSED_CELLS
+        return behavior_words.PASSED_CELLS
 
     def routes(self, report: Report) -> bool:
         """Which skills loaded is its loading figures, not a routing."""
@@ -28,38 +36,38 @@ class BehaviorView:
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
         graded = report.behavior
         if graded is None:
-            return terminal.activation_table(entries)
-        return terminal.behavior_table(graded, entries)
+            return activation_view.activation_table(entries, self.case, self.cells(report))
+        return cases_table(graded, entries)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
         graded = report.behavior
         if graded is None:
             return []
-        graders = terminal.grader_table(graded, entries)
-        return [terminal.level_table(graded), *([graders] if graders is not None else [])]
+        graders = grader_table(graded, entries)
+        return [level_table(graded), *([graders] if graders is not None else [])]
 
     def terminal_figures(self, report: Report) -> Text:
         graded = report.behavior
-        return Text() if graded is None else terminal.behavior_text(graded).append("\n")
+        return Text() if graded is None else figures_text(graded).append("\n")
 
     def markdown_figures(self, report: Report) -> list[str]:
         graded = report.behavior
-        return [] if graded is None else markdown.behavior_lines(graded)
+        return [] if graded is None else markdown_figures(graded)
 
     def properties(self, report: Report) -> dict[str, str]:
         graded = report.behavior
         if graded is None:
             return {}
-        found = {"arms": ",".join(graded.arms), "lift": words.lift_text(graded.lift)}
+        found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
         for loading in graded.loading:
-            found[f"loading_{loading.arm}"] = words.loading_text(loading)
+            found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
         return found
 
     def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
         graded = report.behavior
-        if graded is None or not words.graded_case(entry):
+        if graded is None:
             return []
-        return junit.behavior_lines(entry, graded)
+        return junit_case_lines(entry, graded)
 
     def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
         """The skill's lift over no skill as a test of its own: a failure when the gate
@@ -67,24 +75,25 @@ class BehaviorView:
         graded = report.behavior
         if graded is None:
             return ()
-        lines = [words.suite_rates_text(graded), words.suite_lift_text(graded)]
-        text = "\n".join(lines + [words.loading_text(found) for found in graded.loading]) + "\n"
+        lines = [behavior_words.suite_rates_text(graded), behavior_words.suite_lift_text(graded)]
+        text = (
+            "\n".join(lines + [behavior_words.loading_text(found) for found in graded.loading])
+            + "\n"
+        )
         fails = NO_LIFT_FAILS in report.fail_on and not graded.lift_shown
-        failure = ("NO-LIFT", words.NO_LIFT) if fails else None
+        failure = ("NO-LIFT", behavior_words.NO_LIFT) if fails else None
         return (ExtraTest("behavior", "skill-lift", text, failure),)
 
     def page_figures(self, report: Report) -> PageFigures | None:
         graded = report.behavior
-        return (
-            None if graded is None else PageFigures("_behavior.html.j2", html.graded_view(graded))
-        )
+        return None if graded is None else PageFigures("_behavior.html.j2", graded_page(graded))
 
     def rate_word(self, report: Report) -> str:
-        return "correct" if report.behavior is None else "pass"
+        return "pass"
 
     def gate_reason(self, report: Report) -> str | None:
         graded = report.behavior
-        return None if graded is None or graded.lift_shown else words.NO_LIFT
+        return None if graded is None or graded.lift_shown else behavior_words.NO_LIFT
 
     def arms(self, report: Report) -> str | None:
         """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
@@ -96,7 +105,7 @@ class BehaviorView:
 
     def lift_line(self, report: Report) -> str | None:
         graded = report.behavior
-        return None if graded is None else words.lift_text(graded.lift)
+        return None if graded is None else behavior_words.lift_text(graded.lift)
 
     def plan_cases(self, inputs: Inputs) -> str:
         graders = sum(len(case.graders) for case in inputs.behavior)
@@ -105,12 +114,250 @@ class BehaviorView:
     def detectable_hint(self) -> str:
         return "in Stage C: the behavior gate benchmark (docs: Benchmarks)."
 
-    def matrix_grid(self, cells: Sequence[Report]) -> words.Grid:
+    def matrix_grid(self, cells: Sequence[Report]) -> views.Grid:
         """Pass rates and lift once every cell has graded trials."""
         graded = [(cell, cell.behavior) for cell in cells if cell.behavior is not None]
         if len(graded) < len(cells):
-            return words.recall_grid(cells)
-        return words.behavior_grid(graded)
+            return activation_words.recall_grid(cells)
+        return behavior_words.behavior_grid(graded)
+
+
+def cases_table(figures: Behavior, entries: list[CaseVerdict]) -> Table:
+    """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
+    candidate), the status and the grader that broke first (each case's lift is in the
+    Markdown, HTML, JUnit and JSON; the terminal gives the suite's)."""
+    table = Table(title=f"Cases ({behavior_words.PASSED_CELLS})", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    for arm in figures.arms:
+        table.add_column(arm, justify="right")
+    for column in ("p", "q"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("broke first")
+    for entry in entries:
+        case = figures.case(entry.id)
+        table.add_row(
+            entry.id,
+            *(behavior_words.rate_cell(case.rate(arm)) for arm in figures.arms),
+            phrases.number(entry.p_value),
+            phrases.number(entry.q_value),
+            Text(phrases.status_text(entry), style=STATUS_STYLE[entry.status]),
+            behavior_words.case_broke(case),
+        )
+    return table
+
+
+def grader_table(figures: Behavior, entries: list[CaseVerdict]) -> Table | None:
+    """Each grader of the cases that did not simply pass, per arm: where a case broke."""
+    shown = [figures.case(entry.id) for entry in entries if entry.status is not Status.PASS]
+    if not shown:
+        return None
+    table = Table(title=behavior_words.GRADERS, title_justify="left")
+    table.add_column("case", no_wrap=True)
+    table.add_column("grader")
+    for arm in figures.arms:
+        table.add_column(arm, justify="right", no_wrap=True)
+    for case in shown:
+        for grader in case.graders:
+            broke = grader.grader == case.broke
+            table.add_row(
+                case.id,
+                Text(behavior_words.grader_text(grader), style="bold red" if broke else ""),
+                *(behavior_words.grader_cell(grader.rate(arm)) for arm in figures.arms),
+            )
+    return table
+
+
+def level_table(figures: Behavior) -> Table:
+    """Every grader of a level over the suite, per arm."""
+    table = Table(title=behavior_words.LEVELS, title_justify="left")
+    table.add_column("level", no_wrap=True)
+    for arm in figures.arms:
+        table.add_column(arm, justify="right", no_wrap=True)
+    for level in figures.levels:
+        table.add_row(
+            behavior_words.level_text(level.level),
+            *(behavior_words.grader_cell(level.rate(arm)) for arm in figures.arms),
+        )
+    return table
+
+
+def figures_text(figures: Behavior) -> Text:
+    """Each arm's pass rate over the suite, the skill's lift over no skill, and how trials
+    did where it loaded and where not."""
+    text = Text()
+    text.append(f"{behavior_words.suite_rates_text(figures)}\n")
+    text.append(
+        f"{behavior_words.suite_lift_text(figures)}\n",
+        style="" if figures.lift_shown else "yellow",
+    )
+    text.append(f"{behavior_words.LOADED.lower()}:\n")
+    for loading in figures.loading:
+        text.append(f"  {behavior_words.loading_text(loading)}\n")
+    text.rstrip()
+    return text
+
+
+def markdown_figures(figures: Behavior) -> list[str]:
+    """Each case's pass rate per arm, each level's, the graders that changed, the skill's
+    lift and loaded vs not."""
+    arms = figures.arms
+    head = "| " + " | ".join(arms) + " |"
+    lines = [f"**Cases** ({escape(behavior_words.PASSED_CELLS)}, 95% Wilson)", ""]
+    lifted = "none" in arms
+    lift = " lift |" if lifted else ""
+    lines += [f"| case {head}{lift} status | broke first |",
+              "|---" * (len(arms) + 3 + lifted) + "|"]  # fmt: skip
+    for case in figures.cases[:SUMMARY_LIST_LIMIT]:
+        rates = [behavior_words.rate_cell(case.rate(arm)) for arm in arms]
+        cells = " | ".join(rates + ([behavior_words.lift_cell(case.lift)] if lifted else []))
+        broke = escape(behavior_words.case_broke(case))
+        lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
+    if len(figures.cases) > SUMMARY_LIST_LIMIT:
+        lines.append(f"\n… and {len(figures.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
+                     "JSON report)")  # fmt: skip
+    lines += ["", f"**{escape(behavior_words.LEVELS)}**", ""]
+    lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
+    for level in figures.levels:
+        cells = " | ".join(behavior_words.grader_cell(level.rate(arm)) for arm in arms)
+        lines.append(f"| {escape(behavior_words.level_text(level.level))} | {cells} |")
+    changed = behavior_words.changed_graders(figures)
+    if changed:
+        lines += ["", f"**{escape(behavior_words.CHANGED_GRADERS)}**", ""]
+        lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
+        for case, grader in changed[:SUMMARY_LIST_LIMIT]:
+            cells = " | ".join(behavior_words.grader_cell(grader.rate(arm)) for arm in arms)
+            lines.append(
+                f"| {code(case.id)} | {escape(behavior_words.grader_text(grader))} | {cells} |"
+            )
+    lift = (
+        f"**{escape(behavior_words.SUITE_LIFT)}**: {escape(behavior_words.lift_text(figures.lift))}"
+    )
+    lines += ["", escape(behavior_words.suite_rates_text(figures)), "", lift, ""]
+    lines += [f"**{behavior_words.LOADED}**", ""]
+    lines += [f"- {escape(behavior_words.loading_text(loading))}" for loading in figures.loading]
+    return lines
+
+
+def junit_case_lines(entry: CaseVerdict, figures: Behavior) -> list[str]:
+    """A graded case: each arm's pass rate, each grader's per arm, the grader that broke
+    first, the lift, and every trial with what it left."""
+    case = figures.case(entry.id)
+    lines = [f"{arm} pass rate: {behavior_words.rate_cell(case.rate(arm))}" for arm in figures.arms]
+    for grader in case.graders:
+        rates = ", ".join(f"{arm} {behavior_words.grader_cell(grader.rate(arm))}"
+                          for arm in figures.arms if grader.rate(arm) is not None)  # fmt: skip
+        lines.append(f"grader {behavior_words.grader_text(grader)}: {rates}")
+    if case.broke is not None:
+        lines.append(f"broke first: {behavior_words.case_broke(case)}")
+    if case.lift is not None:
+        lines.append(f"lift: {behavior_words.lift_text(case.lift)}")
+    for trial in sorted(entry.trials, key=lambda t: (figures.arms.index(t.variant), t.index)):
+        said = behavior_words.trial_words(trial)
+        lines.append(f"trial {said.line}")
+        lines += [f"  {grade}" for grade in said.failed]
+    return lines
+
+
+@dataclass(frozen=True)
+class GraderCell:
+    """One grader of one case in one arm: its pass rate as text and colour."""
+
+    grader: str
+    text: str
+    style: str
+    title: str
+
+
+@dataclass(frozen=True)
+class GraderMap:
+    """One arm's case x grader heat map: a row per case, a column per level, each grader of
+    the case at that level a cell, from red (never passed) to green (always)."""
+
+    arm: str
+    levels: tuple[str | None, ...]
+    rows: tuple[tuple[str, tuple[tuple[GraderCell, ...], ...]], ...]
+    """(case id, the graders at each level)."""
+
+
+def pass_colour(rate: Rate | None) -> str:
+    """Red at 0 % through yellow to green at 100 %; grey for a grader that never applied."""
+    if rate is None:
+        return ""
+    if not rate.applied:
+        return "background: #e5e7eb"
+    hue = round(120 * rate.passed / rate.applied)
+    return f"background: hsl({hue}, 70%, 80%)"
+
+
+def grader_maps(figures: Behavior) -> list[GraderMap]:
+    used = {grader.level for case in figures.cases for grader in case.graders}
+    levels = tuple(level for level in LEVEL_ORDER if level in used)
+    maps = []
+    for arm in figures.arms:
+        rows = []
+        for case in figures.cases:
+            cells = tuple(
+                tuple(
+                    GraderCell(
+                        grader.grader,
+                        behavior_words.grader_cell(grader.rate(arm)) or "-",
+                        pass_colour(grader.rate(arm)),
+                        f"{arm}: {case.id}: {behavior_words.grader_text(grader)}: "
+                        f"{behavior_words.grader_cell(grader.rate(arm)) or 'not run'}",
+                    )
+                    for grader in case.graders
+                    if grader.level == level
+                )
+                for level in levels
+            )
+            rows.append((case.id, cells))
+        maps.append(GraderMap(arm, levels, tuple(rows)))
+    return maps
+
+
+@dataclass(frozen=True)
+class GradedPage:
+    """What the page shows of a behavior run (templates/_behavior.html.j2)."""
+
+    figures: Behavior
+    maps: list[GraderMap]
+    suite: str
+    lift: str
+    loading: list[str]
+    legend: str
+    heat_legend: str = behavior_words.HEAT_LEGEND
+
+    def rate(self, rate: Rate | None) -> str:
+        return behavior_words.rate_cell(rate)
+
+    def grader_rate(self, rate: Rate | None) -> str:
+        return behavior_words.grader_cell(rate)
+
+    def level(self, level: str | None) -> str:
+        return behavior_words.level_text(level)
+
+    def grader(self, case_id: str, name: str) -> str:
+        found = self.figures.case(case_id)
+        return next(behavior_words.grader_text(g) for g in found.graders if g.grader == name)
+
+    @property
+    def lifted(self) -> bool:
+        """Whether the run had a `none` arm, so each case has a lift."""
+        return "none" in self.figures.arms
+
+    def lift_cell(self, case_id: str) -> str:
+        return behavior_words.lift_cell(self.figures.case(case_id).lift)
+
+    def broke(self, case_id: str) -> str:
+        return behavior_words.case_broke(self.figures.case(case_id))
+
+
+def graded_page(found: Behavior) -> GradedPage:
+    return GradedPage(found, grader_maps(found), behavior_words.suite_rates_text(found),
+                        behavior_words.suite_lift_text(found),
+                        [behavior_words.loading_text(loading) for loading in found.loading],
+                        behavior_words.PASSED_CELLS)  # fmt: skip
 
 
 VIEW = BehaviorView()

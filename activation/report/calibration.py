@@ -21,7 +21,7 @@ from rich.text import Text
 from activation._errors import ExitCode
 from activation._models import RunOutcome, Status
 from activation.report.markdown import escape, markdown_table
-from activation.report.model import Report, build_report
+from activation.report.model import Report, SkillInfo, build_report
 from activation.verdicts.figures import Count, figures
 
 SCHEMA = "activation-calibration/1"
@@ -127,13 +127,6 @@ class Calibration:
 
 
 @dataclass(frozen=True)
-class SkillRef:
-    id: str
-    path: str
-    """Its SKILL.md, relative to the repository."""
-
-
-@dataclass(frozen=True)
 class Control:
     """Whether a control was caught, and the cases it REGRESSED."""
 
@@ -166,7 +159,7 @@ class CalibrationRecord:
     model: str | None
     trials: int
     alpha: float
-    skill: SkillRef
+    skill: SkillInfo
     notice: str | None
     """What answered, when it was the mock: its results mean nothing about the real agent."""
     narrow: Control
@@ -191,7 +184,7 @@ def calibration_record(calibration: Calibration, version: str) -> CalibrationRec
         model=spec.model,
         trials=spec.trials,
         alpha=spec.alpha,
-        skill=SkillRef(target.skill_id, target.skill_path.as_posix()),
+        skill=SkillInfo.of(target),
         notice=calibration.notice,
         narrow=Control(bool(calibration.narrow_caught), tuple(calibration.narrow_caught)),
         broad=Control(bool(calibration.broad_caught), tuple(calibration.broad_caught)),

@@ -23,12 +23,12 @@ from activation._errors import ExitCode
 from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
-from activation.report import words
+from activation.report import cost_words, follow_up, run_words
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.report.views import view_of
-from activation.trials.stage import CostEstimate
+from activation.trials.stage import CostEstimate, stage_named
 
 CHANGED_SCHEMA = "activation-changed/1"
 GATE_TITLES: dict[GateKind, str] = {"activation": "activation gate", "behavior": "behavior suite"}
@@ -189,22 +189,21 @@ def cost_text(estimates: Sequence[CostEstimate]) -> str:
     firsts = [estimate.first_round for estimate in estimates]
     worsts = [estimate.worst_case for estimate in estimates]
     if any(value is None for value in (*firsts, *worsts)):
-        return f"unknown ({words.estimate_gaps(estimates)})"
+        return f"unknown ({cost_words.estimate_gaps(estimates)})"
     first = sum(value for value in firsts if value is not None)
     worst = sum(value for value in worsts if value is not None)
-    return f"first round {words.money(first)}, worst case {words.money(worst)}"
+    return f"first round {cost_words.money(first)}, worst case {cost_words.money(worst)}"
 
 
 def flagged_cases(gate: GateResult) -> list[str]:
     """One line per case a gate flagged (not PASS or FAIL), with its cell when several."""
     lines = []
     for cell in gate.run.cells:
-        target = cell.skill.id
         for entry in cell.cases:
             if entry.status in (Status.PASS, Status.FAIL):
                 continue
             where = f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
-            lines.append(f"{entry.id}{where}: {words.case_summary(entry, target)}")
+            lines.append(f"{entry.id}{where}: {run_words.case_summary(cell, entry)}")
     return lines
 
 
@@ -250,11 +249,12 @@ def next_steps(report: ChangedReport) -> list[tuple[str, str]]:
     cells = [cell for gate in report.gates for cell in gate.run.cells]
     if not cells:
         return []
-    command = words.command_words(cells[0])
-    flagged = [id for cell in cells if cell.stage == "A" for id in cell.ids_with(*FLAGGED)]
-    real = words.confirm_command(command, "A", flagged)
-    steps = [(words.REAL_TITLE, real)] if real else []
-    return [*steps, (words.RERUN_TITLE, shlex.join(["activation", *command]))]
+    command = follow_up.command_words(cells[0])
+    confirmed = [cell for cell in cells if stage_named(cell.stage).confirmed_by is not None]
+    flagged = [id for cell in confirmed for id in cell.ids_with(*FLAGGED)]
+    real = follow_up.confirm_command(command, confirmed[0].stage, flagged) if confirmed else None
+    steps = [(follow_up.REAL_TITLE, real)] if real else []
+    return [*steps, (follow_up.RERUN_TITLE, shlex.join(["activation", *command]))]
 
 
 def summary_lines(report: ChangedReport) -> list[str]:
@@ -369,7 +369,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
             suite = _suite(root, name, counts, report.notice)
             for entry in cell.cases:
                 extra = view_of(cell).case_lines(cell, entry)
-                testcase(suite, entry, fails, cell.skill.id, extra, gate.skill)
+                testcase(suite, entry, fails, cell, extra, gate.skill)
             for key in totals:
                 totals[key] += counts[key]
     untested = report.untested

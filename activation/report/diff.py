@@ -21,11 +21,11 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, CaseVerdict, Status
-from activation.report import words
+from activation.report import activation_words, behavior_words, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
-from activation.report.views import view_of
+from activation.report.views import CaseWords, view_of
 
 PASSED = (Status.PASS, Status.IMPROVED)
 BROKEN = (Status.REGRESSED, Status.FAIL)
@@ -43,11 +43,14 @@ class CaseChange:
     case_id: str
     old: CaseVerdict | None
     new: CaseVerdict | None
+    said: tuple[CaseWords, CaseWords]
+    """How OLD's stage and NEW's say a case: its cells, and the majority it moves on."""
 
     @property
     def movement(self) -> str:
-        """regressed, fixed, changed, added, removed, or "" when nothing moved (a graded
-        case moves on its majority of passing trials, not on whether the skill loaded)."""
+        """regressed, fixed, changed, added, removed, or "" when nothing moved (on the
+        majority its stage reads: a graded case on its passing trials, not on whether the
+        skill loaded)."""
         old, new = self.old, self.new
         if old is None:
             return "added"
@@ -57,13 +60,8 @@ class CaseChange:
             return "regressed"
         if old.status in BROKEN and new.status in PASSED:
             return "fixed"
-        graded = words.graded_case(old) or words.graded_case(new)
-        verdicts: list[tuple[bool | None, bool | None]] = [
-            (old.tally(v).right, new.tally(v).right)
-            if graded
-            else (old.tally(v).verdict, new.tally(v).verdict)
-            for v in VARIANTS
-        ]
+        before, after = self.said
+        verdicts = [(before.verdict(old.tally(v)), after.verdict(new.tally(v))) for v in VARIANTS]
         if old.status is not new.status or any(a != b for a, b in verdicts):
             return "changed"
         return ""
@@ -104,14 +102,15 @@ def compare(old: Report, new: Report) -> RunDiff:
     before = {entry.id: entry for entry in old.cases}
     after = {entry.id: entry for entry in new.cases}
     order = list(after) + [case_id for case_id in before if case_id not in after]
-    return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i)) for i in order))
+    said = (view_of(old).case, view_of(new).case)
+    return RunDiff(old, new, tuple(CaseChange(i, before.get(i), after.get(i), said) for i in order))
 
 
-def _side(entry: CaseVerdict | None) -> tuple[str, str, Text]:
+def _side(entry: CaseVerdict | None, case: CaseWords) -> tuple[str, str, Text]:
     if entry is None:
         return "", "", Text("-")
     status = Text(entry.status.value, style=STATUS_STYLE[entry.status])
-    return words.case_cell(entry, "baseline"), words.case_cell(entry, "candidate"), status
+    return case.cell(entry, "baseline"), case.cell(entry, "candidate"), status
 
 
 def _run_line(name: str, path: str, report: Report) -> Text:
@@ -124,7 +123,7 @@ def _run_line(name: str, path: str, report: Report) -> Text:
 
 
 def diff_table(diff: RunDiff) -> Table:
-    legend = words.cells_legend(diff.new)
+    legend = run_words.cells_legend(diff.new)
     table = Table(title=f"Cases, OLD and NEW ({legend})")
     table.title_justify = "left"
     table.add_column("id", no_wrap=True)
@@ -137,8 +136,8 @@ def diff_table(diff: RunDiff) -> Table:
         movement = change.movement
         table.add_row(
             Text(change.case_id),
-            *_side(change.old),
-            *_side(change.new),
+            *_side(change.old, change.said[0]),
+            *_side(change.new, change.said[1]),
             Text(movement, style=MOVE_STYLE.get(movement, "")),
         )
     return table
@@ -149,15 +148,15 @@ def figures_text(diff: RunDiff) -> Text:
     for name, report in (("OLD", diff.old), ("NEW", diff.new)):
         lift = view_of(report).lift_line(report)
         if lift is not None:
-            text.append(f"{words.SUITE_LIFT} {name}: {lift}\n")
+            text.append(f"{behavior_words.SUITE_LIFT} {name}: {lift}\n")
     if not (view_of(diff.old).recall or view_of(diff.new).recall):
         return text
     for variant in VARIANTS:
         old, new = diff.old.summary.figures(variant), diff.new.summary.figures(variant)
-        text.append(f"{variant:9} recall          OLD {words.recall_text(old)}\n")
-        text.append(f"{'':9}                 NEW {words.recall_text(new)}\n")
-        text.append(f"{'':9} false positives OLD {words.false_positives_text(old)}\n")
-        text.append(f"{'':9}                 NEW {words.false_positives_text(new)}\n")
+        text.append(f"{variant:9} recall          OLD {activation_words.recall_text(old)}\n")
+        text.append(f"{'':9}                 NEW {activation_words.recall_text(new)}\n")
+        text.append(f"{'':9} false positives OLD {activation_words.false_positives_text(old)}\n")
+        text.append(f"{'':9}                 NEW {activation_words.false_positives_text(new)}\n")
     return text
 
 

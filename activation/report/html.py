@@ -32,10 +32,11 @@ from activation._models import (
     Trial,
     VariantName,
 )
-from activation.report import routing_text, words
+from activation.report import activation_words, phrases, routing_text, run_words
+from activation.report.cost_words import ceiling_line, usage_lines
+from activation.report.follow_up import real_command, rerun_command
 from activation.report.model import Report
-from activation.report.views import PageFigures, view_of
-from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
+from activation.report.views import CaseWords, PageFigures, view_of
 from activation.verdicts.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class Bar:
     high: float | None
     y: int
     counted: str = "correct"
-    """What its trials count: "correct", or (graded trials) "passed"."""
+    """What its trials count, in its stage's word ("correct", "passed")."""
 
     @staticmethod
     def x(value: float) -> float:
@@ -88,10 +89,11 @@ class TrialLink:
     error: str | None
     chose: tuple[str, ...] = ()
     """The skills that fired, first first."""
-    graded: str | None = None
-    """A graded trial (Stage C): its outcome and whether the skill loaded, in words."""
+    outcome: str | None = None
+    """Its outcome in its stage's words, where its reading does not say it all (Stage C:
+    passed or failed, and whether the skill loaded)."""
     failed: tuple[str, ...] = ()
-    """The graders that failed or errored in it."""
+    """What failed in it."""
     files: tuple[str, ...] = ()
     workspace: str | None = None
     """A link to its kept workspace."""
@@ -104,6 +106,8 @@ class Row:
     entry: CaseVerdict
     bars: tuple[Bar, ...]
     trials: tuple[TrialLink, ...]
+    case: CaseWords
+    """How its stage says it."""
 
     @property
     def group(self) -> str:
@@ -111,7 +115,10 @@ class Row:
 
     @property
     def expected(self) -> str:
-        return words.expected_text(self.entry)
+        return self.case.expected(self.entry)
+
+    def cell(self, variant: VariantName) -> str:
+        return self.case.cell(self.entry, variant)
 
     @property
     def delta(self) -> float | None:
@@ -125,13 +132,12 @@ class Row:
         return " ".join((entry.id, entry.prompt, *entry.tags, entry.status.value)).lower()
 
 
-def bar(entry: CaseVerdict, variant: VariantName) -> Bar:
+def bar(entry: CaseVerdict, variant: VariantName, counted: str) -> Bar:
     tally = entry.tally(variant)
     correct = tally.correct
     if not tally.valid:
         return Bar(variant, 0, 0, tally.errors, None, None, None, ROW_Y[variant])
     low, high = wilson_interval(correct, tally.valid)
-    counted = "passed" if words.graded_case(entry) else "correct"
     return Bar(
         variant, correct, tally.valid, tally.errors, correct / tally.valid, low, high,
         ROW_Y[variant], counted,
@@ -146,14 +152,14 @@ def transcript_href(transcript: str, base: PurePath | None) -> str:
     return path.as_uri() if path.is_absolute() else quote(path.as_posix())
 
 
-def _trial(trial: Trial, base: PurePath | None) -> TrialLink:
+def _trial(trial: Trial, base: PurePath | None, case: CaseWords) -> TrialLink:
     href = transcript_href(trial.transcript, base) if trial.transcript else None
-    if not trial.grades:
+    said = case.said(trial)
+    if said is None:
         return TrialLink(trial.variant, trial.index, trial.reading, href, trial.error, trial.chose)
     workspace = transcript_href(trial.workspace, base) if trial.workspace else None
     return TrialLink(trial.variant, trial.index, trial.reading, href, None, trial.chose,
-                     words.trial_head(trial), tuple(words.failed_grades(trial)), trial.files,
-                     workspace)  # fmt: skip
+                     said.head, said.failed, trial.files, workspace)  # fmt: skip
 
 
 def flagged_first(entry: CaseVerdict) -> int:
@@ -165,14 +171,16 @@ def flagged_first(entry: CaseVerdict) -> int:
 def rows(report: Report, base: PurePath | None) -> list[Row]:
     """The case table's rows, the flagged cases first: a reviewer of a large suite sees
     what asks for a look without scrolling past hundreds of passes."""
+    case = view_of(report).case
     return [
         Row(
             entry,
-            tuple(bar(entry, variant) for variant in VARIANTS),
+            tuple(bar(entry, variant, case.correct) for variant in VARIANTS),
             tuple(
-                _trial(trial, base)
+                _trial(trial, base, case)
                 for trial in sorted(entry.trials, key=lambda t: (t.variant, t.index))
             ),
+            case,
         )
         for entry in sorted(report.cases, key=flagged_first)
     ]
@@ -236,8 +244,9 @@ def heat_maps(report: Report) -> list[HeatMap]:
                 HeatCell(
                     str(routes[name].count(row, column) or ""),
                     _shade(COUNT_RGB, routes[name].count(row, column) / total(name, row)),
-                    f"{name}: {words.label_text(row, target)} -> "
-                    f"{words.label_text(column, target)}: {routes[name].count(row, column)}",
+                    f"{name}: {activation_words.label_text(row, target)} -> "
+                    f"{activation_words.label_text(column, target)}: "
+                    f"{routes[name].count(row, column)}",
                 )
                 for column in columns
             )
@@ -255,114 +264,13 @@ def heat_maps(report: Report) -> list[HeatMap]:
                 HeatCell(
                     f"{moved:+d}" if moved else "",
                     _shade(rgb, abs(moved) / total("baseline", row)) if moved else "",
-                    f"candidate - baseline: {words.label_text(row, target)} -> "
-                    f"{words.label_text(column, target)}: {moved:+d}",
+                    f"candidate - baseline: {activation_words.label_text(row, target)} -> "
+                    f"{activation_words.label_text(column, target)}: {moved:+d}",
                 )
             )
         change.append(tuple(line))
     maps.append(HeatMap("difference", rows, columns, tuple(change)))
     return maps
-
-
-@dataclass(frozen=True)
-class GraderCell:
-    """One grader of one case in one arm: its pass rate as text and colour."""
-
-    grader: str
-    text: str
-    style: str
-    title: str
-
-
-@dataclass(frozen=True)
-class GraderMap:
-    """One arm's case x grader heat map: a row per case, a column per level, each grader of
-    the case at that level a cell, from red (never passed) to green (always)."""
-
-    arm: str
-    levels: tuple[str | None, ...]
-    rows: tuple[tuple[str, tuple[tuple[GraderCell, ...], ...]], ...]
-    """(case id, the graders at each level)."""
-
-
-def pass_colour(rate: Rate | None) -> str:
-    """Red at 0 % through yellow to green at 100 %; grey for a grader that never applied."""
-    if rate is None:
-        return ""
-    if not rate.applied:
-        return "background: #e5e7eb"
-    hue = round(120 * rate.passed / rate.applied)
-    return f"background: hsl({hue}, 70%, 80%)"
-
-
-def grader_maps(behavior: Behavior) -> list[GraderMap]:
-    used = {grader.level for case in behavior.cases for grader in case.graders}
-    levels = tuple(level for level in LEVEL_ORDER if level in used)
-    maps = []
-    for arm in behavior.arms:
-        rows = []
-        for case in behavior.cases:
-            cells = tuple(
-                tuple(
-                    GraderCell(
-                        grader.grader,
-                        words.grader_cell(grader.rate(arm)) or "-",
-                        pass_colour(grader.rate(arm)),
-                        f"{arm}: {case.id}: {words.grader_text(grader)}: "
-                        f"{words.grader_cell(grader.rate(arm)) or 'not run'}",
-                    )
-                    for grader in case.graders
-                    if grader.level == level
-                )
-                for level in levels
-            )
-            rows.append((case.id, cells))
-        maps.append(GraderMap(arm, levels, tuple(rows)))
-    return maps
-
-
-@dataclass(frozen=True)
-class BehaviorView:
-    """What the page shows of a behavior run (templates/_behavior.html.j2)."""
-
-    figures: Behavior
-    maps: list[GraderMap]
-    suite: str
-    lift: str
-    loading: list[str]
-    legend: str
-    heat_legend: str = words.HEAT_LEGEND
-
-    def rate(self, rate: Rate | None) -> str:
-        return words.rate_cell(rate)
-
-    def grader_rate(self, rate: Rate | None) -> str:
-        return words.grader_cell(rate)
-
-    def level(self, level: str | None) -> str:
-        return words.level_text(level)
-
-    def grader(self, case_id: str, name: str) -> str:
-        found = self.figures.case(case_id)
-        return next(words.grader_text(g) for g in found.graders if g.grader == name)
-
-    @property
-    def lifted(self) -> bool:
-        """Whether the run had a `none` arm, so each case has a lift."""
-        return "none" in self.figures.arms
-
-    def lift_cell(self, case_id: str) -> str:
-        return words.lift_cell(self.figures.case(case_id).lift)
-
-    def broke(self, case_id: str) -> str:
-        return words.case_broke(self.figures.case(case_id))
-
-
-def graded_view(found: Behavior) -> BehaviorView:
-    return BehaviorView(found, grader_maps(found), words.suite_rates_text(found),
-                        words.suite_lift_text(found),
-                        [words.loading_text(loading) for loading in found.loading],
-                        words.PASSED_CELLS)  # fmt: skip
 
 
 @cache
@@ -376,7 +284,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    made.filters.update(number=words.number, tally=words.tally_cell, cell=words.case_cell)
+    made.filters.update(number=phrases.number)
     return made
 
 
@@ -389,8 +297,8 @@ def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
     table = []
     for skill in skills:
         sides = [found[name].get(skill) for name in VARIANTS]
-        cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
-        cells += [words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
+        cells = [phrases.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
+        cells += [phrases.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides]
         candidate = sides[1]
         cells += [
             routing_text.shares_text(shares, report.skill.id)
@@ -401,20 +309,20 @@ def skill_figures(report: Report) -> list[tuple[str, list[str]]]:
 
 
 def said(report: Report) -> dict[str, object]:
-    """What the page says in words, from the one wording module."""
+    """What the page says in words, in the words every output shares."""
     return {
-        "verdict": words.verdict(report),
-        "agent": words.agent_label(report),
-        "stage": words.stage_text(report),
-        "recall": {v: words.recall_text(report.summary.figures(v)) for v in VARIANTS},
+        "verdict": run_words.verdict(report),
+        "agent": phrases.agent_label(report),
+        "stage": phrases.stage_text(report),
+        "recall": {v: activation_words.recall_text(report.summary.figures(v)) for v in VARIANTS},
         "false_positives": {
-            v: words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
+            v: activation_words.false_positives_text(report.summary.figures(v)) for v in VARIANTS
         },
-        "real_command": words.real_command(report),
-        "rerun_command": words.rerun_command(report),
-        "usage_lines": words.usage_lines(report),
-        "ceiling_line": words.ceiling_line(report),
-        "visibility": words.visibility_lines(report),
+        "real_command": real_command(report),
+        "rerun_command": rerun_command(report),
+        "usage_lines": usage_lines(report),
+        "ceiling_line": ceiling_line(report),
+        "visibility": run_words.visibility_lines(report),
         "ambiguous": routing_text.ambiguous_rows(report),
     }
 
@@ -441,7 +349,7 @@ class Section:
     """The repository's absolute path, as the report's specs give it (see `repo_root`)."""
 
     def label(self, text: str) -> str:
-        return words.label_text(text, self.report.skill.id)
+        return activation_words.label_text(text, self.report.skill.id)
 
     @staticmethod
     def diff_class(line: str) -> str:
@@ -476,8 +384,8 @@ def section(report: Report, base: PurePath | None, prefix: str = "", level: int 
         level,
         rows(report, base),
         said(report),
-        words.word_diff(report.baseline.description, report.candidate.description),
-        words.entry_diffs(report),
+        phrases.word_diff(report.baseline.description, report.candidate.description),
+        run_words.entry_diffs(report),
         heat_maps(report),
         skill_figures(report),
         view.page_figures(report),

@@ -14,11 +14,10 @@ import re
 import xml.etree.ElementTree as ET
 
 from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
-from activation.report import words
+from activation.report import activation_words, phrases, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
-from activation.report.views import ExtraTest, view_of
-from activation.verdicts.behavior import Behavior
+from activation.report.views import CaseWords, ExtraTest, view_of
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -33,7 +32,7 @@ def _properties(report: Report) -> dict[str, str]:
         "skill": report.skill.id,
         "skill_path": report.skill.path,
         "stage": report.stage,
-        "measured": words.stage_text(report),
+        "measured": phrases.stage_text(report),
         "model": report.model or "the CLI's default",
         "trials": str(report.trials),
         "max_trials": str(report.max_trials),
@@ -41,10 +40,10 @@ def _properties(report: Report) -> dict[str, str]:
         "baseline": report.baseline.spec,
         "candidate": report.candidate.spec,
         "exit_code": str(report.exit_code),
-        "verdict": words.verdict(report),
+        "verdict": run_words.verdict(report),
         "activation_version": report.version,
     }
-    label = words.agent_label(report)
+    label = phrases.agent_label(report)
     if label is not None:
         found["agent"] = label
     found |= view_of(report).properties(report)
@@ -53,47 +52,31 @@ def _properties(report: Report) -> dict[str, str]:
     return found
 
 
-def case_body(entry: CaseVerdict, extra: list[str]) -> str:
-    """A case's verdict, its counts and why, then the `extra` lines its stage's view adds."""
-    counted = words.counted(entry)
+def case_body(case: CaseWords, entry: CaseVerdict, extra: list[str]) -> str:
+    """A case's verdict, its counts and why (as its stage says them), then the `extra` lines
+    its stage's view adds."""
+    counted = case.counted(entry)
     lines = [
         f"status: {entry.status.value}",
-        f"expected: {words.expected_text(entry)}",
-        f"baseline: {words.case_cell(entry, 'baseline')} {counted}",
-        f"candidate: {words.case_cell(entry, 'candidate')} {counted}",
+        f"expected: {case.expected(entry)}",
+        f"baseline: {case.cell(entry, 'baseline')} {counted}",
+        f"candidate: {case.cell(entry, 'candidate')} {counted}",
     ]
     lines += [
-        f"{variant} {words.routes_label(entry)}: {words.route_text(entry.tally(variant))}"
+        f"{variant} {case.routes}: {activation_words.route_text(entry.tally(variant))}"
         for variant in VARIANTS
         if entry.tally(variant).routes
     ]
     lines += [
-        f"p: {words.number(entry.p_value) or '-'}",
-        f"q: {words.number(entry.q_value) or '-'}",
+        f"p: {phrases.number(entry.p_value) or '-'}",
+        f"q: {phrases.number(entry.q_value) or '-'}",
         f"prompt: {entry.prompt}",
         f"why: {entry.why}",
     ]
-    lines += [f"{variant} error: {reason}" for variant, reason in words.first_errors(entry.trials)]
+    lines += [
+        f"{variant} error: {reason}" for variant, reason in run_words.first_errors(entry.trials)
+    ]
     return "\n".join(lines + extra) + "\n"
-
-
-def behavior_lines(entry: CaseVerdict, behavior: Behavior) -> list[str]:
-    """A graded case: each arm's pass rate, each grader's per arm, the grader that broke
-    first, the lift, and every trial with what it left."""
-    case = behavior.case(entry.id)
-    lines = [f"{arm} pass rate: {words.rate_cell(case.rate(arm))}" for arm in behavior.arms]
-    for grader in case.graders:
-        rates = ", ".join(f"{arm} {words.grader_cell(grader.rate(arm))}"
-                          for arm in behavior.arms if grader.rate(arm) is not None)  # fmt: skip
-        lines.append(f"grader {words.grader_text(grader)}: {rates}")
-    if case.broke is not None:
-        lines.append(f"broke first: {words.case_broke(case)}")
-    if case.lift is not None:
-        lines.append(f"lift: {words.lift_text(case.lift)}")
-    for trial in sorted(entry.trials, key=lambda t: (behavior.arms.index(t.variant), t.index)):
-        lines.append(f"trial {words.trial_line(trial)}")
-        lines += [f"  {grade}" for grade in words.failed_grades(trial)]
-    return lines
 
 
 def failing(report: Report) -> tuple[Status, ...]:
@@ -106,12 +89,12 @@ def testcase(
     parent: ET.Element,
     entry: CaseVerdict,
     failures: tuple[Status, ...],
-    target: str,
+    report: Report,
     extra: list[str],
     classname: str,
 ) -> None:
     """One case as a testcase: an error, a failure (`failures`) or passing output, under
-    `classname` (its group in a run's report, its skill in `changed`'s)."""
+    `classname` (its group in `report`, its skill in `changed`'s)."""
     element = ET.SubElement(parent, "testcase", classname=classname, name=entry.id)
     kind = (
         "error"
@@ -122,8 +105,8 @@ def testcase(
     )
     child = ET.SubElement(element, kind)
     if kind != "system-out":
-        child.attrib.update(type=entry.status.value, message=words.case_summary(entry, target))
-    child.text = case_body(entry, extra)
+        child.attrib.update(type=entry.status.value, message=run_words.case_summary(report, entry))
+    child.text = case_body(view_of(report).case, entry, extra)
 
 
 def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[str, int]:
@@ -150,7 +133,7 @@ def _suite(root: ET.Element, report: Report, cell: str | None = None) -> dict[st
         ET.SubElement(element, "failure", type="LESS-VISIBLE", message=finding.line)
     for entry in cases:
         extra = view.case_lines(report, entry)
-        testcase(suite, entry, failing(report), report.skill.id, extra, entry.group)
+        testcase(suite, entry, failing(report), report, extra, entry.group)
     for test in extras:
         _extra_testcase(suite, test)
     for case_id in unfinished:

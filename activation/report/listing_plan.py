@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from activation._models import VARIANTS, RunSpec, VariantName
-from activation.report import words
+from activation.report import phrases
 from activation.trials.listing.model import Listing
 
 
 def listing_text(spec: RunSpec, listings: Mapping[VariantName, Listing]) -> str:
     """Each variant's listing as sent, under a line saying whose and how large; the
     candidate's only once when it is the baseline's, byte for byte."""
-    agent = words.agent_title(spec.coding_agent)
+    agent = phrases.agent_title(spec.coding_agent)
     blocks = []
     baseline, candidate = (listings[name] for name in VARIANTS)
     same = baseline.as_sent == candidate.as_sent

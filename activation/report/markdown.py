@@ -12,10 +12,16 @@ from collections.abc import Iterable, Sequence
 
 from activation._config import SUMMARY_LIST_LIMIT
 from activation._models import VARIANTS, CaseVerdict, Status
-from activation.report import routing_text, words
+from activation.report import (
+    activation_words,
+    cost_words,
+    follow_up,
+    phrases,
+    routing_text,
+    run_words,
+)
 from activation.report.model import Report
 from activation.report.views import view_of
-from activation.verdicts.behavior import Behavior
 from activation.verdicts.routing import changed_cells
 
 PROMPT_WIDTH = 90
@@ -44,7 +50,7 @@ def code(text: str) -> str:
 
 def _header(report: Report) -> list[str]:
     title = " ".join(
-        filter(None, (ICONS.get(report.exit_code), "activation:", words.verdict(report)))
+        filter(None, (ICONS.get(report.exit_code), "activation:", run_words.verdict(report)))
     )
     model = f", model {code(report.model)}" if report.model else ""
     escalation = f" (up to {report.max_trials})" if report.max_trials > report.trials else ""
@@ -54,7 +60,7 @@ def _header(report: Report) -> list[str]:
     return [
         *lines,
         f"Skill {code(report.skill.id)} ({code(report.skill.path)}), "
-        f"{words.stage_text(report)}{model}, "
+        f"{phrases.stage_text(report)}{model}, "
         f"{report.trials} trial(s) per variant{escalation}, alpha {report.alpha}, "
         f"exit code {report.exit_code}.",
         "",
@@ -72,89 +78,37 @@ def _counts(report: Report) -> list[str]:
     ]
 
 
-def recall_lines(report: Report) -> list[str]:
-    """Each variant's recall and false positives (Stage A's and B's figures)."""
-    lines = ["| variant | recall | false positives |", "|---|---|---|"]
-    for name in VARIANTS:
-        figures = report.summary.figures(name)
-        lines.append(
-            f"| {name} {code(report.variant(name).spec)} | {words.recall_text(figures)} "
-            f"| {words.false_positives_text(figures)} |"
-        )
-    return lines
-
-
 def _figures(report: Report) -> list[str]:
     lines = view_of(report).markdown_figures(report)
-    lines += ["", *(escape(line) for line in words.usage_lines(report))]
-    ceiling = words.ceiling_line(report)
+    lines += ["", *(escape(line) for line in cost_words.usage_lines(report))]
+    ceiling = cost_words.ceiling_line(report)
     if ceiling:
         lines.append(f"**{escape(ceiling)}**")
     return [*lines, ""]
 
 
-def behavior_lines(behavior: Behavior) -> list[str]:
-    """Each case's pass rate per arm, each level's, the graders that changed, the skill's
-    lift and loaded vs not."""
-    arms = behavior.arms
-    head = "| " + " | ".join(arms) + " |"
-    lines = [f"**Cases** ({escape(words.PASSED_CELLS)}, 95% Wilson)", ""]
-    lifted = "none" in arms
-    lift = " lift |" if lifted else ""
-    lines += [f"| case {head}{lift} status | broke first |",
-              "|---" * (len(arms) + 3 + lifted) + "|"]  # fmt: skip
-    for case in behavior.cases[:SUMMARY_LIST_LIMIT]:
-        rates = [words.rate_cell(case.rate(arm)) for arm in arms]
-        cells = " | ".join(rates + ([words.lift_cell(case.lift)] if lifted else []))
-        broke = escape(words.case_broke(case))
-        lines.append(f"| {code(case.id)} | {cells} | {case.status.value} | {broke} |")
-    if len(behavior.cases) > SUMMARY_LIST_LIMIT:
-        lines.append(f"\n… and {len(behavior.cases) - SUMMARY_LIST_LIMIT} more (see the HTML or "
-                     "JSON report)")  # fmt: skip
-    lines += ["", f"**{escape(words.LEVELS)}**", ""]
-    lines += [f"| level {head}", "|---" * (len(arms) + 1) + "|"]
-    for level in behavior.levels:
-        cells = " | ".join(words.grader_cell(level.rate(arm)) for arm in arms)
-        lines.append(f"| {escape(words.level_text(level.level))} | {cells} |")
-    changed = words.changed_graders(behavior)
-    if changed:
-        lines += ["", f"**{escape(words.CHANGED_GRADERS)}**", ""]
-        lines += [f"| case | grader {head}", "|---" * (len(arms) + 2) + "|"]
-        for case, grader in changed[:SUMMARY_LIST_LIMIT]:
-            cells = " | ".join(words.grader_cell(grader.rate(arm)) for arm in arms)
-            lines.append(f"| {code(case.id)} | {escape(words.grader_text(grader))} | {cells} |")
-    lift = f"**{escape(words.SUITE_LIFT)}**: {escape(words.lift_text(behavior.lift))}"
-    lines += ["", escape(words.suite_rates_text(behavior)), "", lift, ""]
-    lines += [f"**{words.LOADED}**", ""]
-    lines += [f"- {escape(words.loading_text(loading))}" for loading in behavior.loading]
-    return lines
-
-
-def _case_line(entry: CaseVerdict, target: str) -> str:
-    q = f", q {words.number(entry.q_value)}" if entry.q_value is not None else ""
-    went = words.why_moved(entry, target) if entry.status in words.MOVED else None
+def _case_line(report: Report, entry: CaseVerdict) -> str:
+    case = view_of(report).case
+    q = f", q {phrases.number(entry.q_value)}" if entry.q_value is not None else ""
+    went = case.went(entry, report.skill.id) if entry.status in run_words.MOVED else None
     moved = f"; {escape(went)}" if went else ""
     line = (
-        f"- {code(entry.id)} (baseline {words.case_cell(entry, 'baseline')}, candidate "
-        f"{words.case_cell(entry, 'candidate')}{q}{moved}): "
-        f"{escape(words.cut(entry.prompt, PROMPT_WIDTH))}"
+        f"- {code(entry.id)} (baseline {case.cell(entry, 'baseline')}, candidate "
+        f"{case.cell(entry, 'candidate')}{q}{moved}): "
+        f"{escape(phrases.cut(entry.prompt, PROMPT_WIDTH))}"
     )
-    trials = [
-        f"  - {escape(words.trial_line(trial))}"
-        for trial in words.first_failures(entry)
-        if words.graded_case(entry)
-    ]
+    trials = [f"  - {escape(trial.line)}" for trial in case.shown_trials(entry)]
     return "\n".join([line, *trials])
 
 
 def _flagged(report: Report) -> list[str]:
     lines: list[str] = []
     budget = SUMMARY_LIST_LIMIT
-    for status, entries in words.flagged_entries(report):
+    for status, entries in run_words.flagged_entries(report):
         lines += [f"**{status.value}** ({len(entries)})", ""]
         shown = entries[: max(budget, 0)]
         budget -= len(shown)
-        lines += [_case_line(entry, report.skill.id) for entry in shown]
+        lines += [_case_line(report, entry) for entry in shown]
         if len(entries) > len(shown):
             lines.append(f"- … and {len(entries) - len(shown)} more (see the HTML or JSON report)")
         lines.append("")
@@ -180,8 +134,8 @@ def _routing(report: Report) -> list[str]:
             for went in sorted(columns):
                 old, new = (routes[name].count(expected, went) for name in VARIANTS)
                 lines.append(
-                    f"| {escape(words.label_text(expected, target))} | "
-                    f"{escape(words.label_text(went, target))} | {old} | {new} |"
+                    f"| {escape(activation_words.label_text(expected, target))} | "
+                    f"{escape(activation_words.label_text(went, target))} | {old} | {new} |"
                 )
         lines.append("")
     skills = {f.skill: f for f in routes["baseline"].skills}
@@ -194,9 +148,9 @@ def _routing(report: Report) -> list[str]:
         ]
         for skill in sorted(skills | candidate):
             sides = (skills.get(skill), candidate.get(skill))
-            cells = [words.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
+            cells = [phrases.percent(f.recall, f.recall_interval) if f else "n/a" for f in sides]
             cells += [
-                words.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides
+                phrases.percent(f.precision, f.precision_interval) if f else "n/a" for f in sides
             ]
             found = candidate.get(skill)
             cells += [
@@ -226,14 +180,14 @@ def _ambiguous(report: Report) -> list[str]:
 def _entry_diffs(report: Report) -> list[str]:
     marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
     lines = []
-    for skill, runs in words.entry_diffs(report):
+    for skill, runs in run_words.entry_diffs(report):
         text = " ".join(marks[op].format(escape(run)) for op, run in runs)
         lines += [f"**Entry of {code(skill)}** (baseline → candidate)", "", f"> {text}", ""]
     return lines
 
 
 def _diff(report: Report) -> list[str]:
-    runs = words.word_diff(report.baseline.description, report.candidate.description)
+    runs = phrases.word_diff(report.baseline.description, report.candidate.description)
     sizes = f"{report.baseline.chars} → {report.candidate.chars} chars"
     if all(op == "=" for op, _ in runs):
         return [f"**Description** ({sizes}): unchanged.", ""]
@@ -245,16 +199,16 @@ def _diff(report: Report) -> list[str]:
 
 def _commands(report: Report) -> list[str]:
     lines = []
-    real = words.real_command(report)
+    real = follow_up.real_command(report)
     if real:
-        lines += [words.REAL_TITLE, "", "```sh", real, "```", ""]
-    lines += [words.RERUN_TITLE, "", "```sh", words.rerun_command(report), "```", ""]
+        lines += [follow_up.REAL_TITLE, "", "```sh", real, "```", ""]
+    lines += [follow_up.RERUN_TITLE, "", "```sh", follow_up.rerun_command(report), "```", ""]
     return lines
 
 
 def render_markdown(report: Report) -> str:
     routing = _routing(report) if view_of(report).recall else []
-    seen = [f"- {escape(line)}" for line in words.visibility_lines(report)]
+    seen = [f"- {escape(line)}" for line in run_words.visibility_lines(report)]
     lines = _header(report) + ([*seen, ""] if seen else [])
     lines += _counts(report) + _figures(report) + routing
     lines += _flagged(report)

@@ -21,6 +21,7 @@ from activation._models import VARIANTS, RunOutcome, Shard, Status, Usage, gate
 from activation.inputs.identity import combined
 from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
+from activation.verdicts.behavior import lift_missing
 
 MATRIX_SCHEMA = "activation-matrix/1"
 
@@ -76,9 +77,7 @@ def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: boo
     statuses = (entry.status for report in cells for entry in report.cases)
     unfinished = incomplete or any(report.summary.unfinished for report in cells)
     interrupted = any(report.interrupted for report in cells)
-    no_lift = any(
-        report.behavior is not None and not report.behavior.lift_shown for report in cells
-    )
+    no_lift = any(lift_missing(report.cases, report.trials) for report in cells)
     unseen = any(len(report.unseen) == len(VARIANTS) for report in cells)
     hidden = any(report.less_visible for report in cells)
     return int(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from activation.report import words
+from activation.report import cost_words, matrix_words
 from activation.report.html import environment, section, shared
 from activation.report.matrix import Matrix, changed_cells
 
@@ -29,16 +29,18 @@ def render_matrix_html(matrix: Matrix, base: PurePath | None = None) -> str:
         for case_id, statuses in changed_cells(matrix).items()
     ]
     agreement = [
-        words.agreement_text(found) for found in matrix.agreement if found.variant == "candidate"
+        matrix_words.agreement_text(found)
+        for found in matrix.agreement
+        if found.variant == "candidate"
     ]
     template = environment().get_template("matrix.html.j2")
     return template.render(
         matrix=matrix,
         skill=matrix.cells[0].skill.id,
-        verdict=words.matrix_verdict(matrix),
-        cost=words.matrix_cost_line(matrix),
-        columns=words.matrix_columns(matrix),
-        grid=list(zip(sections, words.matrix_rows(matrix), strict=True)),
+        verdict=matrix_words.matrix_verdict(matrix),
+        cost=cost_words.matrix_cost_line(matrix),
+        columns=matrix_words.matrix_columns(matrix),
+        grid=list(zip(sections, matrix_words.matrix_rows(matrix), strict=True)),
         flagged=flagged,
         agreement=agreement,
         sections=sections,

@@ -4,7 +4,7 @@ folded (`<details>`), so a pull-request comment stays short."""
 
 from __future__ import annotations
 
-from activation.report import words
+from activation.report import cost_words, matrix_words
 from activation.report.markdown import ICONS, code, escape, render_markdown
 from activation.report.matrix import Matrix, changed_cells
 
@@ -14,11 +14,11 @@ def _row(cells: list[str]) -> str:
 
 
 def _grid(matrix: Matrix) -> list[str]:
-    columns = list(words.matrix_columns(matrix))
+    columns = list(matrix_words.matrix_columns(matrix))
     lines = [_row(columns), _row(["---"] * len(columns))]
     lines += [
         _row([code(row[0]), *(escape(cell) for cell in row[1:])])
-        for row in words.matrix_rows(matrix)
+        for row in matrix_words.matrix_rows(matrix)
     ]
     return [*lines, ""]
 
@@ -40,12 +40,12 @@ def _agreement(matrix: Matrix) -> list[str]:
     if not found:
         return []
     lines = ["Agreement between cells (the candidate's verdicts):", ""]
-    lines += [f"- {escape(words.agreement_text(item))}" for item in found]
+    lines += [f"- {escape(matrix_words.agreement_text(item))}" for item in found]
     return [*lines, ""]
 
 
 def render_matrix_markdown(matrix: Matrix) -> str:
-    verdict = words.matrix_verdict(matrix)
+    verdict = matrix_words.matrix_verdict(matrix)
     title = " ".join(filter(None, (ICONS.get(matrix.exit_code), "activation:", verdict)))
     skill = matrix.cells[0].skill.id
     lines = [f"### {escape(title)}", "", f"Skill {code(skill)}, {len(matrix.cells)} cells.", ""]
@@ -54,5 +54,5 @@ def render_matrix_markdown(matrix: Matrix) -> str:
         lines += [f"<details><summary>cell {escape(cell.cell)}</summary>", ""]
         lines += [render_markdown(cell).replace("\n### ", "\n#### ", 1).rstrip("\n"), ""]
         lines += ["</details>", ""]
-    lines.append(escape(words.matrix_cost_line(matrix)))
+    lines.append(escape(cost_words.matrix_cost_line(matrix)))
     return "\n".join(lines).rstrip("\n") + "\n"

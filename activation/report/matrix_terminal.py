@@ -10,16 +10,16 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation.report import words
+from activation.report import cost_words, matrix_words
 from activation.report.matrix import Matrix, changed_cells
 from activation.report.terminal import STATUS_STYLE, VERDICT_STYLE, render_report, unbroken
 
 
 def grid(matrix: Matrix) -> Table:
     table = Table(title=f"Cells ({len(matrix.cells)})", title_justify="left")
-    for column in words.matrix_columns(matrix):
+    for column in matrix_words.matrix_columns(matrix):
         table.add_column(column, no_wrap=column == "cell")
-    for row in words.matrix_rows(matrix):
+    for row in matrix_words.matrix_rows(matrix):
         table.add_row(unbroken(row[0]), *row[1:])
     return table
 
@@ -55,11 +55,11 @@ def render_matrix(matrix: Matrix, show: str = "auto") -> RenderableType:
     agreement = [found for found in matrix.agreement if found.variant == "candidate"]
     if agreement:
         parts.append(Text("Agreement between cells (the candidate's verdicts):", style="bold"))
-        parts += [Text(f"  {words.agreement_text(found)}") for found in agreement]
+        parts += [Text(f"  {matrix_words.agreement_text(found)}") for found in agreement]
     for cell in matrix.cells:
         parts += [Rule(f"cell {cell.cell}"), render_report(cell, show)]
     parts.append(Rule("the whole run"))
-    parts.append(Text(words.matrix_cost_line(matrix)))
+    parts.append(Text(cost_words.matrix_cost_line(matrix)))
     style = VERDICT_STYLE.get(ExitCode(matrix.exit_code), "")
-    parts.append(Text(words.matrix_verdict(matrix), style=style))
+    parts.append(Text(matrix_words.matrix_verdict(matrix), style=style))
     return Group(*parts)

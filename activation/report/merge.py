@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from activation._errors import InputError
 from activation._models import CaseVerdict, Usage
+from activation.report.follow_up import without
 from activation.report.matrix import Matrix, assembled
 from activation.report.model import Report, cell_exit
-from activation.report.words import without
 from activation.verdicts.judge import evidence_in, judge_groups
 from activation.verdicts.summary import summarise
 

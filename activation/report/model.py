@@ -22,6 +22,7 @@ from activation._models import (
     RunOutcome,
     RunSpec,
     Status,
+    Target,
     Usage,
     Variant,
     VariantName,
@@ -29,6 +30,7 @@ from activation._models import (
 )
 from activation.inputs.distractors import distractors_note
 from activation.inputs.identity import run_identity
+from activation.report.views import view_of
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing
@@ -42,8 +44,14 @@ SCHEMA = "activation-report/4"
 
 @dataclass(frozen=True)
 class SkillInfo:
+    """The measured skill: its id and its SKILL.md, relative to the repository."""
+
     id: str
     path: str
+
+    @classmethod
+    def of(cls, target: Target) -> SkillInfo:
+        return cls(target.skill_id, target.skill_path.as_posix())
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,7 @@ class Report(RunSpec):
     rerun: tuple[str, ...] = ()
     """The words after `activation` that check this run again: its command and every flag
     that chose what ran (`changed --base git:main --model mock`); a report of 0.3.0 kept
-    only the flags after its stage's own (`words.command_words`)."""
+    only the flags after its stage's own (`follow_up.command_words`)."""
     cases: tuple[CaseVerdict, ...] = ()
     summary: Summary
     usage: Usage
@@ -256,6 +264,7 @@ def build_report(
     listings = stage_named(spec.stage).listings(spec, inputs)
     entries = listed_entries(inputs, listings)
     seen = cell_visibility(spec, inputs, listings)
+    tests_body = view_of(spec).tests_body
     return Report(
         **vars(spec),
         version=version,
@@ -275,10 +284,10 @@ def build_report(
         ceiling_hit=outcome.ceiling_hit,
         peak_concurrency=outcome.peak_concurrency,
         final_concurrency=outcome.final_concurrency,
-        skill=SkillInfo(inputs.target.skill_id, inputs.target.skill_path.as_posix()),
+        skill=SkillInfo.of(inputs.target),
         baseline=_info(inputs.baseline, entries["baseline"], seen.baseline),
         candidate=_info(inputs.candidate, entries["candidate"], seen.candidate),
-        body_diff=tree_diff(inputs.baseline, inputs.candidate) if spec.stage == "C" else None,
+        body_diff=tree_diff(inputs.baseline, inputs.candidate) if tests_body else None,
         notice=notice,
         warnings=warnings,
         rerun=rerun,

@@ -19,7 +19,7 @@ from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
 from activation.inputs.cases import unexplained_line
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
-from activation.report import words
+from activation.report import behavior_words, cost_words, phrases
 from activation.report.views import view_of
 from activation.trials.listing.menu import listing_warnings
 from activation.trials.simulate import Characteristics
@@ -101,9 +101,9 @@ def characteristics_text(spec: RunSpec, inputs: Inputs, found: Detectable) -> Te
         style="bold",
     )
     steady, dropped = found.steady, found.dropped
-    alarms = words.percent(steady.false_alarms, steady.false_alarms_interval)
+    alarms = phrases.percent(steady.false_alarms, steady.false_alarms_interval)
     text.append(f"  a false alarm when nothing changed: {alarms}\n")
-    caught = words.percent(dropped.caught, dropped.caught_interval)
+    caught = phrases.percent(dropped.caught, dropped.caught_interval)
     text.append(f"  one case falling from 0.9 to 0.3 caught: {caught}\n")
     text.append(f"  calls: about {round(steady.mean_calls):,} in all when nothing changed\n")
     return text
@@ -115,8 +115,8 @@ def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
         text.append(f"cost: unknown, {estimate.gap or 'no price'}\n", style="bold")
         return text
     text.append(
-        f"cost at {estimate.basis}: first round {words.money(estimate.first_round)}, "
-        f"worst case {words.money(estimate.worst_case)} (every case escalated to "
+        f"cost at {estimate.basis}: first round {cost_words.money(estimate.first_round)}, "
+        f"worst case {cost_words.money(estimate.worst_case)} (every case escalated to "
         f"{spec.max_trials} trials)\n",
         style="bold",
     )
@@ -127,7 +127,7 @@ def cost_text(spec: RunSpec, estimate: CostEstimate) -> Text:
     if estimate.gap:
         text.append(f"  the run's own cost will stay unknown: {estimate.gap}\n")
     if spec.max_cost_usd is not None:
-        text.append(f"  ceiling: {words.money(spec.max_cost_usd)} (--max-cost-usd)\n")
+        text.append(f"  ceiling: {cost_words.money(spec.max_cost_usd)} (--max-cost-usd)\n")
     return text
 
 
@@ -137,11 +137,13 @@ def matrix_cost_line(estimates: Sequence[CostEstimate]) -> Text:
     firsts = [estimate.first_round for estimate in estimates]
     worsts = [estimate.worst_case for estimate in estimates]
     if any(value is None for value in (*firsts, *worsts)):
-        text.append(f"cost unknown ({words.estimate_gaps(estimates)})\n")
+        text.append(f"cost unknown ({cost_words.estimate_gaps(estimates)})\n")
         return text
     first = sum(value for value in firsts if value is not None)
     worst = sum(value for value in worsts if value is not None)
-    text.append(f"first round {words.money(first)}, worst case {words.money(worst)} in all\n")
+    text.append(
+        f"first round {cost_words.money(first)}, worst case {cost_words.money(worst)} in all\n"
+    )
     return text
 
 
@@ -180,7 +182,7 @@ def render_plan(
     notice = stage.notice(spec)
     if notice:
         text.append(f"NOTE: {notice}\n", style="bold yellow")
-    heading = f"Dry run: {words.stage_text(spec)}, skill {inputs.target.skill_id}\n"
+    heading = f"Dry run: {phrases.stage_text(spec)}, skill {inputs.target.skill_id}\n"
     text.append(heading, style="bold")
     text.append(f"{view_of(spec).plan_cases(inputs)}\n")
     for group, ids in groups(cases).items():
@@ -192,12 +194,12 @@ def render_plan(
         variant = inputs.variant(name)
         text.append(f"{name} {variant.spec} ({len(variant.description)} chars)\n", style="bold")
         text.append(f"  {variant.description}\n")
-    runs = words.word_diff(inputs.baseline.description, inputs.candidate.description)
+    runs = phrases.word_diff(inputs.baseline.description, inputs.candidate.description)
     changed = any(op != "=" for op, _ in runs)
     text.append("word diff (baseline → candidate):\n", style="bold")
     diff = diff_text(runs) if changed else Text("(identical)")
     if inputs.baseline.tree or inputs.candidate.tree:
-        files = words.tree_changes(inputs.baseline.tree, inputs.candidate.tree)
+        files = behavior_words.tree_changes(inputs.baseline.tree, inputs.candidate.tree)
         diff.append("\nfiles of the set (baseline → candidate):\n", style="bold")
         diff.append("\n".join(f"  {line}" for line in files) if files else "  (identical)")
     model = f" to {spec.model}" if spec.model else ""

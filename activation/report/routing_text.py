@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from activation._models import VARIANTS, VariantName
-from activation.report import words
+from activation.report import activation_words, phrases
 from activation.report.model import Report
 from activation.report.views import view_of
 from activation.verdicts.figures import Count, Interval
@@ -52,7 +52,7 @@ def place_text(label: str, target: str) -> str:
     """A place in words: a skill, `no skill`, `split` (no majority), an expectation."""
     if label == SPLIT:
         return "split (no majority)"
-    return words.label_text(label, target)
+    return activation_words.label_text(label, target)
 
 
 def shares_text(shares: tuple[Share, ...], target: str) -> str:
@@ -64,7 +64,7 @@ def rate_text(count: Count, interval: Interval | None) -> str:
     """ "3/4 75% (30%-95%)"; "-" with no case."""
     if not count.total:
         return "-"
-    return f"{count.hits}/{count.total} {words.percent(count, interval)}"
+    return f"{count.hits}/{count.total} {phrases.percent(count, interval)}"
 
 
 Rate = tuple[Count, Interval | None]
@@ -119,7 +119,12 @@ def cell_rows(report: Report) -> list[tuple[str, str, int, int]]:
     in words."""
     target = report.skill.id
     return [
-        (words.label_text(expected, target), words.label_text(went, target), old, new)
+        (
+            activation_words.label_text(expected, target),
+            activation_words.label_text(went, target),
+            old,
+            new,
+        )
         for expected, went, old, new in both_cells(routes(report))
     ]
 

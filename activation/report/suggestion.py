@@ -13,7 +13,7 @@ from typing import Literal
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, Status, Usage
-from activation.report import words
+from activation.report import phrases
 from activation.report.matrix import Matrix, SavedRun
 from activation.report.model import Report
 from activation.verdicts.selection import Judged
@@ -164,11 +164,11 @@ def holdback_lines(suggestion: Suggestion) -> list[str]:
     lines = []
     for cell in suggestion.holdback_cells:
         figures = [cell.summary.figures(variant) for variant in VARIANTS]
-        recall = " -> ".join(words.compact_rate(f.recall, f.recall_interval) for f in figures)
+        recall = " -> ".join(phrases.compact_rate(f.recall, f.recall_interval) for f in figures)
         false = " -> ".join(
-            words.compact_rate(f.false_positives, f.false_positives_interval) for f in figures
+            phrases.compact_rate(f.false_positives, f.false_positives_interval) for f in figures
         )
         lines.append(
-            f"{cell.cell}: recall {recall}; false positives {false}; {words.status_counts(cell)}"
+            f"{cell.cell}: recall {recall}; false positives {false}; {phrases.status_counts(cell)}"
         )
     return lines

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from activation.report import words
+from activation.report import cost_words, phrases
 from activation.report.html import environment
 from activation.report.suggestion import Suggestion, headline, holdback_lines
 
@@ -13,10 +13,10 @@ def render_suggestion_html(suggestion: Suggestion) -> str:
         suggestion=suggestion,
         headline=headline(suggestion),
         holdback=holdback_lines(suggestion),
-        chosen_diff=words.word_diff(suggestion.original, suggestion.chosen),
+        chosen_diff=phrases.word_diff(suggestion.original, suggestion.chosen),
         round_diffs=[
-            [words.word_diff(found.current, proposal.text) for proposal in found.proposals]
+            [phrases.word_diff(found.current, proposal.text) for proposal in found.proposals]
             for found in suggestion.rounds
         ],
-        cost=words.money(suggestion.usage.cost_usd),
+        cost=cost_words.money(suggestion.usage.cost_usd),
     )

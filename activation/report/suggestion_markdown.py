@@ -3,14 +3,14 @@ chosen description's diff, the holdback figures, then each round folded)."""
 
 from __future__ import annotations
 
-from activation.report import words
+from activation.report import cost_words, phrases
 from activation.report.markdown import code, escape
 from activation.report.suggestion import Suggestion, headline, holdback_lines
 
 
 def diff_markdown(old: str, new: str) -> str:
     marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
-    return " ".join(marks[op].format(escape(run)) for op, run in words.word_diff(old, new))
+    return " ".join(marks[op].format(escape(run)) for op, run in phrases.word_diff(old, new))
 
 
 def render_suggestion_markdown(suggestion: Suggestion) -> str:
@@ -43,6 +43,6 @@ def render_suggestion_markdown(suggestion: Suggestion) -> str:
             )
         lines += ["", "</details>", ""]
     cost = suggestion.usage.cost_usd
-    lines.append(f"Cost {'unknown' if cost is None else words.money(cost)}, "
+    lines.append(f"Cost {'unknown' if cost is None else cost_words.money(cost)}, "
                  f"{suggestion.usage.requests:,} request(s).")  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ from rich.text import Text
 from activation import _config
 from activation._models import Inputs, RunSpec
 from activation.inputs.splits import Splits
-from activation.report import words
+from activation.report import cost_words
 from activation.trials.providers import provider_of
 from activation.trials.stage import Stage
 
@@ -73,21 +73,23 @@ def render_suggestion_plan(
     per_round_first = _sum(train_first, ask, *([select_first] * proposals))
     per_round_worst = _sum(train_first, ask, *([select_worst] * proposals))
     text.append(
-        f"a round: the train split once ({words.money(train_first)}), one proposer request to "
-        f"{proposer} (about {words.money(ask)}), {proposals} proposal(s) on the select split "
-        f"({words.money(select_first)} each, {words.money(select_worst)} at worst)\n"
+        f"a round: the train split once ({cost_words.money(train_first)}), one proposer request to "
+        f"{proposer} (about {cost_words.money(ask)}), {proposals} proposal(s) on the select split "
+        f"({cost_words.money(select_first)} each, {cost_words.money(select_worst)} at worst)\n"
     )
     whole_first = _sum(*([per_round_first] * rounds), hold_first)
     whole_worst = _sum(*([per_round_worst] * rounds), hold_worst)
     text.append(
         f"the whole search, {rounds} round(s) and the holdback: about "
-        f"{words.money(whole_first)} with first rounds only, {words.money(whole_worst)} at "
-        "worst (every case escalated)\n",
+        f"{cost_words.money(whole_first)} with first rounds only, "
+        f"{cost_words.money(whole_worst)} at worst (every case escalated)\n",
         style="bold",
     )
     ceiling = specs[0].max_cost_usd
     if ceiling is not None:
-        text.append(f"ceiling: {words.money(ceiling)} (--max-cost-usd): the search stops there\n")
+        text.append(
+            f"ceiling: {cost_words.money(ceiling)} (--max-cost-usd): the search stops there\n"
+        )
     if notice:
         text.append(f"NOTE: {notice}\n", style="bold yellow")
     text.append("No call was made.")

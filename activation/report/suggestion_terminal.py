@@ -9,7 +9,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from activation.report import words
+from activation.report import cost_words, phrases
 from activation.report.plan import diff_text
 from activation.report.suggestion import Suggestion, headline, holdback_lines
 
@@ -32,7 +32,7 @@ def _round(suggestion: Suggestion, number: int) -> list[RenderableType]:
         style = "bold green" if proposal.verdict == "chosen" else ""
         table.add_row(
             str(index),
-            diff_text(words.word_diff(found.current, proposal.text)),
+            diff_text(phrases.word_diff(found.current, proposal.text)),
             f"{proposal.current_correct} -> {proposal.correct} (worst cell {proposal.worst_cell})",
             Text(proposal.verdict, style=style),
         )
@@ -57,11 +57,11 @@ def render_suggestion(suggestion: Suggestion) -> RenderableType:
     parts.append(Text(f"Stopped: {suggestion.stopped}."))
     if suggestion.changed:
         parts.append(Text("Chosen description (word diff from the original):", style="bold"))
-        parts.append(diff_text(words.word_diff(suggestion.original, suggestion.chosen)))
+        parts.append(diff_text(phrases.word_diff(suggestion.original, suggestion.chosen)))
         parts += [Text(f"  {line}") for line in holdback_lines(suggestion)]
     parts.append(Text(headline(suggestion), style="bold"))
     cost = suggestion.usage.cost_usd
-    spent = "unknown" if cost is None else words.money(cost)
+    spent = "unknown" if cost is None else cost_words.money(cost)
     parts.append(Text(f"cost {spent}, {suggestion.usage.requests:,} request(s)"))
     if suggestion.written:
         parts.append(Text(f"wrote the chosen description to {suggestion.written}"))

@@ -10,16 +10,19 @@ reports always hold every case).
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
-from activation.report import words
+from activation.report import (
+    cost_words,
+    follow_up,
+    phrases,
+    run_words,
+)
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
-from activation.report.views import view_of
-from activation.verdicts.behavior import Behavior
+from activation.report.views import TrialWords, view_of
 
 STATUS_STYLE = {
     Status.REGRESSED: "bold red",
@@ -53,102 +56,6 @@ def shown_cases(report: Report, show: str) -> list[CaseVerdict]:
     return [entry for entry in report.cases if entry.status in FLAGGED]
 
 
-def activation_table(entries: list[CaseVerdict]) -> Table:
-    """Per case each variant's activations, p and q, and the status."""
-    table = Table(title=f"Cases ({words.CASE_CELLS})", title_justify="left")
-    table.add_column("id", no_wrap=True)
-    table.add_column("expected")
-    for column in ("baseline", "candidate", "p", "q"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    for entry in entries:
-        table.add_row(
-            entry.id,
-            words.expected_text(entry),
-            words.case_cell(entry, "baseline"),
-            words.case_cell(entry, "candidate"),
-            words.number(entry.p_value),
-            words.number(entry.q_value),
-            Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
-        )
-    return table
-
-
-def behavior_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table:
-    """Per case: each arm's pass rate with its interval, p and q of the gate (baseline vs
-    candidate), the status and the grader that broke first (each case's lift is in the
-    Markdown, HTML, JUnit and JSON; the terminal gives the suite's)."""
-    table = Table(title=f"Cases ({words.PASSED_CELLS})", title_justify="left")
-    table.add_column("id", no_wrap=True)
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right")
-    for column in ("p", "q"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("broke first")
-    for entry in entries:
-        case = behavior.case(entry.id)
-        table.add_row(
-            entry.id,
-            *(words.rate_cell(case.rate(arm)) for arm in behavior.arms),
-            words.number(entry.p_value),
-            words.number(entry.q_value),
-            Text(words.status_text(entry), style=STATUS_STYLE[entry.status]),
-            words.case_broke(case),
-        )
-    return table
-
-
-def grader_table(behavior: Behavior, entries: list[CaseVerdict]) -> Table | None:
-    """Each grader of the cases that did not simply pass, per arm: where a case broke."""
-    shown = [behavior.case(entry.id) for entry in entries if entry.status is not Status.PASS]
-    if not shown:
-        return None
-    table = Table(title=words.GRADERS, title_justify="left")
-    table.add_column("case", no_wrap=True)
-    table.add_column("grader")
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right", no_wrap=True)
-    for case in shown:
-        for grader in case.graders:
-            broke = grader.grader == case.broke
-            table.add_row(
-                case.id,
-                Text(words.grader_text(grader), style="bold red" if broke else ""),
-                *(words.grader_cell(grader.rate(arm)) for arm in behavior.arms),
-            )
-    return table
-
-
-def level_table(behavior: Behavior) -> Table:
-    """Every grader of a level over the suite, per arm."""
-    table = Table(title=words.LEVELS, title_justify="left")
-    table.add_column("level", no_wrap=True)
-    for arm in behavior.arms:
-        table.add_column(arm, justify="right", no_wrap=True)
-    for level in behavior.levels:
-        table.add_row(
-            words.level_text(level.level),
-            *(words.grader_cell(level.rate(arm)) for arm in behavior.arms),
-        )
-    return table
-
-
-def behavior_text(behavior: Behavior) -> Text:
-    """Each arm's pass rate over the suite, the skill's lift over no skill, and how trials
-    did where it loaded and where not."""
-    text = Text()
-    text.append(f"{words.suite_rates_text(behavior)}\n")
-    text.append(
-        f"{words.suite_lift_text(behavior)}\n", style="" if behavior.lift_shown else "yellow"
-    )
-    text.append(f"{words.LOADED.lower()}:\n")
-    for loading in behavior.loading:
-        text.append(f"  {words.loading_text(loading)}\n")
-    text.rstrip()
-    return text
-
-
 def rest_line(report: Report, shown: int) -> Text | None:
     """What the table left out, counted per status."""
     left = len(report.cases) - shown
@@ -175,10 +82,10 @@ def header(report: Report) -> Text:
         else ""
     )
     text.append(
-        f"{words.stage_text(report)}{model}, {report.trials} trial(s){escalation}, "
+        f"{phrases.stage_text(report)}{model}, {report.trials} trial(s){escalation}, "
         f"alpha {report.alpha}\n"
     )
-    label = words.agent_label(report)
+    label = phrases.agent_label(report)
     if label is not None:
         text.append(f"{label}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
@@ -190,7 +97,7 @@ def header(report: Report) -> Text:
     for name in VARIANTS:
         variant = report.variant(name)
         text.append(f"{name:9} {variant.spec}  ({variant.chars} chars)\n")
-    changed = words.changed_entries(report)
+    changed = run_words.changed_entries(report)
     if changed and changed != [report.skill.id]:
         text.append(f"entries that differ: {', '.join(changed)}\n")
     return text
@@ -198,9 +105,9 @@ def header(report: Report) -> Text:
 
 def figures_text(report: Report) -> Text:
     text = view_of(report).terminal_figures(report)
-    for line in words.usage_lines(report):
+    for line in cost_words.usage_lines(report):
         text.append(f"{line}\n")
-    ceiling = words.ceiling_line(report)
+    ceiling = cost_words.ceiling_line(report)
     if ceiling:
         text.append(ceiling, style="bold magenta")
     text.rstrip()
@@ -209,33 +116,34 @@ def figures_text(report: Report) -> Text:
 
 def status_lists(report: Report) -> list[Text]:
     lines: list[Text] = []
-    for status, entries in words.flagged_entries(report):
+    case = view_of(report).case
+    for status, entries in run_words.flagged_entries(report):
         lines.append(Text(f"{status.value} ({len(entries)})", style=STATUS_STYLE[status]))
         for entry in entries:
-            moved = status in words.MOVED
-            line = unbroken(f"  {words.moved_text(entry, report.skill.id) if moved else entry.id}")
+            moved = status in run_words.MOVED
+            line = unbroken(f"  {run_words.moved_text(report, entry) if moved else entry.id}")
             if status is Status.UNSTABLE:
                 ran = sorted({entry.trials_run.baseline, entry.trials_run.candidate})
                 line.append(f" (ran {'/'.join(map(str, ran))} trials per variant)")
-            line.append(f": {words.cut(entry.prompt, PROMPT_WIDTH)}")
+            line.append(f": {phrases.cut(entry.prompt, PROMPT_WIDTH)}")
             lines.append(line)
-            if words.graded_case(entry):
-                lines += [unbroken(f"    {line}", "dim") for line in trial_lines(entry)]
+            shown = case.shown_trials(entry)
+            if shown:
+                lines += [unbroken(f"    {line}", "dim") for line in trial_lines(shown)]
             elif status is Status.ERROR:
-                for variant, reason in words.first_errors(entry.trials):
+                for variant, reason in run_words.first_errors(entry.trials):
                     lines.append(
-                        Text(f"    {variant} error: {words.cut(reason, 100)}", style="magenta")
+                        Text(f"    {variant} error: {phrases.cut(reason, 100)}", style="magenta")
                     )
     return lines
 
 
-def trial_lines(entry: CaseVerdict) -> list[str]:
-    """Each arm's first trial that did not pass, and the graders that failed in it."""
+def trial_lines(trials: list[TrialWords]) -> list[str]:
+    """Each trial a flagged case shows, what failed in it and what it left."""
     lines = []
-    for trial in words.first_failures(entry):
-        lines.append(words.trial_head(trial))
-        lines += [f"  {grade}" for grade in words.failed_grades(trial)]
-        lines += [f"  {detail}" for detail in words.trial_details(trial)]
+    for trial in trials:
+        lines.append(trial.head)
+        lines += [f"  {line}" for line in (*trial.failed, *trial.details)]
     return lines
 
 
@@ -244,7 +152,7 @@ def visibility_texts(report: Report) -> list[Text]:
     measured skill the agent does not list makes its misses meaningless."""
     return [
         unbroken(line, "bold red" if line.startswith("LESS VISIBLE") else "yellow")
-        for line in words.visibility_lines(report)
+        for line in run_words.visibility_lines(report)
     ]
 
 
@@ -260,14 +168,14 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     parts += routing_parts(report)
     parts.append(figures_text(report))
     parts += status_lists(report)
-    command = words.real_command(report)
+    command = follow_up.real_command(report)
     if command:
-        parts += [Text(words.REAL_TITLE), unbroken(f"  {command}")]
+        parts += [Text(follow_up.REAL_TITLE), unbroken(f"  {command}")]
     if report.summary.unfinished:
         parts.append(Text(f"Not finished, left out ({len(report.summary.unfinished)}):"))
         parts += [unbroken(f"  {case_id}") for case_id in report.summary.unfinished]
     if report.notice:
         parts.append(Text(f"NOTE: {report.notice}", style="bold yellow"))
     verdict_style = VERDICT_STYLE.get(ExitCode(report.exit_code), "")
-    parts.append(Text(words.verdict(report), style=verdict_style))
+    parts.append(Text(run_words.verdict(report), style=verdict_style))
     return Group(*parts)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from activation._models import CaseVerdict, Inputs, RunSpec
+    from activation._models import CaseVerdict, Inputs, RunSpec, Tally, Trial, VariantName
     from activation.report.model import Report
 
 
@@ -41,7 +41,76 @@ class PageFigures:
     view: object = None
 
 
+@dataclass(frozen=True)
+class TrialWords:
+    """A trial as its stage says it: under a flagged case, and beside its reading on the
+    page."""
+
+    head: str
+    """Its outcome: "candidate #0 failed, skill loaded"."""
+    failed: tuple[str, ...] = ()
+    """What failed in it: "L2 no invented client.refunds.force() failed: why"."""
+    details: tuple[str, ...] = ()
+    """What it left: "files a.ts, b.json", "transcript PATH", "workspace PATH"."""
+
+    @property
+    def line(self) -> str:
+        """Its outcome, then what it left, in a line."""
+        return "; ".join([self.head, *self.details])
+
+
+Grid = tuple[tuple[str, ...], list[list[str]]]
+"""A matrix's grid: its columns and a row per cell."""
+
+
+class CaseWords(Protocol):
+    """How a stage says one of its cases, in every output: what it expects, what its counts
+    count, where a moved case's trials went, and which of its trials a flagged case shows."""
+
+    routes: str
+    """What a case's routes are ("went to", "loaded")."""
+    correct: str
+    """What a trial that counts is called on the page's chart ("correct", "passed")."""
+
+    def expected(self, entry: CaseVerdict) -> str:
+        """What the case expects, in a few words."""
+        ...
+
+    def cell(self, entry: CaseVerdict, variant: VariantName) -> str:
+        """A variant's counts in a table cell."""
+        ...
+
+    def counted(self, entry: CaseVerdict) -> str:
+        """What the counts count, in a word."""
+        ...
+
+    def went(self, entry: CaseVerdict, target: str) -> str | None:
+        """Where a moved case's candidate went wrong."""
+        ...
+
+    def verdict(self, tally: Tally) -> bool | None:
+        """The majority a comparison of two runs (`diff`) follows."""
+        ...
+
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
+        """The trials a flagged case shows under its line."""
+        ...
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        """A trial in the stage's words beside its reading; None where its reading (what
+        fired, or its error) says it all."""
+        ...
+
+
 class View(Protocol):
+    @property
+    def case(self) -> CaseWords:
+        """How the stage says one case."""
+        ...
+
+    tests_body: bool
+    """Whether the stage's trials run the skill's body, not only its listing entry (its
+    report then carries the body's diff)."""
     recall: bool
     """Whether recall, false positives and where the prompts went describe the stage's
     runs (Stage C's trials load skills, they are not routed)."""
@@ -110,7 +179,7 @@ class View(Protocol):
         """Where a dry run points for what its settings can detect."""
         ...
 
-    def matrix_grid(self, cells: Sequence[Report]) -> tuple[tuple[str, ...], list[list[str]]]:
+    def matrix_grid(self, cells: Sequence[Report]) -> Grid:
         """A matrix's grid of its cells (columns and a row per cell), in every format."""
         ...
 

@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.report.words import REAL_TITLE, RERUN_TITLE, rerun_command
+from activation.report.follow_up import REAL_TITLE, RERUN_TITLE, rerun_command
 from activation.trials.fake import scripted
 from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo

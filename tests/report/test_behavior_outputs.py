@@ -20,9 +20,9 @@ import orjson
 import pytest
 
 from activation._errors import ExitCode
-from activation._models import NO_LIFT_FAILS
+from activation._models import NO_LIFT_FAILS, Trial
 from activation.commands.main import main
-from activation.report import words
+from activation.report import behavior_words, matrix_words, run_words
 from activation.report.codec import parse_report, report_data, report_json
 from activation.report.diff import compare
 from activation.report.html import render_html
@@ -35,6 +35,7 @@ from activation.report.model import Report
 from activation.report.schemas import report_schema
 from activation.verdicts.judge import Evidence, judge_all
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
+from tests.support import behavior_reports
 from tests.support.behavior_reports import behavior_report, shard_of
 from tests.support.browser import ARTIFACTS, Launcher, visit
 
@@ -319,7 +320,7 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
     blind = behavior_report((NO_LIFT_FAILS,), without="none", broken=False)
     assert blind.behavior is not None and blind.behavior.lift is None
     assert blind.exit_code == ExitCode.REGRESSED
-    assert words.verdict(blind) == (
+    assert run_words.verdict(blind) == (
         "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
     )
     assert behavior_report(without="none", broken=False).exit_code == ExitCode.OK
@@ -328,10 +329,10 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
     suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
     assert (suite.tests, suite.failures) == (4, 1)
     (lift,) = next(case for case in suite if case.name == "skill-lift").result
-    assert (lift.type, lift.message) == ("NO-LIFT", words.NO_LIFT)
+    assert (lift.type, lift.message) == ("NO-LIFT", behavior_words.NO_LIFT)
     matrix = assembled((blind,), "0.2.0", "fingerprint")
     assert matrix.exit_code == ExitCode.REGRESSED
-    assert words.matrix_verdict(matrix) == (
+    assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the skill's lift over no skill is not shown in C/claude-code/claude-test-1 "
         "(--fail-on no-lift)."
     )
@@ -413,11 +414,11 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     broken = behavior_report()
     steady = replace(behavior_report(broken=False), model="claude-test-2")
     matrix = assembled((broken, steady), "0.2.0", "fingerprint")
-    assert words.matrix_columns(matrix) == (
+    assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
         "statuses",
     )  # fmt: skip
-    assert words.matrix_rows(matrix) == [
+    assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
          "+54 (+8 to +78), shown", "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
@@ -430,7 +431,7 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
         "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | 1 REGRESSED, 2 PASS |",
     ]
-    assert words.matrix_verdict(matrix) == (
+    assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
     )
 
@@ -504,3 +505,59 @@ def test_the_report_carries_the_body_diff_that_was_tested() -> None:
     assert '<span class="del">-Call client.refunds.create().</span>' in page
     assert '<span class="ins">+Call client.refunds.force().</span>' in page
     assert '<span class="file">+++ b/skills/refunds/reference.md</span>' in page
+
+
+def errored_report(monkeypatch: pytest.MonkeyPatch, *case_ids: str) -> Report:
+    """The report above with every trial of `case_ids` errored (the agent timed out)."""
+    scripted = behavior_reports.scripted_trials
+
+    def trials(broken: bool = True) -> dict[str, list[Trial]]:
+        found = scripted(broken)
+        for case in behavior_reports.CASES:
+            if case.id in case_ids:
+                found[case.id] = [
+                    behavior_reports.graded(case, trial.variant, trial.index, None)
+                    for trial in found[case.id]
+                ]
+        return found
+
+    monkeypatch.setattr(behavior_reports, "scripted_trials", trials)
+    return behavior_report()
+
+
+def test_a_case_whose_every_trial_errored_is_said_as_stage_c_says_its_cases(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its stage's view says it, not its trials: no grade to read is no Stage A case."""
+    report = errored_report(monkeypatch, "refund")
+    text = shown(saved(report, tmp_path / "c.json"), capsys)
+    lines = [line.rstrip() for line in text.splitlines()]
+    at = lines.index("  refund: refund order 1234")
+    assert lines[at - 1 : at + 3] == [
+        "ERROR (1)",
+        "  refund: refund order 1234",
+        "    baseline #0 error: agent timed out after 600 s",
+        "    candidate #0 error: agent timed out after 600 s",
+    ]
+    suite = junitparser.JUnitXml.fromstring(render_junit(report))
+    refund = next(case for s in suite for case in s if case.name == "refund")
+    body = refund.result[0].text.splitlines()
+    assert body[1:4] == [
+        "expected: pass its graders",
+        "baseline: 0/0 +3 err passed",
+        "candidate: 0/0 +3 err passed",
+    ]
+    assert "  - candidate \\#0 error: agent timed out after 600 s" in render_markdown(report)
+    expected = '<td class="expected" data-sort="pass its graders">pass its graders</td>'
+    assert render_html(report).count(expected) == 3
+
+
+def test_a_run_with_no_graded_trial_draws_its_cases_as_stage_c_cases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = errored_report(monkeypatch, "checkout", "webhook", "refund")
+    assert report.behavior is None
+    assert run_words.cells_legend(report) == behavior_words.PASSED_CELLS
+    page = render_html(report)
+    assert "Pass rate per variant" in page and 'id="arm-rates"' not in page
+    assert page.count('<td class="expected" data-sort="pass its graders">') == 3

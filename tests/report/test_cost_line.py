@@ -10,7 +10,7 @@ import pytest
 
 from activation._models import AgentSettings, Prices, Pricing, RunSpec, Stage, Usage
 from activation.inputs.load import load_pricing
-from activation.report import words
+from activation.report import cost_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.plan import cost_text, matrix_cost_line
@@ -60,23 +60,23 @@ def agent_run(agent: str, blind: int | None, pricing: Pricing | None) -> Report:
 def test_an_unknown_cost_says_what_is_missing(
     agent: str, blind: int | None, pricing: Pricing | None, line: str
 ) -> None:
-    assert words.cost_line(agent_run(agent, blind, pricing)) == line
+    assert cost_words.cost_line(agent_run(agent, blind, pricing)) == line
 
 
 def test_a_compact_report_says_some_trials_without_counting_them() -> None:
     report = replace(agent_run("gemini", 1, PRICED), trial_detail="flagged")
-    assert words.cost_line(report) == (
+    assert cost_words.cost_line(report) == (
         "cost unknown (some trials stopped before Gemini CLI reported tokens)"
     )
 
 
 def test_a_known_cost_is_shown_with_its_basis() -> None:
     report = replace(agent_run("gemini", 0, PRICED), usage=Usage(cost_usd=0.07))
-    assert words.cost_line(report) == (
+    assert cost_words.cost_line(report) == (
         "cost $0.0700 (the prices given (--price-in and --price-out))"
     )
     table = replace(report, model="google:gemini-3.1-pro-preview", pricing=TABLE)
-    assert words.cost_line(table) == "cost $0.0700 (list prices of 2026-11-30)"
+    assert cost_words.cost_line(table) == "cost $0.0700 (list prices of 2026-11-30)"
 
 
 def test_a_matrix_names_what_each_unknown_cell_lacks() -> None:
@@ -85,7 +85,7 @@ def test_a_matrix_names_what_each_unknown_cell_lacks() -> None:
     copilot = replace(copilot, model="anthropic:claude-sonnet-4-6")
     matrix = Matrix(version="1", exit_code=0, cells=(gemini, copilot),
                     usage=Usage(requests=280, cost_usd=None))  # fmt: skip
-    assert words.matrix_cost_line(matrix) == (
+    assert cost_words.matrix_cost_line(matrix) == (
         "cost unknown (B/gemini/gemini-3.1-pro-preview: 14 of 70 trials stopped before "
         "Gemini CLI reported tokens; B/copilot/anthropic:claude-sonnet-4-6: GitHub Copilot "
         "CLI's stream carried no token counts in any of 70 trials) over 2 cells, 280 request(s)"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from activation._models import Case
+from activation.report.phrases import word_diff
 from activation.report.plan import case_counts, groups
-from activation.report.words import word_diff
 
 
 def test_word_diff() -> None:

@@ -13,8 +13,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from activation._models import CaseVerdict, Inputs
-from activation.report import views, words
+from activation._models import CaseVerdict, Inputs, Tally, Trial, VariantName
+from activation.report import behavior_words, run_words, views
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
@@ -22,11 +22,39 @@ from activation.report.matrix import assembled
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.model import Report
 from activation.report.terminal import render_report
-from activation.report.views import ExtraTest, PageFigures, view_of
+from activation.report.views import ExtraTest, PageFigures, TrialWords, view_of
 from tests.support.behavior_reports import behavior_report
 
 
+class FakeCase:
+    routes = "fake-routed to"
+    correct = "fake-counted"
+
+    def expected(self, entry: CaseVerdict) -> str:
+        return "fake expectation"
+
+    def cell(self, entry: CaseVerdict, variant: VariantName) -> str:
+        return f"fake {variant} cell"
+
+    def counted(self, entry: CaseVerdict) -> str:
+        return "fakes"
+
+    def went(self, entry: CaseVerdict, target: str) -> str | None:
+        return f"fake move of {entry.id}"
+
+    def verdict(self, tally: Tally) -> bool | None:
+        return tally.right
+
+    def shown_trials(self, entry: CaseVerdict) -> list[TrialWords]:
+        return [TrialWords(f"fake trial of {entry.id}", ("fake failure",), ("fake detail",))]
+
+    def said(self, trial: Trial) -> TrialWords | None:
+        return TrialWords(f"fake outcome of #{trial.index}")
+
+
 class FakeView:
+    case = FakeCase()
+    tests_body = True
     recall = False
 
     def cells(self, report: Report) -> str:
@@ -104,13 +132,29 @@ def test_the_terminal_draws_the_fake_view(fake: Report) -> None:
     assert "Fake cases" in text
     assert "fake-checkout" in text and "fake-refund" in text
     assert "a fake section" in text and "fake figures" in text and "fake arms" in text
-    assert words.PASSED_CELLS not in text and words.LEVELS not in text  # Stage C's own
+    lines = text.splitlines()
+    moved = lines.index(
+        "  checkout 3/3 -> 0/3: fake move of checkout: add a checkout <page> & refunds"
+    )
+    assert lines[moved + 1 : moved + 4] == [
+        "    fake trial of checkout",
+        "      fake failure",
+        "      fake detail",
+    ]
+    assert (
+        behavior_words.PASSED_CELLS not in text and behavior_words.LEVELS not in text
+    )  # Stage C's own
     assert "recall" not in text
 
 
 def test_markdown_draws_the_fake_view(fake: Report) -> None:
     lines = render_markdown(fake).splitlines()
     assert "**fake figures**" in lines and "fake arms" in lines
+    assert (
+        "- `checkout` (baseline fake baseline cell, candidate fake candidate cell, q 0.047; "
+        "fake move of checkout): add a checkout \\<page\\> &amp; refunds"
+    ) in lines
+    assert "  - fake trial of checkout; fake detail" in lines
     assert "| case | baseline | candidate | none | lift | status | broke first |" not in lines
     assert "| variant | recall | false positives |" not in lines
 
@@ -131,6 +175,17 @@ def test_junit_draws_the_fake_view(fake: Report) -> None:
     )
     regressed = cases["checkout"].find("failure")
     assert regressed is not None and regressed.text is not None
+    assert regressed.get("message") == (
+        "REGRESSED: baseline fake baseline cell, candidate fake candidate cell, q 0.047; "
+        "fake move of checkout"
+    )
+    assert regressed.text.splitlines()[1:6] == [
+        "expected: fake expectation",
+        "baseline: fake baseline cell fakes",
+        "candidate: fake candidate cell fakes",
+        "baseline fake-routed to: billing:refunds 3/3",
+        "candidate fake-routed to: billing:refunds 3/3",
+    ]
     assert regressed.text.endswith("\nfake line of checkout\n")
     # the three cases and the fake test; the regression and the fake failure
     assert (suite.get("tests"), suite.get("failures")) == ("4", "2")
@@ -140,8 +195,12 @@ def test_the_page_and_the_legend_draw_the_fake_view(fake: Report) -> None:
     page = render_html(fake)
     assert "Fakeword rate per variant" in page and "<th>fakeword rate</th>" in page
     assert '<table id="figures">' in page  # the partial the fake view chose
+    assert '<td class="expected" data-sort="fake expectation">fake expectation</td>' in page
+    assert '<td class="num mono" data-sort="0.0">fake candidate cell</td>' in page
+    assert "<title>candidate: 0/3 fake-counted (0%, 95% Wilson 0%-56%)</title>" in page
+    assert '<li class="graded">fake outcome of #0 · files src/refund.ts, package.json · ' in page
     assert 'id="arm-rates"' not in page and 'id="routing"' not in page
-    assert words.cells_legend(fake) == "k/n = fake cells"
+    assert run_words.cells_legend(fake) == "k/n = fake cells"
 
 
 def test_a_matrix_draws_the_fake_view(fake: Report) -> None:
