@@ -75,12 +75,12 @@ def run_behavior(
         only=args.only,
         catalog=args.catalog,
     )
-    refuse_unsound(inputs.behavior, suite)
+    refuse_unsound(inputs.cases, suite)
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
-    session.warn(unread_warning(inputs.behavior, str(suite)))
+    session.warn(unread_warning(inputs.cases, str(suite)))
     session.warn(skipped_warning(suite, inputs.behavior_skipped))
-    specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
+    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
     cells = shard_cells(session, args.shard, specs, inputs)
     if args.dry_run:
         show_plan(session, stage, cells, settings)

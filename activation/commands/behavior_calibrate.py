@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from activation import __version__
+from activation._behavior import BehaviorRunInputs
 from activation._documents import document_json
 from activation._errors import ExitCode, InputError
-from activation._models import Inputs, RunOutcome, RunSpec, Status, Variant
+from activation._models import AnyInputs, RunOutcome, RunSpec, Status, Variant
 from activation.commands.requests import BehaviorCalibrateRequest, parse_request
 from activation.commands.runner import Stages, open_store, run_trials
 from activation.commands.session import Session, stop_record_of
@@ -115,7 +116,9 @@ DRY_RUN = (
 )
 
 
-def comparisons_of(spec: RunSpec, same: Inputs, broken: Variant) -> list[tuple[RunSpec, Inputs]]:
+def comparisons_of(
+    spec: RunSpec, same: BehaviorRunInputs, broken: Variant
+) -> list[tuple[RunSpec, AnyInputs]]:
     """The two runs, in order: A/A with the `none` arm, then the broken-body control."""
     return [(spec, same), (replace(spec, arms=()), replace(same, candidate=broken))]
 
@@ -135,11 +138,11 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
         raise InputError(f"--broken {args.broken}: no such file (a SKILL.md with a wrong body)")
     same = load_behavior_inputs(cwd, suite, repo=args.repo, skill_path=args.skill_path,
                                 only=args.only, alone=True)  # fmt: skip
-    refuse_unsound(same.behavior, suite)
+    refuse_unsound(same.cases, suite)
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warning(suite, same.behavior_skipped))
     broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
-    (spec, *more) = behavior_cells(args, stage, same.behavior, ("none",), False, None)
+    (spec, *more) = behavior_cells(args, stage, same.cases, ("none",), False, None)
     if more:
         raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")
     if args.dry_run:

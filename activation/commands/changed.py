@@ -32,7 +32,7 @@ from activation.commands.session import Session, stop_record_of
 from activation.inputs.cases import refuse_problems
 
 if TYPE_CHECKING:
-    from activation._models import Inputs, RunSpec
+    from activation._models import AnyInputs, RunSpec
     from activation.commands.outputs import Outputs
     from activation.commands.runner import Stages
     from activation.inputs.change_plan import GateRun, Plan, Suites
@@ -54,7 +54,7 @@ class Gate:
     stage: Stage
     request: RunRequest | BehaviorRequest
     """The run the gate is: the main command's, or `activation behavior`'s."""
-    cells: list[tuple[RunSpec, Inputs]]
+    cells: list[tuple[RunSpec, AnyInputs]]
 
 
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -288,9 +288,9 @@ def _behavior(
     stage = stages["C"] if stages and "C" in stages else stage_named("C")
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
-    refuse_unsound(inputs.behavior, suite)
+    refuse_unsound(inputs.cases, suite)
     session.warn(skipped_warning(Path(run.suite), inputs.behavior_skipped))
-    specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
+    specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
     return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])

@@ -19,7 +19,7 @@ from activation.commands.requests import RunRequest, TargetRequest, parse_reques
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
-    from activation._models import Inputs, RunSpec, Setting
+    from activation._models import AnyInputs, Inputs, RunSpec, Setting
     from activation.commands.requests import CacheRequest
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
@@ -156,8 +156,8 @@ def shard_cells(
     session: Session,
     shard: tuple[int, int] | None,
     specs: Sequence[RunSpec],
-    inputs: Inputs,
-) -> list[tuple[RunSpec, Inputs]]:
+    inputs: AnyInputs,
+) -> list[tuple[RunSpec, AnyInputs]]:
     """The cells this process runs: every cell on every case, or `--shard`'s share."""
     from activation.commands.runner import sharded_cells
 
@@ -175,7 +175,7 @@ def shard_cells(
 def show_plan(
     session: Session,
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     settings: Sequence[Setting],
     simulate: bool = False,
     verbose: bool = False,
@@ -234,7 +234,7 @@ def run_and_report(
     args: CacheRequest,
     rerun: tuple[str, ...],
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     warnings: tuple[str, ...],
 ) -> Matrix:
     """The cells' trials, remembered for the next run and reported as their matrix;

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from activation._config import MAX_TRIALS
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
+from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, RunSpec, Shard
 from activation.commands.requests import ActivationTrials, CacheRequest, MatrixRequest
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
@@ -166,8 +166,8 @@ def inputs_from(
 
 
 def sharded_cells(
-    specs: Sequence[RunSpec], inputs: Inputs, index: int, count: int
-) -> list[tuple[RunSpec, Inputs]]:
+    specs: Sequence[RunSpec], inputs: AnyInputs, index: int, count: int
+) -> list[tuple[RunSpec, AnyInputs]]:
     """This shard's (case, cell) pairs: each cell with its share of the cases, all of them
     carrying the whole matrix's identity. A one-cell run is sharded by case, as it always
     was (a pair is then just its case)."""
@@ -201,7 +201,7 @@ def open_store(args: CacheRequest) -> Iterator[TrialStore | None]:
 
 
 def run_trials(
-    session: Session, stage: Stage, spec: RunSpec, inputs: Inputs, store: TrialStore | None
+    session: Session, stage: Stage, spec: RunSpec, inputs: AnyInputs, store: TrialStore | None
 ) -> RunOutcome:
     """The run, its answers kept in and served from `store`, SIGINT and SIGTERM stopping it."""
     (outcome,) = run_cells(session, stage, [(spec, inputs)], store)
@@ -211,7 +211,7 @@ def run_trials(
 def run_cells(
     session: Session,
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     store: TrialStore | None,
 ) -> tuple[RunOutcome, ...]:
     """Every cell's trials at once (one progress bar over all of them)."""

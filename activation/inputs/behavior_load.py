@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from activation._behavior import BehaviorCase, BehaviorSuite, ScaffoldFile
+from activation._behavior import BehaviorCase, BehaviorRunInputs, BehaviorSuite, ScaffoldFile
 from activation._config import BASELINE
 from activation._errors import InputError
-from activation._models import Case, Inputs, Target, Variant
+from activation._models import Target, Variant
 from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
 from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
@@ -203,7 +203,7 @@ def load_behavior_inputs(
     only: tuple[str, ...] | None = None,
     catalog: Path | None = None,
     alone: bool = False,
-) -> Inputs:
+) -> BehaviorRunInputs:
     """Everything a Stage C run needs: the suite's graded cases (`only`: those ids), the
     skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
     the whole set at each spec, body and references, as its `Variant.tree`. `alone`: the
@@ -233,9 +233,9 @@ def load_behavior_inputs(
         if alone
         else with_tree(resolve_variant(baseline or BASELINE, target, cwd), target, suite)
     )
-    return Inputs(
+    return BehaviorRunInputs(
         target,
-        tuple(_case(case) for case in graded),
+        graded,
         (),
         first,
         second,
@@ -243,15 +243,8 @@ def load_behavior_inputs(
         working_text=read_text(target.skill_file, "SKILL.md")
         if target.skill_file.is_file()
         else None,
-        behavior=graded,
         behavior_skipped=loaded.skipped,
     )
-
-
-def _case(case: BehaviorCase) -> Case:
-    """The case as the engine schedules and judges it: right means its graders passed."""
-    why = "; ".join(case.expectations) or case.name
-    return Case(case.id, case.prompt, True, why, tags=(case.category,) if case.category else ())
 
 
 def with_tree(variant: Variant, target: Target, suite: Path | None = None) -> Variant:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.console import RenderableType
 from rich.text import Text
 
-from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs
+from activation._models import NO_LIFT_FAILS, AnyInputs, CaseVerdict
 from activation.report import html, junit, markdown, terminal, words
 from activation.report.model import Report
 from activation.report.views import ExtraTest, PageFigures
@@ -98,8 +98,8 @@ class BehaviorView:
         graded = report.behavior
         return None if graded is None else words.lift_text(graded.lift)
 
-    def plan_cases(self, inputs: Inputs) -> str:
-        graders = sum(len(case.graders) for case in inputs.behavior)
+    def plan_cases(self, inputs: AnyInputs) -> str:
+        graders = sum(len(case.graders) for case in inputs.cases)
         return f"{len(inputs.cases)} behavior case(s), {graders} grader(s) in all"
 
     def detectable_hint(self) -> str:
