@@ -27,6 +27,7 @@ from activation.commands.session import Session
 
 if TYPE_CHECKING:
     from activation._models import Setting
+    from activation.commands.run import StageRun
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
@@ -50,19 +51,27 @@ def run_behavior(
     settings: Sequence[Setting] = (),
     rerun: tuple[str, ...] = (),
 ) -> Matrix | None:
-    """`activation behavior` on a request, from the command line or from Python: its
-    report, or None for a dry run; `settings` are what a dry run shows, `rerun` the
-    command that checks it again."""
-    from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.run import run_and_report, shard_cells, show_plan
-    from activation.inputs.behavior_lint import unread_warning
-    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
-    from activation.inputs.variants import skipped_warnings
-    from activation.trials.stage import stage_named
+    """`activation behavior` on a request, from the command line or from Python: the run
+    pipeline on Stage C's run, its report, or None for a dry run; `settings` are what a dry
+    run shows, `rerun` the command that checks it again."""
+    from activation.commands.outputs import chosen_outputs
+    from activation.commands.run import run_stage
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
     outputs = chosen_outputs(args.files, args.no_summary, os.environ)
-    stage = stages["C"] if stages and "C" in stages else stage_named("C")
+    run = behavior_run(session, args, stages)
+    return run_stage(session, args, run, outputs, settings, rerun)
+
+
+def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None) -> StageRun:
+    """Stage C's run as `behavior`'s flags ask for it: the suite's graded cases, the
+    warnings about them said, and a cell per agent and model with the controls asked for."""
+    from activation.commands.run import StageRun
+    from activation.inputs.behavior_lint import unread_warning
+    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
+    from activation.inputs.variants import skipped_warnings
+
+    stage = stage_c(stages)
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
     inputs = load_behavior_inputs(
@@ -81,18 +90,14 @@ def run_behavior(
     session.warn(unread_warning(inputs.cases, str(suite)))
     session.warn(skipped_warning(suite, inputs.behavior_skipped))
     specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
-    cells = shard_cells(session, args.shard, specs, inputs)
-    if args.dry_run:
-        show_plan(session, stage, cells, settings)
-        return None
-    cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, rerun, stage, cells, ())
-    from activation.report.formats import terminal_view
+    return StageRun(stage, specs, inputs)
 
-    session.show(terminal_view(report, args.show))
-    session.write_report(report)
-    write_outputs(session, report, outputs)
-    return report
+
+def stage_c(stages: Stages | None) -> Stage:
+    """Stage C (the `stages` given replace the registry's, by name)."""
+    from activation.trials.stage import stage_named
+
+    return stages["C"] if stages and "C" in stages else stage_named("C")
 
 
 def suite_of(args: BehaviorInputs, cwd: Path) -> Path:

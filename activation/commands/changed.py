@@ -272,20 +272,19 @@ def _behavior(
     cwd: Path,
     run: GateRun,
 ) -> Gate | None:
-    from activation.commands.behavior import behavior_cells, refuse_unsound
+    from activation.commands.behavior import behavior_cells, refuse_unsound, stage_c
     from activation.inputs.behavior_load import (
         load_behavior_inputs,
         load_behavior_suite,
         skipped_warning,
     )
-    from activation.trials.stage import stage_named
 
     suite = repo / run.suite
     only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
     if only == ():
         return None
     gate = behavior_request(args, repo, run)
-    stage = stages["C"] if stages and "C" in stages else stage_named("C")
+    stage = stage_c(stages)
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.cases, suite)
