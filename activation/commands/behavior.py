@@ -67,8 +67,8 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     """Stage C's run as `behavior`'s flags ask for it: the suite's graded cases, the
     warnings about them said, and a cell per agent and model with the controls asked for."""
     from activation.commands.run import StageRun
-    from activation.inputs.behavior_lint import unread_warning
     from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
+    from activation.inputs.lint import unread_warning
     from activation.inputs.variants import skipped_warnings
 
     stage = stage_c(stages)
@@ -134,7 +134,7 @@ def say_suite(session: Session, args: BehaviorInputs, suite: Path, cwd: Path) ->
 def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:
     """A case `lint` finds an error in would measure nothing (a grader that passes on the
     scaffold, a case that can never pass): one line, before any agent run."""
-    from activation.inputs.behavior_lint import lint_behavior
+    from activation.inputs.lint import lint_behavior
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     errors = [f for f in (*lint_behavior(cases), *scaffold_findings(cases)) if f.level == "error"]
