@@ -67,8 +67,8 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     """Stage C's run as `behavior`'s flags ask for it: the suite's graded cases, the
     warnings about them said, and a cell per agent and model with the controls asked for."""
     from activation.commands.run import StageRun
-    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
     from activation.inputs.lint import unread_warning
+    from activation.inputs.load import load_behavior_inputs, skipped_warning
     from activation.inputs.variants import skipped_warnings
 
     stage = stage_c(stages)

@@ -344,8 +344,8 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
         stage_c,
         suite_of,
     )
-    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning, with_tree
-    from activation.inputs.load import resolve_variant
+    from activation.inputs.installed import with_tree
+    from activation.inputs.load import load_behavior_inputs, resolve_variant, skipped_warning
 
     stage = stage_c(stages)
     cwd = Path.cwd()

@@ -273,7 +273,7 @@ def _behavior(
     run: GateRun,
 ) -> Gate | None:
     from activation.commands.behavior import behavior_cells, refuse_unsound, stage_c
-    from activation.inputs.behavior_load import (
+    from activation.inputs.load import (
         load_behavior_inputs,
         load_behavior_suite,
         skipped_warning,

@@ -481,8 +481,8 @@ def unparsed_skill_findings(target: Target) -> list[Finding]:
 def behavior_findings(path: Path, strict: bool = False) -> list[Finding]:
     """The behavior cases' own checks, and graders that pass on a scaffold alone; `strict`:
     the authoring advice (levels, the final judge, unread keys) is an error too."""
-    from activation.inputs.behavior_load import load_behavior_suite
     from activation.inputs.lint import lint_behavior
+    from activation.inputs.load import load_behavior_suite
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     cases = load_behavior_suite(path).cases
