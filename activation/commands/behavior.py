@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -173,7 +172,7 @@ def behavior_cells(
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults, the
     controls `--arm` and `--no-control` ask for and the status `--fail-on` adds."""
-    from activation.commands.runner import ceiling_priced, check_escalation
+    from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
 
     check_escalation(args.trials, args.max_trials)
@@ -195,10 +194,4 @@ def behavior_cells(
         invoke=args.invoke,
         judge_model=args.judge_model,
     )
-    cells = tuple(
-        stage.configure(replace(asked, coding_agent=agent, model=model))
-        for agent in args.agent
-        for model in args.model or (None,)
-    )
-    ceiling_priced(cells)
-    return cells
+    return cells_of(asked, stage, args)

@@ -12,7 +12,12 @@ from pathlib import Path
 from activation._config import MAX_TRIALS
 from activation._errors import InputError
 from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, RunSpec, Shard
-from activation.commands.requests import ActivationTrials, CacheRequest, MatrixRequest
+from activation.commands.requests import (
+    ActivationTrials,
+    CacheRequest,
+    MatrixRequest,
+    SamplingRequest,
+)
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
 from activation.report.progress import TrialProgress
@@ -76,6 +81,12 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         resume=args.resume,
         fail_on=(args.fail_on,) if args.fail_on else (),
     )
+    return cells_of(asked, stage, args)
+
+
+def cells_of(asked: RunSpec, stage: Stage, args: SamplingRequest) -> tuple[RunSpec, ...]:
+    """The spec asked for, once per cell (each `--agent` with each `--model`, in the order
+    given), each with the stage's own defaults; whatever the stage."""
     cells = tuple(
         stage.configure(replace(asked, coding_agent=agent, model=model))
         for agent in args.agent
