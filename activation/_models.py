@@ -280,7 +280,7 @@ CaseT = TypeVar("CaseT", bound=StageCase, covariant=True)
 @dataclass(frozen=True)
 class RunInputs(Generic[CaseT]):
     """Everything a run needs, validated before the first call; its cases are its stage's
-    own (`Inputs`: trigger cases; Stage C's `BehaviorInputs`: tasks to grade)."""
+    own (`Inputs`: trigger cases; Stage C's `BehaviorRunInputs`: tasks to grade)."""
 
     target: Target
     cases: tuple[CaseT, ...]

@@ -28,6 +28,7 @@ from activation.commands.requests import (
 from activation.commands.runner import (
     Stages,
     inputs_from,
+    one_cell,
     open_store,
     run_trials,
     spec_from,
@@ -358,9 +359,8 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warning(suite, same.behavior_skipped))
     broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
-    (spec, *more) = behavior_cells(args, stage, same.cases, ("none",), False, None)
-    if more:
-        raise InputError("calibrate --behavior runs one cell: pass one --model and one --agent")
+    cells = behavior_cells(args, stage, same.cases, ("none",), False, None)
+    spec = one_cell(cells, "calibrate --behavior")
     if args.dry_run:
         from activation.commands.run import show_plan
 

@@ -49,7 +49,13 @@ def planned(stage: Stage, spec: RunSpec, warn: Callable[[Sequence[str]], None]) 
 
 def spec_from(args: ActivationTrials, stage: Stage, command: str) -> RunSpec:
     """The one cell a command that runs one cell takes (InputError for several)."""
-    (spec, *more) = cells_from(args, stage)
+    return one_cell(cells_from(args, stage), command)
+
+
+def one_cell(cells: Sequence[RunSpec], command: str) -> RunSpec:
+    """The only cell of a command that runs one, whatever the stage (InputError for
+    several)."""
+    (spec, *more) = cells
     if more:
         raise InputError(f"{command} runs one cell: pass one --model and one --agent")
     return spec
