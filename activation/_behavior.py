@@ -9,9 +9,11 @@ activation/graders/.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
+from activation._models import Case, RunInputs
 from activation.graders.base import LEVEL_NAMES, LEVELS, Grader, Level
 
 ScaffoldFile = tuple[str, bytes | str]
@@ -50,6 +52,31 @@ class BehaviorCase:
         return not self.graders
 
     @property
+    def tags(self) -> tuple[str, ...]:
+        """Its category, what reports group it by."""
+        return (self.category,) if self.category else ()
+
+    @property
+    def group(self) -> str:
+        return self.reported.group
+
+    @property
+    def reported(self) -> Case:
+        """Its entry in a report, in the fields every report's case has: it should load the
+        skill, and why is what its expectations say."""
+        why = "; ".join(self.expectations) or self.name
+        return Case(self.id, self.prompt, True, why, tags=self.tags)
+
+    def is_right(self, chose: Sequence[str], target: str) -> bool:
+        """Never by what fired: a task is right when its graders pass, once the agent is
+        done (trials/behavior/backend.py grades the trial)."""
+        return False
+
+    def settled(self, chose: Sequence[str], target: str) -> bool:
+        """Never: the agent finishes its task whatever it loaded."""
+        return False
+
+    @property
     def scaffold_digest(self) -> str:
         """SHA-256 of what the workspace holds before the agent starts: the scaffold's paths
         and contents (text as UTF-8) and the setup command. A cache key's part, and the key
@@ -83,4 +110,15 @@ class BehaviorSuite:
         return tuple(case for case in self.cases if not case.manual)
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "BehaviorCase", "BehaviorSuite", "Grader", "Level"]
+BehaviorRunInputs: TypeAlias = RunInputs[BehaviorCase]
+"""A Stage C run's inputs: its cases are behavior cases."""
+
+__all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
+    "BehaviorCase",
+    "BehaviorRunInputs",
+    "BehaviorSuite",
+    "Grader",
+    "Level",
+]

@@ -15,10 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from activation import _config
-from activation._behavior import BehaviorCase
 from activation._errors import ExitCode
 
 Stage = Literal["A", "B", "C"]
@@ -67,6 +66,38 @@ ANY_SKILL = "*"
 negative of one skill, imported from that skill's own file), whichever skill is measured."""
 
 
+class StageCase(Protocol):
+    """A case of any stage, as the engine schedules it and the verdicts judge it: what it
+    asks, how a report groups it, when a trial of it is decided, and the entry a report
+    keeps of it. Each stage's cases are their own type (`Case`; Stage C's `BehaviorCase`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+
+    @property
+    def group(self) -> str: ...
+
+    @property
+    def reported(self) -> Case:
+        """The case's entry in a report: the fields every report's case has."""
+        ...
+
+    def is_right(self, chose: Sequence[str], target: str) -> bool:
+        """Whether a trial in which skills fired in this order is right for the case."""
+        ...
+
+    def settled(self, chose: Sequence[str], target: str) -> bool:
+        """Whether skills firing in this order already decide `is_right`: an agent's run
+        can stop there."""
+        ...
+
+
 @dataclass(frozen=True)
 class Case:
     """One prompt and where it belongs. `expect` (ids resolved against the menu) says which
@@ -88,6 +119,10 @@ class Case:
     def group(self) -> str:
         """The case's first tag: what reports group and filter it by."""
         return self.tags[0] if self.tags else UNTAGGED
+
+    @property
+    def reported(self) -> Case:
+        return self
 
     def expected(self, target: str) -> str:
         """The case's expectation in one word, for routes and the confusion matrix: the
@@ -239,12 +274,16 @@ class Variant:
         return [self.description, self.when_to_use, siblings, *files]
 
 
+CaseT = TypeVar("CaseT", bound=StageCase, covariant=True)
+
+
 @dataclass(frozen=True)
-class Inputs:
-    """Everything a run needs, validated before the first call."""
+class RunInputs(Generic[CaseT]):
+    """Everything a run needs, validated before the first call; its cases are its stage's
+    own (`Inputs`: trigger cases; Stage C's `BehaviorRunInputs`: tasks to grade)."""
 
     target: Target
-    cases: tuple[Case, ...]
+    cases: tuple[CaseT, ...]
     distractors: tuple[Skill, ...]
     baseline: Variant
     candidate: Variant
@@ -255,20 +294,21 @@ class Inputs:
     working_text: str | None = None
     """The measured skill's working-tree SKILL.md (None when it has none): Stage B's copies
     start from it, so both stages list its name and body with each variant's fields."""
-    behavior: tuple[BehaviorCase, ...] = ()
-    """Stage C's cases, one per `Case` of `cases` (same id): what the agent is asked to do
-    and how its workspace is graded."""
     behavior_skipped: tuple[str, ...] = ()
     """The files of Stage C's suite folder that hold no cases: named, then skipped."""
-
-    def behavior_case(self, case_id: str) -> BehaviorCase:
-        return next(case for case in self.behavior if case.id == case_id)
 
     def variant(self, name: Arm) -> Variant:
         """The skill set a variant's trials install; a control (`none`, `llm`) has none."""
         if name not in VARIANTS:
             raise KeyError(f"the {name} arm has no variant")
         return self.baseline if name == "baseline" else self.candidate
+
+
+Inputs: TypeAlias = RunInputs[Case]
+"""A trigger run's inputs (Stages A and B)."""
+AnyInputs: TypeAlias = RunInputs[Any]
+"""Any stage's inputs, where the stage is not known (the engine, a stage's interface, a
+run's outcome); each stage's own code takes its own kind."""
 
 
 # --- trials ----------------------------------------------------------------------------
@@ -366,9 +406,16 @@ class Pricing:
 class TrialKey:
     """Which trial to run: the case it asks, the variant it asks with, its index."""
 
-    case: Case
+    case: StageCase
     variant: Arm
     index: int
+
+    @property
+    def trigger(self) -> Case:
+        """The case as a trigger case: only those are judged by what fired."""
+        if not isinstance(self.case, Case):
+            raise TypeError(f"case {self.case.id}: its trials are graded, not answered")
+        return self.case
 
     def answer(
         self,
@@ -378,7 +425,7 @@ class TrialKey:
         transcript: str | None = None,
     ) -> Trial:
         """This trial, answered by whether the target fired (which skills did is unknown)."""
-        right = activated == self.case.should_activate
+        right = activated == self.trigger.should_activate
         return Trial(self.case.id, self.variant, self.index, activated, evidence, None,
                      transcript, usage, correct=right)  # fmt: skip
 
@@ -626,7 +673,7 @@ class CaseVerdict(Case):
     @classmethod
     def of(
         cls,
-        case: Case,
+        case: StageCase,
         status: Status,
         p_value: float | None,
         q_value: float | None,
@@ -636,9 +683,11 @@ class CaseVerdict(Case):
         escalated: bool = False,
         partial: bool = False,
     ) -> CaseVerdict:
-        """The verdict on `case` (its fields first, as `case` gives them back)."""
+        """The verdict on `case` (its report entry's fields first, as `case` gives them
+        back)."""
+        entry = case.reported
         return cls(
-            **{item.name: getattr(case, item.name) for item in fields(Case)},
+            **{item.name: getattr(entry, item.name) for item in fields(Case)},
             status=status,
             p_value=p_value,
             q_value=q_value,
@@ -780,7 +829,7 @@ class RunOutcome:
     """What a run did: its verdicts and every trial behind them, whatever stopped it."""
 
     spec: RunSpec
-    inputs: Inputs
+    inputs: AnyInputs
     verdicts: tuple[CaseVerdict, ...]
     trials: tuple[Trial, ...]
     """Every finished trial, including those of unfinished cases (they still cost)."""

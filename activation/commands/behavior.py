@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from activation.commands.session import Session
 
 if TYPE_CHECKING:
     from activation._models import Setting
+    from activation.commands.run import StageRun
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
@@ -50,19 +50,27 @@ def run_behavior(
     settings: Sequence[Setting] = (),
     rerun: tuple[str, ...] = (),
 ) -> Matrix | None:
-    """`activation behavior` on a request, from the command line or from Python: its
-    report, or None for a dry run; `settings` are what a dry run shows, `rerun` the
-    command that checks it again."""
-    from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.run import run_and_report, shard_cells, show_plan
-    from activation.inputs.behavior_lint import unread_warning
-    from activation.inputs.behavior_load import load_behavior_inputs, skipped_warning
-    from activation.inputs.variants import skipped_warnings
-    from activation.trials.stage import stage_named
+    """`activation behavior` on a request, from the command line or from Python: the run
+    pipeline on Stage C's run, its report, or None for a dry run; `settings` are what a dry
+    run shows, `rerun` the command that checks it again."""
+    from activation.commands.outputs import chosen_outputs
+    from activation.commands.run import run_stage
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
     outputs = chosen_outputs(args.files, args.no_summary, os.environ)
-    stage = stages["C"] if stages and "C" in stages else stage_named("C")
+    run = behavior_run(session, args, stages)
+    return run_stage(session, args, run, outputs, settings, rerun)
+
+
+def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None) -> StageRun:
+    """Stage C's run as `behavior`'s flags ask for it: the suite's graded cases, the
+    warnings about them said, and a cell per agent and model with the controls asked for."""
+    from activation.commands.run import StageRun
+    from activation.inputs.lint import unread_warning
+    from activation.inputs.load import load_behavior_inputs, skipped_warning
+    from activation.inputs.variants import skipped_warnings
+
+    stage = stage_c(stages)
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
     inputs = load_behavior_inputs(
@@ -75,24 +83,20 @@ def run_behavior(
         only=args.only,
         catalog=args.catalog,
     )
-    refuse_unsound(inputs.behavior, suite)
+    refuse_unsound(inputs.cases, suite)
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
-    session.warn(unread_warning(inputs.behavior, str(suite)))
+    session.warn(unread_warning(inputs.cases, str(suite)))
     session.warn(skipped_warning(suite, inputs.behavior_skipped))
-    specs = behavior_cells(args, stage, inputs.behavior, args.arm, args.no_control, args.fail_on)
-    cells = shard_cells(session, args.shard, specs, inputs)
-    if args.dry_run:
-        show_plan(session, stage, cells, settings)
-        return None
-    cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, rerun, stage, cells, ())
-    from activation.report.formats import terminal_view
+    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
+    return StageRun(stage, specs, inputs)
 
-    session.show(terminal_view(report, args.show))
-    session.write_report(report)
-    write_outputs(session, report, outputs)
-    return report
+
+def stage_c(stages: Stages | None) -> Stage:
+    """Stage C (the `stages` given replace the registry's, by name)."""
+    from activation.trials.stage import stage_named
+
+    return stages["C"] if stages and "C" in stages else stage_named("C")
 
 
 def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
@@ -129,7 +133,7 @@ def say_suite(session: Session, args: BehaviorInputs, suite: Path, cwd: Path) ->
 def refuse_unsound(cases: Sequence[BehaviorCase], suite: Path) -> None:
     """A case `lint` finds an error in would measure nothing (a grader that passes on the
     scaffold, a case that can never pass): one line, before any agent run."""
-    from activation.inputs.behavior_lint import lint_behavior
+    from activation.inputs.lint import lint_behavior
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     errors = [f for f in (*lint_behavior(cases), *scaffold_findings(cases)) if f.level == "error"]
@@ -168,7 +172,7 @@ def behavior_cells(
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults, the
     controls `--arm` and `--no-control` ask for and the status `--fail-on` adds."""
-    from activation.commands.runner import ceiling_priced, check_escalation
+    from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
 
     check_escalation(args.trials, args.max_trials)
@@ -190,10 +194,4 @@ def behavior_cells(
         invoke=args.invoke,
         judge_model=args.judge_model,
     )
-    cells = tuple(
-        stage.configure(replace(asked, coding_agent=agent, model=model))
-        for agent in args.agent
-        for model in args.model or (None,)
-    )
-    ceiling_priced(cells)
-    return cells
+    return cells_of(asked, stage, args)

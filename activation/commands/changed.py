@@ -33,7 +33,7 @@ from activation.commands.session import Session, stop_record_of
 from activation.inputs.cases import refuse_problems
 
 if TYPE_CHECKING:
-    from activation._models import Inputs, RunSpec
+    from activation._models import AnyInputs, RunSpec
     from activation.commands.outputs import Outputs
     from activation.commands.runner import Stages
     from activation.inputs.change_plan import GateRun, Plan, Suites
@@ -55,7 +55,7 @@ class Gate:
     stage: Stage
     request: RunRequest | BehaviorRequest
     """The run the gate is: the main command's, or `activation behavior`'s."""
-    cells: list[tuple[RunSpec, Inputs]]
+    cells: list[tuple[RunSpec, AnyInputs]]
 
 
 def main_changed(session: Session, argv: list[str], stages: Stages | None) -> int:
@@ -163,7 +163,7 @@ def _unreadable_suites(repo: Path, suites: Sequence[str]) -> dict[str, str]:
     """The behavior suites that cannot be read (an input file its evals name is missing, a
     check in no shape read here), each with why: that skill's suite is "not tested" with
     the reason, and every other gate still runs."""
-    from activation.inputs.behavior_load import load_behavior_suite
+    from activation.inputs.load import load_behavior_suite
 
     unreadable = {}
     for suite in suites:
@@ -293,13 +293,12 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
 
 
 def _behavior(command: _Command, run: GateRun) -> Gate | None:
-    from activation.commands.behavior import behavior_cells, refuse_unsound
-    from activation.inputs.behavior_load import (
+    from activation.commands.behavior import behavior_cells, refuse_unsound, stage_c
+    from activation.inputs.load import (
         load_behavior_inputs,
         load_behavior_suite,
         skipped_warning,
     )
-    from activation.trials.stage import stage_named
 
     session, args, stages, repo, cwd = command
     suite = repo / run.suite
@@ -307,12 +306,12 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
     if only == ():
         return None
     gate = behavior_request(args, repo, run)
-    stage = stages["C"] if stages and "C" in stages else stage_named("C")
+    stage = stage_c(stages)
     inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
-    refuse_unsound(inputs.behavior, suite)
+    refuse_unsound(inputs.cases, suite)
     session.warn(skipped_warning(Path(run.suite), inputs.behavior_skipped))
-    specs = behavior_cells(gate, stage, inputs.behavior, gate.arm, gate.no_control, gate.fail_on)
+    specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
     return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])

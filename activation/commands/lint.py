@@ -445,7 +445,7 @@ def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> T
 def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
     """Every file a SKILL.md body refers to that its skill folder lacks (the routing
     layer: a table of references to files that are not there), at its line in the file."""
-    from activation.inputs.behavior_lint import missing_reference_lines
+    from activation.inputs.references import missing_reference_lines
 
     if not skill_file.is_file():
         return []
@@ -481,8 +481,8 @@ def unparsed_skill_findings(target: Target) -> list[Finding]:
 def behavior_findings(path: Path, strict: bool = False) -> list[Finding]:
     """The behavior cases' own checks, and graders that pass on a scaffold alone; `strict`:
     the authoring advice (levels, the final judge, unread keys) is an error too."""
-    from activation.inputs.behavior_lint import lint_behavior
-    from activation.inputs.behavior_load import load_behavior_suite
+    from activation.inputs.lint import lint_behavior
+    from activation.inputs.load import load_behavior_suite
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     cases = load_behavior_suite(path).cases

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +19,9 @@ from activation.commands.requests import RunRequest, TargetRequest, parse_reques
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
-    from activation._models import Inputs, RunSpec, Setting
-    from activation.commands.requests import CacheRequest
+    from activation._models import AnyInputs, Inputs, RunSpec, Setting
+    from activation.commands.outputs import Outputs
+    from activation.commands.requests import BehaviorRequest, CacheRequest
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
     from activation.report.plan import Detectable
@@ -78,22 +79,49 @@ def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
     )
 
 
+@dataclass(frozen=True)
+class StageRun:
+    """What the one run pipeline runs, as the stage's command read it: the stage, a spec per
+    cell, the inputs, and the warnings the report keeps (those the command said)."""
+
+    stage: Stage
+    specs: tuple[RunSpec, ...]
+    inputs: AnyInputs
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlanAsked:
+    """What a dry run shows besides the plan (the main command's flags)."""
+
+    simulate: bool = False
+    verbose: bool = False
+    show_listing: bool = False
+
+
 def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     args, settings = parse_request("run", RunRequest, argv)
-    from activation.commands.outputs import chosen_outputs, write_outputs
-    from activation.commands.runner import cells_from, inputs_from, only_of, stage_of
+    from activation.commands.outputs import chosen_outputs
+    from activation.commands.runner import only_of
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
     args = replace(args, only=only_of(args.only, args.only_from))
-    dry_run_only = {
-        "simulate": args.simulate,
-        "verbose": args.verbose,
-        "show_listing": args.show_listing,
-    }
-    for flag, given in dry_run_only.items():
+    asked = PlanAsked(args.simulate, args.verbose, args.show_listing)
+    for flag, given in vars(asked).items():
         if given and not args.dry_run:
             raise InputError(f"--{flag.replace('_', '-')} goes with --dry-run")
     outputs = chosen_outputs(args.files, args.no_summary, os.environ)
+    run = trigger_run(session, args, stages)
+    report = run_stage(session, args, run, outputs, settings, rerun_words(RUN, argv), asked)
+    return 0 if report is None else report.exit_code
+
+
+def trigger_run(session: Session, args: RunRequest, stages: Stages | None) -> StageRun:
+    """Stage A's or B's run as the main command's flags ask for it: its cells, the cases
+    (the repo's own when `--cases` is not given; the stage's pick when `--only` is not),
+    the warnings about them said."""
+    from activation.commands.runner import cells_from, inputs_from, stage_of
+
     stage = stage_of(args, stages)
     specs = cells_from(args, stage)
     if args.cases is None:
@@ -103,20 +131,35 @@ def main_run(session: Session, argv: list[str], stages: Stages | None) -> int:
     session.warn(warnings)
     if args.only is None:
         inputs = stage.select(inputs, session.say)
-    cells = shard_cells(session, args.shard, specs, inputs)
+    return StageRun(stage, specs, inputs, tuple(warnings))
+
+
+def run_stage(
+    session: Session,
+    args: RunRequest | BehaviorRequest,
+    run: StageRun,
+    outputs: Outputs,
+    settings: Sequence[Setting],
+    rerun: tuple[str, ...],
+    asked: PlanAsked = PlanAsked(),
+) -> Matrix | None:
+    """The one run pipeline, whatever the stage: this process's cells (`--shard`'s share),
+    their plan for a dry run (None), else their trials, reported and written."""
+    from activation.commands.outputs import write_outputs
+
+    cells = shard_cells(session, args.shard, run.specs, run.inputs)
     if args.dry_run:
-        return show_plan(
-            session, stage, cells, settings, args.simulate, args.verbose, args.show_listing
-        )
-    cells = [(stage.preflight(spec), inputs) for spec, inputs in cells]
-    rerun = rerun_words(RUN, argv)
-    report = run_and_report(session, args, rerun, stage, cells, tuple(warnings))
+        show_plan(session, run.stage, cells, settings, asked.simulate, asked.verbose,
+                  asked.show_listing)  # fmt: skip
+        return None
+    cells = [(run.stage.preflight(spec), inputs) for spec, inputs in cells]
+    report = run_and_report(session, args, rerun, run.stage, cells, run.warnings)
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))
     session.write_report(report)
     write_outputs(session, report, outputs)
-    return report.exit_code
+    return report
 
 
 def own_cases(session: Session, args: TargetRequest) -> list[Path] | None:
@@ -156,8 +199,8 @@ def shard_cells(
     session: Session,
     shard: tuple[int, int] | None,
     specs: Sequence[RunSpec],
-    inputs: Inputs,
-) -> list[tuple[RunSpec, Inputs]]:
+    inputs: AnyInputs,
+) -> list[tuple[RunSpec, AnyInputs]]:
     """The cells this process runs: every cell on every case, or `--shard`'s share."""
     from activation.commands.runner import sharded_cells
 
@@ -175,7 +218,7 @@ def shard_cells(
 def show_plan(
     session: Session,
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     settings: Sequence[Setting],
     simulate: bool = False,
     verbose: bool = False,
@@ -234,7 +277,7 @@ def run_and_report(
     args: CacheRequest,
     rerun: tuple[str, ...],
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     warnings: tuple[str, ...],
 ) -> Matrix:
     """The cells' trials, remembered for the next run and reported as their matrix;

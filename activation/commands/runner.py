@@ -11,8 +11,13 @@ from pathlib import Path
 
 from activation._config import MAX_TRIALS
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, Shard
-from activation.commands.requests import ActivationTrials, CacheRequest, MatrixRequest
+from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, RunSpec, Shard
+from activation.commands.requests import (
+    ActivationTrials,
+    CacheRequest,
+    MatrixRequest,
+    SamplingRequest,
+)
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
 from activation.report.progress import TrialProgress
@@ -44,7 +49,13 @@ def planned(stage: Stage, spec: RunSpec, warn: Callable[[Sequence[str]], None]) 
 
 def spec_from(args: ActivationTrials, stage: Stage, command: str) -> RunSpec:
     """The one cell a command that runs one cell takes (InputError for several)."""
-    (spec, *more) = cells_from(args, stage)
+    return one_cell(cells_from(args, stage), command)
+
+
+def one_cell(cells: Sequence[RunSpec], command: str) -> RunSpec:
+    """The only cell of a command that runs one, whatever the stage (InputError for
+    several)."""
+    (spec, *more) = cells
     if more:
         raise InputError(f"{command} runs one cell: pass one --model and one --agent")
     return spec
@@ -76,6 +87,12 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         resume=args.resume,
         fail_on=(args.fail_on,) if args.fail_on else (),
     )
+    return cells_of(asked, stage, args)
+
+
+def cells_of(asked: RunSpec, stage: Stage, args: SamplingRequest) -> tuple[RunSpec, ...]:
+    """The spec asked for, once per cell (each `--agent` with each `--model`, in the order
+    given), each with the stage's own defaults; whatever the stage."""
     cells = tuple(
         stage.configure(replace(asked, coding_agent=agent, model=model))
         for agent in args.agent
@@ -166,8 +183,8 @@ def inputs_from(
 
 
 def sharded_cells(
-    specs: Sequence[RunSpec], inputs: Inputs, index: int, count: int
-) -> list[tuple[RunSpec, Inputs]]:
+    specs: Sequence[RunSpec], inputs: AnyInputs, index: int, count: int
+) -> list[tuple[RunSpec, AnyInputs]]:
     """This shard's (case, cell) pairs: each cell with its share of the cases, all of them
     carrying the whole matrix's identity. A one-cell run is sharded by case, as it always
     was (a pair is then just its case)."""
@@ -201,7 +218,7 @@ def open_store(args: CacheRequest) -> Iterator[TrialStore | None]:
 
 
 def run_trials(
-    session: Session, stage: Stage, spec: RunSpec, inputs: Inputs, store: TrialStore | None
+    session: Session, stage: Stage, spec: RunSpec, inputs: AnyInputs, store: TrialStore | None
 ) -> RunOutcome:
     """The run, its answers kept in and served from `store`, SIGINT and SIGTERM stopping it."""
     (outcome,) = run_cells(session, stage, [(spec, inputs)], store)
@@ -211,7 +228,7 @@ def run_trials(
 def run_cells(
     session: Session,
     stage: Stage,
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     store: TrialStore | None,
 ) -> tuple[RunOutcome, ...]:
     """Every cell's trials at once (one progress bar over all of them)."""

@@ -46,17 +46,35 @@ Given the menu the run would list (the measured skill's set, the distractors, th
   a warning from `SIMILAR_WARN`, an error from `SIMILAR_ERROR` (said once per set, not per
   file, when `lint` checks a whole repo: `overlap_findings`);
 - a prompt that echoes a sibling's entry, by the rule above.
+
+Behavior cases (Stage C), per graded case (`lint_behavior`):
+
+- error: a grader's own problem (a pattern that does not compile; the loader refuses one
+  too, a case built in code gets the same check);
+- error: no positive grader: every negative is void in every trial, so the case never passes;
+- advice, the seeds' authoring rules (a warning; `--strict` makes it an error, and a run
+  never refuses it): every grader but a judge has a level (L1-L5), since per-level results
+  are what a user reads first (outputs report the others as unlevelled; a judge with no
+  level is a holistic judge); the last grader is a judge with no level, the holistic judge
+  ("don't skip the holistic judge").
+
+A manual case (expectations only) gets a warning: it is neither graded nor gated; so does
+each key of a case's file that this tool does not use. A grader that already passes on the
+scaffold is found in trials/behavior/scaffold_lint.py, which grades the scaffold; the files a
+SKILL.md body refers to, in inputs/references.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from activation._behavior import BehaviorCase
 from activation._config import DESCRIPTION_LIMIT, SIMILAR_ERROR, SIMILAR_WARN
 from activation._errors import InputError
 from activation._models import Case, Skill
+from activation.graders.judge import Judge
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
 from activation.inputs.overlap import listed_text, overlaps
 from activation.inputs.words import content_words, is_content, spans, words
@@ -345,3 +363,58 @@ def _near_duplicates(cases: Sequence[Case]) -> list[Finding]:
                 )
                 break
     return findings
+
+
+def lint_behavior(cases: Iterable[BehaviorCase], *, strict: bool = False) -> list[Finding]:
+    """Every finding of every case, in case order; `strict`: advice is an error too."""
+    return [finding for case in cases for finding in _case_findings(case, strict)]
+
+
+MANUAL = "expectations only (no graders): not graded or gated, review its transcripts by hand"
+NO_JUDGE = (
+    "the last grader is not a holistic judge (a judge with no level): add one, or the case "
+    "has no summary-level signal"
+)
+NO_LEVEL = (
+    "has no level: every grader but a judge should have one of L1-L5 (outputs report it "
+    "as unlevelled)"
+)
+NO_POSITIVE = (
+    "no positive grader: its negative graders are void in every trial, so the case can never pass"
+)
+
+
+def unread_text(key: str) -> str:
+    return f"its file's key {key!r} is not used by activation: it changes nothing in a run"
+
+
+def _case_findings(case: BehaviorCase, strict: bool) -> Iterator[Finding]:
+    advice: Level = "error" if strict else "warning"
+    yield from (Finding(advice, case.id, unread_text(key)) for key in case.unread)
+    if case.manual:
+        yield Finding("warning", case.id, MANUAL)
+        return
+    for number, top in enumerate(case.graders, 1):
+        for grader in top.walk():
+            for problem in grader.problems():
+                yield Finding("error", case.id, f"grader {number}: {problem}")
+    for number, grader in enumerate(case.graders, 1):
+        if grader.level is None and not isinstance(grader, Judge):
+            yield Finding(advice, case.id, f"grader {number} ({grader.description}) {NO_LEVEL}")
+    last = case.graders[-1]
+    if not isinstance(last, Judge) or last.level is not None:
+        yield Finding(advice, case.id, NO_JUDGE)
+    if all(grader.negative for grader in case.graders):
+        yield Finding("error", case.id, NO_POSITIVE)
+
+
+def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:
+    """The keys of the cases' files this tool does not use, in one line for a run to warn
+    (lint names each by case): a key is never dropped without a word."""
+    keys = dict.fromkeys(key for case in cases for key in case.unread)
+    if not keys:
+        return []
+    return [
+        f"{suite}: keys not used by activation (they change nothing in this run): "
+        f"{', '.join(keys)}; see activation lint --behavior {suite}"
+    ]

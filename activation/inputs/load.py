@@ -1,4 +1,6 @@
-"""Reading a run's inputs from disk (and, through git_tree.py, from git): with git_tree.py the
+"""Reading a run's inputs from disk (and, through git_tree.py, from git), for both kinds of
+case: trigger cases (`load_inputs`) and behavior cases (`load_behavior_inputs`, with the
+set's files an installed copy holds, installed.py). With git_tree.py and installed.py the
 only modules of `inputs` that do I/O.
 
 Everything it reads is validated by the pure modules beside it, and every problem is an
@@ -15,6 +17,7 @@ from pathlib import Path, PurePath
 import orjson
 import yaml
 
+from activation._behavior import BehaviorCase, BehaviorRunInputs, BehaviorSuite, ScaffoldFile
 from activation._config import (
     AGENT_METADATA,
     AGENT_METADATA_LIMIT,
@@ -27,9 +30,16 @@ from activation._config import (
 from activation._errors import InputError
 from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
 from activation._yaml import load_yaml
+from activation.inputs.behavior_cases import parse_case_file, scaffold_path
+from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
+from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
+from activation.inputs.behavior_skill_creator import behavior_cases, eval_files
 from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, select
+from activation.inputs.changes import EVALS_FOLDER, is_cases_file
 from activation.inputs.distractors import DistractorsChoice, distractors_folder
+from activation.inputs.formats.detect import detect
 from activation.inputs.formats.shape import Document
+from activation.inputs.formats.skill_json import has_evals
 from activation.inputs.frontmatter import read_sibling, split_document
 from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.skill_set import AgentFiles, Found, variant_of
@@ -670,4 +680,226 @@ def load_pricing(price_in: float | None = None, price_out: float | None = None) 
     source = files("activation").joinpath(PRICING_FILE)
     return with_override(
         parse_pricing(source.read_text("utf-8"), PRICING_FILE), price_in, price_out
+    )
+
+
+# --- behavior cases (Stage C) ------------------------------------------------------------
+#
+# A suite path is a folder of the seeds' case files (`*.json` directly in it), a folder of
+# eval folders (each folder holding a PROMPT.md, at any depth, is one eval), both at once, a
+# single case file, or a single eval folder. A `*.json` with behavioral `evals` and no `slug`
+# is a per-skill JSON file (skill-creator's `evals.json`; behavior_skill_creator.py).
+# Everything read is validated by the pure parsers (behavior_cases.py, behavior_evals.py),
+# and every problem is one InputError line naming the file and the case.
+
+NEITHER = (
+    "not behavior cases (a seeds' case file has a 'slug', skill-creator's evals.json "
+    "'evals' of prompts)"
+)
+"""Why a file is no behavior case file; what it lacks as trigger cases follows."""
+_NOT_SEARCHED = frozenset({"node_modules", SCAFFOLD_DIR})
+"""Folders never searched for eval folders (besides hidden ones)."""
+
+
+def load_behavior_suite(path: Path) -> BehaviorSuite:
+    """Every behavior case under `path`; an InputError when there is none or one is bad."""
+    cases: tuple[BehaviorCase, ...]
+    skipped: list[str] = []
+    if not path.exists():
+        raise InputError(f"behavior cases not found: {path}")
+    if path.is_file():
+        cases = (
+            (_eval_folder(path.parent, None),)
+            if path.name == PROMPT_FILE
+            else _case_file(path) or ()
+        )
+    elif (path / PROMPT_FILE).is_file():
+        cases = (_eval_folder(path, None),)
+    else:
+        found: list[BehaviorCase] = []
+        for case_file in sorted(p for p in path.glob("*.json") if p.is_file()):
+            read = _case_file(case_file, beside=True)
+            if read is None:
+                skipped.append(case_file.name)
+            else:
+                found += read
+        found += [
+            _eval_folder(folder, folder.parent.name if folder.parent != path else None)
+            for folder in _eval_folders(path)
+        ]
+        cases = tuple(found)
+    if not cases:
+        raise InputError(
+            f"{path}: no behavior cases (expected *.json case files or folders with a "
+            f"{PROMPT_FILE})"
+        )
+    _check_unique(cases)
+    return BehaviorSuite(str(path), cases, tuple(skipped))
+
+
+def skipped_warning(suite: Path, skipped: tuple[str, ...]) -> list[str]:
+    """The suite folder's files that hold no cases, in one line: named, never a refusal."""
+    if not skipped:
+        return []
+    return [f"{suite}: not read (no behavior or trigger cases in them): {', '.join(skipped)}"]
+
+
+def _case_file(path: Path, beside: bool = False) -> tuple[BehaviorCase, ...] | None:
+    """A seeds' case file, or the `evals` of a per-skill JSON file (skill-creator's
+    `evals.json`), whose input files are read from the skill's folder (else the file's).
+    `beside`: the file was found in a suite's folder, where a trigger cases file (one
+    `--cases` reads, or one named as skill-creator names its trigger eval set, whatever it
+    holds) is left for `--cases`, which says what is wrong with it; a file there of no
+    format (a JSON schema, a results file) is None, for the run to name and skip."""
+    document = read_document(path, "case file")
+    if "slug" in _keys(document.data):
+        return parse_case_file(document.data, str(path))
+    if not has_evals(document):
+        if beside and is_cases_file(path.name):
+            return ()
+        try:
+            detect(document)
+        except InputError as error:
+            if beside:
+                return None
+            nearest = str(error).removeprefix(f"{path}: ")
+            raise InputError(f"{path}: {NEITHER}, {nearest}") from None
+        if beside:
+            return ()
+        raise InputError(f"{path}: trigger cases, not behavior cases: pass it to --cases")
+    roots = _input_roots(path, document.folder_skill)
+    where = f"{path}: its evals' files"
+    files: dict[str, bytes] = {}
+    for name in eval_files(document):
+        relative = scaffold_path(name, where)
+        root = next((root for root in roots if (root / relative).exists()), roots[0])
+        files.update(_input_files(root / relative, relative))
+    return behavior_cases(document, files)
+
+
+def _input_roots(path: Path, skill: str | None) -> list[Path]:
+    """Where skill-creator's `files` may be relative to, best first: the skill's folder, the
+    folder holding `evals/` (a plugin's root, with the skill below in `skills/`), the file's
+    own folder."""
+    folders = [path.parent.parent, path.parent]
+    own = [folder for folder in folders if skill and folder.resolve().name == skill]
+    beside = [path.parent.parent] if path.parent.name == EVALS_FOLDER else []
+    return list(dict.fromkeys([*own, *beside, path.parent]))
+
+
+def _input_files(path: Path, relative: str) -> dict[str, bytes]:
+    """An eval's input file by its relative path, or every file under a folder it names."""
+    if not path.is_dir():
+        return {relative: read_bytes(path, "eval input file")}
+    return {
+        f"{relative}/{inner.relative_to(path).as_posix()}": read_bytes(inner, "eval input file")
+        for inner in sorted(path.rglob("*"))
+        if inner.is_file()
+    }
+
+
+def _keys(data: object) -> tuple[object, ...]:
+    return tuple(data) if isinstance(data, dict) else ()
+
+
+def _eval_folders(root: Path) -> list[Path]:
+    folders: list[Path] = []
+    for folder, subfolders, names in os.walk(root):
+        if PROMPT_FILE in names:
+            folders.append(Path(folder))
+            subfolders.clear()
+            continue
+        subfolders[:] = sorted(
+            name for name in subfolders if name not in _NOT_SEARCHED and not name.startswith(".")
+        )
+    return sorted(folders)
+
+
+def _eval_folder(folder: Path, category: str | None) -> BehaviorCase:
+    prompt = read_text(folder / PROMPT_FILE, "PROMPT.md")
+    graders = {
+        name: read_bytes(folder / name, "graders file")
+        for name in (*GRADERS_FILES, GRADERS_TS)
+        if (folder / name).is_file()
+    }
+    return parse_eval_folder(
+        prompt, graders, _scaffold(folder / SCAFFOLD_DIR), str(folder), category
+    )
+
+
+def _scaffold(folder: Path) -> tuple[ScaffoldFile, ...]:
+    """The scaffold's files as bytes (a scaffold may hold images), by relative POSIX path."""
+    if not folder.is_dir():
+        return ()
+    return tuple(
+        (path.relative_to(folder).as_posix(), read_bytes(path, "scaffold file"))
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    )
+
+
+def _check_unique(cases: tuple[BehaviorCase, ...]) -> None:
+    first: dict[str, BehaviorCase] = {}
+    for case in cases:
+        seen = first.setdefault(case.id, case)
+        if seen is not case:
+            raise InputError(
+                f"duplicate behavior case id {case.id!r} in {seen.source} and {case.source}"
+            )
+
+
+def load_behavior_inputs(
+    cwd: Path,
+    suite: Path,
+    *,
+    repo: Path | None = None,
+    skill_path: str | None = None,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    only: tuple[str, ...] | None = None,
+    catalog: Path | None = None,
+    alone: bool = False,
+) -> BehaviorRunInputs:
+    """Everything a Stage C run needs: the suite's graded cases (`only`: those ids), the
+    skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
+    the whole set at each spec, body and references, as its `Variant.tree`. `alone`: the
+    candidate on both sides (an A/A run; no baseline is read)."""
+    from activation.inputs.installed import with_tree
+
+    loaded = load_behavior_suite(suite)
+    graded = loaded.graded
+    if not graded:
+        raise InputError(f"{suite}: every case is manual (no graders): nothing to run")
+    if only is not None:
+        known = {case.id for case in graded}
+        unknown = [id for id in only if id not in known]
+        if unknown:
+            raise InputError(
+                f"--only: no graded case {', '.join(unknown)} in {suite} "
+                f"(it has {', '.join(sorted(known))})"
+            )
+        graded = tuple(case for case in graded if case.id in only)
+    about = next(
+        (skill for case in graded for skill in (*case.skills, case.origin_skill) if skill), None
+    )
+    target = resolve_target(repo, skill_path, cwd, about)
+    second = with_tree(
+        resolve_variant(candidate or working_tree_spec(target), target, cwd), target, suite
+    )
+    first = (
+        second
+        if alone
+        else with_tree(resolve_variant(baseline or BASELINE, target, cwd), target, suite)
+    )
+    return BehaviorRunInputs(
+        target,
+        graded,
+        (),
+        first,
+        second,
+        catalog=load_catalog(catalog) if catalog is not None else (),
+        working_text=read_text(target.skill_file, "SKILL.md")
+        if target.skill_file.is_file()
+        else None,
+        behavior_skipped=loaded.skipped,
     )

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._config import SUMMARY_LIST_LIMIT
-from activation._models import NO_LIFT_FAILS, CaseVerdict, Inputs, Status
+from activation._models import NO_LIFT_FAILS, AnyInputs, CaseVerdict, Status
 from activation.report import activation_view, activation_words, behavior_words, phrases, views
 from activation.report.markdown import code, escape
 from activation.report.model import Report
@@ -107,8 +107,8 @@ class BehaviorView:
         graded = report.behavior
         return None if graded is None else behavior_words.lift_text(graded.lift)
 
-    def plan_cases(self, inputs: Inputs) -> str:
-        graders = sum(len(case.graders) for case in inputs.behavior)
+    def plan_cases(self, inputs: AnyInputs) -> str:
+        graders = sum(len(case.graders) for case in inputs.cases)
         return f"{len(inputs.cases)} behavior case(s), {graders} grader(s) in all"
 
     def detectable_hint(self) -> str:

@@ -21,7 +21,7 @@ from functools import partial
 import anyio
 
 from activation._config import CONCURRENCY
-from activation._models import Inputs, RunOutcome, RunSpec, Trial, TrialKey
+from activation._models import AnyInputs, RunOutcome, RunSpec, Trial, TrialKey
 from activation.trials.backend import Backend, Progress, Round, Silent
 from activation.trials.budget import Budget
 from activation.trials.limiter import Limiter
@@ -33,7 +33,7 @@ from activation.verdicts.stats import warm_up
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def escalation_for(spec: RunSpec, inputs: Inputs, cells: int = 1) -> Escalation:
+def escalation_for(spec: RunSpec, inputs: AnyInputs, cells: int = 1) -> Escalation:
     """A shard decides as the whole run would: by the run's number of (case, cell) pairs."""
     cases = len(spec.shard.run_cases) if spec.shard else len(inputs.cases)
     return Escalation(spec.trials, spec.max_trials, spec.alpha, cases * cells)
@@ -64,13 +64,13 @@ class Cell:
     finished (for the ceiling)."""
 
     spec: RunSpec
-    inputs: Inputs
+    inputs: AnyInputs
     backend: Backend
     cost_estimate: float | None = None
 
 
 def evidence_of(
-    spec: RunSpec, inputs: Inputs, schedule: Schedule
+    spec: RunSpec, inputs: AnyInputs, schedule: Schedule
 ) -> tuple[list[Evidence], list[str], int]:
     """What a cell's cases are judged on: a case an interruption cut short is judged from
     its finished trials (marked partial) when each variant has one, else left unfinished.
@@ -97,7 +97,7 @@ def evidence_of(
 
 
 def judge_schedules(
-    cells: Sequence[tuple[RunSpec, Inputs]],
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
     schedules: Sequence[Schedule],
     slots: Sequence[RunSlots],
     interrupted: bool = False,
@@ -241,7 +241,7 @@ async def execute_cells_async(
 
 async def execute_async(
     spec: RunSpec,
-    inputs: Inputs,
+    inputs: AnyInputs,
     backend: Backend,
     progress: Progress | None = None,
     cost_estimate: float | None = None,
@@ -270,7 +270,7 @@ def execute_cells(
 
 def execute(
     spec: RunSpec,
-    inputs: Inputs,
+    inputs: AnyInputs,
     backend: Backend,
     progress: Progress | None = None,
     cost_estimate: float | None = None,

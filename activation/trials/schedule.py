@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import anyio
 
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import VARIANTS, Arm, Case, Tally, Trial, TrialKey
+from activation._models import VARIANTS, Arm, StageCase, Tally, Trial, TrialKey
 from activation.trials.backend import RunOne
 from activation.trials.budget import CEILING, Budget
 from activation.trials.limiter import Limiter
@@ -27,7 +27,7 @@ from activation.verdicts.escalation import Escalation
 from activation.verdicts.judge import p_value, q_values, tallies
 
 
-def round_keys(case: Case, first: int, count: int) -> list[TrialKey]:
+def round_keys(case: StageCase, first: int, count: int) -> list[TrialKey]:
     """`count` trials per variant from index `first`, the variants interleaved per index, so
     the two sides of a trial run side by side and an interrupted case stays paired."""
     return [
@@ -46,7 +46,7 @@ class Schedule:
     """
 
     def __init__(
-        self, cases: Sequence[Case], escalation: Escalation, controls: Sequence[Arm] = ()
+        self, cases: Sequence[StageCase], escalation: Escalation, controls: Sequence[Arm] = ()
     ) -> None:
         self.cases = tuple(cases)
         self.escalation = escalation
@@ -63,7 +63,7 @@ class Schedule:
         self._missing: dict[str, int] = {}
         """Trials of a case's current round not yet in."""
         self._first_rounds_left = len(self.cases)
-        self._waiting: list[Case] = []
+        self._waiting: list[StageCase] = []
         """Cases whose first round the run's picture may already decide (a mass change)."""
 
     def start(self) -> list[TrialKey]:
@@ -97,12 +97,12 @@ class Schedule:
             keys = self._next(case, baseline, candidate)
         return keys if self._first_rounds_left else keys + self._release()
 
-    def _open(self, case: Case, first: int, size: int) -> list[TrialKey]:
+    def _open(self, case: StageCase, first: int, size: int) -> list[TrialKey]:
         self._round[case.id] = first + size
         self._missing[case.id] = 2 * size
         return round_keys(case, first, size)
 
-    def _next(self, case: Case, baseline: Tally, candidate: Tally) -> list[TrialKey]:
+    def _next(self, case: StageCase, baseline: Tally, candidate: Tally) -> list[TrialKey]:
         size = self.escalation.next_round(case, baseline, candidate)
         if not size:
             self.settled.add(case.id)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from activation._models import Inputs, RunOutcome, RunSpec, VariantName
+from activation._models import AnyInputs, RunOutcome, RunSpec, VariantName
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 
@@ -49,12 +49,12 @@ class CostEstimate:
         return self.per_trial is not None
 
 
-def planned_calls(spec: RunSpec, inputs: Inputs) -> int:
+def planned_calls(spec: RunSpec, inputs: AnyInputs) -> int:
     """Trials of the first round, before any re-ask: both variants and every control."""
     return len(inputs.cases) * (2 + len(spec.arms)) * spec.trials
 
 
-def worst_case_calls(spec: RunSpec, inputs: Inputs) -> int:
+def worst_case_calls(spec: RunSpec, inputs: AnyInputs) -> int:
     """Every case escalated to `--max-trials` (a control never escalates)."""
     return len(inputs.cases) * (2 * spec.max_trials + len(spec.arms) * spec.trials)
 
@@ -69,7 +69,7 @@ def price_basis(spec: RunSpec) -> str:
 
 def priced(
     spec: RunSpec,
-    inputs: Inputs,
+    inputs: AnyInputs,
     how: str,
     trial_input: float,
     trial_output: int,
@@ -124,12 +124,12 @@ class Stage(Protocol):
         credentials); the spec with what was found (an executable's version)."""
         ...
 
-    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+    def open(self, spec: RunSpec, inputs: AnyInputs, store: Store | None = None) -> Backend:
         """The backend of a run; `store` is the response cache, for what a stage keeps
         besides its trials (Stage C's judge answers)."""
         ...
 
-    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+    def estimate(self, spec: RunSpec, inputs: AnyInputs, *, count: bool = False) -> CostEstimate:
         """What a run would cost; `count` allows a free call that counts tokens exactly."""
         ...
 
@@ -148,15 +148,15 @@ class Stage(Protocol):
         """What every output must say about the answers (a mock's mean nothing)."""
         ...
 
-    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+    def plan(self, spec: RunSpec, inputs: AnyInputs) -> list[str]:
         """Lines a dry run shows about what this stage would ask."""
         ...
 
-    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+    def listings(self, spec: RunSpec, inputs: AnyInputs) -> Mapping[VariantName, Listing]:
         """The skill listing each variant's trials show the model, as the agent renders it."""
         ...
 
-    def select(self, inputs: Inputs, say: Say) -> Inputs:
+    def select(self, inputs: AnyInputs, say: Say) -> AnyInputs:
         """The cases a run takes when none are named (`--only`)."""
         ...
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from activation._models import Case, Tally
+from activation._models import StageCase, Tally
 from activation.verdicts.judge import lower, p_value
 from activation.verdicts.stats import one_sided_p
 
@@ -67,7 +67,7 @@ class Escalation:
     def enabled(self) -> bool:
         return self.max_trials > self.first
 
-    def could_be_decided_now(self, case: Case, baseline: Tally, candidate: Tally) -> bool:
+    def could_be_decided_now(self, case: StageCase, baseline: Tally, candidate: Tally) -> bool:
         """After the first round: could the run's picture already make this case significant?
         Only then does the case wait for every first round before deciding."""
         p = p_value(case, baseline, candidate)
@@ -80,7 +80,7 @@ class Escalation:
         low, high = sorted((carried(baseline, most), carried(candidate, most)))
         return low < high and one_sided_p(high, most, low, most) * self.cases < FUTILE_Q
 
-    def next_round(self, case: Case, baseline: Tally, candidate: Tally) -> int:
+    def next_round(self, case: StageCase, baseline: Tally, candidate: Tally) -> int:
         """Trials per variant for the case's next round; 0 when it stops."""
         trials = min(baseline.valid + baseline.errors, candidate.valid + candidate.errors)
         if baseline.errors or candidate.errors or trials >= self.max_trials:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from activation._models import Case, CaseVerdict, Status, Tally, Trial
+from activation._models import CaseVerdict, StageCase, Status, Tally, Trial
 from activation.verdicts.stats import bh_adjust, one_sided_p, unanimous_flip_p
 
 
@@ -19,7 +19,7 @@ def can_regress(trials: int, alpha: float) -> bool:
     return unanimous_flip_p(trials) < alpha
 
 
-def p_value(case: Case, baseline: Tally, candidate: Tally) -> float | None:
+def p_value(case: StageCase, baseline: Tally, candidate: Tally) -> float | None:
     """One-sided, in the direction the correct counts moved (1 when they did not move);
     None without a valid trial on each side."""
     if not (baseline.valid and candidate.valid):
@@ -37,7 +37,7 @@ def lower(candidate: Tally, baseline: Tally) -> bool:
     return candidate.correct * baseline.valid < baseline.correct * candidate.valid
 
 
-def status(case: Case, baseline: Tally, candidate: Tally, significant: bool) -> Status:
+def status(case: StageCase, baseline: Tally, candidate: Tally, significant: bool) -> Status:
     """`significant`: the case's q-value is below alpha (its p is one-sided in the direction
     the correct counts moved, so a significant case with both majorities right and the
     candidate lower is WEAKENED)."""
@@ -69,7 +69,7 @@ def tallies(trials: Iterable[Trial]) -> tuple[Tally, Tally]:
 class Evidence:
     """What a case is judged on: its trials, and how they came about."""
 
-    case: Case
+    case: StageCase
     trials: Sequence[Trial]
     escalated: bool = False
     partial: bool = False
@@ -122,7 +122,7 @@ def judge_groups(
     return out
 
 
-def judge(case: Case, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
+def judge(case: StageCase, trials: Sequence[Trial], alpha: float) -> CaseVerdict:
     """One case on its own (a run of one case: q equals p)."""
     return judge_all([Evidence(case, trials)], alpha)[0]
 

@@ -67,7 +67,7 @@ def test_a_broken_case_regresses_and_the_controls_run_beside_the_variants(tmp_pa
     assert stages.calls == 36
     (spec, inputs, _backend) = stages.opened[0]
     assert spec.agent is not None and (spec.agent.max_turns, spec.agent.timeout) == (30, 600.0)
-    assert [case.id for case in inputs.behavior] == ["batch_cards", "configure_once",
+    assert [case.id for case in inputs.cases] == ["batch_cards", "configure_once",
                                                      "welcome_banner"]  # fmt: skip
     # Stage C installs the whole set at each spec: the body and the references.
     paths = {path for path, _data in inputs.baseline.tree}

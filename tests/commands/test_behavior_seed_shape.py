@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.inputs.behavior_lint import MANUAL, NO_JUDGE, NO_LEVEL
+from activation.inputs.lint import MANUAL, NO_JUDGE, NO_LEVEL
 from tests.support.cli import read_report
 from tests.support.fake_agent_runs import behave_in_every_format, fake_agent_on_path
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text

@@ -577,7 +577,7 @@ def test_real_runs_each_gates_spot_checks_and_leaves_out_a_gate_with_none(
     edit(repo, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
     style = repo / "plugins" / "docs" / "skills" / "style" / "SKILL.md"
     style.write_text(STYLE.replace("house style guide", "house style guide and tone"))
-    fake = FakeStages(lambda key: key.case.should_activate)
+    fake = FakeStages(lambda key: key.trigger.should_activate)
     stages = {"A": fake["A"], "B": fake["B"], "C": FakeBehavior(passing({}))}
     code, report = changed(tmp_path, "--real", stages=stages)
     assert code == 0

@@ -173,7 +173,7 @@ def test_behavior_runs_a_per_skill_json_files_evals(tmp_path: Path) -> None:
         ("refunds-2", "FAIL"),
     ]
     (_spec, inputs, _backend) = stages.opened[0]
-    assert inputs.behavior[1].scaffold == (
+    assert inputs.cases[1].scaffold == (
         ("evals/files/order-4417.csv", b"order,amount,currency\n4417,129.90,EUR\n"),
     )
 

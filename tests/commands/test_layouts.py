@@ -13,8 +13,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.inputs.behavior_load import load_behavior_inputs
-from activation.inputs.load import load_inputs
+from activation.inputs.load import load_behavior_inputs, load_inputs
 from activation.inputs.variants import SKIPPED
 from activation.trials.agent.plugin_copy import make_set_copy
 from tests.support.cli import one_line_error, read_report

@@ -16,9 +16,9 @@ from activation.commands.changed import behavior_request
 from activation.commands.main import main
 from activation.commands.requests import ChangedRequest, parse_request
 from activation.graders.judge import Judge
-from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.change_plan import GateRun
 from activation.inputs.changes import SkillPlace
+from activation.inputs.load import load_behavior_suite
 from tests.commands.test_repo_cases import commit
 
 

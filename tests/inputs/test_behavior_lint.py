@@ -6,18 +6,16 @@ from activation._behavior import BehaviorCase
 from activation.graders.judge import Judge
 from activation.graders.matches import Matches
 from activation.inputs.behavior_graders import parse_graders
-from activation.inputs.behavior_lint import (
+from activation.inputs.lint import (
     MANUAL,
     NO_JUDGE,
     NO_LEVEL,
     NO_POSITIVE,
-    Reference,
+    Finding,
     lint_behavior,
-    missing_reference_lines,
-    missing_references,
     unread_text,
 )
-from activation.inputs.lint import Finding
+from activation.inputs.references import Reference, missing_reference_lines, missing_references
 
 JUDGE: dict[str, object] = {"type": "judge", "question": "Right?"}
 

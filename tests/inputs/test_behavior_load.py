@@ -8,11 +8,8 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.behavior_load import (
-    load_behavior_inputs,
-    load_behavior_suite,
-    without_graders,
-)
+from activation.inputs.installed import without_graders
+from activation.inputs.load import load_behavior_inputs, load_behavior_suite
 from tests.support.skill_repo import commit_all
 
 PROMPT = "---\nid: {id}\n---\n## Task\nDo {id}.\n"

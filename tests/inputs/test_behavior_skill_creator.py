@@ -11,11 +11,10 @@ import pytest
 
 from activation._errors import InputError
 from activation.graders.judge import Judge
-from activation.inputs.behavior_lint import MANUAL, lint_behavior, unread_text
-from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.behavior_skill_creator import behavior_cases, eval_files, judge
 from activation.inputs.formats.shape import Document
-from activation.inputs.lint import Finding
+from activation.inputs.lint import MANUAL, Finding, lint_behavior, unread_text
+from activation.inputs.load import load_behavior_suite
 
 EVALS = {
     "skill_name": "invoices",

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from activation._errors import InputError
-from activation.inputs.behavior_load import load_behavior_suite, skipped_warning
 from activation.inputs.formats import PROMPTS_JSONL, SKILL_CREATOR, SKILL_JSON, TRIGGER_YAML
-from activation.inputs.load import load_cases, read_cases
+from activation.inputs.load import load_behavior_suite, load_cases, read_cases, skipped_warning
 
 FORMATS = Path(__file__).resolve().parents[1] / "fixtures" / "formats"
 

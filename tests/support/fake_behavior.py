@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Self
 
+from activation._behavior import BehaviorRunInputs
 from activation._models import (
     VARIANTS,
+    AnyInputs,
     Grade,
     GradeOutcome,
-    Inputs,
     RunSpec,
     Trial,
     TrialKey,
@@ -69,7 +70,7 @@ def graded_trial(key: TrialKey, outcome: Outcome, target: str) -> Trial:
 
 
 class GradedBackend:
-    def __init__(self, script: BehaviorScript, inputs: Inputs) -> None:
+    def __init__(self, script: BehaviorScript, inputs: AnyInputs) -> None:
         self.script = script
         self.inputs = inputs
         self.target = inputs.target.skill_id
@@ -103,7 +104,7 @@ class FakeBehavior(RealStage, Mapping[str, Stage]):
     def __init__(self, script: BehaviorScript) -> None:
         super().__init__(stage_named("C"))
         self.script = script
-        self.opened: list[tuple[RunSpec, Inputs, GradedBackend]] = []
+        self.opened: list[tuple[RunSpec, BehaviorRunInputs, GradedBackend]] = []
         self.prepared: list[RunSpec] = []
 
     def __getitem__(self, name: str) -> Stage:
@@ -125,7 +126,9 @@ class FakeBehavior(RealStage, Mapping[str, Stage]):
         self.prepared.append(spec)
         return replace(spec, agent=replace(spec.agent, version="fake")) if spec.agent else spec
 
-    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> GradedBackend:
+    def open(
+        self, spec: RunSpec, inputs: BehaviorRunInputs, store: Store | None = None
+    ) -> GradedBackend:
         backend = GradedBackend(self.script, inputs)
         self.opened.append((spec, inputs, backend))
         return backend

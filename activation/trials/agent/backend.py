@@ -34,8 +34,8 @@ from activation._documents import document_json
 from activation._errors import AuthError
 from activation._models import (
     AgentSettings,
+    AnyInputs,
     Arm,
-    Inputs,
     RunSpec,
     Trial,
     TrialKey,
@@ -131,7 +131,7 @@ class AgentBackend:
     def __init__(
         self,
         spec: RunSpec,
-        inputs: Inputs,
+        inputs: AnyInputs,
         transcripts_dir: Path,
         env: Mapping[str, str] | None = None,
     ) -> None:

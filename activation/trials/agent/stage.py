@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from activation import _config, state
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
+from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, RunSpec, VariantName
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
@@ -97,7 +97,7 @@ class AgentStage:
     def notice(self, spec: RunSpec) -> str | None:
         return None
 
-    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+    def plan(self, spec: RunSpec, inputs: AnyInputs) -> list[str]:
         record = agent_named(spec.coding_agent)
         adapter = record.adapter()
         agent = spec.agent or AgentSettings()
@@ -108,7 +108,7 @@ class AgentStage:
             f"{agent.timeout:g} s a run"
         ]
 
-    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+    def listings(self, spec: RunSpec, inputs: AnyInputs) -> Mapping[VariantName, Listing]:
         """The agent's own listing of the installed set and catalog (no distractors: they
         are Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
         from activation.trials.listing.menu import variant_listings

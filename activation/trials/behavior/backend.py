@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Self
 
 from activation import _config
-from activation._behavior import BehaviorCase
-from activation._models import VARIANTS, Grade, Inputs, RunSpec, Trial, TrialKey, Usage
+from activation._behavior import BehaviorCase, BehaviorRunInputs
+from activation._models import VARIANTS, Grade, RunSpec, Trial, TrialKey, Usage
 from activation.graders.base import Answer, Ask, Need, Run, needs_of
-from activation.trials.agent.adapter import RunDirs, Settled
+from activation.trials.agent.adapter import RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
@@ -52,7 +52,7 @@ class BehaviorBackend(AgentBackend):
     def __init__(
         self,
         spec: RunSpec,
-        inputs: Inputs,
+        inputs: BehaviorRunInputs,
         transcripts_dir: Path,
         *,
         judge_model: str,
@@ -66,7 +66,7 @@ class BehaviorBackend(AgentBackend):
         self.judge_model = judge_model
         self.store = store
         self.keep_dir = keep_dir
-        self.cases = {case.id: case for case in inputs.behavior}
+        self.cases = {case.id: case for case in inputs.cases}
         self.llm_model = spec.model or judge_model
         """The `llm` arm's model: the cell's, else the judge's (the agent's CLI default
         cannot be asked without the agent)."""
@@ -190,10 +190,6 @@ class BehaviorBackend(AgentBackend):
         if self.invoke and not skills.target.absent:
             return self.adapter.invoked(key.case.prompt, skills.target)
         return key.case.prompt
-
-    def _settled(self, key: TrialKey) -> Settled:
-        """Never: the agent finishes its task whatever it loaded."""
-        return lambda fired: False
 
     async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
         installed = self._installed.pop(dirs.work, [])

@@ -15,8 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from activation import _config, state
+from activation._behavior import BehaviorRunInputs
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunOutcome, RunSpec, VariantName
+from activation._models import AgentSettings, RunOutcome, RunSpec, VariantName
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agents import agent_named
@@ -43,9 +44,9 @@ def llm_model(spec: RunSpec) -> tuple[str, ...]:
     return (spec.model or judge_of(spec),) if "llm" in spec.arms else ()
 
 
-def judged(inputs: Inputs) -> bool:
+def judged(inputs: BehaviorRunInputs) -> bool:
     """Whether a grader of the suite (one inside an `all` too) asks the judge."""
-    return any(isinstance(g, Judge) for case in inputs.behavior for g in case.all_graders())
+    return any(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
 
 
 class BehaviorStage:
@@ -78,7 +79,7 @@ class BehaviorStage:
             provider_of(model)[1].preflight(calls=calls)
         return checked
 
-    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+    def open(self, spec: RunSpec, inputs: BehaviorRunInputs, store: Store | None = None) -> Backend:
         """The backend, once the judge's key is checked (before any agent runs), if a
         grader of the suite asks the judge: a suite of files and commands needs no key."""
         from activation.trials.behavior.backend import BehaviorBackend
@@ -97,7 +98,9 @@ class BehaviorStage:
             keep_dir=None if keep is None else Path(keep).resolve(),
         )
 
-    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+    def estimate(
+        self, spec: RunSpec, inputs: BehaviorRunInputs, *, count: bool = False
+    ) -> CostEstimate:
         """The CLI does not say its own prompt and tools in advance; a task takes more turns
         than Stage B's look around. Each arm's trial costs about the same."""
         trial_input, trial_output = _config.BEHAVIOR_RUN_ESTIMATE
@@ -114,7 +117,7 @@ class BehaviorStage:
         notices = [provider_of(model)[1].notice() for model in asked_models(spec)]
         return "; ".join(dict.fromkeys(notice for notice in notices if notice)) or None
 
-    def plan(self, spec: RunSpec, inputs: Inputs) -> list[str]:
+    def plan(self, spec: RunSpec, inputs: BehaviorRunInputs) -> list[str]:
         arms = ", ".join(("baseline", "candidate", *spec.arms))
         invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
         llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
@@ -139,10 +142,10 @@ class BehaviorStage:
             f"run(s) at once at about {_config.BEHAVIOR_RUN_SECONDS / 60:.0f} min a run",
         ]
 
-    def listings(self, spec: RunSpec, inputs: Inputs) -> Mapping[VariantName, Listing]:
+    def listings(self, spec: RunSpec, inputs: BehaviorRunInputs) -> Mapping[VariantName, Listing]:
         return AGENT_STAGE.listings(spec, inputs)
 
-    def select(self, inputs: Inputs, say: Say) -> Inputs:
+    def select(self, inputs: BehaviorRunInputs, say: Say) -> BehaviorRunInputs:
         """Every graded case: a behavior suite is small, and each case guards the body."""
         return inputs
 

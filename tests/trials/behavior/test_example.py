@@ -12,9 +12,10 @@ import pytest
 
 from activation._behavior import LEVELS, BehaviorCase
 from activation.graders.base import Answer, Ask, CommandResult, Need, needs_of
-from activation.inputs.behavior_lint import lint_behavior, missing_references
-from activation.inputs.behavior_load import load_behavior_suite
 from activation.inputs.frontmatter import split_document
+from activation.inputs.lint import lint_behavior
+from activation.inputs.load import load_behavior_suite
+from activation.inputs.references import missing_references
 from activation.trials.behavior.graders import Grading, grade
 from activation.trials.behavior.scaffold_lint import scaffold_findings
 from activation.trials.behavior.workspace import read_workspace, write_scaffold

@@ -1,36 +1,15 @@
-"""Static checks on behavior cases, and on the files a SKILL.md body routes to: no model call.
-
-Per graded case:
-
-- error: a grader's own problem (a pattern that does not compile; the loader refuses one
-  too, a case built in code gets the same check);
-- error: no positive grader: every negative is void in every trial, so the case never passes;
-- advice, the seeds' authoring rules (a warning; `--strict` makes it an error, and a run
-  never refuses it): every grader but a judge has a level (L1-L5), since per-level results
-  are what a user reads first (outputs report the others as unlevelled; a judge with no
-  level is a holistic judge); the last grader is a judge with no level, the holistic judge
-  ("don't skip the holistic judge").
-
-A manual case (expectations only) gets a warning: it is neither graded nor gated; so does
-each key of a case's file that this tool does not use. A grader that already passes on the
-scaffold is found in trials/behavior/scaffold_lint.py, which grades the scaffold.
-
-`missing_references` is the seeds' routing check made general: every file a SKILL.md body
-refers to must exist in the skill's folder.
+"""The files a SKILL.md body routes to: every file it refers to must exist in the skill's
+folder (the seeds' routing check made general). No model call; `lint` and `behavior` say
+what is missing.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import Literal
 from urllib.parse import unquote
-
-from activation._behavior import BehaviorCase
-from activation.graders.judge import Judge
-from activation.inputs.lint import Finding
 
 RESOURCE_DIRS = ("references", "scripts", "assets", "templates")
 """The Agent Skills folders of a skill's own files: a path into one of them (or into any
@@ -48,61 +27,6 @@ _SELF = "skill.md"
 """The skill's own file, which the agent has already read: "a skill.md" in prose is the
 kind of file, not a reference."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def lint_behavior(cases: Iterable[BehaviorCase], *, strict: bool = False) -> list[Finding]:
-    """Every finding of every case, in case order; `strict`: advice is an error too."""
-    return [finding for case in cases for finding in _case_findings(case, strict)]
-
-
-MANUAL = "expectations only (no graders): not graded or gated, review its transcripts by hand"
-NO_JUDGE = (
-    "the last grader is not a holistic judge (a judge with no level): add one, or the case "
-    "has no summary-level signal"
-)
-NO_LEVEL = (
-    "has no level: every grader but a judge should have one of L1-L5 (outputs report it "
-    "as unlevelled)"
-)
-NO_POSITIVE = (
-    "no positive grader: its negative graders are void in every trial, so the case can never pass"
-)
-
-
-def unread_text(key: str) -> str:
-    return f"its file's key {key!r} is not used by activation: it changes nothing in a run"
-
-
-def _case_findings(case: BehaviorCase, strict: bool) -> Iterator[Finding]:
-    advice: Literal["warning", "error"] = "error" if strict else "warning"
-    yield from (Finding(advice, case.id, unread_text(key)) for key in case.unread)
-    if case.manual:
-        yield Finding("warning", case.id, MANUAL)
-        return
-    for number, top in enumerate(case.graders, 1):
-        for grader in top.walk():
-            for problem in grader.problems():
-                yield Finding("error", case.id, f"grader {number}: {problem}")
-    for number, grader in enumerate(case.graders, 1):
-        if grader.level is None and not isinstance(grader, Judge):
-            yield Finding(advice, case.id, f"grader {number} ({grader.description}) {NO_LEVEL}")
-    last = case.graders[-1]
-    if not isinstance(last, Judge) or last.level is not None:
-        yield Finding(advice, case.id, NO_JUDGE)
-    if all(grader.negative for grader in case.graders):
-        yield Finding("error", case.id, NO_POSITIVE)
-
-
-def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:
-    """The keys of the cases' files this tool does not use, in one line for a run to warn
-    (lint names each by case): a key is never dropped without a word."""
-    keys = dict.fromkeys(key for case in cases for key in case.unread)
-    if not keys:
-        return []
-    return [
-        f"{suite}: keys not used by activation (they change nothing in this run): "
-        f"{', '.join(keys)}; see activation lint --behavior {suite}"
-    ]
 
 
 @dataclass(frozen=True)
