@@ -10,12 +10,15 @@ is the agent's own: the reasons, the evidence, where a run can stop.
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import orjson
 import pytest
 
 from activation.trials.agent.adapter import Detector, read_through
@@ -27,6 +30,18 @@ from activation.trials.agents.copilot.stream import CopilotReader
 from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.listing.model import ListedSkill
+from tests.support.cli import HANG, Spawn, read_report, wait_until
+from tests.support.npm_cli import processes_using
+from tests.support.real_agents import REAL_AGENTS
+from tests.support.skill_repo import (
+    DISTRACTORS,
+    REFERENCE,
+    SKILL_PATH,
+    SkillRepos,
+    case,
+    write_cases,
+    write_distractors,
+)
 from tests.trials.agent import test_codex_stream as codex
 from tests.trials.agent import test_copilot_stream as copilot
 from tests.trials.agent import test_gemini_stream as gemini
@@ -236,3 +251,71 @@ def test_each_agent_reads_its_own_listing_back(agent: str, tmp_path: Path) -> No
         for other in map(agent_named, known())
         if other.name != agent
     )
+
+
+# --- Stage B end to end through each real pinned CLI, at its stand-in ----------------------
+
+BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
+CANDIDATE = "Use when issuing refunds."
+DISPUTE, PLAIN = "a stripe dispute came in, refund it", "refund order 1234"
+SIGTERM_CASES = [
+    {**case("dispute", DISPUTE, True), "spot_check": True},
+    case("plain", PLAIN, True),
+]
+
+
+def test_every_agent_has_a_real_cli_row() -> None:
+    assert sorted(REAL_AGENTS) == sorted(known())
+
+
+def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
+    real_agent: str,
+    agent_cli: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    spawn_activation: Spawn,
+) -> None:
+    """`kill -TERM` (a CI cancel) during `--real` while all four slots hang on `plain` (the
+    stand-in holds its answer; Copilot dates the prompt, so it ends with it): every agent
+    process is gone, the copies and run folders are removed, and the report judges what
+    finished: the dispute, loaded with the baseline and not with the candidate."""
+    row = REAL_AGENTS[real_agent]
+    repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", SIGTERM_CASES)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+
+    def plain(request: Any) -> bool:
+        return row.in_loop(request) and request.prompt.endswith(PLAIN)
+
+    def with_baseline(request: Any) -> bool:
+        return request.prompt.endswith(DISPUTE) and BASELINE in orjson.dumps(request.body).decode()
+
+    report = tmp_path / "partial.json"
+    with row.api(row.script(with_baseline), latency=lambda r: HANG if plain(r) else 0.0) as api:
+        process = spawn_activation(
+            repo.root, tmp_path, tmp_path / "cases.json", report,
+            "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
+            str(agent_cli), *row.model, "--skill-path", SKILL_PATH, "--timeout", "120",
+            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
+            env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
+        )  # fmt: skip
+        wait_until(lambda: sum(map(plain, api.requests)) >= 4, seconds=180,
+                   what="all four slots hanging on plain")  # fmt: skip
+        assert processes_using(str(scratch)), "no agent run started"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    finished = {entry["id"]: entry for entry in data["cases"]}
+    # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
+    assert finished["dispute"]["status"] == "REGRESSED"
+    assert finished["dispute"]["q_value"] == pytest.approx(2 * 0.015625)
+    assert finished["dispute"]["partial"] is False
+    assert data["summary"]["unfinished"] == ["plain"]
+    assert "INTERRUPTED" in out.decode()
+    assert row.key not in out.decode() + err.decode()
