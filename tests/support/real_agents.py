@@ -29,23 +29,34 @@ class RealAgent:
     """A key that must never show in an output or transcript."""
     model: tuple[str, ...]
     """The `--model` flag it runs with (none: the agent's default)."""
-    load: Any
-    """The model's reply that loads the target `billing:refunds` the agent's own way."""
+    load: Callable[[str], Any]
+    """The model's reply that loads the `billing` plugin's skill of this name the agent's
+    own way."""
     text: Callable[[str], Any]
     """A plain text reply of its stand-in."""
+    error: Callable[[str], Any]
+    """Its stand-in's HTTP 400 with this message."""
     in_loop: Callable[[Any], bool]
     """Whether a request is of the agent's loop (not a side call such as a title)."""
 
-    def script(self, loads: Callable[[Any], bool]) -> Script:
-        """The model of the agent's loop: the load on the first turn where `loads` says so,
-        plain text everywhere else."""
+    def script(self, first_turn: Callable[[Any], str | None]) -> Script:
+        """The model of the agent's loop: on its first turn the load of the skill
+        `first_turn` names (None: prose; `ERROR`: the API refuses the request), plain text
+        everywhere else."""
 
         def answer(request: Any) -> Any:
-            if self.in_loop(request) and request.turn == 0 and loads(request):
-                return self.load
+            if self.in_loop(request) and request.turn == 0:
+                skill = first_turn(request)
+                if skill == ERROR:
+                    return self.error("scripted bad request")
+                if skill is not None:
+                    return self.load(skill)
             return self.text("Done.")
 
         return answer
+
+
+ERROR = "<the API refuses the request>"
 
 
 def anthropic(base_url: str, key: str) -> dict[str, str]:
@@ -57,34 +68,39 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         "claude", messages_api.FakeMessagesAPI,
         lambda url, key: {**anthropic(url, key), "CLAUDE_CODE_MAX_RETRIES": "0"},
         "sk-ant-test-claude-code-SECRET-42", (),
-        messages_api.ToolUse("Skill", {"skill": "billing:refunds"}), messages_api.Text,
+        lambda skill: messages_api.ToolUse("Skill", {"skill": f"billing:{skill}"}),
+        messages_api.Text, lambda message: messages_api.Error(400, message=message),
         lambda request: request.is_main_loop,
     ),
     "opencode": RealAgent(
         "opencode_cli", messages_api.FakeMessagesAPI, anthropic,
         "sk-ant-test-opencode-SECRET-1", (),
-        messages_api.ToolUse("skill", {"name": "refunds"}), messages_api.Text,
+        lambda skill: messages_api.ToolUse("skill", {"name": skill}),
+        messages_api.Text, lambda message: messages_api.Error(400, message=message),
         lambda request: "skill" in request.tool_names,
     ),
     "codex": RealAgent(
         "codex_cli", responses_api.FakeResponsesAPI,
         lambda url, key: {"OPENAI_API_KEY": key, "OPENAI_BASE_URL": f"{url}/v1"},
         "sk-test-codex-SECRET-22", (),
-        responses_api.Shell("cat .agents/skills/refunds/SKILL.md"), responses_api.Text,
+        lambda skill: responses_api.Shell(f"cat .agents/skills/{skill}/SKILL.md"),
+        responses_api.Text, lambda message: responses_api.Error(400, message=message),
         lambda request: request.is_responses,
     ),
     "copilot": RealAgent(
         "copilot_cli", messages_api.FakeMessagesAPI,
         lambda url, key: {**anthropic(url, key), "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)},
         "sk-ant-test-copilot-SECRET-333", ("--model", "anthropic:claude-sonnet-4.6"),
-        messages_api.ToolUse("skill", {"skill": "refunds"}), messages_api.Text,
+        lambda skill: messages_api.ToolUse("skill", {"skill": skill}),
+        messages_api.Text, lambda message: messages_api.Error(400, message=message),
         lambda request: bool(request.tool_names),
     ),
     "gemini": RealAgent(
         "gemini_cli", gemini_api.FakeGeminiAPI,
         lambda url, key: {"GEMINI_API_KEY": key, "GOOGLE_GEMINI_BASE_URL": url},
         "AIza-test-gemini-SECRET-333", ("--model", "google:gemini-3.1-pro-preview"),
-        gemini_api.Call("activate_skill", {"name": "refunds"}), gemini_api.Text,
+        lambda skill: gemini_api.Call("activate_skill", {"name": skill}),
+        gemini_api.Text, lambda message: gemini_api.Error(400, message, "BAD_REQUEST"),
         lambda request: bool(request.tool_names),
     ),
 }  # fmt: skip
