@@ -1,8 +1,11 @@
 """One conformance suite for every agent of the registry: what each agent's stream reader
 makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' lines), the
 same decoy read the same way everywhere, and each agent's listing read back as it was
-rendered (how the mock model reads the menu it is sent). A new agent is one row in each
-table; `test_every_agent_has_a_row` fails until it has them.
+rendered (how the mock model reads the menu it is sent); and, through each agent's real
+pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage B end to
+end, and SIGTERM in the middle of a Stage B and of a Stage C run. A new agent is one row in
+each table; `test_every_agent_has_a_row` and `test_every_agent_has_a_real_cli_row` fail
+until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,6 +44,7 @@ from tests.support.agent_harness import (
     plant_user_config,
     working_tree,
 )
+from tests.support.behavior_repo import example_repo
 from tests.support.cli import HANG, Spawn, read_report, wait_until
 from tests.support.npm_cli import processes_using
 from tests.support.real_agents import ERROR, REAL_AGENTS
@@ -443,4 +449,47 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     assert finished["dispute"]["partial"] is False
     assert data["summary"]["unfinished"] == ["plain"]
     assert "INTERRUPTED" in out.decode()
+    assert row.key not in out.decode() + err.decode()
+
+
+# --- Stage C end to end through each real pinned CLI, at its stand-in ----------------------
+
+
+def test_sigterm_stops_every_agent_at_work_removes_the_workspaces_and_writes_a_partial_report(
+    real_agent: str, agent_cli: Path, tmp_path: Path
+) -> None:
+    """`kill -TERM` during `activation behavior` on the bundled example while four agents
+    hang at work (the stand-in holds every answer of the agent's loop; the judge is the
+    offline mock): every agent process is gone, the workspaces are removed, and the
+    partial report is a behavior run's, with no activation figures."""
+    row = REAL_AGENTS[real_agent]
+    root = example_repo(tmp_path / "repo")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    report = tmp_path / "stopped.json"
+    with row.api(row.script(lambda _request: None), latency=lambda r: HANG) as api:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "activation", "behavior", "--agent", real_agent,
+             f"--{agent_named(real_agent).command}", str(agent_cli), *row.model,
+             "--judge-model", "mock", "--baseline", "git:HEAD", "--only", "welcome_banner",
+             "--trials", "3", "--max-trials", "3", "--json", str(report)],
+            cwd=root, env={**os.environ, "TMPDIR": str(scratch),
+                           **row.variables(api.base_url, row.key)},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        wait_until(lambda: sum(map(row.in_loop, api.requests)) >= 4, seconds=180,
+                   what="four agents at work")  # fmt: skip
+        assert processes_using(str(scratch)), "no agent run started"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    assert data["summary"]["unfinished"] == ["welcome_banner"]
+    assert "INTERRUPTED" in out.decode()
+    # Stopped before any trial was graded, it is still a behavior run: no activation figures.
+    assert "recall" not in out.decode()
+    assert "false positives" not in out.decode()
     assert row.key not in out.decode() + err.decode()
