@@ -34,9 +34,10 @@ REAL_CLIS: dict[str, PinnedCli] = {
     "copilot_cli": COPILOT,
     "gemini_cli": GEMINI,
 }
-"""The fixture that gives each pinned agent CLI."""
+"""The fixture that gives each pinned agent CLI; `agent_cli` (tests/trials/agents/conftest.py)
+gives each of them in turn."""
 MARKS: dict[str, tuple[str, ...]] = {
-    **{fixture: ("slow", "real_cli") for fixture in REAL_CLIS},
+    **{fixture: ("slow", "real_cli") for fixture in (*REAL_CLIS, "agent_cli")},
     "chromium": ("slow",),
     "wheel": ("slow",),
     "fresh_python": ("slow",),

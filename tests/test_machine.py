@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from activation.trials.agents import every
 from activation.trials.agents.opencode import adapter as opencode
 from tests.support import opencode_cli
 from tests.support.machine import (
@@ -123,7 +124,7 @@ def test_the_tests_install_each_pinned_cli_and_ci_installs_only_those() -> None:
     failure), never an extra program."""
     pinned = [program.cli for program in PROGRAMS if program.source is Source.PINNED_CLI]
     commands = [cli.command if cli else None for cli in pinned]
-    assert commands == ["claude", "opencode", "codex", "copilot", "gemini"]
+    assert commands == [agent.command for agent in every()]
     ignored = (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
     for cli in pinned:
         assert cli is not None

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from activation.commands.main import main
+from activation.trials.agents import known
 from tests.support.cli import one_line_error, read_report, run
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
 from tests.support.skill_repo import SKILL_ID, SkillRepo, case
@@ -190,8 +191,8 @@ def test_an_unknown_agent_is_one_line_and_exit_2(
     code, _report = run(tmp_path, CASES, "--agent", "claude-code,cursor", "--model", "mock")
     assert code == 2
     assert one_line_error(capsys) == (
-        "activation: error: argument --agent: unknown agent cursor: choose from claude-code, "
-        "opencode, codex, copilot, gemini (see activation --help)"
+        "activation: error: argument --agent: unknown agent cursor: choose from "
+        f"{', '.join(known())} (see activation --help)"
     )
 
 

@@ -33,6 +33,7 @@ from activation.commands.flags import (
 )
 from activation.commands.main import main
 from activation.inputs.load import load_pricing
+from activation.trials.agents import every
 from tests.commands.test_run import model
 from tests.support.cli import STATUS_CASES, one_line_error, read_report
 from tests.support.fake_stages import FakeStages
@@ -99,8 +100,8 @@ def test_command_line_then_environment_then_file_then_default(
     assert set(rows) == {
         "repo", "skill-path", "cases", "cases-format", "distractors", "catalog", "trials",
         "max-trials", "model",
-        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real", "claude", "opencode",
-        "codex", "copilot", "gemini", "max-turns", "timeout", "baseline",
+        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real",
+        *(agent.command for agent in every()), "max-turns", "timeout", "baseline",
         "candidate", "only", "only-from", "full-record", "junit", "markdown", "html",
         "no-summary", "show",
         "dry-run",

@@ -15,7 +15,7 @@ import junitparser
 import pytest
 
 from activation.commands.main import main
-from activation.trials.agents import REGISTRY, agent_named
+from activation.trials.agents import REGISTRY, agent_named, known
 from activation.trials.classifier.prompt import system_text
 from activation.trials.providers import mock
 from tests.support.cli import BASELINE, CANDIDATE, by_id, one_line_error, run
@@ -192,5 +192,5 @@ def test_detect_names_the_registered_agent_among_those_it_takes(
     assert main(["detect", str(transcript), "--agent", "cursor", "--skill", "refunds"]) == 2
     assert one_line_error(capsys) == (
         "activation detect: error: argument --agent: unknown agent cursor: choose from "
-        "claude-code, opencode, codex, copilot, gemini, fake (see activation detect --help)"
+        f"{', '.join(known())} (see activation detect --help)"
     )

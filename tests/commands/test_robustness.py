@@ -18,6 +18,7 @@ from activation.commands.main import main
 from activation.commands.session import Session, run_command
 from activation.inputs.suite import BUNDLED_CASES
 from activation.report import codec
+from activation.trials.agents import every
 from activation.trials.classifier import backend as classifier_backend
 from activation.trials.fake import CaseKey, scripted
 from tests.support.cli import (
@@ -302,13 +303,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "max_turns": 8,
         "timeout": 300.0,
         "keep_workspaces": None,
-        "executables": {
-            "claude-code": "claude",
-            "opencode": "opencode",
-            "codex": "codex",
-            "copilot": "copilot",
-            "gemini": "gemini",
-        },
+        "executables": {agent.name: agent.command for agent in every()},
     }
 
 

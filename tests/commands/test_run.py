@@ -19,6 +19,7 @@ import pytest
 from activation._config import CONCURRENCY, MAX_CONCURRENCY, MODEL
 from activation._models import AgentSettings, RunSpec
 from activation.commands.main import main
+from activation.trials.agents import every
 from activation.trials.fake import Answer, scripted
 from tests.support.cli import (
     BASELINE,
@@ -477,16 +478,9 @@ def test_real_run_reports_the_agent_it_prepared(
         "max_turns": 8,
         "timeout": 300.0,
         "keep_workspaces": None,
-        "executables": {
-            "claude-code": "claude",
-            "opencode": "opencode",
-            "codex": "codex",
-            "copilot": "copilot",
-            "gemini": "gemini",
-        },
+        "executables": {agent.name: agent.command for agent in every()},
     }
-    executables = {"claude-code": "claude", "opencode": "opencode", "codex": "codex",
-                   "copilot": "copilot", "gemini": "gemini"}  # fmt: skip
+    executables = {agent.name: agent.command for agent in every()}
     stage_b = RunSpec(
         stage="B", agent=AgentSettings(executables=executables), concurrency=4, pricing=PRICING
     )

@@ -2,8 +2,8 @@
 drives the real pinned CLI against its local stand-in (the Messages API for OpenCode, the
 Responses API for Codex), on a plugin that is not auth0, with the model scripted per case
 and per description: a load, prose, a failed load, a look at the skills that is not a load,
-another skill's load and an API error; then SIGTERM in the middle of a run, on Gemini CLI
-and Copilot CLI too.
+another skill's load and an API error. (SIGTERM in the middle of a run, on every agent:
+tests/trials/agents/test_conformance.py.)
 
 The user's HOME holds planted configs and skills of both agents, and the temp folder a
 planted skill above the run folders: none may reach a run."""
@@ -11,9 +11,7 @@ planted skill above the run folders: none may reach a run."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,12 +22,8 @@ import pytest
 
 from activation.commands.main import main
 from tests.support.agent_harness import ABOVE, LEAKY, plant_user_config
-from tests.support.cli import HANG, Spawn, read_report, wait_until
-from tests.support.copilot_cli import PACKAGE_CACHE
-from tests.support.gemini_api import FakeGeminiAPI
-from tests.support.gemini_api import Text as GeminiText
+from tests.support.cli import read_report
 from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Text, ToolUse
-from tests.support.npm_cli import processes_using
 from tests.support.responses_api import Error as ResponsesError
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest, Shell
 from tests.support.responses_api import Text as ResponsesText
@@ -111,7 +105,6 @@ class AgentRun:
     cli: Path
     api: FakeMessagesAPI | FakeResponsesAPI
     tmp_path: Path
-    scratch: Path
 
     def flags(self, *more: str) -> list[str]:
         return [
@@ -177,7 +170,7 @@ def agent_run(
             monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
         else:
             monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
-        yield AgentRun(agent, cli, api, tmp_path, scratch)
+        yield AgentRun(agent, cli, api, tmp_path)
     assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
     after = {p: p.read_bytes() for p in repo.root.rglob("*") if p.is_file() and ".git" not in
              p.parts and ".activation" not in p.parts}  # fmt: skip
@@ -246,42 +239,6 @@ def test_a_real_run_reads_each_agents_own_loads(
     )
 
 
-def test_sigterm_kills_every_run_and_keeps_a_partial_report(
-    agent_run: AgentRun, spawn_activation: Spawn
-) -> None:
-    """`kill -TERM` while both slots hang on `plain`: every agent process is gone, the copies
-    and run folders are removed, and the report judges what finished (the dispute, 1 of 1
-    against 0 of 1)."""
-
-    def hanging(request: FakeRequest | ResponsesRequest) -> float:
-        return HANG if request.prompt == "refund order 1234" else 0.0
-
-    agent_run.api.latency = hanging
-    report = agent_run.tmp_path / "partial.json"
-    process = spawn_activation(
-        Path.cwd(), agent_run.tmp_path, agent_run.tmp_path / "cases.json", report,
-        *agent_run.flags("--only", "dispute,plain", "--trials", "1", "--max-trials", "1",
-                         "--concurrency", "2"),
-        env={**os.environ, "TMPDIR": str(agent_run.scratch)},
-    )  # fmt: skip
-
-    def hanging_runs() -> int:
-        return sum(r.prompt == "refund order 1234" for r in agent_run.api.requests)
-
-    wait_until(lambda: hanging_runs() >= 2, seconds=180, what="both slots hanging on plain")
-    assert processes_using(str(agent_run.scratch)), "no agent run started"
-    process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err.decode()
-    assert processes_using(str(agent_run.scratch)) == []
-    data = read_report(report)
-    assert (data["interrupted"], data["exit_code"]) == (True, 130)
-    finished = {entry["id"]: entry for entry in data["cases"]}
-    assert (finished["dispute"]["status"], finished["dispute"]["partial"]) == ("UNSTABLE", False)
-    assert data["summary"]["unfinished"] == ["plain"]
-    assert KEYS[agent_run.agent] not in out.decode() + err.decode()
-
-
 def test_stage_b_cells_run_both_agents_in_one_matrix(
     skill_repo: Any,
     tmp_path: Path,
@@ -319,69 +276,3 @@ def test_stage_b_cells_run_both_agents_in_one_matrix(
     ]
     assert [statuses(cell) for cell in data["cells"]] == [{"plain": "PASS", "other": "PASS"}] * 2
     assert [a["cases"] for a in data["agreement"]] == [2, 2]
-
-
-SIGNALLED = {
-    # agent: (its model, its key's variable, its stand-in's address variable)
-    "gemini": ("google:gemini-3.1-pro-preview", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"),
-    "copilot": ("anthropic:claude-sonnet-4.6", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
-}
-
-
-@pytest.mark.parametrize("agent", ["gemini", "copilot"])
-def test_sigterm_kills_every_gemini_and_copilot_run(
-    agent: str,
-    request: pytest.FixtureRequest,
-    skill_repo: Any,
-    tmp_path: Path,
-    spawn_activation: Spawn,
-) -> None:
-    """As for OpenCode and Codex above: `kill -TERM` while both slots hang on `plain` (the
-    stand-in holds its answer); every agent process is gone, the copies and run folders are
-    removed, and the report judges what finished (the dispute, a plain answer twice)."""
-    cli: Path = request.getfixturevalue(f"{agent}_cli")
-    model, key_variable, url_variable = SIGNALLED[agent]
-    key = f"sk-test-e2e-{agent}-SECRET"
-    repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
-    write_distractors(tmp_path / "distractors", DISTRACTORS)
-    write_cases(tmp_path / "cases.json", CASES)
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    plain = "refund order 1234"
-
-    def hanging(request: Any) -> float:
-        return HANG if request.prompt.endswith(plain) else 0.0  # Copilot dates the prompt
-
-    api: FakeGeminiAPI | FakeMessagesAPI = (
-        FakeGeminiAPI(lambda _request: GeminiText("Done."), latency=hanging)
-        if agent == "gemini"
-        else FakeMessagesAPI(lambda _request: Text("Done."), latency=hanging)
-    )
-    report = tmp_path / "partial.json"
-    with api:
-        env = {**os.environ, "TMPDIR": str(scratch), key_variable: key, url_variable:
-               api.base_url, "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
-        process = spawn_activation(
-            repo.root, tmp_path, tmp_path / "cases.json", report,
-            "--real", "--agent", agent, f"--{agent}", str(cli), "--model", model,
-            "--skill-path", SKILL_PATH, "--timeout", "120", "--only", "dispute,plain",
-            "--trials", "1", "--max-trials", "1", "--concurrency", "2",
-            env=env,
-        )  # fmt: skip
-
-        def hanging_runs() -> int:
-            return sum(r.prompt.endswith(plain) for r in api.requests)
-
-        wait_until(lambda: hanging_runs() >= 2, seconds=180, what="both slots hanging on plain")
-        assert processes_using(str(scratch)), "no agent run started"
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err.decode()
-    assert processes_using(str(scratch)) == []
-    assert list(scratch.iterdir()) == []  # copies and run folders: gone
-    data = read_report(report)
-    assert (data["interrupted"], data["exit_code"]) == (True, 130)
-    finished = {entry["id"]: entry for entry in data["cases"]}
-    assert (finished["dispute"]["status"], finished["dispute"]["partial"]) == ("FAIL", False)
-    assert data["summary"]["unfinished"] == ["plain"]
-    assert key not in out.decode() + err.decode()

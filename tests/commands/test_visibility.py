@@ -84,7 +84,7 @@ def test_a_60_skill_catalog_as_each_agent_shows_it(
     data = orjson.loads(out_json.read_bytes())
     assert data["schema"] == "activation-visibility/1" and data["exit_code"] == 0
     agents = {view["agent"]: view for view in data["agents"]}
-    assert list(agents) == ["claude-code", "opencode", "codex", "copilot", "gemini"]
+    assert list(agents) == list(known())
     claude, opencode, codex, copilot, gemini = (
         agents[name]["listings"][0]
         for name in ("claude-code", "opencode", "codex", "copilot", "gemini")

@@ -20,9 +20,9 @@ import pytest
 from activation._models import AgentSettings, Case, Inputs, RunSpec, Trial, TrialKey, VariantName
 from activation.inputs.load import load_inputs
 from activation.trials.agent.backend import AgentBackend
-from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.local_server import StandIn
 from tests.support.npm_cli import processes_using
+from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import REFERENCE, SKILL_ID, SKILL_PATH, SkillRepo, SkillRepos
 
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
@@ -37,12 +37,6 @@ LEAKY = "leaky-user-skill"
 """A skill planted in the real HOME: it must never show up in a measured run."""
 ABOVE = "leaky-parent-skill"
 """A skill planted in the temp folder the run folders are made in."""
-KEYS = {
-    "opencode": "sk-ant-test-opencode-SECRET-1",
-    "codex": "sk-test-codex-SECRET-22",
-    "copilot": "sk-ant-test-copilot-SECRET-333",
-    "gemini": "AIza-test-gemini-SECRET-333",
-}
 PROMPT = "Refund order 1234, please"
 
 
@@ -77,6 +71,15 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+def working_tree(root: Path) -> dict[str, bytes]:
+    """A repo's files, leaving out git's internals and activation's own state folder."""
+    return {
+        str(path.relative_to(root)): path.read_bytes()
+        for path in root.rglob("*")
+        if path.is_file() and not {".git", ".activation"} & set(path.relative_to(root).parts)
+    }
+
+
 @dataclass
 class AgentHarness:
     agent: str
@@ -90,7 +93,7 @@ class AgentHarness:
 
     @property
     def key(self) -> str:
-        return KEYS[self.agent]
+        return REAL_AGENTS[self.agent].key
 
     def parent_env(self, api: StandIn) -> dict[str, str]:
         """What the user's shell would hand over: credentials, the API's address, and the
@@ -102,16 +105,9 @@ class AgentHarness:
             "CODEX_HOME": str(self.home / ".codex"),
             "OPENCODE_CONFIG": str(self.home / ".config" / "opencode" / "opencode.json"),
             "COPILOT_HOME": str(self.home / ".copilot"),
+            "GEMINI_CLI_HOME": str(self.home),
         }
-        if self.agent == "opencode":
-            return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url}
-        if self.agent == "copilot":
-            return {**env, "ANTHROPIC_API_KEY": self.key, "ANTHROPIC_BASE_URL": api.base_url,
-                    "COPILOT_PKG_CACHE_HOME": str(PACKAGE_CACHE)}  # fmt: skip
-        if self.agent == "gemini":
-            return {**env, "GEMINI_API_KEY": self.key, "GOOGLE_GEMINI_BASE_URL": api.base_url,
-                    "GEMINI_CLI_HOME": str(self.home)}  # fmt: skip
-        return {**env, "OPENAI_API_KEY": self.key, "OPENAI_BASE_URL": f"{api.base_url}/v1"}
+        return {**env, **REAL_AGENTS[self.agent].variables(api.base_url, self.key)}
 
     def spec(self, model: str | None = None, timeout: float = 60.0) -> RunSpec:
         settings = AgentSettings(

@@ -20,7 +20,7 @@ from activation.trials.agent.adapter import Adapter, Launch, Run, RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillCopy, SkillSet, project_folders
 from activation.trials.agent.plugin_copy import NONCE_LINE, CatalogCopy, mark
-from activation.trials.agents import agent_named
+from activation.trials.agents import agent_named, known
 from activation.trials.stage import stage_named
 from tests.support.skill_repo import SKILL_ID, SKILL_PATH, SkillRepos
 
@@ -83,10 +83,7 @@ def test_codex_refuses_a_cost_ceiling() -> None:
 
 
 def test_an_unknown_agent_is_an_input_error() -> None:
-    with pytest.raises(
-        InputError,
-        match=r"^unknown agent 'cursor': one of claude-code, opencode, codex, copilot, gemini$",
-    ):
+    with pytest.raises(InputError, match=rf"^unknown agent 'cursor': one of {', '.join(known())}$"):
         adapter_of("cursor")
 
 

@@ -1,8 +1,11 @@
 """One conformance suite for every agent of the registry: what each agent's stream reader
 makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' lines), the
 same decoy read the same way everywhere, and each agent's listing read back as it was
-rendered (how the mock model reads the menu it is sent). A new agent is one row in each
-table; `test_every_agent_has_a_row` fails until it has them.
+rendered (how the mock model reads the menu it is sent); and, through each agent's real
+pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage B end to
+end, and SIGTERM in the middle of a Stage B and of a Stage C run. A new agent is one row in
+each table; `test_every_agent_has_a_row` and `test_every_agent_has_a_real_cli_row` fail
+until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
@@ -10,14 +13,21 @@ is the agent's own: the reasons, the evidence, where a run can stop.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import orjson
 import pytest
 
+from activation.commands.main import main
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
 from activation.trials.agents import agent_named, known
@@ -27,6 +37,26 @@ from activation.trials.agents.copilot.stream import CopilotReader
 from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.listing.model import ListedSkill
+from tests.support.agent_harness import (
+    ABOVE,
+    LEAKY,
+    leaky_skill,
+    plant_user_config,
+    working_tree,
+)
+from tests.support.behavior_repo import example_repo
+from tests.support.cli import HANG, Spawn, read_report, wait_until
+from tests.support.npm_cli import processes_using
+from tests.support.real_agents import ERROR, REAL_AGENTS
+from tests.support.skill_repo import (
+    DISTRACTORS,
+    REFERENCE,
+    SKILL_PATH,
+    SkillRepos,
+    case,
+    write_cases,
+    write_distractors,
+)
 from tests.trials.agent import test_codex_stream as codex
 from tests.trials.agent import test_copilot_stream as copilot
 from tests.trials.agent import test_gemini_stream as gemini
@@ -236,3 +266,230 @@ def test_each_agent_reads_its_own_listing_back(agent: str, tmp_path: Path) -> No
         for other in map(agent_named, known())
         if other.name != agent
     )
+
+
+# --- Stage B end to end through each real pinned CLI, at its stand-in ----------------------
+
+BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
+CANDIDATE = "Use when issuing refunds."
+DISPUTE, PLAIN = "a stripe dispute came in, refund it", "refund order 1234"
+SIGTERM_CASES = [
+    {**case("dispute", DISPUTE, True), "spot_check": True},
+    case("plain", PLAIN, True),
+]
+
+
+def test_every_agent_has_a_real_cli_row() -> None:
+    assert sorted(REAL_AGENTS) == sorted(known())
+
+
+def sent(request: Any) -> str:
+    """Everything a request to the stand-in held, as text."""
+    return orjson.dumps(request.body).decode()
+
+
+LOADS = {
+    # prompt: (case id, the skill loaded with the baseline description, with the candidate)
+    DISPUTE: ("dispute", "refunds", None),
+    PLAIN: ("plain", "refunds", "refunds"),
+    "undo the refund": ("failed", "refund", "refund"),
+    "plot refunds per month": ("other", "charts", "charts"),
+    "refund the duplicate charge": ("broken", "refunds", ERROR),
+}
+STAGE_B_CASES = [
+    {**case("dispute", DISPUTE, True), "spot_check": True},
+    case("plain", PLAIN, True),
+    case("failed", "undo the refund", True),
+    case("other", "plot refunds per month", False),
+    case("broken", "refund the duplicate charge", True),
+]
+DETECT_GAPS: dict[str, dict[str, tuple[str, list[str]]]] = {
+    # agent: {case: what `activation detect` makes of the run's transcript, where that is not
+    # what the run read}. Gemini CLI names a load by the path of the run's workspace copy,
+    # which the skills record kept beside the transcripts does not hold: detect sees a skill
+    # that is "not one of the run's copies" (and, for a run stopped early, no result event).
+    "gemini": {"plain": ("error", ["refunds"]), "other": ("not_activated", ["charts"])},
+}
+CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
+
+
+def test_a_real_run_reads_each_agents_own_loads(
+    real_agent: str,
+    agent_cli: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`activation --real --agent <agent>` through its real CLI at the stand-in, the model
+    scripted per case and per description: a load, prose, the load of a name not installed,
+    another skill's load and an API error. The user's HOME holds planted configs and skills
+    of every agent, the temp folder a planted skill above the run folders: none reaches a
+    run, and the user's working tree is untouched."""
+    row = REAL_AGENTS[real_agent]
+    files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
+    repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", STAGE_B_CASES)
+    scratch = tmp_path / "scratch"
+    leaky_skill(scratch / ".agents" / "skills", ABOVE)
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.chdir(repo.root)
+    home = tmp_path / "real-home"
+    plant_user_config(home)
+    for variable, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                            "CODEX_HOME": str(home / ".codex"),
+                            "GEMINI_CLI_HOME": str(home)}.items():  # fmt: skip
+        monkeypatch.setenv(variable, value)
+    before = working_tree(repo.root)
+
+    def first_turn(request: Any) -> str | None:
+        (_id, with_baseline, with_candidate), = (
+            loads for prompt, loads in LOADS.items() if request.prompt.endswith(prompt)
+        )  # fmt: skip
+        return with_baseline if BASELINE in sent(request) else with_candidate
+
+    report = tmp_path / "report.json"
+    with row.api(row.script(first_turn)) as api:
+        for variable, value in row.variables(api.base_url, row.key).items():
+            monkeypatch.setenv(variable, value)
+        code = main([
+            "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
+            str(agent_cli), *row.model, "--cases", str(tmp_path / "cases.json"),
+            "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
+            "--only", ",".join(case_id for case_id, _b, _c in LOADS.values()),
+            "--timeout", "120", "--trials", "1", "--max-trials", "1", "--concurrency", "2",
+            "--json", str(report), "--full-record",
+        ])  # fmt: skip
+        bodies = [sent(request) for request in api.requests if row.in_loop(request)]
+    captured = capsys.readouterr()
+    data = read_report(report)
+    assert code == 3, captured.err  # an error trial fails the run closed
+    cases = {entry["id"]: entry for entry in data["cases"]}
+    # One trial each: the dispute's flip is not significant.
+    assert {case_id: entry["status"] for case_id, entry in cases.items()} == {
+        "dispute": "UNSTABLE", "plain": "PASS", "failed": "FAIL", "other": "PASS",
+        "broken": "ERROR",
+    }  # fmt: skip
+    assert data["coding_agent"] == real_agent
+    assert data["agent"]["version"].startswith(agent_named(real_agent).version)
+    plain = cases["plain"]["trials"][0]
+    assert plain["reading"] == "activated"
+    assert plain["evidence"].endswith("run stopped early at that point")
+    assert {tuple(t["chose"]) for t in cases["other"]["trials"]} == {("billing:charts",)}
+    assert {tuple(t["chose"]) for t in cases["failed"]["trials"]} == {()}
+    broken = [t for t in cases["broken"]["trials"] if t["reading"] == "error"]
+    assert [t["variant"] for t in broken] == ["candidate"]
+    assert all("scripted bad request" in t["error"] for t in broken)
+    for entry in cases.values():
+        for trial in entry["trials"]:
+            assert row.key.encode() not in Path(trial["transcript"]).read_bytes()
+    assert row.key not in captured.out + captured.err
+    for case_id, reading in (("plain", "activated"), ("other", "not_activated")):
+        trial = cases[case_id]["trials"][0]
+        assert main(["detect", trial["transcript"], "--skill", "billing:refunds", "--agent",
+                     real_agent, "--exit-code", "0", "--json"]) == 0  # fmt: skip
+        again = orjson.loads(capsys.readouterr().out)
+        expected = DETECT_GAPS.get(real_agent, {}).get(case_id, (reading, trial["chose"]))
+        assert (again["reading"], again["fired"]) == expected
+    assert bodies and all(LEAKY not in body and ABOVE not in body for body in bodies)
+    assert any(BASELINE in body for body in bodies) and any(CANDIDATE in body for body in bodies)
+    assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
+    assert working_tree(repo.root) == before
+
+
+def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
+    real_agent: str,
+    agent_cli: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    spawn_activation: Spawn,
+) -> None:
+    """`kill -TERM` (a CI cancel) during `--real` while all four slots hang on `plain` (the
+    stand-in holds its answer; Copilot dates the prompt, so it ends with it): every agent
+    process is gone, the copies and run folders are removed, and the report judges what
+    finished: the dispute, loaded with the baseline and not with the candidate."""
+    row = REAL_AGENTS[real_agent]
+    repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
+    write_distractors(tmp_path / "distractors", DISTRACTORS)
+    write_cases(tmp_path / "cases.json", SIGTERM_CASES)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+
+    def plain(request: Any) -> bool:
+        return row.in_loop(request) and request.prompt.endswith(PLAIN)
+
+    def with_baseline(request: Any) -> str | None:
+        loads = request.prompt.endswith(DISPUTE) and BASELINE in sent(request)
+        return "refunds" if loads else None
+
+    report = tmp_path / "partial.json"
+    with row.api(row.script(with_baseline), latency=lambda r: HANG if plain(r) else 0.0) as api:
+        process = spawn_activation(
+            repo.root, tmp_path, tmp_path / "cases.json", report,
+            "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
+            str(agent_cli), *row.model, "--skill-path", SKILL_PATH, "--timeout", "120",
+            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
+            env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
+        )  # fmt: skip
+        wait_until(lambda: sum(map(plain, api.requests)) >= 4, seconds=180,
+                   what="all four slots hanging on plain")  # fmt: skip
+        assert processes_using(str(scratch)), "no agent run started"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    finished = {entry["id"]: entry for entry in data["cases"]}
+    # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
+    assert finished["dispute"]["status"] == "REGRESSED"
+    assert finished["dispute"]["q_value"] == pytest.approx(2 * 0.015625)
+    assert finished["dispute"]["partial"] is False
+    assert data["summary"]["unfinished"] == ["plain"]
+    assert "INTERRUPTED" in out.decode()
+    assert row.key not in out.decode() + err.decode()
+
+
+# --- Stage C end to end through each real pinned CLI, at its stand-in ----------------------
+
+
+def test_sigterm_stops_every_agent_at_work_removes_the_workspaces_and_writes_a_partial_report(
+    real_agent: str, agent_cli: Path, tmp_path: Path
+) -> None:
+    """`kill -TERM` during `activation behavior` on the bundled example while four agents
+    hang at work (the stand-in holds every answer of the agent's loop; the judge is the
+    offline mock): every agent process is gone, the workspaces are removed, and the
+    partial report is a behavior run's, with no activation figures."""
+    row = REAL_AGENTS[real_agent]
+    root = example_repo(tmp_path / "repo")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    report = tmp_path / "stopped.json"
+    with row.api(row.script(lambda _request: None), latency=lambda r: HANG) as api:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "activation", "behavior", "--agent", real_agent,
+             f"--{agent_named(real_agent).command}", str(agent_cli), *row.model,
+             "--judge-model", "mock", "--baseline", "git:HEAD", "--only", "welcome_banner",
+             "--trials", "3", "--max-trials", "3", "--json", str(report)],
+            cwd=root, env={**os.environ, "TMPDIR": str(scratch),
+                           **row.variables(api.base_url, row.key)},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        wait_until(lambda: sum(map(row.in_loop, api.requests)) >= 4, seconds=180,
+                   what="four agents at work")  # fmt: skip
+        assert processes_using(str(scratch)), "no agent run started"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    assert data["summary"]["unfinished"] == ["welcome_banner"]
+    assert "INTERRUPTED" in out.decode()
+    # Stopped before any trial was graded, it is still a behavior run: no activation figures.
+    assert "recall" not in out.decode()
+    assert "false positives" not in out.decode()
+    assert row.key not in out.decode() + err.decode()
