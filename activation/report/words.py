@@ -60,7 +60,7 @@ VERDICTS = {
 }
 """A run's verdict in one line, by its exit code."""
 EXPECTED = {True: "activate", False: "stay quiet"}
-NO_RATE = "n/a (no case to count: ERROR cases are left out)"
+NO_RATE = "n/a (no case to count)"
 
 
 NO_LIFT = "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."

@@ -528,8 +528,10 @@ def test_a_root_skills_evals_are_counted_once_each(
     code, out, err = run(["--behavior", "evals/evals.json", "--skill-path", "SKILL.md"], capsys)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    manual = [line.split()[1] for line in lines if line.startswith("warning  loop-")]
+    manual = [line.split()[1] for line in lines if "expectations only" in line]
     assert manual == ["loop-1", "loop-2"]
+    trigger = [line.split()[1] for line in lines if "evals/trigger-eval.json: no" in line]
+    assert trigger == ["loop-trigger-eval-1"]  # named by the SKILL.md's name, not the checkout
     assert len(lines) == len(set(lines))  # each warning once
     assert not any("'name'" in line for line in lines)
     assert lines[-1].startswith(
