@@ -211,7 +211,14 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     agent lists of it, and each case file found, linted for the skill it is about."""
     from activation.commands.visibility import first_of_each_set, set_key
     from activation.inputs.git_tree import deleted_paths
-    from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
+    from activation.inputs.load import (
+        explicit_repo,
+        find_skill_files,
+        git_root,
+        read_marketplace,
+        resolve_target,
+    )
+    from activation.inputs.target import refused_plugins
 
     cwd = Path.cwd()
     if args.skill_path is not None:
@@ -230,12 +237,14 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
                 raise
             return lint_candidate_alone(args.candidate)
         paths = [Path(path) for path in find_skill_files(root)]
+    refused = [Finding("error", None, line) for line in refused_plugins(read_marketplace(root))]
     if args.candidate is not None and git_ref(args.candidate) is None and len(paths) != 1:
         raise InputError(
             f"--candidate {args.candidate} is one skill's SKILL.md: pass --skill-path to say "
             "which, or --candidate git:REF to read every skill there"
         )
     trigger, behavior, findings = repo_case_files(root, paths)
+    findings += refused
     if not paths and not trigger and not behavior:
         from activation.inputs.target import SKILL_FILE_NAME, WHERE
 

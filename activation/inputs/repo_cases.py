@@ -29,14 +29,15 @@ from activation.inputs.changes import (
     EVALS_FOLDER,
     SkillPlace,
     Tree,
-    in_skill_roots,
     is_cases_file,
+    marketplace_of,
     may_hold_cases,
     skills_in,
+    tree_filter,
 )
 from activation.inputs.formats import PROMPT_TEXT, prompt_text
 from activation.inputs.suite import LOOKED
-from activation.inputs.target import SKILL_FILE_NAME
+from activation.inputs.target import MARKETPLACE, SKILL_FILE_NAME
 
 TESTS_FOLDER = "tests"
 WAZA = (
@@ -126,10 +127,12 @@ def working_tree(repo: Path) -> Tree:
     and untracked but not ignored)."""
     from activation.inputs.git_tree import working_paths
 
+    served = repo / MARKETPLACE
+    keep = tree_filter(marketplace_of(served.read_bytes() if served.is_file() else None))
     tree = {}
     for path in working_paths(repo):
         file = repo / path
-        if in_skill_roots(path) and file.is_file() and not file.is_symlink():
+        if keep(path) and file.is_file() and not file.is_symlink():
             tree[path] = file.read_bytes()
     return tree
 

@@ -530,8 +530,8 @@ def test_a_root_skills_evals_are_counted_once_each(
     lines = out.splitlines()
     manual = [line.split()[1] for line in lines if "expectations only" in line]
     assert manual == ["loop-1", "loop-2"]
-    trigger = [line.split()[1] for line in lines if "evals/trigger-eval.json: no" in line]
-    assert trigger == ["loop-trigger-eval-1"]  # named by the SKILL.md's name, not the checkout
+    named = [line.split()[1] for line in lines if "evals/trigger-eval.json: no" in line]
+    assert named == ["loop-trigger-eval-1"]  # named by the SKILL.md's name, not the checkout
     assert len(lines) == len(set(lines))  # each warning once
     assert not any("'name'" in line for line in lines)
     assert lines[-1].startswith(
