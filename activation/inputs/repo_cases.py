@@ -203,8 +203,9 @@ def find_case_files(
     own = [place for folder in skill_folders for place in eval_places(folder)]
     suites, foreign = set(), []
     read = trigger | {file.path for file in behavior}
+    said = trigger | {path for found in tables.values() for path, _header in found}
     for place in [*own, EVALS_FOLDER]:
-        files = [p for p in paths if p.startswith(f"{place}/") and p not in trigger]
+        files = [p for p in paths if p.startswith(f"{place}/") and p not in said]
         if place == EVALS_FOLDER:  # the root's, less the skills' own folders in it
             files = [p for p in files if not any(p.startswith(f"{o}/") for o in own)]
         if not files:
