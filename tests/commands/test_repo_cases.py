@@ -671,9 +671,7 @@ def test_a_marketplace_entry_claude_code_cannot_parse_is_said_by_lint_and_change
     of it, and an edit to such a skill gave "no skill changed" without a word."""
     market = {
         "name": "studio",
-        "plugins": [
-            {"name": "studio", "source": "./", "skills": [{"name": "cam", "path": "cam"}]}
-        ],
+        "plugins": [{"name": "studio", "source": "./", "skills": [{"name": "cam", "path": "cam"}]}],
     }
     root = commit(
         tmp_path / "studio",

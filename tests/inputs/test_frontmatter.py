@@ -264,21 +264,24 @@ def test_safe_dumped_description_reads_back(
     assert read_description(text, "S") == description.strip()
 
 
+RULE = "is not lowercase letters, digits and single hyphens"
+
+
 @pytest.mark.parametrize(
     ("name", "folder", "problems"),
     [
         ("pdf-forms", "pdf-forms", []),
         ("pdf2", None, []),
         (None, "x", []),
-        ("Not_Valid Name", "d", ["the name 'Not_Valid Name' is not lowercase letters, digits and single hyphens"]),
-        ("-lead", "-lead", ["the name '-lead' is not lowercase letters, digits and single hyphens"]),
-        ("two--dashes", "two--dashes", ["the name 'two--dashes' is not lowercase letters, digits and single hyphens"]),
-        ("trail-", "trail-", ["the name 'trail-' is not lowercase letters, digits and single hyphens"]),
+        ("Not_Valid Name", "d", [f"the name 'Not_Valid Name' {RULE}"]),
+        ("-lead", "-lead", [f"the name '-lead' {RULE}"]),
+        ("two--dashes", "two--dashes", [f"the name 'two--dashes' {RULE}"]),
+        ("trail-", "trail-", [f"the name 'trail-' {RULE}"]),
         ("pdf", "pdf-tools", ["the name 'pdf' is not its folder's name 'pdf-tools'"]),
         ("a" * 65, "a" * 65, ["the name is 65 characters, over 64"]),
         ("a" * 64, "a" * 64, []),
     ],
-)  # fmt: skip
+)
 def test_a_name_is_checked_by_the_agent_skills_rule(
     name: str | None, folder: str | None, problems: list[str]
 ) -> None:

@@ -11,7 +11,6 @@ from activation._errors import InputError
 from activation._models import Target
 from activation.inputs.load import resolve_target
 from activation.inputs.target import (
-    refused_plugins,
     MarketplacePlugin,
     choose_default_skill,
     fallback_plugin_root,
@@ -19,6 +18,7 @@ from activation.inputs.target import (
     marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    refused_plugins,
 )
 from tests.support.skill_repo import SkillRepos
 
