@@ -75,25 +75,18 @@ MARKETPLACE = {
 }  # fmt: skip
 """Two plugins served from the repo's root, each naming its skills (anthropics/skills)."""
 
-NESTED_MARKETPLACE = {
-    "name": "shop-skills",
-    "owner": {"name": "Test"},
-    "plugins": [
-        {"name": "billing", "source": "./skills/billing"},
-        {"name": "manuals", "source": "./skills/manuals"},
-    ],
-}  # fmt: skip
+
+def _served_from(folder: str) -> dict[str, object]:
+    """A marketplace serving the plugins billing and manuals from `./<folder><plugin>`."""
+    plugins = [{"name": name, "source": f"./{folder}{name}"} for name in ("billing", "manuals")]
+    return {"name": "shop-skills", "owner": {"name": "Test"}, "plugins": plugins}
+
+
+NESTED_MARKETPLACE = _served_from("skills/")
 """Two plugins each in its own folder under `skills/` (dbt Labs' skills): each loads its
 own `skills/` folder."""
 
-FOLDER_MARKETPLACE = {
-    "name": "shop-skills",
-    "owner": {"name": "Test"},
-    "plugins": [
-        {"name": "billing", "source": "./billing"},
-        {"name": "manuals", "source": "./manuals"},
-    ],
-}  # fmt: skip
+FOLDER_MARKETPLACE = _served_from("")
 """Two plugins each in a folder of its own at the repo's root, outside every folder where
 skills are looked for without a marketplace."""
 
