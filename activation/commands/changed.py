@@ -74,7 +74,7 @@ def run_changed(
     from activation.commands.outputs import chosen_outputs
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
-    from activation.inputs.changes import skill_changes, skills_in
+    from activation.inputs.changes import skill_changes, skills_in, unloaded_lines
     from activation.inputs.load import explicit_repo, git_root
     from activation.inputs.variants import git_ref
     from activation.report.changed import CHANGED_SCHEMA
@@ -96,6 +96,7 @@ def run_changed(
     head_name = args.head or WORKING_TREE
     base, head = read_versions(repo, args.base, base_ref, args.head, head_ref)
     changes = skill_changes(base, head, repo.name)
+    session.warn(unloaded_lines(base, head))
     skills = skills_in(head, repo.name)
     suites, found = find_suites(repo, skills, args.cases)
     plan = plan_runs(changes, skills, suites)
@@ -123,13 +124,12 @@ def read_versions(
     repo: Path, base_spec: str, base_ref: str, head_spec: str | None, head_ref: str | None
 ) -> tuple[Tree, Tree]:
     """The skill files at the base ref, and at the head ref or in the working tree."""
-    from activation.inputs.changes import in_skill_roots
-    from activation.inputs.git_tree import files_at
+    from activation.inputs.git_tree import skill_files_at
     from activation.inputs.repo_cases import working_tree
 
-    base = files_at(repo, base_spec, base_ref, in_skill_roots)
+    base = skill_files_at(repo, base_spec, base_ref)
     if head_spec is not None and head_ref is not None:
-        return base, files_at(repo, head_spec, head_ref, in_skill_roots)
+        return base, skill_files_at(repo, head_spec, head_ref)
     return base, working_tree(repo)
 
 

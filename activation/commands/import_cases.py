@@ -25,7 +25,7 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     session.debug = session.debug or args.debug
     from activation.inputs.formats.merge import merge
     from activation.inputs.formats.native import write
-    from activation.inputs.repo_cases import expand, read_source
+    from activation.inputs.repo_cases import expand, read_source, skill_sets_line
 
     out: Path = args.out
     files = expand(args.files, Path.cwd())  # a folder: its case files, `.txt` prompts too
@@ -52,5 +52,5 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     unnamed = [case.id for case in checked.cases if routes and case.expect is None]
     said = f"{len(unnamed)} case(s) from files that name no skill stay about the skill a run "
     said += f"measures (--skill-path): {', '.join(unnamed)}"
-    session.warn([*([line] if line else []), *([said] if unnamed else [])])
+    session.warn([*([line] if line else []), *([said] if unnamed else []), *skill_sets_line(files)])
     return ExitCode.OK

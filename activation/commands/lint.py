@@ -11,7 +11,7 @@ Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad inpu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
@@ -210,7 +210,15 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     """The repository's own skill set (or `--skill-path`'s skill): each SKILL.md, what each
     agent lists of it, and each case file found, linted for the skill it is about."""
     from activation.commands.visibility import first_of_each_set, set_key
-    from activation.inputs.load import explicit_repo, find_skill_files, git_root, resolve_target
+    from activation.inputs.git_tree import deleted_paths
+    from activation.inputs.load import (
+        explicit_repo,
+        find_skill_files,
+        git_root,
+        read_marketplace,
+        resolve_target,
+    )
+    from activation.inputs.target import refused_plugins
 
     cwd = Path.cwd()
     if args.skill_path is not None:
@@ -229,12 +237,14 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
                 raise
             return lint_candidate_alone(args.candidate)
         paths = [Path(path) for path in find_skill_files(root)]
+    refused = [Finding("error", None, line) for line in refused_plugins(read_marketplace(root))]
     if args.candidate is not None and git_ref(args.candidate) is None and len(paths) != 1:
         raise InputError(
             f"--candidate {args.candidate} is one skill's SKILL.md: pass --skill-path to say "
             "which, or --candidate git:REF to read every skill there"
         )
     trigger, behavior, findings = repo_case_files(root, paths)
+    findings += refused
     if not paths and not trigger and not behavior:
         from activation.inputs.target import SKILL_FILE_NAME, WHERE
 
@@ -246,8 +256,9 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     shown: dict[str, str] = {}
     broken: set[SetKey] = set()
     parsed: list[Target] = []
+    deleted = deleted_paths(root)
     for path, target in targets.items():
-        checked, document = skill_file_findings(root, path)
+        checked, document = skill_file_findings(root, path, deleted)
         findings += checked
         if document is None:
             broken.add(set_key(target))
@@ -301,11 +312,16 @@ LENIENT = (
 )
 
 
-def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], SkillDocument | None]:
+def skill_file_findings(
+    root: Path, path: PurePath, deleted: Collection[str] = ()
+) -> tuple[list[Finding], SkillDocument | None]:
     """A SKILL.md's own checks (its frontmatter as the agents read it, then the files its
-    body refers to), and the document (None when it does not parse: no agent lists it)."""
+    body refers to, `deleted` the repo's files deleted since the last commit), and the
+    document (None when it does not parse: no agent lists it)."""
+    from activation.inputs.frontmatter import SPEC_NAME, name_problems
     from activation.inputs.lint import description_findings
     from activation.inputs.load import read_text
+    from activation.inputs.target import ROOT_SKILL
 
     file = root / path
     try:
@@ -316,7 +332,12 @@ def skill_file_findings(root: Path, path: PurePath) -> tuple[list[Finding], Skil
     lenient = (
         [Finding("warning", None, f"{document.lenient}; {LENIENT}")] if document.lenient else []
     )
-    return [*lenient, *checked, *reference_findings(file, path)], document
+    folder = None if PurePath(path) == ROOT_SKILL else PurePath(path).parent.name
+    named = [
+        Finding("warning", None, f"{path.as_posix()}: {problem} ({SPEC_NAME})")
+        for problem in name_problems(document.name, folder)
+    ]
+    return [*lenient, *checked, *named, *reference_findings(file, path, deleted)], document
 
 
 def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:
@@ -442,10 +463,15 @@ def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> T
     return found[0] if len(found) == 1 else None
 
 
-def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
+def reference_findings(
+    skill_file: Path, shown: PurePath, deleted: Collection[str] = ()
+) -> list[Finding]:
     """Every file a SKILL.md body refers to that its skill folder lacks (the routing
-    layer: a table of references to files that are not there), at its line in the file."""
+    layer: a table of references to files that are not there), at its line in the file;
+    and each file of its folder deleted since the last commit that the body still names,
+    even in prose ("read FORMS.md"; `deleted`: repo-relative paths)."""
     from activation.inputs.references import missing_reference_lines
+    from activation.inputs.words import named_lines
 
     if not skill_file.is_file():
         return []
@@ -454,7 +480,21 @@ def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
     body = split_document(text, str(folder)).body
     before = len(text.splitlines()) - len(body.splitlines())
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
-    return [
+    missing = missing_reference_lines(body, present)
+    said = {found.path.lower() for found in missing}
+    prefix = "" if shown.parent == PurePath() else f"{shown.parent.as_posix()}/"
+    gone = [path.removeprefix(prefix) for path in deleted if path.startswith(prefix)]
+    named = named_lines(body, [path for path in gone if path.lower() not in said])
+    deleted_found = [
+        Finding(
+            "error",
+            None,
+            f"{shown.as_posix()}:{before + line} names {name}, which was deleted since the "
+            "last commit: the agent will not find it",
+        )
+        for name, line in named
+    ]
+    return deleted_found + [
         Finding(
             "error",
             None,
@@ -466,7 +506,7 @@ def reference_findings(skill_file: Path, shown: PurePath) -> list[Finding]:
                 else "which its skill lacks"
             ),
         )
-        for found in missing_reference_lines(body, present)
+        for found in missing
     ]
 
 

@@ -11,8 +11,9 @@ git_tree.py (a ref) or the command (the working tree).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import PurePath, PurePosixPath
 from typing import Literal
 
@@ -53,12 +54,13 @@ ROOT_SKILL_FOLDERS = ("references", "scripts", "assets", "agents")
 layout's), whose files are its body."""
 
 
-def in_skill_roots(path: str) -> bool:
+def in_skill_roots(path: str, also: Sequence[str] = ()) -> bool:
     """Whether a repo path lies where skills are looked for: under `plugins/`, a root
     skills folder, or a `.claude/skills`/`.agents/skills` folder anywhere; or names them
     (the root's plugin manifest or marketplace file); or is a root skill's SKILL.md or
-    file of its folders."""
-    roots = (PLUGINS_DIR, *SKILL_FOLDERS, *ROOT_SKILL_FOLDERS)
+    file of its folders; or lies in one of the folders `also` (those a marketplace names:
+    `tree_filter`)."""
+    roots = (PLUGINS_DIR, *SKILL_FOLDERS, *ROOT_SKILL_FOLDERS, *also)
     if path in (MANIFEST.as_posix(), MARKETPLACE.as_posix(), ROOT_SKILL.as_posix()):
         return True  # a plugin at the root, or a marketplace: they name the skills below
     if any(path.startswith(f"{root}/") for root in roots):
@@ -144,6 +146,46 @@ def _served(tree: Tree) -> list[MarketplacePlugin]:
     return marketplace_plugins(data, served)
 
 
+def marketplace_of(data: bytes | None) -> list[MarketplacePlugin]:
+    """The plugins a marketplace file's bytes serve (none without the file)."""
+    return [] if data is None else _served({MARKETPLACE.as_posix(): data})
+
+
+def tree_filter(served: Sequence[MarketplacePlugin]) -> Callable[[str], bool]:
+    """Which repo paths a version of the skill sets is read from: `in_skill_roots`, and
+    the folders the marketplace's plugins load skills from wherever they lie (a plugin
+    at `./dbt`), and those a refused entry names (so their changes can be said)."""
+    folders = {
+        folder.as_posix()
+        for plugin in served
+        for folder in (*plugin.folders, *plugin.unloaded)
+        if folder != PurePath()
+    }
+    return partial(in_skill_roots, also=tuple(sorted(folders)))
+
+
+def unloaded_lines(base: Tree, head: Tree) -> list[str]:
+    """A line for each folder a refused marketplace entry names whose files changed: no
+    agent loads those skills from here, so the change is said, never passed over."""
+    lines = []
+    for plugin in _served(head) or _served(base):
+        for folder in plugin.unloaded:
+            prefix = f"{folder.as_posix()}/"
+            files = sorted(
+                path
+                for path in set(base) | set(head)
+                if path.startswith(prefix) and base.get(path) != head.get(path)
+            )
+            if files:
+                more = f" and {len(files) - 3} more" if len(files) > 3 else ""
+                lines.append(
+                    f"{', '.join(files[:3])}{more} changed, but no agent loads that skill "
+                    f"from here: {MARKETPLACE.as_posix()} names it for the plugin "
+                    f"{plugin.name}, but {plugin.refused}: not tested"
+                )
+    return lines
+
+
 def _plugin_name(tree: Tree, skill_path: PurePosixPath) -> str | None:
     """The skill's plugin name as load.find_set finds it, from the tree's marketplace file
     and manifests (None: a skills folder, whose ids are bare names)."""
@@ -180,9 +222,10 @@ def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
     load.find_skill_files finds them)."""
     found = {}
     served = _served(tree)
+    keep = tree_filter(served)
     for path in sorted(tree):
         pure = PurePosixPath(path)
-        if pure.name != SKILL_FILE_NAME or not in_skill_roots(path):
+        if pure.name != SKILL_FILE_NAME or not keep(path):
             continue
         if pure == ROOT_SKILL:
             found[path] = _root_place(tree, folder)

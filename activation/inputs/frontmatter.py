@@ -142,3 +142,28 @@ def with_description(text: str, description: str, source: str) -> str:
     frontmatter = {**document.frontmatter, "description": description}
     dumped = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=10_000)
     return f"---\n{dumped}---\n{document.body}"
+
+
+NAME_LIMIT = 64
+_SPEC_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+SPEC_NAME = (
+    "the Agent Skills specification's rule: lowercase letters, digits and single hyphens, "
+    f"not at either end, at most {NAME_LIMIT} characters, the same as the skill's folder"
+)
+
+
+def name_problems(name: str | None, folder: str | None) -> list[str]:
+    """What is wrong with a SKILL.md's `name` by the Agent Skills specification (agents
+    that check it refuse or rename the skill; a validator such as `skills-ref validate`
+    fails): not of lowercase letters, digits and single hyphens, over 64 characters, or
+    not its folder's name (`folder`: None for a root skill, whose folder is the checkout)."""
+    if name is None:
+        return []
+    problems = []
+    if len(name) > NAME_LIMIT:
+        problems.append(f"the name is {len(name)} characters, over {NAME_LIMIT}")
+    if _SPEC_NAME.fullmatch(name) is None:
+        problems.append(f"the name {name!r} is not lowercase letters, digits and single hyphens")
+    elif folder is not None and name != folder:
+        problems.append(f"the name {name!r} is not its folder's name {folder!r}")
+    return problems

@@ -293,3 +293,34 @@ def working_paths(repo_dir: Path) -> list[str]:
     return sorted(
         path.relative_to(below).as_posix() for path in found if path.is_relative_to(below)
     )
+
+
+def deleted_paths(repo_dir: Path) -> list[str]:
+    """The files of the last commit that the working tree no longer has (deleted, staged
+    or not), relative to `repo_dir`: a SKILL.md that still names one names a file the
+    agent will not find. None outside a repository or before the first commit."""
+    try:
+        repo, below = _repo_below(repo_dir, "")
+    except InputError:
+        return []
+    try:
+        listed = repo.git.diff("--name-only", "--diff-filter=D", "-z", "HEAD", "--", ".")
+    except git.GitCommandError:
+        return []
+    finally:
+        repo.close()
+    found = [PurePosixPath(path) for path in listed.split("\0") if path]
+    return sorted(
+        path.relative_to(below).as_posix() for path in found if path.is_relative_to(below)
+    )
+
+
+def skill_files_at(repo_dir: Path, spec: str, ref: str) -> dict[str, bytes]:
+    """The files of the repo's skill sets at the commit `ref` (`changes.tree_filter`:
+    where skills are looked for, and the folders the marketplace file there names)."""
+    from activation.inputs.changes import marketplace_of, tree_filter
+    from activation.inputs.target import MARKETPLACE
+
+    served = MARKETPLACE.as_posix()
+    found = files_at(repo_dir, spec, ref, lambda path: path == served)
+    return files_at(repo_dir, spec, ref, tree_filter(marketplace_of(found.get(served))))

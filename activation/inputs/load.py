@@ -212,10 +212,14 @@ def _json_lines(text: str, path: Path) -> list[object]:
 def folder_skill(path: Path) -> str | None:
     """The skill whose folder holds the file, directly or in a folder of its own
     (`<skill>/evals/<file>`): a folder with a SKILL.md, named as it is on disk even when
-    the path is relative (`evals/x.json` read in the skill's folder)."""
+    the path is relative (`evals/x.json` read in the skill's folder); a repo's root skill
+    by its frontmatter `name`, as the run names it (the checkout's folder means nothing)."""
     for folder in (path.parent, path.parent.parent):
         if (folder / SKILL_FILE_NAME).is_file():
-            return folder.resolve().name or None
+            whole = folder.resolve()
+            if (whole / ".git").exists():
+                return skill_name(whole, Path(SKILL_FILE_NAME))
+            return whole.name or None
     return None
 
 

@@ -15,6 +15,7 @@ tested" rather than a suite that cannot be read.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,14 +29,15 @@ from activation.inputs.changes import (
     EVALS_FOLDER,
     SkillPlace,
     Tree,
-    in_skill_roots,
     is_cases_file,
+    marketplace_of,
     may_hold_cases,
     skills_in,
+    tree_filter,
 )
 from activation.inputs.formats import PROMPT_TEXT, prompt_text
 from activation.inputs.suite import LOOKED
-from activation.inputs.target import SKILL_FILE_NAME
+from activation.inputs.target import MARKETPLACE, SKILL_FILE_NAME
 
 TESTS_FOLDER = "tests"
 WAZA = (
@@ -52,11 +54,16 @@ class Foreign:
     folder: str
     files: tuple[str, ...]
     reason: str
+    partial: bool = False
+    """Whether other files of the folder are read (a trigger file, a skill's suite in it):
+    then only the unread files are named, never the whole folder."""
 
     @property
     def line(self) -> str:
         more = len(self.files) - 4
         shown = ", ".join(self.files[:4]) + (f" and {more} more" if more > 0 else "")
+        if self.partial:
+            return f"in {self.folder}/, {shown}: {self.reason}: not read"
         return f"{self.folder}/ holds {self.reason} ({shown}): not read"
 
 
@@ -120,10 +127,12 @@ def working_tree(repo: Path) -> Tree:
     and untracked but not ignored)."""
     from activation.inputs.git_tree import working_paths
 
+    served = repo / MARKETPLACE
+    keep = tree_filter(marketplace_of(served.read_bytes() if served.is_file() else None))
     tree = {}
     for path in working_paths(repo):
         file = repo / path
-        if in_skill_roots(path) and file.is_file() and not file.is_symlink():
+        if keep(path) and file.is_file() and not file.is_symlink():
             tree[path] = file.read_bytes()
     return tree
 
@@ -162,12 +171,17 @@ def find_case_files(
     behavior: list[CasesFile] = []
     unread: list[str] = []
     skipped: list[str] = []
+    tables: dict[str, list[tuple[str, str]]] = {}
     for path in paths:
         if is_prompt_file(path, skill_folders):
             cases.append(CasesFile(path, prompt_text.skill_of(path, names)))
             continue
         named = is_cases_file(path)
         if not (named or _may_hold(path, skill_folders)) or not (repo / path).is_file():
+            continue
+        header = None if named else other_csv(repo / path)
+        if header is not None:
+            tables.setdefault(PurePosixPath(path).parent.as_posix(), []).append((path, header))
             continue
         if named and lenient:
             cases.append(CasesFile(path, None))
@@ -184,20 +198,27 @@ def find_case_files(
             continue
         cases += [found_cases] if found_cases else []
         behavior += [found_evals] if found_evals else []
+    skipped += [_tables_line(folder, found) for folder, found in tables.items()]
     trigger = {file.path for file in cases}
     own = [place for folder in skill_folders for place in eval_places(folder)]
     suites, foreign = set(), []
+    read = trigger | {file.path for file in behavior}
+    said = trigger | {path for found in tables.values() for path, _header in found}
     for place in [*own, EVALS_FOLDER]:
-        files = [p for p in paths if p.startswith(f"{place}/") and p not in trigger]
+        files = [p for p in paths if p.startswith(f"{place}/") and p not in said]
         if place == EVALS_FOLDER:  # the root's, less the skills' own folders in it
             files = [p for p in files if not any(p.startswith(f"{o}/") for o in own)]
         if not files:
             continue
         if _reads(place, files):
             suites.add(place)
-        else:
-            foreign.append(Foreign(place, tuple(p.removeprefix(f"{place}/") for p in files),
-                                   WAZA if _is_waza(repo, place, files) else FOREIGN))  # fmt: skip
+            continue
+        shown = tuple(p.removeprefix(f"{place}/") for p in files)
+        if _is_waza(repo, place, files):
+            foreign.append(Foreign(place, shown, WAZA))
+            continue
+        partial = any(p.startswith(f"{place}/") for p in (*read, *suites))
+        foreign.append(Foreign(place, shown, FOREIGN, partial))
     return RepoCases(
         tuple(cases),
         tuple(behavior),
@@ -206,6 +227,37 @@ def find_case_files(
         tuple(unread),
         tuple(skipped),
     )
+
+
+def other_csv(file: Path) -> str | None:
+    """A CSV file's header, when it is not the CSV trigger format's (a table of data or
+    results beside the cases): such a file is said, never passed over in silence."""
+    import csv
+
+    from activation.inputs.load import CSV_HEADER
+
+    if file.suffix.lower() != ".csv":
+        return None
+    try:
+        with file.open(encoding="utf-8-sig", newline="") as handle:
+            header = tuple(name.strip() for name in next(csv.reader(handle), []))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None  # reading it as cases says what is wrong
+    return None if set(CSV_HEADER) <= set(header) else ",".join(header) or "none"
+
+
+def _tables_line(folder: str, found: Sequence[tuple[str, str]]) -> str:
+    """The CSV files of one folder that are not cases, in one line (a folder of fixtures
+    is one line, not one a file)."""
+    from activation.inputs.load import CSV_HEADER
+
+    wanted = f"is not the CSV case format's ({','.join(CSV_HEADER)})"
+    if len(found) == 1:
+        path, header = found[0]
+        return f"{path}: a CSV file whose header ({header}) {wanted}"
+    names = ", ".join(PurePosixPath(path).name for path, _header in found[:4])
+    more = f" and {len(found) - 4} more" if len(found) > 4 else ""
+    return f"{folder}/: {len(found)} CSV files ({names}{more}) whose header {wanted}"
 
 
 def eval_places(skill_folder: str) -> tuple[str, str]:
@@ -304,8 +356,17 @@ def _cases_in(folder: Path) -> list[str]:
     from activation.inputs.load import read_document
 
     found = []
-    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    scenarios = {file.parent for file in files if file.name.lower() == prompt_text.PROMPT_FILE}
+    for file in files:
         relative = file.relative_to(folder).as_posix()
+        text = file.suffix.lower() == prompt_text.SUFFIX
+        if (
+            text
+            and file.name.lower() != prompt_text.PROMPT_FILE
+            and (any(place in file.parents for place in scenarios))
+        ):
+            continue  # a case folder's other text (its context/), not a prompt
         if file.suffix.lower() == prompt_text.SUFFIX or is_cases_file(relative):
             found.append(relative)
         elif file.suffix.lower() in CASE_SUFFIXES:
@@ -327,6 +388,42 @@ def read_source(path: Path, format: str | None = None) -> CaseFile:
         skill = prompt_text.skill_of(path.resolve().as_posix(), known_skills(path))
         return prompt_text.read(str(path), read_text(path, "prompt file"), skill)
     return read_cases(path, format)
+
+
+_NAMES_SKILLS = re.compile(r'^[\s-]*"?skills"?\s*:', re.MULTILINE)
+
+
+def skill_set_files(files: Sequence[Path]) -> list[str]:
+    """The files beside the prompt files among `files` that name skills for them (dbt Labs'
+    scenarios keep a `skill-sets.yaml` beside each `prompt.txt`), in no format this tool
+    reads: a run or an import says so, rather than guess which skill a prompt is about."""
+    found: dict[Path, None] = {}
+    for path in files:
+        if path.suffix.lower() != prompt_text.SUFFIX:
+            continue
+        for sibling in sorted(path.parent.iterdir()):
+            if sibling.suffix.lower() in (".yaml", ".yml", ".json") and sibling.is_file():
+                try:
+                    text = sibling.read_text(encoding="utf-8-sig")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if _NAMES_SKILLS.search(text):
+                    found[sibling] = None
+    return [str(path) for path in found]
+
+
+def skill_sets_line(files: Sequence[Path]) -> list[str]:
+    """`skill_set_files` in one warning line (none when there are none)."""
+    found = skill_set_files(files)
+    if not found:
+        return []
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return [
+        f"{', '.join(found[:3])}{more}: name{'s' if len(found) == 1 else ''} skills for the "
+        "prompt files beside them, in a format this tool does not read: not read; those "
+        "cases are about the skill a run measures (--skill-path), or write 'expect' in the "
+        "imported file"
+    ]
 
 
 def read_given(given: Sequence[Path], cwd: Path, format: str | None = None) -> CaseFile:

@@ -184,10 +184,18 @@ class MarketplacePlugin:
     """Whether the plugin's own `skills/` folder is loaded too: always, unless the entry
     serves the repo's root and names its skills (anthropics/skills' `"source": "./"`,
     `"strict": false`), when only the named ones are."""
+    refused: str | None = None
+    """Why Claude Code cannot parse the entry, if so: it keeps the plugin as unsupported
+    (it cannot be installed), so none of its skills load."""
+    unloaded: tuple[PurePath, ...] = ()
+    """The folders a refused entry names for its skills (repo-relative): skills that
+    look served and are not, said where they change."""
 
     @property
     def folders(self) -> tuple[PurePath, ...]:
         """The folders holding its skills' folders, or a skill folder itself."""
+        if self.refused is not None:
+            return ()
         return (*self.declared, *((self.root / "skills",) if self.default else ()))
 
     def holds(self, skill_path: PurePath) -> bool:
@@ -220,12 +228,51 @@ def marketplace_plugins(data: object, source: str = str(MARKETPLACE)) -> list[Ma
         if root is None:
             continue
         listed = [named] if isinstance(named, str) else named if isinstance(named, list) else []
+        refused = _refused_skills(listed)
+        if refused is not None:
+            where = [_inside(root, path) for path in map(_item_path, listed) if path]
+            unloaded = tuple(path for path in where if path not in (None, root))
+            found.append(MarketplacePlugin(name, root, (), False, refused, unloaded))
+            continue
         declared = [_inside(root, path) for path in listed if isinstance(path, str)]
         own = (root, root / "skills")
         kept = tuple(path for path in declared if path is not None and path not in own)
         default = not listed or root != PurePath() or any(path in own for path in declared)
         found.append(MarketplacePlugin(name, root, kept, default))
     return found
+
+
+def _refused_skills(listed: Sequence[object]) -> str | None:
+    """Why Claude Code refuses an entry's `skills` (a path or a list of paths, in its
+    marketplace schema), if it does: an item that is not a path, such as an object
+    `{name, path}`. It then keeps the entry as an unsupported plugin ("Stubbing
+    unparseable marketplace plugin entry"), which cannot be installed."""
+    for number, item in enumerate(listed, 1):
+        if not isinstance(item, str):
+            shape = f"an object ({', '.join(item)})" if isinstance(item, dict) else "not a path"
+            return (
+                f"its 'skills' item {number} is {shape}, and Claude Code reads only paths "
+                '("./my-skill") there: it keeps the plugin as unsupported, which cannot be '
+                "installed, so none of its skills load"
+            )
+    return None
+
+
+def _item_path(item: object) -> str:
+    """The folder a `skills` item names: a path, or an object's `path` ('' for none)."""
+    if isinstance(item, str):
+        return item
+    path = item.get("path") if isinstance(item, dict) else None
+    return path if isinstance(path, str) else ""
+
+
+def refused_plugins(plugins: Sequence[MarketplacePlugin]) -> list[str]:
+    """Each plugin of a marketplace that Claude Code cannot parse, in one line."""
+    return [
+        f"{MARKETPLACE.as_posix()}: the plugin {plugin.name}: {plugin.refused}"
+        for plugin in plugins
+        if plugin.refused is not None
+    ]
 
 
 def marketplace_plugin(

@@ -5,6 +5,7 @@ vocabulary of skill descriptions (use, app, add, fix, user, ...)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'+#_-][a-z0-9]+)*")
@@ -68,3 +69,16 @@ def content_words(description: str) -> frozenset[str]:
     """The description's words that a paraphrasing prompt would not share by accident.
     Cached: the mock model compares every prompt with every description on the menu."""
     return frozenset(word for word in words(description) if is_content(word))
+
+
+def named_lines(text: str, paths: Sequence[str]) -> list[tuple[str, int]]:
+    """Each path of `paths` that `text` names, in any case and anywhere (prose, a code
+    span, a link), as written there with the 1-based line of its first mention; a path in
+    a folder is named by its whole path or, at the top, by its name."""
+    found = []
+    for path in paths:
+        mention = re.compile(rf"(?<![\w./-]){re.escape(path)}(?![\w/-]|\.\w)", re.IGNORECASE)
+        match = mention.search(text)
+        if match is not None:
+            found.append((match.group(), text.count("\n", 0, match.start()) + 1))
+    return sorted(found, key=lambda item: item[1])

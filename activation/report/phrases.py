@@ -17,7 +17,7 @@ from activation.report.model import Report
 from activation.trials.agents import agent_named, known
 from activation.verdicts.figures import Count, Interval
 
-NO_RATE = "n/a (no case to count: ERROR cases are left out)"
+NO_RATE = "n/a (no case to count)"
 
 
 def cut(text: str, width: int) -> str:

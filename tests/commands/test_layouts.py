@@ -280,19 +280,26 @@ def test_lint_names_a_sibling_with_no_description(
     assert "error    -        skills/invoices/SKILL.md: the frontmatter has no 'description'" in out
 
 
-@pytest.mark.parametrize("layout", [LAYOUTS["marketplace-nested"]], ids=["marketplace-nested"])
+@pytest.mark.parametrize(
+    "layout",
+    [LAYOUTS["marketplace-nested"], LAYOUTS["marketplace-folder"]],
+    ids=["marketplace-nested", "marketplace-folder"],
+)
 def test_a_marketplaces_plugins_in_any_folder_are_found_with_no_flag(
     layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The reported bug (dbt Labs' skills): plugins served from `./skills/<plugin>` were
-    never linted, shown or seen as changed, and `changed` said "no skill changed"."""
+    """The reported bugs (dbt Labs' skills): plugins served from `./skills/<plugin>` were
+    never linted, shown or seen as changed, and `changed` said "no skill changed"; served
+    from `./<plugin>` at the root, `changed` still said so."""
+    folders = {"marketplace-nested": "skills/", "marketplace-folder": ""}[layout.name]
     assert main(["lint"]) == 0
     out = capsys.readouterr().out
-    assert "lint: checked 3 skills in skills/billing/skills/, skills/manuals/skills/ (" in out
+    checked = f"{folders}billing/skills/, {folders}manuals/skills/"
+    assert f"lint: checked 3 skills in {checked} (" in out
     assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
     out = capsys.readouterr().out
-    assert "plugin billing (skills/billing/skills/)" in out
-    assert "plugin manuals (skills/manuals/skills/)" in out
+    assert f"plugin billing ({folders}billing/skills/)" in out
+    assert f"plugin manuals ({folders}manuals/skills/)" in out
     for id in ("billing:refunds", "billing:invoices", "manuals:notes"):
         assert f"  {id}: listed whole" in out
     assert main(["changed", "--base", "git:HEAD", "--dry-run"]) == 0

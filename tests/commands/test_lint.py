@@ -485,6 +485,52 @@ def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
     ]
 
 
+def test_a_deleted_file_named_only_in_prose_is_an_error_at_its_line(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """anthropics/skills' pdf skill says "read FORMS.md" in prose, no link: deleting
+    forms.md drew no line. A file of the skill deleted since the last commit that the body
+    still names is caught; a workspace file named in prose (IDENTITY.md) is not."""
+    atlas = shelf.root / "skills/atlas/SKILL.md"
+    (shelf.root / "skills/atlas/forms.md").write_text("Fields.\n")
+    atlas.write_text(atlas.read_text() + "Read IDENTITY.md first.\nTo fill a form, see FORMS.md.\n")
+    made = git.Repo(shelf.root)
+    made.git.add(all=True)
+    made.index.commit("forms")
+    made.close()
+    (shelf.root / "skills/atlas/forms.md").unlink()
+    code, out, err = run([], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "error    -  skills/atlas/SKILL.md:10 names FORMS.md, which was deleted since the last "
+        "commit: the agent will not find it",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def test_a_name_outside_the_agent_skills_rule_is_a_warning(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`name: Not_Valid Name` drew no line; nor did a name that is not its folder's."""
+    atlas = shelf.root / "skills/atlas/SKILL.md"
+    atlas.write_text(atlas.read_text().replace("name: atlas", "name: Not_Valid Name"))
+    bestiary = shelf.root / "skills/bestiary/SKILL.md"
+    bestiary.write_text(bestiary.read_text().replace("name: bestiary", "name: monsters"))
+    code, out, err = run([], capsys)
+    assert (code, err) == (0, "")
+    rule = (
+        "(the Agent Skills specification's rule: lowercase letters, digits and single "
+        "hyphens, not at either end, at most 64 characters, the same as the skill's folder)"
+    )
+    assert out.splitlines() == [
+        "warning  -  skills/atlas/SKILL.md: the name 'Not_Valid Name' is not lowercase "
+        f"letters, digits and single hyphens {rule}",
+        "warning  -  skills/bestiary/SKILL.md: the name 'monsters' is not its folder's name "
+        f"'bestiary' {rule}",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 0 errors, 2 warnings",
+    ]
+
+
 def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_named(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -528,8 +574,10 @@ def test_a_root_skills_evals_are_counted_once_each(
     code, out, err = run(["--behavior", "evals/evals.json", "--skill-path", "SKILL.md"], capsys)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    manual = [line.split()[1] for line in lines if line.startswith("warning  loop-")]
+    manual = [line.split()[1] for line in lines if "expectations only" in line]
     assert manual == ["loop-1", "loop-2"]
+    named = [line.split()[1] for line in lines if "evals/trigger-eval.json: no" in line]
+    assert named == ["loop-trigger-eval-1"]  # named by the SKILL.md's name, not the checkout
     assert len(lines) == len(set(lines))  # each warning once
     assert not any("'name'" in line for line in lines)
     assert lines[-1].startswith(

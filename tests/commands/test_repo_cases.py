@@ -531,3 +531,192 @@ def test_import_reads_a_folder_of_prompt_files_and_names_the_unnamed(
         ("please-use-brainstorming", "brainstorming", None),
         ("use-systematic-debugging", "systematic-debugging", None),
     ]
+
+
+def test_import_of_waza_files_names_waza_and_why(
+    waza: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """waza's eval.yaml and a task of it are not cases: the line says whose files they are
+    and why this tool does not read them (not the nearest of this tool's formats)."""
+    why = (
+        "not a cases file: waza's tasks grade the text of the agent's reply, and this tool "
+        "measures whether the agent loads the skill (trigger cases) and grades the files it "
+        "leaves; write the prompts as trigger cases (docs/formats.md)"
+    )
+    for path, what in (
+        ("skills/deploy/evals/eval.yaml", "waza's eval suite (an eval.yaml that lists tasks)"),
+        (
+            "skills/deploy/evals/tasks/basic.yaml",
+            "a waza task (a prompt under 'inputs', checks of the reply under 'expected')",
+        ),
+    ):
+        code, _out, err = run(["import", path, "--out", "x.json"], capsys)
+        assert (code, err) == (2, f"activation import: error: {path}: {what}, {why}\n")
+
+
+SCENARIOS = {
+    "skills/run/SKILL.md": skill("run", "Use when running the project's commands."),
+    "evals/scenarios/job-failure/prompt.txt": "My nightly job failed, find out why\n",
+    "evals/scenarios/job-failure/skill-sets.yaml": "sets:\n  - name: run\n    skills: [run]\n",
+    "evals/scenarios/job-failure/context/log.txt": "ERROR at step 3\n",
+    "evals/scenarios/docs-lookup/prompt.txt": "What does the retry flag do?\n",
+    "evals/scenarios/docs-lookup/scenario.md": "# Docs lookup\n",
+}
+
+
+def test_import_of_case_folders_names_each_case_by_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One folder a case, each with a `prompt.txt` (dbt Labs' scenarios): the ids were all
+    "prompt" (exit 2); the folder names the case, a folder's other text (its context) is
+    not a prompt, and a file beside a prompt that names skills is said to be unread."""
+    root = commit(tmp_path / "scenarios", SCENARIOS)
+    monkeypatch.chdir(root)
+    code, _out, err = run(["import", "evals/scenarios", "--out", "cases.json"], capsys)
+    assert code == 0
+    assert err.splitlines() == [
+        "wrote 2 case(s) from 2 file(s) (prompt-text) to cases.json",
+        "warning: 2 cases have no 'why': their ground truth cannot be reviewed",
+        "warning: evals/scenarios/job-failure/skill-sets.yaml: names skills for the prompt "
+        "files beside them, in a format this tool does not read: not read; those cases are "
+        "about the skill a run measures (--skill-path), or write 'expect' in the imported file",
+    ]
+    written = orjson.loads((root / "cases.json").read_bytes())["cases"]
+    assert [(case["id"], case["prompt"]) for case in written] == [
+        ("docs-lookup", "What does the retry flag do?"),
+        ("job-failure", "My nightly job failed, find out why"),
+    ]
+
+
+def test_import_names_a_root_skills_cases_by_its_name_not_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skill-creator's one-skill layout, checked out in a folder named otherwise: the
+    imported file was written for the checkout's folder (`checkout`), which the run then
+    warned was not the skill."""
+    trigger = [{"query": "tidy my utility classes", "should_trigger": True}]
+    root = commit(
+        tmp_path / "checkout",
+        {
+            "SKILL.md": skill("tailwind", "Use when writing Tailwind classes."),
+            "evals/trigger-eval.json": orjson.dumps(trigger).decode(),
+        },
+    )
+    monkeypatch.chdir(root)
+    assert run(["import", "evals/trigger-eval.json", "--out", "cases.json"], capsys)[0] == 0
+    written = orjson.loads((root / "cases.json").read_bytes())
+    assert written["skill"] == "tailwind"
+    assert [case["id"] for case in written["cases"]] == ["tailwind-trigger-eval-1"]
+
+
+def test_csv_files_of_another_header_are_named_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV table beside the cases (results, fixtures) was passed over without a word; a
+    folder of them is one line."""
+    prompts = "id,should_trigger,prompt\nd-1,true,Deploy my app now\nd-2,false,Write a haiku\n"
+    root = commit(
+        tmp_path / "tables",
+        {
+            "skills/deploy/SKILL.md": DEPLOY,
+            "evals/deploy/prompts.csv": prompts,
+            "evals/deploy/results.csv": "case,score\nd-1,1\n",
+            "evals/deploy/fixtures/a.csv": "city,population\nRome,2\n",
+            "evals/deploy/fixtures/b.csv": "x,y\n1,2\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    (root / "skills/deploy/SKILL.md").write_text(DEPLOY.replace("one command", "a command"))
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, _out, err = run(argv, capsys)
+    assert code == 0
+    assert err.splitlines()[1:4] == [
+        "  found evals/deploy/prompts.csv: deploy",
+        "  not read: evals/deploy/fixtures/: 2 CSV files (a.csv, b.csv) whose header is not "
+        "the CSV case format's (id,should_trigger,prompt)",
+        "  not read: evals/deploy/results.csv: a CSV file whose header (case,score) is not the "
+        "CSV case format's (id,should_trigger,prompt)",
+    ]
+
+
+def test_a_partly_read_evals_folder_names_only_its_unread_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evals/ holding a skill's read suite and a template of another tool: the line said
+    "evals/ holds no format this tool reads" although a file in it was read."""
+    evals = {"skill_name": "deploy", "evals": [{"id": 1, "prompt": "Deploy it", "files": []}]}
+    root = commit(
+        tmp_path / "partly",
+        {
+            "skills/deploy/SKILL.md": DEPLOY,
+            "evals/deploy/evals.json": orjson.dumps(evals).decode(),
+            "evals/README.md": "# Evals\n",
+            "evals/_template/checks.md": "- a check\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    code, out, _err = run(["lint"], capsys)
+    assert code == 0
+    assert (
+        "  in evals/, README.md, _template/checks.md: no format this tool reads (behavior "
+        "cases are *.json case files or PROMPT.md folders): not read\n"
+    ) in out
+    assert "evals/ holds" not in out
+
+
+def test_a_marketplace_entry_claude_code_cannot_parse_is_said_by_lint_and_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """heygen-com/heygen-stack: a root skill, and a marketplace whose plugin lists its
+    skills as `{name, path}` objects, which Claude Code's schema refuses. lint said nothing
+    of it, and an edit to such a skill gave "no skill changed" without a word."""
+    market = {
+        "name": "studio",
+        "plugins": [{"name": "studio", "source": "./", "skills": [{"name": "cam", "path": "cam"}]}],
+    }
+    root = commit(
+        tmp_path / "studio",
+        {
+            "SKILL.md": skill("studio", "Use when making studio videos."),
+            ".claude-plugin/marketplace.json": orjson.dumps(market).decode(),
+            "cam/SKILL.md": skill("cam", "Use when setting up the camera."),
+        },
+    )
+    monkeypatch.chdir(root)
+    why = (
+        "its 'skills' item 1 is an object (name, path), and Claude Code reads only paths "
+        '("./my-skill") there: it keeps the plugin as unsupported, which cannot be '
+        "installed, so none of its skills load"
+    )
+    code, out, _err = run(["lint"], capsys)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"error    -  .claude-plugin/marketplace.json: the plugin studio: {why}"
+    )
+    (root / "cam/SKILL.md").write_text(skill("cam", "Use when framing a shot."))
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, _out, err = run(argv, capsys)
+    assert code == 0
+    assert err.splitlines()[0] == (
+        "warning: cam/SKILL.md changed, but no agent loads that skill from here: "
+        ".claude-plugin/marketplace.json names it for the plugin studio, but "
+        f"{why}: not tested"
+    )
+
+
+def test_a_suite_of_positives_only_says_no_case_to_count_without_blaming_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """dbt Labs' one positive, nothing errored: the line read "n/a (no case to count: ERROR
+    cases are left out)", as if a case had errored."""
+    trigger = [{"query": "deploy my app to the cloud", "should_trigger": True}]
+    root = commit(
+        tmp_path / "positives",
+        {"SKILL.md": DEPLOY, "evals/trigger-eval.json": orjson.dumps(trigger).decode()},
+    )
+    monkeypatch.chdir(root)
+    argv = ["--model", "mock", "--skill-path", "SKILL.md", "--cases", "evals/trigger-eval.json"]
+    code, out, _err = run([*argv, "--cache-dir", str(tmp_path / "cache")], capsys)
+    assert code == 0
+    assert out.count("          false positives n/a (no case to count)\n") == 2
+    assert "ERROR cases are left out" not in out

@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 
 from activation._config import DESCRIPTION_LIMIT
 from activation._errors import InputError
-from activation.inputs.frontmatter import quoted_as_claude_code, read_description, split_document
+from activation.inputs.frontmatter import (
+    name_problems,
+    quoted_as_claude_code,
+    read_description,
+    split_document,
+)
 
 
 def skill(*frontmatter: str, body: str = "# Body\n", newline: str = "\n", bom: bool = False) -> str:
@@ -257,3 +262,27 @@ def test_safe_dumped_description_reads_back(
     text = "---\n" + frontmatter + "---\n# Body\n"
     text = ("\ufeff" if bom else "") + text.replace("\n", newline)
     assert read_description(text, "S") == description.strip()
+
+
+RULE = "is not lowercase letters, digits and single hyphens"
+
+
+@pytest.mark.parametrize(
+    ("name", "folder", "problems"),
+    [
+        ("pdf-forms", "pdf-forms", []),
+        ("pdf2", None, []),
+        (None, "x", []),
+        ("Not_Valid Name", "d", [f"the name 'Not_Valid Name' {RULE}"]),
+        ("-lead", "-lead", [f"the name '-lead' {RULE}"]),
+        ("two--dashes", "two--dashes", [f"the name 'two--dashes' {RULE}"]),
+        ("trail-", "trail-", [f"the name 'trail-' {RULE}"]),
+        ("pdf", "pdf-tools", ["the name 'pdf' is not its folder's name 'pdf-tools'"]),
+        ("a" * 65, "a" * 65, ["the name is 65 characters, over 64"]),
+        ("a" * 64, "a" * 64, []),
+    ],
+)
+def test_a_name_is_checked_by_the_agent_skills_rule(
+    name: str | None, folder: str | None, problems: list[str]
+) -> None:
+    assert name_problems(name, folder) == problems

@@ -19,6 +19,7 @@ from activation.inputs.target import (
     marketplace_plugins,
     plugin_name_from_manifest,
     plugin_root_candidates,
+    refused_plugins,
     set_root,
 )
 from tests.support.skill_repo import SkillRepos
@@ -511,6 +512,38 @@ def test_a_marketplace_plugin_holds_the_skills_its_entry_names() -> None:
     assert sub.holds(PurePath("plugins/sub/skills/a/SKILL.md"))
     assert marketplace_plugin(PurePath("skills/xlsx/SKILL.md"), [docs, sub]) is None
     assert marketplace_plugin(PurePath("skills/pdf/SKILL.md"), [docs, sub]) == docs
+
+
+def test_an_entry_whose_skills_are_objects_serves_none_as_claude_code_stubs_it() -> None:
+    """heygen-com/heygen-stack lists `skills: [{name, path}]`. Claude Code's marketplace
+    schema takes a path or a list of paths there; an entry that does not parse is kept as
+    an unsupported plugin that cannot be installed, so none of its skills load."""
+    heygen, plain = marketplace_plugins(
+        {"plugins": [{"name": "heygen", "source": "./",
+                      "skills": [{"name": "avatar", "path": "heygen-avatar"},
+                                 {"name": "video", "path": "./heygen-video"}, {"name": "x"}]},
+                     {"name": "plain", "source": "./plugins/plain"}]}
+    )  # fmt: skip
+    why = (
+        "its 'skills' item 1 is an object (name, path), and Claude Code reads only paths "
+        '("./my-skill") there: it keeps the plugin as unsupported, which cannot be '
+        "installed, so none of its skills load"
+    )
+    assert heygen == MarketplacePlugin(
+        "heygen", PurePath(), (), False, why, (PurePath("heygen-avatar"), PurePath("heygen-video"))
+    )
+    assert heygen.folders == ()
+    assert not heygen.holds(PurePath("heygen-avatar/SKILL.md"))
+    assert refused_plugins([heygen, plain]) == [
+        f".claude-plugin/marketplace.json: the plugin heygen: {why}"
+    ]
+    (mixed,) = marketplace_plugins(
+        {"plugins": [{"name": "m", "source": "./m", "skills": ["./a", 3]}]}
+    )
+    assert mixed.refused is not None and mixed.refused.startswith(
+        "its 'skills' item 2 is not a path"
+    )
+    assert mixed.folders == ()
 
 
 def test_a_marketplace_file_with_no_plugins_list_is_one_line() -> None:

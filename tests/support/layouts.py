@@ -75,16 +75,20 @@ MARKETPLACE = {
 }  # fmt: skip
 """Two plugins served from the repo's root, each naming its skills (anthropics/skills)."""
 
-NESTED_MARKETPLACE = {
-    "name": "shop-skills",
-    "owner": {"name": "Test"},
-    "plugins": [
-        {"name": "billing", "source": "./skills/billing"},
-        {"name": "manuals", "source": "./skills/manuals"},
-    ],
-}  # fmt: skip
+
+def _served_from(folder: str) -> dict[str, object]:
+    """A marketplace serving the plugins billing and manuals from `./<folder><plugin>`."""
+    plugins = [{"name": name, "source": f"./{folder}{name}"} for name in ("billing", "manuals")]
+    return {"name": "shop-skills", "owner": {"name": "Test"}, "plugins": plugins}
+
+
+NESTED_MARKETPLACE = _served_from("skills/")
 """Two plugins each in its own folder under `skills/` (dbt Labs' skills): each loads its
 own `skills/` folder."""
+
+FOLDER_MARKETPLACE = _served_from("")
+"""Two plugins each in a folder of its own at the repo's root, outside every folder where
+skills are looked for without a marketplace."""
 
 LAYOUTS = {
     layout.name: layout
@@ -103,6 +107,12 @@ LAYOUTS = {
                {".claude-plugin/marketplace.json": NESTED_MARKETPLACE,
                 **_plugin("skills/billing", "billing")},
                "skills/billing/skills/refunds/SKILL.md", "skills/billing"),
+        Layout("marketplace-folder",
+               {**_folder("billing/skills", "billing"),
+                "manuals/skills/notes/SKILL.md": "manuals:notes"},
+               {".claude-plugin/marketplace.json": FOLDER_MARKETPLACE,
+                **_plugin("billing", "billing")},
+               "billing/skills/refunds/SKILL.md", "billing"),
         Layout("skills", _folder("skills"), {}, "skills/refunds/SKILL.md", "skills"),
         Layout("claude-skills", _folder(".claude/skills"), {},
                ".claude/skills/refunds/SKILL.md", ".claude/skills"),
@@ -123,7 +133,7 @@ LAYOUTS = {
 }  # fmt: skip
 """Every layout, by name: a plugin at the root (obra/superpowers), plugins in `plugins/`, a
 marketplace naming its plugins' skills (anthropics/skills), a marketplace of plugins in
-folders under `skills/` (dbt Labs' skills), the three skills folders, and
+folders under `skills/` (dbt Labs' skills) or at the root, the three skills folders, and
 repos with several sets at once (a project's skills folders beside plugins in `plugins/` or
 at the root: they are sets of their own, never the plugin's)."""
 

@@ -45,6 +45,27 @@ _FITS: Mapping[str, Callable[[Document], Fit]] = {
 }
 
 
+WAZA_WHY = (
+    "not a cases file: waza's tasks grade the text of the agent's reply, and this tool "
+    "measures whether the agent loads the skill (trigger cases) and grades the files it "
+    "leaves; write the prompts as trigger cases (docs/formats.md)"
+)
+
+
+def waza_kind(data: object) -> str | None:
+    """What part of a waza suite (an eval tool whose `eval.yaml` lists tasks) the data is:
+    the suite's `eval.yaml`, or one of its tasks (a prompt under `inputs`, the reply's
+    checks under `expected`); None for anything else."""
+    if not isinstance(data, dict):
+        return None
+    if "tasks" in data and ({"graders", "config", "skill"} & data.keys()):
+        return "waza's eval suite (an eval.yaml that lists tasks)"
+    inputs = data.get("inputs")
+    if isinstance(inputs, dict) and "prompt" in inputs and "expected" in data:
+        return "a waza task (a prompt under 'inputs', checks of the reply under 'expected')"
+    return None
+
+
 def fits(document: Document) -> tuple[Fit, ...]:
     """How the document fits each format, in detection order."""
     return tuple(_FITS[name](document) for name in SHAPED)
@@ -69,6 +90,9 @@ def detect(document: Document, forced: str | None = None) -> str:
     fitting = next((fit for fit in found if fit.lacks is None), None)
     if fitting is not None:
         return fitting.format
+    foreign = waza_kind(document.data)
+    if foreign is not None:
+        raise InputError(f"{document.path}: {foreign}, {WAZA_WHY}")
     nearest = max(found, key=lambda fit: fit.score)
     raise InputError(
         f"{document.path}: matches no cases format; the nearest is {TITLES[nearest.format]} "

@@ -1,5 +1,6 @@
 """Plain-text prompts, one a file (obra/superpowers' `tests/explicit-skill-requests/prompts/`):
-the whole file is the prompt, its stem the case's id.
+the whole file is the prompt, its stem the case's id (a file named `prompt.txt`, one folder a
+case, takes its folder's name).
 
 Such a file has no field to name its skill, so its place does (`skill_of`): the nearest of
 its folders named like a skill (`tests/brainstorming/prompts/ask.txt`), else the skill its
@@ -20,6 +21,9 @@ from activation.inputs.formats import PROMPT_TEXT
 
 SUFFIX = ".txt"
 PROMPTS = "prompts"
+PROMPT_STEM = "prompt"
+PROMPT_FILE = f"{PROMPT_STEM}{SUFFIX}"
+"""One folder a case: the prompt file is named so, and the folder names the case."""
 NEGATIVE_FOLDERS = frozenset({"negative", "negatives", "should-not-trigger", "should_not_trigger"})
 
 
@@ -55,10 +59,19 @@ def is_negative(path: str) -> bool:
     return any(part.lower() in NEGATIVE_FOLDERS for part in PurePosixPath(path).parent.parts)
 
 
+def case_id(path: str) -> str:
+    """A prompt file's case id: its stem, or, for a file named only `prompt.txt` (one
+    folder a case: `scenarios/<case>/prompt.txt`), its folder's name."""
+    pure = PurePosixPath(path)
+    if pure.stem.lower() == PROMPT_STEM and pure.parent.name:
+        return pure.parent.name
+    return pure.stem
+
+
 def read(path: str, text: str, skill: str | None) -> CaseFile:
     """One prompt file's one case: about `skill` (None: the skill measured)."""
     prompt = text.strip()
-    stem = PurePosixPath(path).stem
+    stem = case_id(path)
     if not prompt:
         return collect((), (Problem(None, "the prompt file is empty"),), skill, PROMPT_TEXT)
     should = not is_negative(path)
