@@ -605,8 +605,8 @@ def test_a_suite_it_cannot_read_is_named_and_not_counted_as_checked(
     assert (
         f"warning  -  not read as behavior cases: {tmp_path}/evals/evals.json: case 'loop-1': "
         "each of "
-        "'assertions' must be text or an object with a 'description' (or 'text') and an "
-        "optional 'name'"
+        "'assertions' must be text or an object with a 'description' (or 'text' or 'check') "
+        "and an optional 'name'"
     ) in lines
     assert lines[-1].startswith(f"lint: checked SKILL.md {REPO_CHECKS} and 0 case files: ")
 
