@@ -95,11 +95,11 @@ def test_a_behavior_gate_is_the_request_behaviors_own_command_line_would_make() 
         ["--repo", "/work/repo", "--skill-path", "skills/pdf/SKILL.md", "--suite",
          "/work/repo/skills/pdf/evals", "--baseline", "git:main", "--agent", "codex", "--seed",
          "7", "--candidate", "git:HEAD", "--cache-dir", "/tmp/c", "--no-cache", "--cache-ttl",
-         "7200.0s", "--max-cost-usd", "1.5", "--fail-on", "weakened"]
+         "7200.0s", "--max-cost-usd", "1.5", "--fail-on", "weakened", "--trials", "9"]
     )  # fmt: skip
     built = behavior_request(args, repo, GATE)
     assert built == request_of(BehaviorRequest, vars(written))
-    assert (built.trials, built.show, built.cache_ttl) == (3, "auto", 7200.0)
+    assert (built.trials, built.max_trials, built.show, built.cache_ttl) == (9, 21, "auto", 7200.0)
 
 
 def test_an_activation_gate_is_the_main_runs_request_on_the_gates_skill_and_cases() -> None:

@@ -141,7 +141,7 @@ def test_assertions_as_named_objects_are_judged_by_their_description() -> None:
         (
             {"id": 4, "prompt": "p", "assertions": [{"name": "label only"}]},
             "case 'invoices-4': each of 'assertions' must be text or an object with a "
-            "'description' (or 'text') and an optional 'name'",
+            "'description' (or 'text' or 'check') and an optional 'name'",
         ),
         (
             {"id": 4, "prompt": "p", "files": ["evals/empty"]},
