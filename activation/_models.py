@@ -294,8 +294,6 @@ class RunInputs(Generic[CaseT]):
     working_text: str | None = None
     """The measured skill's working-tree SKILL.md (None when it has none): Stage B's copies
     start from it, so both stages list its name and body with each variant's fields."""
-    behavior_skipped: tuple[str, ...] = ()
-    """The files of Stage C's suite folder that hold no cases: named, then skipped."""
 
     def variant(self, name: Arm) -> Variant:
         """The skill set a variant's trials install; a control (`none`, `llm`) has none."""

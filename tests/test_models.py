@@ -1,10 +1,18 @@
-"""The meaning the shared records carry: a tally's majority, and how statuses gate a run."""
+"""The meaning the shared records carry: a tally's majority, how statuses gate a run, and each
+stage's cases behind one protocol (a behavior case's report entry, trials and identity)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
-from activation._models import Case, TrialKey, gate
+from activation._behavior import BehaviorCase, BehaviorRunInputs
+from activation._models import Case, Inputs, RunSpec, Status, Target, TrialKey, Variant, gate
+from activation.graders.matches import Matches
+from activation.inputs.identity import run_identity
+from activation.verdicts.judge import Evidence, judge_all
 from tests.support.verdicts import NEGATIVE, POSITIVE, judge, tally
 
 
@@ -95,3 +103,62 @@ def test_a_trial_records_what_fired_and_whether_it_was_right() -> None:
         ("p:deploy", "p:rollback"), True, False, "activated",
     )  # fmt: skip
     assert TrialKey(TO_SIBLING, "baseline", 0).failed("boom").correct is None
+
+
+# --- each stage's cases behind one protocol ----------------------------------------------
+
+TASK = BehaviorCase(
+    "ledger_totals",
+    "Ledger totals",
+    "Sum the ledger into totals.csv",
+    "evals/ledger_totals",
+    expectations=("totals.csv exists", "the sums are right"),
+    graders=(Matches(description="has totals", level="L1", pattern="total"),),
+    category="ledger",
+)
+
+
+def test_a_behavior_case_is_reported_in_the_fields_every_report_case_has() -> None:
+    assert TASK.reported == Case(
+        "ledger_totals",
+        "Sum the ledger into totals.csv",
+        True,
+        "totals.csv exists; the sums are right",
+        tags=("ledger",),
+    )
+    assert (TASK.tags, TASK.group) == (("ledger",), "ledger")
+    untagged = BehaviorCase("plain", "Plain", "Do it", "evals/plain")
+    assert (untagged.tags, untagged.group, untagged.reported.why) == ((), "untagged", "Plain")
+
+
+def test_what_fired_neither_decides_nor_stops_a_behavior_trial() -> None:
+    key = TrialKey(TASK, "candidate", 0)
+    assert TASK.settled([TARGET], TARGET) is False
+    assert key.fired([TARGET], TARGET).correct is False  # graded once the agent is done
+    with pytest.raises(TypeError, match="case ledger_totals: its trials are graded"):
+        key.answer(True)
+
+
+def test_a_behavior_verdict_is_the_report_entry_of_its_case() -> None:
+    trials = [
+        TrialKey(TASK, variant, index).graded(True, (), (TARGET,), TARGET)
+        for index in range(3)
+        for variant in ("baseline", "candidate")
+    ]
+    (verdict,) = judge_all([Evidence(TASK, trials)], 0.05)
+    assert verdict.case == TASK.reported
+    assert (verdict.status, verdict.baseline.correct, verdict.candidate.correct) == (
+        Status.PASS,
+        3,
+        3,
+    )
+
+
+def test_a_behavior_run_is_identified_by_its_cases_report_entries() -> None:
+    target = Target(Path("/repo"), Path("skills/ledger/SKILL.md"), Path("/repo"), "p", "ledger")
+    variant = Variant("git:main", "Use when summing ledgers.", "", "git main")
+    spec = RunSpec(stage="C")
+    tasks = BehaviorRunInputs(target, (TASK,), (), variant, variant)
+    entries = Inputs(target, (TASK.reported,), (), variant, variant)
+    assert run_identity(spec, tasks) == run_identity(spec, entries)
+    assert run_identity(spec, tasks) != run_identity(spec, replace(entries, cases=()))

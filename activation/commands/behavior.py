@@ -67,15 +67,16 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     warnings about them said, and a cell per agent and model with the controls asked for."""
     from activation.commands.run import StageRun
     from activation.inputs.lint import unread_warning
-    from activation.inputs.load import load_behavior_inputs, skipped_warning
+    from activation.inputs.load import load_behavior_inputs, load_behavior_suite, skipped_warning
     from activation.inputs.variants import skipped_warnings
 
     stage = stage_c(stages)
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
+    loaded = load_behavior_suite(suite)
     inputs = load_behavior_inputs(
         cwd,
-        suite,
+        loaded,
         repo=args.repo,
         skill_path=args.skill_path,
         baseline=args.baseline,
@@ -87,7 +88,7 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     say_suite(session, args, suite, cwd)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     session.warn(unread_warning(inputs.cases, str(suite)))
-    session.warn(skipped_warning(suite, inputs.behavior_skipped))
+    session.warn(skipped_warning(suite, loaded.skipped))
     specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
     return StageRun(stage, specs, inputs)
 

@@ -346,18 +346,24 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
         suite_of,
     )
     from activation.inputs.installed import with_tree
-    from activation.inputs.load import load_behavior_inputs, resolve_variant, skipped_warning
+    from activation.inputs.load import (
+        load_behavior_inputs,
+        load_behavior_suite,
+        resolve_variant,
+        skipped_warning,
+    )
 
     stage = stage_c(stages)
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
     if not args.broken.is_file():
         raise InputError(f"--broken {args.broken}: no such file (a SKILL.md with a wrong body)")
-    same = load_behavior_inputs(cwd, suite, repo=args.repo, skill_path=args.skill_path,
+    loaded = load_behavior_suite(suite)
+    same = load_behavior_inputs(cwd, loaded, repo=args.repo, skill_path=args.skill_path,
                                 only=args.only, alone=True)  # fmt: skip
     refuse_unsound(same.cases, suite)
     say_suite(session, args, suite, cwd)
-    session.warn(skipped_warning(suite, same.behavior_skipped))
+    session.warn(skipped_warning(suite, loaded.skipped))
     broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
     cells = behavior_cells(args, stage, same.cases, ("none",), False, None)
     spec = one_cell(cells, "calibrate --behavior")

@@ -302,15 +302,16 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
 
     session, args, stages, repo, cwd = command
     suite = repo / run.suite
-    only = chosen(args.only, [case.id for case in load_behavior_suite(suite).graded])
+    loaded = load_behavior_suite(suite)
+    only = chosen(args.only, [case.id for case in loaded.graded])
     if only == ():
         return None
     gate = behavior_request(args, repo, run)
     stage = stage_c(stages)
-    inputs = load_behavior_inputs(cwd, suite, repo=repo, skill_path=run.place.path,
+    inputs = load_behavior_inputs(cwd, loaded, repo=repo, skill_path=run.place.path,
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.cases, suite)
-    session.warn(skipped_warning(Path(run.suite), inputs.behavior_skipped))
+    session.warn(skipped_warning(Path(run.suite), loaded.skipped))
     specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])

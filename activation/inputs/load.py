@@ -854,7 +854,7 @@ def _check_unique(cases: tuple[BehaviorCase, ...]) -> None:
 
 def load_behavior_inputs(
     cwd: Path,
-    suite: Path,
+    loaded: BehaviorSuite,
     *,
     repo: Path | None = None,
     skill_path: str | None = None,
@@ -864,13 +864,13 @@ def load_behavior_inputs(
     catalog: Path | None = None,
     alone: bool = False,
 ) -> BehaviorRunInputs:
-    """Everything a Stage C run needs: the suite's graded cases (`only`: those ids), the
-    skill they are about (its `skills`/`origin_skill` picks it from a repo of several), and
-    the whole set at each spec, body and references, as its `Variant.tree`. `alone`: the
-    candidate on both sides (an A/A run; no baseline is read)."""
+    """Everything a Stage C run needs: the `loaded` suite's graded cases (`only`: those
+    ids), the skill they are about (its `skills`/`origin_skill` picks it from a repo of
+    several), and the whole set at each spec, body and references, as its `Variant.tree`.
+    `alone`: the candidate on both sides (an A/A run; no baseline is read)."""
     from activation.inputs.installed import with_tree
 
-    loaded = load_behavior_suite(suite)
+    suite = Path(loaded.source)
     graded = loaded.graded
     if not graded:
         raise InputError(f"{suite}: every case is manual (no graders): nothing to run")
@@ -905,5 +905,4 @@ def load_behavior_inputs(
         working_text=read_text(target.skill_file, "SKILL.md")
         if target.skill_file.is_file()
         else None,
-        behavior_skipped=loaded.skipped,
     )

@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from activation.inputs.load import load_behavior_inputs, load_inputs
+from activation.inputs.load import load_behavior_inputs, load_behavior_suite, load_inputs
 from activation.inputs.variants import SKIPPED
 from activation.trials.agent.plugin_copy import make_set_copy
 from tests.support.cli import one_line_error, read_report
@@ -259,7 +259,7 @@ def test_behavior_inputs_of_a_root_plugin_are_read_from_git(tmp_path: Path) -> N
     """The reported bug: the set's root is the repo's, which git's tree has no entry for."""
     layout = LAYOUTS["root-plugin"]
     build_layout(tmp_path / "repo", layout)
-    inputs = load_behavior_inputs(tmp_path / "repo", tmp_path / "repo/evals",
+    inputs = load_behavior_inputs(tmp_path / "repo", load_behavior_suite(tmp_path / "repo/evals"),
                                   repo=tmp_path / "repo", baseline="git:HEAD")  # fmt: skip
     tree = dict(inputs.baseline.tree)
     assert orjson.loads(tree[".claude-plugin/plugin.json"]) == {"name": "billing",

@@ -130,7 +130,10 @@ def debugging_plugin(root: Path) -> Path:
 def test_both_arms_hold_the_same_kind_of_files_and_never_the_graders(tmp_path: Path) -> None:
     suite = debugging_plugin(tmp_path)
     inputs = load_behavior_inputs(
-        tmp_path, suite, skill_path="skills/debugging/SKILL.md", baseline="git:HEAD"
+        tmp_path,
+        load_behavior_suite(suite),
+        skill_path="skills/debugging/SKILL.md",
+        baseline="git:HEAD",
     )
     assert sorted(dict(inputs.baseline.tree)) == [
         ".claude-plugin/plugin.json",
