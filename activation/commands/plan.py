@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from activation.commands.session import Session
     from activation.report.dry_run import CellPlan, ChangedPlan, RunPlan
     from activation.report.plan import Detectable
-    from activation.trials.stage import Stage
+    from activation.trials.stage import CostEstimate, Stage
 
 SIMULATED_RUNS = 60
 """Runs per population behind what `--dry-run --simulate` shows: a few seconds on 95 cases,
@@ -48,7 +48,6 @@ def plan_cells(
     tokens counted by a free call where the provider offers one (else estimated from the
     requests' characters)."""
     from activation.commands.runner import planned
-    from activation.report.dry_run import cell_plan
 
     plans = []
     for spec, inputs in cells:
@@ -60,6 +59,44 @@ def plan_cells(
         cost = stage.estimate(spec, inputs, count=count)
         plans.append(cell_plan(stage, spec, inputs, cost, found, tuple(warnings)))
     return tuple(plans)
+
+
+def cell_plan(
+    stage: Stage,
+    spec: RunSpec,
+    inputs: Inputs,
+    cost: CostEstimate,
+    found: Detectable | None,
+    warnings: tuple[str, ...],
+) -> CellPlan:
+    """A cell's plan from its planned spec, its inputs and its estimate: the listings are
+    rendered once, and every figure the dry run prints follows from them."""
+    from activation._models import VARIANTS
+    from activation.report.dry_run import CellPlan
+    from activation.report.model import cell_visibility, listed_distractors
+    from activation.report.visibility import cell_lines
+    from activation.trials.stage import planned_calls, worst_case_calls
+
+    listings = stage.listings(spec, inputs)
+    visible = cell_visibility(spec, inputs, listings)
+    seen = dict(zip(VARIANTS, (visible.baseline, visible.candidate), strict=True))
+    llm_calls = len(inputs.cases) * spec.trials if "llm" in spec.arms else 0
+    return CellPlan(
+        spec=spec,
+        inputs=inputs,
+        warnings=warnings,
+        notice=stage.notice(spec),
+        stage_lines=tuple(stage.plan(spec, inputs)),
+        noun=stage.noun,
+        calls=planned_calls(spec, inputs) - llm_calls,
+        worst_calls=worst_case_calls(spec, inputs) - llm_calls,
+        llm_calls=llm_calls,
+        cost=cost,
+        detectable=found,
+        listings=listings,
+        distractors=listed_distractors(inputs, listings),
+        visibility=tuple(cell_lines(listings, seen, visible.less_visible)),
+    )
 
 
 def draw_run_plan(session: Session, plan: RunPlan) -> None:

@@ -1,6 +1,6 @@
 """A dry run's plan as one record: what each cell would run and cost, every figure the stage
-gives gathered in one pass (`cell_plan`), then drawn from the record alone (`cell_text`,
-`changed_lines`): a renderer that asks the stage nothing cannot plan one thing and print
+gives gathered in one pass (commands/plan.py), then drawn from the record alone (`cell_text`,
+`changed_lines`): a drawing that asks the stage nothing cannot plan one thing and print
 another. The main run, `behavior`, `calibrate --behavior` and each gate of `changed` plan
 their cells with the same record.
 """
@@ -17,12 +17,10 @@ from activation._models import VARIANTS, Inputs, RunSpec, Setting, VariantName
 from activation.inputs.change_plan import GateRun, SkillPlan
 from activation.report import words
 from activation.report.changed import cost_text as gates_cost_text
-from activation.report.model import cell_visibility, listed_distractors
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
-from activation.report.visibility import cell_lines
 from activation.trials.listing.model import Listing
-from activation.trials.stage import CostEstimate, Stage, planned_calls, worst_case_calls
+from activation.trials.stage import CostEstimate
 
 
 @dataclass(frozen=True)
@@ -87,38 +85,6 @@ class ChangedPlan:
     skills: tuple[SkillPlan, ...]
     gates: tuple[GatePlan, ...]
     allow_untested: bool
-
-
-def cell_plan(
-    stage: Stage,
-    spec: RunSpec,
-    inputs: Inputs,
-    cost: CostEstimate,
-    detectable: Detectable | None = None,
-    warnings: tuple[str, ...] = (),
-) -> CellPlan:
-    """A cell's plan from its planned spec, its inputs and its estimate: the listings are
-    rendered once, and every figure the dry run prints follows from them."""
-    listings = stage.listings(spec, inputs)
-    found = cell_visibility(spec, inputs, listings)
-    seen = dict(zip(VARIANTS, (found.baseline, found.candidate), strict=True))
-    llm_calls = len(inputs.cases) * spec.trials if "llm" in spec.arms else 0
-    return CellPlan(
-        spec=spec,
-        inputs=inputs,
-        warnings=warnings,
-        notice=stage.notice(spec),
-        stage_lines=tuple(stage.plan(spec, inputs)),
-        noun=stage.noun,
-        calls=planned_calls(spec, inputs) - llm_calls,
-        worst_calls=worst_case_calls(spec, inputs) - llm_calls,
-        llm_calls=llm_calls,
-        cost=cost,
-        detectable=detectable,
-        listings=listings,
-        distractors=listed_distractors(inputs, listings),
-        visibility=tuple(cell_lines(listings, seen, found.less_visible)),
-    )
 
 
 def cell_text(plan: CellPlan, verbose: bool = False) -> RenderableType:

@@ -67,6 +67,14 @@ def billing(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunSpec, Inputs]:
     return spec, inputs
 
 
+@pytest.fixture(scope="module")
+def cell(billing: tuple[RunSpec, Inputs]) -> CellPlan:
+    """The billing cell's plan, as the dry run makes it."""
+    spec, inputs = billing
+    (plan,) = plan_cells(stage_named("A"), [(spec, inputs)])
+    return plan
+
+
 def drawn(plan: CellPlan, verbose: bool = False) -> str:
     console = Console(width=1000, record=True, file=io.StringIO())
     console.print(cell_text(plan, verbose))
@@ -130,13 +138,11 @@ def test_a_cell_without_an_agent_to_plan_stops_at_its_input_error(
         plan_cells(Counting(missing="no key"), [(spec, inputs)])  # type: ignore[arg-type]
 
 
-def test_the_drawing_shows_what_the_record_holds(billing: tuple[RunSpec, Inputs]) -> None:
+def test_the_drawing_shows_what_the_record_holds(cell: CellPlan) -> None:
     """The renderer reads the record, never the stage: a record's figures are what it
     prints, whatever the stage would say now."""
-    spec, inputs = billing
-    (plan,) = plan_cells(stage_named("A"), [(spec, inputs)])
     told = replace(
-        plan,
+        cell,
         notice="as planned",
         stage_lines=("listing: as the record says",),
         calls=5,
@@ -158,12 +164,8 @@ def test_the_drawing_shows_what_the_record_holds(billing: tuple[RunSpec, Inputs]
     )
 
 
-def test_the_llm_arm_is_counted_apart_from_the_agent_runs(
-    billing: tuple[RunSpec, Inputs],
-) -> None:
-    spec, inputs = billing
-    (plan,) = plan_cells(stage_named("A"), [(spec, inputs)])
-    armed = replace(plan, spec=replace(spec, arms=("none", "llm")), calls=72, llm_calls=36)
+def test_the_llm_arm_is_counted_apart_from_the_agent_runs(cell: CellPlan) -> None:
+    armed = replace(cell, spec=replace(cell.spec, arms=("none", "llm")), llm_calls=36)
     assert drawn(armed).endswith(
         "\nThe first round would make 72 model call(s) to mock (12 cases x 3 arms x 3 trials) "
         "and 36 model call(s) to mock (the llm arm); suspicious cases then get more, up to 30 "
@@ -172,10 +174,8 @@ def test_the_llm_arm_is_counted_apart_from_the_agent_runs(
 
 
 def test_a_changed_dry_run_sums_its_gates_and_an_unknown_cost_stays_unknown(
-    billing: tuple[RunSpec, Inputs],
+    cell: CellPlan,
 ) -> None:
-    spec, inputs = billing
-    (cell,) = plan_cells(stage_named("A"), [(spec, inputs)])
     unknown = replace(cell.cost, per_trial=None, first_round=None, worst_case=None, gap="no price")
     refunds = SkillPlace("plugins/billing/skills/refunds/SKILL.md", "plugins/billing/skills",
                          "billing:refunds")  # fmt: skip
