@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from activation.inputs.changes import SkillPlace, Tree
     from activation.inputs.repo_cases import RepoCases
     from activation.report.changed import ChangedReport
+    from activation.report.dry_run import ChangedPlan
     from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
 
@@ -72,6 +73,7 @@ def run_changed(
     """`activation changed` on a request, from the command line or from Python: its
     report, or None for a dry run; `rerun` is the command that checks it again."""
     from activation.commands.outputs import chosen_outputs
+    from activation.commands.plan import draw_changed_plan
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
     from activation.inputs.changes import skill_changes, skills_in, unloaded_lines
@@ -107,10 +109,7 @@ def run_changed(
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
-        planned = [gate.run for gate in gates]
-        lines = plan_lines(plan, planned, args.base, head_name, args.allow_untested)
-        costs = cost_lines(gates, session.warn)
-        session.out.print("\n".join(lines + costs), markup=False, soft_wrap=True)
+        draw_changed_plan(session, dry_run(plan, gates, args.base, head_name, args.allow_untested))
         return None
     runs = [(gate.run, run_gate(session, gate, rerun)) for gate in gates]
     from activation.report.changed import build_changed
@@ -332,53 +331,16 @@ def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
     return report
 
 
-def plan_lines(
-    plan: Plan, runs: Sequence[GateRun], base: str, head: str, allow_untested: bool
-) -> list[str]:
-    """What a dry run shows: each changed skill, each gate that would run, and that the run
-    fails whatever its gates find when a changed skill is not tested (the dry run itself
-    plans, and exits 0)."""
-    lines = [f"activation changed: {base} -> {head}"]
-    for item in plan.skills:
-        kinds = ", ".join(item.change.kinds) or item.change.status
-        lines.append(f"{item.change.id} ({item.change.place.path}): {item.change.status}, {kinds}")
-        if item.untested:
-            lines.append(f"  not tested: {', '.join(item.untested)}")
-        if item.note:
-            lines.append(f"  {item.note}")
-    for run in runs:
-        lines.append(
-            f"would run: {run.kind} gate of {run.place.id} on {run.suite} "
-            f"(because of {', '.join(run.because)})"
-        )
-    if not runs:
-        lines.append("would run: nothing")
-    untested = [item.change.id for item in plan.skills if item.untested]
-    if untested and not allow_untested:
-        lines.append(
-            f"the run would fail: {', '.join(untested)} not tested (pass --allow-untested to "
-            "accept it)"
-        )
-    return lines
+def dry_run(
+    plan: Plan, gates: Sequence[Gate], base: str, head: str, allow_untested: bool
+) -> ChangedPlan:
+    """The plan a dry run shows: each gate's cells planned as the main run's dry run plans
+    them (their tokens estimated from the requests' characters: no call is made)."""
+    from activation.commands.plan import plan_cells
+    from activation.report.dry_run import ChangedPlan, GatePlan
 
-
-def cost_lines(gates: Sequence[Gate], warn: Callable[[Sequence[str]], None]) -> list[str]:
-    """What each gate would cost, over its cells, and every gate together (a dry run's,
-    estimated from the requests' characters: no call is made)."""
-    from activation.commands.runner import planned
-    from activation.report.changed import cost_text
-
-    lines, every = [], []
-    for gate in gates:
-        found = [
-            gate.stage.estimate(planned(gate.stage, spec, warn), inputs)
-            for spec, inputs in gate.cells
-        ]
-        every += found
-        lines.append(f"cost of the {gate.run.kind} gate of {gate.run.place.id}: {cost_text(found)}")
-    if len(gates) > 1:
-        lines.append(f"cost of every gate: {cost_text(every)}")
-    return lines
+    planned = tuple(GatePlan(gate.run, plan_cells(gate.stage, gate.cells)) for gate in gates)
+    return ChangedPlan(base, head, plan.skills, planned, allow_untested)
 
 
 def finish(session: Session, report: ChangedReport, outputs: Outputs) -> None:

@@ -24,14 +24,8 @@ if TYPE_CHECKING:
     from activation.commands.requests import BehaviorRequest, CacheRequest
     from activation.commands.runner import Stages
     from activation.report.matrix import Matrix
-    from activation.report.plan import Detectable
     from activation.trials.stage import Stage
 
-SIMULATED_RUNS = 60
-"""Runs per population behind what `--dry-run --simulate` shows: a few seconds on 95 cases,
-with intervals that say how sure the figures are (benchmarks run 400)."""
-SIMULATION_LIMIT = 1_500
-"""First-round calls above which `--simulate` declines (it would take minutes)."""
 NOT_REPEATED = frozenset(
     {"--junit", "--markdown", "--html", "--no-summary", "--show", "--debug", "--full-record",
      "--dry-run", "--simulate", "--verbose", "--show-listing", "--resume", "--keep-workspaces",
@@ -63,20 +57,6 @@ def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
         if flag.name not in NOT_REPEATED:
             words += [flag.name, value] if flag.takes_value else [flag.name]
     return tuple(words)
-
-
-def detectable(spec: RunSpec, inputs: Inputs) -> Detectable | None:
-    """The simulated false-alarm chance and power of these settings on this many cases."""
-    from activation.report.plan import Detectable
-    from activation.trials.simulate import simulate, typical
-    from activation.trials.stage import planned_calls
-
-    if planned_calls(spec, inputs) > SIMULATION_LIMIT:
-        return None
-    steady = typical(len(inputs.cases))
-    return Detectable(
-        simulate(steady, spec, SIMULATED_RUNS), simulate(steady.with_drop(), spec, SIMULATED_RUNS)
-    )
 
 
 @dataclass(frozen=True)
@@ -225,51 +205,13 @@ def show_plan(
     show_listing: bool = False,
 ) -> int:
     """What a dry run shows: each cell's plan (`show_listing`: and the listing its model
-    would see), and the whole run's cost over its cells."""
-    from rich.text import Text
+    would see), and the whole run's cost over its cells; built in one pass, then drawn."""
+    from activation.commands.plan import draw_run_plan, plan_cells
+    from activation.report.dry_run import RunPlan
 
-    from activation.commands.runner import planned
-    from activation.report.model import listed_distractors
-    from activation.report.plan import matrix_cost_line, render_plan, settings_table
-
-    estimates = []
-    for spec, inputs in cells:
-        spec = planned(stage, spec, session.warn)
-        found = detectable(spec, inputs) if simulate else None
-        if simulate and found is None:
-            session.warn([f"not simulated: over {SIMULATION_LIMIT:,} calls in the first round"])
-        cost = stage.estimate(spec, inputs, count=True)
-        estimates.append(cost)
-        if len(cells) > 1:
-            session.out.rule(Text(f"cell {spec.cell}"))
-        session.out.print(render_plan(spec, stage, inputs, cost, found, verbose))
-        note = listed_distractors(inputs, stage.listings(spec, inputs))
-        if note:
-            session.out.print(f"note: {note}", markup=False, soft_wrap=True)
-        session.out.print(
-            "\n".join(visibility_plan(spec, stage, inputs)), markup=False, soft_wrap=True
-        )
-        if show_listing:
-            from activation.report.listing_plan import listing_text
-
-            listings = stage.listings(spec, inputs)
-            session.out.print(listing_text(spec, listings), markup=False, soft_wrap=True)
-    if len(cells) > 1:
-        session.out.print(matrix_cost_line(estimates))
-    session.show(settings_table(settings, verbose))
+    planned = plan_cells(stage, cells, simulate=simulate, count=True)
+    draw_run_plan(session, RunPlan(planned, tuple(settings), verbose, show_listing))
     return 0
-
-
-def visibility_plan(spec: RunSpec, stage: Stage, inputs: Inputs) -> list[str]:
-    """What the cell's agent shows of the set and catalog in each variant (a dry run's
-    lines, as `activation visibility` says them)."""
-    from activation.report.model import cell_visibility
-    from activation.report.visibility import cell_lines
-    from activation.trials.listing.menu import variant_visibility
-
-    listings = stage.listings(spec, inputs)
-    seen = variant_visibility(inputs, listings, spec.coding_agent)
-    return cell_lines(listings, seen, cell_visibility(spec, inputs, listings).less_visible)
 
 
 def run_and_report(

@@ -19,17 +19,10 @@ from activation._models import VARIANTS, Case, Inputs, RunSpec, Setting
 from activation.inputs.cases import unexplained_line
 from activation.inputs.suite import suite_mismatch
 from activation.inputs.variants import description_warnings
-from activation.report import behavior_words, cost_words, phrases
-from activation.report.views import view_of
+from activation.report import cost_words, phrases
 from activation.trials.listing.menu import listing_warnings
 from activation.trials.simulate import Characteristics
-from activation.trials.stage import (
-    CostEstimate,
-    Stage,
-    planned_calls,
-    stage_named,
-    worst_case_calls,
-)
+from activation.trials.stage import CostEstimate, planned_calls, stage_named
 from activation.verdicts.judge import can_regress
 
 
@@ -167,58 +160,6 @@ def case_counts(cases: Sequence[Case], target: str) -> str:
     return ", ".join(
         [f"{positives} expect {target}", *(f"{n} expect {what}" for n, what in parts if n)]
     )
-
-
-def render_plan(
-    spec: RunSpec,
-    stage: Stage,
-    inputs: Inputs,
-    cost: CostEstimate,
-    detectable: Detectable | None = None,
-    verbose: bool = False,
-) -> RenderableType:
-    cases = inputs.cases
-    text = Text()
-    notice = stage.notice(spec)
-    if notice:
-        text.append(f"NOTE: {notice}\n", style="bold yellow")
-    heading = f"Dry run: {phrases.stage_text(spec)}, skill {inputs.target.skill_id}\n"
-    text.append(heading, style="bold")
-    text.append(f"{view_of(spec).plan_cases(inputs)}\n")
-    for group, ids in groups(cases).items():
-        listed = f": {', '.join(ids)}" if verbose else ""
-        text.append(f"  {group} ({len(ids)}){listed}\n")
-    for line in stage.plan(spec, inputs):
-        text.append(f"{line}\n")
-    for name in VARIANTS:
-        variant = inputs.variant(name)
-        text.append(f"{name} {variant.spec} ({len(variant.description)} chars)\n", style="bold")
-        text.append(f"  {variant.description}\n")
-    runs = phrases.word_diff(inputs.baseline.description, inputs.candidate.description)
-    changed = any(op != "=" for op, _ in runs)
-    text.append("word diff (baseline → candidate):\n", style="bold")
-    diff = diff_text(runs) if changed else Text("(identical)")
-    if inputs.baseline.tree or inputs.candidate.tree:
-        files = behavior_words.tree_changes(inputs.baseline.tree, inputs.candidate.tree)
-        diff.append("\nfiles of the set (baseline → candidate):\n", style="bold")
-        diff.append("\n".join(f"  {line}" for line in files) if files else "  (identical)")
-    model = f" to {spec.model}" if spec.model else ""
-    asked = len(cases) * spec.trials if "llm" in spec.arms else 0  # a model call, no agent
-    sides = f"{2 + len(spec.arms) - bool(asked)} arms" if spec.arms else "2 variants"
-    llm = f" and {asked:,} model call(s) to {spec.model or spec.judge_model} (the llm arm)"
-    footer = Text(
-        f"\nThe first round would make {planned_calls(spec, inputs) - asked:,} {stage.noun}(s)"
-        f"{model} ({len(cases)} cases x {sides} x {spec.trials} trials){llm if asked else ''}; "
-        f"suspicious cases then get more, up to {spec.max_trials} trials "
-        f"({worst_case_calls(spec, inputs) - asked:,} at most). No call was made."
-    )
-    detects = (
-        characteristics_text(spec, inputs, detectable)
-        if detectable is not None
-        else Text(f"What these settings can detect {view_of(spec).detectable_hint()}\n")
-    )
-    parts = [text, Text("  ").append_text(diff), Text(), detects, cost_text(spec, cost)]
-    return Group(*parts, footer)
 
 
 def setting_text(value: object) -> str:
