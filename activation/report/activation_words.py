@@ -83,14 +83,6 @@ def label_text(label: str, target: str) -> str:
     return named.get(label, label.replace("|", " or "))
 
 
-def route_text(tally: Tally) -> str:
-    """Where trials went, most first: "billing:refunds 2/3, no skill 1/3"."""
-    ordered = sorted(tally.routes.items(), key=lambda item: (-item[1], item[0]))
-    return ", ".join(
-        f"{'no skill' if route == NONE else route} {n}/{tally.valid}" for route, n in ordered
-    )
-
-
 def went_text(entry: CaseVerdict, target: str) -> str | None:
     """Where the candidate's wrong trials went, if anywhere: "went to billing:refunds 2/3,
     fired nothing 1/3"."""

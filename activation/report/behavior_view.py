@@ -34,78 +34,40 @@ class BehaviorView:
         return False
 
     def terminal_cases(self, report: Report, entries: list[CaseVerdict]) -> RenderableType:
-        graded = report.behavior
-        if graded is None:
-            return activation_view.activation_table(entries, self.case, self.cells(report))
-        return cases_table(graded, entries)
+        return drawn(report).cases(entries)
 
     def terminal_sections(self, report: Report, entries: list[CaseVerdict]) -> list[RenderableType]:
-        graded = report.behavior
-        if graded is None:
-            return []
-        graders = grader_table(graded, entries)
-        return [level_table(graded), *([graders] if graders is not None else [])]
+        return drawn(report).sections(entries)
 
     def terminal_figures(self, report: Report) -> Text:
-        graded = report.behavior
-        return Text() if graded is None else figures_text(graded).append("\n")
+        return drawn(report).text()
 
     def markdown_figures(self, report: Report) -> list[str]:
-        graded = report.behavior
-        return [] if graded is None else markdown_figures(graded)
+        return drawn(report).markdown()
 
     def properties(self, report: Report) -> dict[str, str]:
-        graded = report.behavior
-        if graded is None:
-            return {}
-        found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
-        for loading in graded.loading:
-            found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
-        return found
+        return drawn(report).properties()
 
     def case_lines(self, report: Report, entry: CaseVerdict) -> list[str]:
-        graded = report.behavior
-        if graded is None:
-            return []
-        return junit_case_lines(entry, graded)
+        return drawn(report).case_lines(entry)
 
     def extra_tests(self, report: Report) -> tuple[ExtraTest, ...]:
-        """The skill's lift over no skill as a test of its own: a failure when the gate
-        asks for it (`--fail-on no-lift`) and it is not shown."""
-        graded = report.behavior
-        if graded is None:
-            return ()
-        lines = [behavior_words.suite_rates_text(graded), behavior_words.suite_lift_text(graded)]
-        text = (
-            "\n".join(lines + [behavior_words.loading_text(found) for found in graded.loading])
-            + "\n"
-        )
-        fails = NO_LIFT_FAILS in report.fail_on and not graded.lift_shown
-        failure = ("NO-LIFT", behavior_words.NO_LIFT) if fails else None
-        return (ExtraTest("behavior", "skill-lift", text, failure),)
+        return drawn(report).extra_tests(report.fail_on)
 
     def page_figures(self, report: Report) -> PageFigures | None:
-        graded = report.behavior
-        return None if graded is None else PageFigures("_behavior.html.j2", graded_page(graded))
+        return drawn(report).page()
 
     def rate_word(self, report: Report) -> str:
         return "pass"
 
     def gate_reason(self, report: Report) -> str | None:
-        graded = report.behavior
-        return None if graded is None or graded.lift_shown else behavior_words.NO_LIFT
+        return drawn(report).gate_reason()
 
     def arms(self, report: Report) -> str | None:
-        """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
-        graded = report.behavior
-        if graded is None:
-            return None
-        said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
-        return "arms: " + ", ".join(said.get(arm, arm) for arm in graded.arms)
+        return drawn(report).arms()
 
     def lift_line(self, report: Report) -> str | None:
-        graded = report.behavior
-        return None if graded is None else behavior_words.lift_text(graded.lift)
+        return drawn(report).lift_line()
 
     def plan_cases(self, inputs: AnyInputs) -> str:
         graders = sum(len(case.graders) for case in inputs.cases)
@@ -120,6 +82,107 @@ class BehaviorView:
         if len(graded) < len(cells):
             return activation_words.recall_grid(cells)
         return behavior_words.behavior_grid(graded)
+
+
+def drawn(report: Report) -> Figures | Ungraded:
+    """What a report's figures draw: nothing until a trial is graded."""
+    return UNGRADED if report.behavior is None else Figures(report.behavior)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A Stage C run's figures in every format."""
+
+    figures: Behavior
+
+    def cases(self, entries: list[CaseVerdict]) -> RenderableType:
+        return cases_table(self.figures, entries)
+
+    def sections(self, entries: list[CaseVerdict]) -> list[RenderableType]:
+        graders = grader_table(self.figures, entries)
+        return [level_table(self.figures), *([graders] if graders is not None else [])]
+
+    def text(self) -> Text:
+        return figures_text(self.figures).append("\n")
+
+    def markdown(self) -> list[str]:
+        return markdown_figures(self.figures)
+
+    def properties(self) -> dict[str, str]:
+        graded = self.figures
+        found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
+        for loading in graded.loading:
+            found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
+        return found
+
+    def case_lines(self, entry: CaseVerdict) -> list[str]:
+        return junit_case_lines(entry, self.figures)
+
+    def extra_tests(self, fail_on: Sequence[str]) -> tuple[ExtraTest, ...]:
+        """The skill's lift over no skill as a test of its own: a failure when the gate
+        asks for it (`--fail-on no-lift`) and it is not shown."""
+        graded = self.figures
+        lines = [behavior_words.suite_rates_text(graded), behavior_words.suite_lift_text(graded)]
+        lines += [behavior_words.loading_text(found) for found in graded.loading]
+        fails = NO_LIFT_FAILS in fail_on and not graded.lift_shown
+        failure = ("NO-LIFT", behavior_words.NO_LIFT) if fails else None
+        return (ExtraTest("behavior", "skill-lift", "\n".join(lines) + "\n", failure),)
+
+    def page(self) -> PageFigures | None:
+        return PageFigures("_behavior.html.j2", graded_page(self.figures))
+
+    def gate_reason(self) -> str | None:
+        return None if self.figures.lift_shown else behavior_words.NO_LIFT
+
+    def arms(self) -> str | None:
+        """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
+        said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
+        return "arms: " + ", ".join(said.get(arm, arm) for arm in self.figures.arms)
+
+    def lift_line(self) -> str | None:
+        return behavior_words.lift_text(self.figures.lift)
+
+
+class Ungraded:
+    """A Stage C run before any trial was graded (every one errored): its cases as they
+    stand, and no figure."""
+
+    def cases(self, entries: list[CaseVerdict]) -> RenderableType:
+        case, legend = behavior_words.GRADED_CASE, behavior_words.PASSED_CELLS
+        return activation_view.activation_table(entries, case, legend)
+
+    def sections(self, entries: list[CaseVerdict]) -> list[RenderableType]:
+        return []
+
+    def text(self) -> Text:
+        return Text()
+
+    def markdown(self) -> list[str]:
+        return []
+
+    def properties(self) -> dict[str, str]:
+        return {}
+
+    def case_lines(self, entry: CaseVerdict) -> list[str]:
+        return []
+
+    def extra_tests(self, fail_on: Sequence[str]) -> tuple[ExtraTest, ...]:
+        return ()
+
+    def page(self) -> PageFigures | None:
+        return None
+
+    def gate_reason(self) -> str | None:
+        return None
+
+    def arms(self) -> str | None:
+        return None
+
+    def lift_line(self) -> str | None:
+        return None
+
+
+UNGRADED = Ungraded()
 
 
 def cases_table(figures: Behavior, entries: list[CaseVerdict]) -> Table:

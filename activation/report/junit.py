@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from activation._models import VARIANTS, WEAKENED_FAILS, CaseVerdict, Status
-from activation.report import activation_words, phrases, run_words
+from activation.report import phrases, run_words
 from activation.report.matrix import Matrix
 from activation.report.model import Report
 from activation.report.views import CaseWords, ExtraTest, view_of
@@ -63,7 +63,7 @@ def case_body(case: CaseWords, entry: CaseVerdict, extra: list[str]) -> str:
         f"candidate: {case.cell(entry, 'candidate')} {counted}",
     ]
     lines += [
-        f"{variant} {case.routes}: {activation_words.route_text(entry.tally(variant))}"
+        f"{variant} {case.routes}: {phrases.route_text(entry.tally(variant))}"
         for variant in VARIANTS
         if entry.tally(variant).routes
     ]

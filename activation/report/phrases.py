@@ -7,12 +7,7 @@ from __future__ import annotations
 import difflib
 
 from activation._config import AGENT
-from activation._models import (
-    CaseVerdict,
-    RunSpec,
-    Status,
-    Tally,
-)
+from activation._models import NONE, CaseVerdict, RunSpec, Status, Tally
 from activation.report.model import Report
 from activation.trials.agents import agent_named, known
 from activation.verdicts.figures import Count, Interval
@@ -135,3 +130,11 @@ def compact_rate(count: Count, interval: Interval | None) -> str:
 
 def signed(value: float) -> str:
     return f"{value * 100:+.0f}"
+
+
+def route_text(tally: Tally) -> str:
+    """Where trials went, most first: "billing:refunds 2/3, no skill 1/3"."""
+    ordered = sorted(tally.routes.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(
+        f"{'no skill' if route == NONE else route} {n}/{tally.valid}" for route, n in ordered
+    )

@@ -14,12 +14,7 @@ from rich.text import Text
 
 from activation._errors import ExitCode
 from activation._models import FLAGGED, VARIANTS, CaseVerdict, Status
-from activation.report import (
-    cost_words,
-    follow_up,
-    phrases,
-    run_words,
-)
+from activation.report import cost_words, follow_up, phrases, run_words
 from activation.report.model import Report
 from activation.report.routing_terminal import routing_parts
 from activation.report.views import TrialWords, view_of
