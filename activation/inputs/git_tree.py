@@ -298,7 +298,7 @@ def working_paths(repo_dir: Path) -> list[str]:
 def deleted_paths(repo_dir: Path) -> list[str]:
     """The files of the last commit that the working tree no longer has (deleted, staged
     or not), relative to `repo_dir`: a SKILL.md that still names one names a file the
-    agent will not find. None outside a repository or before the first commit."""
+    agent will not find. Empty outside a repository or before the first commit."""
     try:
         repo, below = _repo_below(repo_dir, "")
     except InputError:

@@ -287,12 +287,20 @@ def _reads(place: str, files: Sequence[str]) -> bool:
 
 def _is_waza(repo: Path, place: str, files: Sequence[str]) -> bool:
     """An `eval.yaml` (or `.yml`) with `tasks` at the folder's top: waza's suite."""
+    return any(f"{place}/{name}" in files for name in WAZA_FILES) and _holds_waza(repo / place)
+
+
+WAZA_FILES = ("eval.yaml", "eval.yml")
+
+
+def _holds_waza(folder: Path) -> bool:
+    """Whether the folder's `eval.yaml` (or `.yml`) lists tasks: waza's suite."""
     from activation._yaml import load_yaml
 
-    for name in ("eval.yaml", "eval.yml"):
-        if f"{place}/{name}" in files:
+    for name in WAZA_FILES:
+        if (folder / name).is_file():
             try:
-                data = load_yaml((repo / place / name).read_text(encoding="utf-8-sig"))
+                data = load_yaml((folder / name).read_text(encoding="utf-8-sig"))
             except (OSError, UnicodeDecodeError, ValueError):
                 return False
             return isinstance(data, dict) and "tasks" in data
@@ -340,7 +348,9 @@ def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
             if whole.is_dir():
                 inside = _cases_in(whole)
                 if not inside:
-                    raise InputError(f"--cases {part}: a folder with no case file in it")
+                    raise InputError(
+                        f"--cases {part}: a folder with no case file in it{_why_none(whole)}"
+                    )
                 found += [part / name for name in inside]
             elif whole.exists():
                 found.append(part)
@@ -348,6 +358,14 @@ def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
                 where = "" if part.is_absolute() else f" (relative to the current folder {cwd})"
                 raise InputError(f"--cases {part}: no such file{where}")
     return tuple(dict.fromkeys(found))
+
+
+def _why_none(folder: Path) -> str:
+    """Why a folder holds no case file, when it is waza's suite: whose, and why unread."""
+    from activation.inputs.formats.detect import WAZA_WHY
+
+    held = f": it holds waza's suite (eval.yaml and tasks/), {WAZA_WHY}"
+    return held if _holds_waza(folder) else ""
 
 
 def _cases_in(folder: Path) -> list[str]:

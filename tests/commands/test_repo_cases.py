@@ -552,6 +552,19 @@ def test_import_of_waza_files_names_waza_and_why(
     ):
         code, _out, err = run(["import", path, "--out", "x.json"], capsys)
         assert (code, err) == (2, f"activation import: error: {path}: {what}, {why}\n")
+    code, _out, err = run(["import", "skills/deploy/evals/tasks", "--out", "x.json"], capsys)
+    assert (code, err) == (
+        2,
+        "activation import: error: --cases skills/deploy/evals/tasks: a folder with no case "
+        "file in it\n",
+    )
+    (waza / "skills/deploy/evals/trigger_tests.yaml").unlink()
+    code, _out, err = run(["import", "skills/deploy/evals", "--out", "x.json"], capsys)
+    assert (code, err) == (
+        2,
+        "activation import: error: --cases skills/deploy/evals: a folder with no case file in "
+        f"it: it holds waza's suite (eval.yaml and tasks/), {why}\n",
+    )
 
 
 SCENARIOS = {

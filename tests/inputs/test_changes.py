@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import git
 import orjson
 import pytest
 
@@ -15,6 +18,7 @@ from activation.inputs.changes import (
     skill_changes,
     skills_in,
 )
+from activation.inputs.git_tree import deleted_paths
 
 
 def skill(description: str, body: str = "Steps.\n", **more: str) -> bytes:
@@ -358,3 +362,23 @@ def test_a_skills_own_file_wins_over_one_elsewhere_and_evals_files_are_behavior(
         ),
         STYLE: Suites(None, None),
     }
+
+
+def test_deleted_paths_are_the_last_commits_files_gone_from_the_working_tree(
+    tmp_path: Path,
+) -> None:
+    """What lint checks a SKILL.md's prose against: none before the first commit or
+    outside a repository; a deleted file, staged or not, relative to the folder asked."""
+    assert deleted_paths(tmp_path) == []
+    made = git.Repo.init(tmp_path)
+    assert deleted_paths(tmp_path) == []  # no commit yet
+    for name in ("skills/pdf/forms.md", "skills/pdf/reference.md", "skills/pdf/SKILL.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    made.git.add(A=True)
+    made.git.commit(m="pdf", author="a <a@b.c>")
+    (tmp_path / "skills/pdf/forms.md").unlink()
+    made.git.rm("skills/pdf/reference.md")
+    made.close()
+    assert deleted_paths(tmp_path) == ["skills/pdf/forms.md", "skills/pdf/reference.md"]
+    assert deleted_paths(tmp_path / "skills") == ["pdf/forms.md", "pdf/reference.md"]
