@@ -27,10 +27,7 @@ import activation
 from activation._errors import ExitCode
 from activation.commands.flags import COMMANDS
 from activation.report.schemas import DOCUMENTS, shipped_schema
-from tests.support.claude_cli import CLAUDE
-from tests.support.codex_cli import CODEX
-from tests.support.copilot_cli import COPILOT
-from tests.support.opencode_cli import OPENCODE
+from tests.support.machine import PROGRAMS
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -324,8 +321,9 @@ def doc_pages() -> list[Path]:
 
 
 def test_the_pinned_agent_clis_the_docs_name_are_the_ones_the_tests_install() -> None:
-    pinned = {cli.spec for cli in (CLAUDE, OPENCODE, CODEX, COPILOT)}
-    packages = "|".join(re.escape(cli.package) for cli in (CLAUDE, OPENCODE, CODEX, COPILOT))
+    clis = [program.cli for program in PROGRAMS if program.cli is not None]
+    pinned = {cli.spec for cli in clis}
+    packages = "|".join(re.escape(cli.package) for cli in clis)
     named = set()
     for page in doc_pages():
         named |= set(re.findall(rf"(?:{packages})@[\w.-]*\w", page.read_text()))

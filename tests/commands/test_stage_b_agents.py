@@ -1,16 +1,16 @@
 """Stage B end to end on OpenCode and Codex: `activation --real --agent opencode|codex`
 drives the real pinned CLI against its local stand-in (the Messages API for OpenCode, the
 Responses API for Codex), on a plugin that is not auth0, with the model scripted per case
-and per description: a load, prose, a failed load, a look at the skills that is not a load,
-another skill's load and an API error. (SIGTERM in the middle of a run, on every agent:
-tests/trials/agents/test_conformance.py.)
+and per description: what is these two agents' own (a look at the skills that is not a
+load, the marked copy a load returns) and both in one matrix. A load, prose, a failed load,
+another skill's load, an API error and SIGTERM in the middle of a run, on every agent:
+tests/trials/agents/test_conformance.py.
 
 The user's HOME holds planted configs and skills of both agents, and the temp folder a
 planted skill above the run folders: none may reach a run."""
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 from collections.abc import Iterator
@@ -181,56 +181,27 @@ def statuses(report: dict[str, Any]) -> dict[str, str]:
     return {entry["id"]: entry["status"] for entry in report["cases"]}
 
 
-EXPECTED = {
-    # OpenCode takes seconds a run: one trial each, so the dispute's flip is not significant.
-    "opencode": (["--trials", "1", "--max-trials", "1", "--concurrency", "2"], 3, "UNSTABLE"),
-    "codex": ([], 1, "REGRESSED"),
-}
-
-
-def test_a_real_run_reads_each_agents_own_loads(
+def test_a_look_at_the_skills_is_no_load_and_a_load_returns_the_marked_copy(
     agent_run: AgentRun, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    flags, exit_code, dispute = EXPECTED[agent_run.agent]
-    code, report = agent_run.main(*flags, "--only", "dispute,plain,failed,look,other,broken")
+    """What is OpenCode's and Codex's own in a real run (the rest, on every agent:
+    tests/trials/agents/test_conformance.py): a read of another skill's file, or a listing
+    of the skills folder and a grep of the descriptions, is not a load; a load is read from
+    the target's SKILL.md coming back with the run's nonce; and their transcripts are not
+    Claude Code's."""
+    code, report = agent_run.main("--trials", "1", "--max-trials", "1", "--concurrency", "2",
+                                  "--only", "plain,look")  # fmt: skip
     captured = capsys.readouterr()
-    assert code == exit_code, captured.err
-    assert statuses(report) == {
-        "dispute": dispute,
-        "plain": "PASS",
-        "failed": "FAIL",
-        "look": "PASS",
-        "other": "PASS",
-        "broken": "ERROR",
-    }
-    assert report["coding_agent"] == agent_run.agent
-    assert (
-        report["agent"]["version"] == {"opencode": "1.18.33", "codex": "0.171.0"}[agent_run.agent]
-    )
+    assert code == 0, captured.err
+    assert statuses(report) == {"plain": "PASS", "look": "PASS"}
     cases = {entry["id"]: entry for entry in report["cases"]}
     plain = cases["plain"]["trials"][0]
     assert plain["reading"] == "activated"
     assert "returned the target's SKILL.md, nonce included" in plain["evidence"]
     assert plain["evidence"].endswith("run stopped early at that point")
-    assert {t["chose"][0] for t in cases["other"]["trials"]} == {"billing:charts"}
     assert {tuple(t["chose"]) for t in cases["look"]["trials"]} == {()}
-    assert {tuple(t["chose"]) for t in cases["failed"]["trials"]} == {()}
-    broken = [t for t in cases["broken"]["trials"] if t["reading"] == "error"]
-    assert broken and all("scripted bad request" in t["error"] for t in broken)
-    for entry in cases.values():
-        for trial in entry["trials"]:
-            assert KEYS[agent_run.agent].encode() not in Path(trial["transcript"]).read_bytes()
     assert KEYS[agent_run.agent] not in captured.out + captured.err
-    for case_id, reading in (("plain", "activated"), ("other", "not_activated")):
-        transcript = cases[case_id]["trials"][0]["transcript"]
-        assert main(["detect", transcript, "--skill", "billing:refunds", "--agent",
-                     agent_run.agent, "--exit-code", "0", "--json"]) == 0  # fmt: skip
-        again = json.loads(capsys.readouterr().out)
-        assert (again["reading"], again["fired"]) == (
-            reading,
-            list(cases[case_id]["trials"][0]["chose"]),
-        )
-    assert main(["detect", transcript, "--skill", "billing:refunds"]) == 2  # not Claude's
+    assert main(["detect", plain["transcript"], "--skill", "billing:refunds"]) == 2
     capsys.readouterr()
     listings = agent_run.listings
     assert listings and all(LEAKY not in text and ABOVE not in text for text in listings)

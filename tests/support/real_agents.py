@@ -5,16 +5,33 @@ runs every agent's CLI reads this table; adding an agent is one row here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import Any, Protocol, Self
 
 from tests.support import gemini_api, messages_api, responses_api
 from tests.support.copilot_cli import PACKAGE_CACHE
-from tests.support.local_server import StandIn
 
 Script = Callable[[Any], Any]
-Latency = Callable[[Any], float]
+
+
+class StandIn(Protocol):
+    """A scripted stand-in API (tests/support/local_server.py), as these tests use it."""
+
+    base_url: str
+
+    @property
+    def requests(self) -> Sequence[Any]: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ is the agent's own: the reasons, the evidence, where a run can stop.
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import subprocess
@@ -30,7 +31,7 @@ import pytest
 from activation.commands.main import main
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
-from activation.trials.agents import agent_named, known
+from activation.trials.agents import agent_named, every, known
 from activation.trials.agents.claude_code.stream import StreamReader
 from activation.trials.agents.codex.stream import CodexReader
 from activation.trials.agents.copilot.stream import CopilotReader
@@ -266,6 +267,35 @@ def test_each_agent_reads_its_own_listing_back(agent: str, tmp_path: Path) -> No
         for other in map(agent_named, known())
         if other.name != agent
     )
+
+
+ARCHITECTURE = Path(__file__).parents[3] / "docs" / "architecture.md"
+FILES = ("agent.toml", "__init__.py", "listing.py", "adapter.py", "stream.py")
+
+
+def lines_of_code(path: Path) -> int:
+    """Its lines that are neither blank nor a comment."""
+    return sum(
+        1
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+def test_the_architecture_page_counts_each_agents_files() -> None:
+    """The table of what each agent took, on the architecture page, is the packages' own
+    count: a row per agent of the registry, each file's lines of code, their sum and the
+    listing's data file."""
+    rows = [line for line in ARCHITECTURE.read_text().splitlines()
+            if line.startswith("| ") and line.endswith(" |")]  # fmt: skip
+    table = {cells[0]: cells[1:] for cells in (row.strip("| ").split(" | ") for row in rows)}
+    counted = {}
+    for agent in every():
+        package = Path(importlib.import_module(agent.module).__file__ or "").parent
+        files = [lines_of_code(package / name) for name in FILES]
+        (data,) = [lines_of_code(path) for path in package.glob("*-[0-9]*.toml")]
+        counted[agent.title] = [str(n) for n in (*files, sum(files), data)]
+    assert {title: table.get(title) for title in counted} == counted
 
 
 # --- Stage B end to end through each real pinned CLI, at its stand-in ----------------------
