@@ -176,7 +176,7 @@ def find_case_files(
         if is_prompt_file(path, skill_folders):
             cases.append(CasesFile(path, prompt_text.skill_of(path, names)))
             continue
-        named = is_cases_file(path)
+        named = is_cases_file(path) and not _tool_settings(path, skill_folders)
         if not (named or _may_hold(path, skill_folders)) or not (repo / path).is_file():
             continue
         header = None if named else other_csv(repo / path)
@@ -264,6 +264,15 @@ def eval_places(skill_folder: str) -> tuple[str, str]:
     """Where a skill's eval folder may be: its own `evals/`, or `evals/<skill>/` at the
     repo's root (waza's layout of a repo of several skills)."""
     return f"{skill_folder}/{EVALS_FOLDER}", f"{EVALS_FOLDER}/{PurePosixPath(skill_folder).name}"
+
+
+def _tool_settings(path: str, skill_folders: Sequence[str]) -> bool:
+    """Whether a file lies in a hidden folder outside every skill folder (`.github/workflows/`,
+    `.vscode/`): a tool's settings, such as the CI workflow that runs a skill's tests
+    (`.github/workflows/skill-tests.yaml`), never a case file by its name."""
+    if any(path.startswith(f"{folder}/") for folder in skill_folders):
+        return False
+    return any(part.startswith(".") for part in PurePosixPath(path).parent.parts)
 
 
 def _may_hold(path: str, folders: Sequence[str]) -> bool:

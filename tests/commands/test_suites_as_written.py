@@ -138,6 +138,12 @@ tests:
 """
 
 
+WORKFLOW = (
+    "name: Skill Tests\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+    "    steps:\n      - uses: actions/checkout@v4\n"
+)
+
+
 def test_the_skill_test_actions_file_beside_a_skill_is_found_and_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,6 +154,7 @@ def test_the_skill_test_actions_file_beside_a_skill_is_found_and_read(
             "plugins/toolkit/skills/research/SKILL.md": RESEARCH,
             "plugins/toolkit/skills/research/skill-tests.yaml": SKILL_TESTS,
             "plugins/toolkit/skills/notes/SKILL.md": NOTES,
+            ".github/workflows/skill-tests.yaml": WORKFLOW,  # runs them in CI: no cases
         },
     )
     monkeypatch.chdir(root)

@@ -86,6 +86,15 @@ def test_ids_two_files_share_for_different_prompts_are_kept_apart() -> None:
     assert merged.file.problems == ()
 
 
+def test_ids_several_skills_files_of_one_name_share_are_kept_apart_by_skill() -> None:
+    """The skill-test action's files are all `skill-tests.yaml`: the skill tells them apart."""
+    research = per_skill("toolkit:research", Case("unrelated", "fix this bug", False, "", ()))
+    notes = per_skill("toolkit:notes", Case("unrelated", "fix that typo", False, "", ()))
+    merged = merge([("a/research/skill-tests.yaml", research), ("a/notes/skill-tests.yaml", notes)])
+    assert [case.id for case in merged.file.cases] == ["unrelated", "notes/unrelated"]
+    assert merged.file.problems == ()
+
+
 def test_a_negative_of_one_skill_alone_expects_any_skill_but_that_one() -> None:
     """Not `should_activate: false`, which a run would apply to whichever skill it
     measures: the file of `aspire` says nothing about the router."""

@@ -33,6 +33,15 @@ class Merged:
     repeats: tuple[tuple[str, tuple[str, ...]], ...]
 
 
+def _prefix(source: str, checked: CaseFile, routing: bool) -> str:
+    """What sets apart a case whose id another file took: in a suite of several skills, the
+    skill its file is about (every skill's file may share one name: `skill-tests.yaml`),
+    else the file's name."""
+    if routing and checked.written_for:
+        return checked.written_for.rsplit(":", 1)[-1]
+    return PurePath(source).stem
+
+
 def merge(files: Sequence[tuple[str, CaseFile]]) -> Merged:
     """`files` as (path, its cases), in order; the first copy of a prompt gives the id."""
     skills = {checked.written_for for _path, checked in files}
@@ -51,7 +60,7 @@ def merge(files: Sequence[tuple[str, CaseFile]]) -> Merged:
             first = kept.get(key)
             if first is None:
                 if case.id in taken:
-                    case = replace(case, id=f"{PurePath(source).stem}/{case.id}")
+                    case = replace(case, id=f"{_prefix(source, checked, routing)}/{case.id}")
                 taken.add(case.id)
                 kept[key] = case
                 sources[key] = [source]
