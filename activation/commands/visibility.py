@@ -55,13 +55,13 @@ def set_inputs(
 ) -> Inputs:
     """The set at `candidate` (and `baseline`, else the candidate on both sides) and the
     catalog, as a run's inputs without cases."""
-    from activation.inputs.load import load_catalog, read_text, resolve_variant
+    from activation.inputs.load import beyond_set, load_catalog, read_text, resolve_variant
     from activation.inputs.variants import working_tree_spec
 
     cwd = Path.cwd()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     first = second if baseline is None else resolve_variant(baseline, target, cwd)
-    listed = load_catalog(catalog) if catalog is not None else ()
+    listed = beyond_set(load_catalog(catalog), target, cwd) if catalog is not None else ()
     working = read_text(target.skill_file, "SKILL.md") if target.skill_file.is_file() else None
     return Inputs(target, (), (), first, second, catalog=listed, working_text=working)
 

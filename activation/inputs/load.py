@@ -624,7 +624,7 @@ def load_inputs(
     routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
-    listed = load_catalog(catalog) if catalog is not None else ()
+    listed = beyond_set(load_catalog(catalog), target, cwd) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     if cases is None and target.skill_id != BUNDLED_SKILL:
         raise InputError(no_cases_message(target.skill_id))
@@ -655,6 +655,21 @@ def load_inputs(
         if target.skill_file.is_file()
         else None,
     )
+
+
+def beyond_set(catalog: Sequence[Skill], target: Target, cwd: Path) -> tuple[Skill, ...]:
+    """The catalog less the measured set's own skills: a catalog of everything installed
+    (`--catalog plugins` in a marketplace, `--catalog .agents/skills`) holds the set too,
+    which the agent lists once, as itself. A skill elsewhere of one of its ids is still
+    a second skill (load_inputs refuses it)."""
+    own = target.skill_file if target.skill_path.parent == Path() else target.plugin_root
+    root = own.resolve()
+
+    def inside(skill: Skill) -> bool:
+        found = (cwd / skill.path).resolve() if skill.path else None
+        return found is not None and (found == root or found.is_relative_to(root))
+
+    return tuple(skill for skill in catalog if not inside(skill))
 
 
 def other_plugins(repo: Path) -> dict[str, str]:

@@ -172,3 +172,23 @@ def test_the_skill_test_actions_file_beside_a_skill_is_found_and_read(
         ("research-web", True),
         ("notes-not-research", False),
     ]
+
+
+def test_a_catalog_that_holds_the_measured_set_lists_the_set_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--catalog .agents/skills` (everything installed) holds the measured skills folder
+    itself: its skills are listed once, as themselves, by every agent."""
+    root = commit(
+        tmp_path / "repo",
+        {".agents/skills/research/SKILL.md": RESEARCH, ".agents/skills/notes/SKILL.md": NOTES},
+    )
+    monkeypatch.chdir(root)
+    argv = ["visibility", "--no-listing", "--agent", "codex,copilot"]
+    code = main([*argv, "--skill-path", ".agents/skills/research", "--catalog", ".agents/skills"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert [line for line in out.splitlines() if line.startswith("  ")] == [
+        "  research: listed whole",
+        "  notes: listed whole",
+    ] * 2
