@@ -128,7 +128,7 @@ def find_suites(
         own_foreign = next((line for line in said if line), None)
         cases = beside if beside in paths else named.get(path)
         files = _files_of(cases, path, skills, cases_files)
-        shown = f"{folder_of(files[0])}/" if len(files) > 1 else cases
+        shown = _shown(files) if len(files) > 1 else cases
         found[path] = Suites(shown, evals, files, None if evals else own_foreign)
     return found
 
@@ -136,18 +136,29 @@ def find_suites(
 def _files_of(
     first: str | None, skill: str, skills: Mapping[str, SkillPlace], files: Sequence[CasesFile]
 ) -> tuple[str, ...]:
-    """The files a skill's cases are read from when its first cases file is a prompt file:
-    every prompt file of that folder about the skill (none: the first file alone)."""
-    if first is None or PurePosixPath(first).suffix.lower() != SUFFIX:
+    """The files a skill's cases are read from: when its first cases file is a prompt file,
+    every prompt file of that folder about the skill; else every cases file about it, the
+    first first, as the main run reads them (none: the first file alone)."""
+    if first is None:
         return ()
-    folder = folder_of(first)
-    return tuple(
+    prompts = PurePosixPath(first).suffix.lower() == SUFFIX
+    mine = [
         file.path
         for file in files
-        if PurePosixPath(file.path).suffix.lower() == SUFFIX
-        and folder_of(file.path) == folder
-        and skill in owners(file, skills)
-    )
+        if skill in owners(file, skills)
+        and (PurePosixPath(file.path).suffix.lower() == SUFFIX) == prompts
+        and (not prompts or folder_of(file.path) == folder_of(first))
+    ]
+    found = tuple(dict.fromkeys([first, *mine]))
+    return found if len(found) > 1 else ()
+
+
+def _shown(files: Sequence[str]) -> str:
+    """A gate's several case files in one name: their folder, for prompt files; else the
+    files (the first with how many more, past three)."""
+    if PurePosixPath(files[0]).suffix.lower() == SUFFIX:
+        return f"{folder_of(files[0])}/"
+    return ", ".join(files) if len(files) <= 3 else f"{files[0]} and {len(files) - 1} more"
 
 
 def _first_for(skills: Mapping[str, SkillPlace], files: Sequence[CasesFile]) -> dict[str, str]:

@@ -192,3 +192,31 @@ def test_a_catalog_that_holds_the_measured_set_lists_the_set_once(
         "  research: listed whole",
         "  notes: listed whole",
     ] * 2
+
+
+def test_changed_gates_a_skill_on_every_cases_file_about_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the main run reads them: a skill's trigger cases and its routing file both run."""
+    positives = {"skill": "research", "cases": [{"id": "p1", "prompt": "Research bicycles",
+                 "should_activate": True, "why": "a research task"}]}  # fmt: skip
+    negatives = {"skill": "research", "cases": [{"id": "n1", "prompt": "Write a haiku",
+                 "should_activate": False, "why": "a poem"}]}  # fmt: skip
+    root = commit(
+        tmp_path / "repo",
+        {
+            ".agents/skills/research/SKILL.md": RESEARCH,
+            "evals/big.cases.json": orjson.dumps(positives).decode(),
+            "evals/routing.cases.json": orjson.dumps(negatives).decode(),
+        },
+    )
+    monkeypatch.chdir(root)
+    skill_md = root / ".agents/skills/research/SKILL.md"
+    skill_md.write_text(RESEARCH.replace("a cited summary", "a short cited summary"))
+    report = tmp_path / "changed.json"
+    argv = ["changed", "--base", "git:main", "--model", "mock", "--no-summary"]
+    assert main([*argv, "--json", str(report)]) == 0
+    gates = orjson.loads(report.read_bytes())["gates"]
+    assert [(gate["suite"], [case["id"] for case in gate["run"]["cases"]]) for gate in gates] == [
+        ("evals/big.cases.json, evals/routing.cases.json", ["p1", "n1"])
+    ]
