@@ -254,7 +254,9 @@ def test_a_removed_skill_gates_its_siblings() -> None:
 # --- where each skill's suites are -----------------------------------------------------------
 
 
-def test_cases_beside_a_skill_win_then_files_that_name_it() -> None:
+def test_cases_beside_a_skill_come_first_then_files_that_name_it() -> None:
+    """Every file about a skill is its gate's, as the main run reads them (this changed on
+    purpose: the first file found used to stand for all)."""
     files = [
         CasesFile("plugins/pay/skills/refunds/cases.json", None),
         CasesFile("suites/disputes.cases.json", "billing:disputes"),
@@ -267,7 +269,9 @@ def test_cases_beside_a_skill_win_then_files_that_name_it() -> None:
         ".claude/skills/deploy/SKILL.md": Suites(None, None),
         DISPUTES: Suites("suites/disputes.cases.json", None),
         REFUNDS: Suites(
-            "plugins/pay/skills/refunds/cases.json", "plugins/pay/skills/refunds/evals"
+            "plugins/pay/skills/refunds/cases.json, suites/refunds-too.cases.json",
+            "plugins/pay/skills/refunds/evals",
+            ("plugins/pay/skills/refunds/cases.json", "suites/refunds-too.cases.json"),
         ),
         STYLE: Suites("suites/style.cases.json", None),  # a bare name names the folder
     }
@@ -340,7 +344,7 @@ def test_a_trigger_file_in_a_skill_folder_tests_it_rather_than_being_part_of_it(
     }
 
 
-def test_a_skills_own_file_wins_over_one_elsewhere_and_evals_files_are_behavior() -> None:
+def test_a_skills_own_file_comes_before_one_elsewhere_and_evals_files_are_behavior() -> None:
     files = [
         CasesFile("evals/refunds.jsonl", "refunds"),
         CasesFile("plugins/pay/skills/refunds/evals/trigger-eval.json", "refunds"),
@@ -357,8 +361,9 @@ def test_a_skills_own_file_wins_over_one_elsewhere_and_evals_files_are_behavior(
         ".claude/skills/deploy/SKILL.md": Suites(None, None),
         DISPUTES: Suites("plugins/pay/skills/disputes.jsonl", "suites/disputes.json"),
         REFUNDS: Suites(
-            "plugins/pay/skills/refunds/evals/trigger-eval.json",
+            "plugins/pay/skills/refunds/evals/trigger-eval.json, evals/refunds.jsonl",
             "plugins/pay/skills/refunds/evals",
+            ("plugins/pay/skills/refunds/evals/trigger-eval.json", "evals/refunds.jsonl"),
         ),
         STYLE: Suites(None, None),
     }
