@@ -106,6 +106,9 @@ def run_changed(
         session.say("\n".join(found.lines(skills)))
     else:
         session.say(f"no skill changed between {args.base} and {head_name}: nothing to run")
+    session.warn(
+        offline_model_lines(args.model, [r.place.id for r in plan.runs if r.kind == "behavior"])
+    )
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
@@ -117,6 +120,22 @@ def run_changed(
     report = build_changed(plan, runs, __version__, args.base, head_name, args.allow_untested)
     finish(session, report, outputs)
     return report
+
+
+def offline_model_lines(models: Sequence[str] | None, behavior: Sequence[str]) -> list[str]:
+    """What `--model mock` does not stand in for: the agent of a behavior gate runs for real,
+    at its own model and cost, so the mock's notice is not the whole truth of the run."""
+    from activation.trials.providers import parse_model, provider_named
+
+    offline = [m for m in models or () if provider_named(parse_model(m).provider).notice()]
+    if not offline or not behavior:
+        return []
+    gates = "the behavior gates of " if len(behavior) > 1 else "the behavior gate of "
+    return [
+        f"--model {offline[0]} answers the activation gates only: {gates}"
+        f"{', '.join(behavior)} run the real agent CLI at its own model, at real cost "
+        "(--dry-run plans them with no call)"
+    ]
 
 
 def read_versions(

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from activation._config import BEHAVIOR_MAX_TRIALS
-from activation.commands.changed import behavior_request
+from activation.commands.changed import behavior_request, offline_model_lines
 from activation.commands.main import main
 from activation.commands.requests import ChangedRequest, parse_request
 from activation.graders.judge import Judge
@@ -220,3 +220,12 @@ def test_changed_gates_a_skill_on_every_cases_file_about_it(
     assert [(gate["suite"], [case["id"] for case in gate["run"]["cases"]]) for gate in gates] == [
         ("evals/big.cases.json, evals/routing.cases.json", ["p1", "n1"])
     ]
+
+
+def test_the_mock_model_says_a_behavior_gate_runs_the_real_agent() -> None:
+    assert offline_model_lines(("mock",), ["b", "c"]) == [
+        "--model mock answers the activation gates only: the behavior gates of b, c run the "
+        "real agent CLI at its own model, at real cost (--dry-run plans them with no call)"
+    ]
+    assert offline_model_lines(("claude-haiku-4-5",), ["b"]) == []
+    assert offline_model_lines(("mock",), []) == []
