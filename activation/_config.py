@@ -94,9 +94,14 @@ BASELINE = "git:HEAD"
 SKILL_PATH = PurePath("plugins/auth0/skills/auth0/SKILL.md")
 """The default `--skill-path`, relative to the repo; else the only SKILL.md under plugins/."""
 PLUGINS_DIR = "plugins"
-SKILL_FOLDERS = (".claude/skills", "skills", ".agents/skills")
-"""The skills-folder layouts looked for at a repo's root (a project's Claude Code skills and
-the Agent Skills layouts): their skills are invoked by bare name."""
+AGENT_SKILL_FOLDERS = (".github/skills", ".opencode/skills", ".codex/skills", ".gemini/skills")
+"""The project skills folders of one agent each (GitHub Copilot's, OpenCode's, Codex's, Gemini
+CLI's, as their sources and docs name them): a set like `.claude/skills/`, measured as it
+would be installed for every agent."""
+SKILL_FOLDERS = (".claude/skills", "skills", ".agents/skills", *AGENT_SKILL_FOLDERS)
+"""The skills-folder layouts looked for at a repo's root (a project's Claude Code skills, the
+Agent Skills layouts, and each agent's own project folder): their skills are invoked by bare
+name."""
 STATE_DIR = ".activation"
 """The state folder in the target repo: Stage A flags and Stage B transcripts."""
 DEBUG_ENV = "ACTIVATION_DEBUG"

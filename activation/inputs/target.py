@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from activation._config import PLUGINS_DIR, SKILL_FOLDERS, SKILL_PATH
+from activation._config import AGENT_SKILL_FOLDERS, PLUGINS_DIR, SKILL_FOLDERS, SKILL_PATH
 from activation._errors import InputError
 
 SKILL_FILE_NAME = "SKILL.md"
@@ -28,7 +28,7 @@ ROOT_SKILL = PurePath(SKILL_FILE_NAME)
 """A skill at the repo's root (skill-creator's one-skill layout): the repo is the skill's
 folder, loaded when it is placed or installed as one, so it is a set of its own, named by
 its frontmatter `name` (the checkout's folder name means nothing to the agent)."""
-NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills")
+NESTED_SKILL_FOLDERS = (".claude/skills", ".agents/skills", *AGENT_SKILL_FOLDERS)
 """The skills folders an agent loads from a project wherever they lie, whatever plugin
 manifest sits above them."""
 WHERE = (
@@ -45,8 +45,9 @@ def root_skill_name(name: str | None, folder: str) -> str:
 
 
 def nested_skills_folder(skill_path: PurePath) -> bool:
-    """Whether the SKILL.md lies in a project's `.claude/skills/` or `.agents/skills/`: a
-    set of its own, never part of a plugin whose manifest sits above it."""
+    """Whether the SKILL.md lies in a project's `.claude/skills/`, `.agents/skills/` or one
+    agent's own folder (`.github/skills/`): a set of its own, never part of a plugin whose
+    manifest sits above it."""
     folder = skills_folder(skill_path)
     return folder is not None and any(
         f"/{folder.as_posix()}".endswith(f"/{nested}") for nested in NESTED_SKILL_FOLDERS

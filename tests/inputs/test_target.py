@@ -114,7 +114,8 @@ def test_no_skill_under_plugins(root: Path) -> None:
         resolve_target(root, None, root)
     assert str(error.value) == (
         "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
-        ".claude/skills/, skills/, .agents/skills/, or at the repo's root: pass --skill-path"
+        ".claude/skills/, skills/, .agents/skills/, .github/skills/, .opencode/skills/, "
+        ".codex/skills/, .gemini/skills/, or at the repo's root: pass --skill-path"
     )
 
 
@@ -123,7 +124,8 @@ def test_no_plugins_folder(root: Path) -> None:
         resolve_target(root, None, root)
     assert str(error.value) == (
         "no plugins/auth0/skills/auth0/SKILL.md and no SKILL.md under plugins/, "
-        ".claude/skills/, skills/, .agents/skills/, or at the repo's root: pass --skill-path"
+        ".claude/skills/, skills/, .agents/skills/, .github/skills/, .opencode/skills/, "
+        ".codex/skills/, .gemini/skills/, or at the repo's root: pass --skill-path"
     )
 
 

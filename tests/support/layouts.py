@@ -118,6 +118,8 @@ LAYOUTS = {
                ".claude/skills/refunds/SKILL.md", ".claude/skills"),
         Layout("agents-skills", _folder(".agents/skills"), {},
                ".agents/skills/refunds/SKILL.md", ".agents/skills"),
+        Layout("github-skills", _folder(".github/skills"), {},
+               ".github/skills/refunds/SKILL.md", ".github/skills"),
         Layout("mixed",
                {**_folder("plugins/payments/skills", "billing"),
                 ".claude/skills/notes/SKILL.md": "notes",
@@ -133,7 +135,8 @@ LAYOUTS = {
 }  # fmt: skip
 """Every layout, by name: a plugin at the root (obra/superpowers), plugins in `plugins/`, a
 marketplace naming its plugins' skills (anthropics/skills), a marketplace of plugins in
-folders under `skills/` (dbt Labs' skills) or at the root, the three skills folders, and
+folders under `skills/` (dbt Labs' skills) or at the root, the three skills folders and
+Copilot's own project folder (`.github/skills/`, as microsoft/skills keeps them), and
 repos with several sets at once (a project's skills folders beside plugins in `plugins/` or
 at the root: they are sets of their own, never the plugin's)."""
 
