@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache
@@ -160,13 +161,17 @@ class Listing:
 
     def text_in_order(self, ids: Sequence[str]) -> str:
         """The listing section with its lines in the order of `ids` (a permutation of
-        `self.ids`): each line is the same in every order, only the order changes."""
-        lines = {entry.id: entry.line for entry in self.entries}
-        if len(ids) != len(lines) or set(ids) != set(lines):
-            raise ValueError("the order must name every listed skill exactly once")
-        if not lines:
+        `self.ids`): each line is the same in every order, only the order changes. Two
+        entries of one id (an agent that lists a user's copy beside the project's) keep
+        their own order."""
+        if Counter(ids) != Counter(self.ids):
+            raise ValueError("the order must name every listed skill as often as it is listed")
+        if not self.entries:
             return self.empty
-        body = "\n".join(lines[skill_id] for skill_id in ids)
+        lines: dict[str, list[str]] = {}
+        for entry in reversed(self.entries):
+            lines.setdefault(entry.id, []).append(entry.line)
+        body = "\n".join(lines[skill_id].pop() for skill_id in ids)
         return f"{self.heading}{self.separator}{body}{self.closing}"
 
 

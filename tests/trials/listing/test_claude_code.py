@@ -372,10 +372,23 @@ def test_a_given_order_moves_whole_lines_and_changes_none() -> None:
     assert shuffled.split("\n\n", 1)[0] == HEADING
     assert sorted(shuffled.split("\n\n", 1)[1].split("\n")) == sorted(listing.text.split("\n")[2:])
     assert shuffled.startswith(f"{HEADING}\n\n{SECURITY}\n{INIT}\n- plugin-authoring: ")
-    with pytest.raises(ValueError, match="exactly once"):
+    with pytest.raises(ValueError, match="as often as it is listed"):
         listing.text_in_order(order[:-1])
-    with pytest.raises(ValueError, match="exactly once"):
+    with pytest.raises(ValueError, match="as often as it is listed"):
         listing.text_in_order([*order[:-1], order[0]])
+
+
+def test_an_order_keeps_two_entries_of_one_id_each_once() -> None:
+    """A user's copy listed beside the project's, as Codex lists both: no crash, each once."""
+    listing = render([skill("a", "first"), skill("b", "second")], builtins=())
+    copy = replace(listing.entries[0], line="- a: the user's copy")
+    twice = replace(listing, entries=(*listing.entries, copy))
+    assert twice.text_in_order(["a", "b", "a"]) == (
+        f"{HEADING}\n\n- a: first\n- b: second\n- a: the user's copy"
+    )
+    assert twice.text_in_order(["b", "a", "a"]) == (
+        f"{HEADING}\n\n- b: second\n- a: first\n- a: the user's copy"
+    )
 
 
 # --- the budget ----------------------------------------------------------------------------
