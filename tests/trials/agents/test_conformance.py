@@ -402,7 +402,8 @@ def test_a_real_run_reads_each_agents_own_loads(
         "broken": "ERROR",
     }  # fmt: skip
     assert data["coding_agent"] == real_agent
-    assert data["agent"]["version"].startswith(agent_named(real_agent).version)
+    record = agent_named(real_agent)  # Claude Code says its name after its version
+    assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
     assert plain["reading"] == "activated"
     assert plain["evidence"].endswith("run stopped early at that point")
