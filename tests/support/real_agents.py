@@ -12,6 +12,7 @@ from typing import Any, Protocol, Self
 
 from tests.support import gemini_api, messages_api, responses_api
 from tests.support.copilot_cli import PACKAGE_CACHE
+from tests.support.listing import sent_listing
 
 Script = Callable[[Any], Any]
 
@@ -55,6 +56,8 @@ class RealAgent:
     """Its stand-in's HTTP 400 with this message."""
     in_loop: Callable[[Any], bool]
     """Whether a request is of the agent's loop (not a side call such as a title)."""
+    system: Callable[[Any], str]
+    """The text of a request's instructions, where the agent sends its listing."""
 
     def script(self, first_turn: Callable[[Any], str | None]) -> Script:
         """The model of the agent's loop: on its first turn the load of the skill
@@ -76,6 +79,12 @@ class RealAgent:
 ERROR = "<the API refuses the request>"
 
 
+def system_blocks(request: messages_api.FakeRequest) -> str:
+    """A Messages API request's system text: its blocks, one after another."""
+    system = request.body.get("system") or ""
+    return system if isinstance(system, str) else "".join(block["text"] for block in system)
+
+
 def anthropic(base_url: str, key: str) -> dict[str, str]:
     return {"ANTHROPIC_API_KEY": key, "ANTHROPIC_BASE_URL": base_url}
 
@@ -87,14 +96,14 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         "sk-ant-test-claude-code-SECRET-42", (),
         lambda skill: messages_api.ToolUse("Skill", {"skill": f"billing:{skill}"}),
         messages_api.Text, lambda message: messages_api.Error(400, message=message),
-        lambda request: request.is_main_loop,
+        lambda request: request.is_main_loop, lambda request: sent_listing(request.body)[1],
     ),
     "opencode": RealAgent(
         "opencode_cli", messages_api.FakeMessagesAPI, anthropic,
         "sk-ant-test-opencode-SECRET-1", (),
         lambda skill: messages_api.ToolUse("skill", {"name": skill}),
         messages_api.Text, lambda message: messages_api.Error(400, message=message),
-        lambda request: "skill" in request.tool_names,
+        lambda request: "skill" in request.tool_names, system_blocks,
     ),
     "codex": RealAgent(
         "codex_cli", responses_api.FakeResponsesAPI,
@@ -102,7 +111,7 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         "sk-test-codex-SECRET-22", (),
         lambda skill: responses_api.Shell(f"cat .agents/skills/{skill}/SKILL.md"),
         responses_api.Text, lambda message: responses_api.Error(400, message=message),
-        lambda request: request.is_responses,
+        lambda request: request.is_responses, lambda request: request.listing or "",
     ),
     "copilot": RealAgent(
         "copilot_cli", messages_api.FakeMessagesAPI,
@@ -110,7 +119,7 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         "sk-ant-test-copilot-SECRET-333", ("--model", "anthropic:claude-sonnet-4.6"),
         lambda skill: messages_api.ToolUse("skill", {"skill": skill}),
         messages_api.Text, lambda message: messages_api.Error(400, message=message),
-        lambda request: bool(request.tool_names),
+        lambda request: bool(request.tool_names), system_blocks,
     ),
     "gemini": RealAgent(
         "gemini_cli", gemini_api.FakeGeminiAPI,
@@ -118,6 +127,6 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         "AIza-test-gemini-SECRET-333", ("--model", "google:gemini-3.1-pro-preview"),
         lambda skill: gemini_api.Call("activate_skill", {"name": skill}),
         gemini_api.Text, lambda message: gemini_api.Error(400, message, "BAD_REQUEST"),
-        lambda request: bool(request.tool_names),
+        lambda request: bool(request.tool_names), lambda request: request.system,
     ),
 }  # fmt: skip

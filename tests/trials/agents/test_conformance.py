@@ -2,8 +2,9 @@
 makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' lines), the
 same decoy read the same way everywhere, and each agent's listing read back as it was
 rendered (how the mock model reads the menu it is sent); and, through each agent's real
-pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage B end to
-end, and SIGTERM in the middle of a Stage B and of a Stage C run. A new agent is one row in
+pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage A's
+listing against the one the CLI sends, Stage B end to end, and SIGTERM in the middle of a
+Stage B and of a Stage C run. A new agent is one row in
 each table; `test_every_agent_has_a_row` and `test_every_agent_has_a_real_cli_row` fail
 until it has them.
 
@@ -28,6 +29,7 @@ from typing import Any
 import orjson
 import pytest
 
+from activation._models import RunSpec
 from activation.commands.main import main
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
@@ -38,9 +40,11 @@ from activation.trials.agents.copilot.stream import CopilotReader
 from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.listing.model import ListedSkill
+from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
     LEAKY,
+    harness_for,
     leaky_skill,
     plant_user_config,
     working_tree,
@@ -402,7 +406,8 @@ def test_a_real_run_reads_each_agents_own_loads(
         "broken": "ERROR",
     }  # fmt: skip
     assert data["coding_agent"] == real_agent
-    assert data["agent"]["version"].startswith(agent_named(real_agent).version)
+    record = agent_named(real_agent)  # Claude Code says its name after its version
+    assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
     assert plain["reading"] == "activated"
     assert plain["evidence"].endswith("run stopped early at that point")
@@ -480,6 +485,38 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     assert data["summary"]["unfinished"] == ["plain"]
     assert "INTERRUPTED" in out.decode()
     assert row.key not in out.decode() + err.decode()
+
+
+def test_stage_a_lists_what_each_real_cli_sends(
+    real_agent: str,
+    agent_cli: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stage A shows the model what the agent shows it: Stage B's backend runs the real CLI
+    on a plugin's set (the target and a sibling; the user's planted skills never listed),
+    and the listing of the CLI's first request, read back as the mock model reads it, is
+    Stage A's listing of the same set read back: the same entries, names and texts, in the
+    same order, the CLI's own built-ins among them. (Each renderer's byte-for-byte rules:
+    tests/trials/test_*_fidelity.py.)"""
+    row = REAL_AGENTS[real_agent]
+    record = agent_named(real_agent)
+    model = row.model[1] if row.model else None
+    runs = harness_for(real_agent, agent_cli, skill_repo, tmp_path, monkeypatch)
+    harness = next(runs)
+    api: Any
+    with row.api(row.script(lambda _request: None)) as api:
+        harness.run(api, variant="baseline", model=model)
+        first = next(request for request in api.requests if row.in_loop(request))
+    sent = record.read_back(row.system(first))
+    spec = RunSpec(stage="B", model=model, coding_agent=real_agent)
+    shown = stage_named("B").listings(spec, harness.inputs)["baseline"]
+    assert sent is not None
+    assert sent == record.read_back(shown.as_sent)
+    assert [text for name, text in sent if name.endswith("refunds")] == [BASELINE]
+    assert all(LEAKY not in name and ABOVE not in name for name, _text in sent)
+    assert next(runs, None) is None  # nothing left behind, the working tree untouched
 
 
 # --- Stage C end to end through each real pinned CLI, at its stand-in ----------------------
