@@ -155,9 +155,8 @@ class Report(BehaviorOptions, RunSettings):
     @property
     def spec(self) -> RunSpec:
         """The spec the run was asked with (Stage C's options only on a Stage C run's)."""
-        shared = {item.name: getattr(self, item.name) for item in fields(RunSettings)}
         options = BehaviorOptions(self.arms, self.invoke, self.judge_model)
-        return RunSpec(**shared, behavior=options if self.stage == "C" else None)
+        return RunSpec(**_settings(self), behavior=options if self.stage == "C" else None)
 
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
@@ -315,8 +314,12 @@ def build_report(
 def flat_spec(spec: RunSpec) -> dict[str, Any]:
     """A spec as a report's top level holds it: the shared settings, then Stage C's options
     (at their defaults for another stage)."""
-    shared = {item.name: getattr(spec, item.name) for item in fields(RunSettings)}
-    return {**shared, **vars(spec.behavior or BehaviorOptions())}
+    return {**_settings(spec), **vars(spec.behavior or BehaviorOptions())}
+
+
+def _settings(record: RunSettings) -> dict[str, Any]:
+    """The settings every stage shares, of a spec or a report."""
+    return {item.name: getattr(record, item.name) for item in fields(RunSettings)}
 
 
 def tree_diff(old: Variant, new: Variant) -> str:
