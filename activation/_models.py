@@ -2,11 +2,11 @@
 
 Data flows one way, inputs -> trials -> verdicts -> report, and each stage of it is one of
 these types, so any part can be tested or replaced on its own. The records a run produces
-(`Trial`, `Tally`, `CaseVerdict`, `Usage`, `RunSpec`) are also what its JSON report holds:
-report/codec.py converts them to and from plain data, so a field added here is a field of
-the report. A field set with `init=False` is derived (`Tally.verdict`, `Trial.reading`):
-it is written into the report for its readers and computed again whenever a record is
-made, also when one is read back.
+(`Trial`, `Tally`, `CaseVerdict`, `Usage`, the `RunSpec`'s settings and Stage C options) are
+also what its JSON report holds: report/codec.py converts them to and from plain data, so a
+field added here is a field of the report. A field set with `init=False` is derived
+(`Tally.verdict`, `Trial.reading`): it is written into the report for its readers and
+computed again whenever a record is made, also when one is read back.
 """
 
 from __future__ import annotations
@@ -764,8 +764,9 @@ class Shard:
 
 
 @dataclass(frozen=True)
-class RunSpec:
-    """What was asked for: with the inputs, everything needed to reproduce a run."""
+class RunSettings:
+    """What a run of any stage is asked with (`RunSpec` adds Stage C's options); a
+    report's top level holds these fields as they are."""
 
     stage: Stage = "A"
     model: str | None = None
@@ -797,13 +798,6 @@ class RunSpec:
     coding_agent: str = _config.AGENT
     """The agent whose skill listing and load action Stage A shows the model, and whose
     CLI Stage B runs."""
-    arms: tuple[Arm, ...] = ()
-    """Stage C's controls, run beside baseline and candidate (`none`, `llm`): a fixed first
-    round per case, never escalated, never part of the gate's verdicts."""
-    invoke: bool = False
-    """Stage C: the prompt invokes the skill the way the agent's users force it."""
-    judge_model: str | None = None
-    """Stage C: the model that answers the `judge` graders."""
 
     @property
     def cell(self) -> str:
@@ -816,10 +810,32 @@ class RunSpec:
         """The prices of the run's model (Stage B without `--model`: only the override)."""
         return None if self.pricing is None else self.pricing.for_model(self.model)
 
+
+@dataclass(frozen=True)
+class BehaviorOptions:
+    """Stage C's own options, one record on its run's spec (`RunSpec.behavior`); a report
+    writes them at its top level, beside the settings every stage shares."""
+
+    arms: tuple[Arm, ...] = ()
+    """The controls, run beside baseline and candidate (`none`, `llm`): a fixed first
+    round per case, never escalated, never part of the gate's verdicts."""
+    invoke: bool = False
+    """The prompt invokes the skill the way the agent's users force it."""
+    judge_model: str | None = None
+    """The model that answers the `judge` graders."""
+
+
+@dataclass(frozen=True)
+class RunSpec(RunSettings):
+    """What was asked for: with the inputs, everything needed to reproduce a run."""
+
+    behavior: BehaviorOptions | None = None
+    """Stage C's options; None for a run of Stages A and B."""
+
     @property
-    def spec(self) -> RunSpec:
-        """Only the spec's own fields (of a record that extends it, such as a report)."""
-        return RunSpec(**{item.name: getattr(self, item.name) for item in fields(RunSpec)})
+    def controls(self) -> tuple[Arm, ...]:
+        """The control arms run beside the two variants (only Stage C has any)."""
+        return self.behavior.arms if self.behavior else ()
 
 
 @dataclass(frozen=True)

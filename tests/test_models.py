@@ -9,7 +9,17 @@ from pathlib import Path
 import pytest
 
 from activation._behavior import BehaviorCase, BehaviorRunInputs
-from activation._models import Case, Inputs, RunSpec, Status, Target, TrialKey, Variant, gate
+from activation._models import (
+    BehaviorOptions,
+    Case,
+    Inputs,
+    RunSpec,
+    Status,
+    Target,
+    TrialKey,
+    Variant,
+    gate,
+)
 from activation.graders.matches import Matches
 from activation.inputs.identity import run_identity
 from activation.verdicts.judge import Evidence, judge_all
@@ -162,3 +172,10 @@ def test_a_behavior_run_is_identified_by_its_cases_report_entries() -> None:
     entries = Inputs(target, (TASK.reported,), (), variant, variant)
     assert run_identity(spec, tasks) == run_identity(spec, entries)
     assert run_identity(spec, tasks) != run_identity(spec, replace(entries, cases=()))
+
+
+def test_only_a_stage_c_spec_runs_controls_beside_the_variants() -> None:
+    assert RunSpec().controls == ()
+    assert RunSpec(stage="C", behavior=BehaviorOptions()).controls == ()
+    both = RunSpec(stage="C", behavior=BehaviorOptions(arms=("none", "llm"), invoke=True))
+    assert both.controls == ("none", "llm")

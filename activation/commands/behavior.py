@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from activation._behavior import BehaviorCase
 from activation._errors import InputError
-from activation._models import CONTROLS, AgentSettings, Arm, RunSpec
+from activation._models import CONTROLS, AgentSettings, Arm, BehaviorOptions, RunSpec
 from activation.commands.flags import BEHAVIOR
 from activation.commands.requests import (
     BehaviorInputs,
@@ -191,8 +191,8 @@ def behavior_cells(
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         fail_on=(fail_on,) if fail_on else (),
-        arms=arms_of(arm, no_control, cases),
-        invoke=args.invoke,
-        judge_model=args.judge_model,
+        behavior=BehaviorOptions(
+            arms=arms_of(arm, no_control, cases), invoke=args.invoke, judge_model=args.judge_model
+        ),
     )
     return cells_of(asked, stage, args)

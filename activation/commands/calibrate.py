@@ -331,7 +331,10 @@ def comparisons_of(
     spec: RunSpec, same: BehaviorRunInputs, broken: Variant
 ) -> list[tuple[RunSpec, AnyInputs]]:
     """The two runs, in order: A/A with the `none` arm, then the broken-body control."""
-    return [(spec, same), (replace(spec, arms=()), replace(same, candidate=broken))]
+    from activation.trials.behavior.stage import options_of
+
+    no_control = replace(spec, behavior=replace(options_of(spec), arms=()))
+    return [(spec, same), (no_control, replace(same, candidate=broken))]
 
 
 def main_behavior_calibration(session: Session, argv: list[str], stages: Stages | None) -> int:

@@ -80,7 +80,7 @@ def cell_plan(
     listings = stage.listings(spec, inputs)
     visible = cell_visibility(spec, inputs, listings)
     seen = dict(zip(VARIANTS, (visible.baseline, visible.candidate), strict=True))
-    llm_calls = len(inputs.cases) * spec.trials if "llm" in spec.arms else 0
+    llm_calls = len(inputs.cases) * spec.trials if "llm" in spec.controls else 0
     return CellPlan(
         spec=spec,
         inputs=inputs,

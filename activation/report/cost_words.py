@@ -20,7 +20,7 @@ def money(value: float | None) -> str:
 def cost_line(report: Report) -> str:
     """The run's cost, and where it comes from; unknown is said, never shown as $0, with
     what is missing (`unknown_cost`)."""
-    cost, basis = report.usage.cost_usd, stage_named(report.stage).cost_basis(report)
+    cost, basis = report.usage.cost_usd, stage_named(report.stage).cost_basis(report.spec)
     if cost is not None and basis is not None:
         return f"cost ${cost:.4f} ({basis})"
     return f"cost unknown ({unknown_cost(report)})"
@@ -30,7 +30,7 @@ def unknown_cost(report: Report) -> str:
     """What keeps a run's cost unknown: a price (the stage's `unpriced`, which a plan says
     too), or the tokens of an agent's runs (a stream that carries none, a run stopped at a
     load before the agent reported them), which no price can replace."""
-    gap = stage_named(report.stage).unpriced(report)
+    gap = stage_named(report.stage).unpriced(report.spec)
     ran = [trial.usage for case in report.cases for trial in case.trials if not trial.cached]
     blind = [u for u in ran if u.cost_usd is None and not (u.input_tokens or u.output_tokens)]
     if report.agent is None or not blind:
@@ -40,7 +40,7 @@ def unknown_cost(report: Report) -> str:
         return f"{agent}'s stream carried no token counts in any of {len(ran)} trials"
     counted = f"{len(blind)} of {len(ran)}" if report.trial_detail == "all" else "some"
     tokens = f"{counted} trials stopped before {agent} reported tokens"
-    priced = stage_named(report.stage).cost_basis(report) is not None
+    priced = stage_named(report.stage).cost_basis(report.spec) is not None
     return tokens if priced or gap is None else f"{gap}; {tokens}"
 
 
@@ -105,7 +105,7 @@ def matrix_cost_line(matrix: Matrix) -> str:
     unknown = [
         f"{cell.cell}: {unknown_cost(cell)}"
         for cell in matrix.cells
-        if cell.usage.cost_usd is None or stage_named(cell.stage).cost_basis(cell) is None
+        if cell.usage.cost_usd is None or stage_named(cell.stage).cost_basis(cell.spec) is None
     ]
     spent = f"cost unknown ({'; '.join(unknown)})" if unknown else f"cost {money(cost)}"
     return f"{spent} over {len(matrix.cells)} cells, {matrix.usage.requests:,} request(s)"

@@ -127,10 +127,11 @@ def calls_text(plan: CellPlan) -> Text:
     """The calls of the first round and at most, and that none was made."""
     spec, cases = plan.spec, len(plan.inputs.cases)
     model = f" to {spec.model}" if spec.model else ""
-    arms = 2 + len(spec.arms) - bool(plan.llm_calls)
-    sides = f"{arms} arms" if spec.arms else "2 variants"
+    arms = 2 + len(spec.controls) - bool(plan.llm_calls)
+    sides = f"{arms} arms" if spec.controls else "2 variants"
+    judge = spec.behavior.judge_model if spec.behavior else None
     llm = (
-        f" and {plan.llm_calls:,} model call(s) to {spec.model or spec.judge_model} (the llm arm)"
+        f" and {plan.llm_calls:,} model call(s) to {spec.model or judge} (the llm arm)"
         if plan.llm_calls
         else ""
     )

@@ -1,7 +1,8 @@
 """The report: a run's own records, as every output renders them and the JSON holds them.
 
-A `Report` is the spec the run was asked with (it extends `RunSpec`, so the JSON's top level
-carries the spec's fields), what it measured and against what, and the engine's own
+A `Report` is the spec the run was asked with (it extends the settings every stage shares
+and Stage C's options, so the JSON's top level carries both flat, as it always has; `spec`
+gives the `RunSpec` back), what it measured and against what, and the engine's own
 `CaseVerdict`s with their `Trial`s; report/codec.py turns it into JSON and back, generated
 from these types. Built from a RunOutcome, or read back from a saved report, it is the same
 value, so a saved run can be shown again in any format, compared or merged without a call.
@@ -11,15 +12,17 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 from activation._errors import ExitCode
 from activation._models import (
     VARIANTS,
+    BehaviorOptions,
     CaseVerdict,
     Inputs,
     RunOutcome,
+    RunSettings,
     RunSpec,
     Status,
     Target,
@@ -96,7 +99,7 @@ class VariantInfo:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Report(RunSpec):
+class Report(BehaviorOptions, RunSettings):
     schema: Literal["activation-report/4"] = "activation-report/4"
     version: str
     """The activation version that wrote it."""
@@ -149,6 +152,12 @@ class Report(RunSpec):
     def __post_init__(self) -> None:
         object.__setattr__(self, "behavior", behavior(self.cases, self.trials))
 
+    @property
+    def spec(self) -> RunSpec:
+        """The spec the run was asked with (Stage C's options only on a Stage C run's)."""
+        options = BehaviorOptions(self.arms, self.invoke, self.judge_model)
+        return RunSpec(**_settings(self), behavior=options if self.stage == "C" else None)
+
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
 
@@ -199,7 +208,7 @@ def _info(
 
 
 def cell_exit(
-    spec: RunSpec,
+    spec: RunSettings,
     verdicts: Sequence[CaseVerdict],
     *,
     interrupted: bool,
@@ -266,7 +275,7 @@ def build_report(
     seen = cell_visibility(spec, inputs, listings)
     tests_body = view_of(spec).tests_body
     return Report(
-        **vars(spec),
+        **flat_spec(spec),
         version=version,
         exit_code=int(
             cell_exit(
@@ -300,6 +309,17 @@ def build_report(
         unseen=seen.unseen,
         distractors=listed_distractors(inputs, listings),
     )
+
+
+def flat_spec(spec: RunSpec) -> dict[str, Any]:
+    """A spec as a report's top level holds it: the shared settings, then Stage C's options
+    (at their defaults for another stage)."""
+    return {**_settings(spec), **vars(spec.behavior or BehaviorOptions())}
+
+
+def _settings(record: RunSettings) -> dict[str, Any]:
+    """The settings every stage shares, of a spec or a report."""
+    return {item.name: getattr(record, item.name) for item in fields(RunSettings)}
 
 
 def tree_diff(old: Variant, new: Variant) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 
 from activation._config import AGENT
-from activation._models import NONE, CaseVerdict, RunSpec, Status, Tally
+from activation._models import NONE, CaseVerdict, RunSettings, Status, Tally
 from activation.report.model import Report
 from activation.trials.agents import agent_named, known
 from activation.verdicts.figures import Count, Interval
@@ -68,7 +68,7 @@ def agent_title(name: str) -> str:
     return agent_named(name).title if name in known() else name
 
 
-def agent_label(report: RunSpec) -> str | None:
+def agent_label(report: RunSettings) -> str | None:
     """ "OpenCode 1.18.33": the agent a Stage B run ran and the version it said it is."""
     if report.agent is None or not report.agent.version:
         return None
@@ -80,7 +80,7 @@ STAGE_AGENT = {"A": "in {agent}'s listing"}
 agent's listing to a model."""
 
 
-def stage_text(spec: RunSpec) -> str:
+def stage_text(spec: RunSettings) -> str:
     """ "Stage A", and whose listing it shows (Stage B: which agent runs) when that is not
     the default agent's."""
     if spec.coding_agent == AGENT:
@@ -89,7 +89,7 @@ def stage_text(spec: RunSpec) -> str:
     return f"Stage {spec.stage} {met.format(agent=agent_title(spec.coding_agent))}"
 
 
-def model_text(spec: RunSpec) -> str:
+def model_text(spec: RunSettings) -> str:
     return spec.model or "the CLI's default model"
 
 

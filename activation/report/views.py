@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from activation._models import CaseVerdict, Inputs, RunSpec, Tally, Trial, VariantName
+    from activation._models import CaseVerdict, Inputs, RunSettings, Tally, Trial, VariantName
     from activation.report.model import Report
 
 
@@ -192,7 +192,7 @@ VIEW_MODULES: MutableMapping[str, str] = {
 """Each module holds `VIEW`; keyed by the stage a report records."""
 
 
-def view_of(spec: RunSpec) -> View:
+def view_of(spec: RunSettings) -> View:
     """The view of the stage a run (or its report) records."""
     view: View = importlib.import_module(VIEW_MODULES[spec.stage]).VIEW
     return view

@@ -201,7 +201,7 @@ async def execute_cells_async(
         Schedule(
             cell.inputs.cases,
             escalation_for(cell.spec, cell.inputs, len(cells)),
-            cell.spec.arms,
+            cell.spec.controls,
         )
         for cell in cells
     ]

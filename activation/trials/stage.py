@@ -51,12 +51,12 @@ class CostEstimate:
 
 def planned_calls(spec: RunSpec, inputs: AnyInputs) -> int:
     """Trials of the first round, before any re-ask: both variants and every control."""
-    return len(inputs.cases) * (2 + len(spec.arms)) * spec.trials
+    return len(inputs.cases) * (2 + len(spec.controls)) * spec.trials
 
 
 def worst_case_calls(spec: RunSpec, inputs: AnyInputs) -> int:
     """Every case escalated to `--max-trials` (a control never escalates)."""
-    return len(inputs.cases) * (2 * spec.max_trials + len(spec.arms) * spec.trials)
+    return len(inputs.cases) * (2 * spec.max_trials + len(spec.controls) * spec.trials)
 
 
 def price_basis(spec: RunSpec) -> str:

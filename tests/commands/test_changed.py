@@ -16,6 +16,7 @@ import pytest
 
 from activation._config import BEHAVIOR_JUDGE_MODEL
 from activation.commands.main import main
+from activation.trials.behavior.stage import options_of
 from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
 from tests.support.browser import Launcher, visit
@@ -282,8 +283,9 @@ def test_the_judge_model_reaches_the_behavior_gate(repo: Path, tmp_path: Path) -
     default, mock = FakeBehavior(passing(script)), FakeBehavior(passing(script))
     assert changed(tmp_path, "--model", "mock", stages=default)[0] == 0
     assert changed(tmp_path, "--model", "mock", "--judge-model", "mock", stages=mock)[0] == 0
-    assert [spec.judge_model for spec, _inputs, _ in default.opened] == [BEHAVIOR_JUDGE_MODEL]
-    assert [spec.judge_model for spec, _inputs, _ in mock.opened] == ["mock"]
+    judges = [options_of(spec).judge_model for spec, _inputs, _ in default.opened]
+    assert judges == [BEHAVIOR_JUDGE_MODEL]
+    assert [options_of(spec).judge_model for spec, _inputs, _ in mock.opened] == ["mock"]
 
 
 def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_path: Path) -> None:

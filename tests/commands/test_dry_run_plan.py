@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from activation._errors import InputError
-from activation._models import AgentSettings, Inputs, RunSpec, VariantName
+from activation._models import AgentSettings, BehaviorOptions, Inputs, RunSpec, VariantName
 from activation.commands.plan import plan_cells
 from activation.inputs.change_plan import GateRun, SkillPlan
 from activation.inputs.changes import SkillChange, SkillPlace
@@ -165,7 +165,8 @@ def test_the_drawing_shows_what_the_record_holds(cell: CellPlan) -> None:
 
 
 def test_the_llm_arm_is_counted_apart_from_the_agent_runs(cell: CellPlan) -> None:
-    armed = replace(cell, spec=replace(cell.spec, arms=("none", "llm")), llm_calls=36)
+    both = BehaviorOptions(arms=("none", "llm"))
+    armed = replace(cell, spec=replace(cell.spec, behavior=both), llm_calls=36)
     assert drawn(armed).endswith(
         "\nThe first round would make 72 model call(s) to mock (12 cases x 3 arms x 3 trials) "
         "and 36 model call(s) to mock (the llm arm); suspicious cases then get more, up to 30 "

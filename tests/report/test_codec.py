@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from activation._errors import ExitCode, InputError
-from activation._models import FLAGGED, AgentSettings, RunSpec, Status, Trial
+from activation._models import FLAGGED, AgentSettings, BehaviorOptions, RunSpec, Status, Trial
 from activation.commands.main import main
 from activation.report.codec import (
     JUDGED,
@@ -29,6 +29,7 @@ from activation.trials.engine import execute_async
 from activation.trials.fake import FakeBackend, scripted
 from activation.trials.simulate import simulated_inputs, typical
 from activation.verdicts.judge import evidence_in, judge_groups
+from tests.support.behavior_reports import behavior_outcome
 from tests.support.skill_repo import SkillRepos, case, write_cases
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -295,3 +296,37 @@ def test_the_run_writes_a_compact_report_unless_asked_for_the_whole_record(
     assert orjson.loads(gzip.decompress(zipped.read_bytes()))["trial_detail"] == "flagged"
     assert main(["report", str(zipped)]) == 0
     assert main(["diff", str(tmp_path / "full.json"), str(zipped)]) == 0
+
+
+# --- the spec: Stage C's options are one record on it, flat keys in the JSON -------------
+
+SPEC_KEYS = [
+    "stage", "model", "trials", "max_trials", "alpha", "seed", "concurrency",
+    "max_concurrency", "agent", "shard", "pricing", "max_cost_usd", "batch", "resume",
+    "fail_on", "coding_agent", "arms", "invoke", "judge_model", "schema",
+]  # fmt: skip
+"""A report's first keys, in the order every `activation-report/4` has written them."""
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["A", "B"])
+def test_a_report_gives_back_the_spec_it_ran_with(spec: RunSpec) -> None:
+    data = orjson.loads(a_report(spec))
+    assert list(data)[: len(SPEC_KEYS)] == SPEC_KEYS
+    assert (data["arms"], data["invoke"], data["judge_model"]) == ([], False, None)
+    read = parse_report(data, "saved.json")
+    assert read.spec == spec
+    assert read.spec.behavior is None
+
+
+def test_a_behavior_report_keeps_stage_c_options_flat_and_reads_them_back_as_one_record() -> None:
+    options = BehaviorOptions(arms=("none",), invoke=True, judge_model="mock")
+    outcome = behavior_outcome()
+    spec = replace(outcome.spec, behavior=options)
+    data = orjson.loads(report_json(build_report(replace(outcome, spec=spec), "9.9.9")))
+    assert list(data)[: len(SPEC_KEYS)] == SPEC_KEYS
+    assert (data["arms"], data["invoke"], data["judge_model"]) == (["none"], True, "mock")
+    assert data["behavior"]["arms"] == ["baseline", "candidate", "none"]  # the run's figures
+    read = parse_report(data, "behavior.json")
+    assert read.spec == spec
+    assert read.spec.behavior == options
+    assert read.spec.controls == ("none",)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from activation._models import (
     Arm,
+    BehaviorOptions,
     Case,
     Grade,
     GradeOutcome,
@@ -144,8 +145,8 @@ def behavior_outcome(
         Variant(SKILL_PATH, "Use when issuing refunds.", "", "file " + SKILL_PATH,
                 tree=CANDIDATE_TREE),
     )  # fmt: skip
-    spec = RunSpec(stage="C", model="claude-test-1", trials=3, max_trials=3, arms=("none",),
-                   fail_on=fail_on, concurrency=2)  # fmt: skip
+    spec = RunSpec(stage="C", model="claude-test-1", trials=3, max_trials=3, fail_on=fail_on,
+                   concurrency=2, behavior=BehaviorOptions(arms=("none",)))  # fmt: skip
     trials = scripted_trials(broken)
     evidence = [
         Evidence(case, [trial for trial in trials[case.id] if trial.variant != without])

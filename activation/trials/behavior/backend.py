@@ -61,8 +61,8 @@ class BehaviorBackend(AgentBackend):
         env: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(spec, inputs, transcripts_dir, env)
-        self.invoke = spec.invoke
-        self.arms = spec.arms
+        self.invoke = spec.behavior is not None and spec.behavior.invoke
+        self.arms = spec.controls
         self.judge_model = judge_model
         self.store = store
         self.keep_dir = keep_dir

@@ -17,7 +17,7 @@ from pathlib import Path
 from activation import _config, state
 from activation._behavior import BehaviorRunInputs
 from activation._errors import InputError
-from activation._models import AgentSettings, RunOutcome, RunSpec, VariantName
+from activation._models import AgentSettings, BehaviorOptions, RunOutcome, RunSpec, VariantName
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agents import agent_named
@@ -35,13 +35,18 @@ def asked_models(spec: RunSpec) -> list[str]:
     return sorted({judge_of(spec), *llm_model(spec)})
 
 
+def options_of(spec: RunSpec) -> BehaviorOptions:
+    """Stage C's options (their defaults on a spec that has none)."""
+    return spec.behavior or BehaviorOptions()
+
+
 def judge_of(spec: RunSpec) -> str:
-    return spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+    return options_of(spec).judge_model or _config.BEHAVIOR_JUDGE_MODEL
 
 
 def llm_model(spec: RunSpec) -> tuple[str, ...]:
     """The `llm` arm's model when the arm runs (it asks it in every trial)."""
-    return (spec.model or judge_of(spec),) if "llm" in spec.arms else ()
+    return (spec.model or judge_of(spec),) if "llm" in spec.controls else ()
 
 
 def judged(inputs: BehaviorRunInputs) -> bool:
@@ -59,7 +64,7 @@ class BehaviorStage:
         if spec.batch:
             raise InputError("--batch is for Stage A: an agent at work cannot run in a batch")
         agent_named(spec.coding_agent).adapter().configure(spec)
-        judge = spec.judge_model or _config.BEHAVIOR_JUDGE_MODEL
+        judge = judge_of(spec)
         provider_of(judge)
         settings = spec.agent or AgentSettings(_config.BEHAVIOR_MAX_TURNS, _config.BEHAVIOR_TIMEOUT)
         return replace(
@@ -67,7 +72,7 @@ class BehaviorStage:
             agent=settings,
             concurrency=spec.concurrency or _config.AGENT_CONCURRENCY,
             max_concurrency=None,
-            judge_model=judge,
+            behavior=replace(options_of(spec), judge_model=judge),
         )
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
@@ -118,9 +123,9 @@ class BehaviorStage:
         return "; ".join(dict.fromkeys(notice for notice in notices if notice)) or None
 
     def plan(self, spec: RunSpec, inputs: BehaviorRunInputs) -> list[str]:
-        arms = ", ".join(("baseline", "candidate", *spec.arms))
-        invoke = "; the prompt invokes the skill (--invoke)" if spec.invoke else ""
-        llm = f"; llm arm: {spec.model or spec.judge_model}" if "llm" in spec.arms else ""
+        arms = ", ".join(("baseline", "candidate", *spec.controls))
+        invoke = "; the prompt invokes the skill (--invoke)" if options_of(spec).invoke else ""
+        llm = f"; llm arm: {spec.model or judge_of(spec)}" if "llm" in spec.controls else ""
         judge = judge_of(spec) if judged(inputs) else "none (no grader asks one)"
         per_trial = self.estimate(spec, inputs).per_trial
         runs = len(inputs.cases) * spec.trials
@@ -129,9 +134,10 @@ class BehaviorStage:
             f"  {arm}: {runs} model call(s), no agent"
             if arm == "llm"
             else f"  {arm}: {runs} agent run(s){cost}"
-            for arm in ("baseline", "candidate", *spec.arms)
+            for arm in ("baseline", "candidate", *spec.controls)
         ]
-        agents = len(inputs.cases) * spec.trials * (2 + len(spec.arms) - ("llm" in spec.arms))
+        agent_arms = 2 + len(spec.controls) - ("llm" in spec.controls)
+        agents = len(inputs.cases) * spec.trials * agent_arms
         minutes = agents * _config.BEHAVIOR_RUN_SECONDS / (spec.concurrency or 1) / 60
         return [
             *AGENT_STAGE.plan(spec, inputs),
