@@ -20,6 +20,7 @@ from typing import Literal
 
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
+from activation.inputs.plugin_eval import plugin_evals
 
 GateKind = Literal["activation", "behavior"]
 
@@ -124,7 +125,12 @@ def find_suites(
         places = (place.below(EVALS_FOLDER), f"{EVALS_FOLDER}/{place.name}")
         root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
         evals = next((p for p in places if p in folders), None) or behavior.get(path) or root
-        said = [(foreign or {}).get(p) for p in (*places, EVALS_FOLDER if alone else "")]
+        elsewhere = (
+            EVALS_FOLDER if alone else "",
+            plugin_evals(place.set_root),
+            f"{place.folder}-workspace",
+        )
+        said = [(foreign or {}).get(p) for p in (*places, *elsewhere)]
         own_foreign = next((line for line in said if line), None)
         cases = beside if beside in paths else named.get(path)
         files = _files_of(cases, path, skills, cases_files)
