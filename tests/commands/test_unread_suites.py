@@ -42,6 +42,14 @@ PLUGIN_EVALS = {
 PLUGIN_LINE = f"plugins/ruler/evals/ holds {REASON} (01-fix, 02-why): not read"
 
 
+def planned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], list[str]]:
+    """`changed --dry-run`'s plan and its stderr, by line (it plans, exit 0)."""
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, out, err = run(argv, capsys)
+    assert code == 0
+    return out.splitlines(), err.splitlines()
+
+
 @pytest.fixture
 def plugin_evals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A marketplace whose plugin keeps Claude Code's plugin-eval cases, its skill's body
@@ -55,11 +63,9 @@ def plugin_evals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_plugin_eval_cases_are_named_as_not_read_where_changed_says_not_tested(
     plugin_evals: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv, report = changed(tmp_path, "--dry-run")
-    code, out, err = run(argv, capsys)
-    assert code == 0
-    assert err.splitlines()[1:3] == ["  found no case file", f"  {PLUGIN_LINE}"]
-    assert out.splitlines()[1:5] == [
+    out, err = planned(tmp_path, capsys)
+    assert err[1:3] == ["  found no case file", f"  {PLUGIN_LINE}"]
+    assert out[1:5] == [
         "ruler:rules (plugins/ruler/skills/rules/SKILL.md): modified, body",
         "  not tested: body",
         f"  {PLUGIN_LINE}",
@@ -76,7 +82,7 @@ def test_lint_names_plugin_eval_cases_and_says_why_a_folder_of_them_has_no_cases
     plugin_evals: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _err = run(["lint"], capsys)
-    assert f"warning  -  {PLUGIN_LINE}" in out.splitlines()
+    assert (code, f"warning  -  {PLUGIN_LINE}" in out.splitlines()) == (0, True)
     code, _out, err = run(["lint", "--cases", "plugins/ruler/evals"], capsys)
     assert (code, err) == (
         2,
@@ -130,6 +136,13 @@ def test_plugin_eval_suites_are_found_by_the_clis_own_rule() -> None:
     }
 
 
+WORKSPACE_LINE = (
+    "skills/rails-workspace/iteration-1/evals.json, "
+    "skills/rails-workspace/iteration-2/evals.json are skill-creator's workspace copies: "
+    "not read; its suite belongs in skills/rails/evals/"
+)
+
+
 def test_skill_creators_workspace_copy_is_named_where_its_suite_belongs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -145,23 +158,15 @@ def test_skill_creators_workspace_copy_is_named_where_its_suite_belongs(
         },
     )
     monkeypatch.chdir(root)
-    line = (
-        "skills/rails-workspace/iteration-1/evals.json, "
-        "skills/rails-workspace/iteration-2/evals.json are skill-creator's workspace copies: "
-        "not read; its suite belongs in skills/rails/evals/"
-    )
     code, out, _err = run(["lint"], capsys)
-    assert f"warning  -  {line}" in out.splitlines()
+    assert (code, f"warning  -  {WORKSPACE_LINE}" in out.splitlines()) == (0, True)
     (root / "skills/rails/SKILL.md").write_text(
         skill("rails", "Use when writing Rails code.") + "Run the tests.\n"
     )
-    argv, _report = changed(tmp_path, "--dry-run")
-    code, out, _err = run(argv, capsys)
-    assert code == 0
-    assert out.splitlines()[1:5] == [
+    assert planned(tmp_path, capsys)[0][1:5] == [
         "kit:rails (skills/rails/SKILL.md): modified, body",
         "  not tested: body",
-        f"  {line}",
+        f"  {WORKSPACE_LINE}",
         "would run: nothing",
     ]
 
