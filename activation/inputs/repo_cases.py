@@ -107,6 +107,16 @@ class RepoCases:
     """Why each file of a `tests/` folder shaped as cases could not be read: tests hold
     fixtures of every kind, so such a file is left out, and said, never an error."""
 
+    @property
+    def plugin_suites(self) -> frozenset[str]:
+        """The folders of `foreign` that hold Claude Code's plugin-eval cases: each is about
+        every skill of the plugin it lies in."""
+        return frozenset(
+            suite.folder
+            for suite in self.foreign
+            if isinstance(suite, Foreign) and suite.reason == plugin_eval.REASON
+        )
+
     def of(self, skill: str, skills: Mapping[str, SkillPlace]) -> tuple[str, ...]:
         """The case files about the skill of SKILL.md path `skill` (see
         `change_plan.owners`), those in its own folder first."""
@@ -226,7 +236,8 @@ def find_case_files(
     trigger = {file.path for file in cases}
     own = [place for folder in skill_folders for place in eval_places(folder)]
     suites: set[str] = set()
-    plugin_evals = plugin_eval.suites(paths)
+    present = [path for path in paths if (repo / path).is_file()]  # a deleted file is none
+    plugin_evals = plugin_eval.suites(present)
     foreign: list[Foreign | Workspace] = []
     read = trigger | {file.path for file in behavior}
     said = trigger | {path for found in tables.values() for path, _header in found}
@@ -247,7 +258,7 @@ def find_case_files(
         partial = any(p.startswith(f"{place}/") for p in (*read, *suites))
         foreign.append(Foreign(place, shown, FOREIGN, partial))
     foreign += [Foreign(f, cases, plugin_eval.REASON) for f, cases in plugin_evals.items()]
-    foreign += workspaces(paths)
+    foreign += workspaces(present)
     return RepoCases(
         tuple(cases),
         tuple(behavior),

@@ -198,3 +198,35 @@ def test_behavior_on_an_evals_folder_of_activation_cases_says_pass_it_to_cases(
         "evals/routing.cases.json are activation cases files, not behavior cases (pass them "
         "to --cases)\n",
     )
+
+
+def test_a_root_plugins_eval_cases_are_about_each_of_its_skills_and_other_files_are_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plugin at the repo's root (`claude plugin eval .`): its `evals/` cases test every
+    skill of it, while a root `evals/` of no format is no suite of any one of several."""
+    root = commit(
+        tmp_path / "kit",
+        {
+            ".claude-plugin/plugin.json": '{"name": "kit"}',
+            "skills/rules/SKILL.md": RULES,
+            "skills/lint/SKILL.md": skill("lint", "Use when linting detection rules."),
+            "evals/01-fix/prompt.md": PROMPT,
+            "evals/01-fix/graders/rule-written.md": WRITTEN,
+        },
+    )
+    monkeypatch.chdir(root)
+    (root / "skills/rules/SKILL.md").write_text(RULES + "Check it twice.\n")
+    assert planned(tmp_path, capsys)[0][1:4] == [
+        "kit:rules (skills/rules/SKILL.md): modified, body",
+        "  not tested: body",
+        f"  evals/ holds {REASON} (01-fix): not read",
+    ]
+    for case in ("prompt.md", "graders/rule-written.md"):
+        (root / "evals/01-fix" / case).unlink()
+    (root / "evals/notes.toml").write_text("x = 1\n")
+    assert planned(tmp_path, capsys)[0][1:4] == [
+        "kit:rules (skills/rules/SKILL.md): modified, body",
+        "  not tested: body",
+        "would run: nothing",
+    ]
