@@ -132,10 +132,7 @@ def _plugin_evals(repo: Path, skill_folder: Path) -> str:
     from activation.inputs.plugin_eval import plugin_evals, why_none
 
     folder = plugin_evals(skill_folder.parent.as_posix())
-    if not folder or not (repo / folder).is_dir():
-        return ""
-    files = (path.as_posix() for path in (repo / folder).resolve().rglob("*") if path.is_file())
-    return why_none(files, f"{folder}/")
+    return why_none(repo / folder, f"{folder}/") if folder else ""
 
 
 def say_suite(session: Session, args: BehaviorInputs, suite: Path, cwd: Path) -> None:

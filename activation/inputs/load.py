@@ -752,11 +752,7 @@ def _why_none(path: Path, trigger: Sequence[str]) -> str:
             f"file{'s' if many else ''}, not behavior cases (pass {'them' if many else 'it'} "
             "to --cases)"
         )
-    files = (
-        [p.as_posix() for p in path.resolve().rglob("*") if p.is_file()] if path.is_dir() else []
-    )
-    held = why_none(files)
-    return held or f" (expected *.json case files or folders with a {PROMPT_FILE})"
+    return why_none(path) or f" (expected *.json case files or folders with a {PROMPT_FILE})"
 
 
 def skipped_warning(suite: Path, skipped: tuple[str, ...]) -> list[str]:

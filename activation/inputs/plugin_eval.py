@@ -7,13 +7,14 @@ tool_order, tool_used, file_exists, llm or baseline). Such a suite is not read h
 case's score is a weighted mean of its graders, while this tool grades the files the agent
 leaves and passes a trial when every grader passes. Read with its reply graders left out, a
 case would measure something else under its author's name, so the folder is named instead:
-a change to the skills it tests is "not tested", with why.
+a change to the skills it tests is "not tested", with why. Pure but for `why_none`, which
+lists a folder's files.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from activation.inputs.changes import EVALS_FOLDER
 
@@ -61,7 +62,11 @@ def plugin_evals(set_root: str) -> str:
     return (root.parent / EVALS_FOLDER).as_posix() if root.name == "skills" else ""
 
 
-def why_none(paths: Iterable[str], holder: str = "it") -> str:
+def why_none(folder: Path, holder: str = "it") -> str:
     """Why a folder of no case this tool reads holds none, when it holds plugin-eval cases
-    (its files' POSIX paths, absolute): their format, and why it is not read; else empty."""
-    return f": {holder} holds {REASON}: not read" if suites(paths) else ""
+    (read from disk, by its files' absolute paths): their format, and why it is not read;
+    else empty."""
+    if not folder.is_dir():
+        return ""
+    files = (path.as_posix() for path in folder.resolve().rglob("*") if path.is_file())
+    return f": {holder} holds {REASON}: not read" if suites(files) else ""

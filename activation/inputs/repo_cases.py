@@ -419,7 +419,7 @@ def _why_none(folder: Path) -> str:
     held = f": it holds waza's suite (eval.yaml and tasks/), {WAZA_WHY}"
     if _holds_waza(folder):
         return held
-    return plugin_eval.why_none(p.as_posix() for p in folder.resolve().rglob("*") if p.is_file())
+    return plugin_eval.why_none(folder)
 
 
 def _cases_in(folder: Path) -> list[str]:
