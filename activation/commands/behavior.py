@@ -111,15 +111,28 @@ def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
 
     repo = args.repo or git_root(cwd)
     places = [SUITE]
+    plugin_evals = ""
     if args.skill_path is not None:
         skill = relative_skill_path(repo, args.skill_path)
         folder = skill.parent if skill.name == SKILL_FILE_NAME else skill
         places = [*(Path(place) for place in eval_places(folder.as_posix())), SUITE]
+        plugin_evals = _plugin_evals(repo, folder)
     suite = next((repo / place for place in places if (repo / place).is_dir()), None)
     if suite is None:
         looked = ", ".join(dict.fromkeys(str(repo / place) for place in places))
-        raise InputError(f"no behavior suite: {looked} does not exist (pass --suite PATH)")
+        raise InputError(
+            f"no behavior suite: {looked} does not exist (pass --suite PATH){plugin_evals}"
+        )
     return suite
+
+
+def _plugin_evals(repo: Path, skill_folder: Path) -> str:
+    """What the skill's plugin's `evals/` holds, when it is Claude Code's plugin-eval cases,
+    which no run reads: said, so a missing suite is not taken for a missing PROMPT.md."""
+    from activation.inputs.plugin_eval import plugin_evals, why_none
+
+    folder = plugin_evals(skill_folder.parent.as_posix())
+    return why_none(repo / folder, f"{folder}/") if folder else ""
 
 
 def say_suite(session: Session, args: BehaviorInputs, suite: Path, cwd: Path) -> None:

@@ -174,7 +174,7 @@ def find_suites(
         foreign[suite if suite in found.suites else posixpath.dirname(suite)] = line
     suites = found.suites - set(unreadable)
     behavior = [file for file in found.behavior if file.path not in unreadable]
-    return match_suites(skills, cases, suites, behavior, foreign), found
+    return match_suites(skills, cases, suites, behavior, foreign, found.plugin_suites), found
 
 
 def _unreadable_suites(repo: Path, suites: Sequence[str]) -> dict[str, str]:

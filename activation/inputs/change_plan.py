@@ -20,6 +20,7 @@ from typing import Literal
 
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
+from activation.inputs.plugin_eval import plugin_evals
 
 GateKind = Literal["activation", "behavior"]
 
@@ -105,15 +106,18 @@ def find_suites(
     folders: frozenset[str],
     behavior_files: Sequence[CasesFile] = (),
     foreign: Mapping[str, str] | None = None,
+    plugin_suites: frozenset[str] = frozenset(),
 ) -> dict[str, Suites]:
     """Each skill's suites, by SKILL.md path (`folders`: the repo's folders that hold
     behavior cases, as repo-relative paths; `cases_files`: its cases files, found or given;
     `behavior_files`: its per-skill JSON files with evals; `foreign`: eval folders in
-    another tool's format, and why). Its cases: `cases.json` beside its SKILL.md, else the
-    first cases file in its folder that is for it (see `owners`), else the first anywhere
-    (a prompt file: with the skill's other prompt files of its folder). Its behavior suite:
-    `evals/` in its folder, else `evals/<its name>/` at the root, else the first behavior
-    file for it, else the repo's `evals/` in a repo of one skill."""
+    another tool's format, and why; `plugin_suites`: those of them that hold Claude Code's
+    plugin-eval cases, which are about every skill of their plugin). Its cases: `cases.json`
+    beside its SKILL.md, else the first cases file in its folder that is for it (see
+    `owners`), else the first anywhere (a prompt file: with the skill's other prompt files
+    of its folder). Its behavior suite: `evals/` in its folder, else `evals/<its name>/` at
+    the root, else the first behavior file for it, else the repo's `evals/` in a repo of
+    one skill."""
     paths = {file.path for file in cases_files}
     named = _first_for(skills, cases_files)
     behavior = _first_for(skills, behavior_files)
@@ -124,7 +128,13 @@ def find_suites(
         places = (place.below(EVALS_FOLDER), f"{EVALS_FOLDER}/{place.name}")
         root = EVALS_FOLDER if alone and EVALS_FOLDER in folders else None
         evals = next((p for p in places if p in folders), None) or behavior.get(path) or root
-        said = [(foreign or {}).get(p) for p in (*places, EVALS_FOLDER if alone else "")]
+        plugin = plugin_evals(place.set_root)
+        elsewhere = (
+            EVALS_FOLDER if alone else "",
+            plugin if plugin in plugin_suites else "",
+            f"{place.folder}-workspace",
+        )
+        said = [(foreign or {}).get(p) for p in (*places, *elsewhere)]
         own_foreign = next((line for line in said if line), None)
         cases = beside if beside in paths else named.get(path)
         files = _files_of(cases, path, skills, cases_files)

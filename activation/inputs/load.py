@@ -724,6 +724,7 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
     """Every behavior case under `path`; an InputError when there is none or one is bad."""
     cases: tuple[BehaviorCase, ...]
     skipped: list[str] = []
+    trigger: list[str] = []
     if not path.exists():
         raise InputError(f"behavior cases not found: {path}")
     if path.is_file():
@@ -740,20 +741,33 @@ def load_behavior_suite(path: Path) -> BehaviorSuite:
             read = _case_file(case_file, beside=True)
             if read is None:
                 skipped.append(case_file.name)
-            else:
-                found += read
+            elif not read:
+                trigger.append(str(case_file))
+            found += read or ()
         found += [
             _eval_folder(folder, folder.parent.name if folder.parent != path else None)
             for folder in _eval_folders(path)
         ]
         cases = tuple(found)
     if not cases:
-        raise InputError(
-            f"{path}: no behavior cases (expected *.json case files or folders with a "
-            f"{PROMPT_FILE})"
-        )
+        raise InputError(f"{path}: no behavior cases{_why_none(path, trigger)}")
     _check_unique(cases)
     return BehaviorSuite(str(path), cases, tuple(skipped))
+
+
+def _why_none(path: Path, trigger: Sequence[str]) -> str:
+    """Why a suite path holds no behavior case, in the words that fit what it holds: the
+    trigger cases files `--cases` reads, Claude Code's plugin-eval cases, or neither."""
+    from activation.inputs.plugin_eval import why_none
+
+    if trigger:
+        many = len(trigger) > 1
+        return (
+            f": {', '.join(trigger)} {'are' if many else 'is an'} activation cases "
+            f"file{'s' if many else ''}, not behavior cases (pass {'them' if many else 'it'} "
+            "to --cases)"
+        )
+    return why_none(path) or f" (expected *.json case files or folders with a {PROMPT_FILE})"
 
 
 def skipped_warning(suite: Path, skipped: tuple[str, ...]) -> list[str]:

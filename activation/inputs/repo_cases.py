@@ -8,8 +8,9 @@ skill's folder, of any `evals/` or `tests/` folder (obra/superpowers keeps its p
 `tests/`, and git-ignores `evals/`), beside the skill folders and at the repo's top.
 Plain-text prompts (`.txt`) are read in a `prompts/` folder of those places. A skill's
 `evals/` that holds another tool's suite, in no format this tool reads (waza's `eval.yaml`
-and `tasks/`), is named with its files and why, so a change to the skill's body is "not
-tested" rather than a suite that cannot be read.
+and `tasks/`; Claude Code's plugin-eval cases, plugin_eval.py), is named with its files and
+why, so a change to the skill's body is "not tested" rather than a suite that cannot be
+read; so is skill-creator's workspace copy of a suite (`<skill>-workspace/iteration-N/`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from activation._errors import InputError
+from activation.inputs import plugin_eval
 from activation.inputs.cases import CaseFile, refuse_problems
 from activation.inputs.change_plan import CasesFile
 from activation.inputs.changes import (
@@ -68,6 +70,28 @@ class Foreign:
 
 
 @dataclass(frozen=True)
+class Workspace:
+    """skill-creator's workspace (`<skill>-workspace/`, beside the skill's folder): the
+    `evals.json` it copies into each iteration is a copy of the skill's suite, not it."""
+
+    folder: str
+    files: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        home = self.folder.removesuffix(WORKSPACE)
+        copies = "copies" if len(self.files) > 1 else "copy"
+        return (
+            f"{', '.join(self.files)} {'are' if len(self.files) > 1 else 'is'} skill-creator's "
+            f"workspace {copies}: not read; its suite belongs in {home}/{EVALS_FOLDER}/"
+        )
+
+
+WORKSPACE = "-workspace"
+_WORKSPACE_COPY = re.compile(rf"^(.+{WORKSPACE})/iteration-\d+/evals\.json$")
+
+
+@dataclass(frozen=True)
 class RepoCases:
     """What the search found: the activation case files (each with the skill it is about),
     the per-skill JSON files with behavior evals, the eval folders that hold a behavior
@@ -76,12 +100,22 @@ class RepoCases:
     cases: tuple[CasesFile, ...] = ()
     behavior: tuple[CasesFile, ...] = ()
     suites: frozenset[str] = frozenset()
-    foreign: tuple[Foreign, ...] = ()
+    foreign: tuple[Foreign | Workspace, ...] = ()
     unread: tuple[str, ...] = ()
     """Why each file shaped as cases could not be read (a lenient search's: lint's)."""
     skipped: tuple[str, ...] = ()
     """Why each file of a `tests/` folder shaped as cases could not be read: tests hold
     fixtures of every kind, so such a file is left out, and said, never an error."""
+
+    @property
+    def plugin_suites(self) -> frozenset[str]:
+        """The folders of `foreign` that hold Claude Code's plugin-eval cases: each is about
+        every skill of the plugin it lies in."""
+        return frozenset(
+            suite.folder
+            for suite in self.foreign
+            if isinstance(suite, Foreign) and suite.reason == plugin_eval.REASON
+        )
 
     def of(self, skill: str, skills: Mapping[str, SkillPlace]) -> tuple[str, ...]:
         """The case files about the skill of SKILL.md path `skill` (see
@@ -201,9 +235,13 @@ def find_case_files(
     skipped += [_tables_line(folder, found) for folder, found in tables.items()]
     trigger = {file.path for file in cases}
     own = [place for folder in skill_folders for place in eval_places(folder)]
-    suites, foreign = set(), []
+    suites: set[str] = set()
+    present = [path for path in paths if (repo / path).is_file()]  # a deleted file is none
+    plugin_evals = plugin_eval.suites(present)
+    foreign: list[Foreign | Workspace] = []
     read = trigger | {file.path for file in behavior}
     said = trigger | {path for found in tables.values() for path, _header in found}
+    said |= {p for p in paths if any(p.startswith(f"{f}/") for f in plugin_evals)}
     for place in [*own, EVALS_FOLDER]:
         files = [p for p in paths if p.startswith(f"{place}/") and p not in said]
         if place == EVALS_FOLDER:  # the root's, less the skills' own folders in it
@@ -219,6 +257,8 @@ def find_case_files(
             continue
         partial = any(p.startswith(f"{place}/") for p in (*read, *suites))
         foreign.append(Foreign(place, shown, FOREIGN, partial))
+    foreign += [Foreign(f, cases, plugin_eval.REASON) for f, cases in plugin_evals.items()]
+    foreign += workspaces(present)
     return RepoCases(
         tuple(cases),
         tuple(behavior),
@@ -227,6 +267,17 @@ def find_case_files(
         tuple(unread),
         tuple(skipped),
     )
+
+
+def workspaces(paths: Sequence[str]) -> list[Workspace]:
+    """skill-creator's workspaces among the paths that hold a copy of a suite, each with its
+    copies (`<skill>-workspace/iteration-N/evals.json`)."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        match = _WORKSPACE_COPY.match(path)
+        if match:
+            found.setdefault(match.group(1), []).append(path)
+    return [Workspace(folder, tuple(files)) for folder, files in sorted(found.items())]
 
 
 def other_csv(file: Path) -> str | None:
@@ -370,11 +421,14 @@ def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
 
 
 def _why_none(folder: Path) -> str:
-    """Why a folder holds no case file, when it is waza's suite: whose, and why unread."""
+    """Why a folder holds no case file, when it is waza's suite or Claude Code's plugin-eval
+    cases: whose, and why unread."""
     from activation.inputs.formats.detect import WAZA_WHY
 
     held = f": it holds waza's suite (eval.yaml and tasks/), {WAZA_WHY}"
-    return held if _holds_waza(folder) else ""
+    if _holds_waza(folder):
+        return held
+    return plugin_eval.why_none(folder)
 
 
 def _cases_in(folder: Path) -> list[str]:
