@@ -470,7 +470,8 @@ def reference_findings(root: Path, shown: PurePath, deleted: Collection[str] = (
     there), at its line in the file: an error for a link or a placeholder path, a warning
     for a path only named in a code span or a table (maybe a file of the user's project);
     and each file of its folder deleted since the last commit that the body still names,
-    even in prose ("read FORMS.md"; `deleted`: repo-relative paths)."""
+    even in prose ("read FORMS.md"), or that it names in code where the file was, at its
+    plugin's or project's root too (`deleted`: repo-relative paths)."""
     from activation.inputs.references import missing_reference_lines
     from activation.inputs.words import named_lines
 
@@ -484,8 +485,19 @@ def reference_findings(root: Path, shown: PurePath, deleted: Collection[str] = (
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
     prefix = "" if shown.parent == PurePath() else f"{shown.parent.as_posix()}/"
     gone = [path.removeprefix(prefix) for path in deleted if path.startswith(prefix)]
-    references = missing_reference_lines(body, present, _around(root, shown))
-    missing = [found for found in references if found.certain or found.path not in gone]
+    plugin, project = _roots(root, shown)
+    around = Around(
+        plugin=_exists_under(root, plugin),
+        project=_exists_under(root, project),
+        sibling=_in_another_skill(None if shown.parent == PurePath() else root / shown.parent),
+    )
+    places = [shown.parent, *(place for place in (plugin, project) if place is not None)]
+    references = missing_reference_lines(body, present, around)
+    missing = [
+        found
+        for found in references
+        if found.certain or all((place / found.path).as_posix() not in deleted for place in places)
+    ]
     said = {found.path.lower() for found in references}
     named = sorted(
         [
@@ -529,11 +541,11 @@ def _missing_line(found: Reference) -> str:
     )
 
 
-def _around(root: Path, shown: PurePath) -> Around:
-    """Where Claude Code finds what the skill at `shown` names outside its folder: its
-    plugin's root (the nearest folder above it with a plugin manifest, else the folder above
-    its `skills/`), and the project's root for a skill of a project's `.claude/skills/` or
-    `.agents/skills/` (the agent works in the project)."""
+def _roots(root: Path, shown: PurePath) -> tuple[PurePath | None, PurePath | None]:
+    """Where Claude Code finds what the skill at `shown` names outside its folder
+    (relative to `root`): its plugin's root (the nearest folder above it with a plugin
+    manifest, else the folder above its `skills/`), and the project's root for a skill of a
+    project's `.claude/skills/` or `.agents/skills/` (the agent works in the project)."""
     from activation.inputs.target import (
         MANIFEST,
         fallback_plugin_root,
@@ -548,15 +560,27 @@ def _around(root: Path, shown: PurePath) -> Around:
     )
     plugin = next(manifests, None if nested else fallback_plugin_root(shown))
     project = skills_folder(shown) if nested else None
-    return Around(
-        plugin=_exists_under(None if plugin is None else root / plugin),
-        project=_exists_under(None if project is None else root / project.parent.parent),
-    )
+    return plugin, None if project is None else project.parent.parent
 
 
-def _exists_under(folder: Path | None) -> Callable[[str], bool]:
-    """Whether a relative path exists in `folder` (never, when there is none)."""
-    return lambda path: folder is not None and (folder / path).exists()
+def _exists_under(root: Path, folder: PurePath | None) -> Callable[[str], bool]:
+    """Whether a relative path exists in `folder` of `root` (never, when there is none)."""
+    return lambda path: folder is not None and (root / folder / path).exists()
+
+
+def _in_another_skill(skill: Path | None) -> Callable[[str], bool]:
+    """Whether another skill beside the one in `skill` has a relative path (never for a
+    skill at the repo's root: nothing beside it is a skill of its set)."""
+    from activation.inputs.target import SKILL_FILE_NAME
+
+    def found(path: str) -> bool:
+        return skill is not None and any(
+            (other / path).exists()
+            for other in skill.parent.iterdir()
+            if other != skill and (other / SKILL_FILE_NAME).is_file()
+        )
+
+    return found
 
 
 def unparsed_skill_findings(target: Target) -> list[Finding]:

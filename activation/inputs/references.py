@@ -54,6 +54,9 @@ class Around:
 
     plugin: Callable[[str], bool] = field(default=_nowhere)
     project: Callable[[str], bool] = field(default=_nowhere)
+    sibling: Callable[[str], bool] = field(default=_nowhere)
+    """Whether another skill of its folder has the path: a path only named in code ("the
+    SDK skill's `references/tracing.md`") is then that skill's file."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ def missing_reference_lines(
             continue
         twin = by_case.get(target.lower()) if place != "plugin" else None
         certain = linked or place is not None or twin is not None
+        if not certain and around.sibling(target):
+            continue
         line = body.count("\n", 0, at) + 1
         missing[written] = Reference(written, line, twin, place or "skill", certain)
     return tuple(missing.values())

@@ -581,7 +581,8 @@ def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_t
 ) -> None:
     """trailofbits/skills: 38 false errors blocked every commit (`{baseDir}/references/...`
     read literally, the plugin's `scripts/` and `agents/` beside `skills/` called missing).
-    Only what is really not there is an error, said as written."""
+    Only what is really not there is an error, said as written; a plugin file named in code
+    and deleted since the last commit is one too."""
     made = skill_repo(
         "Use when auditing CI workflows for injection.",
         plugin_dir="plugins/auditor",
@@ -609,17 +610,32 @@ def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_t
         "plugin lacks",
         f"lint: checked {AUDITOR} {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings",
     ]
+    made.commit("gaps")
+    (made.root / "plugins/auditor/scripts/plan.py").unlink()
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        f"error    -  {AUDITOR}:9 names scripts/plan.py, which was deleted since the last "
+        "commit: the agent will not find it",
+        f"error    -  {AUDITOR}:9 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/plan.py, which its "
+        "plugin lacks",
+        f"error    -  {AUDITOR}:11 refers to {{baseDir}}/references/gaps.md, which its skill lacks",
+        f"error    -  {AUDITOR}:11 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/gone.py, which its "
+        "plugin lacks",
+        f"lint: checked {AUDITOR} {REPO_CHECKS} and 0 case files: 4 errors, 0 warnings",
+    ]
 
 
 def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_warning(
     skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A skill of `.claude/skills/` runs with the project as its working folder: the
-    project's `scripts/fetch.js` is there. A path in a code span that is nowhere ("Delegate
+    project's `scripts/fetch.js` is there, and "the SDK skill's `references/tracing.md`" is
+    the sibling skill's. A path in a code span that is nowhere ("Delegate
     to scripts (`./scripts/build.sh`)") may be the user's: a warning, which does not block
     the pre-commit hook; the same path deleted since the last commit is an error."""
     body = (
-        "Write the ID into `scripts/fetch.js`.\n\n"
+        "Write the ID into `scripts/fetch.js`; see the SDK skill's `references/tracing.md`.\n\n"
         "| Complex logic | Delegate to scripts (`./scripts/build.sh`) |\n"
         "|---|---|\n"
     )
@@ -629,14 +645,20 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
         plugin_name=None,
         skill_name="fetch",
         text=skill_text("Use when fetching analytics reports.", "fetch") + body,
-        files={"scripts/fetch.js": "fetch()\n", ".claude/skills/fetch/scripts/build.sh": "make\n"},
+        files={
+            "scripts/fetch.js": "fetch()\n",
+            ".claude/skills/fetch/scripts/build.sh": "make\n",
+            ".claude/skills/sdk/SKILL.md": skill_text("Use when setting up the SDK.", "sdk"),
+            ".claude/skills/sdk/references/tracing.md": "Tracing.\n",
+        },
     )
     monkeypatch.chdir(made.root)
     skill = ".claude/skills/fetch/SKILL.md"
+    checked = f"2 skills in .claude/skills/ {REPO_CHECKS} and 0 case files"
     code, out, _err = run([], capsys)
     assert (code, out) == (
         0,
-        f"lint: checked {skill} {REPO_CHECKS} and 0 case files: no problems found\n",
+        f"lint: checked {checked}: no problems found\n",
     )
     (made.root / ".claude/skills/fetch/scripts/build.sh").unlink()
     code, out, _err = run([], capsys)
@@ -644,7 +666,7 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
     assert out.splitlines() == [
         f"error    -  {skill}:10 names scripts/build.sh, which was deleted since the last "
         "commit: the agent will not find it",
-        f"lint: checked {skill} {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+        f"lint: checked {checked}: 1 error, 0 warnings",
     ]
     made.commit("no build script")
     code, out, _err = run([], capsys)
@@ -653,7 +675,7 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
         f"warning  -  {skill}:10 may refer to scripts/build.sh, which is not in its skill, its "
         "plugin or its project (a path in code or a table, not a link: fine if it is a file of "
         "the user's project or another skill's)",
-        f"lint: checked {skill} {REPO_CHECKS} and 0 case files: 0 errors, 1 warning",
+        f"lint: checked {checked}: 0 errors, 1 warning",
     ]
 
 

@@ -240,3 +240,14 @@ def test_only_a_link_or_a_case_twin_surely_means_a_file_of_the_skill() -> None:
         ("references/gone.md", 3, True),
         ("scripts/CHECK.py", 4, True),
     ]
+
+
+def test_a_code_path_another_skill_beside_it_has_is_that_skills_file() -> None:
+    """ "see the matching SDK skill's `references/tracing.md`": a sibling's file, not this
+    skill's; a link to it is still this skill's (the agent reads it relative to the skill)."""
+    body = "See the SDK skill's `references/tracing.md`, and [t](references/tracing.md).\n"
+    sibling = Around(sibling={"references/tracing.md"}.__contains__)
+    assert missing_reference_lines(body, set(), sibling) == (
+        Reference("references/tracing.md", 1, None, "skill", certain=True),
+    )
+    assert missing_reference_lines(body.split(", and")[0], set(), sibling) == ()
