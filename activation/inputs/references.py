@@ -35,7 +35,8 @@ _PLACES = {
 }
 """The placeholders of the folders a path may start from, as Claude Code fills them in: it
 replaces `${CLAUDE_SKILL_DIR}` and `${CLAUDE_PLUGIN_ROOT}` in the body and heads it with
-"Base directory for this skill: <folder>", which `{baseDir}` stands for."""
+"Base directory for this skill: <folder>", which `{baseDir}` stands for
+(`$CLAUDE_PLUGIN_ROOT` is the plugin's root as its hooks' commands write it)."""
 _VARIABLE = re.compile(r"^\$\{?\w+\}?/")
 """Any other variable (`${CLAUDE_PROJECT_DIR}`, a root the body has the agent work out):
 where it points is not known before the run."""

@@ -563,6 +563,14 @@ def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_nam
     ]
 
 
+def deleted_line(at: str, name: str) -> str:
+    """lint's line for a file the body names that was deleted since the last commit."""
+    return (
+        f"error    -  {at} names {name}, which was deleted since the last commit: the agent "
+        "will not find it"
+    )
+
+
 AUDITOR = "plugins/auditor/skills/auditor/SKILL.md"
 AUDITOR_FILES = {
     "plugins/auditor/skills/auditor/references/vectors.md": "Vectors.\n",
@@ -615,8 +623,7 @@ def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_t
     code, out, _err = run([], capsys)
     assert code == 1
     assert out.splitlines() == [
-        f"error    -  {AUDITOR}:9 names scripts/plan.py, which was deleted since the last "
-        "commit: the agent will not find it",
+        deleted_line(f"{AUDITOR}:9", "scripts/plan.py"),
         f"error    -  {AUDITOR}:9 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/plan.py, which its "
         "plugin lacks",
         f"error    -  {AUDITOR}:11 refers to {{baseDir}}/references/gaps.md, which its skill lacks",
@@ -664,8 +671,7 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
     code, out, _err = run([], capsys)
     assert code == 1
     assert out.splitlines() == [
-        f"error    -  {skill}:10 names scripts/build.sh, which was deleted since the last "
-        "commit: the agent will not find it",
+        deleted_line(f"{skill}:10", "scripts/build.sh"),
         f"lint: checked {checked}: 1 error, 0 warnings",
     ]
     made.commit("no build script")
