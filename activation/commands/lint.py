@@ -11,7 +11,7 @@ Exit 0 when clean or with warnings only, 1 when any check failed, 2 for bad inpu
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
@@ -21,6 +21,7 @@ from activation.commands.requests import LintRequest, parse_request
 from activation.commands.session import Session
 from activation.inputs.frontmatter import SkillDocument, split_document
 from activation.inputs.lint import Finding, Menu, lint
+from activation.inputs.references import Around, Reference
 from activation.inputs.suite import BUNDLED_CASES, suite_mismatch
 from activation.inputs.target import PASS_A_SKILL, SkillNotChosen
 from activation.inputs.variants import git_ref, working_tree_spec
@@ -193,7 +194,7 @@ def lint_matrix(session: Session, args: LintRequest) -> tuple[list[Finding], Sco
         session.warn([mismatch] if mismatch else [])
     findings = [
         *lint(checked, description, strict=bundled or args.strict, menu=menu),
-        *(reference_findings(target.skill_file, target.skill_path) if target else ()),
+        *(reference_findings(target.repo, target.skill_path) if target else ()),
         *(unparsed_skill_findings(target) if target is not None else ()),
     ]
     shown = (
@@ -337,7 +338,7 @@ def skill_file_findings(
         Finding("warning", None, f"{path.as_posix()}: {problem} ({SPEC_NAME})")
         for problem in name_problems(document.name, folder)
     ]
-    return [*lenient, *checked, *named, *reference_findings(file, path, deleted)], document
+    return [*lenient, *checked, *named, *reference_findings(root, path, deleted)], document
 
 
 def lint_candidate_alone(candidate: str) -> tuple[list[Finding], Scope]:
@@ -463,16 +464,18 @@ def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> T
     return found[0] if len(found) == 1 else None
 
 
-def reference_findings(
-    skill_file: Path, shown: PurePath, deleted: Collection[str] = ()
-) -> list[Finding]:
-    """Every file a SKILL.md body refers to that its skill folder lacks (the routing
-    layer: a table of references to files that are not there), at its line in the file;
+def reference_findings(root: Path, shown: PurePath, deleted: Collection[str] = ()) -> list[Finding]:
+    """Every file the SKILL.md at `shown` (relative to `root`) refers to that is not where
+    the agent looks (the routing layer: a table of references to files that are not
+    there), at its line in the file: an error for a link or a placeholder path, a warning
+    for a path only named in a code span or a table (maybe a file of the user's project);
     and each file of its folder deleted since the last commit that the body still names,
-    even in prose ("read FORMS.md"; `deleted`: repo-relative paths)."""
+    even in prose ("read FORMS.md"), or that it names in code where the file was, at its
+    plugin's or project's root too (`deleted`: repo-relative paths)."""
     from activation.inputs.references import missing_reference_lines
     from activation.inputs.words import named_lines
 
+    skill_file = root / shown
     if not skill_file.is_file():
         return []
     folder = skill_file.parent
@@ -480,11 +483,29 @@ def reference_findings(
     body = split_document(text, str(folder)).body
     before = len(text.splitlines()) - len(body.splitlines())
     present = [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
-    missing = missing_reference_lines(body, present)
-    said = {found.path.lower() for found in missing}
     prefix = "" if shown.parent == PurePath() else f"{shown.parent.as_posix()}/"
     gone = [path.removeprefix(prefix) for path in deleted if path.startswith(prefix)]
-    named = named_lines(body, [path for path in gone if path.lower() not in said])
+    plugin, project = _roots(root, shown)
+    around = Around(
+        plugin=_exists_under(root, plugin),
+        project=_exists_under(root, project),
+        sibling=_in_another_skill(None if shown.parent == PurePath() else root / shown.parent),
+    )
+    places = [shown.parent, *(place for place in (plugin, project) if place is not None)]
+    references = missing_reference_lines(body, present, around)
+    missing = [
+        found
+        for found in references
+        if found.certain or all((place / found.path).as_posix() not in deleted for place in places)
+    ]
+    said = {found.path.lower() for found in references}
+    named = sorted(
+        [
+            *named_lines(body, [path for path in gone if path.lower() not in said]),
+            *((found.path, found.line) for found in references if found not in missing),
+        ],
+        key=lambda name: name[1],
+    )
     deleted_found = [
         Finding(
             "error",
@@ -496,18 +517,70 @@ def reference_findings(
     ]
     return deleted_found + [
         Finding(
-            "error",
+            "error" if found.certain else "warning",
             None,
-            f"{shown.as_posix()}:{before + found.line} refers to {found.path}, "
-            + (
-                f"but the skill's file is {found.differs_in_case} (the names differ in case: "
-                "the agent cannot read it on a case-sensitive file system)"
-                if found.differs_in_case
-                else "which its skill lacks"
-            ),
+            f"{shown.as_posix()}:{before + found.line} {_missing_line(found)}",
         )
         for found in missing
     ]
+
+
+def _missing_line(found: Reference) -> str:
+    """What is wrong with a reference the agent will not find, from its line on."""
+    if found.differs_in_case:
+        return (
+            f"refers to {found.path}, but the skill's file is {found.differs_in_case} (the "
+            "names differ in case: the agent cannot read it on a case-sensitive file system)"
+        )
+    if found.certain:
+        return f"refers to {found.path}, which its {found.place} lacks"
+    return (
+        f"may refer to {found.path}, which is not in its skill, its plugin or its project (a "
+        "path in code or a table, not a link: fine if it is a file of the user's project or "
+        "another skill's)"
+    )
+
+
+def _roots(root: Path, shown: PurePath) -> tuple[PurePath | None, PurePath | None]:
+    """Where Claude Code finds what the skill at `shown` names outside its folder
+    (relative to `root`): its plugin's root (the nearest folder above it with a plugin
+    manifest, else the folder above its `skills/`), and the project's root for a skill of a
+    project's `.claude/skills/` or `.agents/skills/` (the agent works in the project)."""
+    from activation.inputs.target import (
+        MANIFEST,
+        fallback_plugin_root,
+        nested_skills_folder,
+        plugin_root_candidates,
+        skills_folder,
+    )
+
+    nested = nested_skills_folder(shown)
+    manifests = (
+        folder for folder in plugin_root_candidates(shown) if (root / folder / MANIFEST).is_file()
+    )
+    plugin = next(manifests, None if nested else fallback_plugin_root(shown))
+    project = skills_folder(shown) if nested else None
+    return plugin, None if project is None else project.parent.parent
+
+
+def _exists_under(root: Path, folder: PurePath | None) -> Callable[[str], bool]:
+    """Whether a relative path exists in `folder` of `root` (never, when there is none)."""
+    return lambda path: folder is not None and (root / folder / path).exists()
+
+
+def _in_another_skill(skill: Path | None) -> Callable[[str], bool]:
+    """Whether another skill beside the one in `skill` has a relative path (never for a
+    skill at the repo's root: nothing beside it is a skill of its set)."""
+    from activation.inputs.target import SKILL_FILE_NAME
+
+    def found(path: str) -> bool:
+        return skill is not None and any(
+            (other / path).exists()
+            for other in skill.parent.iterdir()
+            if other != skill and (other / SKILL_FILE_NAME).is_file()
+        )
+
+    return found
 
 
 def unparsed_skill_findings(target: Target) -> list[Finding]:

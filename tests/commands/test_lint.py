@@ -274,16 +274,25 @@ def test_lint_finds_a_grader_the_scaffold_passes_and_a_missing_reference(
         "  level: L1\n" + graders.read_text()
     )
     skill = folder / EXAMPLE_SKILL
-    skill.write_text(skill.read_text() + "\nFor Django, read `references/django.md`.\n")
+    skill.write_text(
+        skill.read_text()
+        + "\nFor Django, read [the notes](references/django.md); for Flask, "
+        + "`references/flask.md`.\n"
+    )
     code, out = lint_example(folder, capsys)
-    errors = [line for line in out.splitlines() if line.startswith("error")]
+    found = [line for line in out.splitlines() if line.startswith(("error", "warning"))]
     assert code == 1
-    assert len(errors) == 2
-    assert f"{EXAMPLE_SKILL}:43 refers to references/django.md, which its skill lacks" in errors[0]
-    assert "welcome_banner" in errors[1] and "Has the banner function" in errors[1]
+    assert len(found) == 3
+    assert f"{EXAMPLE_SKILL}:43 refers to references/django.md, which its skill lacks" in found[0]
+    assert "welcome_banner" in found[1] and "Has the banner function" in found[1]
+    assert found[2].startswith("warning")
+    assert found[2].endswith(
+        f"{EXAMPLE_SKILL}:43 may refer to references/flask.md, which is not in its skill, its "
+        "plugin or its project (a path in code or a table, not a link: fine if it is a file of "
+        "the user's project or another skill's)"
+    )
     assert out.splitlines()[-1] == (
-        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): "
-        "2 errors, 0 warnings"
+        f"lint: checked {EXAMPLE_SKILL} {REPO_CHECKS} and 1 case file (evals/): 2 errors, 1 warning"
     )
 
 
@@ -551,6 +560,128 @@ def test_markdown_examples_in_code_are_not_references_and_a_case_mismatch_is_nam
         "forms.md (the names differ in case: the agent cannot read it on a case-sensitive "
         "file system)",
         f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 1 error, 0 warnings",
+    ]
+
+
+def deleted_line(at: str, name: str) -> str:
+    """lint's line for a file the body names that was deleted since the last commit."""
+    return (
+        f"error    -  {at} names {name}, which was deleted since the last commit: the agent "
+        "will not find it"
+    )
+
+
+AUDITOR = "plugins/auditor/skills/auditor/SKILL.md"
+AUDITOR_FILES = {
+    "plugins/auditor/skills/auditor/references/vectors.md": "Vectors.\n",
+    "plugins/auditor/scripts/plan.py": "print('plan')\n",
+    "plugins/auditor/agents/worker.md": "Worker.\n",
+}
+AUDITOR_BODY = (
+    "Read [vectors]({baseDir}/references/vectors.md) first.\n"
+    "Run `${CLAUDE_PLUGIN_ROOT}/scripts/plan.py` (and `scripts/plan.py`),\n"
+    "see [w](agents/worker.md).\n"
+)
+
+
+def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_them(
+    skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trailofbits/skills: 38 false errors blocked every commit (`{baseDir}/references/...`
+    read literally, the plugin's `scripts/` and `agents/` beside `skills/` called missing).
+    Only what is really not there is an error, said as written; a plugin file named in code
+    and deleted since the last commit is one too."""
+    made = skill_repo(
+        "Use when auditing CI workflows for injection.",
+        plugin_dir="plugins/auditor",
+        plugin_name="auditor",
+        skill_name="auditor",
+        text=skill_text("Use when auditing CI workflows for injection.", "auditor") + AUDITOR_BODY,
+        files=AUDITOR_FILES,
+    )
+    monkeypatch.chdir(made.root)
+    code, out, _err = run([], capsys)
+    assert (code, out) == (
+        0,
+        f"lint: checked plugins/auditor/skills/auditor/SKILL.md {REPO_CHECKS} and 0 case "
+        "files: no problems found\n",
+    )
+    made.write_skill(
+        made.skill_file.read_text()
+        + "Then [gaps]({baseDir}/references/gaps.md) and `${CLAUDE_PLUGIN_ROOT}/scripts/gone.py`.\n"
+    )
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        f"error    -  {AUDITOR}:11 refers to {{baseDir}}/references/gaps.md, which its skill lacks",
+        f"error    -  {AUDITOR}:11 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/gone.py, which its "
+        "plugin lacks",
+        f"lint: checked {AUDITOR} {REPO_CHECKS} and 0 case files: 2 errors, 0 warnings",
+    ]
+    made.commit("gaps")
+    (made.root / "plugins/auditor/scripts/plan.py").unlink()
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        deleted_line(f"{AUDITOR}:9", "scripts/plan.py"),
+        f"error    -  {AUDITOR}:9 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/plan.py, which its "
+        "plugin lacks",
+        f"error    -  {AUDITOR}:11 refers to {{baseDir}}/references/gaps.md, which its skill lacks",
+        f"error    -  {AUDITOR}:11 refers to ${{CLAUDE_PLUGIN_ROOT}}/scripts/gone.py, which its "
+        "plugin lacks",
+        f"lint: checked {AUDITOR} {REPO_CHECKS} and 0 case files: 4 errors, 0 warnings",
+    ]
+
+
+def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_warning(
+    skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A skill of `.claude/skills/` runs with the project as its working folder: the
+    project's `scripts/fetch.js` is there, and "the SDK skill's `references/tracing.md`" is
+    the sibling skill's. A path in a code span that is nowhere ("Delegate
+    to scripts (`./scripts/build.sh`)") may be the user's: a warning, which does not block
+    the pre-commit hook; the same path deleted since the last commit is an error."""
+    body = (
+        "Write the ID into `scripts/fetch.js`; see the SDK skill's `references/tracing.md`.\n\n"
+        "| Complex logic | Delegate to scripts (`./scripts/build.sh`) |\n"
+        "|---|---|\n"
+    )
+    made = skill_repo(
+        "Use when fetching analytics reports.",
+        plugin_dir=".claude",
+        plugin_name=None,
+        skill_name="fetch",
+        text=skill_text("Use when fetching analytics reports.", "fetch") + body,
+        files={
+            "scripts/fetch.js": "fetch()\n",
+            ".claude/skills/fetch/scripts/build.sh": "make\n",
+            ".claude/skills/sdk/SKILL.md": skill_text("Use when setting up the SDK.", "sdk"),
+            ".claude/skills/sdk/references/tracing.md": "Tracing.\n",
+        },
+    )
+    monkeypatch.chdir(made.root)
+    skill = ".claude/skills/fetch/SKILL.md"
+    checked = f"2 skills in .claude/skills/ {REPO_CHECKS} and 0 case files"
+    code, out, _err = run([], capsys)
+    assert (code, out) == (
+        0,
+        f"lint: checked {checked}: no problems found\n",
+    )
+    (made.root / ".claude/skills/fetch/scripts/build.sh").unlink()
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        deleted_line(f"{skill}:10", "scripts/build.sh"),
+        f"lint: checked {checked}: 1 error, 0 warnings",
+    ]
+    made.commit("no build script")
+    code, out, _err = run([], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        f"warning  -  {skill}:10 may refer to scripts/build.sh, which is not in its skill, its "
+        "plugin or its project (a path in code or a table, not a link: fine if it is a file of "
+        "the user's project or another skill's)",
+        f"lint: checked {checked}: 0 errors, 1 warning",
     ]
 
 

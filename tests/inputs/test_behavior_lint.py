@@ -15,7 +15,12 @@ from activation.inputs.lint import (
     lint_behavior,
     unread_text,
 )
-from activation.inputs.references import Reference, missing_reference_lines, missing_references
+from activation.inputs.references import (
+    Around,
+    Reference,
+    missing_reference_lines,
+    missing_references,
+)
 
 JUDGE: dict[str, object] = {"type": "judge", "question": "Right?"}
 
@@ -165,5 +170,84 @@ def test_each_missing_reference_names_its_line_and_a_file_that_differs_in_case()
     files = {"reference.md", "FORMS.md", "SKILL.md"}
     assert missing_reference_lines(body, files) == (
         Reference("REFERENCE.md", 6, "reference.md"),
-        Reference("scripts/run.sh", 6, None),
+        Reference("scripts/run.sh", 6, None, "skill", certain=False),
     )
+
+
+def test_a_placeholder_path_is_the_skills_or_the_plugins_file_and_other_variables_are_left() -> (
+    None
+):
+    """trailofbits/skills links `{baseDir}/references/x.md` (the "Base directory for this
+    skill" Claude Code heads the body with) and runs `${CLAUDE_PLUGIN_ROOT}/scripts/x`
+    (Claude Code fills in the plugin's root); a root only the run knows is not checked."""
+    body = (
+        "Read [a]({baseDir}/references/a.md) and [b]({baseDir}/references/gone.md).\n"
+        "Run `${CLAUDE_SKILL_DIR}/scripts/check.py`, `${CLAUDE_PLUGIN_ROOT}/scripts/plan.py`\n"
+        "and [c](${CLAUDE_PLUGIN_ROOT}/scripts/gone.py); `${SKILL_ROOT}/references/t.md`,\n"
+        "[d](${C_REVIEW_PLUGIN_ROOT}/scripts/x.py), [e](${CLAUDE_PROJECT_DIR}/notes.md).\n"
+    )
+    plugin = Around(plugin={"scripts/plan.py", "references/gone.md"}.__contains__)
+    assert missing_reference_lines(body, SKILL_FILES | {"references/a.md"}, plugin) == (
+        Reference("{baseDir}/references/gone.md", 1, None, "skill", certain=True),
+        Reference("${CLAUDE_PLUGIN_ROOT}/scripts/gone.py", 3, None, "plugin", certain=True),
+    )
+    assert missing_references("`${CLAUDE_PLUGIN_ROOT}/scripts/plan.py`", set()) == (
+        "${CLAUDE_PLUGIN_ROOT}/scripts/plan.py",
+    )
+
+
+def test_a_path_at_the_plugins_or_the_projects_root_is_not_missing() -> None:
+    """A plugin's `scripts/` beside its `skills/`, a project's `assets/` for a skill of its
+    `.claude/skills/`: the agent finds them, so only what is nowhere is said."""
+    body = (
+        "Plan with `scripts/build_run_plan.py`; see `agents/worker.md` and [w](agents/w.md).\n"
+        "Brand from `assets/branding/brand-config.json`; run `scripts/fetch.js`.\n"
+    )
+    around = Around(
+        plugin={"scripts/build_run_plan.py", "agents/worker.md", "agents/w.md"}.__contains__,
+        project={"assets/branding/brand-config.json"}.__contains__,
+    )
+    assert missing_reference_lines(body, {"agents/own.md"}, around) == (
+        Reference("scripts/fetch.js", 2, None, "skill", certain=False),
+    )
+    assert missing_references(body, {"agents/own.md"}) == (
+        "scripts/build_run_plan.py",
+        "agents/worker.md",
+        "agents/w.md",
+        "assets/branding/brand-config.json",
+        "scripts/fetch.js",
+    )
+
+
+def test_only_a_link_or_a_case_twin_surely_means_a_file_of_the_skill() -> None:
+    """A path in a code span or a table may be a file of the user's project ("Delegate to
+    scripts (`./scripts/build.sh`)") or of another skill ("the SDK skill's
+    `references/tracing.md`"); a link, or a name a skill file has in another case, is the
+    skill's."""
+    body = (
+        "| Complex logic | Delegate to scripts (`./scripts/build.sh`) |\n"
+        "| Django | references/django.md |\n"
+        "See the SDK skill's `references/tracing.md`, [api](references/gone.md) and\n"
+        "`scripts/CHECK.py`.\n"
+    )
+    assert [
+        (found.path, found.line, found.certain)
+        for found in missing_reference_lines(body, SKILL_FILES)
+    ] == [
+        ("scripts/build.sh", 1, False),
+        ("references/django.md", 2, False),
+        ("references/tracing.md", 3, False),
+        ("references/gone.md", 3, True),
+        ("scripts/CHECK.py", 4, True),
+    ]
+
+
+def test_a_code_path_another_skill_beside_it_has_is_that_skills_file() -> None:
+    """ "see the matching SDK skill's `references/tracing.md`": a sibling's file, not this
+    skill's; a link to it is still this skill's (the agent reads it relative to the skill)."""
+    body = "See the SDK skill's `references/tracing.md`, and [t](references/tracing.md).\n"
+    sibling = Around(sibling={"references/tracing.md"}.__contains__)
+    assert missing_reference_lines(body, set(), sibling) == (
+        Reference("references/tracing.md", 1, None, "skill", certain=True),
+    )
+    assert missing_reference_lines(body.split(", and")[0], set(), sibling) == ()
