@@ -59,7 +59,11 @@ def consoles() -> tuple[Console, Console]:
 
 
 def interrupt(_signum: int, _frame: FrameType | None) -> None:
-    """SIGTERM (a CI cancel, `timeout`) stops a command as Ctrl-C does."""
+    """SIGINT and SIGTERM (a CI cancel, `timeout`) raise KeyboardInterrupt wherever the
+    command is. Python's own SIGINT handler does too, but a run's event loop (asyncio's
+    runner) takes that one over to cancel its main task instead, until the run's own
+    handlers are in place, and a cancellation can be lost on its way through the run's
+    cancel scopes; an exception cannot."""
     raise KeyboardInterrupt
 
 
@@ -233,4 +237,5 @@ def run_command(prog: str, command: Command, argv: list[str]) -> int:
 
 
 def install_stop_signals() -> None:
+    signal.signal(signal.SIGINT, interrupt)
     signal.signal(signal.SIGTERM, interrupt)

@@ -31,6 +31,8 @@ from activation.verdicts.judge import Evidence, judge_groups
 from activation.verdicts.stats import warm_up
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+WARM_UP_POLL = 0.02
+"""Seconds between two looks for the end of scipy's import while finished trials wait."""
 
 
 def escalation_for(spec: RunSpec, inputs: Inputs, cells: int = 1) -> Escalation:
@@ -132,11 +134,14 @@ def judge_schedules(
 async def drive(schedule: Schedule, backend: Backend, slots: RunSlots, progress: Progress) -> None:
     """Every round the schedule makes ready, on the backend, until none is left.
 
-    scipy, which the verdicts need, loads in a worker thread once the first trial is back
+    scipy, which the verdicts need, loads in a daemon thread once the first trial is back
     (so the first requests go out without competing with the import). Until it has loaded,
     finished trials wait to be recorded (deciding a case's next round may need an exact
     test) rather than stall the event loop on the import; the schedule decides from the
-    trials, not from when they came, so only its timing moves.
+    trials, not from when they came, so only its timing moves. The loop looks for the end of
+    the import every WARM_UP_POLL seconds rather than wait for it in a worker thread: the
+    interpreter waits for a worker thread at exit, so an interruption during the import
+    (seconds on a busy machine) would hold the exit until scipy had loaded.
     """
     ready: list[TrialKey] = []
     waiting: list[Trial] = []
@@ -168,7 +173,8 @@ async def drive(schedule: Schedule, backend: Backend, slots: RunSlots, progress:
                 ready.extend(keys)
 
             async def catch_up() -> None:
-                await anyio.to_thread.run_sync(loaded.wait, abandon_on_cancel=True)
+                while not loaded.is_set():  # noqa: ASYNC110 (set by a thread, not a task)
+                    await anyio.sleep(WARM_UP_POLL)
                 while waiting:
                     record(waiting.pop(0))
 

@@ -1,0 +1,76 @@
+"""What an interruption leaves behind in the process: nothing that holds its exit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+import activation.trials.engine as engine
+from activation._models import RunSpec, Trial, TrialKey
+from activation.trials.engine import execute
+from activation.trials.simulate import simulated_inputs, typical
+from tests.trials.test_engine import AnswersAtOnce
+
+
+class SignalsAfter(AnswersAtOnce):
+    """Sends its own process SIGINT as its `at`-th trial starts."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.started = 0
+
+    async def one(self, key: TrialKey) -> Trial:
+        self.started += 1
+        if self.started == self.at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return key.answer(True)
+
+
+@pytest.fixture
+def slow_statistics(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """scipy's import as on a loaded machine: it lasts until the test sets the event."""
+    done = threading.Event()
+    monkeypatch.setattr(engine, "warm_up", lambda: done.wait(30))
+    yield done
+    done.set()
+
+
+def test_a_run_interrupted_while_the_statistics_load_leaves_no_thread_to_wait_for(
+    slow_statistics: threading.Event,
+) -> None:
+    """The trials that finish before scipy has loaded wait for it; once they waited in a
+    worker thread, which the interpreter joins at exit, so Ctrl-C during the import (seconds
+    on a busy machine) held the exit until scipy was in. Now no thread the interpreter
+    waits for is left, and the waiting trials are judged."""
+    before = set(threading.enumerate())
+    backend = SignalsAfter(at=20)
+    spec = RunSpec(trials=3, max_trials=3, concurrency=2)
+    outcome = execute(spec, simulated_inputs(typical(40)), backend, stop_on_signals=True)
+    assert outcome.interrupted is True
+    assert not slow_statistics.is_set()  # the import is still going on
+    waited_for = [thread for thread in set(threading.enumerate()) - before if not thread.daemon]
+    assert waited_for == []
+    assert len(outcome.trials) == backend.started
+    # Every trial waited for the statistics, and each was recorded on the way out.
+    judged = sum(len(verdict.trials) for verdict in outcome.verdicts)
+    cut_short = sum(trial.case_id in outcome.unfinished for trial in outcome.trials)
+    assert outcome.verdicts != ()
+    assert judged + cut_short == backend.started
+    assert len(outcome.verdicts) + len(outcome.unfinished) == 40
+
+
+def test_trials_that_waited_for_the_statistics_go_on_once_they_are_in(
+    slow_statistics: threading.Event,
+) -> None:
+    """The loop looks for the end of the import, so the run goes on to its end."""
+    threading.Timer(0.2, slow_statistics.set).start()
+    outcome = execute(
+        RunSpec(trials=3, max_trials=3), simulated_inputs(typical(5)), AnswersAtOnce()
+    )
+    assert outcome.interrupted is False
+    assert outcome.unfinished == ()
+    assert len(outcome.trials) == 5 * 2 * 3
