@@ -12,6 +12,7 @@ import pytest
 import activation.trials.engine as engine
 from activation._models import RunSpec, Trial, TrialKey
 from activation.trials.engine import execute
+from activation.trials.schedule import Schedule
 from activation.trials.simulate import simulated_inputs, typical
 from tests.trials.test_engine import AnswersAtOnce
 
@@ -74,3 +75,26 @@ def test_trials_that_waited_for_the_statistics_go_on_once_they_are_in(
     assert outcome.interrupted is False
     assert outcome.unfinished == ()
     assert len(outcome.trials) == 5 * 2 * 3
+
+
+def test_ctrl_c_while_a_large_first_round_is_built_stops_the_run_before_any_trial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """3,000 cases of 30 trials make 180,000 keys before the first trial starts (seconds on
+    a busy machine); the signal is read while they are built, so no trial starts."""
+    built = Schedule.first_rounds
+
+    def interrupted(schedule: Schedule) -> Iterator[list[TrialKey]]:
+        for count, keys in enumerate(built(schedule), 1):
+            if count == 150:
+                os.kill(os.getpid(), signal.SIGINT)
+            yield keys
+
+    monkeypatch.setattr(Schedule, "first_rounds", interrupted)
+    backend = SignalsAfter(at=0)
+    spec = RunSpec(trials=30, max_trials=30)
+    outcome = execute(spec, simulated_inputs(typical(3_000)), backend, stop_on_signals=True)
+    assert outcome.interrupted is True
+    assert backend.started == 0
+    assert outcome.trials == ()
+    assert len(outcome.unfinished) == 3_000
