@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 
 import activation.trials.engine as engine
 from activation._models import RunSpec, Trial, TrialKey
+from activation.trials.cache import LOOKUP_STEP, CachedBackend
 from activation.trials.engine import execute
 from activation.trials.schedule import Schedule
 from activation.trials.simulate import simulated_inputs, typical
@@ -97,4 +99,42 @@ def test_ctrl_c_while_a_large_first_round_is_built_stops_the_run_before_any_tria
     assert outcome.interrupted is True
     assert backend.started == 0
     assert outcome.trials == ()
+    assert len(outcome.unfinished) == 3_000
+
+
+class Keyed(SignalsAfter):
+    """Its trials have cache keys, so the response cache looks each one up."""
+
+    def cache_key(self, key: TrialKey) -> str | None:
+        return f"{key.case.id}/{key.variant}/{key.index}"
+
+
+class SignalsOnLookup:
+    """An empty response cache that sends its process SIGINT at its `at`-th lookup."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.lookups = 0
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        self.lookups += 1
+        if self.lookups == self.at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+    def put(self, key: str, trial: Mapping[str, Any]) -> None:
+        raise AssertionError("no trial ran")
+
+
+def test_ctrl_c_while_the_cache_looks_up_a_large_round_stops_the_run_before_any_trial() -> None:
+    """The cache hashes and looks up every key of a round before the round goes out (11 s
+    for 180,000 keys on a busy machine): the signal is read between steps of it."""
+    store = SignalsOnLookup(at=1_000)
+    backend = Keyed(at=0)
+    cached = CachedBackend(backend, store, "target")
+    spec = RunSpec(trials=30, max_trials=30)
+    outcome = execute(spec, simulated_inputs(typical(3_000)), cached, stop_on_signals=True)
+    assert outcome.interrupted is True
+    assert backend.started == 0
+    assert 1_000 <= store.lookups <= 1_000 + 10 * LOOKUP_STEP  # a few steps, not 180,000
     assert len(outcome.unfinished) == 3_000
