@@ -11,26 +11,12 @@ from typing import Any
 import pytest
 
 import activation.trials.engine as engine
-from activation._models import RunSpec, Trial, TrialKey
+from activation._models import RunSpec, TrialKey
 from activation.trials.cache import LOOKUP_STEP, CachedBackend
 from activation.trials.engine import execute
 from activation.trials.schedule import Schedule
 from activation.trials.simulate import simulated_inputs, typical
-from tests.trials.test_engine import AnswersAtOnce
-
-
-class SignalsAfter(AnswersAtOnce):
-    """Sends its own process SIGINT as its `at`-th trial starts."""
-
-    def __init__(self, at: int) -> None:
-        self.at = at
-        self.started = 0
-
-    async def one(self, key: TrialKey) -> Trial:
-        self.started += 1
-        if self.started == self.at:
-            os.kill(os.getpid(), signal.SIGINT)
-        return key.answer(True)
+from tests.trials.test_engine import AnswersAtOnce, SignalsAt
 
 
 @pytest.fixture
@@ -50,7 +36,7 @@ def test_a_run_interrupted_while_the_statistics_load_leaves_no_thread_to_wait_fo
     on a busy machine) held the exit until scipy was in. Now no thread the interpreter
     waits for is left, and the waiting trials are judged."""
     before = set(threading.enumerate())
-    backend = SignalsAfter(at=20)
+    backend = SignalsAt(signal.SIGINT, at=20)
     spec = RunSpec(trials=3, max_trials=3, concurrency=2)
     outcome = execute(spec, simulated_inputs(typical(40)), backend, stop_on_signals=True)
     assert outcome.interrupted is True
@@ -93,7 +79,7 @@ def test_ctrl_c_while_a_large_first_round_is_built_stops_the_run_before_any_tria
             yield keys
 
     monkeypatch.setattr(Schedule, "first_rounds", interrupted)
-    backend = SignalsAfter(at=0)
+    backend = SignalsAt(signal.SIGINT, at=0)
     spec = RunSpec(trials=30, max_trials=30)
     outcome = execute(spec, simulated_inputs(typical(3_000)), backend, stop_on_signals=True)
     assert outcome.interrupted is True
@@ -102,7 +88,7 @@ def test_ctrl_c_while_a_large_first_round_is_built_stops_the_run_before_any_tria
     assert len(outcome.unfinished) == 3_000
 
 
-class Keyed(SignalsAfter):
+class Keyed(SignalsAt):
     """Its trials have cache keys, so the response cache looks each one up."""
 
     def cache_key(self, key: TrialKey) -> str | None:
@@ -130,7 +116,7 @@ def test_ctrl_c_while_the_cache_looks_up_a_large_round_stops_the_run_before_any_
     """The cache hashes and looks up every key of a round before the round goes out (11 s
     for 180,000 keys on a busy machine): the signal is read between steps of it."""
     store = SignalsOnLookup(at=1_000)
-    backend = Keyed(at=0)
+    backend = Keyed(signal.SIGINT, at=0)
     cached = CachedBackend(backend, store, "target")
     spec = RunSpec(trials=30, max_trials=30)
     outcome = execute(spec, simulated_inputs(typical(3_000)), cached, stop_on_signals=True)
