@@ -1,8 +1,8 @@
 """The `activation` command line: every subcommand runs inside the one `run_command` wrapper.
 
-Only the standard library is imported here (the wrapper with the command, each command's
-module when it runs), so `--help` and `--version` start in a blink, and Ctrl-C while the
-command line is still loading is already answered by `console`.
+Only the standard library and the exit codes are imported here (the wrapper with the
+command, each command's module when it runs), so `--help` and `--version` start in a blink,
+and Ctrl-C while the command line is still loading is already answered by `console`.
 """
 
 from __future__ import annotations

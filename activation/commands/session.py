@@ -60,10 +60,9 @@ def consoles() -> tuple[Console, Console]:
 
 def interrupt(_signum: int, _frame: FrameType | None) -> None:
     """SIGINT and SIGTERM (a CI cancel, `timeout`) raise KeyboardInterrupt wherever the
-    command is. Python's own SIGINT handler does too, but a run's event loop (asyncio's
-    runner) takes that one over to cancel its main task instead, until the run's own
-    handlers are in place, and a cancellation can be lost on its way through the run's
-    cancel scopes; an exception cannot."""
+    command is. Python's own SIGINT handler does too, but asyncio's runner (under the run's
+    event loop) takes that one over, to cancel its main task instead, until the run's own
+    handlers are in place: with this one, both signals stop a command the same way."""
     raise KeyboardInterrupt
 
 
