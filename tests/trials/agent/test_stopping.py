@@ -54,6 +54,12 @@ async def started_group(script: str, record: Path, marker: Path) -> anyio.abc.Pr
     return process
 
 
+def gone(folder: Path) -> None:
+    """No process naming `folder` is left: SIGKILL cannot be trapped, but a loaded machine
+    may take a moment to end a killed process."""
+    wait_until(lambda: processes_using(str(folder)) == [], 10, f"the processes of {folder}")
+
+
 def started(record: Path) -> bool:
     return record.exists() and "started" in record.read_text()
 
@@ -74,7 +80,7 @@ def test_the_group_gets_sigterm_then_sigkill_for_what_outlives_it(tmp_path: Path
     assert record.read_text() == "started\nTERM\n"
     assert code == 143
     assert took < 5
-    assert processes_using(str(tmp_path)) == []
+    gone(tmp_path)
 
 
 def test_a_leader_that_ignores_sigterm_is_killed_after_the_grace(tmp_path: Path) -> None:
@@ -90,7 +96,7 @@ def test_a_leader_that_ignores_sigterm_is_killed_after_the_grace(tmp_path: Path)
     assert code == -9
     assert 0.5 <= took < 5
     assert record.read_text() == "started\n"
-    assert processes_using(str(tmp_path)) == []
+    gone(tmp_path)
 
 
 STAND_IN_AGENT = """#!/bin/bash
@@ -129,5 +135,5 @@ def test_an_interrupted_stage_b_run_sends_the_agent_sigterm_and_leaves_nothing(
 
     anyio.run(main)
     assert record.read_text() == "started\nTERM\n"
-    assert processes_using(str(systemp)) == []
+    gone(systemp)
     assert list(systemp.iterdir()) == []  # the run's folders and the copies are gone
