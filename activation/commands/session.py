@@ -59,7 +59,10 @@ def consoles() -> tuple[Console, Console]:
 
 
 def interrupt(_signum: int, _frame: FrameType | None) -> None:
-    """SIGTERM (a CI cancel, `timeout`) stops a command as Ctrl-C does."""
+    """SIGINT and SIGTERM (a CI cancel, `timeout`) raise KeyboardInterrupt wherever the
+    command is. Python's own SIGINT handler does too, but asyncio's runner (under the run's
+    event loop) takes that one over, to cancel its main task instead, until the run's own
+    handlers are in place: with this one, both signals stop a command the same way."""
     raise KeyboardInterrupt
 
 
@@ -233,4 +236,5 @@ def run_command(prog: str, command: Command, argv: list[str]) -> int:
 
 
 def install_stop_signals() -> None:
+    signal.signal(signal.SIGINT, interrupt)
     signal.signal(signal.SIGTERM, interrupt)

@@ -5,7 +5,7 @@ set at a spec, body and references, with every grader's answers left out.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -43,34 +43,45 @@ def without_graders(files: Mapping[str, bytes], suite: str | None) -> Tree:
     """The files an installed copy holds: every one but those of a skill's `evals/` folder
     (beside its SKILL.md) and of the `suite` (a path below the set's root), so an agent at
     work can never read the graders' answers, in either arm."""
+    kept = set(grader_free(files, suite))
+    return tuple(sorted((path, data) for path, data in files.items() if path in kept))
+
+
+def grader_free(paths: Iterable[str], suite: str | None = None) -> list[str]:
+    """`paths` (POSIX, below a set's root) but those of a skill's `evals/` folder (beside a
+    SKILL.md among them) and of the `suite`."""
+    listed = list(paths)
     skills = {
-        PurePosixPath(path).parent for path in files if PurePosixPath(path).name == SKILL_FILE_NAME
+        PurePosixPath(path).parent for path in listed if PurePosixPath(path).name == SKILL_FILE_NAME
     }
     hidden = {folder / EVALS_FOLDER for folder in skills}
     if suite not in (None, "."):
         hidden.add(PurePosixPath(suite))
-    return tuple(
-        sorted(
-            (path, data)
-            for path, data in files.items()
-            if not any(PurePosixPath(path).is_relative_to(folder) for folder in hidden)
-        )
-    )
+    return [
+        path
+        for path in listed
+        if not any(PurePosixPath(path).is_relative_to(folder) for folder in hidden)
+    ]
 
 
-def working_tree(root: Path) -> Tree:
+def working_files(root: Path) -> list[str]:
     """The working tree's files under `root` by POSIX path below it, as git lists them
-    (tracked, and untracked but not ignored: the same kind of files a `git:` ref holds);
-    outside a git repository every file, `.git` and `node_modules` left out. Symbolic links
-    are never followed."""
+    (tracked, and untracked but not ignored: the same kind of files a `git:` ref holds, never
+    a user's node_modules, `.env` or build output); outside a git repository every file,
+    `.git` and `node_modules` left out."""
     from activation.inputs.git_tree import working_paths
 
     try:
-        paths = working_paths(root)
+        return working_paths(root)
     except InputError:  # not a git repository
-        paths = _walked(root)
+        return _walked(root)
+
+
+def working_tree(root: Path) -> Tree:
+    """The working tree's files under `root` (`working_files`) with their bytes. Symbolic
+    links are never followed."""
     found = []
-    for relative in paths:
+    for relative in working_files(root):
         path = root / relative
         if path.is_file() and not path.is_symlink():
             found.append((relative, read_bytes(path, "file")))

@@ -9,6 +9,8 @@ reports always hold every case).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -151,6 +153,19 @@ def visibility_texts(report: Report) -> list[Text]:
     ]
 
 
+def unfinished_texts(unfinished: Sequence[str]) -> list[Text]:
+    """The cases an interruption left without a verdict, up to TABLE_LIMIT by name and the
+    rest counted: a run cut short early among thousands of cases would otherwise print (and
+    first measure) thousands of lines on its way out. The JSON report lists every one."""
+    if not unfinished:
+        return []
+    texts = [Text(f"Not finished, left out ({len(unfinished):,}):")]
+    texts += [unbroken(f"  {case_id}") for case_id in unfinished[:TABLE_LIMIT]]
+    if len(unfinished) > TABLE_LIMIT:
+        texts.append(Text(f"  and {len(unfinished) - TABLE_LIMIT:,} more"))
+    return texts
+
+
 def render_report(report: Report, show: str = "auto") -> RenderableType:
     entries = shown_cases(report, show)
     parts: list[RenderableType] = [header(report), *visibility_texts(report)]
@@ -166,9 +181,7 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     command = follow_up.real_command(report)
     if command:
         parts += [Text(follow_up.REAL_TITLE), unbroken(f"  {command}")]
-    if report.summary.unfinished:
-        parts.append(Text(f"Not finished, left out ({len(report.summary.unfinished)}):"))
-        parts += [unbroken(f"  {case_id}") for case_id in report.summary.unfinished]
+    parts += unfinished_texts(report.summary.unfinished)
     if report.notice:
         parts.append(Text(f"NOTE: {report.notice}", style="bold yellow"))
     verdict_style = VERDICT_STYLE.get(ExitCode(report.exit_code), "")

@@ -16,12 +16,18 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+import anyio.lowlevel
 import msgspec
 
 from activation._models import Grade, Trial, TrialKey, Usage
 from activation.trials.backend import Backend, Round, Wrapper
 
 MISSING_TRANSCRIPT = "the transcript of the run that produced it is gone"
+
+
+LOOKUP_STEP = 500
+"""Keys looked up between two passes through the event loop: a round of 180,000 keys takes
+seconds to hash and look up (11 s on a busy machine), and Ctrl-C must be read meanwhile."""
 
 
 class Store(Protocol):
@@ -90,7 +96,9 @@ class CachedBackend(Wrapper[Backend]):
         digests: dict[tuple[str, str, int], str] = {}
         asked: list[TrialKey] = []
         found: list[Trial] = []
-        for key in round.keys:
+        for count, key in enumerate(round.keys, 1):
+            if count % LOOKUP_STEP == 0:
+                await anyio.lowlevel.checkpoint()
             digest = self.inner.cache_key(key)
             entry = None if digest is None else self.store.get(digest)
             trial = None if entry is None else cached_trial(key, entry, self.target)

@@ -14,7 +14,7 @@ adaptive, see limiter.py) and the cost ceiling.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import anyio
 
@@ -67,15 +67,20 @@ class Schedule:
         """Cases whose first round the run's picture may already decide (a mass change)."""
 
     def start(self) -> list[TrialKey]:
-        keys: list[TrialKey] = []
+        return [key for keys in self.first_rounds() for key in keys]
+
+    def first_rounds(self) -> Iterator[list[TrialKey]]:
+        """Each case's first round, case by case (a run of 3,000 cases and 30 trials makes
+        180,000 keys: the engine builds them in steps, so a signal is seen meanwhile)."""
         for case in self.cases:
-            keys += self._open(case, 0, self.escalation.first)
-            keys += [
-                TrialKey(case, arm, index)
-                for index in range(self.escalation.first)
-                for arm in self.controls
+            yield [
+                *self._open(case, 0, self.escalation.first),
+                *(
+                    TrialKey(case, arm, index)
+                    for index in range(self.escalation.first)
+                    for arm in self.controls
+                ),
             ]
-        return keys
 
     def record(self, trial: Trial) -> list[TrialKey]:
         self.trials.append(trial)

@@ -6,8 +6,9 @@ reads its event stream line by line as it arrives (every line goes to the adapte
 detector and to the trial's transcript file), and stops the whole process group the moment
 the verdict is known. Every run gets fresh empty folders (a working directory, a HOME, a
 TMPDIR) and an environment built from an allowlist (see `env` and each adapter).
-Cancellation (Ctrl-C, SIGTERM) kills the process group and removes the run's folders on
-the way out. What is the agent's own (its command line, config files, where the skills go,
+Cancellation (Ctrl-C, SIGTERM) stops the process group (SIGTERM, then SIGKILL for what is
+left after a short grace: see process_group.py) and removes the run's folders on the way
+out. What is the agent's own (its command line, config files, where the skills go,
 how a load shows) is in its adapter; this module keeps what every run shares.
 """
 
@@ -17,11 +18,10 @@ import hashlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 from collections.abc import AsyncGenerator, Callable, Mapping
-from contextlib import ExitStack, aclosing, suppress
+from contextlib import ExitStack, aclosing
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -46,6 +46,7 @@ from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
+from activation.trials.agent.process_group import stop_group
 from activation.trials.agent.reading import Reading
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
@@ -99,12 +100,6 @@ async def _lines(stream: ByteReceiveStream) -> AsyncGenerator[bytes]:
             search_from = 0
     if buffer:
         yield bytes(buffer)
-
-
-def _kill_group(process: Process) -> None:
-    """SIGKILL the run's whole process group (the CLI and anything it started)."""
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 @dataclass
@@ -251,15 +246,14 @@ class AgentBackend:
                         await self._follow(process, reader, out, state)
                     state.timed_out = deadline.cancelled_caught
                     # Also after a natural exit: a straggling child could hold the pipes.
-                    _kill_group(process)
-                    await process.wait()
+                    with anyio.CancelScope(shield=True):
+                        await stop_group(process)
                     with anyio.move_on_after(_DRAIN_GRACE):
                         await state.stderr_closed.wait()
                     group.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
-                _kill_group(process)
-                await process.wait()
+                await stop_group(process)
                 await process.aclose()
         return await self._finish(key, self._trial(key, reader, process.returncode, state,
                                                    transcript), dirs)  # fmt: skip

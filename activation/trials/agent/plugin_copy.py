@@ -153,10 +153,8 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
 
     Returns the copy's root, which keeps the folder's name (the agent falls back to it for
     the plugin name, so the skill ids stay the same); a repo's root skill is named by its
-    `name`, never by the checkout's folder (the agents key a skill folder by its name).
-    Symlinks are copied as the files they
-    point to, so writing the copy can never write through a link into the user's repo;
-    `.git` and each skill's `evals/` are skipped.
+    `name`, never by the checkout's folder (the agents key a skill folder by its name). Only
+    the files git would commit are copied (`copy_working_files`).
     """
     root_skill = target.skill_path.parent == Path()
     copy_root = dest_parent / (target.skill_name if root_skill else target.plugin_root.name)
@@ -170,13 +168,7 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
         return copy_root
     if not target.plugin_root.is_dir():
         raise InputError(f"{target.plugin_root}: the skill's folder does not exist")
-    shutil.copytree(
-        target.plugin_root,
-        copy_root,
-        ignore=_ignored,
-        symlinks=False,
-        ignore_dangling_symlinks=True,
-    )
+    copy_working_files(target.plugin_root, copy_root)
     skills = _set_skills(target, variant)
     kept = {copy_root / skill.relative.parent for skill in skills}
     for skill in skills:
@@ -190,6 +182,26 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     _keep_members(target, copy_root, kept)
     _drop_project_skills(target, copy_root)
     return copy_root
+
+
+def copy_working_files(root: Path, dest: Path) -> None:
+    """Copy the files of `root` that git tracks or would (untracked but not ignored) to
+    `dest`: a user's node_modules, `.env` and build outputs, which git ignores, never reach
+    a copy an agent runs in (outside a git repository: every file but `.git` and
+    `node_modules`). Each skill's `evals/` is left out. Symlinks are copied as the files
+    they point to (a dangling one is left out), so writing the copy can never write through
+    a link into the user's repo."""
+    from activation.inputs.installed import grader_free, working_files
+
+    dest.mkdir(parents=True, exist_ok=True)
+    for relative in grader_free(working_files(root)):
+        source, copy = root / relative, dest / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():  # a link to a folder: git lists the link, not what it holds
+            shutil.copytree(source, copy, ignore=_ignored, symlinks=False,
+                            ignore_dangling_symlinks=True)  # fmt: skip
+        elif source.is_file():
+            shutil.copy2(source, copy)
 
 
 def _drop_project_skills(target: Target, copy_root: Path) -> None:
@@ -294,10 +306,10 @@ def make_catalog_copy(catalog: Sequence[Skill], dest: Path) -> CatalogCopy:
             root = folder.parent.parent
             if root not in plugins:
                 plugins[root] = dest / "plugins" / str(len(plugins)) / root.name
-                shutil.copytree(root, plugins[root], ignore=_ignored, symlinks=False)
+                copy_working_files(root, plugins[root])
             folders.append((skill.name, plugins[root] / folder.relative_to(root)))
         else:
-            shutil.copytree(folder, user_skills / folder.name, ignore=_ignored, symlinks=False)
+            copy_working_files(folder, user_skills / folder.name)
             folders.append((skill.name, user_skills / folder.name))
     return CatalogCopy(
         user_skills if user_skills.is_dir() else None, tuple(plugins.values()), tuple(folders)

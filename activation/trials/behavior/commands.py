@@ -4,17 +4,15 @@ A grader's command runs with no network: in a new network namespace (`unshare -r
 unprivileged user namespace) where the machine allows one, else with every proxy variable
 pointing at a closed local port (a weaker fence, said in `FENCE`). A setup command (an
 install, as the seeds' suites use it) keeps the network. Either runs in its own process
-group, killed whole at its time limit.
+group, stopped whole at its time limit (process_group.py: SIGTERM, then SIGKILL).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 from collections.abc import Mapping
-from contextlib import suppress
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import anyio
 
 from activation.graders.base import CommandResult
 from activation.trials.agent.env import allowlisted
+from activation.trials.agent.process_group import stop_group
 
 OUTPUT_LIMIT = 2000
 """Characters of a command's output kept (its end)."""
@@ -97,9 +96,7 @@ async def run_command(
             await process.wait()
     finally:
         with anyio.CancelScope(shield=True):
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            await process.wait()
+            await stop_group(process)
             await process.aclose()
         shutil.rmtree(home, ignore_errors=True)
     text = output.decode("utf-8", "replace")[-OUTPUT_LIMIT:]
