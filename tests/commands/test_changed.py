@@ -20,6 +20,7 @@ from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
 from tests.support.browser import Launcher, visit
 from tests.support.cli import one_line_error
+from tests.support.fake_agent_runs import fake_agent_on_path
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
@@ -401,6 +402,34 @@ def test_bad_input_is_one_line_before_any_call(
     )
     assert main(["changed", "--base", "git:nowhere"]) == 2
     assert "no commit 'nowhere'" in capsys.readouterr().err
+
+
+def test_a_missing_key_names_the_gate_what_needs_it_and_the_keyless_way(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported dead end (a skill-creator suite of judge questions): `changed --model
+    mock` stopped with "no API key" and no word of what needs it or of `--judge-model mock`.
+    Both keys are checked before any gate runs, the agent's first."""
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
+    graders = repo / BILLING / "refunds" / "evals" / "refund-note" / "graders.yaml"
+    graders.write_text(GRADERS + "- type: judge\n  question: Is the note polite?\n")
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    flags = ["changed", "--base", "git:main", "--model", "mock", "--no-summary"]
+    gate = "billing:refunds's behavior suite (plugins/billing/skills/refunds/evals)"
+    assert main([*flags, "--agent", "claude-code"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"activation changed: error: {gate}: no API key: set ANTHROPIC_API_KEY for Claude "
+        "Code, the agent that does the suite's tasks (--dry-run needs none)"
+    )
+    assert main([*flags, "--agent", "fake"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"activation changed: error: {gate}: no API key: set ANTHROPIC_API_KEY for the judge "
+        f"{BEHAVIOR_JUDGE_MODEL}, which the suite's judge graders ask (or pass --judge-model "
+        "mock to judge offline; --dry-run needs none)"
+    )
+    assert main([*flags, "--agent", "fake", "--judge-model", "mock"]) in (0, 1)
 
 
 FIRST_EDIT = "asked to undo, or disputes."
