@@ -59,7 +59,10 @@ class ChangedSkill:
     """The changed kinds no suite tests."""
     note: str | None = None
     broken: str | None = None
-    """Why the agents cannot parse its SKILL.md at the head: a failing finding."""
+    """Why the agents cannot parse its SKILL.md at the head: a failing finding, unless
+    `broken_before`."""
+    broken_before: bool = False
+    """It did not parse at the base either: not the change's doing, but not tested."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +95,8 @@ class ChangedReport:
 
     @property
     def broken(self) -> tuple[ChangedSkill, ...]:
-        return tuple(skill for skill in self.skills if skill.broken)
+        """The skills whose SKILL.md the change breaks."""
+        return tuple(skill for skill in self.skills if skill.broken and not skill.broken_before)
 
     def gates_of(self, skill: str) -> tuple[GateResult, ...]:
         """The gates that ran on `skill`'s own suites."""
@@ -134,6 +138,7 @@ def build_changed(
             untested=item.untested,
             note=item.note,
             broken=item.change.broken,
+            broken_before=item.change.broken_before,
         )
         for item in plan.skills
     )
@@ -148,7 +153,7 @@ def build_changed(
         )
         for gate, run in runs
     )
-    broken = any(item.change.broken for item in plan.skills)
+    broken = any(item.change.broken and not item.change.broken_before for item in plan.skills)
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
     notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
@@ -215,12 +220,23 @@ def gate_title(gate: GateResult) -> str:
     return title
 
 
-def untested_text(skill: ChangedSkill, allowed: bool) -> str:
+def untested_text(skill: ChangedSkill, allowed: bool, base: str) -> str:
+    tail = " (allowed by --allow-untested)" if allowed else ""
+    if skill.broken is not None and skill.broken_before:
+        return f"not tested: {still_broken(skill.broken, base)}{tail}"
     kinds = " and ".join(KIND_TITLES[kind] for kind in skill.untested)
     suites = {"description": "no cases file", "body": "no behavior suite"}
     lacking = " and ".join(suites[kind] for kind in skill.untested if kind in suites)
-    tail = " (allowed by --allow-untested)" if allowed else ""
     return f"not tested: its {kinds} changed and it has {lacking or 'no cases'}{tail}"
+
+
+def still_broken(broken: str, base: str) -> str:
+    """A SKILL.md that did not parse at the base either: not the change's doing, and no
+    gate can load it at either version."""
+    return (
+        f"broken at {base} and still broken (not caused by this change): {broken}; the "
+        "agents skip it at both versions"
+    )
 
 
 def overall(report: ChangedReport) -> str:
@@ -267,7 +283,7 @@ def summary_lines(report: ChangedReport) -> list[str]:
         if skill.note:
             lines.append(f"  {skill.note}")
         if skill.untested:
-            lines.append(f"  {untested_text(skill, report.allow_untested)}")
+            lines.append(f"  {untested_text(skill, report.allow_untested, report.base)}")
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
@@ -327,7 +343,7 @@ def render_changed_markdown(report: ChangedReport) -> str:
         ran = "<br>".join(_cell(gate_title(gate)) for gate in gates) or "nothing"
         verdicts = [_cell(gate_verdict(gate)) for gate in gates]
         if skill.untested:
-            verdicts.append(_cell(untested_text(skill, report.allow_untested)))
+            verdicts.append(_cell(untested_text(skill, report.allow_untested, report.base)))
         elif skill.note:
             verdicts.append(_cell(skill.note))
         row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
@@ -379,7 +395,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
         suite = _suite(root, "not tested", counts, report.notice)
         for skill in untested:
             case = ET.SubElement(suite, "testcase", classname="untested", name=skill.id)
-            text = untested_text(skill, report.allow_untested)
+            text = untested_text(skill, report.allow_untested, report.base)
             if report.allow_untested:
                 ET.SubElement(case, "skipped", message=text)
             else:
