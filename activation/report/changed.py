@@ -24,6 +24,7 @@ from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import cost_words, follow_up, run_words
+from activation.report.behavior_words import blind_text, measures_nothing
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
@@ -73,6 +74,16 @@ class GateResult:
     suite: str
     because: tuple[str, ...]
     run: Matrix
+    measures_nothing: bool = False
+    """Trials ran and none passed in any arm of a cell: its OK cannot see a regression."""
+
+    @property
+    def blind(self) -> str | None:
+        """Why its OK says nothing, when it `measures_nothing` and passed."""
+        if not self.measures_nothing or self.run.exit_code != ExitCode.OK:
+            return None
+        cell = next(cell for cell in self.run.cells if measures_nothing(cell.behavior))
+        return blind_text(cell.behavior.arms if cell.behavior else ())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,6 +161,7 @@ def build_changed(
             suite=gate.suite,
             because=gate.because,
             run=run,
+            measures_nothing=any(measures_nothing(cell.behavior) for cell in run.cells),
         )
         for gate, run in runs
     )
@@ -186,6 +198,9 @@ def gate_verdict(gate: GateResult) -> str:
     cells = len(gate.run.cells)
     where = f" over {cells} cells" if cells > 1 else ""
     outcome = OUTCOMES.get(gate.run.exit_code, f"exit {gate.run.exit_code}")
+    blind = gate.blind
+    if blind is not None:
+        return f"{outcome}, but it measures nothing: {', '.join(parts)}{where}; {blind}"
     return f"{outcome}: {', '.join(parts) or 'no case'}{where}"
 
 
@@ -256,6 +271,12 @@ def overall(report: ChangedReport) -> str:
         return "INTERRUPTED: the run was stopped."
     if not report.gates:
         return "OK: nothing the change touched calls for a gate."
+    blind = [gate_title(gate) for gate in report.gates if gate.blind is not None]
+    if blind:
+        return (
+            f"OK, but the {'; the '.join(blind)} measures nothing: it cannot see a regression "
+            "(see calibrate --behavior)."
+        )
     return "OK: every gate passed."
 
 
@@ -382,7 +403,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 "failures": sum(cell.count(status) for status in fails),
                 "errors": cell.count(Status.ERROR),
             }
-            suite = _suite(root, name, counts, report.notice)
+            suite = _suite(root, name, counts, report.notice, gate.blind)
             for entry in cell.cases:
                 extra = view_of(cell).case_lines(cell, entry)
                 testcase(suite, entry, fails, cell, extra, gate.skill)
@@ -414,12 +435,22 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     return written(root)
 
 
-def _suite(root: ET.Element, name: str, counts: dict[str, int], notice: str | None) -> ET.Element:
-    """A testsuite; its properties carry the mock notice, where CI shows a suite's."""
+def _suite(
+    root: ET.Element,
+    name: str,
+    counts: dict[str, int],
+    notice: str | None,
+    blind: str | None = None,
+) -> ET.Element:
+    """A testsuite; its properties carry the mock notice and why a passing gate's suite
+    measures nothing, where CI shows a suite's."""
     suite = ET.SubElement(root, "testsuite", {"name": name, **count_texts(counts)})
-    if notice:
+    said = {"notice": notice, "measures_nothing": blind}
+    if any(said.values()):
         properties = ET.SubElement(suite, "properties")
-        ET.SubElement(properties, "property", name="notice", value=notice)
+        for key, value in said.items():
+            if value:
+                ET.SubElement(properties, "property", name=key, value=value)
     return suite
 
 

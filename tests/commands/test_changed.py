@@ -325,6 +325,41 @@ def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_pat
     assert 'href="#gate-3-cell-1-report">behavior suite of billing:refunds' in html
 
 
+def test_a_behavior_gate_that_passes_no_trial_in_any_arm_says_it_measures_nothing(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported false comfort (a skill-creator suite of expectations about the reply,
+    which the judge never sees): "OK: 2 FAIL" and "every gate passed". It still exits 0:
+    nothing regressed, and no rerun would fill the gap (exit 3 says evidence is missing);
+    every output says the gate is blind."""
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    stages = FakeBehavior(passing({}))
+    markdown, junit, page = tmp_path / "changed.md", tmp_path / "changed.xml", tmp_path / "c.html"
+    outputs = ["--markdown", str(markdown), "--junit", str(junit), "--html", str(page)]
+    code, report = changed(tmp_path, "--model", "mock", *outputs, stages=stages)
+    assert code == 0
+    (gate,) = report["gates"]
+    assert (gate["kind"], gate["measures_nothing"]) == ("behavior", True)
+    blind = (
+        "no trial passed in any arm (baseline, candidate, none), so it cannot see a "
+        "regression (see calibrate --behavior)"
+    )
+    title = "behavior suite of billing:refunds (plugins/billing/skills/refunds/evals)"
+    line = f"  {title}: OK, but it measures nothing: 1 FAIL; {blind}"
+    overall = (
+        f"OK, but the {title} measures nothing: it cannot see a regression "
+        "(see calibrate --behavior)."
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert f"OK, but it measures nothing: {blind}." in out  # the gate's own run
+    assert (line in out, out[-1]) == (True, overall)
+    text = markdown.read_text()
+    assert text.splitlines()[0] == f"### ✅ activation changed: {overall}"
+    assert f"OK, but it measures nothing: 1 FAIL; {blind}" in text
+    assert f'<property name="measures_nothing" value="{blind}" />' in junit.read_text()
+    assert f"OK, but it measures nothing: 1 FAIL; {blind}" in page.read_text()
+
+
 def test_a_changed_skill_with_no_cases_is_untested(
     repo: Path, tmp_path: Path, fake_api: FakeMessagesAPI
 ) -> None:
