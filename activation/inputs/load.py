@@ -555,18 +555,6 @@ def load_catalog(folder: Path) -> tuple[Skill, ...]:
     return tuple(skills)
 
 
-def outside_set(catalog: Sequence[Skill], target: Target) -> tuple[Skill, ...]:
-    """The catalog's skills but the measured set's own (`--catalog plugins` in a
-    marketplace holds the measured plugin too): the variants list that set, so its copy
-    here is the same skills, not a second set."""
-    own = (target.repo / target.skill_path).resolve().parent.parent
-    return tuple(
-        skill
-        for skill in catalog
-        if skill.path is None or Path(skill.path).resolve().parent.parent != own
-    )
-
-
 def load_user_skills(folders: Sequence[Path]) -> tuple[tuple[Skill, ...], list[str]]:
     """The skills of an agent's user skill folders (`<name>/SKILL.md`), first folder first,
     one per name; a folder that does not exist holds none. A SKILL.md that cannot be read
@@ -636,7 +624,7 @@ def load_inputs(
     routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
-    listed = outside_set(load_catalog(catalog), target) if catalog is not None else ()
+    listed = load_catalog(catalog) if catalog is not None else ()
     second = resolve_variant(candidate or working_tree_spec(target), target, cwd)
     if cases is None and target.skill_id != BUNDLED_SKILL:
         raise InputError(no_cases_message(target.skill_id))
@@ -913,7 +901,7 @@ def load_behavior_inputs(
         (),
         first,
         second,
-        catalog=outside_set(load_catalog(catalog), target) if catalog is not None else (),
+        catalog=load_catalog(catalog) if catalog is not None else (),
         working_text=read_text(target.skill_file, "SKILL.md")
         if target.skill_file.is_file()
         else None,

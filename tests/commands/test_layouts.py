@@ -329,21 +329,3 @@ def test_a_case_expecting_another_plugins_skill_runs_with_that_plugin_as_catalog
     assert main([*flags, "--json", "out.json"]) in (0, 1)
     report = read_report(Path("out.json"))
     assert [case["id"] for case in report["cases"]] == ["dispute", "refund", "charts", "notes"]
-
-
-@pytest.mark.parametrize("layout", [LAYOUTS["marketplace-nested"]], ids=["marketplace-nested"])
-def test_a_catalog_of_every_plugin_leaves_out_the_measured_ones_own_copy(
-    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The reported bug (trailofbits' marketplace): `--catalog <the plugins folder>` holds
-    the measured plugin too, and stopped the run with "a second skill"."""
-    cases = orjson.loads(Path("cases.json").read_bytes())
-    notes = {"id": "notes", "prompt": "write the release notes", "expect": "manuals:notes",
-             "why": "release notes are the manuals plugin's"}  # fmt: skip
-    cases["cases"].append(notes)
-    Path("cases.json").write_bytes(orjson.dumps(cases))
-    flags = ["--model", "mock", "--cases", "cases.json", "--catalog", "skills"]
-    assert main([*flags, "--json", "out.json"]) in (0, 1)
-    report = read_report(Path("out.json"))
-    assert [case["id"] for case in report["cases"]] == ["dispute", "refund", "charts", "notes"]
-    assert "a second skill" not in capsys.readouterr().err
