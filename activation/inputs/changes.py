@@ -349,6 +349,7 @@ def _modified(place: SkillPlace, files: tuple[str, ...], base: Tree, head: Tree)
 
 
 def _parses(data: bytes, source: str) -> bool:
+    """Whether the agents could list it (what a base that did not parse changes)."""
     try:
         _document(data, source)
     except InputError:
