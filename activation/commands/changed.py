@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -258,7 +259,8 @@ def _activation(command: _Command, run: GateRun) -> Gate | None:
             return None
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
+    with keyed_for(run):
+        return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
 
 
 def activation_request(
@@ -317,6 +319,7 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
         load_behavior_suite,
         skipped_warning,
     )
+    from activation.trials.behavior.stage import BehaviorStage, check_judge
 
     session, args, stages, repo, cwd = command
     suite = repo / run.suite
@@ -333,7 +336,25 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
     specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
-    return Gate(run, stage, gate, [(stage.preflight(spec), inputs) for spec in specs])
+    with keyed_for(run):
+        cells = [(stage.preflight(spec), inputs) for spec in specs]
+        if isinstance(stage, BehaviorStage):  # its judge, before any gate's first call
+            for spec, _inputs in cells:
+                check_judge(spec, inputs)
+    return Gate(run, stage, gate, cells)
+
+
+@contextmanager
+def keyed_for(run: GateRun) -> Iterator[None]:
+    """A missing key stops the command naming the gate that needs it."""
+    from activation.report.changed import GATE_TITLES
+    from activation.trials.api_check import MissingKey
+
+    try:
+        yield
+    except MissingKey as missing:
+        title = f"{run.place.id}'s {GATE_TITLES[run.kind]} ({run.suite})"
+        raise InputError(f"{title}: {missing}") from None
 
 
 def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:

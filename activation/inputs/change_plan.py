@@ -195,7 +195,9 @@ def plan_runs(
     changed = {change.place.path: change for change in changes}
     for change in changes:
         own = suites.get(change.place.path, Suites())
-        listing = change.status != "modified" or "description" in change.kinds
+        listing = change.status != "modified" or (
+            "description" in change.kinds and not change.broken_before
+        )  # one the agents skip at both versions lists the same
         if listing:
             for path, place in head.items():
                 sibling = changed.get(path)
@@ -206,7 +208,8 @@ def plan_runs(
                 broken = sibling is not None and sibling.broken is not None
                 if suites.get(path, Suites()).cases is not None and not broken:
                     activation.setdefault(path, []).append(change.id)
-        if change.status == "modified" and "body" in change.kinds and own.behavior is not None:
+        loads = change.broken is None
+        if change.status == "modified" and "body" in change.kinds and own.behavior and loads:
             behavior.setdefault(change.place.path, []).append(change.id)
         skills.append(_skill_plan(change, own))
     runs = [
@@ -233,6 +236,8 @@ def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
 
 
 def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
+    if change.broken is not None and change.broken_before:
+        return SkillPlan(change, change.kinds)  # no gate can load it, before or after
     if change.broken is not None:
         return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
     if change.status == "removed":

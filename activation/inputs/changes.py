@@ -251,6 +251,8 @@ class SkillChange:
     status: Literal["modified", "added", "removed"] = "modified"
     broken: str | None = None
     """Why the agents cannot parse its SKILL.md at the head (they skip it), if so."""
+    broken_before: bool = False
+    """Its SKILL.md did not parse at the base either: the change did not break it."""
 
     @property
     def id(self) -> str:
@@ -328,17 +330,67 @@ def skill_changes(base: Tree, head: Tree, folder: str = "") -> tuple[SkillChange
 
 
 def _modified(place: SkillPlace, files: tuple[str, ...], base: Tree, head: Tree) -> SkillChange:
-    """A skill whose files changed: its kinds, or, when its SKILL.md no longer parses,
-    why (its listing is gone: the agents skip it); one that did not parse at the base
-    changed in every way."""
+    """A skill whose files changed: its kinds, or, when its SKILL.md does not parse at the
+    head, why (its listing is gone: the agents skip it) and whether it did not at the base
+    either, with the parts its text changed in; one that parses only at the head changed
+    in every way."""
     path = place.path
-    if path in files:
-        try:
-            _document(head[path], f"head:{path}")
-        except InputError as error:
-            return SkillChange(place, ("description",), files, broken=str(error))
-        try:
-            _document(base[path], f"base:{path}")
-        except InputError:
-            return SkillChange(place, ("description", "body"), files)
+    if path not in files:
+        return SkillChange(place, _skill_kinds(path, place.folder, list(files), base, head), files)
+    before = _parses(base[path], f"base:{path}")
+    try:
+        _document(head[path], f"head:{path}")
+    except InputError as error:
+        kinds = _text_kinds(path, place.folder, files, base, head)
+        return SkillChange(place, kinds, files, broken=str(error), broken_before=not before)
+    if not before:
+        return SkillChange(place, ("description", "body"), files)
     return SkillChange(place, _skill_kinds(path, place.folder, list(files), base, head), files)
+
+
+def _parses(data: bytes, source: str) -> bool:
+    """Whether the agents could list it (what a base that did not parse changes)."""
+    try:
+        _document(data, source)
+    except InputError:
+        return False
+    return True
+
+
+def _text_kinds(
+    skill_md: str, folder: str, files: tuple[str, ...], base: Tree, head: Tree
+) -> tuple[ChangeKind, ...]:
+    """The kinds of a change to a SKILL.md that does not parse, told by its text: the
+    frontmatter's top-level keys (a listed one: `description`; another: `other`) and the
+    body, each compared as written; its folder's other files as `_skill_kinds` tells them."""
+    others = [file for file in files if file != skill_md]
+    kinds = set(_skill_kinds(skill_md, folder, others, base, head)) if others else set()
+    first, second = (_text_parts(tree[skill_md]) for tree in (base, head))
+    if first is None or second is None:
+        return ("description", "body")
+    (before, above), (after, below) = first, second
+    keys = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    if keys & set(LISTED_KEYS):
+        kinds.add("description")
+    if keys - set(LISTED_KEYS):
+        kinds.add("other")
+    if above != below:
+        kinds.add("body")
+    return tuple(kind for kind in CHANGE_KINDS if kind in kinds) or ("other",)
+
+
+def _text_parts(data: bytes) -> tuple[dict[str, str], str] | None:
+    """A SKILL.md's frontmatter as each top-level key's lines (a line that starts a key,
+    and the lines below it until the next), and its body; None with no frontmatter."""
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+    lines = text.replace("\r\n", "\n").split("\n")
+    closing = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), 0)
+    if lines[0].rstrip() != "---" or not closing:
+        return None
+    keys: dict[str, str] = {}
+    key = ""
+    for line in lines[1:closing]:
+        if line[:1].isalpha() and ":" in line:
+            key = line.partition(":")[0].strip()
+        keys[key] = keys.get(key, "") + line + "\n"
+    return keys, "\n".join(lines[closing + 1 :])

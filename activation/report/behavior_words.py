@@ -38,6 +38,21 @@ from activation.verdicts.figures import Count
 NO_LIFT = "FAILED: the skill's lift over no skill is not shown (--fail-on no-lift)."
 
 
+def measures_nothing(figures: Behavior | None) -> bool:
+    """Whether trials ran and none passed in any arm: the suite fails with the skill and
+    without it alike, so no change to the skill can show as a regression."""
+    rates = list(figures.suite.values()) if figures is not None else []
+    return any(rate.applied for rate in rates) and not any(rate.passed for rate in rates)
+
+
+def blind_text(arms: Sequence[str]) -> str:
+    """Why an OK gate whose suite `measures_nothing` says nothing (`arms`: those that ran)."""
+    return (
+        f"no trial passed in any arm ({', '.join(arms)}), so it cannot see a regression "
+        "(see calibrate --behavior)"
+    )
+
+
 PASSED_CELLS = "k/n = passed of valid trials: a trial passes when every grader that applies does"
 """What a behavior run's case table's counts are."""
 

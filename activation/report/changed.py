@@ -24,6 +24,7 @@ from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import cost_words, follow_up, run_words
+from activation.report.behavior_words import blind_text, measures_nothing
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
@@ -59,7 +60,10 @@ class ChangedSkill:
     """The changed kinds no suite tests."""
     note: str | None = None
     broken: str | None = None
-    """Why the agents cannot parse its SKILL.md at the head: a failing finding."""
+    """Why the agents cannot parse its SKILL.md at the head: a failing finding, unless
+    `broken_before`."""
+    broken_before: bool = False
+    """It did not parse at the base either: not the change's doing, but not tested."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +74,16 @@ class GateResult:
     suite: str
     because: tuple[str, ...]
     run: Matrix
+    measures_nothing: bool = False
+    """Trials ran and none passed in any arm of a cell: its OK cannot see a regression."""
+
+    @property
+    def blind(self) -> str | None:
+        """Why its OK says nothing, when it `measures_nothing` and passed."""
+        if not self.measures_nothing or self.run.exit_code != ExitCode.OK:
+            return None
+        cell = next(cell for cell in self.run.cells if measures_nothing(cell.behavior))
+        return blind_text(cell.behavior.arms if cell.behavior else ())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +106,8 @@ class ChangedReport:
 
     @property
     def broken(self) -> tuple[ChangedSkill, ...]:
-        return tuple(skill for skill in self.skills if skill.broken)
+        """The skills whose SKILL.md the change breaks."""
+        return tuple(skill for skill in self.skills if skill.broken and not skill.broken_before)
 
     def gates_of(self, skill: str) -> tuple[GateResult, ...]:
         """The gates that ran on `skill`'s own suites."""
@@ -134,6 +149,7 @@ def build_changed(
             untested=item.untested,
             note=item.note,
             broken=item.change.broken,
+            broken_before=item.change.broken_before,
         )
         for item in plan.skills
     )
@@ -145,10 +161,11 @@ def build_changed(
             suite=gate.suite,
             because=gate.because,
             run=run,
+            measures_nothing=any(measures_nothing(cell.behavior) for cell in run.cells),
         )
         for gate, run in runs
     )
-    broken = any(item.change.broken for item in plan.skills)
+    broken = any(item.change.broken and not item.change.broken_before for item in plan.skills)
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
     notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
@@ -181,6 +198,9 @@ def gate_verdict(gate: GateResult) -> str:
     cells = len(gate.run.cells)
     where = f" over {cells} cells" if cells > 1 else ""
     outcome = OUTCOMES.get(gate.run.exit_code, f"exit {gate.run.exit_code}")
+    blind = gate.blind
+    if blind is not None:
+        return f"{outcome}, but it measures nothing: {', '.join(parts)}{where}; {blind}"
     return f"{outcome}: {', '.join(parts) or 'no case'}{where}"
 
 
@@ -215,12 +235,23 @@ def gate_title(gate: GateResult) -> str:
     return title
 
 
-def untested_text(skill: ChangedSkill, allowed: bool) -> str:
+def untested_text(skill: ChangedSkill, allowed: bool, base: str) -> str:
+    tail = " (allowed by --allow-untested)" if allowed else ""
+    if skill.broken is not None and skill.broken_before:
+        return f"not tested: {still_broken(skill.broken, base)}{tail}"
     kinds = " and ".join(KIND_TITLES[kind] for kind in skill.untested)
     suites = {"description": "no cases file", "body": "no behavior suite"}
     lacking = " and ".join(suites[kind] for kind in skill.untested if kind in suites)
-    tail = " (allowed by --allow-untested)" if allowed else ""
     return f"not tested: its {kinds} changed and it has {lacking or 'no cases'}{tail}"
+
+
+def still_broken(broken: str, base: str) -> str:
+    """A SKILL.md that did not parse at the base either: not the change's doing, and no
+    gate can load it at either version."""
+    return (
+        f"broken at {base} and still broken (not caused by this change): {broken}; the "
+        "agents skip it at both versions"
+    )
 
 
 def overall(report: ChangedReport) -> str:
@@ -240,6 +271,12 @@ def overall(report: ChangedReport) -> str:
         return "INTERRUPTED: the run was stopped."
     if not report.gates:
         return "OK: nothing the change touched calls for a gate."
+    blind = [gate_title(gate) for gate in report.gates if gate.blind is not None]
+    if blind:
+        return (
+            f"OK, but the {'; the '.join(blind)} measures nothing: it cannot see a regression "
+            "(see calibrate --behavior)."
+        )
     return "OK: every gate passed."
 
 
@@ -267,7 +304,7 @@ def summary_lines(report: ChangedReport) -> list[str]:
         if skill.note:
             lines.append(f"  {skill.note}")
         if skill.untested:
-            lines.append(f"  {untested_text(skill, report.allow_untested)}")
+            lines.append(f"  {untested_text(skill, report.allow_untested, report.base)}")
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
@@ -327,7 +364,7 @@ def render_changed_markdown(report: ChangedReport) -> str:
         ran = "<br>".join(_cell(gate_title(gate)) for gate in gates) or "nothing"
         verdicts = [_cell(gate_verdict(gate)) for gate in gates]
         if skill.untested:
-            verdicts.append(_cell(untested_text(skill, report.allow_untested)))
+            verdicts.append(_cell(untested_text(skill, report.allow_untested, report.base)))
         elif skill.note:
             verdicts.append(_cell(skill.note))
         row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
@@ -366,7 +403,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 "failures": sum(cell.count(status) for status in fails),
                 "errors": cell.count(Status.ERROR),
             }
-            suite = _suite(root, name, counts, report.notice)
+            suite = _suite(root, name, counts, report.notice, gate.blind)
             for entry in cell.cases:
                 extra = view_of(cell).case_lines(cell, entry)
                 testcase(suite, entry, fails, cell, extra, gate.skill)
@@ -379,7 +416,7 @@ def render_changed_junit(report: ChangedReport) -> bytes:
         suite = _suite(root, "not tested", counts, report.notice)
         for skill in untested:
             case = ET.SubElement(suite, "testcase", classname="untested", name=skill.id)
-            text = untested_text(skill, report.allow_untested)
+            text = untested_text(skill, report.allow_untested, report.base)
             if report.allow_untested:
                 ET.SubElement(case, "skipped", message=text)
             else:
@@ -398,12 +435,22 @@ def render_changed_junit(report: ChangedReport) -> bytes:
     return written(root)
 
 
-def _suite(root: ET.Element, name: str, counts: dict[str, int], notice: str | None) -> ET.Element:
-    """A testsuite; its properties carry the mock notice, where CI shows a suite's."""
+def _suite(
+    root: ET.Element,
+    name: str,
+    counts: dict[str, int],
+    notice: str | None,
+    blind: str | None = None,
+) -> ET.Element:
+    """A testsuite; its properties carry the mock notice and why a passing gate's suite
+    measures nothing, where CI shows a suite's."""
     suite = ET.SubElement(root, "testsuite", {"name": name, **count_texts(counts)})
-    if notice:
+    said = {"notice": notice, "measures_nothing": blind}
+    if any(said.values()):
         properties = ET.SubElement(suite, "properties")
-        ET.SubElement(properties, "property", name="notice", value=notice)
+        for key, value in said.items():
+            if value:
+                ET.SubElement(properties, "property", name=key, value=value)
     return suite
 
 

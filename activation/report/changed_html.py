@@ -53,7 +53,7 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
         numbered = [(n, g) for n, g in enumerate(report.gates, 1) if g.skill == skill.id]
         verdicts = [gate_verdict(gate) for _n, gate in numbered]
         if skill.untested:
-            verdicts.append(untested_text(skill, report.allow_untested))
+            verdicts.append(untested_text(skill, report.allow_untested, report.base))
         elif skill.note:
             verdicts.append(skill.note)
         ran = tuple(Line(gate_title(gate), anchors.get(n)) for n, gate in numbered)

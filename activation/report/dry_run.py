@@ -17,6 +17,7 @@ from activation._models import VARIANTS, AnyInputs, RunSpec, Setting, VariantNam
 from activation.inputs.change_plan import GateRun, SkillPlan
 from activation.report import behavior_words, phrases
 from activation.report.changed import cost_text as gates_cost_text
+from activation.report.changed import still_broken
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
 from activation.trials.listing.model import Listing
@@ -144,13 +145,15 @@ def calls_text(plan: CellPlan) -> Text:
 
 def changed_lines(plan: ChangedPlan) -> list[str]:
     """A dry run of `changed`: each changed skill, each gate that would run and what it
-    would cost, and that the run fails whatever its gates find when a changed skill is not
-    tested (the dry run itself plans, and exits 0)."""
+    would cost, and that the run fails whatever its gates find when the change breaks a
+    SKILL.md or a changed skill is not tested (the dry run itself plans, and exits 0)."""
     lines = [f"activation changed: {plan.base} -> {plan.head}"]
     for item in plan.skills:
         kinds = ", ".join(item.change.kinds) or item.change.status
         lines.append(f"{item.change.id} ({item.change.place.path}): {item.change.status}, {kinds}")
-        if item.untested:
+        if item.change.broken is not None and item.change.broken_before:
+            lines.append(f"  not tested: {still_broken(item.change.broken, plan.base)}")
+        elif item.untested:
             lines.append(f"  not tested: {', '.join(item.untested)}")
         if item.note:
             lines.append(f"  {item.note}")
@@ -161,6 +164,13 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
         )
     if not plan.gates:
         lines.append("would run: nothing")
+    broken = [
+        item.change.id
+        for item in plan.skills
+        if item.change.broken and not item.change.broken_before
+    ]
+    if broken:
+        lines.append(f"the run would fail: the change breaks the SKILL.md of {', '.join(broken)}")
     untested = [item.change.id for item in plan.skills if item.untested]
     if untested and not plan.allow_untested:
         lines.append(

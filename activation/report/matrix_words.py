@@ -6,6 +6,8 @@ from __future__ import annotations
 from activation._errors import ExitCode
 from activation.report.behavior_words import (
     NO_LIFT,
+    blind_text,
+    measures_nothing,
 )
 from activation.report.matrix import Matrix
 from activation.report.run_words import (
@@ -37,6 +39,10 @@ def matrix_verdict(matrix: Matrix) -> str:
     if code is ExitCode.INCOMPLETE:
         cells = ", ".join(c.cell for c in matrix.cells if c.exit_code == ExitCode.INCOMPLETE)
         return f"INCOMPLETE: some evidence is missing in {cells}, so the gate fails closed."
+    blind = [cell for cell in matrix.cells if measures_nothing(cell.behavior)]
+    if code is ExitCode.OK and blind and blind[0].behavior:
+        cells = ", ".join(cell.cell for cell in blind)
+        return f"OK, but it measures nothing in {cells}: {blind_text(blind[0].behavior.arms)}."
     return VERDICTS.get(code, matrix.error or f"exit {matrix.exit_code}")
 
 

@@ -26,17 +26,33 @@ def has_key(variables: Iterable[str]) -> bool:
     return any(os.environ.get(name) for name in variables)
 
 
+class MissingKey(InputError):
+    """No key to call with. What needs it is said where that is known: the command that
+    asks the judge or runs the agent for a suite re-says it (`needed_by`) with the keyless
+    way, if there is one."""
+
+    def __init__(self, variable: str, whom: str = "", instead: str = "") -> None:
+        self.variable = variable
+        super().__init__(f"no API key: set {variable}{whom} ({instead}--dry-run needs none)")
+
+    def needed_by(self, whom: str, instead: str = "") -> MissingKey:
+        """The same key, said for `whom` (" for the judge ..."), with `instead` ("pass
+        --judge-model mock to judge offline; ")."""
+        return MissingKey(self.variable, whom, instead)
+
+
 def require_key(variables: Sequence[str], whom: str = "", instead: Iterable[str] = ()) -> None:
     """A key in one of `variables`, or one of the `instead` switches (Stage B's Bedrock and
     Vertex); `whom` says what needs it (" for an openai: model")."""
     if has_key(variables) or has_key(instead):
         return
-    raise InputError(f"no API key: set {variables[0]}{whom} (--dry-run needs none)")
+    raise MissingKey(variables[0], whom)
 
 
-def require_credentials(instead: Iterable[str] = ()) -> None:
-    """Anthropic's key, or one of the `instead` switches (Claude Code's)."""
-    require_key(anthropic.KEYS, instead=instead)
+def require_credentials(whom: str, instead: Iterable[str] = ()) -> None:
+    """Anthropic's key for `whom` (" for Claude Code"), or one of the `instead` switches
+    (Claude Code's)."""
+    require_key(anthropic.KEYS, whom, instead=instead)
 
 
 def require_package(module: str, extra: str, whom: str) -> None:

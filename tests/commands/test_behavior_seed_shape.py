@@ -169,7 +169,9 @@ def test_a_suite_with_no_judge_needs_no_model_key_and_one_with_a_judge_asks_befo
     report.unlink()
     assert main([*flags, str(report), "--only", "ledger-python"]) == 2
     assert capsys.readouterr().err == (
-        "activation behavior: error: no API key: set ANTHROPIC_API_KEY (--dry-run needs none)\n"
+        "activation behavior: error: no API key: set ANTHROPIC_API_KEY for the judge "
+        "claude-haiku-5-5, which the suite's judge graders ask (or pass --judge-model mock to "
+        "judge offline; --dry-run needs none)\n"
     )
     stopped = orjson.loads(report.read_bytes())
     assert (stopped["exit_code"], "cases" in stopped) == (2, False)

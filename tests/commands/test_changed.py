@@ -21,6 +21,7 @@ from activation.trials.stage import Stage
 from tests.support.behavior_repo import example_repo
 from tests.support.browser import Launcher, visit
 from tests.support.cli import one_line_error
+from tests.support.fake_agent_runs import fake_agent_on_path
 from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.fake_stages import FakeStages
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
@@ -326,6 +327,41 @@ def test_both_changes_run_both_gates_and_one_report_says_all(repo: Path, tmp_pat
     assert 'href="#gate-3-cell-1-report">behavior suite of billing:refunds' in html
 
 
+def test_a_behavior_gate_that_passes_no_trial_in_any_arm_says_it_measures_nothing(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported false comfort (a skill-creator suite of expectations about the reply,
+    which the judge never sees): "OK: 2 FAIL" and "every gate passed". It still exits 0:
+    nothing regressed, and no rerun would fill the gap (exit 3 says evidence is missing);
+    every output says the gate is blind."""
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    stages = FakeBehavior(passing({}))
+    markdown, junit, page = tmp_path / "changed.md", tmp_path / "changed.xml", tmp_path / "c.html"
+    outputs = ["--markdown", str(markdown), "--junit", str(junit), "--html", str(page)]
+    code, report = changed(tmp_path, "--model", "mock", *outputs, stages=stages)
+    assert code == 0
+    (gate,) = report["gates"]
+    assert (gate["kind"], gate["measures_nothing"]) == ("behavior", True)
+    blind = (
+        "no trial passed in any arm (baseline, candidate, none), so it cannot see a "
+        "regression (see calibrate --behavior)"
+    )
+    title = "behavior suite of billing:refunds (plugins/billing/skills/refunds/evals)"
+    line = f"  {title}: OK, but it measures nothing: 1 FAIL; {blind}"
+    overall = (
+        f"OK, but the {title} measures nothing: it cannot see a regression "
+        "(see calibrate --behavior)."
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert f"OK, but it measures nothing: {blind}." in out  # the gate's own run
+    assert (line in out, out[-1]) == (True, overall)
+    text = markdown.read_text()
+    assert text.splitlines()[0] == f"### ✅ activation changed: {overall}"
+    assert f"OK, but it measures nothing: 1 FAIL; {blind}" in text
+    assert f'<property name="measures_nothing" value="{blind}" />' in junit.read_text()
+    assert f"OK, but it measures nothing: 1 FAIL; {blind}" in page.read_text()
+
+
 def test_a_changed_skill_with_no_cases_is_untested(
     repo: Path, tmp_path: Path, fake_api: FakeMessagesAPI
 ) -> None:
@@ -403,6 +439,34 @@ def test_bad_input_is_one_line_before_any_call(
     )
     assert main(["changed", "--base", "git:nowhere"]) == 2
     assert "no commit 'nowhere'" in capsys.readouterr().err
+
+
+def test_a_missing_key_names_the_gate_what_needs_it_and_the_keyless_way(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reported dead end (a skill-creator suite of judge questions): `changed --model
+    mock` stopped with "no API key" and no word of what needs it or of `--judge-model mock`.
+    Both keys are checked before any gate runs, the agent's first."""
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
+    graders = repo / BILLING / "refunds" / "evals" / "refund-note" / "graders.yaml"
+    graders.write_text(GRADERS + "- type: judge\n  question: Is the note polite?\n")
+    edit(repo, "refunds", "3. Tell the customer", "3. Email the customer")
+    flags = ["changed", "--base", "git:main", "--model", "mock", "--no-summary"]
+    gate = "billing:refunds's behavior suite (plugins/billing/skills/refunds/evals)"
+    assert main([*flags, "--agent", "claude-code"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"activation changed: error: {gate}: no API key: set ANTHROPIC_API_KEY for Claude "
+        "Code, the agent that does the suite's tasks (--dry-run needs none)"
+    )
+    assert main([*flags, "--agent", "fake"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"activation changed: error: {gate}: no API key: set ANTHROPIC_API_KEY for the judge "
+        f"{BEHAVIOR_JUDGE_MODEL}, which the suite's judge graders ask (or pass --judge-model "
+        "mock to judge offline; --dry-run needs none)"
+    )
+    assert main([*flags, "--agent", "fake", "--judge-model", "mock"]) in (0, 1)
 
 
 FIRST_EDIT = "asked to undo, or disputes."

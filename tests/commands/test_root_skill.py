@@ -136,7 +136,12 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
         "  broken: head:skills/invoices/SKILL.md:3: the frontmatter is not valid YAML "
         "(while scanning a quoted scalar) (the agents skip it)\n"
     )
-    assert f"invoices (skills/invoices/SKILL.md): modified, description\n{broken}" in captured.out
+    # its description's line and its body both changed, as its text tells (it was
+    # "description" whatever changed in a SKILL.md that does not parse)
+    assert (
+        f"invoices (skills/invoices/SKILL.md): modified, description, body\n{broken}"
+        in captured.out
+    )
     junit = tmp_path / "changed.xml"
     flags = ["--model", "mock", "--max-trials", "3", "--junit", str(junit)]
     assert main(["changed", "--base", "git:HEAD", *flags]) == 1
@@ -144,7 +149,7 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     failure = ElementTree.parse(junit).find("testsuite[@name='broken']/testcase/failure")
     assert failure is not None and failure.attrib["type"] == "BROKEN"
     assert failure.attrib["message"] == broken.strip()
-    assert f"invoices (skills/invoices/SKILL.md): description\n{broken}" in out
+    assert f"invoices (skills/invoices/SKILL.md): description, body or references\n{broken}" in out
     assert "  activation gate of refunds (cases.json), for invoices: OK" in out
     assert out.endswith(
         "FAILED: the change breaks the SKILL.md of invoices (the agents skip it).\n"

@@ -142,18 +142,42 @@ def test_added_and_removed_skills() -> None:
 
 
 def test_a_broken_head_frontmatter_is_the_skills_finding_not_an_error() -> None:
-    """Changed behaviour: it was an input error that stopped every other skill's gates."""
+    """Changed behaviour: it was an input error that stopped every other skill's gates.
+    Changed again on purpose: its kinds are told by the text (the description's line and
+    the body both changed), where they were "description" whatever changed."""
     head = changed({"plugins/pay/skills/refunds/SKILL.md": b'---\ndescription: "unclosed\n---\n'})
     (change,) = skill_changes(BASE, head)
-    assert (change.id, change.kinds, change.status) == (
+    assert (change.id, change.kinds, change.status, change.broken_before) == (
         "billing:refunds",
-        ("description",),
+        ("description", "body"),
         "modified",
+        False,
     )
     assert change.broken == (
         "head:plugins/pay/skills/refunds/SKILL.md:2: the frontmatter is not valid YAML "
         "(while scanning a quoted scalar)"
     )
+
+
+UNPARSED = "---\ndescription: |\n  Use when issuing refunds.\ncompatibility: Needs A. Optional: B\n"
+
+
+@pytest.mark.parametrize(
+    ("edited", "kinds"),
+    [
+        (UNPARSED + "---\nSteps.\nMore steps.\n", ("body",)),
+        (UNPARSED.replace("issuing", "making") + "---\nSteps.\n", ("description",)),
+        (UNPARSED.replace("Needs A", "Needs C") + "---\nSteps.\n", ("other",)),
+        ("# no frontmatter\nSteps.\n", ("description", "body")),
+    ],
+)
+def test_a_skill_broken_at_both_versions_changed_where_its_text_did(
+    edited: str, kinds: tuple[str, ...]
+) -> None:
+    base = changed({"plugins/pay/skills/refunds/SKILL.md": (UNPARSED + "---\nSteps.\n").encode()})
+    head = {**base, "plugins/pay/skills/refunds/SKILL.md": edited.encode()}
+    (change,) = skill_changes(base, head)
+    assert (change.kinds, change.broken_before, change.broken is not None) == (kinds, True, True)
 
 
 # --- the planner -------------------------------------------------------------------------

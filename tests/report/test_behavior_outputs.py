@@ -31,7 +31,7 @@ from activation.report.markdown import render_markdown
 from activation.report.matrix import assembled, of_report
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
-from activation.report.model import Report
+from activation.report.model import Report, build_report
 from activation.report.schemas import report_schema
 from activation.verdicts.judge import Evidence, judge_all
 from tests.report.test_junit import SCHEMA as JUNIT_SCHEMA
@@ -561,3 +561,33 @@ def test_a_run_with_no_graded_trial_draws_its_cases_as_stage_c_cases(
     page = render_html(report)
     assert "Pass rate per variant" in page and 'id="arm-rates"' not in page
     assert page.count('<td class="expected" data-sort="pass its graders">') == 3
+
+
+def test_a_run_where_no_trial_passed_in_any_arm_says_it_measures_nothing() -> None:
+    """The reported false comfort: a suite every arm fails (expectations about the agent's
+    reply, which the judge never sees) read "OK: no case regressed" in every output."""
+    outcome = behavior_reports.behavior_outcome(broken=False)
+    evidence = [
+        Evidence(case, [behavior_reports.graded(case, arm, index, behavior_reports.NOTHING)
+                        for arm in ("baseline", "candidate", "none") for index in range(3)])
+        for case in behavior_reports.CASES
+    ]  # fmt: skip
+    verdicts = judge_all(evidence, outcome.spec.alpha)
+    every = tuple(trial for verdict in verdicts for trial in verdict.trials)
+    report = build_report(replace(outcome, verdicts=verdicts, trials=every), "0.2.0")
+    said = (
+        "OK, but it measures nothing: no trial passed in any arm (baseline, candidate, none), "
+        "so it cannot see a regression (see calibrate --behavior)."
+    )
+    assert (report.exit_code, run_words.verdict(report)) == (ExitCode.OK, said)
+    assert render_markdown(report).splitlines()[0] == f"### ✅ activation: {said}".replace(
+        "(", "\\("
+    ).replace(")", "\\)")
+    assert said in render_junit(report).decode()
+    assert said in render_html(report)
+    matrix = assembled((report, replace(report, model="claude-test-2")), "0.2.0", "fingerprint")
+    assert matrix_words.matrix_verdict(matrix) == said.replace(
+        "nothing:", "nothing in C/claude-code/claude-test-1, C/claude-code/claude-test-2:"
+    )
+    steady = assembled((behavior_report(broken=False),), "0.2.0", "fingerprint")
+    assert matrix_words.matrix_verdict(steady) == "OK: no case regressed, no case errored."

@@ -19,7 +19,9 @@ from activation.report.changed import (
     changed_exit,
     changed_file,
     changed_json,
+    summary_lines,
 )
+from activation.report.dry_run import ChangedPlan, changed_lines
 from activation.report.matrix import Matrix
 
 SKILL = b"---\ndescription: Use when issuing refunds.\n---\nSteps.\n"
@@ -72,6 +74,7 @@ def test_an_untested_body_change_in_every_format(tmp_path: Path) -> None:
                 "untested": ["body"],
                 "note": None,
                 "broken": None,
+                "broken_before": False,
             }
         ],
         "gates": [],
@@ -95,3 +98,67 @@ def test_allowed_untested_is_a_skipped_testcase(tmp_path: Path) -> None:
     assert (junit.get("tests"), junit.get("failures")) == ("1", "0")
     assert junit.find("testsuite/testcase/skipped") is not None
     assert orjson.loads(changed_json(report))["exit_code"] == 0
+
+
+BROKEN = (
+    b"---\ndescription: |\n  Use when issuing refunds.\ncompatibility: Needs KEY. Optional: KEY\n"
+    b"---\nSteps.\n"
+)
+SIBLING = b"---\ndescription: Use when answering disputes.\n---\nSteps.\n"
+WHY = (
+    "head:skills/refunds/SKILL.md:4: the frontmatter is not valid YAML (mapping values are "
+    "not allowed here)"
+)
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_a_skill_broken_at_the_base_and_still_broken_is_not_blamed_on_the_change(
+    tmp_path: Path, allowed: bool
+) -> None:
+    """The reported blame (an invalid `compatibility:` line at the base, a body line added):
+    "the change breaks the SKILL.md" and a body edit called "description". It is the
+    skill's untested change, said as such in every format, and its sibling is not gated:
+    the agents list the same set at both versions."""
+    base = {"skills/refunds/SKILL.md": BROKEN, "skills/disputes/SKILL.md": SIBLING}
+    head = {**base, "skills/refunds/SKILL.md": BROKEN + b"One more step.\n"}
+    plan = plan_runs(skill_changes(base, head), skills_in(head), {})
+    assert plan.runs == ()
+    report = build_changed(plan, [], "0.0", "git:HEAD", "the working tree", allowed)
+    said = (
+        f"not tested: broken at git:HEAD and still broken (not caused by this change): {WHY}; "
+        "the agents skip it at both versions"
+        + (" (allowed by --allow-untested)" if allowed else "")
+    )
+    data = orjson.loads(changed_json(report))
+    assert (data["exit_code"], data["skills"][0]["kinds"]) == (int(allowed is False), ["body"])
+    assert (data["skills"][0]["broken"], data["skills"][0]["broken_before"]) == (WHY, True)
+    terminal = summary_lines(report)
+    assert terminal[1:3] == ["refunds (skills/refunds/SKILL.md): body or references", f"  {said}"]
+    assert "breaks" not in " ".join(terminal)
+    markdown = changed_file("markdown", report, tmp_path / "x.md").decode()
+    assert f"| `refunds` | body or references | nothing | {said} |" in markdown
+    junit = ET.fromstring(changed_file("junit", report, tmp_path / "x.xml"))
+    names = [suite.get("name") for suite in junit.findall("testsuite")]
+    assert (names, junit.get("failures")) == (["not tested"], str(int(allowed is False)))
+    assert said in changed_file("html", report, tmp_path / "x.html").decode()
+    dry = changed_lines(ChangedPlan("git:HEAD", "the working tree", plan.skills, (), allowed))
+    assert dry[1:4] == [
+        "refunds (skills/refunds/SKILL.md): modified, body",
+        f"  {said.removesuffix(' (allowed by --allow-untested)')}",
+        "would run: nothing",
+    ]
+    failing = "the run would fail: refunds not tested (pass --allow-untested to accept it)"
+    assert dry[4:] == ([] if allowed else [failing])
+
+
+def test_a_dry_run_says_the_run_fails_on_a_skill_the_change_breaks() -> None:
+    base = {"skills/refunds/SKILL.md": SKILL, "skills/disputes/SKILL.md": SIBLING}
+    head = {**base, "skills/refunds/SKILL.md": BROKEN}
+    plan = plan_runs(skill_changes(base, head), skills_in(head), {})
+    dry = changed_lines(ChangedPlan("git:HEAD", "the working tree", plan.skills, (), True))
+    assert dry[1:] == [
+        "refunds (skills/refunds/SKILL.md): modified, description, other",
+        f"  broken: {WHY} (the agents skip it)",
+        "would run: nothing",
+        "the run would fail: the change breaks the SKILL.md of refunds",
+    ]

@@ -90,9 +90,7 @@ class CliAdapter:
 
         keyed = [p for p in self.providers() if os.environ.get(key_variable(p))]
         if not keyed:
-            raise InputError(
-                f"no API key: set {self.credentials} for {self.agent.title} (--dry-run needs none)"
-            )
+            raise api_check.MissingKey(self.credentials, f" for {self.agent.title}")
         for provider in keyed:
             if provider.url_variable is not None:
                 api_check.check_reachable(provider.url_variable)

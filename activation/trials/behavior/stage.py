@@ -21,6 +21,7 @@ from activation._models import AgentSettings, BehaviorOptions, RunOutcome, RunSp
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agents import agent_named
+from activation.trials.api_check import MissingKey
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 from activation.trials.listing.model import Listing
@@ -54,6 +55,19 @@ def judged(inputs: BehaviorRunInputs) -> bool:
     return any(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
 
 
+def check_judge(spec: RunSpec, inputs: BehaviorRunInputs) -> None:
+    """The judge's key and address when a grader of the suite asks it (a suite of files
+    and commands needs none); a missing key is said as the judge's, with the mock judge as
+    the keyless way."""
+    if not judged(inputs) or judge_of(spec) in llm_model(spec):
+        return
+    try:
+        provider_of(judge_of(spec))[1].preflight(calls=True)
+    except MissingKey as missing:
+        whom = f" for the judge {judge_of(spec)}, which the suite's judge graders ask"
+        raise missing.needed_by(whom, "or pass --judge-model mock to judge offline; ") from None
+
+
 class BehaviorStage:
     name = "C"
     noun = "agent run"
@@ -79,7 +93,12 @@ class BehaviorStage:
         """The agent's as Stage B checks it, and the provider of the `llm` arm's model (its
         key); the judge's is checked when the run opens, where the suite says whether any
         grader asks it."""
-        checked = AGENT_STAGE.preflight(spec, calls=calls)
+        try:
+            checked = AGENT_STAGE.preflight(spec, calls=calls)
+        except MissingKey as missing:
+            agent = agent_named(spec.coding_agent).title
+            whom = f" for {agent}, the agent that does the suite's tasks"
+            raise missing.needed_by(whom) from None
         for model in llm_model(spec):
             provider_of(model)[1].preflight(calls=calls)
         return checked
@@ -89,8 +108,7 @@ class BehaviorStage:
         grader of the suite asks the judge: a suite of files and commands needs no key."""
         from activation.trials.behavior.backend import BehaviorBackend
 
-        if judged(inputs) and judge_of(spec) not in llm_model(spec):
-            provider_of(judge_of(spec))[1].preflight(calls=True)
+        check_judge(spec, inputs)
 
         settings = spec.agent or AgentSettings()
         keep = settings.keep_workspaces

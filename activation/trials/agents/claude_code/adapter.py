@@ -147,7 +147,7 @@ class ClaudeCode(CliAdapter):
     def preflight(self) -> None:
         """A key (or a cloud provider's switch) and the API's address: the CLI would
         retry for minutes otherwise."""
-        api_check.require_credentials(instead=CLOUD_SWITCHES)
+        api_check.require_credentials(f" for {AGENT.title}", instead=CLOUD_SWITCHES)
         api_check.check_reachable()
 
     def version(self, executable: str) -> str:
