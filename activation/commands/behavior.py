@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from activation._behavior import BehaviorCase
+from activation._behavior import BehaviorCase, BehaviorRunInputs, BehaviorSuite
 from activation._errors import InputError
 from activation._models import CONTROLS, AgentSettings, Arm, BehaviorOptions, RunSpec
 from activation.commands.flags import BEHAVIOR
@@ -67,30 +67,40 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     warnings about them said, and a cell per agent and model with the controls asked for."""
     from activation.commands.run import StageRun
     from activation.inputs.lint import unread_warning
-    from activation.inputs.load import load_behavior_inputs, load_behavior_suite, skipped_warning
+    from activation.inputs.load import skipped_warning
     from activation.inputs.variants import skipped_warnings
 
     stage = stage_c(stages)
+    inputs, loaded = graded_suite(session, args, (args.baseline, args.candidate), args.catalog)
+    session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
+    session.warn(unread_warning(inputs.cases, loaded.source))
+    session.warn(skipped_warning(Path(loaded.source), loaded.skipped))
+    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
+    return StageRun(stage, specs, inputs)
+
+
+def graded_suite(
+    session: Session,
+    args: BehaviorInputs,
+    specs: tuple[str | None, str | None] | None,
+    catalog: Path | None = None,
+) -> tuple[BehaviorRunInputs, BehaviorSuite]:
+    """The suite the flags name (`suite_of`) and the skill at each of `specs` (baseline,
+    candidate; None: the candidate alone on both sides), as `behavior` and `calibrate
+    --behavior` read them: refused when a case is unsound, and named when the run chose the
+    suite itself."""
+    from activation.inputs.load import load_behavior_inputs, load_behavior_suite
+
     cwd = Path.cwd()
     suite = suite_of(args, cwd)
     loaded = load_behavior_suite(suite)
-    inputs = load_behavior_inputs(
-        cwd,
-        loaded,
-        repo=args.repo,
-        skill_path=args.skill_path,
-        baseline=args.baseline,
-        candidate=args.candidate,
-        only=args.only,
-        catalog=args.catalog,
-    )
+    baseline, candidate = specs or (None, None)
+    inputs = load_behavior_inputs(cwd, loaded, repo=args.repo, skill_path=args.skill_path,
+                                  only=args.only, baseline=baseline, candidate=candidate,
+                                  catalog=catalog, alone=specs is None)  # fmt: skip
     refuse_unsound(inputs.cases, suite)
     say_suite(session, args, suite, cwd)
-    session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
-    session.warn(unread_warning(inputs.cases, str(suite)))
-    session.warn(skipped_warning(suite, loaded.skipped))
-    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
-    return StageRun(stage, specs, inputs)
+    return inputs, loaded
 
 
 def stage_c(stages: Stages | None) -> Stage:

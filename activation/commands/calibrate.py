@@ -341,33 +341,19 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     """`calibrate --behavior`: the calibrate pipeline on Stage C's runs."""
     args, settings = parse_request("calibrate --behavior", BehaviorCalibrateRequest, argv)
     session.adopt(args.debug, args.json, stop_record_of(BEHAVIOR_SCHEMA))
-    from activation.commands.behavior import (
-        behavior_cells,
-        refuse_unsound,
-        say_suite,
-        stage_c,
-        suite_of,
-    )
+    from activation.commands.behavior import behavior_cells, graded_suite, stage_c
     from activation.inputs.installed import with_tree
-    from activation.inputs.load import (
-        load_behavior_inputs,
-        load_behavior_suite,
-        resolve_variant,
-        skipped_warning,
-    )
+    from activation.inputs.load import resolve_variant, skipped_warning
 
     stage = stage_c(stages)
-    cwd = Path.cwd()
-    suite = suite_of(args, cwd)
     if not args.broken.is_file():
         raise InputError(f"--broken {args.broken}: no such file (a SKILL.md with a wrong body)")
-    loaded = load_behavior_suite(suite)
-    same = load_behavior_inputs(cwd, loaded, repo=args.repo, skill_path=args.skill_path,
-                                only=args.only, alone=True)  # fmt: skip
-    refuse_unsound(same.cases, suite)
-    say_suite(session, args, suite, cwd)
+    same, loaded = graded_suite(session, args, None)
+    suite = Path(loaded.source)
     session.warn(skipped_warning(suite, loaded.skipped))
-    broken = with_tree(resolve_variant(str(args.broken), same.target, cwd), same.target, suite)
+    broken = with_tree(
+        resolve_variant(str(args.broken), same.target, Path.cwd()), same.target, suite
+    )
     cells = behavior_cells(args, stage, same.cases, ("none",), False, None)
     spec = one_cell(cells, "calibrate --behavior")
     if args.dry_run:

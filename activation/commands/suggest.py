@@ -35,7 +35,7 @@ from activation.inputs.splits import Splits, assign_splits, check_splits
 from activation.report.matrix import Matrix
 from activation.report.suggestion import SCHEMA as SUGGESTION_SCHEMA
 from activation.report.suggestion import ProposalRecord, RoundRecord, Suggestion
-from activation.report.suggestion import Splits as SplitIds
+from activation.report.suggestion import Splits as RecordedSplits
 from activation.store import TrialStore
 from activation.trials.agents import agent_named
 from activation.trials.stage import Stage
@@ -333,7 +333,7 @@ def main_suggest(session: Session, argv: list[str], stages: Stages | None) -> in
         cells=tuple(spec.cell for spec in specs),
         proposer=proposer,
         notice=suggestion_notice(stage, specs, proposer),
-        splits=SplitIds(splits.train, splits.select, splits.holdback),
+        splits=RecordedSplits(splits.train, splits.select, splits.holdback),
         rounds=tuple(records),
         stopped=stopped,
         holdback=holdback,

@@ -1,8 +1,8 @@
 """The grader types: one module each (its record, reading, checks and grading), one line
 each in `REGISTRY`.
 
-Adding a grader type is a module holding `GRADER`, a frozen dataclass subclass of
-`base.Grader`, and its line here; the loader (parse.py), lint, the run and the docs' grader
+Adding a grader type is a module holding `GRADER`, a subclass of `base.Grader` declared by
+`@grader_type(name)`, and its line here; the loader (parse.py), lint, the run and the docs' grader
 table all read the registry. `tests/commands/test_registered_grader.py` registers a type
 inside a test and runs it through lint, a Stage C run and every output.
 """

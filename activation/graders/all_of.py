@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Answers, Checked, Files, Grader
+from activation.graders.base import Answers, Checked, Files, Grader, grader_type
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("all")
 class All(Grader):
-    type = "all"
-    passes = "every one of its `graders` passes"
+    """every one of its `graders` passes"""
 
     graders: tuple[Grader, ...]
 

@@ -3,7 +3,8 @@
 A grader type says what it checks (`check`, pure, over the workspace's files), what it
 needs from outside to do so (`needs`: a model's answer, a command's result, given in by
 the run), its own static problems (`problems`: a pattern that does not compile), its default
-description (`summary`) and, for the docs' table, when it passes (`passes`). Its fields are
+description (`summary`) and, for the docs' table, when it passes (`passes`, its docstring
+under `grader_type`, which also names it and makes it a frozen record). Its fields are
 read from a case file by their annotations (parse.py); a type adds no reading code of its
 own unless a field needs a check beyond its annotation.
 """
@@ -11,9 +12,9 @@ own unless a field needs a check beyond its annotation.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, get_args
+from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args
 
 Level = Literal["L1", "L2", "L3", "L4", "L5"]
 """L1 presence (required symbols exist), L2 hallucination (no invented packages or APIs),
@@ -137,6 +138,24 @@ class Grader:
                 value = [part.identity() for part in value]
             fields[field.name] = value
         return fields
+
+
+G = TypeVar("G", bound=Grader)
+
+
+@dataclass_transform(
+    frozen_default=True, kw_only_default=True, field_specifiers=(dataclasses.field,)
+)
+def grader_type(name: str) -> Callable[[type[G]], type[G]]:
+    """A grader type's header: `name` is what case files call it, its docstring says when it
+    passes (the docs' grader table), and it is a frozen keyword-only record like every grader."""
+
+    def declared(kind: type[G]) -> type[G]:
+        kind.type = name
+        kind.passes = " ".join((kind.__doc__ or "").split())
+        return dataclass(frozen=True, kw_only=True)(kind)
+
+    return declared
 
 
 class Absent(Grader):

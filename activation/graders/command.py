@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from activation._config import BEHAVIOR_COMMAND_TIMEOUT
-from activation.graders.base import Answers, Checked, CommandResult, Files, Grader, Need, Run
+from activation.graders.base import (
+    Answers,
+    Checked,
+    CommandResult,
+    Files,
+    Grader,
+    Need,
+    Run,
+    grader_type,
+)
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("command")
 class Command(Grader):
-    type = "command"
-    passes = (
-        "`command` exits 0 in the workspace, within its `timeout` (seconds), with no "
-        "network; a command that cannot start is an error"
-    )
+    """`command` exits 0 in the workspace, within its `timeout` (seconds), with no network; a
+    command that cannot start is an error"""
 
     command: str
     timeout: float = BEHAVIOR_COMMAND_TIMEOUT

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Answers, Checked, Files, Grader
+from activation.graders.base import Answers, Checked, Files, Grader, grader_type
 from activation.graders.search import presence
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("contains")
 class Contains(Grader):
-    type = "contains"
-    passes = "some file holds `value`; case ignored unless `case_sensitive`"
+    """some file holds `value`; case ignored unless `case_sensitive`"""
 
     value: str
     case_sensitive: bool = False

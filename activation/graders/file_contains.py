@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Answers, Checked, Files, Grader
+from activation.graders.base import Answers, Checked, Files, Grader, grader_type
 from activation.graders.search import glob_matches, presence
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("file_contains")
 class FileContains(Grader):
-    type = "file_contains"
-    passes = "some file matching the glob `file_pattern` holds `value` (fails when no file matches)"
+    """some file matching the glob `file_pattern` holds `value` (fails when no file matches)"""
 
     file_pattern: str
     value: str

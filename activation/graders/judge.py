@@ -3,19 +3,15 @@ trial, never a vote)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
-from activation.graders.base import Answers, Ask, Checked, Files, Grader, Need
+from activation.graders.base import Answers, Ask, Checked, Files, Grader, Need, grader_type
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("judge")
 class Judge(Grader):
-    type = "judge"
-    passes = (
-        "a model (`--judge-model`) answers YES to `question` about the files, given the "
-        "PASS/FAIL `examples`; its answers are cached. With no level, the case's final "
-        "holistic judge"
-    )
+    """a model (`--judge-model`) answers YES to `question` about the files, given the PASS/FAIL
+    `examples`; its answers are cached. With no level, the case's final holistic judge"""
 
     question: str
     examples: str | None = field(default=None, metadata={"shape": "PASS: ... and FAIL: ... lines"})

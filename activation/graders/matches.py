@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from activation.graders.base import Answers, Checked, Files, Grader
+from activation.graders.base import Answers, Checked, Files, Grader, grader_type
 from activation.graders.search import compiled, matching, regex_problems
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("matches")
 class Matches(Grader):
-    type = "matches"
-    passes = (
-        "the regular expression `pattern` (multi-line; `flags`: JavaScript's letters) "
-        "matches in some file"
-    )
+    """the regular expression `pattern` (multi-line; `flags`: JavaScript's letters) matches in some
+    file"""
 
     pattern: str
     flags: str = ""

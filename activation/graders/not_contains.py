@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Absent
+from activation.graders.base import Absent, grader_type
 from activation.graders.contains import Contains
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("not_contains")
 class NotContains(Absent, Contains):
-    type = "not_contains"
-    passes = "no file holds `value`"
+    """no file holds `value`"""
 
 
 GRADER = NotContains

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Absent
+from activation.graders.base import Absent, grader_type
 from activation.graders.contains_any import ContainsAny
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("not_contains_any")
 class NotContainsAny(Absent, ContainsAny):
-    type = "not_contains_any"
-    passes = "no file holds any of `values`"
+    """no file holds any of `values`"""
 
 
 GRADER = NotContainsAny

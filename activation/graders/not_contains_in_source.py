@@ -3,20 +3,15 @@ client id, code may not)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Absent, Answers, Checked, Files
+from activation.graders.base import Absent, Answers, Checked, Files, grader_type
 from activation.graders.contains import Contains
 from activation.graders.search import is_source, presence
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("not_contains_in_source")
 class NotContainsInSource(Absent, Contains):
-    type = "not_contains_in_source"
-    passes = (
-        "no source file holds `value` (`.env*`, `.json`, `.plist`, `*.config.*` and other "
-        "configuration are skipped)"
-    )
+    """no source file holds `value` (`.env*`, `.json`, `.plist`, `*.config.*` and other
+    configuration are skipped)"""
 
     def check(self, files: Files, answers: Answers) -> Checked:
         source = [(path, text) for path, text in files if is_source(path)]

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from activation.graders.base import Absent
+from activation.graders.base import Absent, grader_type
 from activation.graders.matches import Matches
 
 
-@dataclass(frozen=True, kw_only=True)
+@grader_type("not_matches")
 class NotMatches(Absent, Matches):
-    type = "not_matches"
-    passes = "`pattern` matches in no file"
+    """`pattern` matches in no file"""
 
 
 GRADER = NotMatches

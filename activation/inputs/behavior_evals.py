@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 
 import orjson
 import yaml
@@ -39,22 +39,6 @@ _HEADING = re.compile(r"^##[ \t]+(system|agent[ \t]+system|task)[ \t]*#*[ \t]*$"
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 
 
-@dataclass(frozen=True)
-class PromptFile:
-    """A PROMPT.md, parsed."""
-
-    id: str
-    name: str
-    category: str | None
-    skills: tuple[str, ...]
-    setup_command: str | None
-    task: str
-    system: str | None
-    agent_system: str | None
-    unread: tuple[str, ...] = ()
-    """Frontmatter keys this tool does not use."""
-
-
 def parse_eval(
     prompt_text: str,
     graders_files: Mapping[str, bytes],
@@ -67,23 +51,12 @@ def parse_eval(
     above it)."""
     prompt = parse_prompt(prompt_text, f"{source}/{PROMPT_FILE}", category)
     graders = _graders(graders_files, f"{source}: case {prompt.id!r}")
-    return BehaviorCase(
-        id=prompt.id,
-        name=prompt.name,
-        prompt=prompt.task,
-        source=source,
-        graders=graders,
-        scaffold=scaffold,
-        setup_command=prompt.setup_command,
-        system=prompt.system,
-        agent_system=prompt.agent_system,
-        skills=prompt.skills,
-        category=prompt.category,
-        unread=prompt.unread,
-    )
+    return replace(prompt, source=source, graders=graders, scaffold=scaffold)
 
 
-def parse_prompt(text: str, source: str, category: str | None = None) -> PromptFile:
+def parse_prompt(text: str, source: str, category: str | None = None) -> BehaviorCase:
+    """A PROMPT.md's case, its `source` the file: what the file says, before its folder's
+    graders and scaffold."""
     document = split_document(text, source, description_required=False)
     front = document.frontmatter
     eval_id = front.get("id")
@@ -98,13 +71,14 @@ def parse_prompt(text: str, source: str, category: str | None = None) -> PromptF
     task = sections.get("task", "") if sections else document.body.strip()
     if not task:
         raise InputError(f"{where}: the task is empty (write it under '## Task')")
-    return PromptFile(
+    return BehaviorCase(
         id=eval_id,
         name=name,
+        prompt=task,
+        source=source,
         category=_optional_text(front, "category", where) or category,
         skills=_skills(front.get("skills"), where),
         setup_command=_optional_text(front, "setup_command", where),
-        task=task,
         system=sections.get("system") or None,
         agent_system=sections.get("agent_system") or None,
         unread=unread_keys(front, FRONT_KEYS),

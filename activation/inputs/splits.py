@@ -42,16 +42,12 @@ Shares = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
-class Splits:
-    """Which case is in which split (ids in the suite's order), and what made it so."""
+class SplitIds:
+    """Which case is in which split: ids in the suite's order (what a suggestion records)."""
 
     train: tuple[str, ...]
     select: tuple[str, ...]
     holdback: tuple[str, ...]
-    seed: int
-    shares: Shares
-    moved: tuple[str, ...] = ()
-    """Cases moved out of their band so that their stratum has a case in every split."""
 
     def ids(self, split: Split) -> tuple[str, ...]:
         return {"train": self.train, "select": self.select, "holdback": self.holdback}[split]
@@ -62,6 +58,16 @@ class Splits:
             if case_id in self.ids(split):
                 return split
         raise KeyError(case_id)
+
+
+@dataclass(frozen=True)
+class Splits(SplitIds):
+    """The splits, and what made them so."""
+
+    seed: int
+    shares: Shares
+    moved: tuple[str, ...] = ()
+    """Cases moved out of their band so that their stratum has a case in every split."""
 
 
 def case_hash(case_id: str, seed: int) -> float:

@@ -14,12 +14,12 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from activation._errors import ExitCode
-from activation._models import VARIANTS, RunOutcome, Status, VariantName
+from activation._models import VARIANTS, RunOutcome, Status
 from activation.report import matrix_words
 from activation.report.calibration import titled_table
 from activation.report.markdown import markdown_table
 from activation.report.model import Report, SkillInfo, build_report
-from activation.verdicts.agreement import Agreement, agreement
+from activation.verdicts.agreement import Agreement, AgreementRow, agreement
 
 SCHEMA = "activation-agreement/1"
 HEADERS = ("variant", "cases", "alike", "Cohen's kappa (95%)", "they differ on")
@@ -89,19 +89,6 @@ def render_agreement(run: StageAgreement) -> RenderableType:
 
 
 @dataclass(frozen=True)
-class AgreementRow:
-    """One variant: cases both stages have evidence for, rated alike, kappa, and where
-    they differ (verdicts/agreement.py)."""
-
-    variant: VariantName
-    cases: int
-    same: int
-    kappa: float | None
-    kappa_interval: tuple[float, float] | None
-    disagree: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class StageReports:
     stage_a: Report
     stage_b: Report
@@ -129,17 +116,7 @@ def agreement_record(run: StageAgreement, version: str) -> AgreementRecord:
         version=version,
         skill=SkillInfo.of(target),
         cells=run.cells,
-        agreement=tuple(
-            AgreementRow(
-                found.variant,
-                found.cases,
-                found.same,
-                found.kappa,
-                found.kappa_interval,
-                found.disagree,
-            )
-            for found in run.found
-        ),
+        agreement=tuple(found.row for found in run.found),
         errors=tuple(run.errors),
         reports=StageReports(build_report(run.cheap, version), build_report(run.real, version)),
         exit_code=int(run.exit_code),

@@ -97,7 +97,6 @@ def assembled(
     version: str,
     fingerprint: str,
     shard: Shard | None = None,
-    error: str | None = None,
     incomplete: bool = False,
 ) -> Matrix:
     """The matrix of these cell reports (a run's, or shards' merged; `incomplete`: some of
@@ -105,7 +104,6 @@ def assembled(
     return Matrix(
         version=version,
         exit_code=matrix_exit(cells, cells[0].fail_on, incomplete),
-        error=error,
         interrupted=any(report.interrupted for report in cells),
         fingerprint=fingerprint,
         shard=shard,

@@ -13,6 +13,7 @@ from typing import Literal
 
 from activation._errors import ExitCode
 from activation._models import VARIANTS, Status, Usage
+from activation.inputs.splits import SplitIds
 from activation.report import phrases
 from activation.report.matrix import Matrix, SavedRun
 from activation.report.model import Report
@@ -63,10 +64,8 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
-class Splits:
-    train: tuple[str, ...]
-    select: tuple[str, ...]
-    holdback: tuple[str, ...]
+class Splits(SplitIds):
+    pass  # the name the schema gives the record's splits (ids only)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, wraps
+from typing import Any, ParamSpec, TypeVar
 
 import anyio
 import anyio.lowlevel
@@ -38,6 +39,8 @@ OPENING_STEP = 100
 """Cases whose first rounds are built between two passes through the event loop: building
 every key of a large run at once (0.4 s for 180,000 keys on a quiet machine, seconds on a
 busy one) would leave Ctrl-C unread that long."""
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def escalation_for(spec: RunSpec, inputs: AnyInputs, cells: int = 1) -> Escalation:
@@ -268,30 +271,24 @@ async def execute_async(
     return outcome
 
 
-def execute_cells(
-    cells: Sequence[Cell], progress: Progress | None = None, stop_on_signals: bool = False
-) -> tuple[RunOutcome, ...]:
-    """`execute_cells_async`, blocking. It installs signal handlers only with
-    `stop_on_signals` (and puts the previous ones back)."""
-    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
-    try:
-        return anyio.run(partial(execute_cells_async, cells, progress, stop_on_signals))
-    finally:
-        if stop_on_signals:
+def blocking(run: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
+    """`run`'s synchronous form, under the same signature. `stop_on_signals` installs signal
+    handlers for the run; whatever it changed is put back after it."""
+
+    @wraps(run)
+    def blocking_run(*args: P.args, **kwargs: P.kwargs) -> T:
+        handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+        try:
+            return anyio.run(partial(run, *args, **kwargs))
+        finally:
             for number, handler in handlers.items():
-                signal.signal(number, handler)
+                if signal.getsignal(number) is not handler:
+                    signal.signal(number, handler)
+
+    blocking_run.__name__ = blocking_run.__qualname__ = run.__name__.removesuffix("_async")
+    blocking_run.__doc__ = f"`{run.__name__}`, blocking (see `blocking`)."
+    return blocking_run
 
 
-def execute(
-    spec: RunSpec,
-    inputs: AnyInputs,
-    backend: Backend,
-    progress: Progress | None = None,
-    cost_estimate: float | None = None,
-    stop_on_signals: bool = False,
-) -> RunOutcome:
-    """`execute_async`, blocking (see `execute_cells`)."""
-    (outcome,) = execute_cells(
-        [Cell(spec, inputs, backend, cost_estimate)], progress, stop_on_signals
-    )
-    return outcome
+execute_cells = blocking(execute_cells_async)
+execute = blocking(execute_async)

@@ -14,7 +14,7 @@ and has no interval.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from math import sqrt
 
 from activation._models import CaseVerdict, Status, VariantName
@@ -24,10 +24,10 @@ Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
-class Agreement:
-    """Two cells' ratings of one variant's cases."""
+class AgreementRow:
+    """One variant: cases both stages have evidence for, rated alike, kappa, and where
+    they differ (verdicts/agreement.py)."""
 
-    cells: tuple[str, str]
     variant: VariantName
     cases: int
     """Cases both cells have evidence for."""
@@ -41,6 +41,27 @@ class Agreement:
     @property
     def share(self) -> float | None:
         return self.same / self.cases if self.cases else None
+
+
+@dataclass(frozen=True)
+class Between:
+    """The two cells an agreement compares (Stage A's, then Stage B's, in `calibrate`)."""
+
+    cells: tuple[str, str]
+
+
+# Bases' fields come last base first: `cells`, then the row's, as the matrix's JSON has them.
+@dataclass(frozen=True)
+class Agreement(AgreementRow, Between):
+    """Two cells' ratings of one variant's cases."""
+
+    @property
+    def row(self) -> AgreementRow:
+        """The figures alone, as `calibrate --agreement --json` writes them (its record
+        names the two cells once)."""
+        return AgreementRow(
+            **{item.name: getattr(self, item.name) for item in fields(AgreementRow)}
+        )
 
 
 def ratings(verdicts: Sequence[CaseVerdict], variant: VariantName) -> dict[str, bool]:

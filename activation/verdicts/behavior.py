@@ -56,8 +56,17 @@ def rate(passed: int, applied: int, errors: int = 0, void: int = 0) -> Rate:
     return Rate(passed, applied, errors, void, interval(Count(passed, applied), True))
 
 
+class ByArm:
+    """A record of pass rates by arm, holding only the arms that ran (or applied)."""
+
+    arms: Mapping[str, Rate]
+
+    def rate(self, arm: Arm) -> Rate | None:
+        return self.arms.get(arm)
+
+
 @dataclass(frozen=True)
-class GraderFigures:
+class GraderFigures(ByArm):
     """One grader of one case: its pass rate per arm."""
 
     grader: str
@@ -67,20 +76,14 @@ class GraderFigures:
     """L1-L5, `unlevelled`, or None for a judge with no level (see `level_of`)."""
     arms: Mapping[str, Rate]
 
-    def rate(self, arm: Arm) -> Rate | None:
-        return self.arms.get(arm)
-
 
 @dataclass(frozen=True)
-class LevelFigures:
+class LevelFigures(ByArm):
     """Every grader of one level over the suite (`unlevelled`: the graders with no level
     but judges; None: the judges with none, the holistic judges)."""
 
     level: str | None
     arms: Mapping[str, Rate]
-
-    def rate(self, arm: Arm) -> Rate | None:
-        return self.arms.get(arm)
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ class Lift:
 
 
 @dataclass(frozen=True)
-class CaseBehavior:
+class CaseBehavior(ByArm):
     """One case: its pass rate per arm, each grader's, the grader that broke, its lift."""
 
     id: str
@@ -108,9 +111,6 @@ class CaseBehavior:
     for the baseline: where a regression starts."""
     lift: Lift | None
     """None without a valid trial in the candidate and the `none` arm."""
-
-    def rate(self, arm: Arm) -> Rate | None:
-        return self.arms.get(arm)
 
 
 @dataclass(frozen=True)

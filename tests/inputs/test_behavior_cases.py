@@ -164,26 +164,27 @@ Use greetlib.
 
 
 def test_a_prompt_md_with_every_section() -> None:
-    prompt = parse_prompt(PROMPT, "evals/welcome/PROMPT.md", "quickstarts")
-    assert prompt.id == "welcome_banner"
-    assert prompt.name == "Welcome banner"
-    assert prompt.category == "quickstarts"
-    assert prompt.skills == ("greetlib",)
-    assert prompt.setup_command == "pip install -r requirements.txt"
-    assert prompt.system == "You write Python."
-    assert prompt.agent_system == "Be brief."
-    assert prompt.task == "Make welcome() greet formally.\n\n## Requirements\nUse greetlib."
+    case = parse_prompt(PROMPT, "evals/welcome/PROMPT.md", "quickstarts")
+    assert case.id == "welcome_banner"
+    assert case.name == "Welcome banner"
+    assert case.category == "quickstarts"
+    assert case.skills == ("greetlib",)
+    assert case.setup_command == "pip install -r requirements.txt"
+    assert case.system == "You write Python."
+    assert case.agent_system == "Be brief."
+    assert case.prompt == "Make welcome() greet formally.\n\n## Requirements\nUse greetlib."
+    assert (case.source, case.graders, case.scaffold) == ("evals/welcome/PROMPT.md", (), ())
 
 
 def test_without_sections_the_whole_body_is_the_task() -> None:
     text = "---\nid: plain\ncategory: apis\nskills: [a, b]\n---\n\nDo the thing.\n\n## Notes\nok\n"
-    prompt = parse_prompt(text, "P")
-    assert (prompt.task, prompt.system, prompt.agent_system) == (
+    case = parse_prompt(text, "P")
+    assert (case.prompt, case.system, case.agent_system) == (
         "Do the thing.\n\n## Notes\nok",
         None,
         None,
     )
-    assert (prompt.name, prompt.category, prompt.skills, prompt.setup_command) == (
+    assert (case.name, case.category, case.skills, case.setup_command) == (
         "plain",
         "apis",
         ("a", "b"),
@@ -193,9 +194,9 @@ def test_without_sections_the_whole_body_is_the_task() -> None:
 
 def test_a_heading_inside_a_fenced_block_is_task_text() -> None:
     text = "---\nid: fenced\n---\n## Task\nWrite this:\n```md\n## System\nx\n```\n"
-    prompt = parse_prompt(text, "P")
-    assert prompt.task == "Write this:\n```md\n## System\nx\n```"
-    assert prompt.system is None
+    case = parse_prompt(text, "P")
+    assert case.prompt == "Write this:\n```md\n## System\nx\n```"
+    assert case.system is None
 
 
 BAD_ID = "the frontmatter's 'id' must match ^[a-z][a-z0-9_]{0,63}$ (snake_case), got"
@@ -322,5 +323,5 @@ def test_the_scaffold_digest_covers_paths_contents_and_the_setup_command() -> No
 
 def test_section_headings_are_read_loosely() -> None:
     text = "---\nid: loose\n---\n##  Agent   System ##\nBe brief.\n##\tTASK\nDo it.\n"
-    prompt = parse_prompt(text, "P")
-    assert (prompt.agent_system, prompt.task) == ("Be brief.", "Do it.")
+    case = parse_prompt(text, "P")
+    assert (case.agent_system, case.prompt) == ("Be brief.", "Do it.")

@@ -25,43 +25,24 @@ from activation.trials.stage import CostEstimate, Say, price_basis, priced
 ROUGH = "a rough figure per agent run"
 
 
-class AgentStage:
-    name = "B"
+def agent_runs(spec: RunSpec, agent: str, settings: AgentSettings) -> RunSpec:
+    """The spec of a stage whose trials are runs of `spec`'s agent (`agent`: how a refusal
+    names it): never a batch, the adapter's own checks, these settings, and a fixed number
+    of runs at once: agent processes are bounded by this machine, not by the API
+    (`--concurrency auto` adapts Stage A's requests only)."""
+    if spec.batch:
+        raise InputError(f"--batch is for Stage A: {agent} cannot run in a batch")
+    agent_named(spec.coding_agent).adapter().configure(spec)
+    concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
+    return replace(spec, agent=settings, concurrency=concurrency, max_concurrency=None)
+
+
+class AgentRunStage:
+    """What every stage whose trials are runs of an agent CLI shares: how they are priced,
+    the agent's own listing, and no stage that confirms them."""
+
     noun = "agent run"
-    flags: tuple[str, ...] = ("--real",)
     confirmed_by: tuple[str, ...] | None = None
-
-    def configure(self, spec: RunSpec) -> RunSpec:
-        if spec.batch:
-            raise InputError("--batch is for Stage A: the real agent cannot run in a batch")
-        agent_named(spec.coding_agent).adapter().configure(spec)
-        # Agent processes are bounded by this machine, not by the API: always a fixed number
-        # (`--concurrency auto` adapts Stage A's requests only).
-        concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
-        return replace(
-            spec, agent=spec.agent or AgentSettings(), concurrency=concurrency, max_concurrency=None
-        )
-
-    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
-        """The agent's credentials and the API's address (a CLI would retry for minutes
-        otherwise), and the CLI itself, which says its version (also for a dry run)."""
-        record = agent_named(spec.coding_agent)
-        adapter = record.adapter()
-        if calls:
-            adapter.preflight()
-        agent = spec.agent or AgentSettings()
-        version = adapter.version(agent.executable(record.name, record.command))
-        return replace(spec, agent=replace(agent, version=version))
-
-    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
-        from activation.trials.agent.backend import AgentBackend
-
-        return AgentBackend(spec, inputs, state.new_run_dir(inputs.target.repo, self.name))
-
-    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
-        """The CLI does not say its own prompt and tools in advance, and they dominate."""
-        trial_input, trial_output = _config.STAGE_B_RUN_ESTIMATE
-        return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
 
     def cost_basis(self, spec: RunSpec) -> str | None:
         if not agent_named(spec.coding_agent).adapter().reports_cost:  # its tokens at list price
@@ -94,6 +75,45 @@ class AgentStage:
         )
         return gap + reported
 
+    def listings(self, spec: RunSpec, inputs: AnyInputs) -> Mapping[VariantName, Listing]:
+        """The agent's own listing of the installed set and catalog (no distractors: they
+        are Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
+        from activation.trials.listing.menu import variant_listings
+
+        return variant_listings(inputs, spec.model, distractors=False, agent=spec.coding_agent)
+
+    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
+        return None
+
+
+class AgentStage(AgentRunStage):
+    name = "B"
+    flags: tuple[str, ...] = ("--real",)
+
+    def configure(self, spec: RunSpec) -> RunSpec:
+        return agent_runs(spec, "the real agent", spec.agent or AgentSettings())
+
+    def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
+        """The agent's credentials and the API's address (a CLI would retry for minutes
+        otherwise), and the CLI itself, which says its version (also for a dry run)."""
+        record = agent_named(spec.coding_agent)
+        adapter = record.adapter()
+        if calls:
+            adapter.preflight()
+        agent = spec.agent or AgentSettings()
+        version = adapter.version(agent.executable(record.name, record.command))
+        return replace(spec, agent=replace(agent, version=version))
+
+    def open(self, spec: RunSpec, inputs: Inputs, store: Store | None = None) -> Backend:
+        from activation.trials.agent.backend import AgentBackend
+
+        return AgentBackend(spec, inputs, state.new_run_dir(inputs.target.repo, self.name))
+
+    def estimate(self, spec: RunSpec, inputs: Inputs, *, count: bool = False) -> CostEstimate:
+        """The CLI does not say its own prompt and tools in advance, and they dominate."""
+        trial_input, trial_output = _config.STAGE_B_RUN_ESTIMATE
+        return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
+
     def notice(self, spec: RunSpec) -> str | None:
         return None
 
@@ -107,13 +127,6 @@ class AgentStage:
             f"skill {inputs.target.skill_id}, {adapter.limits(agent)} and "
             f"{agent.timeout:g} s a run"
         ]
-
-    def listings(self, spec: RunSpec, inputs: AnyInputs) -> Mapping[VariantName, Listing]:
-        """The agent's own listing of the installed set and catalog (no distractors: they
-        are Stage A's stand-ins), for its model (the CLI's default without `--model`)."""
-        from activation.trials.listing.menu import variant_listings
-
-        return variant_listings(inputs, spec.model, distractors=False, agent=spec.coding_agent)
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:
         """The spot checks plus what the latest Stage A run on these descriptions flagged."""
@@ -129,9 +142,6 @@ class AgentStage:
             raise InputError(f"no case selected for --real ({origin}): pass --only ids")
         say(f"--real selection: {len(selection)} case(s), {origin}")
         return replace(inputs, cases=selection)
-
-    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
-        return None
 
 
 STAGE = AgentStage()

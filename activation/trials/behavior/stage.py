@@ -10,21 +10,19 @@ Nothing heavy is imported here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from activation import _config, state
 from activation._behavior import BehaviorRunInputs
-from activation._errors import InputError
-from activation._models import AgentSettings, BehaviorOptions, RunOutcome, RunSpec, VariantName
+from activation._models import AgentSettings, BehaviorOptions, RunSpec
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
+from activation.trials.agent.stage import AgentRunStage, agent_runs
 from activation.trials.agents import agent_named
 from activation.trials.api_check import MissingKey
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
-from activation.trials.listing.model import Listing
 from activation.trials.providers import provider_of
 from activation.trials.stage import CostEstimate, Say, priced
 
@@ -68,26 +66,16 @@ def check_judge(spec: RunSpec, inputs: BehaviorRunInputs) -> None:
         raise missing.needed_by(whom, "or pass --judge-model mock to judge offline; ") from None
 
 
-class BehaviorStage:
+class BehaviorStage(AgentRunStage):
     name = "C"
-    noun = "agent run"
     flags: tuple[str, ...] = ("behavior",)
-    confirmed_by: tuple[str, ...] | None = None
 
     def configure(self, spec: RunSpec) -> RunSpec:
-        if spec.batch:
-            raise InputError("--batch is for Stage A: an agent at work cannot run in a batch")
-        agent_named(spec.coding_agent).adapter().configure(spec)
+        settings = spec.agent or AgentSettings(_config.BEHAVIOR_MAX_TURNS, _config.BEHAVIOR_TIMEOUT)
+        configured = agent_runs(spec, "an agent at work", settings)
         judge = judge_of(spec)
         provider_of(judge)
-        settings = spec.agent or AgentSettings(_config.BEHAVIOR_MAX_TURNS, _config.BEHAVIOR_TIMEOUT)
-        return replace(
-            spec,
-            agent=settings,
-            concurrency=spec.concurrency or _config.AGENT_CONCURRENCY,
-            max_concurrency=None,
-            behavior=replace(options_of(spec), judge_model=judge),
-        )
+        return replace(configured, behavior=replace(options_of(spec), judge_model=judge))
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
         """The agent's as Stage B checks it, and the provider of the `llm` arm's model (its
@@ -129,12 +117,6 @@ class BehaviorStage:
         trial_input, trial_output = _config.BEHAVIOR_RUN_ESTIMATE
         return priced(spec, inputs, ROUGH, trial_input, trial_output, 1.0)
 
-    def cost_basis(self, spec: RunSpec) -> str | None:
-        return AGENT_STAGE.cost_basis(spec)
-
-    def unpriced(self, spec: RunSpec) -> str | None:
-        return AGENT_STAGE.unpriced(spec)
-
     def notice(self, spec: RunSpec) -> str | None:
         """The mock's notice when it answers the judge or the `llm` arm."""
         notices = [provider_of(model)[1].notice() for model in asked_models(spec)]
@@ -166,15 +148,9 @@ class BehaviorStage:
             f"run(s) at once at about {_config.BEHAVIOR_RUN_SECONDS / 60:.0f} min a run",
         ]
 
-    def listings(self, spec: RunSpec, inputs: BehaviorRunInputs) -> Mapping[VariantName, Listing]:
-        return AGENT_STAGE.listings(spec, inputs)
-
     def select(self, inputs: BehaviorRunInputs, say: Say) -> BehaviorRunInputs:
         """Every graded case: a behavior suite is small, and each case guards the body."""
         return inputs
-
-    def remember(self, outcomes: Sequence[RunOutcome]) -> None:
-        return None
 
 
 STAGE = BehaviorStage()
