@@ -288,13 +288,20 @@ def find_skill_files(repo: Path) -> list[PurePath]:
     """Every SKILL.md where skills are looked for: at the root (a one-skill repo), anywhere
     under `plugins/`, each skill folder of the skills-folder layouts, and each skill of the
     plugins the repo's marketplace file serves, wherever their folders are (dbt Labs' serves
-    `./skills/<plugin>`); repo-relative and sorted."""
+    `./skills/<plugin>`); repo-relative and sorted. A skills folder that links to one read
+    already (microsoft/skills keeps `.opencode/skills -> ../.github/skills`) is that set,
+    read once."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
         found += [path for path in plugins.rglob(SKILL_FILE_NAME) if path.is_file()]
     served = [folder for plugin in read_marketplace(repo) for folder in plugin.folders]
+    read: set[Path] = set()
     for folder in [*map(PurePath, SKILL_FOLDERS), *served]:
+        real = (repo / folder).resolve()
+        if real in read:
+            continue
+        read.add(real)
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
     found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
     found += [path for path in (repo / ROOT_SKILL,) if path.is_file()]

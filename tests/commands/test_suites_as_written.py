@@ -229,3 +229,21 @@ def test_the_mock_model_says_a_behavior_gate_runs_the_real_agent() -> None:
     ]
     assert offline_model_lines(("claude-haiku-4-5",), ["b"]) == []
     assert offline_model_lines(("mock",), []) == []
+
+
+def test_a_skills_folder_that_links_to_another_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """microsoft/skills keeps `.opencode/skills -> ../.github/skills`: one set, not two."""
+    root = commit(
+        tmp_path / "repo",
+        {".github/skills/research/SKILL.md": RESEARCH, ".github/skills/notes/SKILL.md": NOTES},
+    )
+    (root / ".opencode").mkdir()
+    (root / ".opencode/skills").symlink_to("../.github/skills")
+    monkeypatch.chdir(root)
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "lint: checked 2 skills in .github/skills/ (frontmatter, the files each refers to, what "
+        "5 agents list) and 0 case files: no problems found"
+    )
