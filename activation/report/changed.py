@@ -130,6 +130,20 @@ def changed_exit(
     return max(codes, default=int(ExitCode.OK))
 
 
+def changed_notice(runs: Sequence[tuple[GateRun, Matrix]]) -> str | None:
+    """What the gates' answers are (the mock's mean nothing), and which gates it is not
+    about: a behavior gate beside mock activation gates ran the real agent."""
+    notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
+    if not notices:
+        return None
+    real = [gate for gate, run in runs if not any(cell.notice for cell in run.cells)]
+    said = "; ".join(dict.fromkeys(notices))
+    if not real:
+        return said
+    gates = ", ".join(f"the {gate.kind} gate of {gate.place.id}" for gate in real)
+    return f"{said}; not {gates}, whose verdicts are the real agent's"
+
+
 def build_changed(
     plan: Plan,
     runs: Sequence[tuple[GateRun, Matrix]],
@@ -167,14 +181,13 @@ def build_changed(
     )
     broken = any(item.change.broken and not item.change.broken_before for item in plan.skills)
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
-    notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
         version=version,
         exit_code=code,
         base=base,
         head=head,
         allow_untested=allow_untested,
-        notice="; ".join(dict.fromkeys(notices)) or None,
+        notice=changed_notice(runs),
         skills=skills,
         gates=gates,
     )

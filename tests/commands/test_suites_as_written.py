@@ -7,6 +7,8 @@ other gate of `activation changed` still runs, with `changed`'s trials carried t
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import orjson
 import pytest
@@ -247,3 +249,22 @@ def test_a_skills_folder_that_links_to_another_is_read_once(
         "lint: checked 2 skills in .github/skills/ (frontmatter, the files each refers to, what "
         "5 agents list) and 0 case files: no problems found"
     )
+
+
+def test_changeds_mock_notice_names_the_gates_it_is_not_about() -> None:
+    """A behavior gate beside mock activation gates ran the real agent: the NOTE says so."""
+    from activation.report.changed import changed_notice
+
+    def gate(kind: str, skill: str, notice: str | None) -> tuple[Any, Any]:
+        place = SimpleNamespace(id=skill)
+        return SimpleNamespace(kind=kind, place=place), SimpleNamespace(
+            cells=[SimpleNamespace(notice=notice)]
+        )
+
+    mock = "answers from the mock model"
+    assert changed_notice([gate("activation", "a", mock), gate("behavior", "b", None)]) == (
+        "answers from the mock model; not the behavior gate of b, whose verdicts are the real "
+        "agent's"
+    )
+    assert changed_notice([gate("activation", "a", mock)]) == mock
+    assert changed_notice([gate("behavior", "b", None)]) is None
