@@ -110,7 +110,7 @@ def run_changed(
     session.warn(
         offline_model_lines(args.model, [r.place.id for r in plan.runs if r.kind == "behavior"])
     )
-    hidden = less_visible_sets(repo, changes, args.base, args.head, args.agent, args.model)
+    hidden = less_visible_sets(repo, changes, args)
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:

@@ -15,6 +15,7 @@ from activation._models import VARIANTS
 
 if TYPE_CHECKING:
     from activation._models import Target
+    from activation.commands.requests import ChangedRequest
     from activation.inputs.changes import SkillChange
     from activation.trials.listing.visibility import LessVisible
 
@@ -26,15 +27,10 @@ def listing_changed(change: SkillChange) -> bool:
 
 
 def less_visible_sets(
-    repo: Path,
-    changes: Sequence[SkillChange],
-    base: str,
-    head: str | None,
-    agents: Sequence[str],
-    models: Sequence[str] | None,
+    repo: Path, changes: Sequence[SkillChange], args: ChangedRequest
 ) -> tuple[LessVisible, ...]:
-    """Every skill that `head` (None: the working tree) shows less of than `base`, in each
-    set a change to a skill's listing touched, for each agent and model of the run."""
+    """Every skill that the head shows less of than the base, in each set a change to a
+    skill's listing touched, for each agent and model of the run, beside its `--catalog`."""
     from activation.commands.visibility import first_of_each_set, set_inputs
     from activation.inputs.load import resolve_target
     from activation.report.visibility import agent_view
@@ -46,9 +42,9 @@ def less_visible_sets(
     ]
     found: dict[str, LessVisible] = {}
     for target in first_of_each_set(targets):
-        inputs = set_inputs(target, head, base, None)
-        for agent in agents:
-            for model in models or (None,):
+        inputs = set_inputs(target, args.head, args.base, args.catalog)
+        for agent in args.agent:
+            for model in args.model or (None,):
                 for finding in agent_view(agent, inputs, model, VARIANTS).less_visible:
                     found.setdefault(finding.line, finding)
     return tuple(found.values())

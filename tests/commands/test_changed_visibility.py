@@ -147,3 +147,14 @@ def test_a_description_edit_that_hides_nothing_passes_untested_as_before(
     assert capsys.readouterr().out.splitlines()[-1] == (
         "OK: nothing the change touched calls for a gate."
     )
+
+
+def test_the_comparison_lists_the_catalog_so_a_missing_one_is_bad_input(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hide_alpha(repo)
+    code, report = changed(tmp_path, "--allow-untested", "--catalog", "missing")
+    assert (code, report["exit_code"]) == (2, 2)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == "activation changed: error: --catalog missing: no such folder"
