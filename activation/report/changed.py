@@ -106,9 +106,9 @@ class ChangedReport:
 def changed_exit(
     runs: Sequence[Matrix], untested: bool, allow_untested: bool, broken: bool = False
 ) -> int:
-    """A regression anywhere, a SKILL.md the change broke, or an untested change (unless
-    allowed) fails the gate (1); then the worst of the rest (3: missing evidence, 130:
-    interrupted)."""
+    """A regression anywhere, a finding of the change (`broken`: a SKILL.md it broke, a
+    skill it hides), or an untested change (unless allowed) fails the gate (1); then the
+    worst of the rest (3: missing evidence, 130: interrupted)."""
     codes = [run.exit_code for run in runs]
     if broken or (untested and not allow_untested):
         codes.append(ExitCode.REGRESSED)
@@ -154,8 +154,8 @@ def build_changed(
         )
         for gate, run in runs
     )
-    broken = any(item.change.broken for item in plan.skills) or bool(less_visible)
-    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
+    found = any(item.change.broken for item in plan.skills) or bool(less_visible)
+    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, found)
     notices = [cell.notice for _gate, run in runs for cell in run.cells if cell.notice]
     return ChangedReport(
         version=version,
