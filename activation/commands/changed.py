@@ -73,6 +73,7 @@ def run_changed(
 ) -> ChangedReport | None:
     """`activation changed` on a request, from the command line or from Python: its
     report, or None for a dry run; `rerun` is the command that checks it again."""
+    from activation.commands.changed_visibility import less_visible_sets
     from activation.commands.outputs import chosen_outputs
     from activation.commands.plan import draw_changed_plan
     from activation.commands.runner import only_of
@@ -110,15 +111,19 @@ def run_changed(
     session.warn(
         offline_model_lines(args.model, [r.place.id for r in plan.runs if r.kind == "behavior"])
     )
+    hidden = less_visible_sets(repo, changes, args)
     prepared = [prepare(session, args, stages, repo, cwd, run) for run in plan.runs]
     gates = [gate for gate in prepared if gate is not None]
     if args.dry_run:
-        draw_changed_plan(session, dry_run(plan, gates, args.base, head_name, args.allow_untested))
+        planned = dry_run(plan, gates, args.base, head_name, args.allow_untested)
+        draw_changed_plan(session, replace(planned, less_visible=hidden))
         return None
     runs = [(gate.run, run_gate(session, gate, rerun)) for gate in gates]
     from activation.report.changed import build_changed
 
-    report = build_changed(plan, runs, __version__, args.base, head_name, args.allow_untested)
+    report = build_changed(
+        plan, runs, __version__, args.base, head_name, args.allow_untested, hidden
+    )
     finish(session, report, outputs)
     return report
 

@@ -2,7 +2,8 @@
 base, and the head) compared skill by skill.
 
 A change to a skill is one or more kinds: `description` (what the agent lists: the
-description, `when_to_use`, the name, whether it is hidden from the model), `body` (the text
+description, `when_to_use`, the name, whether it is hidden from the model, and the per-agent
+metadata files some agents list it by: Codex's `agents/openai.yaml`), `body` (the text
 below the frontmatter, or any other file of the skill's folder: references, scripts), and
 `other` (the rest of the frontmatter, or the skill's own cases and evals, which test the
 skill and are not part of it). Pure: both versions come in as path -> bytes mappings, read by
@@ -19,7 +20,7 @@ from typing import Literal
 
 import orjson
 
-from activation._config import PLUGINS_DIR, SKILL_FOLDERS
+from activation._config import AGENT_METADATA, PLUGINS_DIR, SKILL_FOLDERS
 from activation._errors import InputError
 from activation._models import skill_id
 from activation.inputs.frontmatter import SkillDocument, read_sibling
@@ -271,6 +272,14 @@ def _is_test_file(relative: str) -> bool:
     return parts[:1] == (EVALS_FOLDER,) or (len(parts) == 1 and is_cases_file(relative))
 
 
+def _is_agent_metadata(relative: str) -> bool:
+    """A per-agent metadata file of a skill's folder (`agents/openai.yaml`): an agent that
+    reads it lists the skill by it (or hides it), so it is part of the listing."""
+    folder, suffixes = AGENT_METADATA
+    file = PurePosixPath(relative)
+    return file.parent.as_posix() == folder and file.suffix in suffixes
+
+
 def _document(data: bytes, source: str) -> SkillDocument:
     return read_sibling(decode_skill(data, source), source)
 
@@ -298,6 +307,8 @@ def _skill_kinds(
                 kinds.add("body")
         elif _is_test_file(relative):
             kinds.add("other")
+        elif _is_agent_metadata(relative):
+            kinds.add("description")
         else:
             kinds.add("body")
     return tuple(kind for kind in CHANGE_KINDS if kind in kinds) or ("other",)

@@ -29,6 +29,7 @@ from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
 from activation.report.views import view_of
+from activation.trials.listing.visibility import LessVisible
 from activation.trials.stage import CostEstimate, stage_named
 
 CHANGED_SCHEMA = "activation-changed/1"
@@ -99,6 +100,9 @@ class ChangedReport:
     mean nothing about the real agent), as each gate's own report says it."""
     skills: tuple[ChangedSkill, ...] = ()
     gates: tuple[GateResult, ...] = ()
+    less_visible: tuple[LessVisible, ...] = ()
+    """Each skill an agent shows less of at the head than at the base (no model call): a
+    failing finding, tested or not."""
 
     @property
     def untested(self) -> tuple[ChangedSkill, ...]:
@@ -117,9 +121,9 @@ class ChangedReport:
 def changed_exit(
     runs: Sequence[Matrix], untested: bool, allow_untested: bool, broken: bool = False
 ) -> int:
-    """A regression anywhere, a SKILL.md the change broke, or an untested change (unless
-    allowed) fails the gate (1); then the worst of the rest (3: missing evidence, 130:
-    interrupted)."""
+    """A regression anywhere, a finding of the change (`broken`: a SKILL.md it broke, a
+    skill it hides), or an untested change (unless allowed) fails the gate (1); then the
+    worst of the rest (3: missing evidence, 130: interrupted)."""
     codes = [run.exit_code for run in runs]
     if broken or (untested and not allow_untested):
         codes.append(ExitCode.REGRESSED)
@@ -151,8 +155,10 @@ def build_changed(
     base: str,
     head: str,
     allow_untested: bool,
+    less_visible: tuple[LessVisible, ...] = (),
 ) -> ChangedReport:
-    """The report of a plan whose gates gave `runs` (each gate with its run)."""
+    """The report of a plan whose gates gave `runs` (each gate with its run), and the
+    skills the change makes less visible."""
     skills = tuple(
         ChangedSkill(
             id=item.change.id,
@@ -180,7 +186,8 @@ def build_changed(
         for gate, run in runs
     )
     broken = any(item.change.broken and not item.change.broken_before for item in plan.skills)
-    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, broken)
+    found = broken or bool(less_visible)
+    code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, found)
     return ChangedReport(
         version=version,
         exit_code=code,
@@ -190,6 +197,7 @@ def build_changed(
         notice=changed_notice(runs),
         skills=skills,
         gates=gates,
+        less_visible=less_visible,
     )
 
 
@@ -267,6 +275,25 @@ def still_broken(broken: str, base: str) -> str:
     )
 
 
+def hidden_text(findings: Sequence[LessVisible]) -> str:
+    """What the change hides, in one clause: the skills and the agents."""
+    skills = ", ".join(dict.fromkeys(finding.skill for finding in findings))
+    agents = ", ".join(dict.fromkeys(finding.agent for finding in findings))
+    return f"the change makes {skills} less visible to {agents} (no model call)"
+
+
+def hidden_lines(findings: Sequence[LessVisible], skill: str) -> list[str]:
+    """The findings about `skill`, a line each."""
+    return [f"LESS VISIBLE {finding.line}" for finding in findings if finding.skill == skill]
+
+
+def hidden_siblings(report: ChangedReport) -> list[str]:
+    """The skills the change makes less visible though it did not touch them (a sibling
+    whose entry a grown one pushed out of the budget)."""
+    changed = {skill.id for skill in report.skills}
+    return list(dict.fromkeys(f.skill for f in report.less_visible if f.skill not in changed))
+
+
 def overall(report: ChangedReport) -> str:
     if not report.skills:
         return "OK: no skill changed; nothing to run."
@@ -274,6 +301,8 @@ def overall(report: ChangedReport) -> str:
         regressed = [gate for gate in report.gates if gate.run.exit_code == ExitCode.REGRESSED]
         if regressed:
             return "FAILED: " + "; ".join(gate_title(gate) for gate in regressed) + " regressed."
+        if report.less_visible:
+            return f"FAILED: {hidden_text(report.less_visible)}."
         if report.broken:
             ids = ", ".join(skill.id for skill in report.broken)
             return f"FAILED: the change breaks the SKILL.md of {ids} (the agents skip it)."
@@ -318,6 +347,7 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"  {skill.note}")
         if skill.untested:
             lines.append(f"  {untested_text(skill, report.allow_untested, report.base)}")
+        lines += [f"  {line}" for line in hidden_lines(report.less_visible, skill.id)]
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
@@ -327,6 +357,9 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
+    for sibling in hidden_siblings(report):
+        lines.append(f"{sibling}: unchanged, a sibling of a changed skill")
+        lines += [f"  {line}" for line in hidden_lines(report.less_visible, sibling)]
     for title, command in next_steps(report):
         lines += [title, f"  {command}"]
     if report.notice:
@@ -380,6 +413,7 @@ def render_changed_markdown(report: ChangedReport) -> str:
             verdicts.append(_cell(untested_text(skill, report.allow_untested, report.base)))
         elif skill.note:
             verdicts.append(_cell(skill.note))
+        verdicts += [_cell(line) for line in hidden_lines(report.less_visible, skill.id)]
         row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
         lines.append("| " + " | ".join(row) + " |")
     for gate in report.gates:
@@ -391,6 +425,9 @@ def render_changed_markdown(report: ChangedReport) -> str:
                 _cell(gate_verdict(gate)),
             ]
             lines.append("| " + " | ".join(row) + " |")
+    for sibling in hidden_siblings(report):
+        hidden = "<br>".join(_cell(line) for line in hidden_lines(report.less_visible, sibling))
+        lines.append(f"| `{sibling}` | unchanged (a sibling) | visibility | {hidden} |")
     for gate in report.gates:
         flagged = flagged_cases(gate)
         if flagged:
@@ -442,6 +479,16 @@ def render_changed_junit(report: ChangedReport) -> bytes:
         for skill in report.broken:
             case = ET.SubElement(suite, "testcase", classname="broken", name=skill.id)
             ET.SubElement(case, "failure", type="BROKEN", message=skill.note or "")
+        for key in totals:
+            totals[key] += counts[key]
+    if report.less_visible:
+        hidden = report.less_visible
+        counts = {"tests": len(hidden), "failures": len(hidden), "errors": 0}
+        suite = _suite(root, "less visible", counts, report.notice)
+        for finding in hidden:
+            name = f"{finding.skill} [{finding.agent}]"
+            case = ET.SubElement(suite, "testcase", classname="less-visible", name=name)
+            ET.SubElement(case, "failure", type="LESS-VISIBLE", message=finding.line)
         for key in totals:
             totals[key] += counts[key]
     root.attrib.update(count_texts(totals))

@@ -13,6 +13,8 @@ from activation.report.changed import (
     changed_text,
     gate_title,
     gate_verdict,
+    hidden_lines,
+    hidden_siblings,
     overall,
     untested_text,
 )
@@ -56,6 +58,7 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
             verdicts.append(untested_text(skill, report.allow_untested, report.base))
         elif skill.note:
             verdicts.append(skill.note)
+        verdicts += hidden_lines(report.less_visible, skill.id)
         ran = tuple(Line(gate_title(gate), anchors.get(n)) for n, gate in numbered)
         rows.append(Row(skill.id, changed_text(skill), ran, tuple(verdicts)))
     changed = {skill.id for skill in report.skills}
@@ -63,6 +66,9 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
         if gate.skill not in changed:
             ran = (Line(gate_title(gate), anchors.get(number)),)
             rows.append(Row(gate.skill, "unchanged (a sibling)", ran, (gate_verdict(gate),)))
+    for sibling in hidden_siblings(report):
+        hidden = tuple(hidden_lines(report.less_visible, sibling))
+        rows.append(Row(sibling, "unchanged (a sibling)", (), hidden))
     template = environment().get_template("changed.html.j2")
     return template.render(
         report=report,

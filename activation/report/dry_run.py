@@ -17,10 +17,11 @@ from activation._models import VARIANTS, AnyInputs, RunSpec, Setting, VariantNam
 from activation.inputs.change_plan import GateRun, SkillPlan
 from activation.report import behavior_words, phrases
 from activation.report.changed import cost_text as gates_cost_text
-from activation.report.changed import still_broken
+from activation.report.changed import hidden_lines, hidden_text, still_broken
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
 from activation.trials.listing.model import Listing
+from activation.trials.listing.visibility import LessVisible
 from activation.trials.stage import CostEstimate
 
 
@@ -79,13 +80,14 @@ class GatePlan:
 @dataclass(frozen=True)
 class ChangedPlan:
     """A dry run of `changed`: each changed skill, each gate that would run, and whether the
-    run would fail on an untested skill whatever its gates find."""
+    run would fail on an untested skill or one the change hides whatever its gates find."""
 
     base: str
     head: str
     skills: tuple[SkillPlan, ...]
     gates: tuple[GatePlan, ...]
     allow_untested: bool
+    less_visible: tuple[LessVisible, ...] = ()
 
 
 def cell_text(plan: CellPlan, verbose: bool = False) -> RenderableType:
@@ -157,6 +159,7 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
             lines.append(f"  not tested: {', '.join(item.untested)}")
         if item.note:
             lines.append(f"  {item.note}")
+        lines += [f"  {line}" for line in hidden_lines(plan.less_visible, item.change.id)]
     for gate in plan.gates:
         lines.append(
             f"would run: {gate.run.kind} gate of {gate.run.place.id} on {gate.run.suite} "
@@ -177,6 +180,8 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
             f"the run would fail: {', '.join(untested)} not tested (pass --allow-untested to "
             "accept it)"
         )
+    if plan.less_visible:
+        lines.append(f"the run would fail: {hidden_text(plan.less_visible)}")
     for gate in plan.gates:
         costs = gates_cost_text([cell.cost for cell in gate.cells])
         lines.append(f"cost of the {gate.run.kind} gate of {gate.run.place.id}: {costs}")

@@ -101,6 +101,16 @@ def test_a_body_edit_and_a_reference_edit_are_body_changes() -> None:
     assert kinds(BASE, added) == {"billing:refunds": ("body",)}
 
 
+def test_an_agents_metadata_file_is_part_of_the_listing() -> None:
+    policy = b"policy:\n  allow_implicit_invocation: false\n"
+    added = changed({"plugins/pay/skills/refunds/agents/openai.yaml": policy})
+    assert kinds(BASE, added) == {"billing:refunds": ("description",)}
+    other = changed({"plugins/pay/skills/refunds/agents/notes.md": b"Notes.\n"})
+    assert kinds(BASE, other) == {"billing:refunds": ("body",)}
+    deeper = changed({"plugins/pay/skills/refunds/scripts/agents/openai.yaml": policy})
+    assert kinds(BASE, deeper) == {"billing:refunds": ("body",)}
+
+
 def test_both_at_once_and_other_frontmatter() -> None:
     head = changed(
         {

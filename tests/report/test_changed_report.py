@@ -23,6 +23,7 @@ from activation.report.changed import (
 )
 from activation.report.dry_run import ChangedPlan, changed_lines
 from activation.report.matrix import Matrix
+from activation.trials.listing.visibility import LessVisible, Visibility
 
 SKILL = b"---\ndescription: Use when issuing refunds.\n---\nSteps.\n"
 BASE = {"skills/refunds/SKILL.md": SKILL}
@@ -78,6 +79,7 @@ def test_an_untested_body_change_in_every_format(tmp_path: Path) -> None:
             }
         ],
         "gates": [],
+        "less_visible": [],
     }
     markdown = changed_file("markdown", report, tmp_path / "x.md").decode()
     assert markdown.splitlines()[0] == (
@@ -162,3 +164,29 @@ def test_a_dry_run_says_the_run_fails_on_a_skill_the_change_breaks() -> None:
         "would run: nothing",
         "the run would fail: the change breaks the SKILL.md of refunds",
     ]
+
+
+def test_a_sibling_the_change_makes_less_visible_has_its_own_line_in_every_format(
+    tmp_path: Path,
+) -> None:
+    changes = skill_changes(BASE, HEAD)
+    plan = plan_runs(changes, skills_in(HEAD), {})
+    whole = Visibility("disputes", "full", 300, 300)
+    cut = Visibility("disputes", "cut", 300, 120, rule="the budget is spent")
+    pushed = LessVisible("visibility", "Copilot 1.0", "disputes", whole, cut)
+    report = build_changed(plan, [], "0.0", "git:main", "the working tree", True, (pushed,))
+    line = (
+        "LESS VISIBLE Copilot 1.0: disputes is less visible in the candidate: listed whole -> "
+        "cut (120 of 300 characters): the budget is spent"
+    )
+    verdict = "FAILED: the change makes disputes less visible to Copilot 1.0 (no model call)."
+    assert report.exit_code == 1
+    assert summary_lines(report)[-3:] == ["disputes: unchanged, a sibling of a changed skill",
+                                          f"  {line}", verdict]  # fmt: skip
+    markdown = changed_file("markdown", report, tmp_path / "x.md").decode()
+    assert f"| `disputes` | unchanged (a sibling) | visibility | {line} |" in markdown
+    assert markdown.splitlines()[0] == f"### ❌ activation changed: {verdict}"
+    page = changed_file("html", report, tmp_path / "x.html").decode()
+    assert "disputes is less visible in the candidate" in page
+    data = orjson.loads(changed_json(report))["less_visible"]
+    assert [(f["skill"], f["candidate"]["kept"]) for f in data] == [("disputes", 120)]
