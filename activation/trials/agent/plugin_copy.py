@@ -33,6 +33,7 @@ import yaml
 from activation._errors import InputError
 from activation._models import VARIANTS, Skill, Target, Variant, VariantName
 from activation.inputs.changes import EVALS_FOLDER
+from activation.inputs.commands import is_command
 from activation.inputs.frontmatter import read_sibling
 from activation.inputs.target import MANIFEST, NESTED_SKILL_FOLDERS, SKILL_FILE_NAME
 
@@ -265,9 +266,12 @@ def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
 
 def set_folders(target: Target, variant: Variant, copy_root: Path) -> tuple[tuple[str, Path], ...]:
     """Each skill of the variant's copy by id, with its folder there (the measured skill
-    first): what an agent without plugins installs skill by skill."""
+    first): what an agent without plugins installs skill by skill (Claude Code's command
+    files are no skill folders)."""
     return tuple(
-        (skill.id, copy_root / skill.relative.parent) for skill in _set_skills(target, variant)
+        (skill.id, copy_root / skill.relative.parent)
+        for skill in _set_skills(target, variant)
+        if not is_command(skill.relative.as_posix())
     )
 
 
