@@ -145,7 +145,7 @@ def _commands_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) 
     folder = commands_folder(target)
     if folder is None or not target.in_set:
         return
-    prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
+    prefix = _prefix(path, target)
     try:
         tree = _subtree(_commit_at(repo, ref).tree, prefix / folder.as_posix())
     except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
@@ -159,10 +159,15 @@ def _commands_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) 
             yield command
 
 
+def _prefix(path: PurePosixPath, target: Target) -> PurePosixPath:
+    """Where `--repo` sits in git's tree, from the measured skill's path there."""
+    return path.parents[len(target.skill_path.parts) - 1]
+
+
 def _members_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
     """The other skills a marketplace entry names, as `_set_at` yields them: those of the
     working tree's members that exist at `ref`."""
-    prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
+    prefix = _prefix(path, target)
     try:
         tree = _commit_at(repo, ref).tree
     except (InputError, *GIT_LOOKUP_ERRORS):

@@ -20,10 +20,16 @@ what the real CLI renders (measured on the CLI itself; the facts and their sourc
   when that is non-empty; `<id> (<display>)` when the frontmatter `name` differs from the
   folder and names this skill alone. A text longer than 1536 UTF-16 code units keeps its
   first 1535 and gets `…` (a surrogate pair cut in half leaves U+FFFD on the wire).
-- **Order**: user skills, project skills, each plugin's skills (plugins in `--plugin-dir`
-  order), then the built-ins in their fixed order; within a source by
-  `String.prototype.localeCompare` (ICU collation). The first of two entries with one id
-  wins, so a user or project skill named like a built-in replaces it.
+- **Commands**: a command file (`commands/<name>.md` of a plugin, `.claude/commands/` of a
+  project) is listed like a skill of its source: by its description, else (a project's)
+  its body's first line or `Custom command`; a plugin's only with a description or a
+  `when_to_use`.
+- **Order**: user skills, project skills, user and project commands, each plugin's
+  commands, each plugin's skills (plugins in `--plugin-dir` order), then the built-ins in
+  their fixed order; within a block by `String.prototype.localeCompare` (ICU collation;
+  a plugin's nested `commands/<dir>/<name>.md` are not: this module is not given them).
+  The first of two entries with one id wins, so a user or project skill named like a
+  built-in replaces it, a plugin's command a skill of its id.
 - **Budget**: 1 % of the model's context window times 3 bytes per token (4 for the legacy
   ids), counted in display columns (a newline 0, CJK and emoji 2). Over it, entries
   collapse to `- <id>`, greedily in listing order (a fresh config has no usage to rank by)
