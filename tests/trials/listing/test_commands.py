@@ -4,9 +4,13 @@ lists them (test_fidelity.py proves the lines against the CLI), and by no other 
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from activation.commands.main import main
 from activation.inputs.load import resolve_target, resolve_variant
 from activation.trials.agent.plugin_copy import set_folders
 from activation.trials.agents.claude_code.listing import render
@@ -128,3 +132,24 @@ def test_only_claude_code_lists_commands() -> None:
     skills = [entry("kit:aaa", "plugin"), entry("kit:ghpr", "plugin", command=True)]
     assert lists("claude-code", skills) == skills
     assert [s.id for s in lists("codex", skills)] == ["kit:aaa"]
+
+
+def test_a_case_may_expect_a_command_and_the_mock_model_routes_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plugin_repo(tmp_path)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    cases = tmp_path / "cases.json"
+    prompt = {"id": "pr", "prompt": "open a pull request for this branch", "why": "a PR"}
+    cases.write_text(
+        json.dumps({"skill": "kit:research", "cases": [{**prompt, "expect": "kit:ghpr"}]})
+    )
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "run.json"
+    argv = ["--model", "mock", "--cases", str(cases), "--json", str(out)]
+    assert main([*argv, "--skill-path", "plugins/kit/skills/research"]) == 0
+    case = json.loads(out.read_text())["cases"][0]
+    assert (case["expect"], case["status"]) == (["kit:ghpr"], "PASS")
+    assert case["candidate"]["routes"] == {"kit:ghpr": 3}
