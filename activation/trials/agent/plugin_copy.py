@@ -252,12 +252,15 @@ class _SetSkill:
 
 
 def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
-    """The variant's set as the copy holds it: the measured skill first, then its siblings."""
+    """The variant's set as the copy holds it: the measured skill first, then its sibling
+    skills (its Claude Code command files are the working tree's, copied with the root)."""
     root = target.plugin_root.relative_to(target.repo)
     here = target.skill_file.relative_to(target.plugin_root)
     own = listed(variant.description, variant.when_to_use)
     skills = [_SetSkill(target.skill_id, here, own, variant.text)]
     for sibling in variant.siblings:
+        if is_command(sibling.path):
+            continue  # a command file is copied as it is, never a skill folder
         fields = listed(sibling.description, sibling.when_to_use)
         relative = Path(sibling.path).relative_to(root)
         skills.append(_SetSkill(sibling.name, relative, fields, sibling.text))
@@ -266,12 +269,9 @@ def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
 
 def set_folders(target: Target, variant: Variant, copy_root: Path) -> tuple[tuple[str, Path], ...]:
     """Each skill of the variant's copy by id, with its folder there (the measured skill
-    first): what an agent without plugins installs skill by skill (Claude Code's command
-    files are no skill folders)."""
+    first): what an agent without plugins installs skill by skill."""
     return tuple(
-        (skill.id, copy_root / skill.relative.parent)
-        for skill in _set_skills(target, variant)
-        if not is_command(skill.relative.as_posix())
+        (skill.id, copy_root / skill.relative.parent) for skill in _set_skills(target, variant)
     )
 
 

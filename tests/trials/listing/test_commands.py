@@ -12,7 +12,7 @@ import pytest
 
 from activation.commands.main import main
 from activation.inputs.load import resolve_target, resolve_variant
-from activation.trials.agent.plugin_copy import set_folders
+from activation.trials.agent.plugin_copy import make_set_copy, set_folders
 from activation.trials.agents.claude_code.listing import render
 from activation.trials.listing.menu import lists
 from activation.trials.listing.model import ListedSkill
@@ -153,3 +153,19 @@ def test_a_case_may_expect_a_command_and_the_mock_model_routes_to_it(
     case = json.loads(out.read_text())["cases"][0]
     assert (case["expect"], case["status"]) == (["kit:ghpr"], "PASS")
     assert case["candidate"]["routes"] == {"kit:ghpr": 3}
+
+
+def test_a_copy_of_a_project_set_with_commands_holds_its_skills(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            ".claude/skills/tdd/SKILL.md": "---\nname: tdd\ndescription: Test first.\n---\nB.\n",
+            ".claude/commands/deploy.md": "---\ndescription: Deploy the app.\n---\nDo.\n",
+        },
+    )
+    target = resolve_target(tmp_path, ".claude/skills/tdd", tmp_path)
+    variant = resolve_variant(".claude/skills/tdd/SKILL.md", target, tmp_path)
+    copy = make_set_copy(target, variant, tmp_path / "copy")
+    assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == [
+        "tdd/SKILL.md"
+    ]
