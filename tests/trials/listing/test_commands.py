@@ -43,6 +43,17 @@ def plugin_repo(root: Path) -> None:
     )
 
 
+def project_repo(root: Path, skills: str) -> None:
+    """A project skill `tdd` in `skills` beside a described `.claude/commands/deploy.md`."""
+    write(
+        root,
+        {
+            f"{skills}/tdd/SKILL.md": "---\nname: tdd\ndescription: Test first.\n---\nB.\n",
+            ".claude/commands/deploy.md": "---\ndescription: Deploy the app.\n---\nDo.\n",
+        },
+    )
+
+
 def git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 
@@ -66,13 +77,7 @@ def test_a_plugins_described_commands_are_members_of_its_set(tmp_path: Path) -> 
 
 
 def test_a_projects_commands_join_its_claude_skills_set_at_a_git_ref_too(tmp_path: Path) -> None:
-    write(
-        tmp_path,
-        {
-            ".claude/skills/tdd/SKILL.md": "---\nname: tdd\ndescription: Test first.\n---\nB.\n",
-            ".claude/commands/deploy.md": "---\ndescription: Deploy the app.\n---\nDo.\n",
-        },
-    )
+    project_repo(tmp_path, ".claude/skills")
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", "-A")
     git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
@@ -87,13 +92,7 @@ def test_a_projects_commands_join_its_claude_skills_set_at_a_git_ref_too(tmp_pat
 
 
 def test_an_agents_skills_set_has_no_commands(tmp_path: Path) -> None:
-    write(
-        tmp_path,
-        {
-            ".agents/skills/tdd/SKILL.md": "---\nname: tdd\ndescription: Test first.\n---\nB.\n",
-            ".claude/commands/deploy.md": "---\ndescription: Deploy the app.\n---\nDo.\n",
-        },
-    )
+    project_repo(tmp_path, ".agents/skills")
     target = resolve_target(tmp_path, ".agents/skills/tdd", tmp_path)
     assert resolve_variant(".agents/skills/tdd/SKILL.md", target, tmp_path).siblings == ()
 
@@ -156,13 +155,7 @@ def test_a_case_may_expect_a_command_and_the_mock_model_routes_to_it(
 
 
 def test_a_copy_of_a_project_set_with_commands_holds_its_skills(tmp_path: Path) -> None:
-    write(
-        tmp_path,
-        {
-            ".claude/skills/tdd/SKILL.md": "---\nname: tdd\ndescription: Test first.\n---\nB.\n",
-            ".claude/commands/deploy.md": "---\ndescription: Deploy the app.\n---\nDo.\n",
-        },
-    )
+    project_repo(tmp_path, ".claude/skills")
     target = resolve_target(tmp_path, ".claude/skills/tdd", tmp_path)
     variant = resolve_variant(".claude/skills/tdd/SKILL.md", target, tmp_path)
     copy = make_set_copy(target, variant, tmp_path / "copy")
