@@ -13,6 +13,7 @@ from gitdb.exc import ODBError
 from activation._config import AGENT_METADATA, AGENT_METADATA_LIMIT
 from activation._errors import InputError
 from activation._models import Target, Variant
+from activation.inputs.commands import command_found, commands_folder
 from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.target import SKILL_FILE_NAME
 from activation.inputs.variants import GIT_PREFIX, decode_skill, unknown_ref_message
@@ -46,7 +47,10 @@ def read_at_ref(spec: str, ref: str, target: Target) -> Variant:
     try:
         path = path_in_tree(repo, target)
         data = _blob_at(repo, spec, ref, path, target.repo)
-        siblings = list(_set_at(repo, ref, PurePosixPath(path), target))
+        siblings = [
+            *_set_at(repo, ref, PurePosixPath(path), target),
+            *_commands_at(repo, ref, PurePosixPath(path), target),
+        ]
         files = _agent_files_at(repo, ref, PurePosixPath(path).parent)
     finally:
         repo.close()  # gitpython keeps `git cat-file` processes alive until closed
@@ -135,10 +139,35 @@ def _set_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> It
             yield found
 
 
+def _commands_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
+    """The set's described commands at `ref` (inputs/commands.py), as `_set_at` yields
+    skills."""
+    folder = commands_folder(target)
+    if folder is None or not target.in_set:
+        return
+    prefix = _prefix(path, target)
+    try:
+        tree = _subtree(_commit_at(repo, ref).tree, prefix / folder.as_posix())
+    except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
+        return
+    for blob in sorted(tree.blobs, key=lambda b: b.name):
+        if blob.mode == SYMLINK_MODE or not blob.name.endswith(".md"):
+            continue
+        relative = PurePosixPath(folder.as_posix(), blob.name)
+        command = command_found(relative, bytes(blob.data_stream.read()))
+        if command is not None:
+            yield command
+
+
+def _prefix(path: PurePosixPath, target: Target) -> PurePosixPath:
+    """Where `--repo` sits in git's tree, from the measured skill's path there."""
+    return path.parents[len(target.skill_path.parts) - 1]
+
+
 def _members_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
     """The other skills a marketplace entry names, as `_set_at` yields them: those of the
     working tree's members that exist at `ref`."""
-    prefix = path.parents[len(target.skill_path.parts) - 1]  # --repo inside git's tree
+    prefix = _prefix(path, target)
     try:
         tree = _commit_at(repo, ref).tree
     except (InputError, *GIT_LOOKUP_ERRORS):

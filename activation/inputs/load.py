@@ -36,6 +36,7 @@ from activation.inputs.behavior_evals import parse_eval as parse_eval_folder
 from activation.inputs.behavior_skill_creator import behavior_cases, eval_files
 from activation.inputs.cases import CaseFile, refuse_problems, resolve_ids, select
 from activation.inputs.changes import EVALS_FOLDER, is_cases_file
+from activation.inputs.commands import working_commands
 from activation.inputs.distractors import DistractorsChoice, distractors_folder
 from activation.inputs.formats.detect import detect
 from activation.inputs.formats.shape import Document
@@ -472,7 +473,7 @@ def agent_files(folder: Path) -> AgentFiles:
 
 def _working_set(target: Target) -> list[Found]:
     """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
-    set on disk."""
+    set on disk, then its described commands (inputs/commands.py)."""
     if not target.in_set:
         return []
     found = []
@@ -488,7 +489,7 @@ def _working_set(target: Target) -> list[Found]:
                 agent_files(path.parent),
             )
         )
-    return found
+    return found + working_commands(target)
 
 
 def set_members(target: Target) -> list[Path]:

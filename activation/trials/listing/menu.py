@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 from activation._config import AGENT
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
+from activation.inputs.commands import is_command
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents import agent_named
 from activation.trials.listing.model import ListedSkill, Listing
@@ -67,6 +68,7 @@ def listed_skill(skill: Skill) -> ListedSkill:
         body=document.body,
         disable_model_invocation=not document.listed,
         files=skill.agent_files,
+        command=is_command(skill.path),
     )
 
 
@@ -132,7 +134,12 @@ def agent_listing(
     agent: str, skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
     """The skills as `agent` lists them (its own renderer, trials/agents/<agent>/listing)."""
-    return agent_named(agent).listing(skills, model, inputs, order)
+    return agent_named(agent).listing(lists(agent, skills), model, inputs, order)
+
+
+def lists(agent: str, skills: list[ListedSkill]) -> list[ListedSkill]:
+    """What `agent` may list of `skills`: Claude Code's command files only Claude Code."""
+    return skills if agent == AGENT else [skill for skill in skills if not skill.command]
 
 
 def variant_visibility(
@@ -143,7 +150,7 @@ def variant_visibility(
     by the agent's rules."""
     return {
         name: agent_named(agent).visibility(
-            menu_listed(inputs, name, distractors=False), listings[name]
+            lists(agent, menu_listed(inputs, name, distractors=False)), listings[name]
         )
         for name in VARIANTS
     }

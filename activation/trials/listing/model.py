@@ -68,6 +68,9 @@ class ListedSkill:
     files: tuple[tuple[str, str], ...] = ()
     """Its folder's per-agent metadata files (path below the folder, text): an agent that
     reads one of them (Codex: `agents/openai.yaml`) may hide the skill by it."""
+    command: bool = False
+    """A Claude Code command file (`commands/<name>.md`) rather than a skill: only Claude
+    Code lists it (inputs/commands.py)."""
 
     def __post_init__(self) -> None:
         if self.source not in SOURCE_RANK:

@@ -134,9 +134,11 @@ def first_request(
     plugins: dict[str, tuple[Spec, ...]] | None = None,
     project: tuple[Spec, ...] = (),
     user: tuple[Spec, ...] = (),
+    files: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The body of the CLI's first Messages request, run as Stage B runs it: fresh HOME,
-    CLAUDE_CONFIG_DIR and TMPDIR, an empty cwd (but for project skills), one turn."""
+    CLAUDE_CONFIG_DIR and TMPDIR, an empty cwd (but for project skills), one turn. `files`
+    are more files to write (a path below `tmp_path`, e.g. a plugin's command file)."""
     home, config, scratch, work = (tmp_path / name for name in ("home", "config", "tmp", "work"))
     for folder in (home, config, scratch, work):
         folder.mkdir()
@@ -150,6 +152,9 @@ def first_request(
         plugin_dirs.append(root)
     write_skills(work / ".claude" / "skills", project)
     write_skills(config / "skills", user)
+    for relative, text in (files or {}).items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
     parent = {name: os.environ[name] for name in ("PATH", "LANG") if name in os.environ}
     settings = AgentSettings(max_turns=1, executables={"claude-code": str(claude)})
     argv = build_argv(settings, model, str(claude), "hello", plugin_dirs)
@@ -221,3 +226,73 @@ def test_a_listing_over_a_4x_models_budget(claude: Path, tmp_path: Path) -> None
     assert "collapsed" in states
     assert "full" in states[states.index("collapsed") + 1 :]
     assert_same(listing, body, "user")
+
+
+def command(plugin: str | None, name: str, description: str, text: str) -> ListedSkill:
+    """A command file as the set loader lists it (menu.listed_skill)."""
+    return ListedSkill(
+        id=plugin_skill_id(plugin, name) if plugin else name,
+        folder=name,
+        source="plugin" if plugin else "project",
+        description=description,
+        body=text,
+        command=True,
+    )
+
+
+def test_commands_beside_skills(claude: Path, tmp_path: Path) -> None:
+    """A plugin's described commands are listed before every plugin's skills (a command
+    replaces a skill of its id, `toolkit:mmm`), a command without a description not at all;
+    a project's after the project's skills (a skill replaces a command of its id)."""
+    skills = (plain("aaa", "Skill aaa."), plain("mmm", "Skill mmm."))
+    project = (plain("paaa", "Project skill paaa."), plain("pclash", "Project skill pclash."))
+    files = {
+        "plugins/toolkit/commands/zzz.md": "---\ndescription: Command zzz <x>.\n---\nDo.\n",
+        "plugins/toolkit/commands/Bbb.md": "---\ndescription: Command Bbb.\n---\nDo.\n",
+        "plugins/toolkit/commands/mmm.md": "---\ndescription: Command mmm.\n---\nDo.\n",
+        "plugins/toolkit/commands/plain.md": "Just do the plain thing.\n",
+        "plugins/second/commands/c2.md": "---\ndescription: Second command.\n---\nDo.\n",
+        "work/.claude/commands/aa0.md": "---\ndescription: Project aa0.\n---\nDo.\n",
+        "work/.claude/commands/pclash.md": "---\ndescription: Project pclash.\n---\nDo.\n",
+    }
+    second = (plain("s2", "Second skill."),)
+    body = first_request(
+        claude,
+        tmp_path,
+        None,
+        plugins={"toolkit": skills, "second": second},
+        project=project,
+        files=files,
+    )
+    commands = [
+        command("toolkit", "zzz", "Command zzz <x>.", "Do.\n"),
+        command("toolkit", "Bbb", "Command Bbb.", "Do.\n"),
+        command("toolkit", "mmm", "Command mmm.", "Do.\n"),
+        command("second", "c2", "Second command.", "Do.\n"),
+        command(None, "aa0", "Project aa0.", "Do.\n"),
+        command(None, "pclash", "Project pclash.", "Do.\n"),
+    ]
+    listing = render(
+        [
+            *(spec.listed("plugin", "toolkit") for spec in skills),
+            *(spec.listed("plugin", "second") for spec in second),
+            *(spec.listed("project") for spec in project),
+            *commands,
+        ],
+        None,
+        ["toolkit", "second"],
+    )
+    assert listing.ids[:9] == (
+        "paaa",
+        "pclash",
+        "aa0",
+        "toolkit:Bbb",
+        "toolkit:mmm",
+        "toolkit:zzz",
+        "second:c2",
+        "toolkit:aaa",
+        "second:s2",
+    )
+    assert listing.entry("toolkit:mmm").line == "- toolkit:mmm: Command mmm."  # type: ignore[union-attr]
+    assert listing.entry("pclash").line == "- pclash: Project skill pclash."  # type: ignore[union-attr]
+    assert_same(listing, body, "system")

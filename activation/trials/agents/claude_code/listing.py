@@ -20,10 +20,16 @@ what the real CLI renders (measured on the CLI itself; the facts and their sourc
   when that is non-empty; `<id> (<display>)` when the frontmatter `name` differs from the
   folder and names this skill alone. A text longer than 1536 UTF-16 code units keeps its
   first 1535 and gets `…` (a surrogate pair cut in half leaves U+FFFD on the wire).
-- **Order**: user skills, project skills, each plugin's skills (plugins in `--plugin-dir`
-  order), then the built-ins in their fixed order; within a source by
-  `String.prototype.localeCompare` (ICU collation). The first of two entries with one id
-  wins, so a user or project skill named like a built-in replaces it.
+- **Commands**: a command file (`commands/<name>.md` of a plugin, `.claude/commands/` of a
+  project) is listed like a skill of its source: by its description, else (a project's)
+  its body's first line or `Custom command`; a plugin's only with a description or a
+  `when_to_use`.
+- **Order**: user skills, project skills, user and project commands, each plugin's
+  commands, each plugin's skills (plugins in `--plugin-dir` order), then the built-ins in
+  their fixed order; within a block by `String.prototype.localeCompare` (ICU collation;
+  a plugin's nested `commands/<dir>/<name>.md` are not: this module is not given them).
+  The first of two entries with one id wins, so a user or project skill named like a
+  built-in replaces it, a plugin's command a skill of its id.
 - **Budget**: 1 % of the model's context window times 3 bytes per token (4 for the legacy
   ids), counted in display columns (a newline 0, CJK and emoji 2). Over it, entries
   collapse to `- <id>`, greedily in listing order (a fresh config has no usage to rank by)
@@ -71,7 +77,6 @@ from typing import Any
 
 from activation._models import Inputs, skill_id
 from activation.trials.listing.model import (
-    SOURCE_RANK,
     Entry,
     FrontmatterValue,
     ListedSkill,
@@ -270,18 +275,31 @@ def _listable(skills: Iterable[ListedSkill]) -> list[ListedSkill]:
 def _in_listing_order(
     skills: Sequence[ListedSkill], plugin_order: Sequence[str]
 ) -> list[ListedSkill]:
-    """User, project, plugin (in `plugin_order`, then as first seen), built-in skills;
-    sorted by id within each but the built-ins, which keep their order (a stable sort, so
-    ids that collate alike keep theirs too)."""
+    """User skills, project skills, user and project commands, every plugin's commands,
+    every plugin's skills (plugins in `plugin_order`, then as first seen), built-ins;
+    sorted by id within each block and plugin but the built-ins, which keep their order (a
+    stable sort, so ids that collate alike keep theirs too)."""
     plugins = list(dict.fromkeys([*plugin_order, *(s.plugin for s in skills if s.plugin)]))
     plugin_rank = {plugin: rank for rank, plugin in enumerate(plugins)}
     collator = _collator()
 
     def key(skill: ListedSkill) -> tuple[int, int, bytes]:
         sort_key: bytes = b"" if skill.source == "builtin" else collator.getSortKey(skill.id)
-        return SOURCE_RANK[skill.source], plugin_rank.get(skill.plugin or "", 0), sort_key
+        return _block(skill), plugin_rank.get(skill.plugin or "", 0), sort_key
 
     return sorted(skills, key=key)
+
+
+def _block(skill: ListedSkill) -> int:
+    """Its block of the listing: every plugin's commands come before every plugin's skills,
+    the user's and the project's commands after their skills (so of a skill and a command
+    of one id, the plugin's command is listed, and the project's skill)."""
+    if skill.command:
+        return _BLOCKS.index("plugin command" if skill.source == "plugin" else "command")
+    return _BLOCKS.index(skill.source)
+
+
+_BLOCKS = ("user", "project", "command", "plugin command", "plugin", "builtin")
 
 
 def _dedupe(skills: Iterable[ListedSkill]) -> list[ListedSkill]:
@@ -320,11 +338,15 @@ def _entry_text(skill: ListedSkill) -> str:
     else:
         value = _description_value(skill.description)
         if value is None:
-            label = "Plugin skill" if skill.source == "plugin" else "Skill"
+            label = "Custom command" if skill.command else _FALLBACK[skill.source]
             value = _first_line(skill.body, label)
         description = _normalise(value)
         when = _when_to_use_text(skill.when_to_use)
     return f"{description} - {when}" if when else description
+
+
+_FALLBACK = {"plugin": "Plugin skill", "user": "Skill", "project": "Skill", "builtin": "Skill"}
+"""The description of last resort of a skill with neither a description nor body text."""
 
 
 def _description_value(value: FrontmatterValue) -> str | None:
