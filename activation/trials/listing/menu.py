@@ -49,7 +49,8 @@ def listed_skill(skill: Skill) -> ListedSkill:
     """A skill as the listing rules take it: its frontmatter's own values when its text is
     known, else the fields the record has."""
     path = PurePosixPath(skill.path)
-    folder = path.parent.name if path.name == "SKILL.md" else skill.name.rsplit(":", 1)[-1]
+    own = path.parent.name if path.name == "SKILL.md" else ""
+    folder = own or skill.name.rsplit(":", 1)[-1]  # a root skill is installed by its name
     if not skill.text:  # a distractor: named by its frontmatter, else by its file
         return ListedSkill(
             skill.name, folder, skill.source, skill.description, skill.when_to_use,

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from activation._models import Skill
 from activation.commands.main import main
 from activation.inputs.load import resolve_target, resolve_variant
 from activation.trials.agent.plugin_copy import make_set_copy, set_folders
 from activation.trials.agents.claude_code.listing import render
-from activation.trials.listing.menu import lists
+from activation.trials.listing.menu import listed_skill, lists
 from activation.trials.listing.model import ListedSkill
 
 PR = "---\ndescription: Open a pull request for this branch.\n---\nDo it.\n"
@@ -162,3 +164,12 @@ def test_a_copy_of_a_project_set_with_commands_holds_its_skills(tmp_path: Path) 
     assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == [
         "tdd/SKILL.md"
     ]
+
+
+def test_a_root_skill_is_listed_in_a_folder_of_its_name() -> None:
+    """Its SKILL.md is the repo's own (`SKILL.md`): it is installed as `<name>/`, so the
+    listings that show a path (Codex's `r1/<folder>/SKILL.md`) name that folder."""
+    text = "---\nname: app-review\ndescription: Review an app.\n---\nSteps.\n"
+    skill = Skill("app-review", "Review an app.", path="SKILL.md", text=text)
+    assert listed_skill(skill).folder == "app-review"
+    assert listed_skill(replace(skill, path="skills/review/SKILL.md")).folder == "review"
