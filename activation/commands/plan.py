@@ -81,6 +81,7 @@ def cell_plan(
     visible = cell_visibility(spec, inputs, listings)
     seen = dict(zip(VARIANTS, (visible.baseline, visible.candidate), strict=True))
     llm_calls = len(inputs.cases) * spec.trials if "llm" in spec.controls else 0
+    judge = spec.behavior.judge_model if spec.behavior else None
     return CellPlan(
         spec=spec,
         inputs=inputs,
@@ -91,6 +92,7 @@ def cell_plan(
         calls=planned_calls(spec, inputs) - llm_calls,
         worst_calls=worst_case_calls(spec, inputs) - llm_calls,
         llm_calls=llm_calls,
+        llm_model=(spec.model or judge) if llm_calls else None,
         cost=cost,
         detectable=found,
         listings=listings,

@@ -74,6 +74,9 @@ class ActivationView:
     def gate_reason(self, report: Report) -> str | None:
         return None
 
+    def blind(self, report: Report) -> str | None:
+        return None
+
     def arms(self, report: Report) -> str | None:
         return None
 

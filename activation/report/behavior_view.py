@@ -63,6 +63,9 @@ class BehaviorView:
     def gate_reason(self, report: Report) -> str | None:
         return drawn(report).gate_reason()
 
+    def blind(self, report: Report) -> str | None:
+        return drawn(report).blind()
+
     def arms(self, report: Report) -> str | None:
         return drawn(report).arms()
 
@@ -134,6 +137,11 @@ class Figures:
     def gate_reason(self) -> str | None:
         return None if self.figures.lift_shown else behavior_words.NO_LIFT
 
+    def blind(self) -> str | None:
+        if not behavior_words.measures_nothing(self.figures):
+            return None
+        return behavior_words.blind_text(self.figures.arms)
+
     def arms(self) -> str | None:
         """ "arms: baseline, candidate, none (no skill of the set)": what the run ran."""
         said = {"none": "none (no skill of the set)", "llm": "llm (one model call, no agent)"}
@@ -173,6 +181,9 @@ class Ungraded:
         return None
 
     def gate_reason(self) -> str | None:
+        return None
+
+    def blind(self) -> str | None:
         return None
 
     def arms(self) -> str | None:

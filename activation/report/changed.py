@@ -24,7 +24,6 @@ from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind
 from activation.report import cost_words, follow_up, run_words
-from activation.report.behavior_words import blind_text, measures_nothing
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
 from activation.report.matrix import Matrix
@@ -83,8 +82,7 @@ class GateResult:
         """Why its OK says nothing, when it `measures_nothing` and passed."""
         if not self.measures_nothing or self.run.exit_code != ExitCode.OK:
             return None
-        cell = next(cell for cell in self.run.cells if measures_nothing(cell.behavior))
-        return blind_text(cell.behavior.arms if cell.behavior else ())
+        return next(why for cell in self.run.cells if (why := view_of(cell).blind(cell)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,7 +179,7 @@ def build_changed(
             suite=gate.suite,
             because=gate.because,
             run=run,
-            measures_nothing=any(measures_nothing(cell.behavior) for cell in run.cells),
+            measures_nothing=any(view_of(cell).blind(cell) for cell in run.cells),
         )
         for gate, run in runs
     )

@@ -46,6 +46,8 @@ class CellPlan:
     """Every case escalated to `max_trials` (the llm arm's apart)."""
     llm_calls: int
     """The llm arm's model calls: one per case and trial, no agent (0 without that arm)."""
+    llm_model: str | None
+    """The model the llm arm asks (None without that arm)."""
     cost: CostEstimate
     detectable: Detectable | None
     """What the settings can detect, simulated (None: not asked, or declined)."""
@@ -132,9 +134,8 @@ def calls_text(plan: CellPlan) -> Text:
     model = f" to {spec.model}" if spec.model else ""
     arms = 2 + len(spec.controls) - bool(plan.llm_calls)
     sides = f"{arms} arms" if spec.controls else "2 variants"
-    judge = spec.behavior.judge_model if spec.behavior else None
     llm = (
-        f" and {plan.llm_calls:,} model call(s) to {spec.model or judge} (the llm arm)"
+        f" and {plan.llm_calls:,} model call(s) to {plan.llm_model} (the llm arm)"
         if plan.llm_calls
         else ""
     )

@@ -6,8 +6,6 @@ from __future__ import annotations
 from activation._errors import ExitCode
 from activation.report.behavior_words import (
     NO_LIFT,
-    blind_text,
-    measures_nothing,
 )
 from activation.report.matrix import Matrix
 from activation.report.run_words import (
@@ -39,10 +37,11 @@ def matrix_verdict(matrix: Matrix) -> str:
     if code is ExitCode.INCOMPLETE:
         cells = ", ".join(c.cell for c in matrix.cells if c.exit_code == ExitCode.INCOMPLETE)
         return f"INCOMPLETE: some evidence is missing in {cells}, so the gate fails closed."
-    blind = [cell for cell in matrix.cells if measures_nothing(cell.behavior)]
-    if code is ExitCode.OK and blind and blind[0].behavior:
-        cells = ", ".join(cell.cell for cell in blind)
-        return f"OK, but it measures nothing in {cells}: {blind_text(blind[0].behavior.arms)}."
+    blind = {cell.cell: view_of(cell).blind(cell) for cell in matrix.cells}
+    said = [(cell, why) for cell, why in blind.items() if why is not None]
+    if code is ExitCode.OK and said:
+        cells = ", ".join(cell for cell, _why in said)
+        return f"OK, but it measures nothing in {cells}: {said[0][1]}."
     return VERDICTS.get(code, matrix.error or f"exit {matrix.exit_code}")
 
 

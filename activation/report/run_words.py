@@ -15,7 +15,6 @@ from activation._models import (
     Status,
     Trial,
 )
-from activation.report.behavior_words import blind_text, measures_nothing
 from activation.report.model import Report
 from activation.report.phrases import (
     agent_title,
@@ -61,8 +60,9 @@ def verdict(report: Report) -> str:
             return LESS_VISIBLE
     if code is ExitCode.INCOMPLETE and len(report.unseen) == len(VARIANTS):
         return UNSEEN
-    if code is ExitCode.OK and report.behavior and measures_nothing(report.behavior):
-        return f"OK, but it measures nothing: {blind_text(report.behavior.arms)}."
+    blind = view_of(report).blind(report) if code is ExitCode.OK else None
+    if blind is not None:
+        return f"OK, but it measures nothing: {blind}."
     return VERDICTS.get(code, report.error or f"exit {report.exit_code}")
 
 

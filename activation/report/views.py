@@ -163,6 +163,11 @@ class View(Protocol):
         """Why the gate failed when no case regressed, by the stage's own figures."""
         ...
 
+    def blind(self, report: Report) -> str | None:
+        """Why a passing run says nothing, when its trials ran and could not show a
+        regression (none passed in any arm); None when it can."""
+        ...
+
     def arms(self, report: Report) -> str | None:
         """What the run asked besides the two variants, in a line of the header."""
         ...

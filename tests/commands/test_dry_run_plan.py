@@ -166,7 +166,7 @@ def test_the_drawing_shows_what_the_record_holds(cell: CellPlan) -> None:
 
 def test_the_llm_arm_is_counted_apart_from_the_agent_runs(cell: CellPlan) -> None:
     both = BehaviorOptions(arms=("none", "llm"))
-    armed = replace(cell, spec=replace(cell.spec, behavior=both), llm_calls=36)
+    armed = replace(cell, spec=replace(cell.spec, behavior=both), llm_calls=36, llm_model="mock")
     assert drawn(armed).endswith(
         "\nThe first round would make 72 model call(s) to mock (12 cases x 3 arms x 3 trials) "
         "and 36 model call(s) to mock (the llm arm); suspicious cases then get more, up to 30 "

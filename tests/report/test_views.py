@@ -97,6 +97,9 @@ class FakeView:
     def gate_reason(self, report: Report) -> str | None:
         return "FAILED: a fake reason."
 
+    def blind(self, report: Report) -> str | None:
+        return None
+
     def arms(self, report: Report) -> str | None:
         return "fake arms"
 
