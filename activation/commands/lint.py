@@ -302,7 +302,7 @@ def repo_case_files(
     folders = [PurePath(path).parent.as_posix() for path in skills]
     found = find_case_files(root, folders, lenient=True)
     findings = [Finding("error", None, message) for message in found.unread]
-    findings += [Finding("warning", None, suite.line) for suite in found.foreign]
+    findings += [Finding("warning", None, line) for line in found.foreign_lines]
     findings += [Finding("warning", None, f"not read: {why}") for why in found.skipped]
     return [file.path for file in found.cases], sorted(found.suites), findings
 

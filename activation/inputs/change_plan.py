@@ -21,6 +21,7 @@ from typing import Literal
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 from activation.inputs.plugin_eval import plugin_evals
+from activation.inputs.scenarios import folder_of as scenarios_of
 
 GateKind = Literal["activation", "behavior"]
 
@@ -133,6 +134,7 @@ def find_suites(
             EVALS_FOLDER if alone else "",
             plugin if plugin in plugin_suites else "",
             f"{place.folder}-workspace",
+            scenarios_of(place.name),
         )
         said = [(foreign or {}).get(p) for p in (*places, *elsewhere)]
         own_foreign = next((line for line in said if line), None)
