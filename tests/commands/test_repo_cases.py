@@ -739,7 +739,7 @@ def test_a_suite_of_positives_only_says_no_case_to_count_without_blaming_errors(
 
 SCENARIO_SUITE = (
     "config:\n  model: gpt-4\nscenarios:\n  - name: deploy_basic\n    prompt: Deploy my app\n"
-    "    expected_patterns:\n      - \"deploy\\\\(\"\n    forbidden_patterns:\n      - sudo\n"
+    '    expected_patterns:\n      - "deploy\\\\("\n    forbidden_patterns:\n      - sudo\n'
     "    tags: [basic]\n    mock_response: deploy()\n"
 )
 SCENARIO_WHY = (
