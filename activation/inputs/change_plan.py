@@ -85,8 +85,8 @@ class CasesFile:
 
 
 def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
-    """The skills a cases file is for: the one it names (by id, or by folder name when
-    the id has no plugin; a file in a skill's folder, that one), or, for a file that names
+    """The skills a cases file is for: the one it names (by id or its alias, or by folder
+    name when the id has no plugin; a file in a skill's folder, that one), or, for a file that names
     none, the repo's only skill (skill-creator's `evals/trigger-eval.json` at the root of a
     one-skill repo)."""
     skill = file.written_for
@@ -95,7 +95,7 @@ def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
     found = [
         path
         for path, place in skills.items()
-        if place.id == skill or (":" not in skill and place.name == skill)
+        if skill in (place.id, place.alias) or (":" not in skill and place.name == skill)
     ]
     inside = [path for path in found if file.path.startswith(f"{skills[path].folder}/")]
     return inside or found
