@@ -124,8 +124,9 @@ def agent_models(
     provider = {model: parse_model(model).provider for model in models}
     kept: list[tuple[str, str | None]] = [
         (agent, model)
-        for agent, model in pairs
-        if model is not None and (provider[model] in runs[agent] or provider[model] not in served)
+        for agent in agents
+        for model in models
+        if provider[model] in runs[agent] or provider[model] not in served
     ]
     for agent in agents:
         if not any(kept_agent == agent for kept_agent, _model in kept):

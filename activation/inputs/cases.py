@@ -207,11 +207,13 @@ def resolve_ids(
     the error for such an id names the way to list; `aliases`: the menu's skills by their
     frontmatter names (`Skill.alias` -> id), which Claude Code resolves to them."""
 
+    named = aliases or {}
+
     def resolve(case: Case, given: str) -> str:
         if given in menu or given == ANY_SKILL:
             return given
-        if given in (aliases or {}) and (aliases or {})[given] in menu:
-            return (aliases or {})[given]
+        if named.get(given) in menu:
+            return named[given]
         found = [skill for skill in menu if skill.rsplit(":", 1)[-1] == given]
         if len(found) == 1:
             return found[0]
