@@ -193,6 +193,16 @@ class Skill:
     """Its folder's per-agent metadata files (`agents/openai.yaml`: the path below the
     skill folder, the text), which some agents read to decide whether to list it."""
 
+    @property
+    def alias(self) -> str | None:
+        """Its id by its frontmatter name (`toolkit:claude-code-skill-development`), when
+        that differs from its folder's: Claude Code lists it beside the id and resolves it
+        to this skill, so a case may name the skill by it."""
+        if self.display is None:
+            return None
+        plugin, _, _folder = self.name.rpartition(":")
+        return skill_id(plugin or None, self.display)
+
 
 @dataclass(frozen=True)
 class Target:

@@ -103,7 +103,7 @@ def run_changed(
     session.warn(unloaded_lines(base, head))
     skills = skills_in(head, repo.name)
     suites, found = find_suites(repo, skills, args.cases)
-    plan = plan_runs(changes, skills, suites)
+    plan = plan_runs(changes, skills, suites, found.cases)
     if plan.relevant:
         session.say("\n".join(found.lines(skills)))
     else:

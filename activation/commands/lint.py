@@ -134,6 +134,7 @@ def menu_of(target: Target, args: LintRequest) -> tuple[str, Menu]:
     would be listed in: its set, the distractors the run would add, the catalog."""
     from activation.inputs.distractors import distractors_folder
     from activation.inputs.load import (
+        aliases_of,
         hidden_skills,
         load_catalog,
         load_distractors,
@@ -154,7 +155,8 @@ def menu_of(target: Target, args: LintRequest) -> tuple[str, Menu]:
         others += load_catalog(args.catalog)
     hidden = tuple(sorted(hidden_skills((variant,), others)))
     others = tuple(skill for skill in others if skill.listed)
-    return variant.description, Menu(target.skill_id, ours, others, hidden)
+    aliases = aliases_of(target, variant.text, (*variant.siblings, *others))
+    return variant.description, Menu(target.skill_id, ours, others, hidden, aliases)
 
 
 def main_lint(session: Session, argv: list[str]) -> int:
@@ -302,7 +304,7 @@ def repo_case_files(
     folders = [PurePath(path).parent.as_posix() for path in skills]
     found = find_case_files(root, folders, lenient=True)
     findings = [Finding("error", None, message) for message in found.unread]
-    findings += [Finding("warning", None, suite.line) for suite in found.foreign]
+    findings += [Finding("warning", None, line) for line in found.foreign_lines]
     findings += [Finding("warning", None, f"not read: {why}") for why in found.skipped]
     return [file.path for file in found.cases], sorted(found.suites), findings
 
@@ -456,11 +458,20 @@ def case_file_findings(
 
 def _owner(written_for: str | None, file: str, targets: dict[Path, Target]) -> Target | None:
     """The skill a case file is about: the one its `skill` names (by id, or by folder name
-    for an id with no plugin), else the skill whose folder holds it."""
+    for an id with no plugin, or by its frontmatter name from its own folder), else the
+    skill whose folder holds it."""
+    from activation.inputs.load import aliases_of, read_text
+
+    inside = [t for t in targets.values() if PurePath(file).is_relative_to(t.skill_path.parent)]
     if written_for is None:
-        found = [t for t in targets.values() if PurePath(file).is_relative_to(t.skill_path.parent)]
+        found = inside
     else:
         found = [t for t in targets.values() if written_for in (t.skill_id, t.skill_name)]
+        found = found or [
+            t
+            for t in inside
+            if written_for in aliases_of(t, read_text(t.skill_file, "SKILL.md"), ())
+        ]
     return found[0] if len(found) == 1 else None
 
 

@@ -92,14 +92,50 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
 
 def cells_of(asked: RunSpec, stage: Stage, args: SamplingRequest) -> tuple[RunSpec, ...]:
     """The spec asked for, once per cell (each `--agent` with each `--model`, in the order
-    given), each with the stage's own defaults; whatever the stage."""
+    given, as `agent_models` pairs them), each with the stage's own defaults."""
     cells = tuple(
         stage.configure(replace(asked, coding_agent=agent, model=model))
-        for agent in args.agent
-        for model in args.model or (None,)
+        for agent, model in agent_models(stage, args.agent, args.model)
     )
     ceiling_priced(cells)
     return cells
+
+
+AGENT_RUN = frozenset({"B", "C"})
+"""The stages whose model the agent runs (Stage A's model reads the agent's listing)."""
+
+
+def agent_models(
+    stage: Stage, agents: Sequence[str], models: Sequence[str] | None
+) -> list[tuple[str, str | None]]:
+    """Each agent with each model; where the agent runs the model (Stage B, C) and several
+    agents are asked, each model with the agents that run its provider (`--agent
+    codex,gemini --model openai:gpt-5,google:gemini-2.5-pro` is two cells, not four of which
+    two cannot run). A model no asked agent runs stays with every agent (its cells say
+    why); an agent left with no model is one line."""
+    pairs = [(agent, model) for agent in agents for model in models or (None,)]
+    if stage.name not in AGENT_RUN or len(agents) < 2 or not models:
+        return pairs
+    from activation.trials.agents import agent_named
+    from activation.trials.providers import parse_model
+
+    runs = {agent: agent_named(agent).providers for agent in agents}
+    served = {provider for providers in runs.values() for provider in providers}
+    provider = {model: parse_model(model).provider for model in models}
+    kept: list[tuple[str, str | None]] = [
+        (agent, model)
+        for agent in agents
+        for model in models
+        if provider[model] in runs[agent] or provider[model] not in served
+    ]
+    for agent in agents:
+        if not any(kept_agent == agent for kept_agent, _model in kept):
+            record = agent_named(agent)
+            raise InputError(
+                f"--agent {agent}: no --model given is one {record.title} runs (models of "
+                f"{', '.join(record.providers)}): add --model {record.providers[0]}:<id>"
+            )
+    return kept
 
 
 def check_escalation(trials: int, max_trials: int | None) -> None:

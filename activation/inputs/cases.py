@@ -195,6 +195,7 @@ def resolve_ids(
     menu: Sequence[str],
     hidden: Sequence[str] = (),
     elsewhere: Mapping[str, str] | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> tuple[Case, ...]:
     """The cases with their skill ids resolved against the menu's (a bare name stands for
     the one `plugin:name` it names), and a routing case's `should_activate` derived from
@@ -203,11 +204,16 @@ def resolve_ids(
     of `hidden`, which the agent keeps from the model. A case that expects any skill but
     its `must_not` (`*`), when the target is one of them, is a negative of the target.
     `elsewhere`: the skills of the repo's other plugins (id -> the plugin's folder), which
-    the error for such an id names the way to list."""
+    the error for such an id names the way to list; `aliases`: the menu's skills by their
+    frontmatter names (`Skill.alias` -> id), which Claude Code resolves to them."""
+
+    named = aliases or {}
 
     def resolve(case: Case, given: str) -> str:
         if given in menu or given == ANY_SKILL:
             return given
+        if named.get(given) in menu:
+            return named[given]
         found = [skill for skill in menu if skill.rsplit(":", 1)[-1] == given]
         if len(found) == 1:
             return found[0]

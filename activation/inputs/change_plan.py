@@ -21,6 +21,7 @@ from typing import Literal
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 from activation.inputs.plugin_eval import plugin_evals
+from activation.inputs.scenarios import folder_of as scenarios_of
 
 GateKind = Literal["activation", "behavior"]
 
@@ -85,9 +86,9 @@ class CasesFile:
 
 def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
     """The skills a cases file is for: the one it names (by id, or by folder name when
-    the id has no plugin; a file in a skill's folder, that one), or, for a file that names
-    none, the repo's only skill (skill-creator's `evals/trigger-eval.json` at the root of a
-    one-skill repo)."""
+    the id has no plugin, else by its alias; a file in a skill's folder, that one), or, for
+    a file that names none, the repo's only skill (skill-creator's `evals/trigger-eval.json`
+    at the root of a one-skill repo)."""
     skill = file.written_for
     if skill is None:
         return list(skills) if len(skills) == 1 else []
@@ -95,7 +96,7 @@ def owners(file: CasesFile, skills: Mapping[str, SkillPlace]) -> list[str]:
         path
         for path, place in skills.items()
         if place.id == skill or (":" not in skill and place.name == skill)
-    ]
+    ] or [path for path, place in skills.items() if place.alias == skill]
     inside = [path for path in found if file.path.startswith(f"{skills[path].folder}/")]
     return inside or found
 
@@ -133,6 +134,7 @@ def find_suites(
             EVALS_FOLDER if alone else "",
             plugin if plugin in plugin_suites else "",
             f"{place.folder}-workspace",
+            scenarios_of(place.name),
         )
         said = [(foreign or {}).get(p) for p in (*places, *elsewhere)]
         own_foreign = next((line for line in said if line), None)
@@ -186,9 +188,11 @@ def plan_runs(
     changes: Sequence[SkillChange],
     head: Mapping[str, SkillPlace],
     suites: Mapping[str, Suites],
+    cases_files: Sequence[CasesFile] = (),
 ) -> Plan:
     """The gates `changes` call for (`head`: the skills at the head, by SKILL.md path;
-    `suites`: each skill's suites, by SKILL.md path), in skill order, each gate once."""
+    `suites`: each skill's suites, by SKILL.md path; `cases_files`: the repo's, to name those
+    about a skill the change removes), in skill order, each gate once."""
     activation: dict[str, list[str]] = {}
     behavior: dict[str, list[str]] = {}
     skills = []
@@ -211,7 +215,9 @@ def plan_runs(
         loads = change.broken is None
         if change.status == "modified" and "body" in change.kinds and own.behavior and loads:
             behavior.setdefault(change.place.path, []).append(change.id)
-        skills.append(_skill_plan(change, own))
+        heard = any(change.id in because for because in activation.values())
+        stale = [f.path for f in cases_files if _names_gone(f, change, head)]
+        skills.append(_skill_plan(change, own, heard, stale))
     runs = [
         GateRun(
             "activation",
@@ -235,17 +241,31 @@ def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
     return found
 
 
-def _skill_plan(change: SkillChange, own: Suites) -> SkillPlan:
+def _names_gone(file: CasesFile, change: SkillChange, head: Mapping[str, SkillPlace]) -> bool:
+    """Whether a cases file is about a skill the change removes (and no skill at the head)."""
+    gone = change.status == "removed" and file.written_for in (change.id, change.place.name)
+    return gone and not owners(file, head)
+
+
+def _skill_plan(
+    change: SkillChange, own: Suites, heard: bool = True, stale: Sequence[str] = ()
+) -> SkillPlan:
+    """`heard`: whether a sibling's cases run for it (else the note says none will);
+    `stale`: the cases files about it, which no skill holds after a removal."""
+    siblings = "its siblings' cases run" if heard else "no sibling has cases of its own to run"
     if change.broken is not None and change.broken_before:
         return SkillPlan(change, change.kinds)  # no gate can load it, before or after
     if change.broken is not None:
         return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
     if change.status == "removed":
-        return SkillPlan(change, note="removed: its siblings' cases run")
+        about = "".join(
+            f"; {path} is about {change.id}, which this change removes" for path in stale
+        )
+        return SkillPlan(change, note=f"removed: {siblings}{about}")
     if change.status == "added":
         if own.cases is None and own.behavior is None:
             return SkillPlan(change, change.kinds, "added, with no cases")
-        return SkillPlan(change, note="added: no baseline of its own; its siblings' cases run")
+        return SkillPlan(change, note=f"added: no baseline of its own; {siblings}")
     untested: list[ChangeKind] = []
     if "description" in change.kinds and own.cases is None:
         untested.append("description")

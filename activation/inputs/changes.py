@@ -13,7 +13,7 @@ git_tree.py (a ref) or the command (the working tree).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import PurePath, PurePosixPath
 from typing import Literal
@@ -120,6 +120,10 @@ class SkillPlace:
     set_root: str
     """The folder holding its set's skill folders (`<plugin>/skills`, `.claude/skills`)."""
     id: str
+    alias: str = ""
+    """The id by its frontmatter name, when that differs from its folder's
+    (`toolkit:claude-code-skill-development`): Claude Code lists it beside the id, resolves
+    it to this skill, and a case file may name the skill by it."""
 
     @property
     def folder(self) -> str:
@@ -235,10 +239,18 @@ def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
         if not ruled and marketplace_plugin(PurePath(pure), served) is None:
             continue
         name = _plugin_name(tree, pure)
-        found[path] = SkillPlace(
-            path, pure.parent.parent.as_posix(), skill_id(name, pure.parent.name)
-        )
+        place = SkillPlace(path, pure.parent.parent.as_posix(), skill_id(name, pure.parent.name))
+        found[path] = replace(place, alias=_alias(tree[path], place, name))
     return found
+
+
+def _alias(data: bytes, place: SkillPlace, plugin: str | None) -> str:
+    """The skill's id by its frontmatter name, when that differs from its folder's."""
+    try:
+        name = _document(data, place.path).name
+    except InputError:
+        return ""
+    return "" if name in (None, place.name) else skill_id(plugin, name)
 
 
 @dataclass(frozen=True)

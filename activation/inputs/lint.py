@@ -66,7 +66,7 @@ SKILL.md body refers to, in inputs/references.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -158,6 +158,8 @@ class Menu:
     others: tuple[Skill, ...] = ()
     hidden: tuple[str, ...] = ()
     """Skills of the set the agent hides from the model (`disable-model-invocation`)."""
+    aliases: Mapping[str, str] | None = None
+    """The skills' ids by their frontmatter names (`load.aliases_of`)."""
 
     @property
     def ids(self) -> list[str]:
@@ -183,7 +185,7 @@ def lint(
     findings += [Finding("warning", case_id, NO_WHY) for case_id in checked.unexplained]
     if menu is not None:
         try:
-            cases = resolve_ids(cases, menu.target, menu.ids, menu.hidden)
+            cases = resolve_ids(cases, menu.target, menu.ids, menu.hidden, aliases=menu.aliases)
         except InputError as error:
             findings.append(Finding("error", None, str(error)))
             menu = None

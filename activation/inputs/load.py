@@ -580,6 +580,19 @@ def load_user_skills(folders: Sequence[Path]) -> tuple[tuple[Skill, ...], list[s
     return tuple(skills.values()), problems
 
 
+def aliases_of(target: Target, text: str, skills: Sequence[Skill]) -> dict[str, str]:
+    """The skills' ids by their frontmatter names (`Skill.alias`), the measured skill's
+    (its SKILL.md `text`) among them."""
+    found = {skill.alias: skill.name for skill in skills if skill.alias is not None}
+    try:
+        name = read_sibling(text, str(target.skill_path)).name
+    except InputError:
+        return found
+    if name not in (None, target.skill_name):
+        found[skill_id(target.plugin_name, name)] = target.skill_id
+    return found
+
+
 def catalog_skill(plugin: str | None, path: Path, source: SkillSource) -> Skill:
     text = read_text(path, "SKILL.md")
     document = read_sibling(text, str(path))
@@ -653,7 +666,14 @@ def load_inputs(
     menu = sorted((ours | set(seen)) - hidden)
     return Inputs(
         target,
-        resolve_ids(chosen, target.skill_id, menu, sorted(hidden), other_plugins(target.repo)),
+        resolve_ids(
+            chosen,
+            target.skill_id,
+            menu,
+            sorted(hidden),
+            other_plugins(target.repo),
+            aliases_of(target, second.text, (*first.siblings, *second.siblings, *others, *listed)),
+        ),
         others,
         first,
         second,

@@ -8,9 +8,10 @@ skill's folder, of any `evals/` or `tests/` folder (obra/superpowers keeps its p
 `tests/`, and git-ignores `evals/`), beside the skill folders and at the repo's top.
 Plain-text prompts (`.txt`) are read in a `prompts/` folder of those places. A skill's
 `evals/` that holds another tool's suite, in no format this tool reads (waza's `eval.yaml`
-and `tasks/`; Claude Code's plugin-eval cases, plugin_eval.py), is named with its files and
-why, so a change to the skill's body is "not tested" rather than a suite that cannot be
-read; so is skill-creator's workspace copy of a suite (`<skill>-workspace/iteration-N/`).
+and `tasks/`; Claude Code's plugin-eval cases, plugin_eval.py), and a scenario suite in
+`tests/scenarios/<skill>/` (scenarios.py), is named with its files and why, so a change to
+the skill's body is "not tested" rather than a suite that cannot be read; so is
+skill-creator's workspace copy of a suite (`<skill>-workspace/iteration-N/`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from activation._errors import InputError
-from activation.inputs import plugin_eval
+from activation.inputs import plugin_eval, scenarios
 from activation.inputs.cases import CaseFile, refuse_problems
 from activation.inputs.change_plan import CasesFile
 from activation.inputs.changes import (
@@ -108,6 +109,17 @@ class RepoCases:
     fixtures of every kind, so such a file is left out, and said, never an error."""
 
     @property
+    def foreign_lines(self) -> list[str]:
+        """A line for each foreign suite, the scenario suites in one line."""
+        grouped = [
+            suite.folder
+            for suite in self.foreign
+            if isinstance(suite, Foreign) and suite.reason == scenarios.REASON
+        ]
+        lines = [suite.line for suite in self.foreign if suite.folder not in grouped]
+        return lines + ([scenarios.shown(grouped)] if grouped else [])
+
+    @property
     def plugin_suites(self) -> frozenset[str]:
         """The folders of `foreign` that hold Claude Code's plugin-eval cases: each is about
         every skill of the plugin it lies in."""
@@ -144,7 +156,7 @@ class RepoCases:
             lines.append(f"  found {place}: {text}")
         if not found:
             lines.append("  found no case file")
-        lines += [f"  {suite.line}" for suite in self.foreign]
+        lines += [f"  {line}" for line in self.foreign_lines]
         lines += [f"  not read: {message}" for message in self.skipped]
         return lines
 
@@ -258,6 +270,9 @@ def find_case_files(
         partial = any(p.startswith(f"{place}/") for p in (*read, *suites))
         foreign.append(Foreign(place, shown, FOREIGN, partial))
     foreign += [Foreign(f, cases, plugin_eval.REASON) for f, cases in plugin_evals.items()]
+    foreign += [
+        Foreign(f, files, scenarios.REASON) for f, files in scenarios.suites(present).items()
+    ]
     foreign += workspaces(present)
     return RepoCases(
         tuple(cases),
@@ -421,13 +436,14 @@ def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
 
 
 def _why_none(folder: Path) -> str:
-    """Why a folder holds no case file, when it is waza's suite or Claude Code's plugin-eval
-    cases: whose, and why unread."""
+    """Why a folder holds no case file, when it is waza's suite, a scenario suite or Claude
+    Code's plugin-eval cases: whose, and why unread."""
     from activation.inputs.formats.detect import WAZA_WHY
 
-    held = f": it holds waza's suite (eval.yaml and tasks/), {WAZA_WHY}"
     if _holds_waza(folder):
-        return held
+        return f": it holds waza's suite (eval.yaml and tasks/), {WAZA_WHY}"
+    if any((folder / name).is_file() for name in scenarios.FILES):
+        return f": it holds {scenarios.REASON}: not read"
     return plugin_eval.why_none(folder)
 
 

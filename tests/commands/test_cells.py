@@ -257,3 +257,63 @@ def test_each_cell_goes_out_as_its_own_batch(
     assert all(len({r.model for r in b.requests}) == 1 for b in fake_api.batches.values())
     assert statuses(report)[CELLS[0]]["stripe-dispute"] == "REGRESSED"
     assert [cell["batch"] for cell in report["cells"]] == [True, True]
+
+
+def test_agents_of_different_providers_each_get_the_models_they_run(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Codex runs OpenAI's models and Gemini CLI Google's: every agent with every model was
+    four cells of which two refuse, so no Stage B or C run could hold both agents."""
+    both = ("--agent", "codex,gemini", "--model", "openai:gpt-5,google:gemini-2.5-pro")
+    code, _report = run(tmp_path, CASES, "--real", "--dry-run", "--only", "plain-refund", *both)
+    out = capsys.readouterr().out
+    assert code == 0
+    headers = [line.strip("─ ") for line in out.splitlines() if line.startswith("─")]
+    assert headers == ["cell B/codex/openai:gpt-5", "cell B/gemini/google:gemini-2.5-pro"]
+    code, _report = run(tmp_path, CASES, "--real", "--dry-run", "--only", "plain-refund",
+                        "--agent", "codex,gemini", "--model", "openai:gpt-5")  # fmt: skip
+    assert code == 2
+    assert one_line_error(capsys) == (
+        "activation: error: --agent gemini: no --model given is one Gemini CLI runs (models "
+        "of google): add --model google:<id>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stage", "agents", "models", "pairs"),
+    [
+        (
+            "A",
+            ("codex", "gemini"),
+            ("openai:gpt-5",),
+            [("codex", "openai:gpt-5"), ("gemini", "openai:gpt-5")],
+        ),
+        ("C", ("codex",), ("google:g",), [("codex", "google:g")]),
+        ("C", ("codex", "gemini"), None, [("codex", None), ("gemini", None)]),
+        (
+            "C",
+            ("copilot", "codex", "gemini"),
+            ("openai:gpt-5", "google:g", "mock"),
+            [
+                ("copilot", "openai:gpt-5"),
+                ("copilot", "mock"),
+                ("codex", "openai:gpt-5"),
+                ("codex", "mock"),
+                ("gemini", "google:g"),
+                ("gemini", "mock"),
+            ],
+        ),
+    ],
+)
+def test_models_pair_with_agents_only_where_the_agent_runs_them(
+    stage: str,
+    agents: tuple[str, ...],
+    models: tuple[str, ...] | None,
+    pairs: list[tuple[str, str | None]],
+) -> None:
+    """Stage A's model reads the listing, whatever the agent; one agent keeps its model (its
+    own refusal says why); a model no agent runs (the mock) stays with every agent."""
+    from activation.commands.runner import agent_models
+    from activation.trials.stage import stage_named
+
+    assert agent_models(stage_named(stage), agents, models) == pairs

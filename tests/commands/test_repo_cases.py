@@ -733,3 +733,80 @@ def test_a_suite_of_positives_only_says_no_case_to_count_without_blaming_errors(
     assert code == 0
     assert out.count("          false positives n/a (no case to count)\n") == 2
     assert "ERROR cases are left out" not in out
+
+
+# --- microsoft/skills: scenario suites in tests/scenarios/<skill>/ ---------------------------
+
+SCENARIO_SUITE = (
+    "config:\n  model: gpt-4\nscenarios:\n  - name: deploy_basic\n    prompt: Deploy my app\n"
+    '    expected_patterns:\n      - "deploy\\\\("\n    forbidden_patterns:\n      - sudo\n'
+    "    tags: [basic]\n    mock_response: deploy()\n"
+)
+SCENARIO_WHY = (
+    "scenarios (scenarios.yaml: expected_patterns and forbidden_patterns): their patterns "
+    "grade the code text of the agent's reply, and this tool grades the files the agent leaves"
+)
+
+
+@pytest.fixture
+def scenario_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = commit(
+        tmp_path / "scenarios",
+        {
+            "plugins/cloud/skills/deploy/SKILL.md": DEPLOY,
+            "plugins/cloud/skills/prepare/SKILL.md": skill("prepare", "Prepare an app."),
+            "tests/scenarios/deploy/scenarios.yaml": SCENARIO_SUITE,
+            "tests/scenarios/deploy/acceptance-criteria.md": "# Criteria\n",
+            "tests/scenarios/prepare/scenarios.yaml": SCENARIO_SUITE,
+        },
+    )
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_a_scenario_suite_is_named_for_its_skill_in_changed_and_lint(
+    scenario_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder `changed` said it looked in is named, with why, for the skill it is about,
+    and once (not once a skill) where it says what it found and in lint."""
+    skill_md = scenario_repo / "plugins/cloud/skills/deploy/SKILL.md"
+    skill_md.write_text(DEPLOY + "Then check it.\n")
+    argv, _report = changed(tmp_path, "--dry-run")
+    code, out, err = run(argv, capsys)
+    assert code == 0
+    assert err.splitlines()[:3] == [
+        LOOKED,
+        "  found no case file",
+        f"  tests/scenarios/ holds {SCENARIO_WHY} (deploy, prepare): not read",
+    ]
+    assert out.splitlines()[:5] == [
+        "activation changed: git:main -> the working tree",
+        "cloud:deploy (plugins/cloud/skills/deploy/SKILL.md): modified, body",
+        "  not tested: body",
+        f"  tests/scenarios/deploy/ holds {SCENARIO_WHY} (acceptance-criteria.md, "
+        "scenarios.yaml): not read",
+        "would run: nothing",
+    ]
+    code, out, _err = run(["lint"], capsys)
+    assert f"tests/scenarios/ holds {SCENARIO_WHY} (deploy, prepare): not read" in out
+    assert out.count("scenarios.yaml") == 1
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["tests/scenarios/deploy/scenarios.yaml", "tests/scenarios/deploy"],
+)
+def test_import_of_a_scenario_suite_says_whose_and_why_in_one_line(
+    scenario_repo: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    code, out, err = run(["import", given, "--out", "cases.json"], capsys)
+    assert code == 2
+    assert out == ""
+    why = (
+        f"tests/scenarios/deploy/scenarios.yaml: {SCENARIO_WHY}: not a cases file; write "
+        "the prompts as trigger cases (docs/formats.md)"
+        if given.endswith(".yaml")
+        else f"--cases {given}: a folder with no case file in it: it holds {SCENARIO_WHY}: not read"
+    )
+    assert err == f"activation import: error: {why}\n"
+    assert not (scenario_repo / "cases.json").exists()

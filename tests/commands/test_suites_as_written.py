@@ -268,3 +268,70 @@ def test_changeds_mock_notice_names_the_gates_it_is_not_about() -> None:
     )
     assert changed_notice([gate("activation", "a", mock)]) == mock
     assert changed_notice([gate("behavior", "b", None)]) is None
+
+
+RENAMED = (
+    "---\nname: claude-code-skill-development\ndescription: Create and build Agent Skills. "
+    "Use when asked to write a skill.\n---\n# Skills\n"
+)
+
+
+def test_a_skill_named_by_its_frontmatter_name_in_its_own_folder_is_that_skills(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """dwmkerr's toolkit:skill-development has `name: claude-code-skill-development`, and its
+    own skill-tests.yaml (and a routing suite imported from them) name it by that name, the
+    display name Claude Code resolves to it: the file is that skill's cases, and the id
+    resolves, where it was "no cases for toolkit:skill-development"."""
+    tests = SKILL_TESTS.replace("toolkit:research", "toolkit:claude-code-skill-development")
+    routing = {
+        "cases": [
+            {
+                "id": "build",
+                "prompt": "build me a skill",
+                "why": "w",
+                "expect": "toolkit:claude-code-skill-development",
+            },
+            {"id": "cite", "prompt": "research bicycles", "why": "w", "expect": "toolkit:research"},
+        ]
+    }
+    root = commit(
+        tmp_path / "repo",
+        {
+            "plugins/toolkit/.claude-plugin/plugin.json": '{"name": "toolkit"}',
+            "plugins/toolkit/skills/research/SKILL.md": RESEARCH,
+            "plugins/toolkit/skills/skill-development/SKILL.md": RENAMED,
+            "plugins/toolkit/skills/skill-development/skill-tests.yaml": tests,
+        },
+    )
+    (tmp_path / "routing.json").write_bytes(orjson.dumps(routing))
+    monkeypatch.chdir(root)
+    assert main(["lint"]) == 0
+    assert "no skill of this repo holds it" not in capsys.readouterr().out
+    report = tmp_path / "run.json"
+    argv = ["--model", "mock", "--skill-path", "plugins/toolkit/skills/skill-development"]
+    assert main([*argv, "--json", str(report), "--no-summary"]) == 0
+    assert capsys.readouterr().err.splitlines()[1:3] == [
+        "  found plugins/toolkit/skills/skill-development/skill-tests.yaml: "
+        "toolkit:skill-development",
+        "cases: using plugins/toolkit/skills/skill-development/skill-tests.yaml",
+    ]
+    cases = orjson.loads(report.read_bytes())["cases"]
+    assert [(case["id"], case["should_activate"]) for case in cases] == [
+        ("research-web", True),
+        ("notes-not-research", False),
+    ]
+    argv = [
+        "--model",
+        "mock",
+        "--cases",
+        str(tmp_path / "routing.json"),
+        "--skill-path",
+        "plugins/toolkit/skills/research",
+    ]
+    assert main([*argv, "--json", str(report), "--no-summary"]) == 0
+    cases = orjson.loads(report.read_bytes())["cases"]
+    assert [(case["id"], case["expect"]) for case in cases] == [
+        ("build", ["toolkit:skill-development"]),
+        ("cite", ["toolkit:research"]),
+    ]

@@ -283,6 +283,24 @@ def test_a_removed_skill_gates_its_siblings() -> None:
     plan = plan_runs([removed], head, SUITES)
     assert runs(plan.runs) == [("activation", "billing:refunds", ("billing:disputes",))]
     assert plan.untested == ()
+    assert [skill.note for skill in plan.skills] == ["removed: its siblings' cases run"]
+
+
+def test_a_removed_skill_whose_siblings_have_no_cases_says_none_run_and_names_its_file() -> None:
+    """The note promised siblings' cases that never ran ("would run: nothing"), and the
+    suite anchored to the removed skill went stale without a word."""
+    removed = SkillChange(HEAD[DISPUTES], (), (DISPUTES,), "removed")
+    head = {path: place for path, place in HEAD.items() if path != DISPUTES}
+    files = [
+        CasesFile("evals/routing.cases.json", "disputes"),
+        CasesFile("suites/refunds.cases.json", "billing:refunds"),
+    ]
+    plan = plan_runs([removed], head, {}, files)
+    assert plan.runs == ()
+    assert [skill.note for skill in plan.skills] == [
+        "removed: no sibling has cases of its own to run; evals/routing.cases.json is about "
+        "billing:disputes, which this change removes"
+    ]
 
 
 # --- where each skill's suites are -----------------------------------------------------------

@@ -108,3 +108,25 @@ def test_a_case_that_expects_any_skill_is_right_unless_its_must_not_fires() -> N
     (own,) = resolve_ids((replace(case, must_not=("charts",)),), "charts", MENU)
     assert (own.expect, own.should_activate, own.must_not) == (None, False, ("charts",))
     assert own.is_right(("charts",), "charts") is False  # the measured skill's own negative
+
+
+def test_an_id_by_a_skills_frontmatter_name_resolves_to_that_skill() -> None:
+    """Claude Code lists `toolkit:skill-development (toolkit:claude-code-skill-development)`
+    and resolves the display name to the skill: a case may name it so; an alias whose skill
+    is not on the menu still names nothing."""
+    menu = ["toolkit:skill-development", "toolkit:research"]
+    aliases = {
+        "toolkit:claude-code-skill-development": "toolkit:skill-development",
+        "toolkit:gone": "toolkit:elsewhere",
+    }
+    case = Case("a", "p", False, "w", expect=("toolkit:claude-code-skill-development",))
+    (resolved,) = resolve_ids((case,), "toolkit:skill-development", menu, aliases=aliases)
+    assert (resolved.expect, resolved.should_activate) == (("toolkit:skill-development",), True)
+    with pytest.raises(InputError) as raised:
+        resolve_ids(
+            (replace(case, expect=("toolkit:gone",)),), "toolkit:research", menu, aliases=aliases
+        )
+    assert str(raised.value) == (
+        "case 'a': 'toolkit:gone' names no skill of the menu (it has toolkit:research, "
+        "toolkit:skill-development)"
+    )

@@ -52,6 +52,21 @@ WAZA_WHY = (
 )
 
 
+def foreign_kind(data: object) -> str | None:
+    """What another tool's suite file the data is, and why it is not cases: waza's (below),
+    or a scenario suite (scenarios.py); None for anything else."""
+    from activation.inputs.scenarios import REASON
+
+    listed = data.get("scenarios") if isinstance(data, dict) else None
+    patterns = {"expected_patterns", "forbidden_patterns"}
+    if isinstance(listed, list) and any(
+        isinstance(s, dict) and patterns & s.keys() for s in listed
+    ):
+        return f"{REASON}: not a cases file; write the prompts as trigger cases (docs/formats.md)"
+    kind = waza_kind(data)
+    return None if kind is None else f"{kind}, {WAZA_WHY}"
+
+
 def waza_kind(data: object) -> str | None:
     """What part of a waza suite (an eval tool whose `eval.yaml` lists tasks) the data is:
     the suite's `eval.yaml`, or one of its tasks (a prompt under `inputs`, the reply's
@@ -90,9 +105,9 @@ def detect(document: Document, forced: str | None = None) -> str:
     fitting = next((fit for fit in found if fit.lacks is None), None)
     if fitting is not None:
         return fitting.format
-    foreign = waza_kind(document.data)
+    foreign = foreign_kind(document.data)
     if foreign is not None:
-        raise InputError(f"{document.path}: {foreign}, {WAZA_WHY}")
+        raise InputError(f"{document.path}: {foreign}")
     nearest = max(found, key=lambda fit: fit.score)
     raise InputError(
         f"{document.path}: matches no cases format; the nearest is {TITLES[nearest.format]} "
