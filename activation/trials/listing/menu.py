@@ -21,7 +21,7 @@ from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, Va
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents import agent_named
 from activation.trials.listing.model import ListedSkill, Listing
-from activation.trials.listing.visibility import Visibility
+from activation.trials.listing.visibility import Visibility, copies_told_apart
 
 
 def target_skill(inputs: Inputs, variant: Variant) -> Skill:
@@ -141,12 +141,12 @@ def variant_visibility(
     """How `agent` shows each skill of each variant's set and of the catalog in that
     variant's listing (`listings`, its own rendering: Stage A's with the distractors too),
     by the agent's rules."""
-    return {
-        name: agent_named(agent).visibility(
-            menu_listed(inputs, name, distractors=False), listings[name]
-        )
-        for name in VARIANTS
-    }
+    verdicts = {}
+    for name in VARIANTS:
+        skills = menu_listed(inputs, name, distractors=False)
+        seen = agent_named(agent).visibility(skills, listings[name])
+        verdicts[name] = copies_told_apart(seen, skills)
+    return verdicts
 
 
 def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:

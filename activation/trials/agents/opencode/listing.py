@@ -61,7 +61,7 @@ from activation.trials.listing.model import (
     xml_listing,
     xml_skill,
 )
-from activation.trials.listing.visibility import Visibility, whole_or_hidden
+from activation.trials.listing.visibility import Visibility, replaced_by, whole_or_hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 
@@ -210,7 +210,7 @@ def _read_name(skill: ListedSkill) -> str | None:
     return None if read is None else read.name
 
 
-def _hidden_rule(skill: ListedSkill) -> str:
+def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
     if skill.name is None:
         return "no `name` in the frontmatter (OpenCode skips the file)"
     if not isinstance(skill.name, str):
@@ -219,7 +219,13 @@ def _hidden_rule(skill: ListedSkill) -> str:
         return "a description that is not text (OpenCode skips the file)"
     if skill.description is None:
         return "no description (OpenCode lists only skills with one)"
-    return f"a skill found later with the name {skill.name!r} replaces it"
+    return replaced_by(entry, skill, FOUND_LATER) if entry is not None else FOUND_LATER
+
+
+FOUND_LATER = (
+    "OpenCode lists one skill per name, the one it reads last (it reads its folders "
+    "concurrently, so which copy that is can differ between runs)"
+)
 
 
 UNLISTED = (
