@@ -6,15 +6,20 @@ the verdicts say of each skill.
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
-from activation._models import RunSpec
+from activation._models import AgentSettings, RunSpec
 from activation.report.model import cell_visibility
+from activation.trials.agents.claude_code import listing as claude_code
+from activation.trials.agents.claude_code.adapter import agent_env, build_argv
 from activation.trials.agents.codex import listing as codex
 from activation.trials.agents.opencode import listing as opencode
 from activation.trials.listing.model import ListedSkill
 from activation.trials.listing.visibility import Visibility
 from activation.trials.stage import stage_named
+from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
 from tests.support.opencode_cli import isolated_env, run_headless, write_config
 from tests.trials import test_codex_fidelity as codex_cli_run
@@ -46,6 +51,39 @@ def test_claude_codes_own_listing_cuts_and_hides_as_its_verdicts_say(
     assert verdicts["kit:quiet"].rule.startswith("disable-model-invocation: true")
     assert "kit:quiet" not in sent
     assert seen.less_visible == () and seen.unseen == ()
+
+
+def test_claude_code_lists_the_users_copy_of_a_project_skill_as_its_verdicts_say(
+    claude: Path, tmp_path: Path
+) -> None:
+    """A user skill and a project skill of one id (QA3 E29): the CLI lists the user's copy
+    alone, the renderer sends the same text, and the verdicts call the project's copy not
+    listed."""
+    home, config, scratch, work = (tmp_path / name for name in ("home", "cfg", "tmp", "work"))
+    for folder, text in ((config / "skills", "USER"), (work / ".claude" / "skills", "PROJECT")):
+        (folder / "tdd").mkdir(parents=True)
+        (folder / "tdd" / "SKILL.md").write_text(
+            f"---\nname: tdd\ndescription: {text} copy of tdd.\n---\nBody.\n"
+        )
+    home.mkdir()
+    scratch.mkdir()
+    settings = AgentSettings(max_turns=1, executables={"claude-code": str(claude)})
+    argv = build_argv(settings, claude_cli_run.MODEL, str(claude), "hello")
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = agent_env({"PATH": os.environ["PATH"]}, home, config, scratch)
+        env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="sk-ant-fidelity",
+                   CLAUDE_CODE_MAX_RETRIES="0")  # fmt: skip
+        subprocess.run(argv, cwd=work, env=env, capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        _role, sent = sent_listing(api.message_requests[0].body)
+    ours = ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd", body="Body.\n")
+    mine = ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd", body="Body.\n")
+    listing = claude_code.render([ours, mine], claude_cli_run.MODEL)
+    assert listing.text == sent
+    assert "- tdd: USER copy of tdd." in sent and "PROJECT copy" not in sent
+    project, user = claude_code.visibility([ours, mine], listing)
+    assert (project.state, user.state) == ("hidden", "full")
+    assert project.rule.startswith("a user skill of the same name ('tdd') replaces it: ")
 
 
 def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
