@@ -113,6 +113,42 @@ def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     assert "<name>blank</name>" in sent  # an empty description is listed
 
 
+def test_opencode_lists_the_projects_copy_over_the_users_as_its_verdicts_say(
+    opencode_cli: Path, tmp_path: Path
+) -> None:
+    """A user skill and a project skill of one name (QA3 E29): the CLI lists the project's
+    copy, as the renderer does with the user's skills read first, and the verdicts call
+    the user's copy not listed."""
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    (project / ".git").mkdir(parents=True)
+    roots = {
+        "user": scratch / "home" / ".agents" / "skills",
+        "project": project / ".agents" / "skills",
+    }
+    for source, root in roots.items():
+        (root / "tdd").mkdir(parents=True)
+        (root / "tdd" / "SKILL.md").write_text(
+            f"---\nname: tdd\ndescription: {source.upper()} copy of tdd.\n---\nBody.\n"
+        )
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
+        turns = [request for request in api.message_requests if "skill" in request.tool_names]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    sent: str = turns[0].body["system"][0]["text"]
+    skills = [
+        ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd"),
+        ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd"),
+    ]
+    shown = opencode.render(skills, lambda skill: str(roots[skill.source] / "tdd/SKILL.md"))
+    assert sent.endswith("</env>\n" + shown.text)
+    assert "PROJECT copy of tdd." in sent and "USER copy" not in sent
+    user, ours = opencode.visibility(skills, shown)
+    assert (user.state, ours.state) == ("hidden", "full")
+    assert user.rule.startswith("a project skill of the same name ('tdd') replaces it: ")
+
+
 def test_codexs_own_listing_cuts_and_drops_a_policy_hidden_skill_as_its_verdicts_say(
     codex_cli: Path, tmp_path: Path
 ) -> None:
