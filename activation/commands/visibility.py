@@ -69,8 +69,8 @@ def set_inputs(
 def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session) -> Inputs:
     """The inputs with the skills of an agent's user skill folders (below the home
     folder) added to the catalog, a user's copy of a project skill too: the agent's own
-    rule then says which of the two it lists (Claude Code the user's, Gemini CLI and
-    OpenCode the project's, Codex both)."""
+    rule then says which of the two it lists (Claude Code the user's, Gemini CLI, OpenCode
+    and Copilot CLI the project's, Codex both)."""
     from activation.inputs.load import load_user_skills
 
     found, problems = load_user_skills([Path.home() / folder for folder in folders])

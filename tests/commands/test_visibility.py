@@ -183,15 +183,14 @@ def test_a_users_copy_of_a_project_skill_is_listed_by_each_agents_own_rule(
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """The same skill installed for the user and in the repo (QA3 E29): Claude Code lists
-    the user's copy, Gemini CLI and OpenCode the project's, Codex both, each line saying
-    which copy."""
+    the user's copy, Gemini CLI, OpenCode and Copilot CLI the project's, Codex both, each
+    line saying which copy."""
     home = tmp_path / "home"
     for folder in (".claude", ".agents"):
         write_skill(home / folder / "skills" / "alpha", "alpha", "USER copy of alpha.")
     monkeypatch.setenv("HOME", str(home))
     out_json = tmp_path / "v.json"
-    assert main(["visibility", "--user-skills", "--agent", "claude-code,gemini,codex,opencode",
-                 "--json", str(out_json)]) == 0  # fmt: skip
+    assert main(["visibility", "--user-skills", "--json", str(out_json)]) == 0  # every agent
     out = capsys.readouterr().out
     agents = {view["agent"]: view for view in orjson.loads(out_json.read_bytes())["agents"]}
     seen = {
@@ -203,6 +202,7 @@ def test_a_users_copy_of_a_project_skill_is_listed_by_each_agents_own_rule(
         "gemini": [("alpha", "full"), ("alpha", "hidden")],
         "codex": [("alpha", "full"), ("alpha", "full")],
         "opencode": [("alpha", "full"), ("alpha", "hidden")],
+        "copilot": [("alpha", "full"), ("alpha", "hidden")],
     }
     assert (
         "  alpha: not listed: the project's copy; a user skill of the same name ('alpha') "

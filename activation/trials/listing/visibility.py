@@ -222,6 +222,13 @@ def whole_or_hidden(
     return beside_builtins(out, skills, builtins, lambda skill: str(name_of(skill)), says)
 
 
+def own_entry(listing: Listing, skill: ListedSkill) -> Entry | None:
+    """The skill's own entry: of its id and its source (a user's copy of a project skill
+    has the id of the project's)."""
+    key = (skill.id, skill.source)
+    return next((entry for entry in listing.entries if (entry.id, entry.source) == key), None)
+
+
 def replaced_by(entry: Entry, skill: ListedSkill, rule: str) -> str:
     """Why `skill` is not listed when `entry`, another skill's, holds the name it would be
     listed by: the other's source when it differs (a user's copy of a project skill), and

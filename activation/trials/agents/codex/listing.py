@@ -71,6 +71,7 @@ from activation.trials.listing.visibility import (
     budget_takers,
     from_entry,
     hidden,
+    own_entry,
 )
 from activation.trials.providers import parse_model
 
@@ -457,9 +458,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         text = collapse_whitespace(value) if isinstance(value, str) else ""
-        entry = next(
-            (e for e in listing.entries if (e.id, e.source) == (skill.id, skill.source)), None
-        )
+        entry = own_entry(listing, skill)
         if entry is None:
             reason = _hidden_rule(skill, name, value, text, rules)
             takers = budget_takers(listing) if reason.startswith("over") else ()
