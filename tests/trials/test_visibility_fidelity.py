@@ -86,6 +86,18 @@ def test_claude_code_lists_the_users_copy_of_a_project_skill_as_its_verdicts_say
     assert project.rule.startswith("a user skill of the same name ('tdd') replaces it: ")
 
 
+def opencode_system_text(opencode_cli: Path, scratch: Path, project: Path) -> str:
+    """The system text of the pinned OpenCode's first turn in `project` (its listing at
+    the end), its home and state under `scratch`."""
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
+        turns = [request for request in api.message_requests if "skill" in request.tool_names]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    text: str = turns[0].body["system"][0]["text"]
+    return text
+
+
 def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     opencode_cli: Path, tmp_path: Path
 ) -> None:
@@ -93,12 +105,7 @@ def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     project = scratch / "proj"
     found = opencode_cli_run.write_project(project)
     locations = {skill.id: path for skill, path in found}
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    sent: str = turns[0].body["system"][0]["text"]
+    sent = opencode_system_text(opencode_cli, scratch, project)
     skills = [skill for skill, _ in found]
     shown = opencode.render(skills, lambda skill: locations[skill.id])
     assert sent.endswith("</env>\n" + shown.text)
@@ -131,12 +138,7 @@ def test_opencode_lists_the_projects_copy_over_the_users_as_its_verdicts_say(
         (root / "tdd" / "SKILL.md").write_text(
             f"---\nname: tdd\ndescription: {source.upper()} copy of tdd.\n---\nBody.\n"
         )
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    sent: str = turns[0].body["system"][0]["text"]
+    sent = opencode_system_text(opencode_cli, scratch, project)
     skills = [
         ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd"),
         ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd"),
