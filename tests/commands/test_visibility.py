@@ -222,6 +222,12 @@ def test_a_users_copy_of_a_project_skill_is_listed_by_each_agents_own_rule(
     assert f"- alpha: {DESCRIPTION} (file: " in codex
     assert "- alpha: USER copy of alpha. (file: " in codex
     assert f"{home}/.agents/skills" in codex
+    # Each copy is compared with itself: the project's, not listed on both sides, is not
+    # less visible than the user's.
+    assert main(["visibility", "--user-skills", "--baseline", "git:HEAD", "--no-listing"]) == 0
+    assert (
+        capsys.readouterr().out.rstrip().endswith("OK: no skill is less visible in the candidate.")
+    )
 
 
 def cases_file(tmp_path: Path) -> Path:

@@ -98,13 +98,24 @@ def less_visible(
     candidate: Sequence[Visibility],
 ) -> tuple[LessVisible, ...]:
     """Each skill both variants have that the candidate shows less of (a skill the
-    candidate adds or drops is a change of the set, not of its visibility)."""
-    before = {seen.id: seen for seen in baseline}
+    candidate adds or drops is a change of the set, not of its visibility). Two copies of
+    one id (a user's and a project's) are paired by their order, the same in both."""
+    before = dict(zip(_copy_keys(baseline), baseline, strict=True))
     return tuple(
-        LessVisible(cell, agent, seen.id, before[seen.id], seen)
-        for seen in candidate
-        if seen.id in before and seen.less_visible_than(before[seen.id])
+        LessVisible(cell, agent, seen.id, before[key], seen)
+        for key, seen in zip(_copy_keys(candidate), candidate, strict=True)
+        if key in before and seen.less_visible_than(before[key])
     )
+
+
+def _copy_keys(verdicts: Sequence[Visibility]) -> list[tuple[str, int]]:
+    """Each verdict's id and how many verdicts of that id come before it."""
+    count: dict[str, int] = {}
+    keys = []
+    for seen in verdicts:
+        keys.append((seen.id, count.get(seen.id, 0)))
+        count[seen.id] = count.get(seen.id, 0) + 1
+    return keys
 
 
 # --- helpers the agents' rules share -------------------------------------------------------

@@ -7,6 +7,8 @@ each verdict says what the real CLI showed its model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from activation.trials.agents.claude_code import listing as claude
@@ -266,6 +268,16 @@ def test_findings_name_the_agent_the_skill_and_the_rule() -> None:
         "over the listing budget"
     ]
     assert found[0].cell == "A/codex/mock"
+
+
+def test_two_copies_of_one_id_are_each_compared_with_itself() -> None:
+    """A project's copy not listed beside the user's listed one, on both sides: no finding;
+    the user's copy hidden in the candidate: one, about that copy."""
+    ours = Visibility("tdd", "hidden", 5, 0, "a user skill replaces it", loadable=False)
+    mine = Visibility("tdd", "full", 5, 5)
+    assert less_visible("c", "Claude Code", (ours, mine), (ours, mine)) == ()
+    (found,) = less_visible("c", "Claude Code", (ours, mine), (ours, replace(mine, state="cut")))
+    assert (found.baseline, found.candidate.state) == (mine, "cut")
 
 
 def test_an_agent_without_rules_of_its_own_gets_verdicts_read_from_its_entries() -> None:
