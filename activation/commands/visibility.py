@@ -12,7 +12,7 @@ from pathlib import Path
 
 from activation._documents import document_json
 from activation._errors import InputError
-from activation._models import VARIANTS, Inputs, Skill, Target, VariantName
+from activation._models import VARIANTS, Inputs, Target, VariantName
 from activation.commands.requests import VisibilityRequest, parse_request
 from activation.commands.session import Session
 
@@ -68,16 +68,14 @@ def set_inputs(
 
 def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session) -> Inputs:
     """The inputs with the skills of an agent's user skill folders (below the home
-    folder) added to the catalog; a skill already listed by that id is kept once."""
+    folder) added to the catalog, a user's copy of a project skill too: the agent's own
+    rule then says which of the two it lists (Claude Code the user's, Gemini CLI, OpenCode
+    and Copilot CLI the project's, Codex both)."""
     from activation.inputs.load import load_user_skills
 
-    home = Path.home()
-    found, problems = load_user_skills([home / folder for folder in folders])
+    found, problems = load_user_skills([Path.home() / folder for folder in folders])
     session.warn(problems)
-    sets = (*inputs.baseline.siblings, *inputs.candidate.siblings, *inputs.catalog)
-    taken = {inputs.target.skill_id, *(skill.name for skill in sets)}
-    added: tuple[Skill, ...] = tuple(skill for skill in found if skill.name not in taken)
-    return replace(inputs, catalog=inputs.catalog + added)
+    return replace(inputs, catalog=inputs.catalog + found)
 
 
 def main_visibility(session: Session, argv: list[str]) -> int:

@@ -178,6 +178,58 @@ def test_user_skill_folders_are_listed_when_asked(
     capsys.readouterr()
 
 
+def test_a_users_copy_of_a_project_skill_is_listed_by_each_agents_own_rule(
+    alpha: SkillRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """The same skill installed for the user and in the repo (QA3 E29): Claude Code lists
+    the user's copy, Gemini CLI, OpenCode and Copilot CLI the project's, Codex both, each
+    line saying which copy."""
+    home = tmp_path / "home"
+    for folder in (".claude", ".agents"):
+        write_skill(home / folder / "skills" / "alpha", "alpha", "USER copy of alpha.")
+    monkeypatch.setenv("HOME", str(home))
+    out_json = tmp_path / "v.json"
+    assert main(["visibility", "--user-skills", "--json", str(out_json)]) == 0  # every agent
+    out = capsys.readouterr().out
+    agents = {view["agent"]: view for view in orjson.loads(out_json.read_bytes())["agents"]}
+    seen = {
+        name: [(s["id"], s["state"]) for s in view["listings"][0]["skills"]]
+        for name, view in agents.items()
+    }
+    assert seen == {
+        "claude-code": [("alpha", "hidden"), ("alpha", "full")],
+        "gemini": [("alpha", "full"), ("alpha", "hidden")],
+        "codex": [("alpha", "full"), ("alpha", "full")],
+        "opencode": [("alpha", "full"), ("alpha", "hidden")],
+        "copilot": [("alpha", "full"), ("alpha", "hidden")],
+    }
+    assert (
+        "  alpha: not listed: the project's copy; a user skill of the same name ('alpha') "
+        "replaces it: Claude Code lists the user's skills, then the project's, then the "
+        "plugins', and the first skill of one id is listed and loaded\n"
+        "  alpha: listed whole: the user's copy\n"
+    ) in out
+    assert (
+        "  alpha: not listed: the user's copy; a project skill of the same name ('alpha') "
+        "replaces it: Gemini CLI lists the one it finds later"
+    ) in out
+    claude = agents["claude-code"]["listings"][0]["text"]
+    assert "- alpha: USER copy of alpha." in claude and DESCRIPTION not in claude
+    gemini = agents["gemini"]["listings"][0]["text"]
+    assert f"<description>{DESCRIPTION}</description>" in gemini and "USER copy" not in gemini
+    codex = agents["codex"]["listings"][0]["text"]
+    assert f"- alpha: {DESCRIPTION} (file: " in codex
+    assert "- alpha: USER copy of alpha. (file: " in codex
+    assert f"{home}/.agents/skills" in codex
+    # Each copy is compared with itself: the project's, not listed on both sides, is not
+    # less visible than the user's.
+    assert main(["visibility", "--user-skills", "--baseline", "git:HEAD", "--no-listing"]) == 0
+    assert (
+        capsys.readouterr().out.rstrip().endswith("OK: no skill is less visible in the candidate.")
+    )
+
+
 def cases_file(tmp_path: Path) -> Path:
     return write_cases(
         tmp_path / "cases.json",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.agents.codex.listing import Scope, render
+from activation.trials.agents.codex.listing import Scope, render, visibility
 from activation.trials.listing.model import ListedSkill, Listing
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest
 
@@ -207,3 +207,28 @@ def test_a_listing_over_its_budget(
     assert expected.budget == window // 50
     assert expected.ids == tuple(f"project/skill-{i:02d}" for i in range(kept))
     assert {entry.state for entry in expected.entries} == {state}
+
+
+def test_a_users_copy_of_a_project_skill_is_listed_beside_it(
+    codex_cli: Path, tmp_path: Path
+) -> None:
+    """The same skill in the project's and the user's `.agents/skills` (QA3 E29): the CLI
+    lists both, each with its own file, as the renderer does, and the verdicts call both
+    listed."""
+    specs = (Spec("tdd", "PROJECT copy of tdd."), Spec("tdd", "USER copy of tdd.", where="home"))
+    run = first_request(codex_cli, tmp_path, specs, None, [], "")
+    skills = [
+        ListedSkill("tdd", "tdd", "project" if spec.where == "project" else "user",
+                    spec.description)
+        for spec in specs
+    ]  # fmt: skip
+
+    def location(skill: ListedSkill) -> tuple[Scope, str, str]:
+        scope, root = run.roots["project" if skill.source == "project" else "home"]
+        return scope, root, "tdd/SKILL.md"
+
+    expected = render(skills, None, location, codex_home=run.codex_home)
+    assert run.request.listing == expected.text
+    assert "- tdd: PROJECT copy of tdd. (file: r" in expected.text
+    assert "- tdd: USER copy of tdd. (file: r" in expected.text
+    assert [seen.state for seen in visibility(skills, expected)] == ["full", "full"]

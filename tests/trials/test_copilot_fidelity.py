@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 from activation.inputs.frontmatter import read_sibling
-from activation.trials.agents.copilot.listing import render
+from activation.trials.agents.copilot.listing import render, visibility
 from activation.trials.listing.model import ListedSkill
 from tests.support.copilot_cli import PACKAGE_CACHE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Text
@@ -209,3 +210,33 @@ def test_a_project_skill_replaces_the_built_in_of_its_name(
     assert [(entry.name, entry.source) for entry in shown.entries] == [
         ("github-pr-media", "project"), ("customize-cloud-agent", "builtin"),
     ]  # fmt: skip
+
+
+def test_the_users_skills_follow_the_projects_and_yield_a_name_to_them(
+    copilot_cli: Path, tmp_path: Path
+) -> None:
+    """User skills (`~/.copilot/skills`, `~/.agents/skills`; not `~/.claude/skills`) are
+    listed after the project's, labelled `user`; a user's copy of a project skill is not
+    listed (QA3 E29)."""
+    user = {
+        "../home/.copilot/skills/tdd": frontmatter("tdd", "USER copy of tdd."),
+        "../home/.copilot/skills/mine": frontmatter("mine", "Only mine."),
+        "../home/.agents/skills/shared": frontmatter("shared", "From ~/.agents/skills."),
+        "../home/.claude/skills/claude": frontmatter("claude", "Never read."),
+    }
+    ours = {".github/skills/tdd": frontmatter("tdd", "PROJECT copy of tdd.")}
+    request, found = first_request(copilot_cli, tmp_path, {**ours, **user})
+    sent = sent_listing(request)
+    project, *mine = found[:4]  # ~/.claude/skills' is no user skill of Copilot CLI
+    skills = [project, *(replace(skill, source="user") for skill in mine)]
+    listing = render(skills)
+    assert sent == listing.text
+    assert [(entry.name, entry.source) for entry in listing.entries] == [
+        ("tdd", "project"), ("mine", "user"), ("shared", "user"),
+        ("customize-cloud-agent", "builtin"), ("github-pr-media", "builtin"),
+    ]  # fmt: skip
+    assert "USER copy" not in sent and "Never read." not in sent
+    assert "<location>user</location>" in sent
+    seen = visibility(skills, listing)
+    assert [item.state for item in seen] == ["full", "hidden", "full", "full"]
+    assert seen[1].rule.startswith("a project skill of the same name ('tdd') replaces it: ")

@@ -24,7 +24,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from activation.trials.agents.gemini.listing import builtin_root, discovery_order, render
+from activation.trials.agents.gemini.listing import (
+    builtin_root,
+    discovery_order,
+    render,
+    visibility,
+)
 from activation.trials.listing.model import ListedSkill, Listing
 from tests.support.gemini_api import FakeGeminiAPI, GeminiRequest
 
@@ -184,3 +189,30 @@ def test_the_listing_is_the_clis_own(
     # Headless with no policy rule the CLI removes the tool but keeps the listing: what
     # Stage B's one-rule policy file opens.
     assert "activate_skill" not in request.tool_names
+
+
+def test_a_project_skill_replaces_the_users_copy_as_its_verdicts_say(
+    gemini_cli: Path, tmp_path: Path
+) -> None:
+    """The same skill in `~/.agents/skills` and the workspace's `.agents/skills` (QA3 E29):
+    the CLI lists the project's copy alone, in the user's copy's place, as the renderer
+    does with the user's skills first, and the verdicts call the user's copy not listed."""
+    user = tmp_path.resolve() / "home" / ".agents" / "skills" / "tdd" / "SKILL.md"
+    user.parent.mkdir(parents=True)
+    user.write_text("---\nname: tdd\ndescription: USER copy of tdd.\n---\n\nBody.\n")
+    ours = Spec("tdd", "name: tdd\ndescription: PROJECT copy of tdd.")
+    model = "gemini-3.1-pro-preview"
+    sent = sent_listing(first_request(gemini_cli, tmp_path, [ours], model))
+    mine = ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd")
+    work = tmp_path.resolve() / "work"
+    expected = render(
+        [mine, ours.listed()],
+        model,
+        lambda skill: str(user if skill.source == "user" else work / ours.root / "tdd/SKILL.md"),
+        builtin_root=builtin_root(str(gemini_cli)),
+    )
+    assert sent == expected.text
+    assert "PROJECT copy of tdd." in sent and "USER copy" not in sent
+    seen = visibility([ours.listed(), mine], expected)
+    assert [item.state for item in seen] == ["full", "hidden"]
+    assert seen[1].rule.startswith("a project skill of the same name ('tdd') replaces it: ")

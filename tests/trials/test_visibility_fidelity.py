@@ -6,15 +6,20 @@ the verdicts say of each skill.
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
-from activation._models import RunSpec
+from activation._models import AgentSettings, RunSpec
 from activation.report.model import cell_visibility
+from activation.trials.agents.claude_code import listing as claude_code
+from activation.trials.agents.claude_code.adapter import agent_env, build_argv
 from activation.trials.agents.codex import listing as codex
 from activation.trials.agents.opencode import listing as opencode
 from activation.trials.listing.model import ListedSkill
 from activation.trials.listing.visibility import Visibility
 from activation.trials.stage import stage_named
+from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeMessagesAPI, Text
 from tests.support.opencode_cli import isolated_env, run_headless, write_config
 from tests.trials import test_codex_fidelity as codex_cli_run
@@ -48,6 +53,51 @@ def test_claude_codes_own_listing_cuts_and_hides_as_its_verdicts_say(
     assert seen.less_visible == () and seen.unseen == ()
 
 
+def test_claude_code_lists_the_users_copy_of_a_project_skill_as_its_verdicts_say(
+    claude: Path, tmp_path: Path
+) -> None:
+    """A user skill and a project skill of one id (QA3 E29): the CLI lists the user's copy
+    alone, the renderer sends the same text, and the verdicts call the project's copy not
+    listed."""
+    home, config, scratch, work = (tmp_path / name for name in ("home", "cfg", "tmp", "work"))
+    for folder, text in ((config / "skills", "USER"), (work / ".claude" / "skills", "PROJECT")):
+        (folder / "tdd").mkdir(parents=True)
+        (folder / "tdd" / "SKILL.md").write_text(
+            f"---\nname: tdd\ndescription: {text} copy of tdd.\n---\nBody.\n"
+        )
+    home.mkdir()
+    scratch.mkdir()
+    settings = AgentSettings(max_turns=1, executables={"claude-code": str(claude)})
+    argv = build_argv(settings, claude_cli_run.MODEL, str(claude), "hello")
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = agent_env({"PATH": os.environ["PATH"]}, home, config, scratch)
+        env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="sk-ant-fidelity",
+                   CLAUDE_CODE_MAX_RETRIES="0")  # fmt: skip
+        subprocess.run(argv, cwd=work, env=env, capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        _role, sent = sent_listing(api.message_requests[0].body)
+    ours = ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd", body="Body.\n")
+    mine = ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd", body="Body.\n")
+    listing = claude_code.render([ours, mine], claude_cli_run.MODEL)
+    assert listing.text == sent
+    assert "- tdd: USER copy of tdd." in sent and "PROJECT copy" not in sent
+    project, user = claude_code.visibility([ours, mine], listing)
+    assert (project.state, user.state) == ("hidden", "full")
+    assert project.rule.startswith("a user skill of the same name ('tdd') replaces it: ")
+
+
+def opencode_system_text(opencode_cli: Path, scratch: Path, project: Path) -> str:
+    """The system text of the pinned OpenCode's first turn in `project` (its listing at
+    the end), its home and state under `scratch`."""
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
+        turns = [request for request in api.message_requests if "skill" in request.tool_names]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    text: str = turns[0].body["system"][0]["text"]
+    return text
+
+
 def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     opencode_cli: Path, tmp_path: Path
 ) -> None:
@@ -55,12 +105,7 @@ def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     project = scratch / "proj"
     found = opencode_cli_run.write_project(project)
     locations = {skill.id: path for skill, path in found}
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    sent: str = turns[0].body["system"][0]["text"]
+    sent = opencode_system_text(opencode_cli, scratch, project)
     skills = [skill for skill, _ in found]
     shown = opencode.render(skills, lambda skill: locations[skill.id])
     assert sent.endswith("</env>\n" + shown.text)
@@ -73,6 +118,37 @@ def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
     assert {item.state for item in verdicts.values()} == {"full", "hidden"}
     assert "<name>silent</name>" not in sent and "nameless" not in sent
     assert "<name>blank</name>" in sent  # an empty description is listed
+
+
+def test_opencode_lists_the_projects_copy_over_the_users_as_its_verdicts_say(
+    opencode_cli: Path, tmp_path: Path
+) -> None:
+    """A user skill and a project skill of one name (QA3 E29): the CLI lists the project's
+    copy, as the renderer does with the user's skills read first, and the verdicts call
+    the user's copy not listed."""
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    (project / ".git").mkdir(parents=True)
+    roots = {
+        "user": scratch / "home" / ".agents" / "skills",
+        "project": project / ".agents" / "skills",
+    }
+    for source, root in roots.items():
+        (root / "tdd").mkdir(parents=True)
+        (root / "tdd" / "SKILL.md").write_text(
+            f"---\nname: tdd\ndescription: {source.upper()} copy of tdd.\n---\nBody.\n"
+        )
+    sent = opencode_system_text(opencode_cli, scratch, project)
+    skills = [
+        ListedSkill("tdd", "tdd", "user", "USER copy of tdd.", name="tdd"),
+        ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd"),
+    ]
+    shown = opencode.render(skills, lambda skill: str(roots[skill.source] / "tdd/SKILL.md"))
+    assert sent.endswith("</env>\n" + shown.text)
+    assert "PROJECT copy of tdd." in sent and "USER copy" not in sent
+    user, ours = opencode.visibility(skills, shown)
+    assert (user.state, ours.state) == ("hidden", "full")
+    assert user.rule.startswith("a project skill of the same name ('tdd') replaces it: ")
 
 
 def test_codexs_own_listing_cuts_and_drops_a_policy_hidden_skill_as_its_verdicts_say(

@@ -22,7 +22,7 @@ from activation.inputs.commands import is_command
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents import agent_named
 from activation.trials.listing.model import ListedSkill, Listing
-from activation.trials.listing.visibility import Visibility
+from activation.trials.listing.visibility import Visibility, copies_told_apart
 
 
 def target_skill(inputs: Inputs, variant: Variant) -> Skill:
@@ -149,12 +149,12 @@ def variant_visibility(
     """How `agent` shows each skill of each variant's set and of the catalog in that
     variant's listing (`listings`, its own rendering: Stage A's with the distractors too),
     by the agent's rules."""
-    return {
-        name: agent_named(agent).visibility(
-            lists(agent, menu_listed(inputs, name, distractors=False)), listings[name]
-        )
-        for name in VARIANTS
-    }
+    verdicts = {}
+    for name in VARIANTS:
+        skills = lists(agent, menu_listed(inputs, name, distractors=False))
+        seen = agent_named(agent).visibility(skills, listings[name])
+        verdicts[name] = copies_told_apart(seen, skills)
+    return verdicts
 
 
 def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> list[str]:

@@ -98,13 +98,24 @@ def less_visible(
     candidate: Sequence[Visibility],
 ) -> tuple[LessVisible, ...]:
     """Each skill both variants have that the candidate shows less of (a skill the
-    candidate adds or drops is a change of the set, not of its visibility)."""
-    before = {seen.id: seen for seen in baseline}
+    candidate adds or drops is a change of the set, not of its visibility). Two copies of
+    one id (a user's and a project's) are paired by their order, the same in both."""
+    before = dict(zip(_copy_keys(baseline), baseline, strict=True))
     return tuple(
-        LessVisible(cell, agent, seen.id, before[seen.id], seen)
-        for seen in candidate
-        if seen.id in before and seen.less_visible_than(before[seen.id])
+        LessVisible(cell, agent, seen.id, before[key], seen)
+        for key, seen in zip(_copy_keys(candidate), candidate, strict=True)
+        if key in before and seen.less_visible_than(before[key])
     )
+
+
+def _copy_keys(verdicts: Sequence[Visibility]) -> list[tuple[str, int]]:
+    """Each verdict's id and how many verdicts of that id come before it."""
+    count: dict[str, int] = {}
+    keys = []
+    for seen in verdicts:
+        keys.append((seen.id, count.get(seen.id, 0)))
+        count[seen.id] = count.get(seen.id, 0) + 1
+    return keys
 
 
 # --- helpers the agents' rules share -------------------------------------------------------
@@ -187,28 +198,68 @@ def whole_or_hidden(
     skills: Sequence[ListedSkill],
     listing: Listing,
     name_of: Callable[[ListedSkill], str | None],
-    hidden_rule: Callable[[ListedSkill], str],
+    hidden_rule: Callable[[ListedSkill, Entry | None], str],
     beside: tuple[Collection[str], Callable[[str], str]],
     load_rule: str = "",
 ) -> tuple[Visibility, ...]:
-    """The verdicts of an agent that cuts nothing and has no budget: a skill is listed whole,
-    or hidden (`hidden_rule` says why) when the agent skips its file (`name_of` None) or a
-    later skill takes the name it is listed by (`name_of`). `beside` is the agent's built-ins
-    and what it does with a skill named like one (`beside_builtins`); `load_rule`, what this
-    tool opens for a listed skill to be loaded."""
-    winner: dict[str, ListedSkill] = {}
-    for skill in skills:
+    """The verdicts of an agent that cuts nothing and has no budget and lists one skill per
+    name (`name_of`): a skill is listed whole when the listing's entry of its name is its
+    own (its id from its source; of two such, the later), else hidden, and `hidden_rule`
+    says why from the entry that took its name (None: the agent skips its file, `name_of`
+    None). `beside` is the
+    agent's built-ins and what it does with a skill named like one (`beside_builtins`);
+    `load_rule`, what this tool opens for a listed skill to be loaded."""
+    by_name = {entry.name: entry for entry in listing.entries}
+
+    def entry_of(skill: ListedSkill) -> Entry | None:
         name = name_of(skill)
-        if name is not None:
-            winner[name] = skill
+        return None if name is None else by_name.get(name)
+
+    owner: dict[str, ListedSkill] = {}  # the last skill of an entry's id and source
+    for skill in skills:
+        entry = entry_of(skill)
+        if entry is not None and (entry.id, entry.source) == (skill.id, skill.source):
+            owner[entry.name] = skill
     out = []
     for skill in skills:
         chars = len(skill.description) if isinstance(skill.description, str) else 0
-        entry = listing.entry(skill.id)
-        if entry is None or winner.get(entry.name) is not skill:
-            out.append(hidden(skill.id, chars, hidden_rule(skill)))
+        entry = entry_of(skill)
+        if entry is None or owner.get(entry.name) is not skill:
+            out.append(hidden(skill.id, chars, hidden_rule(skill, entry)))
         else:
             seen = from_entry(entry, chars, chars, listing, "", "")
             out.append(replace(seen, load_rule=load_rule))
     builtins, says = beside
     return beside_builtins(out, skills, builtins, lambda skill: str(name_of(skill)), says)
+
+
+def own_entry(listing: Listing, skill: ListedSkill) -> Entry | None:
+    """The skill's own entry: of its id and its source (a user's copy of a project skill
+    has the id of the project's)."""
+    key = (skill.id, skill.source)
+    return next((entry for entry in listing.entries if (entry.id, entry.source) == key), None)
+
+
+def replaced_by(entry: Entry, skill: ListedSkill, rule: str) -> str:
+    """Why `skill` is not listed when `entry`, another skill's, holds the name it would be
+    listed by: the other's source when it differs (a user's copy of a project skill), and
+    the agent's `rule` of which one wins."""
+    other = "a skill" if entry.source == skill.source else f"a {entry.source} skill"
+    return f"{other} of the same name ({entry.name!r}) replaces it: {rule}"
+
+
+def copies_told_apart(
+    verdicts: Sequence[Visibility], skills: Sequence[ListedSkill]
+) -> tuple[Visibility, ...]:
+    """The verdicts (one per skill, in `skills`' order), each of two skills sharing an id
+    (a user's copy of a project skill) saying which copy it is, so its line and its twin's
+    are told apart."""
+    sources: dict[str, set[str]] = {}
+    for skill in skills:
+        sources.setdefault(skill.id, set()).add(skill.source)
+    return tuple(
+        replace(seen, rule="; ".join(filter(None, (f"the {skill.source}'s copy", seen.rule))))
+        if len(sources[skill.id]) > 1
+        else seen
+        for seen, skill in zip(verdicts, skills, strict=True)
+    )

@@ -72,7 +72,11 @@ def test_visibility_says_which_rule_hid_a_skill_and_what_opens_the_load() -> Non
     listing = render(skills, None, lambda s: f"/w/{s.folder}/SKILL.md")
     seen = {v.id: v for v in visibility(skills, listing)}
     assert [seen[i].state for i in "abcd"] == ["hidden", "hidden", "hidden", "full"]
-    assert seen["a"].rule == "a skill found later with the name 'alpha' replaces it"
+    assert seen["a"].rule == (
+        "a skill of the same name ('alpha') replaces it: Gemini CLI lists the one it finds "
+        "later (user skills after its built-ins, the project's after the user's: "
+        "SkillManager.addSkillsWithPrecedence)"
+    )
     assert seen["b"].rule == "no `description` in the frontmatter (Gemini CLI skips the file)"
     assert seen["c"].rule == "no `name` in the frontmatter (Gemini CLI skips the file)"
     assert (seen["d"].kept, seen["d"].loadable) == (len("Takes alpha's name."), True)
@@ -88,6 +92,33 @@ def test_a_skill_of_the_same_id_and_name_found_later_hides_the_earlier_one() -> 
     first, second = visibility(skills, listing)
     assert (first.state, first.rule) == (
         "hidden",
-        "a skill found later with the name 'alpha' replaces it",
+        "a skill of the same name ('alpha') replaces it: Gemini CLI lists the one it finds "
+        "later (user skills after its built-ins, the project's after the user's: "
+        "SkillManager.addSkillsWithPrecedence)",
     )
     assert (second.state, second.kept) == ("full", len("Second."))
+
+
+def test_of_two_folders_sharing_a_name_the_one_the_listing_shows_is_listed() -> None:
+    """A copied folder (`tdd-copy/` with `name: tdd`, QA3 E20): the CLI finds `tdd-copy`
+    first (reverse byte order) and `tdd` replaces it; visibility, given the skills in
+    another order, calls exactly that one listed."""
+    skills = [skill("tdd", "tdd", "Test first."), skill("tdd-copy", "tdd", "Test first.")]
+    listing = render(discovery_order(skills), None, lambda s: f"/w/{s.folder}/SKILL.md")
+    assert [(e.id, e.name) for e in listing.entries] == [("tdd", "tdd")]
+    assert "<location>/w/tdd/SKILL.md</location>" in listing.text
+    tdd, copy = visibility(skills, listing)
+    assert (tdd.id, tdd.state) == ("tdd", "full")
+    assert (copy.id, copy.state) == ("tdd-copy", "hidden")
+    assert copy.rule.startswith("a skill of the same name ('tdd') replaces it: ")
+
+
+def test_a_project_skill_replaces_the_users_copy() -> None:
+    """User skills are found before the project's, so the project's copy is listed."""
+    mine = ListedSkill(id="tdd", folder="tdd", source="user", name="tdd", description="Mine.")
+    ours = skill("tdd", "tdd", "Ours.")
+    listing = render([mine, ours], None, lambda s: f"/{s.source}/{s.folder}/SKILL.md")
+    assert [(e.id, e.source) for e in listing.entries] == [("tdd", "project")]
+    user, project = visibility([mine, ours], listing)
+    assert (user.state, project.state) == ("hidden", "full")
+    assert user.rule.startswith("a project skill of the same name ('tdd') replaces it: ")

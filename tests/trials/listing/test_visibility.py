@@ -7,6 +7,8 @@ each verdict says what the real CLI showed its model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from activation.trials.agents.claude_code import listing as claude
@@ -72,6 +74,29 @@ def test_claude_code_hides_disable_model_invocation_and_a_bare_plugin_skill() ->
     assert seen["p:when"].state == "full"  # listed with the fallback text and its when_to_use
 
 
+def test_claude_code_lists_the_users_copy_of_a_project_skill() -> None:
+    """The pinned CLI lists `- tdd: USER copy of tdd.` for a user and a project skill `tdd`
+    (QA3 E29, measured at a local stand-in): user skills come first, the first of one id
+    wins; a user's copy the model may not invoke leaves the project's listed."""
+    mine = ListedSkill("tdd", "tdd", "user", "USER copy of tdd.")
+    ours = project("tdd", "PROJECT copy of tdd.")
+    listing = claude.render([ours, mine], None, builtins=())
+    assert listing.text.endswith("\n- tdd: USER copy of tdd.")
+    assert claude.visibility([ours, mine], listing) == (
+        Visibility("tdd", "hidden", 20, 0, "a user skill of the same name ('tdd') replaces it: "
+                   "Claude Code lists the user's skills, then the project's, then the "
+                   "plugins', and the first skill of one id is listed and loaded",
+                   loadable=False, load_rule="not listed, so the model is never told of it"),
+        Visibility("tdd", "full", 17, 17),
+    )  # fmt: skip
+    quiet = ListedSkill("tdd", "tdd", "user", "Mine.", disable_model_invocation=True)
+    listing = claude.render([ours, quiet], None, builtins=())
+    assert [seen.state for seen in claude.visibility([ours, quiet], listing)] == [
+        "full",
+        "hidden",
+    ]
+
+
 # --- OpenCode -------------------------------------------------------------------------------
 
 
@@ -86,7 +111,11 @@ def test_opencode_lists_whole_or_not_at_all_on_its_captured_listing() -> None:
     }
     rules = {path: item.rule for path, item in verdicts.items() if item.state != "full"}
     assert rules == {
-        ".claude/skills/dup/SKILL.md": ("a skill found later with the name 'dup' replaces it"),
+        ".claude/skills/dup/SKILL.md": (
+            "a skill of the same name ('dup') replaces it: OpenCode lists one skill per name: "
+            "a project's over the user's copy, and of two in one project the one it reads "
+            "last (it reads them concurrently, so which one that is can differ between runs)"
+        ),
         ".opencode/skills/no-desc/SKILL.md": "no description (OpenCode lists only skills with one)",
         ".opencode/skills/num-desc/SKILL.md": (
             "a description that is not text (OpenCode skips the file)"
@@ -239,6 +268,16 @@ def test_findings_name_the_agent_the_skill_and_the_rule() -> None:
         "over the listing budget"
     ]
     assert found[0].cell == "A/codex/mock"
+
+
+def test_two_copies_of_one_id_are_each_compared_with_itself() -> None:
+    """A project's copy not listed beside the user's listed one, on both sides: no finding;
+    the user's copy hidden in the candidate: one, about that copy."""
+    ours = Visibility("tdd", "hidden", 5, 0, "a user skill replaces it", loadable=False)
+    mine = Visibility("tdd", "full", 5, 5)
+    assert less_visible("c", "Claude Code", (ours, mine), (ours, mine)) == ()
+    (found,) = less_visible("c", "Claude Code", (ours, mine), (ours, replace(mine, state="cut")))
+    assert (found.baseline, found.candidate.state) == (mine, "cut")
 
 
 def test_an_agent_without_rules_of_its_own_gets_verdicts_read_from_its_entries() -> None:

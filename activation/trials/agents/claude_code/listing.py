@@ -87,7 +87,13 @@ from activation.trials.listing.model import (
     rules_file,
     rules_from,
 )
-from activation.trials.listing.visibility import Visibility, beside_builtins, from_entry, hidden
+from activation.trials.listing.visibility import (
+    Visibility,
+    beside_builtins,
+    from_entry,
+    hidden,
+    replaced_by,
+)
 
 DATA_FILE = "claude-code-2.1.332.toml"
 
@@ -740,12 +746,15 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     `entry_cut` UTF-16 units; reduced to `- <id>` by the budget. Whatever is listed a run
     of this tool can load: its runs allow the Skill tool (`--allowedTools ... Skill`)."""
     rules = packaged_rules()
+    first: dict[str, ListedSkill] = {}
+    for listable in _in_listing_order(_listable(skills), ()):
+        first.setdefault(listable.id, listable)
     out = []
     for skill in skills:
         text = _entry_text(skill)
         entry = listing.entry(skill.id)
-        if entry is None:
-            out.append(hidden(skill.id, len(text), _hidden_rule(skill)))
+        if entry is None or first.get(skill.id) is not skill:
+            out.append(hidden(skill.id, len(text), _hidden_rule(skill, entry)))
             continue
         shown = entry.line.partition(": ")[2]
         out.append(
@@ -767,9 +776,15 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
 REPLACES = "replaces Claude Code's built-in {} (the first skill of one id is listed and loaded)"
 
 
-def _hidden_rule(skill: ListedSkill) -> str:
+def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
     if skill.disable_model_invocation:
         return "disable-model-invocation: true (the Skill tool refuses the model too)"
-    if skill.source == "plugin":
-        return "a plugin skill with neither a description nor a when_to_use"
-    return "a skill listed before it has the same id"
+    if entry is not None:
+        return replaced_by(entry, skill, FIRST_WINS)
+    return "a plugin skill with neither a description nor a when_to_use"
+
+
+FIRST_WINS = (
+    "Claude Code lists the user's skills, then the project's, then the plugins', and the "
+    "first skill of one id is listed and loaded"
+)

@@ -71,6 +71,7 @@ from activation.trials.listing.visibility import (
     budget_takers,
     from_entry,
     hidden,
+    own_entry,
 )
 from activation.trials.providers import parse_model
 
@@ -391,12 +392,17 @@ def _spread(drafts: Sequence[_Draft], spare: int, rules: CodexRules) -> list[str
 def listing(
     skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
-    """The record's entry point: Codex has no plugins, so every skill is a project skill
-    under the repository's `.agents/skills/<folder>/`; it lists its bundled skills too, from
-    `~/.codex/skills/.system`. `openai:<id>` is Codex's `<id>`."""
+    """The record's entry point: Codex has no plugins, so a user skill (`--user-skills`,
+    `--catalog`) is one under `~/.agents/skills/<folder>/` and every other one a project
+    skill under the repository's `.agents/skills/<folder>/` (a user's copy of a project
+    skill is listed beside it: Codex tells them apart by path); it lists its bundled skills
+    too, from `~/.codex/skills/.system`. `openai:<id>` is Codex's `<id>`."""
     root = inputs.target.repo / PROJECT_SKILLS
+    user_root = Path.home() / PROJECT_SKILLS
 
     def location(skill: ListedSkill) -> tuple[Scope, str, str]:
+        if skill.source == "user":
+            return "user", str(user_root), f"{skill.folder}/SKILL.md"
         return "repo", str(root), f"{skill.folder}/SKILL.md"
 
     home = str(Path.home() / ".codex")
@@ -452,7 +458,7 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         text = collapse_whitespace(value) if isinstance(value, str) else ""
-        entry = listing.entry(skill.id)
+        entry = own_entry(listing, skill)
         if entry is None:
             reason = _hidden_rule(skill, name, value, text, rules)
             takers = budget_takers(listing) if reason.startswith("over") else ()

@@ -7,15 +7,17 @@ rule here was measured on the real CLI at a local stand-in; the facts and their 
 in `copilot-1.0.102.toml` beside this file:
 
 - **Which skills**: every project skill (Stage B installs the whole set as project skills of
-  its workspace), then the CLI's two built-ins. A description over 1,024 characters makes the
-  skill fail to load, and so does a name that is not ASCII letters, digits and `_.: -`
-  starting with a letter or digit: such a skill is neither listed nor loadable.
+  its workspace), then the user's (`~/.copilot/skills`, `~/.agents/skills`) but one whose
+  name a project skill has, then the CLI's two built-ins. A description over 1,024
+  characters makes the skill fail to load, and so does a name that is not ASCII letters,
+  digits and `_.: -` starting with a letter or digit: such a skill is neither listed nor
+  loadable.
   `disable-model-invocation: true` leaves a skill out. The listed name is the frontmatter
   `name`, else the folder's.
 - **Entry**: `<skill>`, `  <name>N</name>`, `  <description>D</description>`,
   `  <location>L</location>`, `</skill>` on five lines; N and D XML-escaped and otherwise as
-  written; L the source label (`project`, `builtin`), never a path.
-- **Order**: by source (project, then built-in), by name in code point order.
+  written; L the source label (`project`, `user`, `builtin`), never a path.
+- **Order**: by source (project, user, then built-in), by name in code point order.
 - **Budget**: entries are kept while the sum of (entry + 1) stays within 15,000 characters;
   from the first that does not fit, the rest (built-ins included) are only named, on one
   line "Additional skills available (invoke by name): a, b". Such a skill can still be
@@ -57,6 +59,8 @@ from activation.trials.listing.visibility import (
     budget_takers,
     from_entry,
     hidden,
+    own_entry,
+    replaced_by,
 )
 
 DATA_FILE = "copilot-1.0.102.toml"
@@ -125,14 +129,16 @@ def loads(skill: ListedSkill, rules: CopilotRules | None = None) -> bool:
 def render(
     skills: Sequence[ListedSkill], *, rules: CopilotRules | None = None, budget: int | None = None
 ) -> Listing:
-    """The listing the CLI sends with these project skills (and its built-ins); `budget`
-    replaces its character budget, as SKILL_CHAR_BUDGET does."""
+    """The listing the CLI sends with these skills (and its built-ins): the project's, then
+    the user's but those a project skill's name takes; `budget` replaces its character
+    budget, as SKILL_CHAR_BUDGET does."""
     rules = rules or packaged_rules()
     limit = rules.budget if budget is None else budget
-    mine = sorted(
-        (s for s in skills if not s.disable_model_invocation and loads(s, rules)),
-        key=listed_name,
-    )
+    usable = [s for s in skills if not s.disable_model_invocation and loads(s, rules)]
+    ours = sorted((s for s in usable if s.source != "user"), key=listed_name)
+    taken = {listed_name(skill) for skill in ours}
+    users = (s for s in usable if s.source == "user" and listed_name(s) not in taken)
+    mine = [*ours, *sorted(users, key=listed_name)]
     entries: list[Entry] = []
     spent = 0
     named: list[tuple[str, str]] = []
@@ -178,7 +184,7 @@ def overflow(shown: Listing, rules: CopilotRules | None = None) -> tuple[str, ..
 
 
 def _line(skill: ListedSkill, rules: CopilotRules) -> str:
-    location = rules.locations["builtin" if skill.source == "builtin" else "project"]
+    location = rules.locations.get(skill.source, rules.locations["project"])
     return (
         f"<skill>\n  <name>{escape(listed_name(skill))}</name>\n"
         f"  <description>{escape(description_of(skill))}</description>\n"
@@ -189,9 +195,10 @@ def _line(skill: ListedSkill, rules: CopilotRules) -> str:
 def listing(
     skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
-    """The record's entry point: every skill is a project skill of the run's workspace
-    (`.agents/skills/<folder>/`, one of the CLI's project folders); the listing shows no
-    path and is the same for every model and wire protocol."""
+    """The record's entry point: a user skill (`--user-skills`, `--catalog`) is the user's,
+    every other one a project skill of the run's workspace (`.agents/skills/<folder>/`,
+    one of the CLI's project folders); the listing shows no path and is the same for every
+    model and wire protocol."""
     return render(skills)
 
 
@@ -217,12 +224,15 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
     out = []
     for skill in skills:
         chars = len(description_of(skill))
-        entry = listing.entry(skill.id)
+        entry = own_entry(listing, skill)
+        other = next((e for e in listing.entries if e.name == listed_name(skill)), None)
         if entry is not None:
             out.append(from_entry(entry, chars, chars, listing, "", ""))
         elif listed_name(skill) in named:
             out.append(Visibility(skill.id, "collapsed", chars, 0, BUDGET_RULE,
                                   budget_takers(listing)))  # fmt: skip
+        elif other is not None and loads(skill, rules) and not skill.disable_model_invocation:
+            out.append(hidden(skill.id, chars, replaced_by(other, skill, PROJECT_FIRST)))
         else:
             out.append(hidden(skill.id, chars, _hidden_rule(skill, rules)))
     builtins = {listed_name(skill) for skill in rules.builtins}
@@ -230,6 +240,9 @@ def visibility(skills: Sequence[ListedSkill], listing: Listing) -> tuple[Visibil
 
 
 REPLACES = "replaces Copilot CLI's built-in {} (only the project's skill is listed and loaded)"
+PROJECT_FIRST = (
+    "Copilot CLI lists the project's skills, then the user's, one per name (measured on 1.0.102)"
+)
 
 
 BUDGET_RULE = "over the 15,000-character listing budget: named on the overflow line only"

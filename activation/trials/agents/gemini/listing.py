@@ -48,7 +48,7 @@ from activation.trials.listing.model import (
     xml_listing,
     xml_skill,
 )
-from activation.trials.listing.visibility import Visibility, whole_or_hidden
+from activation.trials.listing.visibility import Visibility, replaced_by, whole_or_hidden
 from activation.trials.providers import parse_model
 
 DATA_FILE = "gemini-cli-0.61.0.toml"
@@ -155,16 +155,27 @@ def builtin_root(executable: str | None = None) -> str:
 def listing(
     skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
-    """The record's entry point: every skill is a project skill under the repository's
-    `.agents/skills/<folder>/`, found in the CLI's order, after its built-ins.
+    """The record's entry point: a user skill (`--user-skills`, `--catalog`) under
+    `~/.gemini/skills/<folder>/` (its location says so even for one of `~/.agents/skills`:
+    the skill records carry no path), every other one a project skill under the repository's
+    `.agents/skills/<folder>/`; found in the CLI's order: its built-ins, the user's, then
+    the project's, so a project skill replaces a user skill of its name.
     `google:<id>` is the CLI's `-m <id>`."""
-    root = inputs.target.repo / PROJECT_SKILLS
+    roots = {"user": Path.home() / USER_SKILLS}
+    project = inputs.target.repo / PROJECT_SKILLS
     asked = None if model is None else parse_model(model).id
 
     def location(skill: ListedSkill) -> str:
-        return str(root / skill.folder / "SKILL.md")
+        return str(roots.get(skill.source, project) / skill.folder / "SKILL.md")
 
-    return render(discovery_order(skills), asked, location, builtin_root=builtin_root())
+    users = [skill for skill in skills if skill.source == "user"]
+    rest = [skill for skill in skills if skill.source != "user"]
+    found = [*discovery_order(users), *discovery_order(rest)]
+    return render(found, asked, location, builtin_root=builtin_root())
+
+
+USER_SKILLS = Path(".gemini", "skills")
+"""The user's own skills folder, below the home folder."""
 
 
 def read_back(text: str) -> Menu | None:
@@ -207,12 +218,18 @@ def _read_name(skill: ListedSkill) -> str | None:
     return None
 
 
-def _hidden_rule(skill: ListedSkill) -> str:
+def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
     if not isinstance(skill.name, str):
         return "no `name` in the frontmatter (Gemini CLI skips the file)"
     if not isinstance(skill.description, str):
         return "no `description` in the frontmatter (Gemini CLI skips the file)"
-    return f"a skill found later with the name {listed_name(skill.name)!r} replaces it"
+    return replaced_by(entry, skill, FOUND_LATER) if entry is not None else FOUND_LATER
+
+
+FOUND_LATER = (
+    "Gemini CLI lists the one it finds later (user skills after its built-ins, the "
+    "project's after the user's: SkillManager.addSkillsWithPrecedence)"
+)
 
 
 UNLISTED = (

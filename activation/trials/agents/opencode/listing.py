@@ -26,8 +26,10 @@ In the returned `Listing` every entry is "full", `budget` is `UNBOUNDED`, and `w
 `full_width` are the section's length in characters (OpenCode measures nothing).
 
 Known limits (read in the binary, not seen in real skill sets):
-- Which of two files with one name wins is unspecified in the CLI (it parses them
-  concurrently); here the later one in `skills` does.
+- Which of two files with one name in one project wins is unspecified in the CLI (it
+  parses them concurrently); here the later one in `skills` does. Of a user's and a
+  project's copy the CLI listed the project's in every run (`listing` reads the user's
+  skills first).
 - Field values must be what the CLI's YAML parser reads: a YAML 1.1 parser (PyYAML) makes
   `yes` a boolean, which this module then skips like the CLI skips a non-string; the CLI
   keeps the word.
@@ -45,6 +47,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from activation._models import Inputs
@@ -61,7 +64,7 @@ from activation.trials.listing.model import (
     xml_listing,
     xml_skill,
 )
-from activation.trials.listing.visibility import Visibility, whole_or_hidden
+from activation.trials.listing.visibility import Visibility, replaced_by, whole_or_hidden
 
 DATA_FILE = "opencode-1.18.33.toml"
 
@@ -173,10 +176,18 @@ def _collator() -> Any:
 def listing(
     skills: list[ListedSkill], model: str | None, inputs: Inputs, order: list[str]
 ) -> Listing:
-    """The record's entry point: OpenCode has no plugins, so every skill is a project skill
-    under the repository's `.agents/skills/<folder>/`, where it finds them."""
-    root = inputs.target.repo / PROJECT_SKILLS
-    return render(skills, lambda skill: str(root / skill.folder / "SKILL.md"))
+    """The record's entry point: OpenCode has no plugins, so a user skill (`--user-skills`,
+    `--catalog`) is one under `~/.agents/skills/<folder>/` and every other one a project
+    skill under the repository's `.agents/skills/<folder>/`; the user's are read first, so
+    a project skill replaces the user's copy of its name, as the CLI does."""
+    roots = {"user": Path.home() / PROJECT_SKILLS}
+    project = inputs.target.repo / PROJECT_SKILLS
+    users = [skill for skill in skills if skill.source == "user"]
+    rest = [skill for skill in skills if skill.source != "user"]
+    return render(
+        [*users, *rest],
+        lambda skill: str(roots.get(skill.source, project) / skill.folder / "SKILL.md"),
+    )
 
 
 def read_back(text: str) -> Menu | None:
@@ -210,7 +221,7 @@ def _read_name(skill: ListedSkill) -> str | None:
     return None if read is None else read.name
 
 
-def _hidden_rule(skill: ListedSkill) -> str:
+def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
     if skill.name is None:
         return "no `name` in the frontmatter (OpenCode skips the file)"
     if not isinstance(skill.name, str):
@@ -219,7 +230,14 @@ def _hidden_rule(skill: ListedSkill) -> str:
         return "a description that is not text (OpenCode skips the file)"
     if skill.description is None:
         return "no description (OpenCode lists only skills with one)"
-    return f"a skill found later with the name {skill.name!r} replaces it"
+    return replaced_by(entry, skill, FOUND_LATER) if entry is not None else FOUND_LATER
+
+
+FOUND_LATER = (
+    "OpenCode lists one skill per name: a project's over the user's copy, and of two in "
+    "one project the one it reads last (it reads them concurrently, so which one that is "
+    "can differ between runs)"
+)
 
 
 UNLISTED = (
