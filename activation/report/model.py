@@ -154,9 +154,12 @@ class Report(BehaviorOptions, RunSettings):
 
     @property
     def spec(self) -> RunSpec:
-        """The spec the run was asked with (Stage C's options only on a Stage C run's)."""
+        """The spec the run was asked with: Stage C's options where the report has any (a
+        stage that has none writes their defaults)."""
         options = BehaviorOptions(self.arms, self.invoke, self.judge_model)
-        return RunSpec(**_settings(self), behavior=options if self.stage == "C" else None)
+        return RunSpec(
+            **_settings(self), behavior=None if options == BehaviorOptions() else options
+        )
 
     def variant(self, name: VariantName) -> VariantInfo:
         return self.baseline if name == "baseline" else self.candidate
