@@ -137,9 +137,10 @@ def offline_model_lines(models: Sequence[str] | None, behavior: Sequence[str]) -
     if not offline or not behavior:
         return []
     gates = "the behavior gates of " if len(behavior) > 1 else "the behavior gate of "
+    verb = "run" if len(behavior) > 1 else "runs"
     return [
         f"--model {offline[0]} answers the activation gates only: {gates}"
-        f"{', '.join(behavior)} run the real agent CLI at its own model, at real cost "
+        f"{', '.join(behavior)} {verb} the real agent CLI at its own model, at real cost "
         "(--dry-run plans them with no call)"
     ]
 

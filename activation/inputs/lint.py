@@ -76,6 +76,7 @@ from activation._errors import InputError
 from activation._models import Case, Skill
 from activation.graders.judge import Judge
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
+from activation.inputs.commands import is_command
 from activation.inputs.overlap import listed_text, overlaps
 from activation.inputs.words import content_words, is_content, spans, words
 
@@ -283,10 +284,14 @@ def _menu_findings(
 
 def overlap_findings(menu: Menu) -> list[Finding]:
     """Two skills of the menu, one of them the set's, whose entries read alike: a finding
-    about the set, which `lint` of a whole repo says once per set."""
+    about the set, which `lint` of a whole repo says once per set. A pair with a command in
+    it is a warning at most: a plugin's command is often the user's slash entry to its own
+    skill, said in the skill's words, and not a routing mistake to block a commit on."""
+    commands = {skill.name for skill in (*menu.ours, *menu.others) if is_command(skill.path)}
     findings = []
     for overlap in overlaps(menu.ours, menu.others, SIMILAR_WARN):
-        level: Level = "error" if overlap.score >= SIMILAR_ERROR else "warning"
+        command = {overlap.first, overlap.second} & commands
+        level: Level = "error" if overlap.score >= SIMILAR_ERROR and not command else "warning"
         findings.append(
             Finding(
                 level,

@@ -229,6 +229,10 @@ def test_the_mock_model_says_a_behavior_gate_runs_the_real_agent() -> None:
         "--model mock answers the activation gates only: the behavior gates of b, c run the "
         "real agent CLI at its own model, at real cost (--dry-run plans them with no call)"
     ]
+    assert offline_model_lines(("mock",), ["b"]) == [
+        "--model mock answers the activation gates only: the behavior gate of b runs the "
+        "real agent CLI at its own model, at real cost (--dry-run plans them with no call)"
+    ]
     assert offline_model_lines(("claude-haiku-4-5",), ["b"]) == []
     assert offline_model_lines(("mock",), []) == []
 

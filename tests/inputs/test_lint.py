@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from activation._errors import InputError
 from activation._models import Skill
 from activation.inputs.cases import check_cases, parse_cases
-from activation.inputs.lint import GROUPS, Finding, Menu, echo, lint
+from activation.inputs.lint import GROUPS, Finding, Menu, echo, lint, overlap_findings
 
 DESCRIPTION = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 
@@ -334,6 +336,20 @@ def test_every_skill_of_a_set_needs_a_case_that_expects_it() -> None:
     )
     alone = Menu("billing:refunds", (REFUNDS,))
     assert menu_findings([raw("neg", "export the orders")], alone) == ()
+
+
+def test_a_command_that_reads_like_a_skill_is_a_warning_at_most() -> None:
+    """A plugin's command is often the slash entry to its own skill, in the skill's words."""
+    command = replace(CLONE, path="plugins/billing/commands/refunds-v2.md")
+    alike = overlap_findings(Menu("billing:refunds", (REFUNDS, command)))
+    assert alike == [
+        Finding(
+            "warning",
+            None,
+            "billing:refunds and billing:refunds-v2 read alike (similarity 0.92, warning from "
+            "0.50): the agent may confuse them",
+        )
+    ]
 
 
 def test_skills_that_read_alike_are_a_warning_then_an_error() -> None:
