@@ -112,10 +112,13 @@ def stage_c(stages: Stages | None) -> Stage:
 
 def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
     """`--suite`, else the skill's suite as `changed` finds it: `--skill-path`'s own
-    `evals/`, else `evals/<its folder's name>/` at the repo root, else the repo's `evals/`."""
+    `evals/`, else `evals/<its folder's name>/` at the repo root, else its plugin's `evals/`
+    (skill-creator's suite beside the plugin's `skills/`) unless that holds Claude Code's
+    plugin-eval cases, else the repo's `evals/`."""
     if args.suite is not None:
         return args.suite
     from activation.inputs.load import git_root, relative_skill_path
+    from activation.inputs.plugin_eval import plugin_evals as plugins_evals
     from activation.inputs.repo_cases import eval_places
     from activation.inputs.target import SKILL_FILE_NAME
 
@@ -125,8 +128,9 @@ def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
     if args.skill_path is not None:
         skill = relative_skill_path(repo, args.skill_path)
         folder = skill.parent if skill.name == SKILL_FILE_NAME else skill
-        places = [*(Path(place) for place in eval_places(folder.as_posix())), SUITE]
         plugin_evals = _plugin_evals(repo, folder)
+        beside = [] if plugin_evals else [Path(plugins_evals(folder.parent.as_posix()))]
+        places = [*(Path(p) for p in eval_places(folder.as_posix())), *beside, SUITE]
     suite = next((repo / place for place in places if (repo / place).is_dir()), None)
     if suite is None:
         looked = ", ".join(dict.fromkeys(str(repo / place) for place in places))

@@ -339,3 +339,22 @@ def test_a_skill_named_by_its_frontmatter_name_in_its_own_folder_is_that_skills(
         ("build", ["toolkit:skill-development"]),
         ("cite", ["toolkit:research"]),
     ]
+
+
+def test_behavior_finds_a_suite_beside_the_plugins_skills_as_changed_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = commit(
+        tmp_path / "repo",
+        {
+            "plugins/audit/.claude-plugin/plugin.json": '{"name": "audit"}',
+            "plugins/audit/skills/audit/SKILL.md": skill("audit"),
+            "plugins/audit/evals/evals.json": evals("audit", '"expectations": ["audited"]'),
+        },
+    )
+    monkeypatch.chdir(root)
+    argv = ["behavior", "--dry-run", "--skill-path", "plugins/audit/skills/audit"]
+    assert main(argv) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"behavior suite: {root}/plugins/audit/evals (pass --suite PATH for another)"
+    )
