@@ -123,9 +123,9 @@ def test_opencodes_own_listing_leaves_out_what_its_verdicts_say(
 def test_opencode_lists_the_projects_copy_over_the_users_as_its_verdicts_say(
     opencode_cli: Path, tmp_path: Path
 ) -> None:
-    """A user skill and a project skill of one name (QA3 E29): the CLI lists the project's
-    copy, as the renderer does with the user's skills read first, and the verdicts call
-    the user's copy not listed."""
+    """A user skill and a project skill of one name (QA3 E29): the CLI lists one copy. It
+    reads its folders concurrently, so which one varies between runs (the project's in 3
+    runs of 4 here, as the renderer shows it); the verdicts call the other not listed."""
     scratch = tmp_path.resolve()
     project = scratch / "proj"
     (project / ".git").mkdir(parents=True)
@@ -144,10 +144,12 @@ def test_opencode_lists_the_projects_copy_over_the_users_as_its_verdicts_say(
         ListedSkill("tdd", "tdd", "project", "PROJECT copy of tdd.", name="tdd"),
     ]
     shown = opencode.render(skills, lambda skill: str(roots[skill.source] / "tdd/SKILL.md"))
-    assert sent.endswith("</env>\n" + shown.text)
-    assert "PROJECT copy of tdd." in sent and "USER copy" not in sent
+    other = opencode.render(skills[::-1], lambda skill: str(roots[skill.source] / "tdd/SKILL.md"))
+    assert sent.endswith(("</env>\n" + shown.text, "</env>\n" + other.text))
+    assert ("PROJECT copy of tdd." in sent) != ("USER copy of tdd." in sent)
     user, ours = opencode.visibility(skills, shown)
     assert (user.state, ours.state) == ("hidden", "full")
+    assert "which copy that is (the project's or the user's" in user.rule
     assert user.rule.startswith("a project skill of the same name ('tdd') replaces it: ")
 
 

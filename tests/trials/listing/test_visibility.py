@@ -112,9 +112,10 @@ def test_opencode_lists_whole_or_not_at_all_on_its_captured_listing() -> None:
     rules = {path: item.rule for path, item in verdicts.items() if item.state != "full"}
     assert rules == {
         ".claude/skills/dup/SKILL.md": (
-            "a skill of the same name ('dup') replaces it: OpenCode lists one skill per name: "
-            "a project's over the user's copy, and of two in one project the one it reads "
-            "last (it reads them concurrently, so which one that is can differ between runs)"
+            "a skill of the same name ('dup') replaces it: OpenCode lists one skill per name, "
+            "the one it reads last: it reads its skill folders concurrently, so which copy "
+            "that is (the project's or the user's, or of two in one project) can differ "
+            "between runs; this tool shows the project's"
         ),
         ".opencode/skills/no-desc/SKILL.md": "no description (OpenCode lists only skills with one)",
         ".opencode/skills/num-desc/SKILL.md": (
