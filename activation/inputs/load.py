@@ -432,7 +432,8 @@ def skill_name(repo: Path, relative: Path) -> str:
 
 
 def relative_skill_path(repo: Path, skill_path: str) -> Path:
-    """`--skill-path` relative to the repo; absolute paths are accepted if they lie inside it."""
+    """`--skill-path` relative to the repo; absolute paths are accepted if they lie inside it.
+    The repo itself names its root skill, when a SKILL.md lies there (a one-skill repo)."""
     given = Path(skill_path)
     absolute = Path(os.path.normpath(given if given.is_absolute() else repo / given))
     if not absolute.is_relative_to(repo):
@@ -445,6 +446,8 @@ def relative_skill_path(repo: Path, skill_path: str) -> Path:
         )
     relative = absolute.relative_to(repo)
     if relative == Path():
+        if (repo / SKILL_FILE_NAME).is_file():
+            return Path(SKILL_FILE_NAME)
         raise InputError(f"--skill-path {skill_path}: names the repo itself, not a SKILL.md")
     return relative
 

@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 from activation._config import BEHAVIOR_MAX_TRIALS
+from activation._errors import InputError
 from activation.commands.changed import behavior_request, offline_model_lines
 from activation.commands.main import main
 from activation.commands.requests import ChangedRequest, parse_request
@@ -358,3 +359,16 @@ def test_behavior_finds_a_suite_beside_the_plugins_skills_as_changed_does(
     assert capsys.readouterr().err.splitlines()[0] == (
         f"behavior suite: {root}/plugins/audit/evals (pass --suite PATH for another)"
     )
+
+
+def test_skill_path_dot_in_a_one_skill_repo_is_its_root_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from activation.inputs.load import relative_skill_path
+
+    root = commit(tmp_path / "repo", {"SKILL.md": RESEARCH})
+    assert relative_skill_path(root, ".") == Path("SKILL.md")
+    assert relative_skill_path(root, str(root)) == Path("SKILL.md")
+    empty = commit(tmp_path / "empty", {"skills/notes/SKILL.md": NOTES})
+    with pytest.raises(InputError, match=r"^--skill-path \.: names the repo itself, not a SKILL"):
+        relative_skill_path(empty, ".")
