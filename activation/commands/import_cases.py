@@ -28,7 +28,7 @@ def main_import_cases(session: Session, argv: list[str]) -> int:
     from activation.inputs.repo_cases import expand, read_source, skill_sets_line
 
     out: Path = args.out
-    files = expand(args.files, Path.cwd())  # a folder: its case files, `.txt` prompts too
+    files = expand(args.files, Path.cwd(), "")  # a folder: its case files, `.txt` prompts too
     if out.resolve() in {path.resolve() for path in files}:
         raise InputError(f"--out {out}: is one of the files read")
     check_writable(out, "--out")

@@ -409,10 +409,11 @@ def read_case_file(repo: Path, path: str, named: bool) -> tuple[CasesFile | None
 # --- the case files a user names ---------------------------------------------------------
 
 
-def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
+def expand(given: Sequence[Path], cwd: Path, said: str = "--cases ") -> tuple[Path, ...]:
     """`--cases` as files, in order, each once: a file as it is; a comma list as its parts;
     a folder as the case files below it (named as cases, of a format's shape, or `.txt`
-    prompts), as `changed` finds them. A path that is none of these is an input error."""
+    prompts), as `changed` finds them. A path that is none of these is an input error,
+    named after `said` (how the command took it: a flag, or `import`'s argument)."""
     found: list[Path] = []
     for path in given:
         parts = [path]
@@ -424,14 +425,14 @@ def expand(given: Sequence[Path], cwd: Path) -> tuple[Path, ...]:
                 inside = _cases_in(whole)
                 if not inside:
                     raise InputError(
-                        f"--cases {part}: a folder with no case file in it{_why_none(whole)}"
+                        f"{said}{part}: a folder with no case file in it{_why_none(whole)}"
                     )
                 found += [part / name for name in inside]
             elif whole.exists():
                 found.append(part)
             else:
                 where = "" if part.is_absolute() else f" (relative to the current folder {cwd})"
-                raise InputError(f"--cases {part}: no such file{where}")
+                raise InputError(f"{said}{part}: no such file{where}")
     return tuple(dict.fromkeys(found))
 
 

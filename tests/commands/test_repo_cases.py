@@ -555,14 +555,13 @@ def test_import_of_waza_files_names_waza_and_why(
     code, _out, err = run(["import", "skills/deploy/evals/tasks", "--out", "x.json"], capsys)
     assert (code, err) == (
         2,
-        "activation import: error: --cases skills/deploy/evals/tasks: a folder with no case "
-        "file in it\n",
+        "activation import: error: skills/deploy/evals/tasks: a folder with no case file in it\n",
     )
     (waza / "skills/deploy/evals/trigger_tests.yaml").unlink()
     code, _out, err = run(["import", "skills/deploy/evals", "--out", "x.json"], capsys)
     assert (code, err) == (
         2,
-        "activation import: error: --cases skills/deploy/evals: a folder with no case file in "
+        "activation import: error: skills/deploy/evals: a folder with no case file in "
         f"it: it holds waza's suite (eval.yaml and tasks/), {why}\n",
     )
 
@@ -806,7 +805,7 @@ def test_import_of_a_scenario_suite_says_whose_and_why_in_one_line(
         f"tests/scenarios/deploy/scenarios.yaml: {SCENARIO_WHY}: not a cases file; write "
         "the prompts as trigger cases (docs/formats.md)"
         if given.endswith(".yaml")
-        else f"--cases {given}: a folder with no case file in it: it holds {SCENARIO_WHY}: not read"
+        else f"{given}: a folder with no case file in it: it holds {SCENARIO_WHY}: not read"
     )
     assert err == f"activation import: error: {why}\n"
     assert not (scenario_repo / "cases.json").exists()
