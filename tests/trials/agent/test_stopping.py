@@ -11,12 +11,14 @@ import os
 import subprocess
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import anyio
 import pytest
 
 from activation._models import AgentSettings, RunSpec, TrialKey
+from activation.trials.agent import backend as backend_module
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.process_group import stop_group
 from activation.trials.agents import REGISTRY
@@ -113,6 +115,9 @@ def test_an_interrupted_stage_b_run_sends_the_agent_sigterm_and_leaves_nothing(
     tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
+    # SIGTERM comes first whatever the grace; a long one keeps a loaded machine (where the
+    # stand-in may wait seconds for a core to run its trap) from turning this into SIGKILL.
+    monkeypatch.setattr(backend_module, "stop_group", partial(stop_group, grace=30.0))
     systemp = tmp_path / "systemp"
     systemp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(systemp))
