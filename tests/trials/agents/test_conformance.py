@@ -467,24 +467,39 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
             "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
             env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
         )  # fmt: skip
-        wait_until(lambda: sum(map(plain, api.requests)) >= 4, seconds=180,
-                   what="all four slots hanging on plain")  # fmt: skip
-        assert processes_using(str(scratch)), "no agent run started"
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err.decode()
-    assert processes_using(str(scratch)) == []
-    assert list(scratch.iterdir()) == []
-    data = read_report(report)
-    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+        data, out, err = terminated(process, api, plain, scratch, report)
     finished = {entry["id"]: entry for entry in data["cases"]}
     # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
     assert finished["dispute"]["status"] == "REGRESSED"
     assert finished["dispute"]["q_value"] == pytest.approx(2 * 0.015625)
     assert finished["dispute"]["partial"] is False
     assert data["summary"]["unfinished"] == ["plain"]
-    assert "INTERRUPTED" in out.decode()
-    assert row.key not in out.decode() + err.decode()
+    assert "INTERRUPTED" in out
+    assert row.key not in out + err
+
+
+def terminated(
+    process: subprocess.Popen[bytes],
+    api: Any,
+    hanging: Callable[[Any], bool],
+    scratch: Path,
+    report: Path,
+) -> tuple[dict[str, Any], str, str]:
+    """SIGTERM once four of the run's requests `hanging` wait at the stand-in `api` (its
+    `requests` are read afresh each time): the run exits 130 with no agent process, copy
+    or run folder left in `scratch`, and its partial report says it was interrupted. The
+    report's data, stdout and stderr."""
+    wait_until(lambda: sum(map(hanging, api.requests)) >= 4, seconds=180,
+               what="four agents at work")  # fmt: skip
+    assert processes_using(str(scratch)), "no agent run started"
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert processes_using(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
+    data = read_report(report)
+    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+    return data, out.decode(), err.decode()
 
 
 def test_stage_a_lists_what_each_real_cli_sends(
@@ -544,19 +559,10 @@ def test_sigterm_stops_every_agent_at_work_removes_the_workspaces_and_writes_a_p
                            **row.variables(api.base_url, row.key)},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
-        wait_until(lambda: sum(map(row.in_loop, api.requests)) >= 4, seconds=180,
-                   what="four agents at work")  # fmt: skip
-        assert processes_using(str(scratch)), "no agent run started"
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err.decode()
-    assert processes_using(str(scratch)) == []
-    assert list(scratch.iterdir()) == []
-    data = read_report(report)
-    assert (data["interrupted"], data["exit_code"]) == (True, 130)
+        data, out, err = terminated(process, api, row.in_loop, scratch, report)
     assert data["summary"]["unfinished"] == ["welcome_banner"]
-    assert "INTERRUPTED" in out.decode()
+    assert "INTERRUPTED" in out
     # Stopped before any trial was graded, it is still a behavior run: no activation figures.
-    assert "recall" not in out.decode()
-    assert "false positives" not in out.decode()
-    assert row.key not in out.decode() + err.decode()
+    assert "recall" not in out
+    assert "false positives" not in out
+    assert row.key not in out + err
