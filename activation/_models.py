@@ -734,8 +734,6 @@ class AgentSettings:
     max_turns: int = _config.MAX_TURNS
     timeout: float = _config.TIMEOUT
     version: str | None = None
-    keep_workspaces: str | None = None
-    """Stage C: the folder each trial's workspace is kept in (`--keep-workspaces`)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""
@@ -822,9 +820,9 @@ class RunSettings:
 
 
 @dataclass(frozen=True)
-class BehaviorOptions:
-    """Stage C's own options, one record on its run's spec (`RunSpec.behavior`); a report
-    writes them at its top level, beside the settings every stage shares."""
+class BehaviorChoices:
+    """What Stage C measures with beyond the settings every stage shares: a report writes
+    them at its top level."""
 
     arms: tuple[Arm, ...] = ()
     """The controls, run beside baseline and candidate (`none`, `llm`): a fixed first
@@ -833,6 +831,17 @@ class BehaviorOptions:
     """The prompt invokes the skill the way the agent's users force it."""
     judge_model: str | None = None
     """The model that answers the `judge` graders."""
+
+
+@dataclass(frozen=True)
+class BehaviorOptions(BehaviorChoices):
+    """Stage C's own options, one record on its run's spec (`RunSpec.behavior`): what it
+    measures with, and where it keeps each trial's workspace."""
+
+    keep_workspaces: str | None = None
+    """The folder each trial's workspace is kept in (`--keep-workspaces`); None keeps none.
+    A report writes it in its `agent` record, where every report since
+    `activation-report/2` has it."""
 
 
 @dataclass(frozen=True)

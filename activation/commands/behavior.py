@@ -212,14 +212,15 @@ def behavior_cells(
         alpha=args.alpha,
         seed=args.seed,
         concurrency=args.concurrency,
-        agent=AgentSettings(
-            args.max_turns, args.timeout, keep_workspaces=keep, executables=dict(args.executables)
-        ),
+        agent=AgentSettings(args.max_turns, args.timeout, executables=dict(args.executables)),
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         fail_on=(fail_on,) if fail_on else (),
         behavior=BehaviorOptions(
-            arms=arms_of(arm, no_control, cases), invoke=args.invoke, judge_model=args.judge_model
+            arms=arms_of(arm, no_control, cases),
+            invoke=args.invoke,
+            judge_model=args.judge_model,
+            keep_workspaces=keep,
         ),
     )
     return cells_of(asked, stage, args)

@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from activation import _models
 from activation._errors import ExitCode
 from activation._models import (
     VARIANTS,
+    BehaviorChoices,
     BehaviorOptions,
     CaseVerdict,
     Inputs,
@@ -98,9 +100,39 @@ class VariantInfo:
         return next((seen for seen in self.seen if seen.id == skill_id), None)
 
 
+@dataclass(frozen=True)
+class AgentSettings(_models.AgentSettings):
+    """How Stage B starts the agent CLIs; `version` is what the CLI run said it is."""
+
+    keep_workspaces: str | None = None
+    """Stage C's kept workspaces (`BehaviorOptions.keep_workspaces`): a report's `agent`
+    record has held them since `activation-report/2`, so it still does (the run's spec keeps
+    them with Stage C's other options)."""
+
+    @classmethod
+    def of(cls, spec: RunSpec) -> AgentSettings | None:
+        """The agent record a report writes for `spec`."""
+        if spec.agent is None:
+            return None
+        kept = spec.behavior.keep_workspaces if spec.behavior else None
+        return cls(**_init_values(spec.agent), keep_workspaces=kept)
+
+    @property
+    def settings(self) -> _models.AgentSettings:
+        """The settings the run started its agents with."""
+        return _models.AgentSettings(**_init_values(self))
+
+
+def _init_values(record: _models.AgentSettings) -> dict[str, Any]:
+    """The agent settings' own fields (not a report's kept workspaces, nor what is derived)."""
+    return {item.name: getattr(record, item.name) for item in fields(_models.AgentSettings)
+            if item.init}  # fmt: skip
+
+
 @dataclass(frozen=True, kw_only=True)
-class Report(BehaviorOptions, RunSettings):
+class Report(BehaviorChoices, RunSettings):
     schema: Literal["activation-report/4"] = "activation-report/4"
+    agent: AgentSettings | None = None
     version: str
     """The activation version that wrote it."""
     exit_code: int
@@ -156,9 +188,11 @@ class Report(BehaviorOptions, RunSettings):
     def spec(self) -> RunSpec:
         """The spec the run was asked with: Stage C's options where the report has any (a
         stage that has none writes their defaults)."""
-        options = BehaviorOptions(self.arms, self.invoke, self.judge_model)
+        kept = self.agent.keep_workspaces if self.agent else None
+        options = BehaviorOptions(**_choices(self), keep_workspaces=kept)
         return RunSpec(
-            **_settings(self), behavior=None if options == BehaviorOptions() else options
+            **{**_settings(self), "agent": self.agent.settings if self.agent else None},
+            behavior=None if options == BehaviorOptions() else options,
         )
 
     def variant(self, name: VariantName) -> VariantInfo:
@@ -315,14 +349,23 @@ def build_report(
 
 
 def flat_spec(spec: RunSpec) -> dict[str, Any]:
-    """A spec as a report's top level holds it: the shared settings, then Stage C's options
-    (at their defaults for another stage)."""
-    return {**_settings(spec), **vars(spec.behavior or BehaviorOptions())}
+    """A spec as a report's top level holds it: the shared settings (the agent's with Stage
+    C's kept workspaces), then Stage C's choices (at their defaults for another stage)."""
+    return {
+        **_settings(spec),
+        "agent": AgentSettings.of(spec),
+        **_choices(spec.behavior or BehaviorOptions()),
+    }
 
 
 def _settings(record: RunSettings) -> dict[str, Any]:
     """The settings every stage shares, of a spec or a report."""
     return {item.name: getattr(record, item.name) for item in fields(RunSettings)}
+
+
+def _choices(record: BehaviorChoices) -> dict[str, Any]:
+    """Stage C's choices, of its options or a report."""
+    return {item.name: getattr(record, item.name) for item in fields(BehaviorChoices)}
 
 
 def tree_diff(old: Variant, new: Variant) -> str:

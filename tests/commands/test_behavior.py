@@ -74,6 +74,7 @@ def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_
     assert code == 1
     assert shows(capsys.readouterr().out, stand_in_output())
     assert report["stage"] == "C"
+    assert report["agent"]["keep_workspaces"] == str(kept.resolve())
     # The descriptions are the same: the report carries the body's edit that was tested.
     diff = report["body_diff"].splitlines()
     assert diff[:2] == ["--- a/skills/greetlib/SKILL.md", "+++ b/skills/greetlib/SKILL.md"]

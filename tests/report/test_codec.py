@@ -330,3 +330,25 @@ def test_a_behavior_report_keeps_stage_c_options_flat_and_reads_them_back_as_one
     assert read.spec == spec
     assert read.spec.behavior == options
     assert read.spec.controls == ("none",)
+
+
+def test_kept_workspaces_are_written_in_the_agent_record_and_read_back_as_stage_c_options() -> None:
+    options = BehaviorOptions(arms=("none",), keep_workspaces="/tmp/kept")
+    agent = AgentSettings(12, 900.0, "2.1", executables={"claude-code": "/opt/claude"})
+    outcome = behavior_outcome()
+    spec = replace(outcome.spec, agent=agent, behavior=options)
+    data = orjson.loads(report_json(build_report(replace(outcome, spec=spec), "9.9.9")))
+    assert list(data)[: len(SPEC_KEYS)] == SPEC_KEYS
+    assert data["agent"] == {
+        "max_turns": 12,
+        "timeout": 900.0,
+        "version": "2.1",
+        "executables": {"claude-code": "/opt/claude"},
+        "claude": "/opt/claude",
+        "keep_workspaces": "/tmp/kept",
+    }
+    assert "keep_workspaces" not in data
+    read = parse_report(data, "behavior.json").spec
+    assert read == spec
+    assert type(read.agent) is AgentSettings
+    assert read.behavior == options

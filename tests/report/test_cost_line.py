@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from activation._models import AgentSettings, Prices, Pricing, RunSpec, Stage, Usage
+from activation._models import Prices, Pricing, RunSpec, Stage, Usage
 from activation.inputs.load import load_pricing
 from activation.report import cost_words
 from activation.report.matrix import Matrix
-from activation.report.model import Report
+from activation.report.model import AgentSettings, Report
 from activation.report.plan import cost_text, matrix_cost_line
 from activation.trials.stage import CostEstimate, stage_named
 from tests.support.reports import every_status_report

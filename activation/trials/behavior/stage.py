@@ -98,8 +98,7 @@ class BehaviorStage(AgentRunStage):
 
         check_judge(spec, inputs)
 
-        settings = spec.agent or AgentSettings()
-        keep = settings.keep_workspaces
+        keep = options_of(spec).keep_workspaces
         return BehaviorBackend(
             spec,
             inputs,
