@@ -20,6 +20,7 @@ from activation._behavior import BehaviorRunInputs
 from activation._documents import document_json
 from activation._errors import ExitCode, InputError
 from activation._models import AnyInputs, Inputs, RunOutcome, RunSpec, Status, Variant
+from activation.commands.flags import COMMANDS, switch_given
 from activation.commands.requests import (
     BehaviorCalibrateRequest,
     CalibrateRequest,
@@ -147,7 +148,9 @@ def keep_record(session: Session, folder: Path, stem: str, data: bytes, markdown
 
 
 def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> int:
-    if "--behavior" in argv:
+    """`calibrate`, or with the `--behavior` switch (read as a flag, never found in a value)
+    Stage C's calibration, whose flags are its own."""
+    if switch_given("--behavior", (COMMANDS["calibrate"], COMMANDS["calibrate --behavior"]), argv):
         return main_behavior_calibration(session, argv, stages)
     args, _settings = parse_request("calibrate", CalibrateRequest, argv)
     schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA

@@ -359,6 +359,34 @@ class Command:
         return self.parser().parse_args(list(argv))
 
 
+class SwitchParser(argparse.ArgumentParser):
+    """Reads a command line only to find one switch: what it cannot read raises, never exits."""
+
+    def error(self, message: str) -> NoReturn:
+        raise argparse.ArgumentError(None, message)
+
+
+def switch_given(name: str, commands: Iterable[Command], argv: Sequence[str]) -> bool:
+    """Whether `argv` gives the switch `name` as argparse reads a command line of every
+    flag of `commands`: an abbreviation counts, a flag's value or a word after `--` does
+    not. What picks a command's mode (`calibrate --behavior`) before the mode's own parser
+    reads the line; a line argparse cannot read picks none, and the parser then says why."""
+    known = {flag.name: flag for command in commands for flag in command.flags}
+    parser = SwitchParser(add_help=False, exit_on_error=False)
+    for flag in known.values():
+        if flag.positional:
+            continue
+        if flag.takes_value:
+            parser.add_argument(flag.name, dest=flag.dest, nargs="?")
+        else:
+            parser.add_argument(flag.name, dest=flag.dest, action="store_true")
+    try:
+        found, _rest = parser.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return False
+    return bool(getattr(found, known[name].dest))
+
+
 # --- the tables -------------------------------------------------------------------------------
 
 

@@ -226,6 +226,45 @@ def test_calibrate_bad_input_exits_2_before_any_call(
     assert (backends.prepared, backends.opened) == ([], [])
 
 
+@pytest.mark.parametrize(
+    ("flags", "line"),
+    [
+        (["--only=--behavior"], "--only names unknown case ids: --behavior"),
+        (
+            ["--", "--behavior"],
+            "unrecognized arguments: -- --behavior (see activation calibrate --help)",
+        ),
+    ],
+    ids=["a value", "after --"],
+)
+def test_a_word_that_reads_behavior_is_not_the_switch(
+    flags: list[str],
+    line: str,
+    tmp_path: Path,
+    repo: SkillRepo,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    backends = FakeStages(by_description=model)
+    code = calibrate(tmp_path, CASES, *flags, stages=backends)
+    assert code == 2
+    assert capsys.readouterr().err.splitlines() == [f"activation calibrate: error: {line}"]
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
+def test_the_behavior_switch_abbreviated_is_the_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    backends = FakeStages(by_description=model)
+    code = main(["calibrate", "--behav", "--broken", "missing.md"], backends)
+    assert code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "activation calibrate: error: --broken missing.md: no such file (a SKILL.md with a "
+        "wrong body)"
+    ]
+    assert (backends.prepared, backends.opened) == ([], [])
+
+
 def test_calibrate_bad_input_still_writes_the_report(
     tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from activation.commands.changed import activation_request, behavior_request
-from activation.commands.flags import BEHAVIOR, COMMANDS, RUN
+from activation.commands.flags import BEHAVIOR, COMMANDS, RUN, switch_given
 from activation.commands.requests import (
     REQUESTS,
     BehaviorRequest,
@@ -52,6 +52,26 @@ def test_no_function_below_the_parse_step_takes_an_argparse_namespace() -> None:
                     if arg.annotation is not None and "Namespace" in ast.unparse(arg.annotation)
                 ]
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "given"),
+    [
+        (["--behavior", "--broken", "b.md"], True),
+        (["--broken", "b.md", "--behav"], True),
+        (["--trials", "3", "--be"], True),
+        (["--only=--behavior"], False),
+        (["--suite", "evals", "--", "--behavior"], False),
+        (["--trials", "3"], False),
+        (["--b"], False),
+        (["--record", "--behavior"], True),
+    ],
+)
+def test_a_mode_switch_is_read_as_argparse_reads_it_never_found_in_a_word(
+    argv: list[str], given: bool
+) -> None:
+    modes = (COMMANDS["calibrate"], COMMANDS["calibrate --behavior"])
+    assert switch_given("--behavior", modes, argv) is given
 
 
 def test_a_request_is_the_parsed_flags_with_the_agents_executables_in_one_mapping() -> None:
