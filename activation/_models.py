@@ -856,6 +856,11 @@ class RunSpec(RunSettings):
         """The control arms run beside the two variants (only Stage C has any)."""
         return self.behavior.arms if self.behavior else ()
 
+    @property
+    def kept_workspaces(self) -> str | None:
+        """Where each trial's workspace is kept (only Stage C keeps any)."""
+        return self.behavior.keep_workspaces if self.behavior else None
+
 
 @dataclass(frozen=True)
 class RunOutcome:

@@ -179,3 +179,10 @@ def test_only_a_stage_c_spec_runs_controls_beside_the_variants() -> None:
     assert RunSpec(stage="C", behavior=BehaviorOptions()).controls == ()
     both = RunSpec(stage="C", behavior=BehaviorOptions(arms=("none", "llm"), invoke=True))
     assert both.controls == ("none", "llm")
+
+
+def test_only_a_stage_c_spec_keeps_workspaces() -> None:
+    assert RunSpec().kept_workspaces is None
+    assert RunSpec(stage="C", behavior=BehaviorOptions()).kept_workspaces is None
+    kept = RunSpec(stage="C", behavior=BehaviorOptions(keep_workspaces="/tmp/kept"))
+    assert kept.kept_workspaces == "/tmp/kept"

@@ -1,8 +1,9 @@
 """The report: a run's own records, as every output renders them and the JSON holds them.
 
 A `Report` is the spec the run was asked with (it extends the settings every stage shares
-and Stage C's options, so the JSON's top level carries both flat, as it always has; `spec`
-gives the `RunSpec` back), what it measured and against what, and the engine's own
+and Stage C's choices, so the JSON's top level carries both flat, as it always has, and its
+`agent` record keeps Stage C's kept workspaces; `spec` gives the `RunSpec` back), what it
+measured and against what, and the engine's own
 `CaseVerdict`s with their `Trial`s; report/codec.py turns it into JSON and back, generated
 from these types. Built from a RunOutcome, or read back from a saved report, it is the same
 value, so a saved run can be shown again in any format, compared or merged without a call.
@@ -114,8 +115,7 @@ class AgentSettings(_models.AgentSettings):
         """The agent record a report writes for `spec`."""
         if spec.agent is None:
             return None
-        kept = spec.behavior.keep_workspaces if spec.behavior else None
-        return cls(**_init_values(spec.agent), keep_workspaces=kept)
+        return cls(**_init_values(spec.agent), keep_workspaces=spec.kept_workspaces)
 
     @property
     def settings(self) -> _models.AgentSettings:

@@ -98,7 +98,7 @@ class BehaviorStage(AgentRunStage):
 
         check_judge(spec, inputs)
 
-        keep = options_of(spec).keep_workspaces
+        keep = spec.kept_workspaces
         return BehaviorBackend(
             spec,
             inputs,
