@@ -3,10 +3,10 @@
 A `Report` is the spec the run was asked with (it extends the settings every stage shares
 and Stage C's choices, so the JSON's top level carries both flat, as it always has, and its
 `agent` record keeps Stage C's kept workspaces; `spec` gives the `RunSpec` back), what it
-measured and against what, and the engine's own
-`CaseVerdict`s with their `Trial`s; report/codec.py turns it into JSON and back, generated
-from these types. Built from a RunOutcome, or read back from a saved report, it is the same
-value, so a saved run can be shown again in any format, compared or merged without a call.
+measured and against what, and the engine's own `CaseVerdict`s with their `Trial`s;
+report/codec.py turns it into JSON and back, generated from these types. Built from a
+RunOutcome, or read back from a saved report, it is the same value, so a saved run can be
+shown again in any format, compared or merged without a call.
 """
 
 from __future__ import annotations
@@ -101,6 +101,8 @@ class VariantInfo:
         return next((seen for seen in self.seen if seen.id == skill_id), None)
 
 
+# The run's record by name and description, so the schema's `AgentSettings` is the one
+# every report has had.
 @dataclass(frozen=True)
 class AgentSettings(_models.AgentSettings):
     """How Stage B starts the agent CLIs; `version` is what the CLI run said it is."""
