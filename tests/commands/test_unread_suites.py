@@ -163,14 +163,14 @@ def test_skill_creators_workspace_copy_is_named_where_its_suite_belongs(
     (root / "skills/rails/SKILL.md").write_text(
         skill("rails", "Use when writing Rails code.") + "Run the tests.\n"
     )
-    out, err = planned(tmp_path, capsys)
-    assert out[1:5] == [
+    plan, said = planned(tmp_path, capsys)
+    assert plan[1:5] == [
         "kit:rails (skills/rails/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  {WORKSPACE_LINE}",
         "would run: nothing",
     ]
-    assert [*out, *err].count(f"  {WORKSPACE_LINE}") == 1  # it was said twice
+    assert [*plan, *said].count(f"  {WORKSPACE_LINE}") == 1  # it was said twice
 
 
 def test_behavior_on_an_evals_folder_of_activation_cases_says_pass_it_to_cases(
