@@ -113,7 +113,7 @@ def run_changed(
     session.warn(unloaded_lines(base, head))
     skills = skills_in(head, repo.name)
     suites, found = find_suites(repo, skills, args.cases)
-    references = {change.place.path: reference_breaks(change, base, head) for change in changes}
+    references = reference_breaks(changes, base, head, repo.name)
     plan = plan_runs(changes, skills, suites, found.cases, references)
     if plan.relevant:
         said = {f"  {item.note}" for item in plan.skills}  # a skill's own line says it once

@@ -11,7 +11,7 @@ on disk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath, PurePosixPath
 
@@ -20,9 +20,9 @@ from activation.inputs.changes import (
     SkillChange,
     SkillPlace,
     Tree,
-    in_skill_roots,
     marketplace_of,
     skills_in,
+    tree_filter,
 )
 from activation.inputs.frontmatter import read_sibling
 from activation.inputs.references import Around, missing_reference_lines
@@ -30,6 +30,7 @@ from activation.inputs.target import (
     MANIFEST,
     MARKETPLACE,
     ROOT_SKILL,
+    MarketplacePlugin,
     fallback_plugin_root,
     nested_skills_folder,
     set_root,
@@ -49,6 +50,31 @@ class ReferenceBreaks:
 
 
 @dataclass(frozen=True)
+class _Tree:
+    """One version of the repo's skill files, indexed once for every skill's lookups: its
+    files and the folders that hold them, its skills, and its marketplace's plugins."""
+
+    files: Tree
+    paths: frozenset[str]
+    skills: Mapping[str, SkillPlace]
+    served: Sequence[MarketplacePlugin]
+    read: Callable[[str], bool]
+    """Whether a path lies where the tree was read from (`changes.tree_filter`)."""
+
+    @classmethod
+    def of(cls, tree: Tree, folder: str) -> _Tree:
+        folders = {parent.as_posix() for path in tree for parent in PurePosixPath(path).parents}
+        served = marketplace_of(tree.get(MARKETPLACE.as_posix()))
+        paths = frozenset({*tree, *folders})
+        return cls(tree, paths, skills_in(tree, folder), served, tree_filter(served))
+
+    def has(self, path: str) -> bool:
+        """A file of the tree, or a folder holding one, or a path where no tree reads (a
+        file of the user's project: taken to be there)."""
+        return path in self.paths or not self.read(path)
+
+
+@dataclass(frozen=True)
 class _Version:
     """One version of a skill: its files (relative to its folder), what lies around it, and
     its body with the line the body starts after."""
@@ -59,13 +85,22 @@ class _Version:
     offset: int
 
 
-def reference_breaks(change: SkillChange, base: Tree, head: Tree) -> ReferenceBreaks:
-    """What the change does to the files `change`'s skill refers to (nothing for a skill
-    that is not at both versions, or whose SKILL.md does not parse at either)."""
-    old = change.renamed_from or change.place
+def reference_breaks(
+    changes: Sequence[SkillChange], base: Tree, head: Tree, folder: str = ""
+) -> dict[str, ReferenceBreaks]:
+    """What each change does to the files its skill refers to, by SKILL.md path (`folder`:
+    the repo's name, a root skill's id when its SKILL.md names none)."""
+    before, after = _Tree.of(base, folder), _Tree.of(head, folder)
+    return {change.place.path: _breaks(change, before, after) for change in changes}
+
+
+def _breaks(change: SkillChange, base: _Tree, head: _Tree) -> ReferenceBreaks:
+    """Nothing for a skill that is not at both versions, or whose SKILL.md does not parse
+    at either."""
     if change.status not in ("modified", "renamed"):
         return ReferenceBreaks()
-    before, after = _version(base, old), _version(head, change.place)
+    before = _version(base, change.renamed_from or change.place)
+    after = _version(head, change.place)
     if before is None or after is None:
         return ReferenceBreaks()
     found = missing_reference_lines(after.body, after.files, after.around)
@@ -105,56 +140,48 @@ def reference_breaks(change: SkillChange, base: Tree, head: Tree) -> ReferenceBr
     )
 
 
-def _version(tree: Tree, place: SkillPlace) -> _Version | None:
-    """The skill at `place` in `tree` (None: not there, or its SKILL.md does not parse)."""
-    if place.path not in tree:
+def _version(tree: _Tree, place: SkillPlace) -> _Version | None:
+    """The skill at `place` (None: not there, or its SKILL.md does not parse)."""
+    if place.path not in tree.files:
         return None
     try:
-        text = decode_skill(tree[place.path], place.path)
+        text = decode_skill(tree.files[place.path], place.path)
         document = read_sibling(text, place.path)
     except InputError:
         return None
-    root = place.folder != "."
-    prefix = f"{place.folder}/" if root else ""
-    files = tuple(path.removeprefix(prefix) for path in tree if path.startswith(prefix))
+    prefix = f"{place.folder}/" if place.folder != "." else ""
+    files = tuple(path.removeprefix(prefix) for path in tree.files if path.startswith(prefix))
     offset = len(text.splitlines()) - len(document.body.splitlines())
     return _Version(files, _around(tree, place), document.body, offset)
 
 
-def _around(tree: Tree, place: SkillPlace) -> Around:
+def _around(tree: _Tree, place: SkillPlace) -> Around:
     """Where else the agent finds a path the skill names: its plugin's root, its project's
     root (a skill of a project's skills folder), another skill of its set."""
     if PurePosixPath(place.path) == ROOT_SKILL:
         return Around()
     skill = PurePosixPath(place.path)
     found = set_root(
-        skill,
-        lambda: marketplace_of(tree.get(MARKETPLACE.as_posix())),
-        lambda folder: (folder / MANIFEST).as_posix() in tree,
+        skill, lambda: tree.served, lambda folder: tree.has((folder / MANIFEST).as_posix())
     )
     nested = nested_skills_folder(skill)
     plugin = found.root if found.plugin else None if nested else fallback_plugin_root(skill)
     project = found.root.parent.parent if nested else None
     others = [
         other.folder
-        for other in skills_in(tree).values()
+        for other in tree.skills.values()
         if other.set_root == place.set_root and other.folder != place.folder
     ]
     return Around(
         plugin=_under(tree, plugin),
         project=_under(tree, project),
-        sibling=lambda path: any(_has(tree, f"{folder}/{path}") for folder in others),
+        sibling=lambda path: any(f"{folder}/{path}" in tree.paths for folder in others),
     )
 
 
-def _under(tree: Tree, folder: PurePath | None) -> Callable[[str], bool]:
+def _under(tree: _Tree, folder: PurePath | None) -> Callable[[str], bool]:
     """Whether a path relative to `folder` is in the tree, or lies where no tree reads."""
     if folder is None:
         return lambda _path: False
     prefix = "" if folder == PurePath() else f"{folder.as_posix()}/"
-    return lambda path: _has(tree, f"{prefix}{path}") or not in_skill_roots(f"{prefix}{path}")
-
-
-def _has(tree: Tree, path: str) -> bool:
-    """A file of the tree, or a folder holding one."""
-    return path in tree or any(name.startswith(f"{path}/") for name in tree)
+    return lambda path: tree.has(f"{prefix}{path}")
