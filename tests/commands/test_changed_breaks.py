@@ -73,9 +73,12 @@ def test_a_change_that_removes_a_file_the_body_names_fails_dry_run_included(
         [REMOVED],
         ["SKILL.md:7 refers to references/guide.md, which the skill lacks"],
     )
-    junit = tmp_path / "changed.xml"
-    assert main_code(tmp_path, capsys, "--allow-untested", "--junit", str(junit)) == 1
+    junit, markdown, page = (tmp_path / name for name in ("c.xml", "c.md", "c.html"))
+    files = ["--junit", str(junit), "--markdown", str(markdown), "--html", str(page)]
+    assert main_code(tmp_path, capsys, "--allow-untested", *files) == 1
     assert f'type="BROKEN" message="{REMOVED}"' in junit.read_text()
+    assert f"BROKEN by this change: {REMOVED}<br>{STILL}" in markdown.read_text()
+    assert f"BROKEN by this change: {REMOVED}" in page.read_text()
 
 
 def main_code(tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> int:
