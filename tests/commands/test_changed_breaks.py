@@ -137,17 +137,24 @@ STALE = (
 )
 
 
-def agents_set(root: Path, sibling_cases: bool) -> Path:
+VITE = ".agents/skills/vite"
+
+
+def agents_set(
+    root: Path, monkeypatch: pytest.MonkeyPatch, sibling_cases: bool, *change: str
+) -> None:
     """Skills in `.agents/skills/` and a root routing suite anchored to one of them (and the
-    sibling's own cases, when asked)."""
+    sibling's own cases, when asked), committed, then `git <change>` in the working tree."""
     files = {
-        ".agents/skills/vite/SKILL.md": skill("vite", "Use when configuring Vite builds."),
+        f"{VITE}/SKILL.md": skill("vite", "Use when configuring Vite builds."),
         ".agents/skills/tdd/SKILL.md": skill("tdd", "Use when writing tests first."),
         "evals/routing.cases.json": orjson.dumps(ROUTING).decode(),
     }
     if sibling_cases:
         files[".agents/skills/tdd/cases.json"] = orjson.dumps(TDD_CASES).decode()
-    return commit(root, files)
+    commit(root, files)
+    monkeypatch.chdir(root)
+    git.Repo(root).git.execute(["git", *change])
 
 
 def test_a_renamed_skill_is_one_change_and_the_suite_anchored_to_its_old_name_is_stale(
@@ -155,9 +162,7 @@ def test_a_renamed_skill_is_one_change_and_the_suite_anchored_to_its_old_name_is
 ) -> None:
     """The reported rename: "vite: removed, removed" beside "vitejs: added", "would run:
     nothing", exit 0, and no word of the suite that names vite."""
-    root = agents_set(tmp_path / "dot", sibling_cases=False)
-    monkeypatch.chdir(root)
-    git.Repo(root).git.mv(".agents/skills/vite", ".agents/skills/vitejs")
+    agents_set(tmp_path / "dot", monkeypatch, False, "mv", VITE, f"{VITE}js")
     assert planned(tmp_path, capsys) == [
         "activation changed: git:main -> the working tree",
         "vitejs (.agents/skills/vitejs/SKILL.md): renamed from vite",
@@ -176,9 +181,7 @@ def test_a_renamed_skill_is_one_change_and_the_suite_anchored_to_its_old_name_is
 def test_a_renamed_skills_siblings_cases_run_as_promised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = agents_set(tmp_path / "dot", sibling_cases=True)
-    monkeypatch.chdir(root)
-    git.Repo(root).git.mv(".agents/skills/vite", ".agents/skills/vitejs")
+    agents_set(tmp_path / "dot", monkeypatch, True, "mv", VITE, f"{VITE}js")
     assert planned(tmp_path, capsys)[1:5] == [
         "vitejs (.agents/skills/vitejs/SKILL.md): renamed from vite",
         "  the same body in a new folder: its siblings' cases run",
@@ -194,9 +197,7 @@ def test_a_renamed_skills_siblings_cases_run_as_promised(
 def test_a_removed_skills_suite_is_stale_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = agents_set(tmp_path / "dot", sibling_cases=False)
-    monkeypatch.chdir(root)
-    git.Repo(root).git.rm("-rq", ".agents/skills/vite")
+    agents_set(tmp_path / "dot", monkeypatch, False, "rm", "-rq", VITE)
     stale = (
         "evals/routing.cases.json is about vite, which this change removes: anchor it to "
         "another skill or remove it"
