@@ -160,11 +160,9 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
     lines = [f"activation changed: {plan.base} -> {plan.head}"]
     for item in plan.skills:
         change = item.change
-        kinds = ", ".join(KIND_TITLES[kind] for kind in change.kinds)
         moved = f" from {change.renamed_from.id}" if change.renamed_from else ""
-        lines.append(
-            f"{change.id} ({change.place.path}): {change.status}{moved}, {kinds}".rstrip(", ")
-        )
+        said = [f"{change.status}{moved}", *(KIND_TITLES[kind] for kind in change.kinds)]
+        lines.append(f"{change.id} ({change.place.path}): {', '.join(said)}")
         if item.change.broken is not None and item.change.broken_before:
             lines.append(f"  not tested: {still_broken(item.change.broken, plan.base)}")
         elif item.untested:
