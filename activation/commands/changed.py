@@ -41,11 +41,20 @@ if TYPE_CHECKING:
     from activation.inputs.changes import SkillPlace, Tree
     from activation.inputs.repo_cases import RepoCases
     from activation.report.changed import ChangedReport
-    from activation.report.dry_run import ChangedPlan
+    from activation.report.dry_run import CellPlan, ChangedPlan
     from activation.report.matrix import Matrix
     from activation.trials.stage import Stage
 
 WORKING_TREE = "the working tree"
+AGENT_KEY = "; --judge-model mock spares the judge only: the agent runs for real, with its key"
+"""What a behavior gate's agent needs whatever the mock stands in for."""
+DEFAULT_PRICE = "pass --model with a model of the price table, or --price-in and --price-out"
+"""The agent stage's hint for its default model's missing price, which in `changed` asks
+for a flag the behavior gate never gets."""
+GATE_PRICE = (
+    "the behavior gate runs it (--model sets the activation gates only): pass --price-in and "
+    "--price-out"
+)
 GIT_REF = "a git ref (git:<branch>, git:<tag> or git:<commit>)"
 
 
@@ -78,6 +87,7 @@ def run_changed(
     from activation.commands.plan import draw_changed_plan
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
+    from activation.inputs.change_references import reference_breaks
     from activation.inputs.changes import skill_changes, skills_in, unloaded_lines
     from activation.inputs.load import explicit_repo, git_root
     from activation.inputs.variants import git_ref
@@ -103,9 +113,11 @@ def run_changed(
     session.warn(unloaded_lines(base, head))
     skills = skills_in(head, repo.name)
     suites, found = find_suites(repo, skills, args.cases)
-    plan = plan_runs(changes, skills, suites, found.cases)
+    references = reference_breaks(changes, base, head, repo.name)
+    plan = plan_runs(changes, skills, suites, found.cases, references)
     if plan.relevant:
-        session.say("\n".join(found.lines(skills)))
+        said = {f"  {item.note}" for item in plan.skills}  # a skill's own line says it once
+        session.say("\n".join(line for line in found.lines(skills) if line not in said))
     else:
         session.say(f"no skill changed between {args.base} and {head_name}: nothing to run")
     session.warn(
@@ -293,8 +305,9 @@ def chosen(only: tuple[str, ...] | None, ids: Sequence[str]) -> tuple[str, ...] 
 def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> BehaviorRequest:
     """`activation behavior`'s request for a gate, with its own defaults: the skill, its
     suite, the versions, and what the two commands share (the agents and their executables,
-    the trials and, when given, their ceiling, the cache, the cost ceiling, the seed,
-    `--fail-on weakened`, the judge's model)."""
+    the trials and, when given, their ceiling, the cache, the prices and the cost ceiling,
+    the seed, `--fail-on weakened`, the judge's model). Not `--model`: the activation gates'
+    model; the agent runs its own default."""
     ceiling = {} if args.max_trials is None else {"max_trials": args.max_trials}
     return request_for(
         "behavior",
@@ -312,6 +325,8 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         cache_dir=args.cache_dir,
         no_cache=args.no_cache,
         cache_ttl=args.cache_ttl,
+        price_in=args.price_in,
+        price_out=args.price_out,
         max_cost_usd=args.max_cost_usd,
         fail_on=args.fail_on,
         judge_model=args.judge_model,
@@ -342,8 +357,9 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
     specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
-    with keyed_for(run):
+    with keyed_for(run, AGENT_KEY):
         cells = [(stage.preflight(spec), inputs) for spec in specs]
+    with keyed_for(run):
         if isinstance(stage, BehaviorStage):  # its judge, before any gate's first call
             for spec, _inputs in cells:
                 check_judge(spec, inputs)
@@ -351,8 +367,8 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
 
 
 @contextmanager
-def keyed_for(run: GateRun) -> Iterator[None]:
-    """A missing key stops the command naming the gate that needs it."""
+def keyed_for(run: GateRun, hint: str = "") -> Iterator[None]:
+    """A missing key stops the command naming the gate that needs it (and `hint`)."""
     from activation.report.changed import GATE_TITLES
     from activation.trials.api_check import MissingKey
 
@@ -360,7 +376,7 @@ def keyed_for(run: GateRun) -> Iterator[None]:
         yield
     except MissingKey as missing:
         title = f"{run.place.id}'s {GATE_TITLES[run.kind]} ({run.suite})"
-        raise InputError(f"{title}: {missing}") from None
+        raise InputError(f"{title}: {missing}{hint}") from None
 
 
 def run_gate(session: Session, gate: Gate, rerun: tuple[str, ...]) -> Matrix:
@@ -385,8 +401,23 @@ def dry_run(
     from activation.commands.plan import plan_cells
     from activation.report.dry_run import ChangedPlan, GatePlan
 
-    planned = tuple(GatePlan(gate.run, plan_cells(gate.stage, gate.cells)) for gate in gates)
+    planned = tuple(
+        GatePlan(
+            gate.run,
+            tuple(gate_cost(gate.run, cell) for cell in plan_cells(gate.stage, gate.cells)),
+        )
+        for gate in gates
+    )
     return ChangedPlan(base, head, plan.skills, planned, allow_untested)
+
+
+def gate_cost(run: GateRun, cell: CellPlan) -> CellPlan:
+    """A cell's plan, its missing price said as `changed` can mend it: a behavior gate runs
+    its agent's default model whatever `--model` says, so only the prices can price it."""
+    gap = cell.cost.gap
+    if run.kind != "behavior" or gap is None:
+        return cell
+    return replace(cell, cost=replace(cell.cost, gap=gap.replace(DEFAULT_PRICE, GATE_PRICE)))
 
 
 def finish(session: Session, report: ChangedReport, outputs: Outputs) -> None:

@@ -8,16 +8,20 @@ skill: the planner of `activation changed`. Pure: the command finds the suites o
 - a changed kind with no suite to test it: "not tested";
 - an added skill has no baseline of its own: its set's siblings are gated (they may lose
   prompts to it), and it is "not tested" when it has no cases at all; a removed one gates
-  its siblings (they may gain its prompts).
+  its siblings (they may gain its prompts), and so does a renamed one (its folder moved, its
+  body the same: a new name, and no baseline at its new path);
+- a cases file anchored to a skill the change removes or renames, and a file a changed
+  skill refers to that the change removes, are findings: the change breaks them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Literal
 
+from activation.inputs.change_references import ReferenceBreaks
 from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, SkillChange, SkillPlace
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 from activation.inputs.plugin_eval import plugin_evals
@@ -58,6 +62,11 @@ class SkillPlan:
     change: SkillChange
     untested: tuple[ChangeKind, ...] = ()
     note: str | None = None
+    breaks: tuple[str, ...] = ()
+    """What else the change breaks, a line each: a file its SKILL.md refers to, a cases file
+    anchored to it (a failing finding, like a SKILL.md it breaks)."""
+    known: tuple[str, ...] = ()
+    """What was broken at the base already and still is (not the change's doing)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,11 @@ class Plan:
     @property
     def untested(self) -> tuple[SkillPlan, ...]:
         return tuple(plan for plan in self.skills if plan.untested)
+
+    @property
+    def breaking(self) -> tuple[SkillPlan, ...]:
+        """The skills the change breaks something of besides their SKILL.md."""
+        return tuple(plan for plan in self.skills if plan.breaks)
 
     @property
     def relevant(self) -> bool:
@@ -189,10 +203,12 @@ def plan_runs(
     head: Mapping[str, SkillPlace],
     suites: Mapping[str, Suites],
     cases_files: Sequence[CasesFile] = (),
+    references: Mapping[str, ReferenceBreaks] | None = None,
 ) -> Plan:
     """The gates `changes` call for (`head`: the skills at the head, by SKILL.md path;
     `suites`: each skill's suites, by SKILL.md path; `cases_files`: the repo's, to name those
-    about a skill the change removes), in skill order, each gate once."""
+    about a skill the change removes or renames; `references`: what the change does to the
+    files each skill refers to, by SKILL.md path), in skill order, each gate once."""
     activation: dict[str, list[str]] = {}
     behavior: dict[str, list[str]] = {}
     skills = []
@@ -206,8 +222,8 @@ def plan_runs(
             for path, place in head.items():
                 sibling = changed.get(path)
                 if place.set_root != change.place.set_root or (
-                    sibling and sibling.status == "added"
-                ):
+                    sibling and sibling.status in ("added", "renamed")
+                ):  # no baseline at its path
                     continue
                 broken = sibling is not None and sibling.broken is not None
                 if suites.get(path, Suites()).cases is not None and not broken:
@@ -217,7 +233,10 @@ def plan_runs(
             behavior.setdefault(change.place.path, []).append(change.id)
         heard = any(change.id in because for because in activation.values())
         stale = [f.path for f in cases_files if _names_gone(f, change, head)]
-        skills.append(_skill_plan(change, own, heard, stale))
+        refers = (references or {}).get(change.place.path, ReferenceBreaks())
+        planned = _skill_plan(change, own, heard)
+        breaks = (*refers.caused, *_stale_lines(change, stale))
+        skills.append(replace(planned, breaks=breaks, known=refers.before))
     runs = [
         GateRun(
             "activation",
@@ -242,26 +261,44 @@ def _suite(suites: Mapping[str, Suites], path: str, kind: GateKind) -> str:
 
 
 def _names_gone(file: CasesFile, change: SkillChange, head: Mapping[str, SkillPlace]) -> bool:
-    """Whether a cases file is about a skill the change removes (and no skill at the head)."""
+    """Whether a cases file is about a skill the change removes (and no skill at the head),
+    or names a renamed one by its old id (its frontmatter name may still find it, but that
+    name no longer matches its folder)."""
+    old = change.renamed_from
+    if old is not None:
+        return file.written_for in (old.id, old.name) and file.written_for != change.id
     gone = change.status == "removed" and file.written_for in (change.id, change.place.name)
     return gone and not owners(file, head)
 
 
-def _skill_plan(
-    change: SkillChange, own: Suites, heard: bool = True, stale: Sequence[str] = ()
-) -> SkillPlan:
-    """`heard`: whether a sibling's cases run for it (else the note says none will);
-    `stale`: the cases files about it, which no skill holds after a removal."""
+def _stale_lines(change: SkillChange, stale: Sequence[str]) -> list[str]:
+    """A line per cases file anchored to a skill the change removes or renames: its run
+    can no longer find the skill."""
+    if change.renamed_from is not None:
+        old = change.renamed_from.id
+        return [
+            f"{path} is about {old}, which this change renames to {change.id}: update its 'skill'"
+            for path in stale
+        ]
+    return [
+        f"{path} is about {change.id}, which this change removes: anchor it to another skill "
+        "or remove it"
+        for path in stale
+    ]
+
+
+def _skill_plan(change: SkillChange, own: Suites, heard: bool = True) -> SkillPlan:
+    """`heard`: whether a sibling's cases run for it (else the note says none will)."""
     siblings = "its siblings' cases run" if heard else "no sibling has cases of its own to run"
     if change.broken is not None and change.broken_before:
         return SkillPlan(change, change.kinds)  # no gate can load it, before or after
     if change.broken is not None:
         return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
     if change.status == "removed":
-        about = "".join(
-            f"; {path} is about {change.id}, which this change removes" for path in stale
-        )
-        return SkillPlan(change, note=f"removed: {siblings}{about}")
+        return SkillPlan(change, note=f"removed: {siblings}")
+    if change.renamed_from is not None:
+        body: tuple[ChangeKind, ...] = ("body",) if "body" in change.kinds else ()
+        return SkillPlan(change, body, f"the same body in a new folder: {siblings}")
     if change.status == "added":
         if own.cases is None and own.behavior is None:
             return SkillPlan(change, change.kinds, "added, with no cases")

@@ -43,6 +43,7 @@ from activation.inputs.variants import decode_skill
 Tree = Mapping[str, bytes]
 """A version of the repo's skill files: repo-relative POSIX path -> content."""
 ChangeKind = Literal["description", "body", "other"]
+ChangeStatus = Literal["modified", "added", "removed", "renamed"]
 CHANGE_KINDS: tuple[ChangeKind, ...] = ("description", "body", "other")
 LISTED_KEYS = ("description", "when_to_use", "name", "disable-model-invocation")
 """The frontmatter keys the agent's listing is made of (or hidden by)."""
@@ -261,11 +262,13 @@ class SkillChange:
     kinds: tuple[ChangeKind, ...]
     files: tuple[str, ...]
     """The changed files of its folder, repo-relative."""
-    status: Literal["modified", "added", "removed"] = "modified"
+    status: ChangeStatus = "modified"
     broken: str | None = None
     """Why the agents cannot parse its SKILL.md at the head (they skip it), if so."""
     broken_before: bool = False
     """Its SKILL.md did not parse at the base either: the change did not break it."""
+    renamed_from: SkillPlace | None = None
+    """Where a renamed skill was at the base (its folder moved, its body the same)."""
 
     @property
     def id(self) -> str:
@@ -340,16 +343,75 @@ def skill_changes(base: Tree, head: Tree, folder: str = "") -> tuple[SkillChange
         owner = _owner(path, folders)
         if owner is not None:
             touched.setdefault(owner, []).append(path)
+    moved = _renames(
+        [before[path] for path in before if path not in after],
+        [after[path] for path in after if path not in before],
+        base,
+        head,
+    )
+    gone = {old.path for old in moved.values()}
     changes = []
     for path, place in sorted(places.items()):
         files = tuple(touched.get(place.folder, ()))
-        if path not in before:
+        if path in moved:
+            changes.append(_renamed(moved[path], place, base, head))
+        elif path in gone:
+            continue
+        elif path not in before:
             changes.append(SkillChange(place, ("description", "body"), files, "added"))
         elif path not in after:
             changes.append(SkillChange(place, (), files, "removed"))
         elif files:
             changes.append(_modified(place, files, base, head))
     return tuple(changes)
+
+
+def _renames(
+    removed: Sequence[SkillPlace], added: Sequence[SkillPlace], base: Tree, head: Tree
+) -> dict[str, SkillPlace]:
+    """Each added skill that is a removed one moved (`git mv` of its folder), by its new
+    SKILL.md path: the one removed skill and the one added skill of a set with the same
+    body (one moved to another set is removed there, and added to its new set)."""
+    olds, news = _by_body(removed, base), _by_body(added, head)
+    return {
+        new[0].path: olds[key][0]
+        for key, new in news.items()
+        if len(new) == 1 and len(olds.get(key, ())) == 1
+    }
+
+
+def _by_body(places: Sequence[SkillPlace], tree: Tree) -> dict[tuple[str, str], list[SkillPlace]]:
+    """The skills by their set and their SKILL.md body."""
+    bodies: dict[tuple[str, str], list[SkillPlace]] = {}
+    for place in places:
+        key = (place.set_root, _body(tree[place.path], place.path))
+        bodies.setdefault(key, []).append(place)
+    return bodies
+
+
+def _body(data: bytes, source: str) -> str:
+    """A SKILL.md's body (its whole text when it does not parse)."""
+    try:
+        return _document(data, source).body
+    except InputError:
+        return data.decode("utf-8", "replace")
+
+
+def _renamed(old: SkillPlace, new: SkillPlace, base: Tree, head: Tree) -> SkillChange:
+    """A skill whose folder moved: what changed is told as if it had been edited in place
+    (its files at the base read under the new folder)."""
+    moved = {
+        f"{new.folder}/{path.removeprefix(f'{old.folder}/')}": data
+        for path, data in base.items()
+        if path.startswith(f"{old.folder}/")
+    }
+    files = tuple(
+        path
+        for path in sorted(set(moved) | {p for p in head if p.startswith(f"{new.folder}/")})
+        if moved.get(path) != head.get(path)
+    )
+    change = _modified(new, files, {**base, **moved}, head) if files else SkillChange(new, (), ())
+    return replace(change, status="renamed", renamed_from=old)
 
 
 def _modified(place: SkillPlace, files: tuple[str, ...], base: Tree, head: Tree) -> SkillChange:

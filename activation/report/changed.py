@@ -22,7 +22,7 @@ import orjson
 from activation._errors import ExitCode
 from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
-from activation.inputs.changes import ChangeKind
+from activation.inputs.changes import ChangeKind, ChangeStatus
 from activation.report import cost_words, follow_up, run_words
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
@@ -53,7 +53,7 @@ OUTCOMES: dict[int, str] = {
 class ChangedSkill:
     id: str
     path: str
-    status: Literal["modified", "added", "removed"]
+    status: ChangeStatus
     kinds: tuple[ChangeKind, ...]
     files: tuple[str, ...]
     untested: tuple[ChangeKind, ...] = ()
@@ -64,6 +64,13 @@ class ChangedSkill:
     `broken_before`."""
     broken_before: bool = False
     """It did not parse at the base either: not the change's doing, but not tested."""
+    breaks: tuple[str, ...] = ()
+    """What else the change breaks (a file the SKILL.md refers to, a cases file anchored to
+    the skill): a failing finding."""
+    known: tuple[str, ...] = ()
+    """What was broken at the base already and still is: not the change's doing."""
+    renamed_from: str | None = None
+    """A renamed skill's id at the base."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,6 +117,11 @@ class ChangedReport:
     def broken(self) -> tuple[ChangedSkill, ...]:
         """The skills whose SKILL.md the change breaks."""
         return tuple(skill for skill in self.skills if skill.broken and not skill.broken_before)
+
+    @property
+    def breaking(self) -> tuple[ChangedSkill, ...]:
+        """The skills the change breaks something of besides their SKILL.md."""
+        return tuple(skill for skill in self.skills if skill.breaks)
 
     def gates_of(self, skill: str) -> tuple[GateResult, ...]:
         """The gates that ran on `skill`'s own suites."""
@@ -168,6 +180,9 @@ def build_changed(
             note=item.note,
             broken=item.change.broken,
             broken_before=item.change.broken_before,
+            breaks=item.breaks,
+            known=item.known,
+            renamed_from=item.change.renamed_from.id if item.change.renamed_from else None,
         )
         for item in plan.skills
     )
@@ -184,7 +199,7 @@ def build_changed(
         for gate, run in runs
     )
     broken = any(item.change.broken and not item.change.broken_before for item in plan.skills)
-    found = broken or bool(less_visible)
+    found = broken or bool(less_visible) or bool(plan.breaking)
     code = changed_exit([run for _gate, run in runs], bool(plan.untested), allow_untested, found)
     return ChangedReport(
         version=version,
@@ -206,6 +221,8 @@ def changed_text(skill: ChangedSkill) -> str:
     if skill.status == "removed":
         return "removed"
     kinds = ", ".join(KIND_TITLES[kind] for kind in skill.kinds)
+    if skill.renamed_from is not None:
+        return f"renamed from {skill.renamed_from}" + (f" ({kinds})" if kinds else "")
     return f"added ({kinds})" if skill.status == "added" else kinds
 
 
@@ -273,6 +290,21 @@ def still_broken(broken: str, base: str) -> str:
     )
 
 
+def finding_lines(breaks: Sequence[str], known: Sequence[str], base: str) -> list[str]:
+    """What the change breaks, and what was broken before it, a line each."""
+    return [f"BROKEN by this change: {line}" for line in breaks] + [
+        f"broken at {base} and still broken (not caused by this change): {line}" for line in known
+    ]
+
+
+def breaks_text(breaks: Sequence[tuple[str, str]]) -> str:
+    """What the change breaks (each skill's id with a finding), in one clause: the skills,
+    the first finding, and how many more."""
+    ids = ", ".join(dict.fromkeys(skill for skill, _line in breaks))
+    more = f" (and {len(breaks) - 1} more)" if len(breaks) > 1 else ""
+    return f"the change breaks {ids}: {breaks[0][1]}{more}"
+
+
 def hidden_text(findings: Sequence[LessVisible]) -> str:
     """What the change hides, in one clause: the skills and the agents."""
     skills = ", ".join(dict.fromkeys(finding.skill for finding in findings))
@@ -304,6 +336,9 @@ def overall(report: ChangedReport) -> str:
         if report.broken:
             ids = ", ".join(skill.id for skill in report.broken)
             return f"FAILED: the change breaks the SKILL.md of {ids} (the agents skip it)."
+        if report.breaking:
+            found = [(skill.id, line) for skill in report.breaking for line in skill.breaks]
+            return f"FAILED: {breaks_text(found)}."
         return "FAILED: a changed skill is not tested (pass --allow-untested to accept it)."
     if report.exit_code == ExitCode.INCOMPLETE:
         return "INCOMPLETE: some trials errored; the evidence is incomplete."
@@ -345,6 +380,7 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"  {skill.note}")
         if skill.untested:
             lines.append(f"  {untested_text(skill, report.allow_untested, report.base)}")
+        lines += [f"  {line}" for line in finding_lines(skill.breaks, skill.known, report.base)]
         lines += [f"  {line}" for line in hidden_lines(report.less_visible, skill.id)]
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
@@ -411,6 +447,7 @@ def render_changed_markdown(report: ChangedReport) -> str:
             verdicts.append(_cell(untested_text(skill, report.allow_untested, report.base)))
         elif skill.note:
             verdicts.append(_cell(skill.note))
+        verdicts += [_cell(line) for line in finding_lines(skill.breaks, skill.known, report.base)]
         verdicts += [_cell(line) for line in hidden_lines(report.less_visible, skill.id)]
         row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
         lines.append("| " + " | ".join(row) + " |")
@@ -471,12 +508,15 @@ def render_changed_junit(report: ChangedReport) -> bytes:
                 ET.SubElement(case, "failure", type="NOT-TESTED", message=text)
         for key in totals:
             totals[key] += counts[key]
-    if report.broken:
-        counts = {"tests": len(report.broken), "failures": len(report.broken), "errors": 0}
+    broken = [(skill.id, skill.note or "") for skill in report.broken] + [
+        (skill.id, line) for skill in report.breaking for line in skill.breaks
+    ]
+    if broken:
+        counts = {"tests": len(broken), "failures": len(broken), "errors": 0}
         suite = _suite(root, "broken", counts, report.notice)
-        for skill in report.broken:
-            case = ET.SubElement(suite, "testcase", classname="broken", name=skill.id)
-            ET.SubElement(case, "failure", type="BROKEN", message=skill.note or "")
+        for name, message in broken:
+            case = ET.SubElement(suite, "testcase", classname="broken", name=name)
+            ET.SubElement(case, "failure", type="BROKEN", message=message)
         for key in totals:
             totals[key] += counts[key]
     if report.less_visible:

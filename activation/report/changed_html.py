@@ -11,6 +11,7 @@ from activation.report.changed import (
     GATE_TITLES,
     ChangedReport,
     changed_text,
+    finding_lines,
     gate_title,
     gate_verdict,
     hidden_lines,
@@ -58,6 +59,7 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
             verdicts.append(untested_text(skill, report.allow_untested, report.base))
         elif skill.note:
             verdicts.append(skill.note)
+        verdicts += finding_lines(skill.breaks, skill.known, report.base)
         verdicts += hidden_lines(report.less_visible, skill.id)
         ran = tuple(Line(gate_title(gate), anchors.get(n)) for n, gate in numbered)
         rows.append(Row(skill.id, changed_text(skill), ran, tuple(verdicts)))

@@ -16,8 +16,15 @@ from rich.text import Text
 from activation._models import VARIANTS, AnyInputs, RunSpec, Setting, VariantName
 from activation.inputs.change_plan import GateRun, SkillPlan
 from activation.report import behavior_words, phrases
+from activation.report.changed import (
+    KIND_TITLES,
+    breaks_text,
+    finding_lines,
+    hidden_lines,
+    hidden_text,
+    still_broken,
+)
 from activation.report.changed import cost_text as gates_cost_text
-from activation.report.changed import hidden_lines, hidden_text, still_broken
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
 from activation.trials.listing.model import Listing
@@ -152,14 +159,17 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
     SKILL.md or a changed skill is not tested (the dry run itself plans, and exits 0)."""
     lines = [f"activation changed: {plan.base} -> {plan.head}"]
     for item in plan.skills:
-        kinds = ", ".join(item.change.kinds) or item.change.status
-        lines.append(f"{item.change.id} ({item.change.place.path}): {item.change.status}, {kinds}")
+        change = item.change
+        moved = f" from {change.renamed_from.id}" if change.renamed_from else ""
+        said = [f"{change.status}{moved}", *(KIND_TITLES[kind] for kind in change.kinds)]
+        lines.append(f"{change.id} ({change.place.path}): {', '.join(said)}")
         if item.change.broken is not None and item.change.broken_before:
             lines.append(f"  not tested: {still_broken(item.change.broken, plan.base)}")
         elif item.untested:
             lines.append(f"  not tested: {', '.join(item.untested)}")
         if item.note:
             lines.append(f"  {item.note}")
+        lines += [f"  {line}" for line in finding_lines(item.breaks, item.known, plan.base)]
         lines += [f"  {line}" for line in hidden_lines(plan.less_visible, item.change.id)]
     for gate in plan.gates:
         lines.append(
@@ -175,6 +185,9 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
     ]
     if broken:
         lines.append(f"the run would fail: the change breaks the SKILL.md of {', '.join(broken)}")
+    breaks = [(item.change.id, line) for item in plan.skills for line in item.breaks]
+    if breaks:
+        lines.append(f"the run would fail: {breaks_text(breaks)}")
     untested = [item.change.id for item in plan.skills if item.untested]
     if untested and not plan.allow_untested:
         lines.append(

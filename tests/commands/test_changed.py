@@ -226,7 +226,7 @@ def test_a_git_ignored_suite_is_named_as_not_part_of_the_change(
     assert (code, report) == (0, {})
     assert capsys.readouterr().out.splitlines() == [
         "activation changed: git:main -> the working tree",
-        "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, body",
+        "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  {BILLING}/refunds/evals/ is git-ignored: its behavior suite is not part of the change",
         "would run: nothing",
@@ -458,7 +458,8 @@ def test_a_missing_key_names_the_gate_what_needs_it_and_the_keyless_way(
     assert main([*flags, "--agent", "claude-code"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"activation changed: error: {gate}: no API key: set ANTHROPIC_API_KEY for Claude "
-        "Code, the agent that does the suite's tasks (--dry-run needs none)"
+        "Code, the agent that does the suite's tasks (--dry-run needs none); --judge-model "
+        "mock spares the judge only: the agent runs for real, with its key"
     )
     assert main([*flags, "--agent", "fake"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
@@ -528,7 +529,7 @@ def test_a_dry_run_shows_the_plan_with_no_request(
     out = capsys.readouterr().out
     assert out.splitlines() == [
         "activation changed: git:main -> the working tree",
-        "billing:invoices (plugins/billing/skills/invoices/SKILL.md): modified, body",
+        "billing:invoices (plugins/billing/skills/invoices/SKILL.md): modified, body or references",
         "  not tested: body",
         "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, description",
         "would run: activation gate of billing:disputes on billing-disputes.cases.json "

@@ -197,7 +197,7 @@ def test_a_changed_dry_run_sums_its_gates_and_an_unknown_cost_stays_unknown(
     assert changed_lines(plan) == [
         "activation changed: git:main -> the working tree",
         "billing:refunds (plugins/billing/skills/refunds/SKILL.md): modified, description",
-        "billing:invoices (plugins/billing/skills/invoices/SKILL.md): modified, body",
+        "billing:invoices (plugins/billing/skills/invoices/SKILL.md): modified, body or references",
         "  not tested: body",
         "would run: activation gate of billing:refunds on cases.json (because of billing:refunds)",
         "would run: activation gate of billing:invoices on invoices.cases.json (because of "

@@ -115,11 +115,11 @@ def test_a_waza_suite_is_not_tested_with_its_files_and_why_and_the_trigger_gate_
     argv, report = changed(tmp_path)
     code, out, err = run(argv, capsys)
     assert code == 1  # the body changed and nothing here tests it
-    assert err.splitlines()[:3] == [
+    assert err.splitlines()[:2] == [
         LOOKED,
         "  found skills/deploy/evals/trigger_tests.yaml: deploy",
-        WAZA_LINE,
     ]
+    assert WAZA_LINE not in err  # the skill's own line below says it, once
     summary = out[out.index("activation changed: git:main") :].splitlines()
     assert summary[:5] == [
         "activation changed: git:main -> the working tree",
@@ -150,7 +150,7 @@ def test_a_waza_suite_with_allow_untested_and_dry_run_plans_the_other_gates(
     assert code == 0
     assert out.splitlines()[:5] == [
         "activation changed: git:main -> the working tree",
-        "deploy (skills/deploy/SKILL.md): modified, description, body",
+        "deploy (skills/deploy/SKILL.md): modified, description, body or references",
         "  not tested: body",
         WAZA_LINE,
         "would run: activation gate of deploy on skills/deploy/evals/trigger_tests.yaml "
@@ -171,7 +171,7 @@ def test_an_evals_folder_of_no_known_format_says_so(
     code, out, _err = run(argv, capsys)
     assert code == 0
     assert out.splitlines()[1:4] == [
-        "deploy (skills/deploy/SKILL.md): modified, body",
+        "deploy (skills/deploy/SKILL.md): modified, body or references",
         "  not tested: body",
         "  skills/deploy/evals/ holds no format this tool reads (behavior cases are *.json "
         "case files or PROMPT.md folders) (checks.toml): not read",
@@ -502,7 +502,7 @@ def test_waza_suites_in_the_roots_evals_per_skill_are_each_skills(
     code, out, _err = run(argv, capsys)
     assert code == 0
     assert out.splitlines()[1:5] == [
-        "deploy (skills/deploy/SKILL.md): modified, body",
+        "deploy (skills/deploy/SKILL.md): modified, body or references",
         "  not tested: body",
         "  evals/deploy/ holds waza's suite (eval.yaml and tasks/): its tasks grade the agent's "
         "reply text, and this tool grades the files the agent leaves (eval.yaml, "
@@ -780,7 +780,7 @@ def test_a_scenario_suite_is_named_for_its_skill_in_changed_and_lint(
     ]
     assert out.splitlines()[:5] == [
         "activation changed: git:main -> the working tree",
-        "cloud:deploy (plugins/cloud/skills/deploy/SKILL.md): modified, body",
+        "cloud:deploy (plugins/cloud/skills/deploy/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  tests/scenarios/deploy/ holds {SCENARIO_WHY} (acceptance-criteria.md, "
         "scenarios.yaml): not read",

@@ -95,12 +95,12 @@ def test_a_suite_that_cannot_be_read_leaves_its_skill_untested_and_the_others_ru
     assert code == 0
     assert out.splitlines()[:9] == [
         "activation changed: git:main -> the working tree",
-        "a (skills/a/SKILL.md): modified, body",
+        "a (skills/a/SKILL.md): modified, body or references",
         "  not tested: body",
         "  skills/a/evals/evals.json: not read: cannot read the eval input file "
         "skills/a/AGENTS.md: No such file or directory",
-        "b (skills/b/SKILL.md): modified, body",
-        "c (skills/c/SKILL.md): modified, body",
+        "b (skills/b/SKILL.md): modified, body or references",
+        "c (skills/c/SKILL.md): modified, body or references",
         "would run: behavior gate of b on skills/b/evals (because of b)",
         "would run: behavior gate of c on skills/c/evals (because of c)",
         "the run would fail: a not tested (pass --allow-untested to accept it)",

@@ -64,9 +64,9 @@ def test_plugin_eval_cases_are_named_as_not_read_where_changed_says_not_tested(
     plugin_evals: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out, err = planned(tmp_path, capsys)
-    assert err[1:3] == ["  found no case file", f"  {PLUGIN_LINE}"]
+    assert err[1:3] == ["  found no case file"]  # the skill's own line says it, once
     assert out[1:5] == [
-        "ruler:rules (plugins/ruler/skills/rules/SKILL.md): modified, body",
+        "ruler:rules (plugins/ruler/skills/rules/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  {PLUGIN_LINE}",
         "would run: nothing",
@@ -163,12 +163,14 @@ def test_skill_creators_workspace_copy_is_named_where_its_suite_belongs(
     (root / "skills/rails/SKILL.md").write_text(
         skill("rails", "Use when writing Rails code.") + "Run the tests.\n"
     )
-    assert planned(tmp_path, capsys)[0][1:5] == [
-        "kit:rails (skills/rails/SKILL.md): modified, body",
+    plan, said = planned(tmp_path, capsys)
+    assert plan[1:5] == [
+        "kit:rails (skills/rails/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  {WORKSPACE_LINE}",
         "would run: nothing",
     ]
+    assert [*plan, *said].count(f"  {WORKSPACE_LINE}") == 1  # it was said twice
 
 
 def test_behavior_on_an_evals_folder_of_activation_cases_says_pass_it_to_cases(
@@ -218,7 +220,7 @@ def test_a_root_plugins_eval_cases_are_about_each_of_its_skills_and_other_files_
     monkeypatch.chdir(root)
     (root / "skills/rules/SKILL.md").write_text(RULES + "Check it twice.\n")
     assert planned(tmp_path, capsys)[0][1:4] == [
-        "kit:rules (skills/rules/SKILL.md): modified, body",
+        "kit:rules (skills/rules/SKILL.md): modified, body or references",
         "  not tested: body",
         f"  evals/ holds {REASON} (01-fix): not read",
     ]
@@ -226,7 +228,7 @@ def test_a_root_plugins_eval_cases_are_about_each_of_its_skills_and_other_files_
         (root / "evals/01-fix" / case).unlink()
     (root / "evals/notes.toml").write_text("x = 1\n")
     assert planned(tmp_path, capsys)[0][1:4] == [
-        "kit:rules (skills/rules/SKILL.md): modified, body",
+        "kit:rules (skills/rules/SKILL.md): modified, body or references",
         "  not tested: body",
         "would run: nothing",
     ]

@@ -298,9 +298,16 @@ def test_a_removed_skill_whose_siblings_have_no_cases_says_none_run_and_names_it
     plan = plan_runs([removed], head, {}, files)
     assert plan.runs == ()
     assert [skill.note for skill in plan.skills] == [
-        "removed: no sibling has cases of its own to run; evals/routing.cases.json is about "
-        "billing:disputes, which this change removes"
+        "removed: no sibling has cases of its own to run"
     ]
+    # Changed on purpose: the stale file is a finding of the change (it fails), not a note.
+    assert [skill.breaks for skill in plan.skills] == [
+        (
+            "evals/routing.cases.json is about billing:disputes, which this change removes: "
+            "anchor it to another skill or remove it",
+        )
+    ]
+    assert plan.breaking == plan.skills
 
 
 # --- where each skill's suites are -----------------------------------------------------------

@@ -76,6 +76,9 @@ def test_an_untested_body_change_in_every_format(tmp_path: Path) -> None:
                 "note": None,
                 "broken": None,
                 "broken_before": False,
+                "breaks": [],
+                "known": [],
+                "renamed_from": None,
             }
         ],
         "gates": [],
@@ -145,7 +148,7 @@ def test_a_skill_broken_at_the_base_and_still_broken_is_not_blamed_on_the_change
     assert said in changed_file("html", report, tmp_path / "x.html").decode()
     dry = changed_lines(ChangedPlan("git:HEAD", "the working tree", plan.skills, (), allowed))
     assert dry[1:4] == [
-        "refunds (skills/refunds/SKILL.md): modified, body",
+        "refunds (skills/refunds/SKILL.md): modified, body or references",
         f"  {said.removesuffix(' (allowed by --allow-untested)')}",
         "would run: nothing",
     ]
