@@ -680,15 +680,16 @@ class Tally:
 @dataclass(frozen=True)
 class Coverage:
     """A cell's trials scored (valid: errors are never votes) out of those it planned
-    (every trial it ran, an error counted once however often it was retried)."""
+    (every trial of every arm it ran, an error counted once however often it was
+    retried)."""
 
     scored: int
     planned: int
 
     @classmethod
     def of(cls, verdicts: Iterable[CaseVerdict]) -> Coverage:
-        tallies = [tally for verdict in verdicts for tally in (verdict.baseline, verdict.candidate)]
-        return cls(sum(tally.valid for tally in tallies), sum(tally.run for tally in tallies))
+        trials = [trial for verdict in verdicts for trial in verdict.trials]
+        return cls(sum(not trial.is_error for trial in trials), len(trials))
 
     @property
     def ratio(self) -> float | None:
