@@ -10,11 +10,19 @@ from xml.etree import ElementTree
 
 import anyio
 import orjson
-import pytest
 from rich.console import Console
 
 from activation._errors import ExitCode
-from activation._models import Coverage, ErrorClass, Inputs, RunSpec, Target, TrialKey, Variant
+from activation._models import (
+    Coverage,
+    ErrorClass,
+    Inputs,
+    RunSpec,
+    Target,
+    Trial,
+    TrialKey,
+    Variant,
+)
 from activation.report.codec import parse_report, report_json
 from activation.report.html import render_html
 from activation.report.junit import render_junit
@@ -22,7 +30,7 @@ from activation.report.markdown import render_markdown
 from activation.report.model import Report, build_report
 from activation.report.terminal import render_report
 from activation.trials.engine import execute_async
-from activation.trials.fake import Answer, FakeBackend, fake_trial
+from activation.trials.fake import Answer, FakeBackend, Script
 from tests.support.reports import BASELINE, CANDIDATE, CASES, answer
 from tests.support.skill_repo import SKILL_PATH
 
@@ -37,14 +45,16 @@ def thin(key: TrialKey) -> Answer:
 class ClassedErrors(FakeBackend):
     """The fake's errors, one class per case: the model's, a grader's and the agent's."""
 
-    async def run(self, key: TrialKey) -> object:  # type: ignore[override]
+    async def run(self, key: TrialKey) -> Trial:
         trial = await super().run(key)
         kinds = {"never": ErrorClass.MODEL, "charts-neg": ErrorClass.GRADER}
         kind = kinds.get(key.case.id, ErrorClass.AGENT_SETUP)
         return replace(trial, error_class=kind) if trial.is_error else trial
 
 
-def report_of(script: object, backend: type[FakeBackend] = FakeBackend, **settings: object) -> Report:
+def report_of(
+    script: Script, backend: type[FakeBackend] = FakeBackend, min_coverage: float = 0.8
+) -> Report:
     repo = Path("/work/skills")
     target = Target(repo, Path(SKILL_PATH), repo / "plugins/payments", "billing", "refunds")
     inputs = Inputs(
@@ -52,7 +62,7 @@ def report_of(script: object, backend: type[FakeBackend] = FakeBackend, **settin
         Variant("git:main", BASELINE, "", "git main:" + SKILL_PATH),
         Variant(SKILL_PATH, CANDIDATE, "", "file " + SKILL_PATH),
     )  # fmt: skip
-    spec = RunSpec(model="claude-test-1", trials=5, max_trials=5, **settings)  # type: ignore[arg-type]
+    spec = RunSpec(model="claude-test-1", trials=5, max_trials=5, min_coverage=min_coverage)
     outcome = anyio.run(execute_async, spec, inputs, backend(script, target=target.skill_id))
     return build_report(outcome, "0.2.0")
 
