@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
 
 import anyio
 import pytest
@@ -22,10 +22,9 @@ from activation.trials.agents.codex.stream import CodexReader
 from activation.trials.agents.copilot.stream import CopilotReader
 from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
-from activation.trials.backend import Round
 from activation.trials.engine import execute
 from activation.trials.errors import InfrastructureFailure, classify_run, run_failure_class
-from activation.trials.fake import fake_trial
+from activation.trials.fake import FakeBackend
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots
 from activation.trials.simulate import simulated_inputs, typical
@@ -163,33 +162,21 @@ def test_other_errors_are_never_retried() -> None:
     assert trial.error_class is ErrorClass.MODEL
 
 
-class FlakySandbox:
+@dataclass(eq=False)
+class FlakySandbox(FakeBackend):
     """Every trial's first attempt finds no sandbox; the second runs (an honest vote)."""
 
-    def __init__(self) -> None:
-        self.tried: Counter[tuple[str, str, int]] = Counter()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        return None
-
-    def cache_key(self, key: TrialKey) -> str | None:
-        return None
-
-    async def run_round(self, round: Round) -> None:
-        await round.each(self.run)
+    tried: Counter[tuple[str, str, int]] = field(default_factory=Counter)
 
     async def run(self, key: TrialKey) -> Trial:
         self.tried[key.case.id, key.variant, key.index] += 1
         if self.tried[key.case.id, key.variant, key.index] == 1:
             raise InfrastructureFailure("the container did not start")
-        return fake_trial(key, True)
+        return await super().run(key)
 
 
 def test_a_retried_trial_counts_once_and_the_run_says_how_many_were_retried() -> None:
-    backend = FlakySandbox()
+    backend = FlakySandbox(lambda key: True)
     inputs = simulated_inputs(typical(2))
     outcome = execute(RunSpec(trials=3, max_trials=3), inputs, backend)
     assert len(outcome.trials) == 2 * 2 * 3
