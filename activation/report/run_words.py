@@ -74,7 +74,7 @@ def verdict(report: Report) -> str:
 
 
 def coverage_text(coverage: Coverage) -> str:
-    """ "10 of 12 planned trials (83%)"."""
+    """How a coverage reads: "10 of 12 planned trials (83%)"."""
     share = f" ({coverage.ratio:.0%})" if coverage.ratio is not None else ""
     return f"{coverage.scored} of {coverage.planned} planned trials{share}"
 
