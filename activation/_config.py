@@ -45,8 +45,18 @@ MENU_ORDERS = 4
 trials, so position bias cancels over trials while the listing stays a cacheable prefix."""
 API_RETRIES = 4
 """The SDK's own retries of 408/409/429/5xx, honouring `retry-after`."""
+CLI_API_ATTEMPTS = API_RETRIES + 1
+"""An agent CLI's own attempts per model request, where it has a setting for them (Gemini
+CLI's `general.maxAttempts`, 10 by default: a failing API would hold a trial for minutes)."""
 REQUEST_TIMEOUT = 180.0
 """Seconds per Stage A request."""
+
+INFRASTRUCTURE_RETRIES = 2
+"""Times a trial whose environment failed (sandbox, proxy, worker) is run again; each retry
+is counted and reported, and only the last attempt is the trial."""
+MIN_COVERAGE = 0.8
+"""`--min-coverage`: a cell with fewer of its planned trials scored (errors are not) is
+not judged: the run exits 3 naming it."""
 
 MAX_TURNS = 8
 TIMEOUT = 300.0

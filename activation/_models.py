@@ -28,6 +28,22 @@ Arm = Literal["baseline", "candidate", "none", "llm"]
 with no skill of the set installed; `llm`, one model call and no agent."""
 CONTROLS: tuple[Arm, ...] = ("none", "llm")
 Reading = Literal["activated", "not_activated", "error"]
+
+
+class ErrorClass(StrEnum):
+    """Whose an error trial is (trials/errors.py classifies them): only an infrastructure
+    error is retried, and none is ever a vote."""
+
+    INFRASTRUCTURE = "infrastructure"
+    """The sandbox or container, the proxy, a lost worker, a CLI killed by a signal."""
+    AGENT_SETUP = "agent_setup"
+    """The CLI missing or refusing, a permission or login wall, refused credentials."""
+    MODEL = "model"
+    """The API failing after its retries, an unusable answer, a request or time budget."""
+    GRADER = "grader"
+    """A judge with no verdict, a command grader that cannot start."""
+
+
 UNTAGGED = "untagged"
 """The group of a case without tags, in every output."""
 
@@ -451,9 +467,16 @@ class TrialKey:
                      transcript, usage, chose=chosen,
                      correct=self.case.is_right(chosen, target))  # fmt: skip
 
-    def failed(self, error: str, usage: Usage = Usage(), transcript: str | None = None) -> Trial:
-        """This trial as an error: never a vote."""
-        return Trial(self.case.id, self.variant, self.index, None, "", error, transcript, usage)
+    def failed(
+        self,
+        error: str,
+        usage: Usage = Usage(),
+        transcript: str | None = None,
+        kind: ErrorClass | None = None,
+    ) -> Trial:
+        """This trial as an error of class `kind`: never a vote."""
+        return Trial(self.case.id, self.variant, self.index, None, "", error, transcript, usage,
+                     error_class=kind)  # fmt: skip
 
     def graded(
         self,
@@ -517,6 +540,8 @@ class Trial:
     """Stage C: the files the agent left in its workspace (relative paths, scanned ones)."""
     workspace: str | None = None
     """Stage C: where the workspace was kept (`--keep-workspaces`)."""
+    error_class: ErrorClass | None = None
+    """Whose the error is (None: not an error, or a report older than the classes)."""
     reading: Reading = field(init=False, default="error")
     """"activated", "not_activated" or "error" (derived from `activated`)."""
 
@@ -574,15 +599,20 @@ def gate(
     incomplete: bool = False,
     no_lift: bool = False,
     less_visible: bool = False,
+    uncovered: bool = False,
 ) -> ExitCode:
     """The exit rule, said once for every run, cell, matrix and merge: an interrupted run
-    is 130; a regression fails the gate (and wins over errors), a weakened case too when
-    asked, and so does a behavior run whose skill lift is not shown (`no_lift`) and a
-    candidate that an agent shows less of than the baseline (`less_visible`: cut shorter,
-    name only, not listed); missing evidence (an ERROR case, or cases with no evidence at
-    all: `incomplete`) fails it closed."""
+    is 130; a cell with too few of its trials scored (`uncovered`: below `--min-coverage`)
+    is not judged, so it is incomplete whatever its statuses; a regression fails the gate
+    (and wins over errors), a weakened case too when asked, and so does a behavior run
+    whose skill lift is not shown (`no_lift`) and a candidate that an agent shows less of
+    than the baseline (`less_visible`: cut shorter, name only, not listed); missing
+    evidence (an ERROR case, or cases with no evidence at all: `incomplete`) fails it
+    closed."""
     if interrupted:
         return ExitCode.INTERRUPTED
+    if uncovered:
+        return ExitCode.INCOMPLETE
     found = set(statuses)
     weakened = Status.WEAKENED in found and WEAKENED_FAILS in fail_on
     lift = no_lift and NO_LIFT_FAILS in fail_on
@@ -645,6 +675,29 @@ class Tally:
     def run(self) -> int:
         """Trials run, valid or not."""
         return self.valid + self.errors
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """A cell's trials scored (valid: errors are never votes) out of those it planned
+    (every trial of every arm it ran, an error counted once however often it was
+    retried)."""
+
+    scored: int
+    planned: int
+
+    @classmethod
+    def of(cls, verdicts: Iterable[CaseVerdict]) -> Coverage:
+        trials = [trial for verdict in verdicts for trial in verdict.trials]
+        return cls(sum(not trial.is_error for trial in trials), len(trials))
+
+    @property
+    def ratio(self) -> float | None:
+        return self.scored / self.planned if self.planned else None
+
+    def below(self, floor: float) -> bool:
+        """Too little of the cell was scored to judge it."""
+        return self.planned > 0 and self.scored < floor * self.planned
 
 
 @dataclass(frozen=True)
@@ -806,6 +859,8 @@ class RunSettings:
     coding_agent: str = _config.AGENT
     """The agent whose skill listing and load action Stage A shows the model, and whose
     CLI Stage B runs."""
+    min_coverage: float = _config.MIN_COVERAGE
+    """The least share of a cell's planned trials that must be scored for it to be judged."""
 
     @property
     def cell(self) -> str:
@@ -882,6 +937,12 @@ class RunOutcome:
     """The most trials that were in flight at once."""
     final_concurrency: int = 0
     """The concurrency limit when the run ended (an adaptive limit moves)."""
+    retried: int = 0
+    """Infrastructure errors whose trial was run again (each trial still counts once)."""
+
+    @property
+    def coverage(self) -> Coverage:
+        return Coverage.of(self.verdicts)
 
     @property
     def exit_code(self) -> ExitCode:
@@ -891,6 +952,7 @@ class RunOutcome:
             self.spec.fail_on,
             interrupted=self.interrupted,
             incomplete=bool(self.unfinished),
+            uncovered=self.coverage.below(self.spec.min_coverage),
         )
 
     @property

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from activation._behavior import BehaviorCase, BehaviorRunInputs, BehaviorSuite
+from activation._config import MIN_COVERAGE
 from activation._errors import InputError
 from activation._models import CONTROLS, AgentSettings, Arm, BehaviorOptions, RunSpec
 from activation.commands.flags import BEHAVIOR
@@ -75,7 +76,8 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     session.warn(skipped_warnings((inputs.baseline, inputs.candidate)))
     session.warn(unread_warning(inputs.cases, loaded.source))
     session.warn(skipped_warning(Path(loaded.source), loaded.skipped))
-    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on)
+    specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on,
+                           args.min_coverage)  # fmt: skip
     return StageRun(stage, specs, inputs)
 
 
@@ -197,6 +199,7 @@ def behavior_cells(
     arm: tuple[str, ...] | None,
     no_control: bool,
     fail_on: str | None,
+    min_coverage: float = MIN_COVERAGE,
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults, the
     controls `--arm` and `--no-control` ask for and the status `--fail-on` adds."""
@@ -216,6 +219,7 @@ def behavior_cells(
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         fail_on=(fail_on,) if fail_on else (),
+        min_coverage=min_coverage,
         behavior=BehaviorOptions(
             arms=arms_of(arm, no_control, cases),
             invoke=args.invoke,

@@ -329,6 +329,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         price_out=args.price_out,
         max_cost_usd=args.max_cost_usd,
         fail_on=args.fail_on,
+        min_coverage=args.min_coverage,
         judge_model=args.judge_model,
     )
 
@@ -354,7 +355,8 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
                                   baseline=args.base, candidate=args.head, only=only)  # fmt: skip
     refuse_unsound(inputs.cases, suite)
     session.warn(skipped_warning(Path(run.suite), loaded.skipped))
-    specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on)
+    specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on,
+                           gate.min_coverage)  # fmt: skip
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
     with keyed_for(run, AGENT_KEY):

@@ -31,6 +31,7 @@ from activation._config import (
     MAX_CONCURRENCY,
     MAX_TRIALS,
     MAX_TURNS,
+    MIN_COVERAGE,
     MODEL,
     SEED,
     SKILL_PATH,
@@ -73,6 +74,13 @@ def probability(value: str) -> float:
     number = float(value)
     if not 0 < number < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {number}")
+    return number
+
+
+def share(value: str) -> float:
+    number = float(value)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {value}")
     return number
 
 
@@ -502,6 +510,14 @@ FAIL_ON_FLAG = Flag(
     "also fail the gate (exit 1) on WEAKENED cases",
     choices=("weakened",),
 )
+MIN_COVERAGE_FLAG = Flag(
+    "--min-coverage",
+    "SHARE",
+    "judge no cell with less of its planned trials scored (errors are not): exit 3",
+    share,
+    MIN_COVERAGE,
+    toml=NUMBER,
+)
 MODEL_FLAG = Flag(
     "--model",
     "ID[,ID]",
@@ -528,6 +544,7 @@ TRIAL_OPTIONS = (
     CONCURRENCY_FLAG,
     AGENTS_FLAG,
     FAIL_ON_FLAG,
+    MIN_COVERAGE_FLAG,
     switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
     switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
 )
@@ -1090,6 +1107,7 @@ BEHAVIOR = Command(
                     "no lift over the none arm",
                     choices=(WEAKENED_FAILS, NO_LIFT_FAILS),
                 ),
+                MIN_COVERAGE_FLAG,
             ),
         ),
         ("cost and cache", COST_AND_CACHE),
@@ -1123,8 +1141,8 @@ BEHAVIOR = Command(
     "Benjamini-Hochberg across cases and cells). Lift is the candidate against the none arm.",
 )
 CALIBRATION_LEFT_OUT = frozenset(
-    {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--shard", "--junit",
-     "--markdown", "--html", "--no-summary", "--show"}
+    {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--min-coverage",
+     "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show"}
 )  # fmt: skip
 """What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
 BEHAVIOR_CALIBRATE = Command(

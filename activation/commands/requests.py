@@ -83,6 +83,7 @@ class ActivationTrials(SamplingRequest, CacheRequest, AgentRequest):
     max_trials: int | None
     concurrency: tuple[int | None, int | None] | None
     fail_on: str | None
+    min_coverage: float
     batch: bool
     resume: bool
     real: bool
@@ -208,6 +209,7 @@ class BehaviorRequest(BehaviorInputs, BehaviorTrials, ReportFiles):
     arm: tuple[str, ...] | None
     no_control: bool
     fail_on: str | None
+    min_coverage: float
     dry_run: bool
 
 

@@ -86,6 +86,7 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         batch=args.batch,
         resume=args.resume,
         fail_on=(args.fail_on,) if args.fail_on else (),
+        min_coverage=args.min_coverage,
     )
     return cells_of(asked, stage, args)
 

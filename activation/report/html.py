@@ -323,6 +323,7 @@ def said(report: Report) -> dict[str, object]:
         "usage_lines": usage_lines(report),
         "ceiling_line": ceiling_line(report),
         "visibility": run_words.visibility_lines(report),
+        "errors_line": run_words.errors_line(report),
         "ambiguous": routing_text.ambiguous_rows(report),
     }
 

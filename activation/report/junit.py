@@ -49,6 +49,9 @@ def _properties(report: Report) -> dict[str, str]:
     found |= view_of(report).properties(report)
     if report.notice:
         found["notice"] = report.notice
+    errors = run_words.errors_line(report)
+    if errors is not None:
+        found["errors"] = errors
     return found
 
 

@@ -214,6 +214,8 @@ def render_markdown(report: Report) -> str:
     lines += _flagged(report)
     if report.summary.unfinished:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
+    if (errors := run_words.errors_line(report)) is not None:
+        lines += [escape(errors), ""]
     if report.warnings:
         lines += [f"- warning: {escape(warning)}" for warning in report.warnings] + [""]
     if report.distractors:

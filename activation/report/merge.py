@@ -114,6 +114,7 @@ def merged_cell(
         error=None,
         warnings=tuple(dict.fromkeys(w for part in parts for w in part.warnings)),
         ceiling_hit=any(part.ceiling_hit for part in parts),
+        retried=sum(part.retried for part in parts),
         peak_concurrency=sum(part.peak_concurrency for part in parts),
         final_concurrency=sum(part.final_concurrency for part in parts),
     )

@@ -23,6 +23,7 @@ from activation._models import (
     BehaviorChoices,
     BehaviorOptions,
     CaseVerdict,
+    Coverage,
     Inputs,
     RunOutcome,
     RunSettings,
@@ -152,6 +153,8 @@ class Report(BehaviorChoices, RunSettings):
     """The most trials that were in flight at once."""
     final_concurrency: int = 0
     """The concurrency limit when the run ended (an adaptive limit moves)."""
+    retried: int = 0
+    """Infrastructure errors whose trial was run again (each trial still counts once)."""
     skill: SkillInfo
     baseline: VariantInfo
     candidate: VariantInfo
@@ -257,7 +260,8 @@ def cell_exit(
 ) -> ExitCode:
     """The gate over one cell's verdicts, the skill lift they show where they were graded,
     and its agent's visibility verdicts: a candidate shown less fails it, a measured skill
-    neither variant lists leaves the cell without evidence."""
+    neither variant lists leaves the cell without evidence, and so does a cell with too few
+    of its trials scored (`min_coverage`)."""
     return gate(
         (verdict.status for verdict in verdicts),
         spec.fail_on,
@@ -265,6 +269,7 @@ def cell_exit(
         incomplete=incomplete or len(unseen) == len(VARIANTS),
         no_lift=lift_missing(verdicts, spec.trials),
         less_visible=less_visible,
+        uncovered=Coverage.of(verdicts).below(spec.min_coverage),
     )
 
 
@@ -330,6 +335,7 @@ def build_report(
         interrupted=outcome.interrupted,
         fingerprint=spec.shard.fingerprint if spec.shard else run_identity(spec, inputs),
         ceiling_hit=outcome.ceiling_hit,
+        retried=outcome.retried,
         peak_concurrency=outcome.peak_concurrency,
         final_concurrency=outcome.final_concurrency,
         skill=SkillInfo.of(inputs.target),

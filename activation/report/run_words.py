@@ -12,6 +12,7 @@ from activation._models import (
     VARIANTS,
     WEAKENED_FAILS,
     CaseVerdict,
+    Coverage,
     Status,
     Trial,
 )
@@ -22,6 +23,7 @@ from activation.report.phrases import (
     word_diff,
 )
 from activation.report.views import view_of
+from activation.trials.errors import LABELS
 
 VERDICTS = {
     ExitCode.OK: "OK: no case regressed, no case errored.",
@@ -60,10 +62,37 @@ def verdict(report: Report) -> str:
             return LESS_VISIBLE
     if code is ExitCode.INCOMPLETE and len(report.unseen) == len(VARIANTS):
         return UNSEEN
+    if code is ExitCode.INCOMPLETE and report.summary.coverage.below(report.min_coverage):
+        return (
+            f"INCOMPLETE: cell {report.cell} scored {coverage_text(report.summary.coverage)}, "
+            f"below --min-coverage {report.min_coverage:.0%}: not judged."
+        )
     blind = view_of(report).blind(report) if code is ExitCode.OK else None
     if blind is not None:
         return f"OK, but it measures nothing: {blind}."
     return VERDICTS.get(code, report.error or f"exit {report.exit_code}")
+
+
+def coverage_text(coverage: Coverage) -> str:
+    """How a coverage reads: "10 of 12 planned trials (83%)"."""
+    share = f" ({coverage.ratio:.0%})" if coverage.ratio is not None else ""
+    return f"{coverage.scored} of {coverage.planned} planned trials{share}"
+
+
+def errors_line(report: Report) -> str | None:
+    """The cell's coverage and whose its errors were, once a trial errored or was retried:
+    "Coverage: 10 of 12 planned trials (83%) scored; errors: 1 infrastructure, 1 model;
+    2 infrastructure errors retried." (None: every trial scored at the first attempt)."""
+    summary = report.summary
+    if not summary.errors_by_class and not report.retried:
+        return None
+    parts = [f"Coverage: {coverage_text(summary.coverage)} scored"]
+    if summary.errors_by_class:
+        counts = summary.errors_by_class.items()
+        parts.append("errors: " + ", ".join(f"{n} {LABELS.get(k, k)}" for k, n in counts))
+    if report.retried:
+        parts.append(f"{report.retried} infrastructure error(s) retried")
+    return "; ".join(parts) + "."
 
 
 def visibility_lines(report: Report) -> list[str]:

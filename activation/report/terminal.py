@@ -182,6 +182,9 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     if command:
         parts += [Text(follow_up.REAL_TITLE), unbroken(f"  {command}")]
     parts += unfinished_texts(report.summary.unfinished)
+    errors = run_words.errors_line(report)
+    if errors is not None:
+        parts.append(unbroken(errors, "magenta"))
     if report.notice:
         parts.append(Text(f"NOTE: {report.notice}", style="bold yellow"))
     verdict_style = VERDICT_STYLE.get(ExitCode(report.exit_code), "")

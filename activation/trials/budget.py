@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from activation._models import Trial
+from activation._models import ErrorClass, Trial, TrialKey
 
 CEILING = "cost ceiling"
 """The error of a trial `--max-cost-usd` kept from starting."""
+
+
+def kept_out(key: TrialKey) -> Trial:
+    """The trial the ceiling kept from starting: a budget hit, so the model's class."""
+    return key.failed(CEILING, kind=ErrorClass.MODEL)
 
 
 class Budget:

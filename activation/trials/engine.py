@@ -132,6 +132,7 @@ def judge_schedules(
             ceiling_hit=cell_slots.budget is not None and cell_slots.budget.hit,
             peak_concurrency=cell_slots.limiter.peak,
             final_concurrency=cell_slots.limiter.limit,
+            retried=cell_slots.retried,
         )
         for (spec, inputs), schedule, cell_slots, judged, (_, unfinished, _) in zip(
             cells, schedules, slots, verdicts, found, strict=True

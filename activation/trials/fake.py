@@ -13,7 +13,7 @@ from typing import Self, TypeVar
 
 import anyio
 
-from activation._models import Arm, Trial, TrialKey, Usage
+from activation._models import Arm, ErrorClass, Trial, TrialKey, Usage
 from activation.trials.backend import Round, request_digest
 
 Answer = bool | None
@@ -64,7 +64,7 @@ def fake_trial(
     """The trial an answer makes; with the `target` id, one that says what fired (the target
     alone, or nothing), as a real backend's does."""
     if answer is None:
-        return key.failed("scripted error", Usage(requests=1))
+        return key.failed("scripted error", Usage(requests=1), kind=ErrorClass.MODEL)
     evidence = "scripted: activated" if answer else "scripted: not activated"
     usage = Usage(requests=1, cost_usd=cost)
     if target is None:

@@ -9,19 +9,24 @@ the slowest case of a round. A later round uses new trial indices, so the menu o
 Stage A stay paired between variants and distinct.
 
 `RunSlots` is what every trial passes through: the one concurrency limit (fixed or
-adaptive, see limiter.py) and the cost ceiling.
+adaptive, see limiter.py), the cost ceiling, and the retries of a trial whose environment
+failed (an infrastructure error: only its last attempt is the trial, so none is counted
+twice).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import anyio
 
+from activation._config import INFRASTRUCTURE_RETRIES
 from activation._errors import ApiUnreachable, AuthError
-from activation._models import VARIANTS, Arm, StageCase, Tally, Trial, TrialKey
+from activation._models import VARIANTS, Arm, ErrorClass, StageCase, Tally, Trial, TrialKey, Usage
 from activation.trials.backend import RunOne
-from activation.trials.budget import CEILING, Budget
+from activation.trials.budget import Budget, kept_out
+from activation.trials.errors import InfrastructureFailure
 from activation.trials.limiter import Limiter
 from activation.verdicts.escalation import Escalation
 from activation.verdicts.judge import p_value, q_values, tallies
@@ -151,6 +156,8 @@ class RunSlots:
         """Trials cancelled while running: each had sent at least one request."""
         self.aborted = False
         """A refused key or an unreachable API: no new trial starts."""
+        self.retried = 0
+        """Infrastructure errors whose trial was run again."""
 
     @property
     def most(self) -> int:
@@ -163,9 +170,9 @@ class RunSlots:
             if self.aborted:  # the run is ending: no new request while the cancellation spreads
                 return None
             if not self.admit(key):
-                return key.failed(CEILING)
+                return kept_out(key)
             try:
-                trial = await run(key)
+                trial = await self._attempts(key, run)
             except anyio.get_cancelled_exc_class():
                 self.cut_off += 1
                 raise
@@ -177,6 +184,28 @@ class RunSlots:
             return trial
         finally:
             self.limiter.release(succeeded=trial is not None and not trial.is_error)
+
+    async def _attempts(self, key: TrialKey, run: RunOne) -> Trial:
+        """`run(key)`, run again after an infrastructure error at most INFRASTRUCTURE_RETRIES
+        times; the trial is the first other outcome or the last attempt, with what every
+        attempt spent."""
+        spent = Usage()
+        for _ in range(INFRASTRUCTURE_RETRIES):
+            trial = await self._attempt(key, run)
+            if trial.error_class is not ErrorClass.INFRASTRUCTURE:
+                break
+            spent += trial.usage
+            self.retried += 1
+        else:
+            trial = await self._attempt(key, run)
+        return trial if spent == Usage() else replace(trial, usage=trial.usage + spent)
+
+    @staticmethod
+    async def _attempt(key: TrialKey, run: RunOne) -> Trial:
+        try:
+            return await run(key)
+        except InfrastructureFailure as error:
+            return key.failed(str(error), kind=ErrorClass.INFRASTRUCTURE)
 
     def admit(self, key: TrialKey) -> bool:
         return self.budget is None or self.budget.admit()

@@ -3,15 +3,27 @@ suite figures and routing, the flagged cases, what escalation cost)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from activation._models import VARIANTS, CaseVerdict, Status, VariantName
+from activation._models import (
+    VARIANTS,
+    CaseVerdict,
+    Coverage,
+    ErrorClass,
+    Status,
+    Trial,
+    VariantName,
+)
 from activation.verdicts.figures import VariantFigures, figures
 from activation.verdicts.routing import Routing, routing
 
+UNCLASSIFIED = "unclassified"
+"""The class of an error trial in a report older than the classes."""
 UNKNOWN = Routing((), ())
 """The routing of a report older than routes (`/4`)."""
+NO_COVERAGE = Coverage(0, 0)
+"""The coverage of a report older than coverage."""
 
 
 @dataclass(frozen=True)
@@ -33,12 +45,28 @@ class Summary:
     baseline_routing: Routing = UNKNOWN
     """Where the baseline's prompts went (verdicts/routing.py)."""
     candidate_routing: Routing = UNKNOWN
+    coverage: Coverage = NO_COVERAGE
+    """The trials scored out of those planned."""
+    errors_by_class: Mapping[str, int] = field(default_factory=dict)
+    """Error trials per class (`ErrorClass`'s values, in its order; `unclassified` in a
+    report older than the classes)."""
 
     def figures(self, variant: VariantName) -> VariantFigures:
         return self.baseline if variant == "baseline" else self.candidate
 
     def routing(self, variant: VariantName) -> Routing:
         return self.baseline_routing if variant == "baseline" else self.candidate_routing
+
+
+def error_counts(trials: Iterable[Trial]) -> dict[str, int]:
+    """Error trials per class, in the classes' order (unclassified ones last)."""
+    counts: dict[str, int] = {}
+    for trial in trials:
+        if trial.is_error:
+            name = UNCLASSIFIED if trial.error_class is None else trial.error_class.value
+            counts[name] = counts.get(name, 0) + 1
+    order = [*(kind.value for kind in ErrorClass), UNCLASSIFIED]
+    return {name: counts[name] for name in order if name in counts}
 
 
 def summarise(
@@ -69,4 +97,6 @@ def summarise(
         ids(Status.WEAKENED),
         routing(verdicts, "baseline", target, with_interval),
         routing(verdicts, "candidate", target, with_interval),
+        Coverage.of(verdicts),
+        error_counts(trial for verdict in verdicts for trial in verdict.trials),
     )

@@ -100,7 +100,7 @@ def test_command_line_then_environment_then_file_then_default(
     assert set(rows) == {
         "repo", "skill-path", "cases", "cases-format", "distractors", "catalog", "trials",
         "max-trials", "model",
-        "seed", "alpha", "concurrency", "agent", "fail-on", "json", "real",
+        "seed", "alpha", "concurrency", "agent", "fail-on", "min-coverage", "json", "real",
         *(agent.command for agent in every()), "max-turns", "timeout", "baseline",
         "candidate", "only", "only-from", "full-record", "junit", "markdown", "html",
         "no-summary", "show",

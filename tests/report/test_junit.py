@@ -49,6 +49,7 @@ def test_a_junit_parser_reads_the_cases_and_verdicts(tmp_path: Path) -> None:
         "exit_code": "1",
         "verdict": "FAILED: the candidate regressed.",
         "activation_version": "0.2.0",
+        "errors": "Coverage: 65 of 70 planned trials (93%) scored; errors: 5 model.",
     }
     cases = {case.name: case for case in suite}
     assert list(cases) == list(STATUSES)

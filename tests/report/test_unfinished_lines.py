@@ -10,6 +10,9 @@ from rich.console import Console
 from activation.report.terminal import TABLE_LIMIT, render_report
 from tests.support.reports import every_status_report
 
+ERRORS = "Coverage: 65 of 70 planned trials (93%) scored; errors: 5 model."
+"""The report's errored case (`broken`) as the line after the unfinished ones says it."""
+
 
 def unfinished_lines(count: int) -> list[str]:
     ids = tuple(f"c{index}" for index in range(count))
@@ -24,7 +27,7 @@ def unfinished_lines(count: int) -> list[str]:
 
 
 def test_a_few_unfinished_cases_are_each_named() -> None:
-    assert unfinished_lines(2) == ["Not finished, left out (2):", "  c0", "  c1"]
+    assert unfinished_lines(2) == ["Not finished, left out (2):", "  c0", "  c1", ERRORS]
 
 
 def test_thousands_of_unfinished_cases_are_named_up_to_the_table_limit_then_counted() -> None:
@@ -33,4 +36,4 @@ def test_thousands_of_unfinished_cases_are_named_up_to_the_table_limit_then_coun
     lines = unfinished_lines(3_000)
     assert lines[0] == "Not finished, left out (3,000):"
     assert lines[1 : TABLE_LIMIT + 1] == [f"  c{index}" for index in range(TABLE_LIMIT)]
-    assert lines[TABLE_LIMIT + 1 :] == [f"  and {3_000 - TABLE_LIMIT:,} more"]
+    assert lines[TABLE_LIMIT + 1 :] == [f"  and {3_000 - TABLE_LIMIT:,} more", ERRORS]

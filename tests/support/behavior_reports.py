@@ -20,6 +20,7 @@ from activation._models import (
     Arm,
     BehaviorOptions,
     Case,
+    ErrorClass,
     Grade,
     GradeOutcome,
     Inputs,
@@ -63,7 +64,7 @@ def graded(case: Case, arm: Arm, index: int, outcomes: Sequence[GradeOutcome] | 
     """One trial whose graders came out as `outcomes` (or an errored trial)."""
     key = TrialKey(case, arm, index)
     if outcomes is None:
-        return key.failed("agent timed out after 600 s")
+        return key.failed("agent timed out after 600 s", kind=ErrorClass.MODEL)
     grades = tuple(
         Grade(name, kind, level, outcome, why if outcome == "failed" else "")
         for (name, kind, level, why), outcome in zip(GRADERS, outcomes, strict=True)

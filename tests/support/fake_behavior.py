@@ -17,6 +17,7 @@ from activation._behavior import BehaviorRunInputs
 from activation._models import (
     VARIANTS,
     AnyInputs,
+    ErrorClass,
     Grade,
     GradeOutcome,
     RunSpec,
@@ -61,7 +62,7 @@ def graded_trial(key: TrialKey, outcome: Outcome, target: str) -> Trial:
     passed, loaded = outcome
     usage = Usage(requests=1, cost_usd=0.01)
     if passed is None:
-        return key.failed("scripted error", usage)
+        return key.failed("scripted error", usage, kind=ErrorClass.MODEL)
     result: GradeOutcome = "passed" if passed else "failed"
     grades = tuple(Grade(name, kind, level, result, f"scripted: {result}")
                    for name, kind, level in GRADERS)  # fmt: skip

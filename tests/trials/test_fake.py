@@ -7,7 +7,7 @@ import random
 
 import anyio
 
-from activation._models import Case, Trial, TrialKey, Usage, VariantName
+from activation._models import Case, ErrorClass, Trial, TrialKey, Usage, VariantName
 from activation.trials.fake import CaseKey, FakeBackend, Script, at_rates, scripted
 
 A = Case("a", "refund order 1234", True, "names refunds")
@@ -108,7 +108,8 @@ def test_fake_trials_read_as_the_real_backends_trials() -> None:
               correct=A.should_activate),
         Trial("a", "baseline", 1, False, "scripted: not activated", usage=Usage(requests=1),
               correct=not A.should_activate),
-        Trial("a", "baseline", 2, None, error="scripted error", usage=Usage(requests=1)),
+        Trial("a", "baseline", 2, None, error="scripted error", usage=Usage(requests=1),
+              error_class=ErrorClass.MODEL),
     ]  # fmt: skip
     assert backend.calls == 3
     assert [trial.is_error for trial in run_all(backend, trial_keys)] == [False, False, True]

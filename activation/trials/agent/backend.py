@@ -36,6 +36,7 @@ from activation._models import (
     AgentSettings,
     AnyInputs,
     Arm,
+    ErrorClass,
     RunSpec,
     Trial,
     TrialKey,
@@ -50,6 +51,7 @@ from activation.trials.agent.process_group import stop_group
 from activation.trials.agent.reading import Reading
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
+from activation.trials.errors import TIME_BUDGET, classify_run, run_failure_class
 
 STDERR_LIMIT = 8192
 """Bytes of the CLI's stderr kept (the tail) for an error reason."""
@@ -194,7 +196,8 @@ class AgentBackend:
         """Run one trial in its own temp dirs; they are removed on every way out."""
         unoffered = self.unoffered.get(key.variant)
         if unoffered is not None:
-            return key.failed(f"the skill was never offered: {unoffered}")
+            never = f"the skill was never offered: {unoffered}"
+            return key.failed(never, kind=ErrorClass.AGENT_SETUP)
         transcript = transcript_path(self.transcripts_dir, key)
         base: Path | None = None
         try:
@@ -203,7 +206,8 @@ class AgentBackend:
             return await self._run_in(key, base, transcript, throttled)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
-            return key.failed(scrub(reason, self._secrets), transcript=str(transcript))
+            return key.failed(scrub(reason, self._secrets), transcript=str(transcript),
+                              kind=run_failure_class(error))  # fmt: skip
         finally:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
@@ -363,16 +367,17 @@ class AgentBackend:
         usage = self._usage(reading)
         where = str(transcript)
         if state.timed_out and not reader.decided:
-            reason = f"timed out after {self.settings.timeout:g}s"
+            reason = f"{TIME_BUDGET}: timed out after {self.settings.timeout:g}s"
             reason += f" ({self._progress(reading)})"
-            return key.failed(reason, usage, where)
+            return key.failed(reason, usage, where, kind=ErrorClass.MODEL)
         if reading.outcome == "error":
             reason = reading.reason
             if not reading.saw_result and stderr:
                 reason += f"; stderr: {_tail(stderr)}"
             if not state.stopped_early and returncode not in (None, 0):
                 reason += f" (exit code {returncode})"
-            return key.failed(scrub(reason, self._secrets), usage, where)
+            kind = classify_run(reason, None if ended_by_us else returncode)
+            return key.failed(scrub(reason, self._secrets), usage, where, kind)
         evidence = reading.reason
         if state.stopped_early:
             evidence += "; run stopped early at that point"

@@ -24,7 +24,7 @@ from typing import Self
 
 from activation import _config
 from activation._behavior import BehaviorCase, BehaviorRunInputs
-from activation._models import VARIANTS, Grade, RunSpec, Trial, TrialKey, Usage
+from activation._models import VARIANTS, ErrorClass, Grade, RunSpec, Trial, TrialKey, Usage
 from activation.graders.base import Answer, Ask, Need, Run, needs_of
 from activation.trials.agent.adapter import RunDirs
 from activation.trials.agent.backend import AgentBackend
@@ -143,7 +143,7 @@ class BehaviorBackend(AgentBackend):
     async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
         failed = self._setup_failed.get(self.cases[key.case.id].scaffold_digest)
         if failed is not None:
-            return key.failed(failed)
+            return key.failed(failed, kind=ErrorClass.AGENT_SETUP)
         if key.variant == "llm":
             return await self._answer_alone(key)
         return await super().run(key, throttled)
@@ -162,7 +162,9 @@ class BehaviorBackend(AgentBackend):
         }
         answer = await call(self._llm, request, reply_text)
         if answer.value is None:
-            return key.failed(f"the model gave no answer: {answer.problem}", answer.usage)
+            return key.failed(
+                f"the model gave no answer: {answer.problem}", answer.usage, kind=ErrorClass.MODEL
+            )
         work = Path(tempfile.mkdtemp(prefix="activation-llm-", dir=self._scratch))
         try:
             shutil.copytree(self._prepared[case.scaffold_digest], work, dirs_exist_ok=True)
@@ -234,7 +236,8 @@ class BehaviorBackend(AgentBackend):
         kept = self._keep(key, work)
         if grading.error:
             broken = next(grade for grade in grades if grade.outcome == "error")
-            failed = key.failed(f"grader {broken.grader!r}: {broken.why}", spent, trial.transcript)
+            failed = key.failed(f"grader {broken.grader!r}: {broken.why}", spent, trial.transcript,
+                                kind=ErrorClass.GRADER)  # fmt: skip
             return replace(failed, grades=grades, files=workspace.paths, workspace=kept)
         return key.graded(
             grading.passed,

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from activation._models import Trial, TrialKey
+from activation._models import ErrorClass, Trial, TrialKey
 from activation.trials.backend import Round, Wrapper, request_digest
 from activation.trials.classifier.answer import parse_answer
 from activation.trials.classifier.prompt import Requests
@@ -27,9 +27,10 @@ def chosen(message: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
 
 def trial_of(key: TrialKey, requests: Requests, target_id: str,
              answer: Answer[tuple[str, ...]]) -> Trial:  # fmt: skip
-    """The trial a call made: the skills the model chose, in its order, or why none."""
+    """The trial a call made: the skills the model chose, in its order, or why none (the
+    model's error: the API failed after its retries, or the answer was unusable)."""
     if answer.value is None:
-        return key.failed(answer.problem, answer.usage)
+        return key.failed(answer.problem, answer.usage, kind=ErrorClass.MODEL)
     names = requests.ids_of(answer.value)
     return key.fired(names, target_id, f"chose {', '.join(names) or 'nothing'}", answer.usage)
 

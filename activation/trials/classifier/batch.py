@@ -29,7 +29,7 @@ from activation import _config, state
 from activation._errors import InputError
 from activation._models import Prices, Trial, TrialKey
 from activation.trials.backend import Round, request_digest
-from activation.trials.budget import CEILING
+from activation.trials.budget import kept_out
 from activation.trials.classifier.backend import chosen, trial_of
 from activation.trials.classifier.prompt import Requests
 from activation.trials.providers.anthropic import (
@@ -137,7 +137,7 @@ class BatchBackend:
             if round.slots.admit(key):
                 keys.append(key)
             else:
-                round.deliver(key.failed(CEILING))
+                round.deliver(kept_out(key))
         trials: dict[TrialKey, Trial] = {}
         gathering = _Gathering(self, round, len(keys))
         async with anyio.create_task_group() as group:

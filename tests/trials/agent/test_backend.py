@@ -13,6 +13,7 @@ The CLI retries 429/5xx/401 with exponential back-off for minutes (measured on 2
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from activation._errors import AuthError, InputError
 from activation._models import (
     AgentSettings,
     Case,
+    ErrorClass,
     Inputs,
     RunSpec,
     Target,
@@ -290,12 +292,17 @@ def test_max_turns_without_a_call_is_not_activated(harness: Harness) -> None:
     assert "max turns" in trial.evidence
 
 
-@pytest.mark.parametrize("status", [400, 500])
-def test_api_error_is_an_error_not_a_miss(harness: Harness, status: int) -> None:
+@pytest.mark.parametrize(
+    ("status", "says"),
+    [(400, "API Error: 400"), (429, "API Error: Request rejected (429)"), (500, "API Error: 500")],
+)
+def test_api_error_is_an_error_not_a_miss(harness: Harness, status: int, says: str) -> None:
+    """An API failing after the CLI's retries is the model's error, whatever its status."""
     trial, _ = harness.run(main_loop(Error(status, message=f"fake failure {SECRET}")))
     assert trial.activated is None
+    assert trial.error_class is ErrorClass.MODEL
     assert trial.error is not None
-    assert trial.error.startswith(f"API error {status}: API Error: {status}")
+    assert trial.error.startswith(f"API error {status}: {says}")
     assert "exit code 1" in trial.error
     assert SECRET not in trial.error
     assert REDACTED in trial.error  # the echoed key was scrubbed
@@ -325,7 +332,8 @@ def test_time_out_kills_the_run(harness: Harness) -> None:
     assert harness.unanswered == 1
     assert trial.activated is None
     assert trial.error is not None
-    assert trial.error.startswith("timed out after 3s")
+    assert trial.error.startswith("time budget: timed out after 3s")
+    assert trial.error_class is ErrorClass.MODEL
     assert len(requests) >= 1
 
 
@@ -344,6 +352,34 @@ def test_cancellation_kills_the_process_and_removes_dirs(harness: Harness) -> No
     with FakeMessagesAPI(main_loop(Text("never")), latency=30) as api:
         anyio.run(main, api)
     harness.assert_clean()
+
+
+def test_a_cli_killed_by_a_signal_is_an_infrastructure_error(harness: Harness) -> None:
+    """Something else (the machine, a lost worker) SIGKILLs the CLI while the stand-in holds
+    its answer: the trial is an infrastructure error (retried by the run), not the agent's."""
+
+    async def main(api: FakeMessagesAPI) -> Trial:
+        async with harness.backend(api) as backend, anyio.create_task_group() as group:
+            trials: list[Trial] = []
+
+            async def one() -> None:
+                trials.append(await backend.run(TrialKey(case(), "baseline", 0)))
+
+            group.start_soon(one)
+            await anyio.to_thread.run_sync(
+                lambda: wait_until(lambda: bool(api.message_requests), 30, "a request")
+            )
+            for pid in processes_mentioning(str(harness.copies["baseline"])):
+                os.kill(pid, signal.SIGKILL)
+        return trials[0]
+
+    with FakeMessagesAPI(main_loop(Text("never")), latency=30) as api:
+        trial = anyio.run(main, api)
+    harness.assert_clean()
+    assert trial.activated is None
+    assert trial.error is not None
+    assert trial.error.endswith("(exit code -9)")
+    assert trial.error_class is ErrorClass.INFRASTRUCTURE
 
 
 def test_user_config_and_plugins_do_not_leak(harness: Harness, claude: Path) -> None:
@@ -442,6 +478,7 @@ def test_missing_executable_is_an_error_trial(tmp_path: Path, skill_repo: SkillR
     assert trial.activated is None
     assert trial.error is not None
     assert trial.error.startswith("could not run claude")
+    assert trial.error_class is ErrorClass.AGENT_SETUP
 
 
 def test_the_cache_key_changes_with_every_part_of_the_run(

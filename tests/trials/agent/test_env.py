@@ -41,7 +41,10 @@ def test_env_is_an_allowlist_plus_fresh_dirs(tmp_path: Path) -> None:
         "TMP": str(tmp_path / "t"),
         "TEMP": str(tmp_path / "t"),
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "CLAUDE_CODE_MAX_RETRIES": "4",
     }
+    own = agent_env({**parent, "CLAUDE_CODE_MAX_RETRIES": "0"}, tmp_path, tmp_path, tmp_path)
+    assert own["CLAUDE_CODE_MAX_RETRIES"] == "0"  # the user's own setting wins
 
 
 def test_secrets_are_scrubbed() -> None:

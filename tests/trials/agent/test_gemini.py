@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from activation._config import CLI_API_ATTEMPTS
 from activation._errors import AuthError
+from activation._models import ErrorClass
 from activation.trials.agents.gemini import adapter
 from activation.trials.agents.gemini.listing import builtin_root
 from activation.trials.stage import stage_named
@@ -171,6 +173,18 @@ def test_an_api_error_is_an_error_not_a_miss(harness: AgentHarness) -> None:
     assert trial.error.startswith('the run failed: [API Error: {"error":{"code":400,')
     assert "bad request [redacted]" in trial.error
     assert harness.key.encode() not in Path(str(trial.transcript)).read_bytes()
+
+
+def test_a_failing_api_is_tried_as_often_as_the_tool_allows_and_is_the_models_error(
+    harness: AgentHarness,
+) -> None:
+    """Left to itself the CLI tries a failing API ten times over minutes; the run's settings
+    (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error."""
+    with turns(Error(503, "overloaded", "UNAVAILABLE")) as api:
+        trial = harness.run(api, model=MODEL, timeout=240)
+        assert len(api.requests) == CLI_API_ATTEMPTS == 5
+    assert trial.activated is None
+    assert trial.error_class is ErrorClass.MODEL
 
 
 def test_a_refused_key_aborts_the_run(harness: AgentHarness) -> None:

@@ -14,7 +14,8 @@
 - **Environment**: the base allowlist (`env`) plus every `ANTHROPIC_*` variable (key, auth
   token, base URL, model and header settings), the Bedrock/Vertex switches and their
   `AWS_*` / Google / region variables, `API_TIMEOUT_MS` and `CLAUDE_CODE_MAX_RETRIES` (how
-  the CLI talks to the API); a fresh `CLAUDE_CONFIG_DIR` and
+  the CLI talks to the API; unless the user sets the retries, the CLI retries a failing API
+  `CLI_API_ATTEMPTS` - 1 times, not its own 10); a fresh `CLAUDE_CONFIG_DIR` and
   `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`. Other `CLAUDE_CODE_*` switches are dropped.
 - **A load** is a `Skill` call for the target whose result succeeded (`stream.py`, which
   says why no nonce is needed: the CLI names the skill it launched).
@@ -40,6 +41,7 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from activation._config import CLI_API_ATTEMPTS
 from activation._models import AgentSettings
 from activation.trials import api_check
 from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
@@ -56,10 +58,12 @@ WORK_TOOLS = f"{ALLOWED_TOOLS},Edit(./**)"
 """Stage C: also every file-editing tool (Write, Edit), inside the working directory only."""
 DENIED_TOOLS = "Bash,WebFetch,WebSearch"
 """Stage C: no command runs (a redirect would write past the `Edit` rule) and no web."""
+RETRIES = "CLAUDE_CODE_MAX_RETRIES"
+"""The CLI's retries of a failing API (10 by default, minutes per trial; capped at 15)."""
 PASSTHROUGH_NAMES = frozenset(
     {
         "API_TIMEOUT_MS",
-        "CLAUDE_CODE_MAX_RETRIES",
+        RETRIES,
         "CLAUDE_CODE_USE_BEDROCK",
         "CLAUDE_CODE_USE_VERTEX",
         "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
@@ -79,6 +83,7 @@ CONFIG_DIR = ".claude"
 def agent_env(parent: Mapping[str, str], home: Path, config_dir: Path, tmp: Path) -> dict[str, str]:
     """The run's environment: the allowlisted part of `parent` plus the fresh dirs."""
     return {
+        RETRIES: str(CLI_API_ATTEMPTS - 1),
         **allowlisted(parent, PASSTHROUGH_NAMES, PASSTHROUGH_PREFIXES),
         **fresh_dirs(home, tmp),
         "CLAUDE_CONFIG_DIR": str(config_dir),

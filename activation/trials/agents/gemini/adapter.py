@@ -12,7 +12,9 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
   the prompt, so without the rule a run "succeeds" and can never load a skill (the rule,
   not `--approval-mode yolo`, which would open every tool).
 - **Settings**: `$GEMINI_CLI_HOME/.gemini/settings.json` (the run's own): the API-key auth
-  (`security.auth.selectedType`, without which a base URL exits 41), usage statistics,
+  (`security.auth.selectedType`, without which a base URL exits 41), the attempts per model
+  request (`general.maxAttempts`: 10 by default, minutes of retries on a failing API; the
+  tool's own bound, `CLI_API_ATTEMPTS`), usage statistics,
   telemetry, auto-update and the IDE off (else the CLI looks up Google hosts), the web and
   shell tools excluded (`tools.exclude`: `google_web_search` is offered headless
   otherwise), `model.maxSessionTurns` = `--max-turns`.
@@ -36,6 +38,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from activation._config import CLI_API_ATTEMPTS
 from activation._errors import InputError
 from activation._models import AgentSettings
 from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
@@ -83,7 +86,11 @@ def policy(*, work: bool = False) -> str:
 def settings_file(agent: AgentSettings, *, work: bool = False) -> dict[str, object]:
     """The run's `settings.json`."""
     return {
-        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "general": {
+            "enableAutoUpdate": False,
+            "enableAutoUpdateNotification": False,
+            "maxAttempts": CLI_API_ATTEMPTS,
+        },
         "privacy": {"usageStatisticsEnabled": False},
         "telemetry": {"enabled": False},
         "security": {"auth": {"selectedType": AUTH_TYPE}},
