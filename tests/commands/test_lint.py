@@ -879,3 +879,45 @@ def test_a_frontmatter_only_claude_code_reads_is_a_warning_and_the_run_goes_on(
                         [case("b-1", "balance the goblin's hit points", True)])  # fmt: skip
     flags = ["--skill-path", "skills/bestiary/SKILL.md", "--cases", str(cases), "--dry-run"]
     assert main(["--model", "mock", *flags]) == 0
+
+
+def test_a_link_to_a_page_the_skill_writes_is_a_warning_and_a_missing_reference_an_error(
+    skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """microsoft/skills' wiki-onboarding: the index page the agent writes links the guides
+    its fenced tree lists; the link is the user's page, not the skill's, so the pre-commit
+    hook is not blocked, while a missing `references/` link still is."""
+    body = (
+        "Generate an `onboarding/` folder:\n\n```\nonboarding/\n└── contributor-guide.md\n```\n\n"
+        "| Guide | Audience |\n|---|---|\n| [Contributor Guide](./contributor-guide.md) | New |\n"
+    )
+    made = skill_repo(
+        "Use when writing onboarding guides.",
+        plugin_dir=".claude",
+        plugin_name=None,
+        skill_name="wiki",
+        text=skill_text("Use when writing onboarding guides.", "wiki") + body,
+    )
+    monkeypatch.chdir(made.root)
+    skill = ".claude/skills/wiki/SKILL.md"
+    checked = f"{skill} {REPO_CHECKS} and 0 case files"
+    code, out, _err = run([], capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            f"warning  -  {skill}:17 links to contributor-guide.md, which is not in its skill, "
+            "its plugin or its project: the body names it as a file the agent writes (in a "
+            "fenced block or after 'generate', 'write' or 'create'), fine if it is a page of "
+            "the user's project",
+            f"lint: checked {checked}: 0 errors, 1 warning",
+        ],
+    )
+    (made.root / skill).write_text(
+        (made.root / skill).read_text() + "See [the guide](references/contributor-guide.md).\n"
+    )
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"error    -  {skill}:18 refers to references/contributor-guide.md, which its skill lacks"
+    )
+    assert out.splitlines()[2] == f"lint: checked {checked}: 1 error, 1 warning"
