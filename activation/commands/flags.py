@@ -834,7 +834,7 @@ REPORT = Command(
     "exit code is in the report), 2 when FILE is not a report, 4 when an output cannot be "
     "written. Example: activation report report.json --html report.html --junit junit.xml",
     (
-        (None, (Flag("file", "FILE", "a report written with --json", Path),)),
+        (None, (Flag("file", "FILE", "a run's or changed's --json report", Path),)),
         ("outputs", (*REPORT_OUTPUTS, SHOW)),
         (None, (DEBUG,)),
     ),
