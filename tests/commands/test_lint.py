@@ -633,6 +633,21 @@ def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_t
     ]
 
 
+def project_skill(
+    skill_repo: SkillRepos,
+    name: str,
+    description: str,
+    body: str,
+    files: dict[str, str] | None = None,
+) -> SkillRepo:
+    """A repo whose one skill is a project skill of `.claude/skills/<name>/`."""
+    text = skill_text(description, name) + body
+    return skill_repo(
+        description, plugin_dir=".claude", plugin_name=None, skill_name=name, text=text,
+        files=files,
+    )  # fmt: skip
+
+
 def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_warning(
     skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -646,12 +661,11 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
         "| Complex logic | Delegate to scripts (`./scripts/build.sh`) |\n"
         "|---|---|\n"
     )
-    made = skill_repo(
+    made = project_skill(
+        skill_repo,
+        "fetch",
         "Use when fetching analytics reports.",
-        plugin_dir=".claude",
-        plugin_name=None,
-        skill_name="fetch",
-        text=skill_text("Use when fetching analytics reports.", "fetch") + body,
+        body,
         files={
             "scripts/fetch.js": "fetch()\n",
             ".claude/skills/fetch/scripts/build.sh": "make\n",
@@ -891,13 +905,7 @@ def test_a_link_to_a_page_the_skill_writes_is_a_warning_and_a_missing_reference_
         "Generate an `onboarding/` folder:\n\n```\nonboarding/\n└── contributor-guide.md\n```\n\n"
         "| Guide | Audience |\n|---|---|\n| [Contributor Guide](./contributor-guide.md) | New |\n"
     )
-    made = skill_repo(
-        "Use when writing onboarding guides.",
-        plugin_dir=".claude",
-        plugin_name=None,
-        skill_name="wiki",
-        text=skill_text("Use when writing onboarding guides.", "wiki") + body,
-    )
+    made = project_skill(skill_repo, "wiki", "Use when writing onboarding guides.", body)
     monkeypatch.chdir(made.root)
     skill = ".claude/skills/wiki/SKILL.md"
     checked = f"{skill} {REPO_CHECKS} and 0 case files"
