@@ -505,7 +505,7 @@ GradeOutcome = Literal["passed", "failed", "void", "error"]
 @dataclass(frozen=True)
 class Grade:
     """One grader's result in one Stage C trial. `grader` is its description, what a report
-    names it by; `level` L1-L5 (None: the final holistic judge)."""
+    names it by; `level` L1-L5, None when it has none (see verdicts.behavior.levels_of)."""
 
     grader: str
     type: str

@@ -59,21 +59,34 @@ def comparison_inputs(args: CalibrateRequest, cwd: Path) -> tuple[dict[str, Inpu
     """The comparisons, all validated before the first call, and the sibling whose
     territory the sibling control claims (None, and no such control, when no case expects
     a sibling)."""
-    from activation.inputs.load import resolve_variant
-
     real = inputs_from(args, cwd, None, args.baseline)
     if args.baseline is None:  # the real description is the working tree's
         real = replace(real, baseline=real.candidate)
     controls = {
-        "narrow": resolve_variant(str(args.narrow), real.target, cwd),
-        "broad": resolve_variant(str(args.broad), real.target, cwd),
-        "self": real.baseline,
+        name: control_variant(given, name, real, args.cases is None, cwd)
+        for name, given in (("narrow", args.narrow), ("broad", args.broad))
     }
+    controls["self"] = real.baseline
     claimed = sibling_control(real, real.baseline)
     if claimed is not None:
         controls["sibling"] = claimed[1]
     comparisons = {name: replace(real, candidate=control) for name, control in controls.items()}
     return comparisons, None if claimed is None else claimed[0].name
+
+
+def control_variant(
+    given: Path | None, name: str, real: Inputs, bundled: bool, cwd: Path
+) -> Variant:
+    """The control `name` ("narrow", "broad"): the SKILL.md given, else the bundled one for
+    the bundled suite, else one derived from the measured skill (inputs/controls.py)."""
+    from activation.inputs.controls import derived_control
+    from activation.inputs.load import resolve_variant
+    from activation.inputs.suite import BUNDLED_CONTROLS
+
+    if given is None and not bundled:
+        return derived_control(real.baseline, real.target.skill_name, name)
+    path = given or BUNDLED_CONTROLS / name / "SKILL.md"
+    return resolve_variant(str(path), real.target, cwd)
 
 
 def control_warnings(comparisons: dict[str, Inputs]) -> list[str]:

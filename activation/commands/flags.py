@@ -42,7 +42,6 @@ from activation._config import (
 from activation._models import NO_LIFT_FAILS, WEAKENED_FAILS
 from activation.inputs.cases import parse_only
 from activation.inputs.formats import FORMATS
-from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.inputs.target import WHERE
 from activation.trials.agents import every, known
 
@@ -636,9 +635,7 @@ RUN_SECTIONS: tuple[Section, ...] = (
 """The flags of every command that runs the matrix (the main one and `calibrate`)."""
 
 RECORDS = Path("calibration/records")
-NARROW = BUNDLED_CONTROLS / "narrow" / "SKILL.md"
-BROAD = BUNDLED_CONTROLS / "broad" / "SKILL.md"
-BUNDLED = "the bundled one, written for auth0"
+DERIVED = "one written for the measured skill (the bundled suite: its own)"
 SPEC = "git:<ref> or a SKILL.md path"
 ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
 BASELINE_FLAG = Flag("--baseline", "SPEC", SPEC, default=BASELINE)
@@ -721,8 +718,7 @@ CALIBRATE = Command(
                     "PATH",
                     "the narrow control's SKILL.md",
                     Path,
-                    NARROW,
-                    shown=BUNDLED,
+                    shown=DERIVED,
                     toml=PATH,
                 ),
                 Flag(
@@ -730,8 +726,7 @@ CALIBRATE = Command(
                     "PATH",
                     "the broad control's SKILL.md",
                     Path,
-                    BROAD,
-                    shown=BUNDLED,
+                    shown=DERIVED,
                     toml=PATH,
                 ),
                 ONLY,
@@ -879,7 +874,7 @@ REPORT = Command(
     "exit code is in the report), 2 when FILE is not a report, 4 when an output cannot be "
     "written. Example: activation report report.json --html report.html --junit junit.xml",
     (
-        (None, (Flag("file", "FILE", "a report written with --json", Path),)),
+        (None, (Flag("file", "FILE", "a run's or changed's --json report", Path),)),
         ("outputs", (*REPORT_OUTPUTS, SHOW)),
         (None, (DEBUG,)),
     ),

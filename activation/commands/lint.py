@@ -479,7 +479,8 @@ def reference_findings(root: Path, shown: PurePath, deleted: Collection[str] = (
     """Every file the SKILL.md at `shown` (relative to `root`) refers to that is not where
     the agent looks (the routing layer: a table of references to files that are not
     there), at its line in the file: an error for a link or a placeholder path, a warning
-    for a path only named in a code span or a table (maybe a file of the user's project);
+    for a path only named in a code span or a table, or a link to a file the body has the
+    agent write (maybe a file of the user's project);
     and each file of its folder deleted since the last commit that the body still names,
     even in prose ("read FORMS.md"), or that it names in code where the file was, at its
     plugin's or project's root too (`deleted`: repo-relative paths)."""
@@ -545,6 +546,12 @@ def _missing_line(found: Reference) -> str:
         )
     if found.certain:
         return f"refers to {found.path}, which its {found.place} lacks"
+    if found.output:
+        return (
+            f"links to {found.path}, which is not in its skill, its plugin or its project: "
+            "the body names it as a file the agent writes (in a fenced block or after "
+            "'generate', 'write' or 'create'), fine if it is a page of the user's project"
+        )
     return (
         f"may refer to {found.path}, which is not in its skill, its plugin or its project (a "
         "path in code or a table, not a link: fine if it is a file of the user's project or "
@@ -610,4 +617,5 @@ def behavior_findings(path: Path, strict: bool = False) -> list[Finding]:
     from activation.trials.behavior.scaffold_lint import scaffold_findings
 
     cases = load_behavior_suite(path).cases
-    return [*lint_behavior(cases, strict=strict), *scaffold_findings(cases)]
+    here = [replace(case, source=_shown(Path(case.source), Path.cwd())) for case in cases]
+    return [*lint_behavior(here, strict=strict), *scaffold_findings(cases)]

@@ -137,8 +137,8 @@ class CalibrateRequest(MatrixRequest):
     """`activation calibrate`."""
 
     baseline: str | None
-    narrow: Path
-    broad: Path
+    narrow: Path | None
+    broad: Path | None
     record: Path | None
     agreement: bool
 

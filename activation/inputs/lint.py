@@ -66,7 +66,7 @@ SKILL.md body refers to, in inputs/references.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Literal
 
@@ -373,8 +373,23 @@ def _near_duplicates(cases: Sequence[Case]) -> list[Finding]:
 
 
 def lint_behavior(cases: Iterable[BehaviorCase], *, strict: bool = False) -> list[Finding]:
-    """Every finding of every case, in case order; `strict`: advice is an error too."""
-    return [finding for case in cases for finding in _case_findings(case, strict)]
+    """Every finding of every case, in case order, after one line for each unused key that
+    more than one case of a file carries (32 cases' `category` is one finding, not 32);
+    `strict`: advice is an error too."""
+    cases = tuple(cases)
+    advice: Level = "error" if strict else "warning"
+    carriers: dict[tuple[str, str], list[str]] = {}
+    for case in cases:
+        for key in case.unread:
+            carriers.setdefault((case.source, key), []).append(case.id)
+    shared = [place for place, ids in carriers.items() if len(ids) > 1]
+    return [
+        *(
+            Finding(advice, None, f"{source}: {unread_text(key, len(carriers[source, key]))}")
+            for source, key in shared
+        ),
+        *(finding for case in cases for finding in _case_findings(case, strict, set(shared))),
+    ]
 
 
 MANUAL = "expectations only (no graders): not graded or gated, review its transcripts by hand"
@@ -391,13 +406,19 @@ NO_POSITIVE = (
 )
 
 
-def unread_text(key: str) -> str:
-    return f"its file's key {key!r} is not used by activation: it changes nothing in a run"
+def unread_text(key: str, cases: int = 1) -> str:
+    """Why a key of a case file is said; `cases`: how many of the file's cases carry it."""
+    whose = f"the key {key!r} of {cases} cases" if cases > 1 else f"its file's key {key!r}"
+    return f"{whose} is not used by activation: it changes nothing in a run"
 
 
-def _case_findings(case: BehaviorCase, strict: bool) -> Iterator[Finding]:
+def _case_findings(
+    case: BehaviorCase, strict: bool, said: Set[tuple[str, str]] = frozenset()
+) -> Iterator[Finding]:
+    """The case's findings; `said`: (file, key) of unused keys already said for the file."""
     advice: Level = "error" if strict else "warning"
-    yield from (Finding(advice, case.id, unread_text(key)) for key in case.unread)
+    unread = (key for key in case.unread if (case.source, key) not in said)
+    yield from (Finding(advice, case.id, unread_text(key)) for key in unread)
     if case.manual:
         yield Finding("warning", case.id, MANUAL)
         return

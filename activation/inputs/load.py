@@ -659,6 +659,8 @@ def load_inputs(
     ours = {target.skill_id} | {s.name for v in (first, second) for s in v.siblings}
     seen: dict[str, str] = {}
     for skill in (*others, *listed):
+        if skill.name in ours and skill in listed and skill.source == "user":
+            continue  # a user's copy of a project skill: each agent's own rule picks one
         if skill.name in ours or skill.name in seen:
             where = "the measured skill's set" if skill.name in ours else seen[skill.name]
             raise InputError(
@@ -692,7 +694,8 @@ def beyond_set(catalog: Sequence[Skill], target: Target, cwd: Path) -> tuple[Ski
     """The catalog less the measured set's own skills: a catalog of everything installed
     (`--catalog plugins` in a marketplace, `--catalog .agents/skills`) holds the set too,
     which the agent lists once, as itself. A skill elsewhere of one of its ids is still
-    a second skill (load_inputs refuses it)."""
+    a second skill (load_inputs refuses it), but for a user's skill of a project skill's
+    name, which each agent lists by its own rule (visibility says which copy)."""
     own = target.skill_file if target.skill_path.parent == Path() else target.plugin_root
     root = own.resolve()
 

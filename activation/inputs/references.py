@@ -37,6 +37,8 @@ _PLACES = {
 replaces `${CLAUDE_SKILL_DIR}` and `${CLAUDE_PLUGIN_ROOT}` in the body and heads it with
 "Base directory for this skill: <folder>", which `{baseDir}` stands for
 (`$CLAUDE_PLUGIN_ROOT` is the plugin's root as its hooks' commands write it)."""
+_OUTPUT_VERB = re.compile(r"\b(?:generate|write|create)s?\b", re.IGNORECASE)
+"""A verb that makes the file named after it on its line something the agent writes."""
 _VARIABLE = re.compile(r"^\$\{?\w+\}?/")
 """Any other variable (`${CLAUDE_PROJECT_DIR}`, a root the body has the agent work out):
 where it points is not known before the run."""
@@ -75,6 +77,11 @@ class Reference:
     differs_in_case: str | None
     place: str = "skill"
     certain: bool = True
+    output: bool = False
+    """Whether the body names the linked file as one the agent writes (in a fenced block,
+    a template or tree of files, or after "generate", "write", "create" on its line): a
+    link of a page the skill has the agent write into the user's project, so maybe no
+    skill file at all."""
 
 
 def missing_references(
@@ -102,23 +109,46 @@ def missing_reference_lines(
     the project's root has it. URLs, anchors, absolute paths, paths that leave the skill's
     folder, other variables, links written inside code spans (an example of Markdown
     syntax) and anything inside fenced code blocks are ignored. A link to a folder exists
-    when some file is in it.
+    when some file is in it. A link outside `RESOURCE_DIRS` whose file the body names as an
+    output (see `Reference.output`) is not certain.
     """
     folders = {path.split("/")[0] for path in existing_paths if "/" in path} | set(RESOURCE_DIRS)
     by_case = {path.lower(): path for path in existing_paths}
     body = _FENCED.sub(_blank, skill_body)
+    outputs = _outputs(skill_body, body)
     missing: dict[str, Reference] = {}
     for at, written, linked in _references(body, folders, by_case):
         place, target = _placed(written)
         if written in missing or _found(place, target, existing_paths, around):
             continue
         twin = by_case.get(target.lower()) if place != "plugin" else None
-        certain = linked or place is not None or twin is not None
-        if not certain and around.sibling(target):
+        output = (
+            linked
+            and place is None
+            and twin is None
+            and target.split("/")[0] not in RESOURCE_DIRS
+            and posixpath.basename(target).lower() in outputs
+        )
+        certain = (linked and not output) or place is not None or twin is not None
+        if not certain and not output and around.sibling(target):
             continue
         line = body.count("\n", 0, at) + 1
-        missing[written] = Reference(written, line, twin, place or "skill", certain)
+        missing[written] = Reference(written, line, twin, place or "skill", certain, output)
     return tuple(missing.values())
+
+
+def _outputs(skill_body: str, prose: str) -> set[str]:
+    """The file names (lowercased) the body names as files the agent writes: every name in
+    a fenced block (a template or a tree of the files to generate), and each name after an
+    output verb on its line of prose."""
+    fenced = "".join(fence.group() for fence in _FENCED.finditer(skill_body))
+    names = {posixpath.basename(word.group()).lower() for word in _WORD.finditer(fenced)}
+    for line in prose.splitlines():
+        verb = _OUTPUT_VERB.search(line)
+        if verb is not None:
+            after = line[verb.end() :]
+            names |= {posixpath.basename(word.group()).lower() for word in _WORD.finditer(after)}
+    return names
 
 
 def _prefix(written: str) -> str:

@@ -31,7 +31,7 @@ from activation.verdicts.behavior import (
     Rate,
     broke_first,
     case_graders,
-    level_of,
+    levels_of,
 )
 from activation.verdicts.figures import Count
 
@@ -215,9 +215,8 @@ def trial_outcome(trial: Trial) -> str:
 def failed_grades(trial: Trial) -> list[str]:
     """Each grader that failed or errored in a trial: "L2 no invented ...: why"."""
     return [
-        f"{level_of(grade) or FINAL} {grade.grader} {grade.outcome}"
-        + (f": {grade.why}" if grade.why else "")
-        for grade in trial.grades
+        f"{level or FINAL} {grade.grader} {grade.outcome}" + (f": {grade.why}" if grade.why else "")
+        for grade, level in zip(trial.grades, levels_of(trial.grades), strict=True)
         if grade.outcome in ("failed", "error")
     ]
 

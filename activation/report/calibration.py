@@ -103,7 +103,7 @@ class Calibration:
         if not self.broad_caught:
             found.append(
                 "blind on false positives: the broad control regressed no negative case "
-                "(add negatives that a description claiming all software work would take)"
+                "(add negatives that a description claiming every request would take)"
             )
         if self.sibling is not None and not self.sibling_caught:
             found.append(

@@ -23,10 +23,10 @@ from activation.verdicts.stats import newcombe_interval
 ARMS: tuple[Arm, ...] = ("baseline", "candidate", "none", "llm")
 """Every arm, in the order outputs list them."""
 UNLEVELLED = "unlevelled"
-"""The level outputs give a grader that has none and is not a judge."""
+"""The level outputs give a grader that has none and is not its case's holistic judge."""
 LEVEL_ORDER: tuple[str | None, ...] = ("L1", "L2", "L3", "L4", "L5", UNLEVELLED, None)
-"""Grader levels in the order outputs list them; None is the holistic judges (a judge with
-no level)."""
+"""Grader levels in the order outputs list them; None is the holistic judges (see
+`levels_of`)."""
 
 
 @dataclass(frozen=True)
@@ -73,14 +73,14 @@ class GraderFigures(ByArm):
     """Its description, what the case names it by."""
     type: str
     level: str | None
-    """L1-L5, `unlevelled`, or None for a judge with no level (see `level_of`)."""
+    """L1-L5, `unlevelled`, or None for its case's holistic judge (see `levels_of`)."""
     arms: Mapping[str, Rate]
 
 
 @dataclass(frozen=True)
 class LevelFigures(ByArm):
     """Every grader of one level over the suite (`unlevelled`: the graders with no level
-    but judges; None: the judges with none, the holistic judges)."""
+    but the holistic judges; None: the holistic judges, see `levels_of`)."""
 
     level: str | None
     arms: Mapping[str, Rate]
@@ -158,12 +158,16 @@ def trial_rate(trials: Iterable[Trial]) -> Rate:
     return rate(sum(trial.correct is True for trial in valid), len(valid), len(listed) - len(valid))
 
 
-def level_of(grade: Grade) -> str | None:
-    """A grade's level as outputs group it: its own, else `unlevelled`, but None for a
-    judge with none (the holistic judge)."""
-    if grade.level is not None or grade.type == "judge":
-        return grade.level
-    return UNLEVELLED
+def levels_of(grades: Sequence[Grade]) -> tuple[str | None, ...]:
+    """One trial's grades' levels as outputs group them: each its own, else `unlevelled`,
+    but None for the case's holistic judge: its last grader when that is a judge with no
+    level and the case's only one. Several judges with none (skill-creator's assertions,
+    one check each) are unlevelled graders, none of them the final word."""
+    bare = [grade.type == "judge" and grade.level is None for grade in grades]
+    holistic = len(grades) - 1 if bare[-1:] == [True] and bare.count(True) == 1 else None
+    return tuple(
+        None if at == holistic else grade.level or UNLEVELLED for at, grade in enumerate(grades)
+    )
 
 
 def grade_rate(grades: Iterable[Grade]) -> Rate:
@@ -191,20 +195,20 @@ def lift_of(candidate: Sequence[Trial], none: Sequence[Trial]) -> Lift | None:
 
 def case_graders(verdict: CaseVerdict, arms: Sequence[Arm]) -> tuple[GraderFigures, ...]:
     """Each grader of the case, in the case's order, with its pass rate per arm."""
-    found: dict[str, Grade] = {}
+    found: dict[str, tuple[Grade, str | None]] = {}
     by_arm: dict[tuple[str, Arm], list[Grade]] = {}
     for trial in verdict.trials:
-        for grade in trial.grades:
-            found.setdefault(grade.grader, grade)
+        for grade, level in zip(trial.grades, levels_of(trial.grades), strict=True):
+            found.setdefault(grade.grader, (grade, level))
             by_arm.setdefault((grade.grader, trial.variant), []).append(grade)
     return tuple(
         GraderFigures(
             name,
             first.type,
-            level_of(first),
+            level,
             {arm: grade_rate(by_arm[name, arm]) for arm in arms if (name, arm) in by_arm},
         )
-        for name, first in found.items()
+        for name, (first, level) in found.items()
     )
 
 
@@ -236,8 +240,8 @@ def level_figures(verdicts: Sequence[CaseVerdict], arms: Sequence[Arm]) -> tuple
     grades: dict[tuple[str | None, Arm], list[Grade]] = {}
     for verdict in verdicts:
         for trial in verdict.trials:
-            for grade in trial.grades:
-                grades.setdefault((level_of(grade), trial.variant), []).append(grade)
+            for grade, level in zip(trial.grades, levels_of(trial.grades), strict=True):
+                grades.setdefault((level, trial.variant), []).append(grade)
     return tuple(
         LevelFigures(
             level, {arm: grade_rate(grades[level, arm]) for arm in arms if (level, arm) in grades}

@@ -13,6 +13,7 @@ from activation import __version__
 from activation._config import CONCURRENCY, MAX_CONCURRENCY, MODEL
 from activation._models import RunSpec, TrialKey
 from activation.commands.main import main
+from activation.inputs.controls import BROAD as BROAD_CONTROL
 from activation.inputs.suite import BUNDLED_CONTROLS
 from activation.trials.fake import Answer
 from activation.trials.stage import Stage
@@ -47,7 +48,7 @@ def fires(prompt: str, description: str) -> bool:
     """The scripted model: the real description covers refunds and chargebacks only."""
     if NARROW in description:
         return "skill by name" in prompt
-    if BROAD in description:
+    if BROAD in description or description == BROAD_CONTROL:
         return True
     return "refund" in prompt or "chargeback" in prompt
 
@@ -109,9 +110,7 @@ def test_a_sound_suite_catches_both_controls(
     code = calibrate(tmp_path, CASES, "--record", str(tmp_path / "records"))
     out, err = capsys.readouterr()
     assert code == 0
-    assert "warning: the narrow control" in err
-    assert "is written for the skill 'auth0', not 'refunds'" in err
-    assert err.count("warning: ") == 2
+    assert "warning" not in err  # the default controls are written for refunds
     data = orjson.loads((tmp_path / "calibration.json").read_bytes())
     assert data["schema"] == "activation-calibration/1"
     assert data["narrow"] == {"detected": True, "regressed": ["refund", "chargeback"]}
@@ -147,11 +146,22 @@ def test_three_comparisons_of_the_real_description(tmp_path: Path, repo: SkillRe
     real = str(repo.skill_file)
     runs = [(opened.inputs.baseline, opened.inputs.candidate) for opened in backends.opened]
     assert [(baseline.spec, candidate.spec) for baseline, candidate in runs] == [
-        (real, str(BUNDLED_CONTROLS / "narrow" / "SKILL.md")),
-        (real, str(BUNDLED_CONTROLS / "broad" / "SKILL.md")),
+        (real, "the narrow control for refunds"),
+        (real, "the broad control for refunds"),
         (real, real),
     ]
     assert {baseline.description for baseline, _candidate in runs} == {REAL}
+    # The default controls are the skill's own SKILL.md, named for it, its description
+    # broken on one axis each; the bundled ones are the bundled auth0 suite's.
+    narrow, broad = runs[0][1], runs[1][1]
+    assert narrow.description == (
+        'Use only when the user explicitly asks for the refunds skill by name, for example "use '
+        'the refunds skill". Do not use it for any other request, including work on what it '
+        "covers that does not name this skill."
+    )
+    assert broad.description == BROAD_CONTROL
+    assert narrow.text == repo.skill_file.read_text().replace(REAL, narrow.description)
+    assert narrow.siblings == broad.siblings == runs[2][1].siblings
     assert runs[2][1].description == REAL
     # The baseline's requests are the same in all three comparisons: the cache asks them once.
     assert backends.calls == len(CASES) * 3 + 3 * len(CASES) * 3
@@ -303,3 +313,20 @@ def test_calibrate_runs_one_cell(
     assert capsys.readouterr().err.strip() == (
         "activation calibrate: error: calibrate runs one cell: pass one --model and one --agent"
     )
+
+
+def test_the_bundled_suite_keeps_its_own_controls(
+    skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no cases of its own the auth0 skill runs the bundled suite, calibrated against
+    the bundled controls written for it; a skill with its own cases gets controls derived
+    for it (above)."""
+    made = skill_repo(
+        "Use when adding login to a web app with Auth0.", plugin_dir="plugins/auth0",
+        plugin_name="auth0", skill_name="auth0",
+    )  # fmt: skip
+    monkeypatch.chdir(made.root)
+    backends = FakeStages(by_description=model)
+    assert main(["calibrate", "--only", "kw-redirect-loop"], backends) in (0, 1)
+    controls = [opened.inputs.candidate.spec for opened in backends.opened][:2]
+    assert controls == [str(BUNDLED_CONTROLS / name / "SKILL.md") for name in ("narrow", "broad")]

@@ -633,6 +633,21 @@ def test_placeholders_and_the_plugins_own_files_are_found_as_claude_code_finds_t
     ]
 
 
+def project_skill(
+    skill_repo: SkillRepos,
+    name: str,
+    description: str,
+    body: str,
+    files: dict[str, str] | None = None,
+) -> SkillRepo:
+    """A repo whose one skill is a project skill of `.claude/skills/<name>/`."""
+    text = skill_text(description, name) + body
+    return skill_repo(
+        description, plugin_dir=".claude", plugin_name=None, skill_name=name, text=text,
+        files=files,
+    )  # fmt: skip
+
+
 def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_warning(
     skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -646,12 +661,11 @@ def test_a_project_skill_finds_the_projects_files_and_a_code_path_nowhere_is_a_w
         "| Complex logic | Delegate to scripts (`./scripts/build.sh`) |\n"
         "|---|---|\n"
     )
-    made = skill_repo(
+    made = project_skill(
+        skill_repo,
+        "fetch",
         "Use when fetching analytics reports.",
-        plugin_dir=".claude",
-        plugin_name=None,
-        skill_name="fetch",
-        text=skill_text("Use when fetching analytics reports.", "fetch") + body,
+        body,
         files={
             "scripts/fetch.js": "fetch()\n",
             ".claude/skills/fetch/scripts/build.sh": "make\n",
@@ -879,3 +893,39 @@ def test_a_frontmatter_only_claude_code_reads_is_a_warning_and_the_run_goes_on(
                         [case("b-1", "balance the goblin's hit points", True)])  # fmt: skip
     flags = ["--skill-path", "skills/bestiary/SKILL.md", "--cases", str(cases), "--dry-run"]
     assert main(["--model", "mock", *flags]) == 0
+
+
+def test_a_link_to_a_page_the_skill_writes_is_a_warning_and_a_missing_reference_an_error(
+    skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """microsoft/skills' wiki-onboarding: the index page the agent writes links the guides
+    its fenced tree lists; the link is the user's page, not the skill's, so the pre-commit
+    hook is not blocked, while a missing `references/` link still is."""
+    body = (
+        "Generate an `onboarding/` folder:\n\n```\nonboarding/\n└── contributor-guide.md\n```\n\n"
+        "| Guide | Audience |\n|---|---|\n| [Contributor Guide](./contributor-guide.md) | New |\n"
+    )
+    made = project_skill(skill_repo, "wiki", "Use when writing onboarding guides.", body)
+    monkeypatch.chdir(made.root)
+    skill = ".claude/skills/wiki/SKILL.md"
+    checked = f"{skill} {REPO_CHECKS} and 0 case files"
+    code, out, _err = run([], capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            f"warning  -  {skill}:17 links to contributor-guide.md, which is not in its skill, "
+            "its plugin or its project: the body names it as a file the agent writes (in a "
+            "fenced block or after 'generate', 'write' or 'create'), fine if it is a page of "
+            "the user's project",
+            f"lint: checked {checked}: 0 errors, 1 warning",
+        ],
+    )
+    (made.root / skill).write_text(
+        (made.root / skill).read_text() + "See [the guide](references/contributor-guide.md).\n"
+    )
+    code, out, _err = run([], capsys)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"error    -  {skill}:18 refers to references/contributor-guide.md, which its skill lacks"
+    )
+    assert out.splitlines()[2] == f"lint: checked {checked}: 1 error, 1 warning"

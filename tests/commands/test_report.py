@@ -9,9 +9,11 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from tests.commands.test_changed import changed, edit, two_plugins
 from tests.commands.test_run import model
 from tests.support.cli import BASELINE, STATUS_CASES, one_line_error, read_report, run
-from tests.support.skill_repo import SkillRepo
+from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.skill_repo import RepoTemplates, SkillRepo
 
 
 def saved_run(tmp_path: Path, name: str, *flags: str) -> Path:
@@ -61,6 +63,15 @@ def test_report_renders_a_saved_run_as_the_run_did(
         (
             b'{"schema": "activation-report/2", "exit_code": 2, "error": "no API key"}',
             "{path}: the report of a run that stopped early (no API key)",
+        ),
+        (
+            b'{"schema": "activation-changed/1", "exit_code": 2, "error": "no API key"}',
+            "{path}: the report of a changed run that stopped early (no API key)",
+        ),
+        (
+            b'{"schema": "activation-changed/1", "skills": 3}',
+            "{path}: not a readable activation changed report: Expected `array`, got `int` - "
+            "at `$.skills`",
         ),
     ],
 )
@@ -165,3 +176,37 @@ def test_diff_shows_added_and_removed_cases_and_other_skills(
         "this the same suite?"
     )
     assert main(["diff", str(old), str(tmp_path / "none.json")]) == 2
+
+
+def test_report_renders_a_saved_changed_report_as_changed_did(
+    tmp_path: Path,
+    repo_templates: RepoTemplates,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`activation changed --json`'s own report renders again: its summary on the terminal
+    and the same Markdown, JUnit and HTML files, byte for byte."""
+    root = tmp_path / "repo"
+    repo_templates.copy((two_plugins,), root, two_plugins)
+    monkeypatch.chdir(root)
+    edit(root, "refunds", "asked to undo.", "asked to undo, or a chargeback.")
+    names = {"junit": "junit.xml", "markdown": "summary.md", "html": "report.html"}
+    first, again = tmp_path / "first", tmp_path / "again"
+    first.mkdir()
+    again.mkdir()
+    written = [item for f, name in names.items() for item in (f"--{f}", str(first / name))]
+    stages = FakeBehavior(passing({}))
+    assert changed(tmp_path, "--model", "mock", *written, stages=stages)[0] == 0
+    printed = capsys.readouterr().out.splitlines()
+    summary = printed[
+        printed.index(next(line for line in printed if "activation changed" in line)) + 1 :
+    ]
+    assert summary[0] == "activation changed: git:main -> the working tree"
+    assert summary[-1] == "OK: every gate passed."
+    assert main(["report", str(tmp_path / "changed.json")]) == 0
+    assert capsys.readouterr().out.splitlines() == summary
+    rerendered = [item for f, name in names.items() for item in (f"--{f}", str(again / name))]
+    assert main(["report", str(tmp_path / "changed.json"), *rerendered]) == 0
+    assert capsys.readouterr().out == ""
+    for name in names.values():
+        assert (again / name).read_bytes() == (first / name).read_bytes(), name

@@ -17,6 +17,7 @@ import pytest
 
 import activation
 from activation.commands.main import main
+from activation.inputs.controls import BROAD as BROAD_CONTROL
 from activation.inputs.identity import shard_of
 from activation.trials.agents.claude_code.stream import StreamReader
 from tests.support.cli import HANG, read_report
@@ -334,7 +335,8 @@ def test_calibrate_through_the_real_agent(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The agent loads the skill when the description covers the prompt: the real one
-    covers refunds, the narrow control nothing, the broad control everything."""
+    covers refunds, the narrow control nothing, the broad control everything (both
+    controls the defaults, written for the skill measured)."""
     _repo, api, claude = stage_b
 
     def covers(request: FakeRequest) -> Reply:
@@ -343,7 +345,7 @@ def test_calibrate_through_the_real_agent(
         description = request.menu[SKILL_ID]
         if "explicitly asks" in description:
             return prose(request)
-        if "any software development task" in description or request.prompt.startswith("refund"):
+        if description == BROAD_CONTROL or request.prompt.startswith("refund"):
             return skill_call(request)
         return other_skill(request)
 

@@ -372,3 +372,35 @@ def test_skill_path_dot_in_a_one_skill_repo_is_its_root_skill(
     empty = commit(tmp_path / "empty", {"skills/notes/SKILL.md": NOTES})
     with pytest.raises(InputError, match=r"^--skill-path \.: names the repo itself, not a SKILL"):
         relative_skill_path(empty, ".")
+
+
+def test_a_users_copy_of_a_set_skill_in_the_catalog_runs_by_each_agents_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--catalog ~/.agents/skills`, where the user keeps a copy of the project's `notes`:
+    the run lists what each agent lists (Codex both copies, Claude Code the user's alone),
+    as visibility says, instead of refusing a second skill 'notes'."""
+    cases = {"skill": "research", "cases": [{"id": "p1", "prompt": "Research bicycles",
+             "should_activate": True, "why": "a research task"}]}  # fmt: skip
+    root = commit(
+        tmp_path / "repo",
+        {
+            ".agents/skills/research/SKILL.md": RESEARCH,
+            ".agents/skills/notes/SKILL.md": NOTES,
+            "evals/research.cases.json": orjson.dumps(cases).decode(),
+        },
+    )
+    user = tmp_path / "user-skills"
+    (user / "notes").mkdir(parents=True)
+    (user / "notes/SKILL.md").write_text(NOTES.replace("Keep meeting notes", "My own notes"))
+    monkeypatch.chdir(root)
+    argv = ["--model", "mock", "--catalog", str(user), "--no-summary"]
+    for agent, users in (("codex", [False, True]), ("claude-code", [True])):
+        assert main([*argv, "--agent", agent, "--dry-run", "--show-listing"]) == 0
+        out = capsys.readouterr().out
+        notes = [line for line in out.splitlines() if line.startswith("- notes: ")]
+        assert ["My own notes" in line for line in notes] == users, agent
+        report = tmp_path / f"{agent}.json"
+        assert main([*argv, "--agent", agent, "--json", str(report)]) == 0
+        assert [case["id"] for case in orjson.loads(report.read_bytes())["cases"]] == ["p1"]
+        capsys.readouterr()

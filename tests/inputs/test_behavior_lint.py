@@ -85,6 +85,31 @@ def test_every_key_the_tool_does_not_use_is_named() -> None:
     assert lint_behavior([unread], strict=True)[0].level == "error"
 
 
+def test_a_key_many_cases_of_a_file_carry_is_said_once_with_the_count() -> None:
+    """A skill-creator file whose 32 evals each carry a `category` is one line, not 32; a
+    key one case of it carries, and another file's, are still said by case."""
+    cases = [
+        BehaviorCase(f"d-{n}", "d", "p", "evals/evals.json", expectations=("x",), unread=keys)
+        for n, keys in enumerate((("category", "notes"), ("category",), ("category",)), 1)
+    ]
+    other = BehaviorCase("o", "o", "p", "other.json", expectations=("x",), unread=("category",))
+    assert lint_behavior([*cases, other]) == [
+        Finding(
+            "warning",
+            None,
+            "evals/evals.json: the key 'category' of 3 cases is not used by activation: it "
+            "changes nothing in a run",
+        ),
+        Finding("warning", "d-1", unread_text("notes")),
+        Finding("warning", "d-1", MANUAL),
+        Finding("warning", "d-2", MANUAL),
+        Finding("warning", "d-3", MANUAL),
+        Finding("warning", "o", unread_text("category")),
+        Finding("warning", "o", MANUAL),
+    ]
+    assert lint_behavior(cases, strict=True)[0].level == "error"
+
+
 def test_a_pattern_built_in_code_is_compiled_too() -> None:
     bad = BehaviorCase(
         "r",
@@ -251,3 +276,24 @@ def test_a_code_path_another_skill_beside_it_has_is_that_skills_file() -> None:
         Reference("references/tracing.md", 1, None, "skill", certain=True),
     )
     assert missing_reference_lines(body.split(", and")[0], set(), sibling) == ()
+
+
+def test_a_link_to_a_file_the_skill_has_the_agent_write_is_not_certain() -> None:
+    """microsoft/skills' wiki-onboarding lists the guides it generates in a fenced tree and
+    links them from the index page it has the agent write: pages of the user's project.
+    A link named after "write" is one too; a `references/` link stays the skill's."""
+    body = (
+        "Generate a folder with these files:\n"
+        "```\nguide/\n├── index.md\n└── contributor-guide.md   # for contributors\n```\n"
+        "| Guide | Audience |\n|---|---|\n"
+        "| [Contributor Guide](./contributor-guide.md) | New contributors |\n"
+        "Write the summary to [the summary](summary.md); see [api](references/api-guide.md).\n"
+        "Read [setup](setup.md) to create a skill, and [gone](references/index.md).\n"
+    )
+    assert missing_reference_lines(body, set()) == (
+        Reference("contributor-guide.md", 9, None, "skill", certain=False, output=True),
+        Reference("summary.md", 10, None, "skill", certain=False, output=True),
+        Reference("references/api-guide.md", 10, None, "skill", certain=True),
+        Reference("setup.md", 11, None, "skill", certain=True),
+        Reference("references/index.md", 11, None, "skill", certain=True),
+    )

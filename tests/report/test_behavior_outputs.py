@@ -591,3 +591,42 @@ def test_a_run_where_no_trial_passed_in_any_arm_says_it_measures_nothing() -> No
     )
     steady = assembled((behavior_report(broken=False),), "0.2.0", "fingerprint")
     assert matrix_words.matrix_verdict(steady) == "OK: no case regressed, no case errored."
+
+
+def test_skill_creators_unlevelled_judges_are_reported_unlevelled_in_every_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skill-creator's assertions are each one judge with no level: none of them is the
+    case's one holistic judge, so every output says "unlevelled", never "final"."""
+    outcome = behavior_reports.behavior_outcome()
+
+    def asserted(trial: Trial) -> Trial:
+        return replace(
+            trial, grades=tuple(replace(g, type="judge", level=None) for g in trial.grades)
+        )
+
+    verdicts = tuple(
+        replace(verdict, trials=tuple(asserted(trial) for trial in verdict.trials))
+        for verdict in outcome.verdicts
+    )
+    every = tuple(trial for verdict in verdicts for trial in verdict.trials)
+    report = build_report(replace(outcome, verdicts=verdicts, trials=every), "0.2.0")
+    terminal = [line.rstrip() for line in shown(saved(report, tmp_path / "c.json"), capsys)
+                .splitlines()]  # fmt: skip
+    assert "│ unlevelled │    27/27 │     21/27 │ 3/17 (7 void) │" in terminal
+    assert (
+        "      unlevelled no invented client.refunds.force() failed: src/refund.ts: force("
+    ) in terminal
+    markdown = render_markdown(report).splitlines()
+    assert "| unlevelled | 27/27 | 21/27 | 3/17 (7 void) |" in markdown
+    assert "| `checkout` | unlevelled the judge: a working refund flow | 3/3 | 0/3 | 0/3 |" in (
+        markdown
+    )
+    parser = HeatMaps()
+    parser.feed(render_html(report))
+    assert [cell[0] for cell in parser.maps["candidate"]["checkout"]] == ["unlevelled"] * 3
+    data = orjson.loads(report_json(report, full=True))
+    assert [level["level"] for level in data["behavior"]["levels"]] == ["unlevelled"]
+    assert [g["level"] for g in data["behavior"]["cases"][0]["graders"]] == ["unlevelled"] * 3
+    texts = (*terminal, *markdown, render_html(report))
+    assert not any("final" in text for text in texts)

@@ -14,6 +14,7 @@ from activation.verdicts.behavior import (
     Rate,
     behavior,
     grade_rate,
+    levels_of,
     lift_missing,
     trial_rate,
 )
@@ -202,3 +203,23 @@ def test_a_lift_is_shown_on_the_lower_bound_alone() -> None:
     assert alone.lift.interval[0] < 0 < alone.lift.difference
     assert lift_missing((webhook,), 3) is True
     assert lift_missing(outcome.verdicts, 3) is False
+
+
+def test_only_a_cases_one_last_judge_with_no_level_is_its_final_judge() -> None:
+    """The seeds end a case with one holistic judge; skill-creator's assertions are judges
+    with no level, one check each: unlevelled, as is any other grader with none."""
+
+    def grade(kind: str, level: str | None) -> Grade:
+        return Grade(f"{kind} {level}", kind, level, "passed")
+
+    seed = [grade("matches", None), grade("contains", "L1"), grade("judge", None)]
+    assert levels_of(seed) == ("unlevelled", "L1", None)
+    assertions = [grade("judge", None), grade("judge", None)]
+    assert levels_of(assertions) == ("unlevelled", "unlevelled")
+    assert levels_of([grade("judge", None), grade("judge", "L4")]) == ("unlevelled", "L4")
+    assert levels_of([grade("judge", None), grade("contains", None)]) == (
+        "unlevelled",
+        "unlevelled",
+    )
+    assert levels_of([grade("judge", None)]) == (None,)
+    assert levels_of([]) == ()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -137,8 +138,8 @@ class Requests:
     def _block(self, variant: VariantName, order: Sequence[str]) -> dict[str, Any]:
         """The cached prefix: the instructions and the variant's listing in this order."""
         shown = self.listings[variant]
-        listed = set(shown.ids)
-        text = shown.text_in_order([skill for skill in order if skill in listed])
+        listed = Counter(shown.ids)  # twice: a user's copy listed beside the project's
+        text = shown.text_in_order([skill for skill in order for _ in range(listed[skill])])
         return {"type": "text", "text": self.instructions + text, "cache_control": CACHED}
 
     def order_of(self, key: TrialKey) -> int:
