@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -65,7 +66,12 @@ class AtWork:
     """A skill of its own that even the `none` arm's listing holds."""
 
 
+GEMINI_KEY = "AIza-test-gemini-SECRET-333"
+"""The key Gemini's stand-in asks every request for (the CLI's and the judge's)."""
+
+
 def messages_judge(request: messages_api.FakeRequest) -> str | None:
+    """The model of a judge request at the Messages API (one that asks for a schema)."""
     return request.model if request.schema is not None else None
 
 
@@ -93,6 +99,7 @@ class RealAgent:
     system: Callable[[Any], str]
     """The text of a request's instructions, where the agent sends its listing."""
     at_work: AtWork
+    """How it does the behavior example's task (Stage C)."""
 
     def script(self, first_turn: Callable[[Any], str | None]) -> Script:
         """The model of the agent's loop: on its first turn the load of the skill
@@ -204,9 +211,9 @@ REAL_AGENTS: Mapping[str, RealAgent] = {
         ),
     ),
     "gemini": RealAgent(
-        "gemini_cli", gemini_api.FakeGeminiAPI,
+        "gemini_cli", partial(gemini_api.FakeGeminiAPI, key=GEMINI_KEY),
         lambda url, key: {"GEMINI_API_KEY": key, "GOOGLE_GEMINI_BASE_URL": url},
-        "AIza-test-gemini-SECRET-333", ("--model", "google:gemini-3.1-pro-preview"),
+        GEMINI_KEY, ("--model", "google:gemini-3.1-pro-preview"),
         lambda skill: gemini_api.Call("activate_skill", {"name": skill}),
         gemini_api.Text, lambda message: gemini_api.Error(400, message, "BAD_REQUEST"),
         lambda request: bool(request.tool_names), lambda request: request.system,

@@ -3,10 +3,10 @@ makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' l
 same decoy read the same way everywhere, and each agent's listing read back as it was
 rendered (how the mock model reads the menu it is sent); and, through each agent's real
 pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage A's
-listing against the one the CLI sends, Stage B end to end, and SIGTERM in the middle of a
-Stage B and of a Stage C run. A new agent is one row in
-each table; `test_every_agent_has_a_row` and `test_every_agent_has_a_real_cli_row` fail
-until it has them.
+listing against the one the CLI sends, Stage B end to end, Stage C end to end on the
+bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C run. A
+new agent is one row in each table; `test_every_agent_has_a_row` and
+`test_every_agent_has_a_real_cli_row` fail until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
