@@ -17,7 +17,12 @@ own `skill` tool loads the skill, and its body is that call's result; then `read
 `cat .agents/skills/greetlib/SKILL.md`, the body that command's output, and the answer one
 `apply_patch` that replaces the scaffold's lines with the solution's. Codex's judge and
 `llm` arm are an `openai:` model at the same stand-in: requests that are no stream, the
-judge's with a JSON schema for its answer.
+judge's with a JSON schema for its answer. For GitHub Copilot CLI (`copilot_does_the_task`,
+at the Messages API stand-in): its `skill` tool loads the skill (the body comes back as a
+`<skill-context>` message), then `view` and `edit` rewrite the file whole. For Gemini CLI
+(`gemini_does_the_task`, at the Gemini API stand-in): `activate_skill`, then `write_file`;
+its judge and `llm` arm are a `google:` model there, requests that are no stream, the
+judge's asking for JSON.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any
 
 import orjson
 
-from tests.support import responses_api
+from tests.support import gemini_api, responses_api
 from tests.support.agent_writes import update_file
 from tests.support.messages_api import FakeRequest, Reply, Text, ToolUse
 from tests.support.skill_repo import commit_all
@@ -48,6 +53,7 @@ LOADED = "Base directory for this skill"
 CODEX_LOAD = "cat .agents/skills/greetlib/SKILL.md"
 """Codex's load of the skill: a look at its file."""
 _WORKDIR = re.compile(r"Primary working directory: (\S+?)(?:\\n|\s)")
+COPILOT_WORKDIR = re.compile(r"Current working directory: (\S+?)(?:\\n|\s)")
 
 
 def example_repo(root: Path, *, broken: bool = False) -> Path:
@@ -67,8 +73,9 @@ def case_of(prompt: str) -> str:
     return next(case for case, file in FILES.items() if file in prompt)
 
 
-def workdir(request: FakeRequest) -> str:
-    found = _WORKDIR.search(orjson.dumps(request.body).decode())
+def workdir(request: FakeRequest, said: re.Pattern[str] = _WORKDIR) -> str:
+    """The run's workspace, as the agent's system prompt `said` it."""
+    found = said.search(orjson.dumps(request.body).decode())
     assert found is not None, "no working directory in the request"
     return found.group(1)
 
@@ -206,3 +213,68 @@ def codex_does_the_task(request: responses_api.ResponsesRequest) -> responses_ap
         patch = update_file(FILES[case], scaffold(case), solution(codex_taught(request), case))
         return responses_api.Patch(patch)
     return responses_api.Text("Done.")
+
+
+def copilot_taught(request: FakeRequest) -> str | None:
+    """Which API the body Copilot brought into the conversation teaches (its
+    `<skill-context>` message), or None when no skill was loaded."""
+    for message in request.messages[1:]:
+        text = orjson.dumps(message.get("content")).decode()
+        if "<skill-context" in text:
+            return teaches(text)
+    return None
+
+
+def copilot_does_the_task(request: FakeRequest) -> Reply:
+    """Copilot CLI at work: `skill` when greetlib is listed, `view` the file, `edit` it whole
+    into what the loaded body teaches, then say it is done."""
+    if request.schema is not None:
+        return judged(request)
+    if not request.tool_names:  # the llm arm
+        return Text(f"```python\n{GUESS}```")
+    case = case_of(request.prompt)
+    path = f"{workdir(request, COPILOT_WORKDIR)}/{FILES[case]}"
+    results = len(request.tool_results)
+    offered = "<name>greetlib</name>" in orjson.dumps(request.body["system"]).decode()
+    if offered and results == 0:
+        return ToolUse("skill", {"skill": "greetlib"})
+    steps = results - (1 if offered else 0)
+    if steps == 0:
+        return ToolUse("view", {"path": path})
+    if steps == 1:
+        return ToolUse("edit", {"path": path, "old_str": scaffold(case),
+                                "new_str": solution(copilot_taught(request), case)})  # fmt: skip
+    return Text("Done.")
+
+
+def gemini_judge(request: gemini_api.GeminiRequest) -> bool:
+    """Whether a Gemini API request is the judge's: no stream, a JSON answer asked for."""
+    config = request.body.get("generationConfig") or {}
+    return not request.stream and config.get("responseMimeType") == "application/json"
+
+
+def gemini_taught(request: gemini_api.GeminiRequest) -> str | None:
+    """Which API the activated body teaches (None: no `activate_skill` brought one)."""
+    for response in request.function_responses:
+        output = str((response.get("response") or {}).get("output", ""))
+        if response.get("name") == "activate_skill" and "<activated_skill" in output:
+            return teaches(output)
+    return None
+
+
+def gemini_does_the_task(request: gemini_api.GeminiRequest) -> gemini_api.Reply:
+    """Gemini CLI at work: activate the skill when it is listed, write the answer the body
+    teaches, then say it is done. A request that is no stream is the judge's or the `llm`
+    arm's."""
+    if gemini_judge(request):
+        return gemini_api.Text(verdict(request.prompt))
+    if not request.stream:
+        return gemini_api.Text(f"```python\n{GUESS}```")
+    case = case_of(request.prompt)
+    listed = "<name>greetlib</name>" in request.system
+    if listed and request.turn == 0:
+        return gemini_api.Call("activate_skill", {"name": "greetlib"})
+    if request.turn == (1 if listed else 0):
+        content = solution(gemini_taught(request), case)
+        return gemini_api.Call("write_file", {"file_path": FILES[case], "content": content})
+    return gemini_api.Text("Done.")

@@ -48,15 +48,18 @@ STOP_REASONS = {"MAX_TOKENS": "max_tokens", "SAFETY": "refusal", "PROHIBITED_CON
 
 
 def generate_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """The `generate_content` arguments that ask what a Messages API request asks."""
+    """The `generate_content` arguments that ask what a Messages API request asks: a JSON
+    answer to its schema, or (no schema: the `llm` arm) plain text."""
     from google.genai import types
 
-    schema = request["output_config"]["format"]["schema"]
+    answer: dict[str, Any] = {}
+    if "output_config" in request:
+        schema = request["output_config"]["format"]["schema"]
+        answer = {"response_mime_type": "application/json", "response_json_schema": schema}
     config = types.GenerateContentConfig(
         system_instruction=system_text(request),
-        response_mime_type="application/json",
-        response_json_schema=schema,
         max_output_tokens=request["max_tokens"],
+        **answer,
     )
     return {
         "model": parse_model(str(request["model"])).id,

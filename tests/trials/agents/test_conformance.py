@@ -3,10 +3,10 @@ makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' l
 same decoy read the same way everywhere, and each agent's listing read back as it was
 rendered (how the mock model reads the menu it is sent); and, through each agent's real
 pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage A's
-listing against the one the CLI sends, Stage B end to end, and SIGTERM in the middle of a
-Stage B and of a Stage C run. A new agent is one row in
-each table; `test_every_agent_has_a_row` and `test_every_agent_has_a_real_cli_row` fail
-until it has them.
+listing against the one the CLI sends, Stage B end to end, Stage C end to end on the
+bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C run. A
+new agent is one row in each table; `test_every_agent_has_a_row` and
+`test_every_agent_has_a_real_cli_row` fail until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
@@ -20,7 +20,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -49,10 +50,10 @@ from tests.support.agent_harness import (
     plant_user_config,
     working_tree,
 )
-from tests.support.behavior_repo import example_repo
+from tests.support.behavior_repo import EXAMPLE, GUESS, example_repo
 from tests.support.cli import HANG, Spawn, read_report, wait_until
 from tests.support.npm_cli import processes_using
-from tests.support.real_agents import ERROR, REAL_AGENTS
+from tests.support.real_agents import ERROR, REAL_AGENTS, AtWork, RealAgent
 from tests.support.skill_repo import (
     DISTRACTORS,
     REFERENCE,
@@ -68,6 +69,7 @@ from tests.trials.agent import test_gemini_stream as gemini
 from tests.trials.agent import test_opencode_stream as opencode
 
 STREAMS = Path(__file__).parents[2] / "fixtures" / "streams"
+SKILLS_OF_THE_EXAMPLE = EXAMPLE / "plugins" / "greetlib" / "skills"
 
 
 def claude_code_checks(reading: Reading) -> None:
@@ -535,6 +537,203 @@ def test_stage_a_lists_what_each_real_cli_sends(
 
 
 # --- Stage C end to end through each real pinned CLI, at its stand-in ----------------------
+
+ONE_CASE = ("--only", "welcome_banner", "--trials", "3", "--max-trials", "3")
+RIGHT, V1 = (EXAMPLE / "solutions" / kind / "welcome-banner" / "app.py" for kind in ("right", "v1"))
+REMOVED_API = "No removed 1.x API (hello, hello_all, init, polite=)"
+REFERENCE_FILE = "greetlib/references/api.md"
+PROVIDER_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+                      "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+                      "GOOGLE_GEMINI_BASE_URL")  # fmt: skip
+
+
+@dataclass
+class Behaves:
+    """`activation behavior` through one agent's real CLI, its model (and judge) at the
+    stand-in `api`; each agent runs with only its own provider's variables."""
+
+    agent: str
+    cli: Path
+    api: Any
+    tmp_path: Path
+
+    @property
+    def row(self) -> RealAgent:
+        return REAL_AGENTS[self.agent]
+
+    def behave(self, *flags: str) -> tuple[int, dict[str, Any]]:
+        report = self.tmp_path / "behavior.json"
+        report.unlink(missing_ok=True)
+        code = main([
+            "behavior", "--agent", self.agent, f"--{agent_named(self.agent).command}",
+            str(self.cli), *self.row.model, *self.row.at_work.judge, "--baseline", "git:HEAD",
+            "--timeout", "120", "--json", str(report), "--full-record", *flags,
+        ])  # fmt: skip
+        return code, read_report(report) if report.exists() else {}
+
+    @property
+    def loop(self) -> list[Any]:
+        """The requests of the agent's loop (not the judge's, nor the `llm` arm's)."""
+        return [r for r in self.api.requests if self.row.in_loop(r) and r.tool_names]
+
+    @property
+    def judge_models(self) -> set[str]:
+        """The model of every judge request."""
+        models = map(self.row.at_work.judge_model, self.api.requests)
+        return {model for model in models if model is not None}
+
+
+@pytest.fixture
+def behaves(
+    real_agent: str, agent_cli: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Behaves]:
+    row = REAL_AGENTS[real_agent]
+    for variable in PROVIDER_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    with row.api(row.at_work.task) as api:
+        for variable, value in row.variables(api.base_url, row.key).items():
+            monkeypatch.setenv(variable, value)
+        yield Behaves(real_agent, agent_cli, api, tmp_path)
+
+
+def trials_of(report: dict[str, Any], arm: str) -> list[dict[str, Any]]:
+    (entry,) = report["cases"]
+    return [trial for trial in entry["trials"] if trial["variant"] == arm]
+
+
+def outcomes(trial: dict[str, Any]) -> dict[str, str]:
+    return {grade["grader"]: grade["outcome"] for grade in trial["grades"]}
+
+
+def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_gate(
+    behaves: Behaves, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The broken body (the same description over the removed 1.x API) as the candidate:
+    the agent loads the skill its own way and writes, with its own tools, what the body it
+    loaded teaches; the none arm installs nothing and the agent guesses."""
+    at_work = behaves.row.at_work
+    monkeypatch.chdir(example_repo(behaves.tmp_path / "repo", broken=True))
+    kept = behaves.tmp_path / "kept"
+    code, report = behaves.behave(*ONE_CASE, "--keep-workspaces", str(kept))
+    assert code == 1
+    assert (report["stage"], report["coding_agent"]) == ("C", behaves.agent)
+    assert report["agent"]["version"] == at_work.version
+    assert report["arms"] == ["none", "llm"]
+    assert [(entry["id"], entry["status"]) for entry in report["cases"]] == [
+        ("welcome_banner", "REGRESSED")
+    ]
+    for arm, loaded in (("baseline", True), ("candidate", True), ("none", False),
+                        ("llm", False)):  # fmt: skip
+        trials = trials_of(report, arm)
+        assert [trial["index"] for trial in trials] == [0, 1, 2]
+        assert [trial["activated"] for trial in trials] == [loaded] * 3
+        assert [trial["correct"] for trial in trials] == [arm == "baseline"] * 3
+        # The files each trial left, and no file the adapter installed (the skill's own
+        # SKILL.md and references, which hold the right code).
+        written = ["app.py", "requirements.txt"] + (["response.md"] if arm == "llm" else [])
+        assert [trial["files"] for trial in trials] == [written] * 3
+    assert set(outcomes(trials_of(report, "baseline")[0]).values()) == {"passed"}
+    assert outcomes(trials_of(report, "candidate")[0])[REMOVED_API] == "failed"
+    none = outcomes(trials_of(report, "none")[0])
+    assert none["Imports greetlib"] == "failed"
+    # What each arm's agent wrote, with its own tools, in its own workspace.
+    for arm, text in (("baseline", RIGHT.read_text()), ("candidate", V1.read_text()),
+                      ("none", GUESS)):  # fmt: skip
+        assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
+                for i in range(3)] == [text] * 3  # fmt: skip
+    # The arms that install the skill put it in the workspace, its references beside it;
+    # none of it was graded above. The none arm installs nothing.
+    workspaces = kept / "welcome_banner"
+    if at_work.skills is None:
+        assert list(workspaces.rglob("greetlib")) == []
+    else:
+        for arm in ("baseline", "candidate"):
+            installed = workspaces / f"{arm}-0" / at_work.skills / REFERENCE_FILE
+            assert installed.read_text() == (SKILLS_OF_THE_EXAMPLE / REFERENCE_FILE).read_text()
+        assert not (workspaces / "none-0" / at_work.skills / "greetlib").exists()
+    assert behaves.judge_models == {at_work.judged_by}
+    assert behaves.row.key not in (behaves.tmp_path / "behavior.json").read_text()
+    # Every request of the agent's loop offers the same tools of its own, never the web.
+    offered = {frozenset(request.tool_names) for request in behaves.loop}
+    assert offered == {at_work.tools}
+    assert not at_work.tools & {"run_shell_command", "web_fetch", "google_web_search"}
+    # The none arm's agent is shown no greetlib, only the agent's own skills.
+    unlisted = [behaves.row.system(r) for r in behaves.loop
+                if "greetlib" not in behaves.row.system(r)]  # fmt: skip
+    assert unlisted
+    if at_work.builtin is not None:
+        assert all(f"<name>{at_work.builtin}</name>" in listing for listing in unlisted)
+
+
+def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
+    behaves: Behaves, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
+    monkeypatch.setenv("COLUMNS", "250")
+    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert report["stage"] == "C"
+    assert report["arms"] == ["none"]
+    assert [(entry["id"], entry["status"]) for entry in report["cases"]] == [
+        ("welcome_banner", "PASS")
+    ]
+    for arm in ("baseline", "candidate"):
+        trials = trials_of(report, arm)
+        assert [(t["activated"], t["correct"]) for t in trials] == [(True, True)] * 3
+    none = trials_of(report, "none")
+    assert [(t["activated"], t["correct"]) for t in none] == [(False, False)] * 3
+    # Without the skill the agent guesses: it never uses greetlib.
+    assert outcomes(none[0])["Imports greetlib"] == "failed"
+    for arm in ("baseline", "candidate", "none"):
+        assert [t["files"] for t in trials_of(report, arm)] == [["app.py", "requirements.txt"]] * 3
+    assert (
+        "skill lift over the suite (first rounds): candidate 3/3 = 100% vs no skill 0/3 = 0%: "
+        "+100 points (95% Newcombe +21 to +100), shown"
+    ) in out.splitlines()
+    assert out.splitlines()[-1] == "OK: no case regressed, no case errored."
+
+
+class SkipsTheSkill:
+    """Every second run of the agent (in the order they start) does not load the skill it
+    is offered: it does what its row says instead (a look at the file, or its guess)."""
+
+    def __init__(self, at_work: AtWork) -> None:
+        self.at_work = at_work
+        self.loads = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, request: Any) -> Any:
+        reply = self.at_work.task(request)
+        if reply == self.at_work.load:
+            with self.lock:
+                self.loads += 1
+                skip = self.loads % 2 == 0
+            if skip:
+                return self.at_work.instead(request)
+        return reply
+
+
+def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
+    behaves: Behaves, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
+    behaves.api.script = SkipsTheSkill(behaves.row.at_work)
+    code, report = behaves.behave("--only", "welcome_banner", "--trials", "2", "--max-trials",
+                                  "2", "--no-control", "--concurrency", "1")  # fmt: skip
+    # One at a time, baseline and candidate alternate: every candidate run skips the skill.
+    baseline, candidate = trials_of(report, "baseline"), trials_of(report, "candidate")
+    assert [(t["activated"], t["correct"]) for t in baseline] == [(True, True)] * 2
+    assert [(t["activated"], t["correct"]) for t in candidate] == [(False, False)] * 2
+    for trial in candidate:
+        assert trial["chose"] == []
+        assert trial["files"] == ["app.py", "requirements.txt"]
+        assert outcomes(trial)["Imports greetlib"] == "failed"
+    for trial in report["cases"][0]["trials"]:
+        assert trial["evidence"]
+    assert report["arms"] == []
+    assert report["cases"][0]["status"] == "UNSTABLE"
+    assert code == 0
 
 
 def test_sigterm_stops_every_agent_at_work_removes_the_workspaces_and_writes_a_partial_report(
