@@ -84,7 +84,9 @@ class ActivationTrials(SamplingRequest, CacheRequest, AgentRequest):
     concurrency: tuple[int | None, int | None] | None
     fail_on: str | None
     batch: bool
-    resume: bool
+    resume: bool | Path
+    """`--resume`: alone (True) `--batch`'s batches; the main run's `--resume REPORT` also
+    the report of the interrupted run to finish."""
     real: bool
 
 
@@ -113,6 +115,7 @@ class MatrixRequest(TargetRequest, ActivationTrials):
     distractors: DistractorsChoice
     catalog: Path | None
     shard: tuple[int, int] | None
+    durations: Path | None
     only: tuple[str, ...] | None
     json: Path | None
 
@@ -205,6 +208,8 @@ class BehaviorRequest(BehaviorInputs, BehaviorTrials, ReportFiles):
     baseline: str
     candidate: str | None
     shard: tuple[int, int] | None
+    durations: Path | None
+    resume: Path | None
     arm: tuple[str, ...] | None
     no_control: bool
     fail_on: str | None

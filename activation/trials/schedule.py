@@ -14,7 +14,9 @@ adaptive, see limiter.py) and the cost ceiling.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import anyio
 
@@ -164,8 +166,10 @@ class RunSlots:
                 return None
             if not self.admit(key):
                 return key.failed(CEILING)
+            started = time.monotonic()
             try:
                 trial = await run(key)
+                trial = replace(trial, seconds=round(time.monotonic() - started, 3))
             except anyio.get_cancelled_exc_class():
                 self.cut_off += 1
                 raise
