@@ -29,7 +29,7 @@ from activation.commands.requests import (
 )
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
-from activation.inputs.shards import plan_digest, planned_shards
+from activation.inputs.shards import pair_key, plan_digest, planned_shards
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
 from activation.trials.cache import CachedBackend
@@ -246,8 +246,6 @@ def sharded_cells(
     carrying the whole matrix's identity. A one-cell run is sharded by case, as it always
     was (a pair is then just its case). With `durations` (a saved run's, by `pair_key`) the
     shards are planned by them (inputs/shards.py), else by a hash of each pair."""
-    from activation.report.resume import pair_key
-
     several = len(specs) > 1
     keys = [pair_key(case.id, spec.cell, several) for spec in specs for case in inputs.cases]
     plan = None if durations is None else planned_shards(keys, durations, count)

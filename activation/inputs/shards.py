@@ -19,6 +19,12 @@ from collections.abc import Mapping, Sequence
 import orjson
 
 
+def pair_key(case_id: str, cell: str, several: bool) -> str:
+    """What a plan weighs: a case, or in a run of several cells a (case, cell) pair, keyed
+    as `identity.pair_shard` hashes it (each pair spreads over the shards on its own)."""
+    return f"{cell}\n{case_id}" if several else case_id
+
+
 def planned_shards(
     keys: Sequence[str], durations: Mapping[str, float], count: int
 ) -> dict[str, int]:

@@ -12,16 +12,11 @@ from collections.abc import Mapping, Sequence
 
 from activation._errors import InputError
 from activation._models import Shard, Trial
+from activation.inputs.shards import pair_key
 from activation.report.matrix import Matrix
 
 TrialSpot = tuple[str, str, int]
 """Where a trial sits in a run: its case, its arm and its index."""
-
-
-def pair_key(case_id: str, cell: str, several: bool) -> str:
-    """What a shard plan weighs: a case, or in a run of several cells a (case, cell) pair
-    (each spreads over the shards as hash shards spread them, inputs/identity.py)."""
-    return f"{cell}\n{case_id}" if several else case_id
 
 
 def recorded_durations(saved: Matrix, several: bool) -> dict[str, float]:

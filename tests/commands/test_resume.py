@@ -116,8 +116,8 @@ def test_the_report_of_another_run_or_shard_is_one_line_and_exit_2(
 ) -> None:
     fake_api.script = per_trial
     saved: dict[str, Path] = {}
-    for name, flags in (("other", ("--alpha", "0.01")), ("shard", ("--shard", "1/2"))):
-        run(tmp_path, STATUS_CASES, "--no-cache", *flags)
+    for name, given in (("other", ("--alpha", "0.01")), ("shard", ("--shard", "1/2"))):
+        run(tmp_path, STATUS_CASES, "--no-cache", *given)
         saved[name] = (tmp_path / "report.json").rename(tmp_path / f"{name}.json")
     (tmp_path / "junk.json").write_text('{"schema": "x"}')
     asked = len(fake_api.message_requests)
