@@ -7,9 +7,12 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from activation.store import cache_info
+from tests.commands.test_behavior_command import BROKEN_ONE, behave
+from tests.commands.test_durations import behavior_repo  # noqa: F401 (a fixture)
 from tests.support.cli import (
     BASELINE,
     STATUS_CASES,
@@ -20,6 +23,7 @@ from tests.support.cli import (
     run,
     wait_until,
 )
+from tests.support.fake_behavior import FakeBehavior, passing
 from tests.support.messages_api import Answer, FakeMessagesAPI, FakeRequest, Reply
 from tests.support.skill_repo import SKILL_ID, SkillRepo, write_cases
 
@@ -146,3 +150,27 @@ def test_the_report_of_another_run_or_shard_is_one_line_and_exit_2(
         data: dict[str, Any] = report
         assert "cases" not in data
     assert len(fake_api.message_requests) == asked  # refused before any model call
+
+
+@pytest.mark.usefixtures("behavior_repo")
+def test_behavior_resumes_too_and_runs_only_the_missing_agent_trials(tmp_path: Path) -> None:
+    """A cut behavior run, as a partial report holds it: one case never reached, the others
+    with half their trials; the resumed run runs exactly the rest."""
+    flags = ("--arm", "none", "--no-cache")
+    whole_stages = FakeBehavior(passing(BROKEN_ONE))
+    _code, whole = behave(tmp_path, whole_stages, *flags, name="whole.json")
+    data = orjson.loads((tmp_path / "whole.json").read_bytes())
+    data["interrupted"], data["exit_code"] = True, 130
+    data["cases"] = [entry for entry in data["cases"] if entry["id"] != "configure_once"]
+    for entry in data["cases"]:
+        entry["trials"] = entry["trials"][: len(entry["trials"]) // 2]
+    kept = sum(len(entry["trials"]) for entry in data["cases"])
+    (tmp_path / "partial.json").write_bytes(orjson.dumps(data))
+    stages = FakeBehavior(passing(BROKEN_ONE))
+    code, resumed = behave(tmp_path, stages, *flags, "--resume", str(tmp_path / "partial.json"),
+                           name="resumed.json")  # fmt: skip
+    assert (code, whole_stages.calls, kept, stages.calls) == (1, 27, 8, 27 - 8)
+    json_path = resumed["rerun"].index("--json") + 1  # each run wrote its own file
+    assert resumed["rerun"][json_path] == str(tmp_path / "resumed.json")
+    resumed["rerun"][json_path] = str(tmp_path / "whole.json")
+    assert aside(resumed) == aside(whole)
