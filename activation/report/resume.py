@@ -46,8 +46,13 @@ def kept_trials(
             "differ): resume with the flags and inputs of the run it interrupted"
         )
     where = _shard_words(saved.shard)
-    if where != _shard_words(shard) or (saved.shard and shard and saved.shard.plan != shard.plan):
+    if where != _shard_words(shard):
         raise InputError(f"--resume {source}: the report of {where}, not of {_shard_words(shard)}")
+    if saved.shard and shard and saved.shard.plan != shard.plan:
+        raise InputError(
+            f"--resume {source}: the report of {where} as another plan shared the cases out "
+            "(--durations from another report, or none): resume with the run's own --durations"
+        )
     by_cell: Mapping[str, dict[TrialSpot, Trial]] = {
         report.cell: {
             (trial.case_id, trial.variant, trial.index): trial

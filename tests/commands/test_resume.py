@@ -133,6 +133,10 @@ def test_the_report_of_another_run_or_shard_is_one_line_and_exit_2(
          f"--resume {saved['shard']}: the report of shard 1/2, not of the whole run"),
         (("--resume", str(saved["shard"]), "--shard", "2/2"),
          f"--resume {saved['shard']}: the report of shard 1/2, not of shard 2/2"),
+        (("--resume", str(saved["shard"]), "--shard", "1/2", "--durations", str(saved["other"])),
+         f"--resume {saved['shard']}: the report of shard 1/2 as another plan shared the cases "
+         "out (--durations from another report, or none): resume with the run's own "
+         "--durations"),
         (("--resume", str(tmp_path / "junk.json")),
          f"--resume: {tmp_path / 'junk.json'}: not an activation report"),
         (("--resume", str(tmp_path / "none.json")),
@@ -144,7 +148,9 @@ def test_the_report_of_another_run_or_shard_is_one_line_and_exit_2(
         err = capsys.readouterr().err
         assert "Traceback" not in err
         *said, line = err.strip().splitlines()  # a shard first says which it is
-        assert said == (["shard 2/2: 4 of 6 (case, cell) pair(s)"] if "--shard" in flags else [])
+        assert [each.split(":")[0] for each in said] == [
+            f"shard {flags[flags.index('--shard') + 1]}" for _ in ("--shard",) if "--shard" in flags
+        ]
         assert code == 2, flags
         assert line.startswith(f"activation: error: {message}"), line
         data: dict[str, Any] = report
