@@ -11,10 +11,15 @@ import pytest
 
 from activation.commands.main import main
 from tests.commands.test_behavior_command import BROKEN_ONE, behave, statuses
+from tests.commands.test_cells import CASES as MATRIX_CASES
+from tests.commands.test_cells import FIXED, HAIKU, SONNET, haiku_loses_disputes
+from tests.commands.test_cells import statuses as cell_statuses
 from tests.commands.test_merge import CASES, merge, run_to, untimed
 from tests.support.behavior_repo import example_repo
 from tests.support.cli import by_id, one_line_error, read_report, tallies
+from tests.support.cli import run as cells_run
 from tests.support.fake_behavior import FakeBehavior, passing
+from tests.support.messages_api import FakeMessagesAPI
 from tests.support.skill_repo import SkillRepo
 
 PLANNED = {
@@ -156,3 +161,37 @@ def test_a_bad_durations_report_is_one_line_and_exit_2(
         assert line.startswith(f"activation: error: {message}"), line
         data: dict[str, Any] = read_report(report)
         assert "cases" not in data
+
+
+def test_a_matrix_is_planned_by_case_and_cell(
+    tmp_path: Path, repo: SkillRepo, fake_api: FakeMessagesAPI
+) -> None:
+    """Each (case, cell) pair weighs its own: Haiku's cases 1, 2, 3 s, Sonnet's 4, 5, 6 s.
+    6 onto 1, 5 and 4 onto 2, 3 onto 1, 2 onto 1 (both at 9 with two pairs: the lower
+    number), 1 onto 2: ten seconds and eleven."""
+    fake_api.script = haiku_loses_disputes
+    flags = ("--model", f"{HAIKU},{SONNET}", *FIXED, "--no-cache")
+    _code, whole = cells_run(tmp_path, MATRIX_CASES, *flags)
+    data = orjson.loads((tmp_path / "report.json").read_bytes())
+    for number, cell in enumerate(data["cells"]):
+        for position, entry in enumerate(cell["cases"], 1):
+            for trial in entry["trials"]:
+                trial["seconds"] = (3 * number + position) / len(entry["trials"])
+    durations = tmp_path / "durations.json"
+    durations.write_bytes(orjson.dumps(data))
+    parts = []
+    for index in (1, 2):
+        cells_run(tmp_path, MATRIX_CASES, *flags, "--shard", f"{index}/2", "--durations",
+                  str(durations))  # fmt: skip
+        parts.append((tmp_path / "report.json").rename(tmp_path / f"shard-{index}.json"))
+    held = [
+        [[entry["id"] for entry in cell["cases"]] for cell in read_report(part)["cells"]]
+        for part in parts
+    ]
+    assert held == [
+        [["plain-refund", "charts-neg"], ["charts-neg"]],
+        [["stripe-dispute"], ["stripe-dispute", "plain-refund"]],
+    ]
+    merged = tmp_path / "merged.json"
+    assert main(["merge", *map(str, parts), "--json", str(merged)]) == 1
+    assert cell_statuses(read_report(merged)) == cell_statuses(whole)
