@@ -90,7 +90,8 @@ def test_a_resumed_run_keeps_what_ran_runs_the_rest_and_reports_as_one_run(
         lambda: (
             fake_api.in_flight == 4
             and cache_info(cache_dir).entries == len(fake_api.message_requests) - asked - 4
-        )
+        ),
+        seconds=180,  # a busy machine starts the process slowly
     )
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
