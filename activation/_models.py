@@ -542,6 +542,11 @@ class Trial:
     """Stage C: where the workspace was kept (`--keep-workspaces`)."""
     error_class: ErrorClass | None = None
     """Whose the error is (None: not an error, or a report older than the classes)."""
+
+    seconds: float | None = field(default=None, compare=False)
+    """Wall time of the trial's own run (None: it ran nowhere here, served from the cache
+    or a batch); what `--durations` plans shards by. Not part of the outcome: two runs of
+    the same trial compare equal."""
     reading: Reading = field(init=False, default="error")
     """"activated", "not_activated" or "error" (derived from `activated`)."""
 
@@ -822,6 +827,9 @@ class Shard:
     """Every case id of the whole run, in order."""
     fingerprint: str = ""
     """The whole run's identity: only shards of the same run merge."""
+    plan: str | None = None
+    """The digest of the shard plan `--durations` made (None: hash shards): only shards of
+    one plan merge."""
 
 
 @dataclass(frozen=True)

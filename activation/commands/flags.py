@@ -213,7 +213,7 @@ class Flag:
 
     @property
     def help_text(self) -> str:
-        if self.optional_value:
+        if self.optional_value and self.const is not True:
             return f"{self.help} (default {self.metavar}: {show(self.const)})"
         value = self.default if self.shown is None else self.shown
         return self.help if value is None else f"{self.help} ({show(value)})"
@@ -464,7 +464,41 @@ CATALOG = Flag(
     toml=PATH,
 )
 SHARD = Flag("--shard", "I/N", "run only shard I of N of the cases (see `activation merge`)", shard)
-MATRIX_INPUTS = (*TARGET, CASES, CASES_FORMAT, DISTRACTORS, CATALOG, SHARD)
+DURATIONS = Flag(
+    "--durations",
+    "REPORT",
+    "plan --shard's shards by the trial durations a saved JSON report recorded (longest "
+    "case first onto the least-loaded shard), not by a hash of each case",
+    Path,
+    toml=PATH,
+)
+MATRIX_INPUTS = (*TARGET, CASES, CASES_FORMAT, DISTRACTORS, CATALOG, SHARD, DURATIONS)
+RESUME_HELP = (
+    "finish the interrupted run the JSON report REPORT holds: its finished trials are kept, "
+    "only the missing ones run"
+)
+RESUME = Flag(
+    "--resume",
+    "REPORT",
+    f"{RESUME_HELP}; alone, with --batch: collect the batches an interrupted run submitted",
+    Path,
+    default=False,
+    nargs="?",
+    const=True,
+    toml=(bool, Path),
+)
+"""The main run's `--resume`: a report to finish, or (alone) `--batch`'s own."""
+BATCH_RESUME = replace(
+    RESUME,
+    metavar=None,
+    help="with --batch: collect the batches an interrupted run submitted",
+    convert=None,
+    nargs=None,
+    const=None,
+    toml=SWITCH,
+    action="store_true",
+)
+"""`--resume` of the commands that finish no report (calibrate, suggest, changed)."""
 CONCURRENCY_SHOWN = {
     "A": f"auto: from {CONCURRENCY}, up to {MAX_CONCURRENCY}",
     "B": AGENT_CONCURRENCY,
@@ -545,7 +579,7 @@ TRIAL_OPTIONS = (
     FAIL_ON_FLAG,
     MIN_COVERAGE_FLAG,
     switch("--batch", "Stage A through the Message Batches API: half the price, within hours"),
-    switch("--resume", "with --batch: collect the batches an interrupted run submitted"),
+    BATCH_RESUME,
 )
 CACHE_DIR_DEFAULT = f"${CACHE_ENV}, else the user cache directory"
 CACHE_DIR = Flag(
@@ -665,7 +699,10 @@ RUN = Command(
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model, activation --model mock.",
     (
-        *RUN_SECTIONS,
+        *(
+            (title, tuple(RESUME if flag is BATCH_RESUME else flag for flag in flags))
+            for title, flags in RUN_SECTIONS
+        ),
         (
             "inputs",
             (
@@ -1042,6 +1079,7 @@ BEHAVIOR = Command(
                 ONLY,
                 CATALOG,
                 replace(SHARD, help="run only shard I of N of the cases"),
+                DURATIONS,
             ),
         ),
         (
@@ -1103,6 +1141,7 @@ BEHAVIOR = Command(
                     choices=(WEAKENED_FAILS, NO_LIFT_FAILS),
                 ),
                 MIN_COVERAGE_FLAG,
+                replace(RESUME, help=RESUME_HELP, default=None, nargs=None, const=None, toml=PATH),
             ),
         ),
         ("cost and cache", COST_AND_CACHE),
@@ -1137,7 +1176,8 @@ BEHAVIOR = Command(
 )
 CALIBRATION_LEFT_OUT = frozenset(
     {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--min-coverage",
-     "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show"}
+     "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show", "--durations",
+     "--resume"}
 )  # fmt: skip
 """What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
 BEHAVIOR_CALIBRATE = Command(

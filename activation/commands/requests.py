@@ -85,7 +85,9 @@ class ActivationTrials(SamplingRequest, CacheRequest, AgentRequest):
     fail_on: str | None
     min_coverage: float
     batch: bool
-    resume: bool
+    resume: bool | Path
+    """`--resume`: alone (True) `--batch`'s batches; the main run's `--resume REPORT` also
+    the report of the interrupted run to finish."""
     real: bool
 
 
@@ -114,6 +116,7 @@ class MatrixRequest(TargetRequest, ActivationTrials):
     distractors: DistractorsChoice
     catalog: Path | None
     shard: tuple[int, int] | None
+    durations: Path | None
     only: tuple[str, ...] | None
     json: Path | None
 
@@ -206,6 +209,8 @@ class BehaviorRequest(BehaviorInputs, BehaviorTrials, ReportFiles):
     baseline: str
     candidate: str | None
     shard: tuple[int, int] | None
+    durations: Path | None
+    resume: Path | None
     arm: tuple[str, ...] | None
     no_control: bool
     fail_on: str | None

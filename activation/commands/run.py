@@ -7,7 +7,7 @@ bad flag never load the engine, the report or the renderers.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +19,7 @@ from activation.commands.requests import RunRequest, TargetRequest, parse_reques
 from activation.commands.session import Session
 
 if TYPE_CHECKING:
-    from activation._models import AnyInputs, Inputs, RunSpec, Setting
+    from activation._models import AnyInputs, Inputs, RunSpec, Setting, Trial
     from activation.commands.outputs import Outputs
     from activation.commands.requests import BehaviorRequest, CacheRequest
     from activation.commands.runner import Stages
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
 NOT_REPEATED = frozenset(
     {"--junit", "--markdown", "--html", "--no-summary", "--show", "--debug", "--full-record",
      "--dry-run", "--simulate", "--verbose", "--show-listing", "--resume", "--keep-workspaces",
-     "--shard"}
+     "--shard", "--durations"}
 )  # fmt: skip
 """The flags that change no verdict, which a suggested command leaves out (`--json` stays:
-the report it saves is what `--only-from` reads back), and `--shard`: the check is the
-whole run, which `merge` puts together."""
+the report it saves is what `--only-from` reads back), and `--shard` (with its
+`--durations`): the check is the whole run, which `merge` puts together."""
 
 
 def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
@@ -42,8 +42,8 @@ def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
     user's order (settings from a file are read again)."""
     options = {flag.name: flag for flag in command.flags if not flag.positional}
     words = list(command.prog.split()[1:])
-    given = iter(argv)
-    for item in given:
+    given = list(argv)
+    for at, item in enumerate(given):
         name, equals, value = item.partition("=")
         if not name.startswith("--"):
             continue
@@ -52,8 +52,9 @@ def rerun_words(command: Command, argv: Sequence[str]) -> tuple[str, ...]:
         )
         if flag is None:
             continue
+        following = given[at + 1] if at + 1 < len(given) else ""
         if flag.takes_value and not equals:
-            value = next(given, "")
+            value = "" if flag.optional_value and following.startswith("-") else following
         if flag.name not in NOT_REPEATED:
             words += [flag.name, value] if flag.takes_value else [flag.name]
     return tuple(words)
@@ -127,13 +128,16 @@ def run_stage(
     their plan for a dry run (None), else their trials, reported and written."""
     from activation.commands.outputs import write_outputs
 
-    cells = shard_cells(session, args.shard, run.specs, run.inputs)
+    cells = shard_cells(session, args, run.specs, run.inputs)
     if args.dry_run:
         show_plan(session, run.stage, cells, settings, asked.simulate, asked.verbose,
                   asked.show_listing)  # fmt: skip
         return None
+    from activation.commands.runner import resumed
+
+    kept = resumed(session, args.resume, cells, run.inputs)
     cells = [(run.stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, rerun, run.stage, cells, run.warnings)
+    report = run_and_report(session, args, rerun, run.stage, cells, run.warnings, kept)
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))
@@ -177,20 +181,26 @@ def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) 
 
 def shard_cells(
     session: Session,
-    shard: tuple[int, int] | None,
+    args: RunRequest | BehaviorRequest,
     specs: Sequence[RunSpec],
     inputs: AnyInputs,
 ) -> list[tuple[RunSpec, AnyInputs]]:
-    """The cells this process runs: every cell on every case, or `--shard`'s share."""
-    from activation.commands.runner import sharded_cells
+    """The cells this process runs: every cell on every case, or `--shard`'s share (planned
+    by `--durations` when given)."""
+    from activation.commands.runner import durations_in, sharded_cells
 
-    if shard is None:
+    if args.shard is None:
+        if args.durations is not None:
+            raise InputError("--durations plans the shards of --shard I/N: pass --shard too")
         return [(spec, inputs) for spec in specs]
-    index, count = shard
-    cells = sharded_cells(specs, inputs, index, count)
+    index, count = args.shard
+    durations = None if args.durations is None else durations_in(args.durations, len(specs) > 1)
+    cells = sharded_cells(specs, inputs, index, count, durations)
     pairs = sum(len(cell_inputs.cases) for _spec, cell_inputs in cells)
+    planned = "" if durations is None else f", planned by the durations in {args.durations}"
     session.say(
-        f"shard {index}/{count}: {pairs} of {len(inputs.cases) * len(specs)} (case, cell) pair(s)"
+        f"shard {index}/{count}: {pairs} of {len(inputs.cases) * len(specs)} (case, cell) "
+        f"pair(s){planned}"
     )
     return cells
 
@@ -221,14 +231,16 @@ def run_and_report(
     stage: Stage,
     cells: Sequence[tuple[RunSpec, AnyInputs]],
     warnings: tuple[str, ...],
+    kept: Sequence[Mapping[tuple[str, str, int], Trial]] = (),
 ) -> Matrix:
-    """The cells' trials, remembered for the next run and reported as their matrix;
-    `rerun` is the command that checks it again (`rerun_words`)."""
+    """The cells' trials (less those `kept` from an interrupted run), remembered for the
+    next run and reported as their matrix; `rerun` is the command that checks it again
+    (`rerun_words`)."""
     from activation.commands.runner import open_store, run_cells
     from activation.report.matrix import build_matrix
 
     with open_store(args) as store:
-        outcomes = run_cells(session, stage, cells, store)
+        outcomes = run_cells(session, stage, cells, store, kept)
     stage.remember(outcomes)
     notices = [stage.notice(spec) for spec, _inputs in cells]
     return build_matrix(outcomes, __version__, warnings, rerun, notices)

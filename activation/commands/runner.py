@@ -8,10 +8,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from activation._config import MAX_TRIALS
 from activation._errors import InputError
-from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, RunSpec, Shard
+from activation._models import (
+    AgentSettings,
+    AnyInputs,
+    Inputs,
+    RunOutcome,
+    RunSpec,
+    Shard,
+    Trial,
+)
 from activation.commands.requests import (
     ActivationTrials,
     CacheRequest,
@@ -20,11 +29,16 @@ from activation.commands.requests import (
 )
 from activation.commands.session import Session
 from activation.inputs.identity import matrix_identity, pair_shard, shard_of
+from activation.inputs.shards import pair_key, plan_digest, planned_shards
 from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
 from activation.trials.cache import CachedBackend
 from activation.trials.engine import Cell, execute_cells
+from activation.trials.resume import ResumedBackend
 from activation.trials.stage import Stage, planned_calls, stage_named
+
+if TYPE_CHECKING:
+    from activation.report.matrix import Matrix
 
 Stages = Mapping[str, Stage]
 
@@ -65,8 +79,11 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
     """One spec per cell the flags ask for (each agent with each model, in the order
     given), each with the stage's own defaults."""
     check_escalation(args.trials, args.max_trials)
-    if args.resume and not args.batch:
-        raise InputError("--resume picks up an interrupted --batch run: pass --batch too")
+    if args.resume is True and not args.batch:
+        raise InputError(
+            "--resume alone picks up an interrupted --batch run: pass --batch too, or the "
+            "report of the run to finish (--resume REPORT)"
+        )
     from activation.inputs.load import load_pricing
 
     fixed, ceiling = args.concurrency or (None, None)
@@ -84,7 +101,7 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         batch=args.batch,
-        resume=args.resume,
+        resume=bool(args.resume) and args.batch,
         fail_on=(args.fail_on,) if args.fail_on else (),
         min_coverage=args.min_coverage,
     )
@@ -220,16 +237,31 @@ def inputs_from(
 
 
 def sharded_cells(
-    specs: Sequence[RunSpec], inputs: AnyInputs, index: int, count: int
+    specs: Sequence[RunSpec],
+    inputs: AnyInputs,
+    index: int,
+    count: int,
+    durations: Mapping[str, float] | None = None,
 ) -> list[tuple[RunSpec, AnyInputs]]:
     """This shard's (case, cell) pairs: each cell with its share of the cases, all of them
     carrying the whole matrix's identity. A one-cell run is sharded by case, as it always
-    was (a pair is then just its case)."""
-    whole = Shard(index, count, tuple(case.id for case in inputs.cases),
-                  matrix_identity(specs, inputs))  # fmt: skip
+    was (a pair is then just its case). With `durations` (a saved run's, by `pair_key`) the
+    shards are planned by them (inputs/shards.py), else by a hash of each pair."""
+    several = len(specs) > 1
+    keys = [pair_key(case.id, spec.cell, several) for spec in specs for case in inputs.cases]
+    plan = None if durations is None else planned_shards(keys, durations, count)
+    whole = Shard(
+        index,
+        count,
+        tuple(case.id for case in inputs.cases),
+        matrix_identity(specs, inputs),
+        None if plan is None else plan_digest(plan),
+    )
 
     def mine(case_id: str, cell: str) -> bool:
-        shard = shard_of(case_id, count) if len(specs) == 1 else pair_shard(case_id, cell, count)
+        if plan is not None:
+            return plan[pair_key(case_id, cell, several)] == index
+        shard = pair_shard(case_id, cell, count) if several else shard_of(case_id, count)
         return shard == index
 
     return [
@@ -239,6 +271,52 @@ def sharded_cells(
         )
         for spec in specs
     ]
+
+
+def durations_in(path: Path, several: bool) -> dict[str, float]:
+    """`--durations`: the work each case (or pair) of the saved run at `path` took; a
+    report with none recorded is one line."""
+    from activation.report.resume import recorded_durations
+
+    found = recorded_durations(saved_by(path, "--durations"), several)
+    if not found:
+        raise InputError(f"--durations {path}: the report records no trial's duration")
+    return found
+
+
+def resumed(
+    session: Session,
+    resume: bool | Path | None,
+    cells: Sequence[tuple[RunSpec, AnyInputs]],
+    whole: AnyInputs,
+) -> list[dict[tuple[str, str, int], Trial]]:
+    """`--resume REPORT`: per cell, the trials the interrupted run at REPORT finished, said
+    in one line (none when nothing resumes; InputError for the report of another run or
+    shard)."""
+    from activation.report.resume import kept_trials
+
+    if not isinstance(resume, Path):
+        return []
+    specs = [spec for spec, _inputs in cells]
+    shard = specs[0].shard
+    identity = shard.fingerprint if shard else matrix_identity(specs, whole)
+    saved = saved_by(resume, "--resume")
+    kept = kept_trials(saved, str(resume), identity, shard, [spec.cell for spec in specs])
+    session.say(
+        f"resuming {resume}: {sum(map(len, kept))} finished trial(s) kept, "
+        "only the missing ones run"
+    )
+    return kept
+
+
+def saved_by(path: Path, flag: str) -> Matrix:
+    """The saved report a flag names; a file that is none is one line naming the flag."""
+    from activation.commands.report import load_saved
+
+    try:
+        return load_saved(path)
+    except InputError as error:
+        raise InputError(f"{flag}: {error}") from None
 
 
 @contextmanager
@@ -267,13 +345,17 @@ def run_cells(
     stage: Stage,
     cells: Sequence[tuple[RunSpec, AnyInputs]],
     store: TrialStore | None,
+    kept: Sequence[Mapping[tuple[str, str, int], Trial]] = (),
 ) -> tuple[RunOutcome, ...]:
-    """Every cell's trials at once (one progress bar over all of them)."""
+    """Every cell's trials at once (one progress bar over all of them); `kept`: per cell,
+    the trials of an interrupted run that are not run again (`--resume`)."""
     planned = []
-    for spec, inputs in cells:
+    for number, (spec, inputs) in enumerate(cells):
         backend = stage.open(spec, inputs, store)
         if store is not None:
             backend = CachedBackend(backend, store, inputs.target.skill_id)
+        if kept:
+            backend = ResumedBackend(backend, kept[number])
         estimate = None
         if spec.max_cost_usd is not None:
             estimate = stage.estimate(spec, inputs).per_trial

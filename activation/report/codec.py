@@ -38,10 +38,11 @@ from activation.report.model import SCHEMA, Report
 READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
 
 
-JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades")
+JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades",
+          "seconds")  # fmt: skip
 """What a trial keeps in a compact report when its case is not flagged: all that its case's
 verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
-again from these)."""
+again from these), and its wall time, which `--durations` plans shards by."""
 
 
 def _defaults(kind: type) -> dict[str, Any]:

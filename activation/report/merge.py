@@ -51,6 +51,11 @@ def check_shards(reports: Sequence[tuple[str, Matrix]]) -> int:
             )
         if shard is None or shard.count != count:
             raise InputError(f"{name}: not a shard of {count} like {first_name}")
+        if shard.plan != first.shard.plan:
+            raise InputError(
+                f"{name}: its shards were planned otherwise than {first_name}'s (--durations "
+                "from another report, or none): give every shard the same --durations"
+            )
         if shard.index in seen:
             raise InputError(
                 f"{name}: shard {shard.index}/{count} is also in {seen[shard.index]}: "

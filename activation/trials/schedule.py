@@ -16,6 +16,7 @@ twice).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -171,8 +172,10 @@ class RunSlots:
                 return None
             if not self.admit(key):
                 return kept_out(key)
+            started = time.monotonic()
             try:
                 trial = await self._attempts(key, run)
+                trial = replace(trial, seconds=round(time.monotonic() - started, 3))
             except anyio.get_cancelled_exc_class():
                 self.cut_off += 1
                 raise

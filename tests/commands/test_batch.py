@@ -267,7 +267,8 @@ def test_batch_is_stage_a_only_and_resume_needs_batch(
     )  # fmt: skip
     code, report = run(tmp_path, CASES, "--resume")
     assert (code, report["error"]) == (
-        2, "--resume picks up an interrupted --batch run: pass --batch too",
+        2, "--resume alone picks up an interrupted --batch run: pass --batch too, or the "
+        "report of the run to finish (--resume REPORT)",
     )  # fmt: skip
     assert fake_api.requests == []
 

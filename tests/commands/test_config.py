@@ -105,7 +105,8 @@ def test_command_line_then_environment_then_file_then_default(
         "candidate", "only", "only-from", "full-record", "junit", "markdown", "html",
         "no-summary", "show",
         "dry-run",
-        "simulate", "verbose", "show-listing", "debug", "shard", "batch", "resume", "cache-dir",
+        "simulate", "verbose", "show-listing", "debug", "shard", "durations", "batch", "resume",
+        "cache-dir",
         "no-cache",
         "cache-ttl", "price-in", "price-out", "max-cost-usd",
     }  # fmt: skip

@@ -119,6 +119,8 @@ def test_the_json_names_every_figure() -> None:
         "case_id", "variant", "index", "reading", "activated", "evidence", "error",
         "transcript", "cached", "usage", "chose", "correct", "grades", "files", "workspace",
         "error_class",
+
+        "seconds",
     }  # fmt: skip
     assert set(data["summary"]) == {
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
@@ -227,6 +229,7 @@ def test_a_compact_report_keeps_detail_for_flagged_cases_only(spec: RunSpec) -> 
     assert {entry.status for entry in report.cases} >= {Status.PASS, Status.ERROR}
     assert report.cases[0].status in FLAGGED
     first = compact["cases"][0]["trials"][0]  # flagged: in detail, its defaults left out
+    assert 0 <= first.pop("seconds") < 5  # its wall time, which no two runs share
     assert first == {"case_id": "case-0", "variant": "baseline", "index": 0, "activated": True,
                      "evidence": "scripted: activated", "usage": {"requests": 1},
                      "correct": True, "reading": "activated"}  # fmt: skip
