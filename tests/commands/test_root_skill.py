@@ -99,7 +99,7 @@ def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
     )
 
 
-def test_visibility_reports_every_set_and_skips_a_broken_skill(
+def test_visibility_reports_every_set_and_what_the_agent_does_with_a_broken_skill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = built(tmp_path / "repo", LAYOUTS["root-plugin-mixed"], monkeypatch)
@@ -109,10 +109,11 @@ def test_visibility_reports_every_set_and_skips_a_broken_skill(
     assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
     captured = capsys.readouterr()
     why = "the frontmatter is not valid YAML (while scanning a quoted scalar)"
-    skip = "the agents skip a skill they cannot parse; `activation lint` shows it"
+    alone = "no skill of its set parses, and a set is read by one that does"
     assert captured.err == (
-        f"warning: .agents/skills/aaa/SKILL.md:3: {why}: left out of the set ({skip})\n"
-        f"warning: SKILL.md:3: {why}: skipped ({skip})\n"
+        f"warning: .agents/skills/aaa/SKILL.md:3: {why}: Claude Code 2.1.332 lists it as "
+        "'Invoices' (its body's first line)\n"
+        f"warning: SKILL.md:3: {why}: not shown ({alone}; `activation lint` shows it)\n"
     )
     for id in ("billing:refunds", "billing:invoices", "notes", "triage"):
         assert f"  {id}: listed whole\n" in captured.out
