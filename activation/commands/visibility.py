@@ -94,7 +94,8 @@ def main_visibility(session: Session, argv: list[str]) -> int:
     anchors, problems = set_anchors(args.repo, args.skill_path, Path.cwd())
     sets = [set_inputs(target, args.candidate, args.baseline, args.catalog) for target in anchors]
     skipped = skipped_warnings(tuple(v for i in sets for v in (i.baseline, i.candidate)))
-    skipped += dict.fromkeys(w for i in sets for w in unparsed_words(i, args.agent or known()))
+    words = {k: v for i in sets for k, v in unparsed_words(i, args.agent or known()).items()}
+    skipped += words.values()
     alone = [
         f"{problem}: not shown ({ALONE})"
         for problem in problems

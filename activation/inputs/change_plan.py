@@ -22,6 +22,7 @@ from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, Skil
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 from activation.inputs.plugin_eval import plugin_evals
 from activation.inputs.scenarios import folder_of as scenarios_of
+from activation.inputs.variants import AGENTS_DIFFER
 
 GateKind = Literal["activation", "behavior"]
 
@@ -256,7 +257,7 @@ def _skill_plan(
     if change.broken is not None and change.broken_before:
         return SkillPlan(change, change.kinds)  # no gate can load it, before or after
     if change.broken is not None:
-        return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
+        return SkillPlan(change, note=f"broken: {change.broken} ({AGENTS_DIFFER})")
     if change.status == "removed":
         about = "".join(
             f"; {path} is about {change.id}, which this change removes" for path in stale

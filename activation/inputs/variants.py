@@ -87,6 +87,10 @@ def skipped_warnings(variants: Sequence[Variant]) -> list[str]:
 
 
 SKIPPED = "no agent reads a skill that is not UTF-8; `activation lint` shows it"
+AGENTS_DIFFER = (
+    "the agents differ on it: some skip it, Claude Code lists a project skill by the first "
+    "line of its body; `activation visibility` says what each does"
+)
 UNPARSED = (
     "kept in the set: each agent lists it or skips it as its own parser reads it "
     "(`activation visibility` says which)"

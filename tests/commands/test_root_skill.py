@@ -135,7 +135,9 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     )
     broken = (
         "  broken: head:skills/invoices/SKILL.md:3: the frontmatter is not valid YAML "
-        "(while scanning a quoted scalar) (the agents skip it)\n"
+        "(while scanning a quoted scalar) (the agents differ on it: some skip it, Claude Code "
+        "lists a project skill by the first line of its body; `activation visibility` says "
+        "what each does)\n"
     )
     # its description's line and its body both changed, as its text tells (it was
     # "description" whatever changed in a SKILL.md that does not parse)
@@ -153,7 +155,9 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     assert f"invoices (skills/invoices/SKILL.md): description, body or references\n{broken}" in out
     assert "  activation gate of refunds (cases.json), for invoices: OK" in out
     assert out.endswith(
-        "FAILED: the change breaks the SKILL.md of invoices (the agents skip it).\n"
+        "FAILED: the change breaks the SKILL.md of invoices (the agents differ on it: some "
+        "skip it, Claude Code lists a project skill by the first line of its body; "
+        "`activation visibility` says what each does).\n"
     )
 
 

@@ -186,10 +186,11 @@ def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> li
     return warnings
 
 
-def unparsed_words(inputs: Inputs, agents: Sequence[str]) -> list[str]:
-    """One line for each sibling of either variant whose frontmatter does not parse or whose
-    description is not text, saying what each of `agents` does with it (the agents differ:
-    "...: Claude Code 2.1.332 lists it as 'Content Auditor'; Codex 0.171.0 skips it")."""
+def unparsed_words(inputs: Inputs, agents: Sequence[str]) -> dict[str, str]:
+    """For each sibling of either variant whose frontmatter does not parse or whose
+    description is missing or not text, its problem line and that line saying what each of
+    `agents` does with it (the agents differ: "...: Claude Code 2.1.332 lists it as
+    'Content Auditor' (its body's first line); Codex 0.171.0 skips it")."""
     lines: dict[str, str] = {}
     for name in VARIANTS:
         variant = inputs.variant(name)
@@ -197,7 +198,7 @@ def unparsed_words(inputs: Inputs, agents: Sequence[str]) -> list[str]:
         for id, problem in variant.unparsed:
             if problem not in lines:
                 lines[problem] = f"{problem}: {_agents_do(inputs, skills[id], agents)}"
-    return list(lines.values())
+    return lines
 
 
 def _agents_do(inputs: Inputs, skill: Skill, agents: Sequence[str]) -> str:
