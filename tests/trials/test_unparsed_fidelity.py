@@ -1,13 +1,18 @@
-"""Siblings Claude Code parses otherwise than a strict YAML parser: Stage A's menu for a set
-holding them is byte for byte the listing of the pinned CLI's first request, when Stage B's
-backend runs the CLI on the same inputs (its copies hold each such SKILL.md as it is)."""
+"""Siblings the agents parse otherwise than a strict YAML parser: Stage A's menu for a set
+holding them is byte for byte the listing of the pinned Claude Code CLI's first request,
+when Stage B's backend runs the CLI on the same inputs (its copies hold each such SKILL.md
+as it is), and OpenCode's listing is the pinned OpenCode CLI's (after its second try)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from activation._models import Inputs
+from activation._models import Inputs, Skill
 from activation.inputs.load import load_inputs
+from activation.trials.agents.opencode.listing import render
+from activation.trials.listing.menu import listed_skill
+from tests.support.messages_api import FakeMessagesAPI, Text
+from tests.support.opencode_cli import isolated_env, processes_with_env, run_headless, write_config
 from tests.trials.listing.test_unparsed import SKILLS
 from tests.trials.test_listing_fidelity import CASES, check
 
@@ -41,3 +46,25 @@ def test_a_plugins_skills_that_do_not_parse_are_left_out_as_the_cli_leaves_them(
     assert "- kit:lenient: Audit content.\n" in sent and "- kit:num: 12345\n" in sent
     for gone in ("kit:auditor", "kit:lst", "kit:nofm"):
         assert gone not in sent
+
+
+def test_opencode_lists_them_after_its_own_second_try_as_the_cli_does(
+    opencode_cli: Path, tmp_path: Path
+) -> None:
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    found = []
+    for folder, text in {"deploy": DEPLOY, **SKILLS}.items():
+        path = project / ".agents/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        found.append(listed_skill(Skill(folder, None, source="project", path=str(path), text=text)))
+    with FakeMessagesAPI(Text("ok")) as api:
+        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
+        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
+        turns = [request for request in api.message_requests if "skill" in request.tool_names]
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert processes_with_env(f"HOME={env['HOME']}") == []
+    shown = render(found, lambda skill: str(project / ".agents/skills" / skill.folder / "SKILL.md"))
+    assert turns[0].body["system"][0]["text"].endswith("</env>\n" + shown.text)
+    assert list(shown.ids) == ["auditor", "customize-opencode", "deploy", "lenient"]
