@@ -11,8 +11,7 @@ from activation._models import Inputs, Skill
 from activation.inputs.load import load_inputs
 from activation.trials.agents.opencode.listing import render
 from activation.trials.listing.menu import listed_skill
-from tests.support.messages_api import FakeMessagesAPI, Text
-from tests.support.opencode_cli import isolated_env, processes_with_env, run_headless, write_config
+from tests.support.opencode_cli import first_system
 from tests.trials.listing.test_unparsed import SKILLS
 from tests.trials.test_listing_fidelity import CASES, check
 
@@ -59,12 +58,7 @@ def test_opencode_lists_them_after_its_own_second_try_as_the_cli_does(
         path.parent.mkdir(parents=True)
         path.write_text(text)
         found.append(listed_skill(Skill(folder, None, source="project", path=str(path), text=text)))
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert processes_with_env(f"HOME={env['HOME']}") == []
+    system = first_system(opencode_cli, scratch, project)
     shown = render(found, lambda skill: str(project / ".agents/skills" / skill.folder / "SKILL.md"))
-    assert turns[0].body["system"][0]["text"].endswith("</env>\n" + shown.text)
+    assert system[0]["text"].endswith("</env>\n" + shown.text)
     assert list(shown.ids) == ["auditor", "customize-opencode", "deploy", "lenient"]
