@@ -283,8 +283,12 @@ class Variant:
     agent_files: tuple[tuple[str, str], ...] = ()
     """The measured skill's per-agent metadata files at this spec (`Skill.agent_files`)."""
     skipped: tuple[str, ...] = ()
-    """The set's other SKILL.md files the agent cannot parse, one line each (file, line,
-    why): left out of `siblings`, as the agents skip such a skill."""
+    """The set's other SKILL.md files no agent can read (not UTF-8), one line each (file,
+    why): left out of `siblings`."""
+    unparsed: tuple[tuple[str, str], ...] = ()
+    """The set's other SKILL.md files whose frontmatter does not parse or whose description
+    is not text: (the sibling's id, one line naming file, line and why). Kept in
+    `siblings`, for each agent's rules to list or skip."""
 
     @property
     def listed(self) -> list[object]:

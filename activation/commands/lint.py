@@ -270,8 +270,8 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
         if document.listed:
             shown[target.skill_id] = path.as_posix()
     findings += candidate_findings(targets, args, broken)
-    found, agents = set_findings(first_of_each_set(parsed), args, shown)
-    findings += found
+    found, agents, words = set_findings(first_of_each_set(parsed), args, shown)
+    findings = [replace(f, message=words.get(f.message, f.message)) for f in findings] + found
     for file in trigger:
         findings += case_file_findings(root, file, targets, args, broken, session)
     given = [] if args.behavior is None else [args.behavior.resolve()]
@@ -398,25 +398,29 @@ def set_findings(
     anchors: Sequence[Target],
     args: LintRequest,
     shown: dict[str, str],
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], int, dict[str, str]]:
     """Each set's own checks: its skills that read alike (on the menu a run would list),
     and what each agent lists of it (at `--candidate`, else the working tree), as findings
     on the skills of `shown` (id -> SKILL.md: those in scope that let the model invoke
-    them); and how many agents were checked. `anchors` are skills that parse: a SKILL.md
-    that does not (already an error) is left out of its set, as the agents skip it."""
+    them); how many agents were checked; and for each SKILL.md of a set that some agent
+    cannot parse (already an error), the error's line saying what each agent does with it.
+    `anchors` are skills that parse."""
     from activation.commands.visibility import set_inputs
     from activation.inputs.lint import overlap_findings
     from activation.report.visibility import agent_view, lint_findings
     from activation.trials.agents import known
+    from activation.trials.listing.menu import unparsed_words
 
     agents = known()
     findings: list[Finding] = []
+    words: dict[str, str] = {}
     for target in anchors:
         inputs = set_inputs(target, args.candidate, None, args.catalog)
         findings += overlap_findings(menu_of(target, args)[1])
+        words |= unparsed_words(inputs, agents)
         for agent in agents:
             findings += lint_findings(agent_view(agent, inputs, None, ("candidate",)), shown)
-    return findings, len(agents) if anchors else 0
+    return findings, len(agents) if anchors else 0, words
 
 
 def case_file_findings(

@@ -22,7 +22,8 @@ def set_anchors(
 ) -> tuple[tuple[Target, ...], list[str]]:
     """One skill of each set to read it by: `--skill-path`'s, else the first readable
     skill of each set found in the repo (every skill of a set is reported alike, whichever
-    anchors it), and why each SKILL.md the agents cannot parse is skipped, as they skip it."""
+    anchors it), and why each SKILL.md that does not parse as this tool reads a skill to
+    measure fails (its set shows what each agent does with it)."""
     from activation.inputs.load import explicit_repo, git_root, readable_skill_files, resolve_target
     from activation.inputs.target import SKILL_FILE_NAME, WHERE
 
@@ -81,19 +82,22 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 def main_visibility(session: Session, argv: list[str]) -> int:
     args, _settings = parse_request("visibility", VisibilityRequest, argv)
     session.debug = session.debug or args.debug
-    from activation.inputs.variants import SKIPPED, skipped_warnings
+    from activation.inputs.variants import skipped_warnings
     from activation.report.visibility import (
         agent_view,
         render_visibility,
         visibility_report,
     )
     from activation.trials.agents import agent_named, known
+    from activation.trials.listing.menu import unparsed_words
 
     anchors, problems = set_anchors(args.repo, args.skill_path, Path.cwd())
     sets = [set_inputs(target, args.candidate, args.baseline, args.catalog) for target in anchors]
     skipped = skipped_warnings(tuple(v for i in sets for v in (i.baseline, i.candidate)))
+    words = {k: v for i in sets for k, v in unparsed_words(i, args.agent or known()).items()}
+    skipped += words.values()
     alone = [
-        f"{problem}: skipped ({SKIPPED})"
+        f"{problem}: not shown ({ALONE})"
         for problem in problems
         if not any(line.startswith(f"{problem}: ") for line in skipped)
     ]
@@ -120,6 +124,9 @@ def main_visibility(session: Session, argv: list[str]) -> int:
         except OSError as error:
             raise InputError(f"--json {args.json}: cannot write ({error.strerror})") from None
     return report.exit_code
+
+
+ALONE = "no skill of its set parses, and a set is read by one that does; `activation lint` shows it"
 
 
 def set_name(target: Target) -> str:

@@ -26,6 +26,7 @@ from activation.inputs.changes import CASES_FILE, EVALS_FOLDER, ChangeKind, Skil
 from activation.inputs.formats.prompt_text import SUFFIX, folder_of
 from activation.inputs.plugin_eval import plugin_evals
 from activation.inputs.scenarios import folder_of as scenarios_of
+from activation.inputs.variants import AGENTS_DIFFER
 
 GateKind = Literal["activation", "behavior"]
 
@@ -293,7 +294,7 @@ def _skill_plan(change: SkillChange, own: Suites, heard: bool = True) -> SkillPl
     if change.broken is not None and change.broken_before:
         return SkillPlan(change, change.kinds)  # no gate can load it, before or after
     if change.broken is not None:
-        return SkillPlan(change, note=f"broken: {change.broken} (the agents skip it)")
+        return SkillPlan(change, note=f"broken: {change.broken} ({AGENTS_DIFFER})")
     if change.status == "removed":
         return SkillPlan(change, note=f"removed: {siblings}")
     if change.renamed_from is not None:

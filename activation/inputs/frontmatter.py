@@ -4,7 +4,10 @@ A frontmatter that is not valid YAML is read as Claude Code reads it: its parser
 again after quoting each plain `key: value` line whose value holds a YAML indicator
 (`description: Use when: a thing`) and turning leading tabs into two spaces each
 (`quoted_as_claude_code`). Such a document says so (`lenient`), and lint warns: other agents
-parse strictly and may refuse the skill.
+parse strictly and may refuse the skill. A frontmatter neither try reads is not refused by
+every agent alike (Claude Code lists a project skill by its body's first line, OpenCode
+and Gemini CLI retry in their own ways): `read_listed` keeps such a file, with no fields
+and the reason (`broken`), for each agent's renderer to decide.
 """
 
 from __future__ import annotations
@@ -23,11 +26,20 @@ class SkillDocument:
     """A SKILL.md split into its parsed frontmatter and its body."""
 
     frontmatter: dict[str, object]
-    frontmatter_text: str
+    frontmatter_text: str | None
+    """As written between the '---' lines; None when the file has no frontmatter."""
     body: str
     lenient: str | None = None
     """The YAML error of the frontmatter as written, when only Claude Code's second try
     reads it (None: valid YAML)."""
+    broken: str | None = None
+    """Why no parse reads the frontmatter (file, line, error), when none does: then
+    `frontmatter` is empty, as Claude Code reads it (`read_listed` only)."""
+
+    @property
+    def yaml_error(self) -> str | None:
+        """Why a strict YAML parser refuses the frontmatter as written (None: it reads it)."""
+        return self.broken or self.lenient
 
     @property
     def name(self) -> str | None:
@@ -57,16 +69,73 @@ def read_sibling(text: str, source: str) -> SkillDocument:
     return split_document(text, source, description_required=False)
 
 
+def read_listed(text: str, source: str) -> SkillDocument:
+    """A SKILL.md of a set as an agent finds it, never refused for its frontmatter: one
+    that does not parse (or is missing) gives no fields and says why (`broken`), and a
+    description of any YAML type is kept as it is, for each agent's rules to judge."""
+    text = _normalised(text)
+    try:
+        frontmatter_text, body = _split(text, source)
+    except InputError as error:
+        return SkillDocument({}, None, text, broken=str(error))
+    try:
+        data, lenient = _parsed(frontmatter_text, source)
+    except InputError as error:
+        return SkillDocument({}, frontmatter_text, body, broken=str(error))
+    return SkillDocument(data, frontmatter_text, body, lenient)
+
+
+def listing_problem(document: SkillDocument, source: str) -> str | None:
+    """What a SKILL.md of a set has that some agent refuses or lists otherwise than as
+    written (file, line, why): a frontmatter no parse reads, or a description that is
+    missing, empty or not text; None when it has none of these."""
+    return document.broken or _description_problem(document.frontmatter, source)
+
+
 def split_document(text: str, source: str, description_required: bool = True) -> SkillDocument:
     """Parse a SKILL.md's text; BOM and CRLF are normalised away first."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    frontmatter_text, body = _split(_normalised(text), source)
+    data, lenient = _parsed(frontmatter_text, source)
+    document = SkillDocument(data, frontmatter_text, body, lenient)
+    description = data.get("description")
+    if not description_required and (description is None or isinstance(description, str)):
+        return document
+    problem = _description_problem(data, source)
+    if problem is not None:
+        raise InputError(problem)
+    return document
+
+
+def _description_problem(data: dict[str, object], source: str) -> str | None:
+    description = data.get("description")
+    if description is not None and not isinstance(description, str):
+        kind = type(description).__name__
+        return f"{source}: the frontmatter's 'description' is not text (a YAML {kind})"
+    if description is None:
+        return f"{source}: the frontmatter has no 'description'"
+    if not description.strip():
+        return f"{source}: the description is empty"
+    return None
+
+
+def _normalised(text: str) -> str:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _split(text: str, source: str) -> tuple[str, str]:
+    """The frontmatter's text and the body."""
     lines = text.split("\n")
     if not lines or lines[0].rstrip() != "---":
         raise InputError(f"{source}: no YAML frontmatter (the file must start with '---')")
     closing = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
     if closing is None:
         raise InputError(f"{source}: the YAML frontmatter is not closed by a '---' line")
-    frontmatter_text = "\n".join(lines[1:closing])
+    return "\n".join(lines[1:closing]), "\n".join(lines[closing + 1 :])
+
+
+def _parsed(frontmatter_text: str, source: str) -> tuple[dict[str, object], str | None]:
+    """The fields, and the YAML error of the text as written when only Claude Code's
+    second try reads it."""
     lenient = None
     try:
         # With its last line's newline, as in the file: a `|` block keeps its final newline.
@@ -79,18 +148,7 @@ def split_document(text: str, source: str, description_required: bool = True) ->
             raise InputError(lenient) from None
     if not isinstance(data, dict):
         raise InputError(f"{source}: the frontmatter is not a YAML mapping")
-    document = SkillDocument(data, frontmatter_text, "\n".join(lines[closing + 1 :]), lenient)
-    description = data.get("description")
-    if not description_required and (description is None or isinstance(description, str)):
-        return document
-    if description is not None and not isinstance(description, str):
-        kind = type(description).__name__
-        raise InputError(f"{source}: the frontmatter's 'description' is not text (a YAML {kind})")
-    if description is None:
-        raise InputError(f"{source}: the frontmatter has no 'description'")
-    if not description.strip():
-        raise InputError(f"{source}: the description is empty")
-    return document
+    return data, lenient
 
 
 _INDICATOR = re.compile(r"[{}[\]*&#!|>%@`]|: ")

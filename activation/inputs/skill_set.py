@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from activation._errors import InputError
 from activation._models import Skill, Target, Variant, skill_id
-from activation.inputs.frontmatter import read_sibling, split_document
+from activation.inputs.frontmatter import listing_problem, read_listed, split_document
 from activation.inputs.variants import decode_skill
 
 AgentFiles = tuple[tuple[str, str], ...]
@@ -21,8 +21,9 @@ AgentFiles = tuple[tuple[str, str], ...]
 def sibling(
     target: Target, folder: str, path: str, text: str, agent_files: AgentFiles = ()
 ) -> Skill:
-    """A skill of the set as the agent lists it."""
-    document = read_sibling(text, path)
+    """A skill of the set as the agent lists it (one whose frontmatter does not parse has
+    no fields: each agent's renderer reads its text its own way)."""
+    document = read_listed(text, path)
     description = document.frontmatter.get("description")
     shown = document.name if document.name not in (None, folder) else None
     return Skill(
@@ -40,7 +41,7 @@ def sibling(
 
 Found = tuple[str, str, bytes, AgentFiles]
 """A skill of the set as read: (folder, repo-relative path, its bytes, metadata files);
-decoded here, so a sibling that is not UTF-8 is left out like any other it cannot parse."""
+decoded here, so a sibling that is not UTF-8 is left out: no agent reads it."""
 
 
 def variant_of(
@@ -53,19 +54,24 @@ def variant_of(
     shown: str = "",
 ) -> Variant:
     """The measured skill at `spec` and the rest of its set (`found`; a problem names a
-    sibling by its path after `shown`, e.g. `git:HEAD:`). A sibling the agent cannot parse
-    (not UTF-8, broken YAML, a description that is not text) is left out with a line saying
-    why, as the agents skip it; the measured skill's own SKILL.md must parse."""
+    sibling by its path after `shown`, e.g. `git:HEAD:`). A sibling whose frontmatter does
+    not parse, or whose description is not text, stays in the set with a line saying why
+    (`unparsed`): the agents differ on it (Claude Code lists a project skill by its body's
+    first line); one that is not UTF-8 is left out (`skipped`). The measured skill's own
+    SKILL.md must parse."""
     document = split_document(text, source)
-    siblings, skipped = [], []
+    siblings, skipped, unparsed = [], [], []
     for folder, path, data, files in found:
         try:
             sibling_text = decode_skill(data, f"{shown}{path}")
-            read_sibling(sibling_text, f"{shown}{path}")
         except InputError as error:
             skipped.append(str(error))
             continue
-        siblings.append(sibling(target, folder, path, sibling_text, files))
+        kept = sibling(target, folder, path, sibling_text, files)
+        problem = listing_problem(read_listed(sibling_text, f"{shown}{path}"), f"{shown}{path}")
+        if problem is not None:
+            unparsed.append((kept.name, problem))
+        siblings.append(kept)
     return Variant(spec, document.description, text, source, document.when_to_use,
                    tuple(siblings), agent_files=agent_files,
-                   skipped=tuple(skipped))  # fmt: skip
+                   skipped=tuple(skipped), unparsed=tuple(unparsed))  # fmt: skip

@@ -64,8 +64,12 @@ def missing_path_message(spec: str, path: Path, names_ref: bool) -> str:
 
 def description_warnings(variant: Variant) -> list[str]:
     """The agent cuts descriptions at DESCRIPTION_LIMIT, so a longer one is not what it sees;
-    and it skips a skill of the set it cannot parse, so the menu lacks that one."""
-    skipped = skipped_warnings((variant,))
+    no agent reads a skill of the set that is not UTF-8, so the menu lacks that one; and
+    the agents differ on one whose frontmatter does not parse."""
+    skipped = [
+        *skipped_warnings((variant,)),
+        *(f"{line}: {UNPARSED}" for _, line in variant.unparsed),
+    ]
     length = len(variant.description)
     if length <= DESCRIPTION_LIMIT:
         return skipped
@@ -82,7 +86,15 @@ def skipped_warnings(variants: Sequence[Variant]) -> list[str]:
     return [f"{problem}: left out of the set ({SKIPPED})" for problem in problems]
 
 
-SKIPPED = "the agents skip a skill they cannot parse; `activation lint` shows it"
+SKIPPED = "no agent reads a skill that is not UTF-8; `activation lint` shows it"
+AGENTS_DIFFER = (
+    "the agents differ on it: some skip it, Claude Code lists a project skill by the first "
+    "line of its body; `activation visibility` says what each does"
+)
+UNPARSED = (
+    "kept in the set: each agent lists it or skips it as its own parser reads it "
+    "(`activation visibility` says which)"
+)
 
 
 def decode_skill(data: bytes, source: str) -> str:

@@ -23,6 +23,7 @@ from activation._errors import ExitCode
 from activation._models import FLAGGED, Status
 from activation.inputs.change_plan import GateKind, GateRun, Plan
 from activation.inputs.changes import ChangeKind, ChangeStatus
+from activation.inputs.variants import AGENTS_DIFFER
 from activation.report import cost_words, follow_up, run_words
 from activation.report.junit import count_texts, failing, testcase, written
 from activation.report.markdown import escape
@@ -285,8 +286,7 @@ def still_broken(broken: str, base: str) -> str:
     """A SKILL.md that did not parse at the base either: not the change's doing, and no
     gate can load it at either version."""
     return (
-        f"broken at {base} and still broken (not caused by this change): {broken}; the "
-        "agents skip it at both versions"
+        f"broken at {base} and still broken (not caused by this change): {broken}; {AGENTS_DIFFER}"
     )
 
 
@@ -335,7 +335,7 @@ def overall(report: ChangedReport) -> str:
             return f"FAILED: {hidden_text(report.less_visible)}."
         if report.broken:
             ids = ", ".join(skill.id for skill in report.broken)
-            return f"FAILED: the change breaks the SKILL.md of {ids} (the agents skip it)."
+            return f"FAILED: the change breaks the SKILL.md of {ids} ({AGENTS_DIFFER})."
         if report.breaking:
             found = [(skill.id, line) for skill in report.breaking for line in skill.breaks]
             return f"FAILED: {breaks_text(found)}."

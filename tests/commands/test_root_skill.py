@@ -100,7 +100,7 @@ def test_without_cases_a_skill_is_refused_not_measured_on_the_bundled_suite(
     )
 
 
-def test_visibility_reports_every_set_and_skips_a_broken_skill(
+def test_visibility_reports_every_set_and_what_the_agent_does_with_a_broken_skill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = built(tmp_path / "repo", LAYOUTS["root-plugin-mixed"], monkeypatch)
@@ -110,10 +110,11 @@ def test_visibility_reports_every_set_and_skips_a_broken_skill(
     assert main(["visibility", "--agent", "claude-code", "--no-listing"]) == 0
     captured = capsys.readouterr()
     why = "the frontmatter is not valid YAML (while scanning a quoted scalar)"
-    skip = "the agents skip a skill they cannot parse; `activation lint` shows it"
+    alone = "no skill of its set parses, and a set is read by one that does"
     assert captured.err == (
-        f"warning: .agents/skills/aaa/SKILL.md:3: {why}: left out of the set ({skip})\n"
-        f"warning: SKILL.md:3: {why}: skipped ({skip})\n"
+        f"warning: .agents/skills/aaa/SKILL.md:3: {why}: Claude Code 2.1.332 lists it as "
+        "'Invoices' (its body's first line)\n"
+        f"warning: SKILL.md:3: {why}: not shown ({alone}; `activation lint` shows it)\n"
     )
     for id in ("billing:refunds", "billing:invoices", "notes", "triage"):
         assert f"  {id}: listed whole\n" in captured.out
@@ -135,7 +136,9 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     )
     broken = (
         "  broken: head:skills/invoices/SKILL.md:3: the frontmatter is not valid YAML "
-        "(while scanning a quoted scalar) (the agents skip it)\n"
+        "(while scanning a quoted scalar) (the agents differ on it: some skip it, Claude Code "
+        "lists a project skill by the first line of its body; `activation visibility` says "
+        "what each does)\n"
     )
     # its description's line and its body both changed, as its text tells (it was
     # "description" whatever changed in a SKILL.md that does not parse)
@@ -153,7 +156,9 @@ def test_a_change_that_breaks_one_skill_gates_the_others(
     assert f"invoices (skills/invoices/SKILL.md): description, body or references\n{broken}" in out
     assert "  activation gate of refunds (cases.json), for invoices: OK" in out
     assert out.endswith(
-        "FAILED: the change breaks the SKILL.md of invoices (the agents skip it).\n"
+        "FAILED: the change breaks the SKILL.md of invoices (the agents differ on it: some "
+        "skip it, Claude Code lists a project skill by the first line of its body; "
+        "`activation visibility` says what each does).\n"
     )
 
 

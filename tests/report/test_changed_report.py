@@ -131,7 +131,8 @@ def test_a_skill_broken_at_the_base_and_still_broken_is_not_blamed_on_the_change
     report = build_changed(plan, [], "0.0", "git:HEAD", "the working tree", allowed)
     said = (
         f"not tested: broken at git:HEAD and still broken (not caused by this change): {WHY}; "
-        "the agents skip it at both versions"
+        "the agents differ on it: some skip it, Claude Code lists a project skill by the first "
+        "line of its body; `activation visibility` says what each does"
         + (" (allowed by --allow-untested)" if allowed else "")
     )
     data = orjson.loads(changed_json(report))
@@ -163,7 +164,8 @@ def test_a_dry_run_says_the_run_fails_on_a_skill_the_change_breaks() -> None:
     dry = changed_lines(ChangedPlan("git:HEAD", "the working tree", plan.skills, (), True))
     assert dry[1:] == [
         "refunds (skills/refunds/SKILL.md): modified, description, other",
-        f"  broken: {WHY} (the agents skip it)",
+        f"  broken: {WHY} (the agents differ on it: some skip it, Claude Code lists a project "
+        "skill by the first line of its body; `activation visibility` says what each does)",
         "would run: nothing",
         "the run would fail: the change breaks the SKILL.md of refunds",
     ]

@@ -12,13 +12,7 @@ from pathlib import Path
 from activation.inputs.frontmatter import read_sibling
 from activation.trials.agents.opencode.listing import render
 from activation.trials.listing.model import ListedSkill
-from tests.support.messages_api import FakeMessagesAPI, Text
-from tests.support.opencode_cli import (
-    isolated_env,
-    processes_with_env,
-    run_headless,
-    write_config,
-)
+from tests.support.opencode_cli import first_system
 
 SKILLS = {  # in the CLI's discovery order: .claude, then .agents, then .opencode
     ".claude/skills/review": "name: code-check\n"
@@ -62,13 +56,7 @@ def test_the_listing_is_the_clis(opencode_cli: Path, tmp_path: Path) -> None:
     project = scratch / "proj & 'co' <x>"  # the location is escaped, the CLI's too
     found = write_project(project)
     locations = {skill.id: path for skill, path in found}
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode_cli, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert processes_with_env(f"HOME={env['HOME']}") == []
-    system = turns[0].body["system"]
+    system = first_system(opencode_cli, scratch, project)
     assert len(system) == 1
     sent: str = system[0]["text"]
 

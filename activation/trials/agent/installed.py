@@ -19,7 +19,7 @@ from typing import Literal
 from activation._documents import document_of
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, VariantName
-from activation.inputs.frontmatter import read_sibling
+from activation.inputs.frontmatter import read_listed
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, mark, set_folders
 from activation.trials.listing.model import PROJECT_SKILLS
 
@@ -141,7 +141,7 @@ def without_set(skills: SkillSet, empty: Path) -> SkillSet:
 def _skill(id: str, folder: Path, marked: bool) -> SkillCopy:
     skill_file = folder / SKILL_FILE
     nonce = mark(skill_file) if marked else None
-    document = read_sibling(skill_file.read_text(encoding="utf-8"), str(skill_file))
+    document = read_listed(skill_file.read_text(encoding="utf-8"), str(skill_file))
     return SkillCopy(id, folder, document.name, nonce)
 
 

@@ -34,7 +34,7 @@ from activation._errors import InputError
 from activation._models import VARIANTS, Skill, Target, Variant, VariantName
 from activation.inputs.changes import EVALS_FOLDER
 from activation.inputs.commands import is_command
-from activation.inputs.frontmatter import read_sibling
+from activation.inputs.frontmatter import listing_problem, read_listed, read_sibling
 from activation.inputs.target import MANIFEST, NESTED_SKILL_FOLDERS, SKILL_FILE_NAME
 
 TEMP_PREFIX = "activation-"
@@ -131,17 +131,23 @@ def verify_copy(skill_file: Path, original: Mapping[str, Any], fields: Listed) -
         raise InputError(f"{skill_file}: rewriting the listed fields changed {changed}")
 
 
-def write_skill(copy_root: Path, relative: Path, fields: Listed, text: str, source: str) -> None:
+def write_skill(
+    copy_root: Path, relative: Path, fields: Listed, text: str, source: str, *, sibling: bool
+) -> None:
     """The skill's SKILL.md in the copy: the working tree's file with the variant's listed
     fields, or (a skill the working tree lacks) the variant's own text, read back either
-    way before any run starts."""
+    way before any run starts. A `sibling` whose frontmatter some agent cannot parse (at
+    the variant or in the working tree) is the variant's text as it is."""
     skill_file = copy_root / relative
     if not skill_file.resolve().is_relative_to(copy_root.resolve()):
         raise InputError(f"{skill_file}: the copied SKILL.md resolves outside the copy")
     start = skill_file.read_bytes().decode("utf-8") if skill_file.is_file() else text
-    original = read_sibling(start, source).frontmatter
     skill_file.parent.mkdir(parents=True, exist_ok=True)
     skill_file.unlink(missing_ok=True)
+    if sibling and any(listing_problem(read_listed(one, source), source) for one in (start, text)):
+        skill_file.write_bytes(text.encode("utf-8"))  # as it is: each agent reads it its way
+        return
+    original = read_sibling(start, source).frontmatter
     skill_file.write_bytes(rewrite_listed(start, fields, source).encode("utf-8"))
     verify_copy(skill_file, original, fields)
 
@@ -174,7 +180,8 @@ def make_set_copy(target: Target, variant: Variant, dest_parent: Path) -> Path:
     kept = {copy_root / skill.relative.parent for skill in skills}
     for skill in skills:
         source = str(target.plugin_root / skill.relative)
-        write_skill(copy_root, skill.relative, skill.fields, skill.text, source)
+        write_skill(copy_root, skill.relative, skill.fields, skill.text, source,
+                    sibling=skill.id != target.skill_id)  # fmt: skip
     if target.in_set and not target.members:
         here = skills[0].relative
         for folder in (copy_root / here.parent.parent).iterdir():

@@ -2,16 +2,18 @@
 measured skill and its siblings), then Stage A's distractors and the `--catalog`, and the
 agent's own built-ins, rendered by the agent's listing rules (claude_code.py).
 
-Each skill's listing fields are read from its SKILL.md text when there is one, as the
-agent reads them (a numeric description is listed as its digits, a missing one falls back
-to the body's first line), so both stages and the report see the same entries. The measured
+Each skill's listing fields are read from its SKILL.md text when there is one, as Claude
+Code reads them (a numeric description is listed as its digits, a missing one falls back
+to the body's first line, a frontmatter that does not parse gives none), with the
+frontmatter's own text and YAML error for the agents that parse it another way, so both
+stages and the report see the same entries. The measured
 skill lists each variant's description and `when_to_use` with everything else of its
 working-tree SKILL.md (its name, its body), as Stage B's copies have it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
 
@@ -19,7 +21,7 @@ from activation._config import AGENT
 from activation._errors import InputError
 from activation._models import VARIANTS, Inputs, Skill, SkillSource, Variant, VariantName
 from activation.inputs.commands import is_command
-from activation.inputs.frontmatter import read_sibling
+from activation.inputs.frontmatter import read_listed, read_sibling
 from activation.trials.agents import agent_named
 from activation.trials.listing.model import ListedSkill, Listing
 from activation.trials.listing.visibility import Visibility, copies_told_apart
@@ -57,7 +59,7 @@ def listed_skill(skill: Skill) -> ListedSkill:
             skill.display or folder, disable_model_invocation=not skill.listed,
             files=skill.agent_files,
         )  # fmt: skip
-    document = read_sibling(skill.text, skill.path or skill.name)
+    document = read_listed(skill.text, skill.path or skill.name)
     fields = document.frontmatter
     return ListedSkill(
         id=skill.name,
@@ -70,6 +72,9 @@ def listed_skill(skill: Skill) -> ListedSkill:
         disable_model_invocation=not document.listed,
         files=skill.agent_files,
         command=is_command(skill.path),
+        yaml_error=document.yaml_error or "",
+        parsed=document.broken is None,
+        frontmatter_text=document.frontmatter_text,
     )
 
 
@@ -179,3 +184,54 @@ def listing_warnings(listings: Mapping[VariantName, Listing], target: str) -> li
                 "its description"
             )
     return warnings
+
+
+def unparsed_words(inputs: Inputs, agents: Sequence[str]) -> dict[str, str]:
+    """For each sibling of either variant whose frontmatter does not parse or whose
+    description is missing or not text, its problem line and that line saying what each of
+    `agents` does with it (the agents differ: "...: Claude Code 2.1.332 lists it as
+    'Content Auditor' (its body's first line); Codex 0.171.0 skips it")."""
+    lines: dict[str, str] = {}
+    for name in VARIANTS:
+        variant = inputs.variant(name)
+        skills = {skill.name: skill for skill in variant.siblings}
+        for id, problem in variant.unparsed:
+            if problem not in lines:
+                lines[problem] = f"{problem}: {_agents_do(inputs, skills[id], agents)}"
+    return lines
+
+
+def _agents_do(inputs: Inputs, skill: Skill, agents: Sequence[str]) -> str:
+    """What each agent does with `skill` listed alone, agents that agree named together."""
+    said: dict[str | None, list[str]] = {}
+    listed = listed_skill(skill)
+    for agent in agents:
+        record = agent_named(agent)
+        shown = agent_listing(agent, lists(agent, [listed]), None, inputs, plugin_order(inputs))
+        entry = shown.entry(skill.name)
+        menu = (record.read_back(shown.text) or []) if entry is not None else []
+        text = next((text for named, text in menu if entry and named == entry.name), None)
+        said.setdefault(text, []).append(record.label())
+    return "; ".join(
+        _agreed(labels, "skip it" if text is None else f"list it as {_quoted(text, listed)}")
+        for text, labels in said.items()
+    )
+
+
+def _agreed(labels: Sequence[str], verb: str) -> str:
+    """ "A, B and C list it" / "A lists it"."""
+    if len(labels) == 1:
+        head, _space, rest = verb.partition(" ")
+        return f"{labels[0]} {head}s {rest}"
+    return f"{', '.join(labels[:-1])} and {labels[-1]} {verb}"
+
+
+def _quoted(text: str, skill: ListedSkill, limit: int = 80) -> str:
+    """The listed text on one line, cut at `limit` characters; said to be the body's first
+    line when it is that and not the description."""
+    line = " ".join(text.split())
+    shown = repr(line if len(line) <= limit else line[: limit - 1] + "\u2026")
+    first = next((part.strip() for part in skill.body.split("\n") if part.strip()), "")
+    if line != skill.description and line == first.lstrip("#").strip():
+        return f"{shown} (its body's first line)"
+    return shown

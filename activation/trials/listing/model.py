@@ -71,6 +71,15 @@ class ListedSkill:
     command: bool = False
     """A Claude Code command file (`commands/<name>.md`) rather than a skill: only Claude
     Code lists it (inputs/commands.py)."""
+    yaml_error: str = ""
+    """Why a strict YAML parser refuses its frontmatter as written, or why it has none (""
+    when it parses): the fields above are then Claude Code's reading (its retry that quotes
+    values, or no fields at all when that fails too, `parsed` False). Codex and Copilot CLI
+    skip such a file; OpenCode and Gemini CLI retry `frontmatter_text` their own ways."""
+    parsed: bool = True
+    """False when not even Claude Code's retry reads the frontmatter: it has no fields."""
+    frontmatter_text: str | None = None
+    """Its frontmatter as written (None: it has none, or only its fields are known)."""
 
     def __post_init__(self) -> None:
         if self.source not in SOURCE_RANK:
@@ -82,6 +91,13 @@ class ListedSkill:
     def plugin(self) -> str | None:
         """The plugin a plugin skill belongs to (its id's prefix)."""
         return self.id.partition(":")[0] if self.source == "plugin" else None
+
+
+def skips_unparsed(skill: ListedSkill, agent: str) -> str:
+    """Why `agent`, whose parser is strict, skips a skill whose frontmatter it cannot read."""
+    if skill.frontmatter_text is None:
+        return f"no YAML frontmatter ({agent} skips the file)"
+    return f"its frontmatter is not valid YAML ({agent} skips the file)"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ what the real CLI renders (measured on the CLI itself; the facts and their sourc
   project skill without a description is listed with a fallback: the first non-empty body
   line (heading marks stripped, over 100 UTF-16 units cut to 97 plus `...`), or `Skill`. A
   plugin skill without a description is listed only when it has a `when_to_use`, with the
-  same fallback (or `Plugin skill`).
+  same fallback (or `Plugin skill`). A frontmatter that is not valid YAML even after the
+  CLI's retry (`quoted_as_claude_code`) gives no fields: the skill is one without a
+  description (measured: a project skill is listed by its first body line, a plugin's not).
 - **Fields** of user, project and plugin skills: the description is made a string
   (`12345`, `true`) and trimmed (JavaScript's `trim`), `when_to_use` is made a string and
   not trimmed. Then in both every run of control, format, surrogate, private-use,
@@ -781,6 +783,11 @@ def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
         return "disable-model-invocation: true (the Skill tool refuses the model too)"
     if entry is not None:
         return replaced_by(entry, skill, FIRST_WINS)
+    if not skill.parsed:
+        return (
+            f"{skill.yaml_error}: Claude Code reads no field of it, and lists a plugin skill "
+            "only with a description or a when_to_use"
+        )
     return "a plugin skill with neither a description nor a when_to_use"
 
 

@@ -10,7 +10,9 @@ research/agents/NOTES.md section 2):
   name is the frontmatter `name` when it is a non-empty string, else the folder (a
   non-string name is unmeasured). The description is a string, or an
   integer written in decimal (`description: 42`); any other YAML value is taken as missing
-  [inferred]. A skill whose folder's `agents/openai.yaml` says `policy:
+  [inferred]. A frontmatter that is not valid YAML as written (or no frontmatter) makes
+  Codex skip the file [V `loader.rs`: serde_yaml, `SkillParseError::InvalidYaml`,
+  `MissingFrontmatter`]. A skill whose folder's `agents/openai.yaml` says `policy:
   allow_implicit_invocation: false` is not listed either (`listing` leaves it out, `render`
   lists what it is given): Codex lists only the skills allowed implicit invocation
   [V codex-rs/core-skills/src/model.rs `allowed_skills_for_implicit_invocation`; the file
@@ -64,6 +66,7 @@ from activation.trials.listing.model import (
     Source,
     rules_file,
     rules_from,
+    skips_unparsed,
 )
 from activation.trials.listing.visibility import (
     Visibility,
@@ -241,7 +244,7 @@ def _listable(skill: ListedSkill, location: Location, rules: CodexRules) -> _Ite
     value = skill.description
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
-    if not isinstance(value, str) or len(name) > rules.name_limit:
+    if skill.yaml_error or not isinstance(value, str) or len(name) > rules.name_limit:
         return None
     description = collapse_whitespace(value)
     if not description:
@@ -501,6 +504,10 @@ def listed_name(skill: ListedSkill) -> str:
 def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules: CodexRules) -> str:
     if not implicit_allowed(skill):
         return f"{POLICY_FILE} says policy.allow_implicit_invocation: false"
+    if skill.yaml_error:
+        return skips_unparsed(skill, "Codex")
+    if value is not None and not isinstance(value, str):
+        return "a description that is not text (Codex skips the file)"
     if not isinstance(value, str) or not text:
         return "no description (Codex rejects the skill)"
     if len(name) > rules.name_limit:

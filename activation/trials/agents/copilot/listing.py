@@ -27,8 +27,11 @@ in `copilot-1.0.102.toml` beside this file:
 In the returned `Listing` the entries are the ones shown whole ("full"), `budget` is the
 character budget and `width` the characters the kept entries count against it.
 
-Known limits: a description that is not a string is listed as Python's `str` makes it (not
-measured); without a description the CLI lists the body's text lines (headings left out)
+A frontmatter that is not valid YAML as written (even one Claude Code's retry reads), none
+at all, or a description that is not a string (a number, a boolean, a list) makes the CLI
+skip the file (measured on 1.0.102).
+
+Known limits: without a description the CLI lists the body's text lines (headings left out)
 joined by spaces, measured on two bodies only; a YAML block scalar at the end of the
 frontmatter loses its final line break in the CLI (its frontmatter ends before the newline)
 but keeps it in this tool's reader.
@@ -51,6 +54,7 @@ from activation.trials.listing.model import (
     escape_xml,
     rules_file,
     rules_from,
+    skips_unparsed,
     xml_entries,
 )
 from activation.trials.listing.visibility import (
@@ -114,14 +118,16 @@ def description_of(skill: ListedSkill) -> str:
     if skill.description is None:
         lines = (line.strip() for line in skill.body.splitlines())
         return " ".join(line for line in lines if line and not line.startswith("#"))
-    return skill.description if isinstance(skill.description, str) else str(skill.description)
+    return str(skill.description)
 
 
 def loads(skill: ListedSkill, rules: CopilotRules | None = None) -> bool:
-    """Whether the CLI loads the skill at all (a description over the limit, or a name
-    that is not of ASCII letters, digits and `_.: -` starting with a letter or digit, fails
-    it)."""
+    """Whether the CLI loads the skill at all (a description over the limit or not text, a
+    name that is not of ASCII letters, digits and `_.: -` starting with a letter or digit,
+    or a frontmatter that is not valid YAML as written fails it)."""
     rules = rules or packaged_rules()
+    if skill.yaml_error or not isinstance(skill.description, str | None):
+        return False
     named = rules.name_pattern.fullmatch(listed_name(skill)) is not None
     return named and len(description_of(skill)) <= rules.description_limit
 
@@ -249,6 +255,10 @@ BUDGET_RULE = "over the 15,000-character listing budget: named on the overflow l
 
 
 def _hidden_rule(skill: ListedSkill, rules: CopilotRules) -> str:
+    if skill.yaml_error:
+        return skips_unparsed(skill, "Copilot CLI")
+    if not isinstance(skill.description, str | None):
+        return "a description that is not text (Copilot CLI skips the file)"
     if skill.disable_model_invocation:
         return "disable-model-invocation: true"
     if rules.name_pattern.fullmatch(listed_name(skill)) is None:

@@ -5,9 +5,10 @@ what the real CLI sends (read in its package and measured on it; the facts and t
 sources are in `gemini-cli-0.61.0.toml` beside this file):
 
 - **Which skills**: a SKILL.md is listed when its frontmatter has a string `name` and a
-  string `description`; the listed name is that `name` with `: \\ / < > * ? " |` each made
-  `-`, never the folder. One skill per listed name: a later one replaces an earlier one's
-  entry, which keeps its place.
+  string `description`, or (YAML it cannot parse, a number, a list) when its line-by-line
+  fallback finds `name:` and `description:` lines (`simple_fields`); the listed name is
+  that `name` with `: \\ / < > * ? " |` each made `-`, never the folder. One skill per
+  listed name: a later one replaces an earlier one's entry, which keeps its place.
 - **Entry**: five lines, `  <skill>`, `    <name>N</name>`, `    <description>D</description>`,
   `    <location>L</location>`, `  </skill>`; nothing is escaped or trimmed, L is the
   SKILL.md's absolute path.
@@ -44,6 +45,7 @@ from activation.trials.listing.model import (
     Shipped,
     rules_file,
     rules_from,
+    skips_unparsed,
     xml_entries,
     xml_listing,
     xml_skill,
@@ -127,12 +129,50 @@ def render(
             found[builtin.name] = xml_skill(builtin.name, builtin.name, builtin.description,
                                             path, "builtin")  # fmt: skip
     for skill in skills:
-        if not isinstance(skill.name, str) or not isinstance(skill.description, str):
+        name, description = read_fields(skill)
+        if name is None or description is None:
             continue
-        name = listed_name(skill.name, rules)
-        found[name] = xml_skill(skill.id, name, skill.description, location(skill), skill.source)
+        shown = listed_name(name, rules)
+        found[shown] = xml_skill(skill.id, shown, description, location(skill), skill.source)
     intro = rules.intro_modern if is_modern(model, rules) else rules.intro_legacy
     return xml_listing(f"{rules.heading}\n\n{intro}\n", tuple(found.values()))
+
+
+def read_fields(skill: ListedSkill) -> tuple[str | None, str | None]:
+    """Its `name` and `description` as the CLI reads them (`parseFrontmatter`): both
+    strings of the parsed YAML, else what its line-by-line fallback finds in the
+    frontmatter's text (a YAML error, a number or a list go that way too)."""
+    if not skill.yaml_error and isinstance(skill.name, str) and isinstance(skill.description, str):
+        return skill.name, skill.description
+    if skill.frontmatter_text is None:
+        return None, None
+    name, description = simple_fields(skill.frontmatter_text)
+    return (name, description) if name is not None and description is not None else (None, None)
+
+
+_NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
+_DESCRIPTION_LINE = re.compile(r"^\s*description:\s*(.*)$")
+_CONTINUED = re.compile(r"^[ \t]+\S")
+
+
+def simple_fields(frontmatter: str) -> tuple[str | None, str | None]:
+    """The CLI's fallback (`parseSimpleFrontmatter`): the text after the last `name:` line,
+    and after the last `description:` line with its indented lines, each trimmed and
+    joined by spaces; either is None when no line names it (the CLI then skips the file)."""
+    lines = frontmatter.split("\n")
+    name = description = None
+    index = 0
+    while index < len(lines):
+        if (named := _NAME_LINE.match(lines[index])) is not None:
+            name = named[1].strip()
+        elif (described := _DESCRIPTION_LINE.match(lines[index])) is not None:
+            parts = [described[1].strip()]
+            while index + 1 < len(lines) and _CONTINUED.match(lines[index + 1]):
+                index += 1
+                parts.append(lines[index].strip())
+            description = " ".join(part for part in parts if part)
+        index += 1
+    return name, description
 
 
 def discovery_order(skills: Sequence[ListedSkill]) -> list[ListedSkill]:
@@ -213,16 +253,18 @@ REPLACES = (
 
 def _read_name(skill: ListedSkill) -> str | None:
     """The name it lists the skill by, None when it skips the file."""
-    if isinstance(skill.name, str) and isinstance(skill.description, str):
-        return listed_name(skill.name)
-    return None
+    name, _description = read_fields(skill)
+    return None if name is None else listed_name(name)
 
 
 def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
-    if not isinstance(skill.name, str):
-        return "no `name` in the frontmatter (Gemini CLI skips the file)"
-    if not isinstance(skill.description, str):
-        return "no `description` in the frontmatter (Gemini CLI skips the file)"
+    if skill.yaml_error and skill.frontmatter_text is None:
+        return skips_unparsed(skill, "Gemini CLI")
+    if read_fields(skill)[0] is None:
+        text = skill.frontmatter_text
+        name = skill.name if text is None else simple_fields(text)[0]
+        missing = "name" if not isinstance(name, str) else "description"
+        return f"no `{missing}` in the frontmatter (Gemini CLI skips the file)"
     return replaced_by(entry, skill, FOUND_LATER) if entry is not None else FOUND_LATER
 
 

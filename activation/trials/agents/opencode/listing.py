@@ -5,10 +5,13 @@ what OpenCode renders (measured on the CLI itself and read in its binary; the fa
 their sources are in `opencode-1.18.33.toml` beside this file and in
 research/agents/NOTES.md section 1):
 
-- **Which skills**: a SKILL.md is read only when its frontmatter `name` is a string and its
-  `description` a string or absent; the listed name is that `name`, never the folder. The
-  CLI registers its own `customize-opencode` skill first, then the files: one skill per name,
-  a later one replacing an earlier one (a built-in included). Then skills without a
+- **Which skills**: a frontmatter its YAML parser refuses is parsed once more after
+  `sanitized` (each `key: value` line whose value holds a colon made a `|-` block), and the
+  file skipped when that fails too [binary: `ConfigMarkdown.parse`]. A SKILL.md is read
+  only when its frontmatter `name` is a string and its `description` a string or absent;
+  the listed name is that `name`, never the folder. The CLI registers its own
+  `customize-opencode` skill first, then the files: one skill per name, a later one
+  replacing an earlier one (a built-in included). Then skills without a
   description are left out (they can still be loaded); an empty description is listed.
 - **Entry**: five lines, `  <skill>`, `    <name>N</name>`, `    <description>D</description>`,
   `    <location>L</location>`, `  </skill>`. N and D are sent as they are (no escaping, no
@@ -43,6 +46,7 @@ is imported when first needed.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -143,12 +147,60 @@ def render(
 
 
 def _read(skill: ListedSkill, location: Callable[[ListedSkill], str]) -> _Read | None:
-    """The skill as the CLI reads it, or None when it skips the file (a `name` that is not a
-    string, a `description` neither a string nor absent)."""
-    name, description = skill.name, skill.description
+    """The skill as the CLI reads it, or None when it skips the file (a frontmatter that
+    does not parse even after its fallback, a `name` that is not a string, a `description`
+    neither a string nor absent)."""
+    fields = _fields(skill)
+    if fields is None:
+        return None
+    name, description = fields
     if not isinstance(name, str) or not (description is None or isinstance(description, str)):
         return None
     return _Read(skill, name, description, location(skill))
+
+
+def _fields(skill: ListedSkill) -> tuple[object, object] | None:
+    """Its `name` and `description` as the CLI parses them: strictly, else (a frontmatter
+    that is not valid YAML) once more after `sanitized`; None when that fails too. A file
+    without frontmatter has no fields."""
+    if not skill.yaml_error:
+        return skill.name, skill.description
+    if skill.frontmatter_text is None:
+        return None, None
+    import yaml
+
+    from activation._yaml import load_yaml
+
+    try:
+        data = load_yaml(sanitized(skill.frontmatter_text) + "\n")
+    except yaml.YAMLError:
+        return None
+    return (data.get("name"), data.get("description")) if isinstance(data, dict) else (None, None)
+
+
+_KEY_VALUE = re.compile(r"^([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)$")
+
+
+def sanitized(frontmatter: str) -> str:
+    """The CLI's second try at a frontmatter its YAML parser refuses (`ConfigMarkdown`'s
+    `sanitize`): each top-level `key: value` line (a key of letters, digits and `_`) whose
+    value holds a `:` and is not quoted, empty or a block marker becomes a `|-` block."""
+    lines = []
+    for line in frontmatter.split("\n"):
+        found = (
+            None if line.strip().startswith("#") or line[:1].isspace() else _KEY_VALUE.match(line)
+        )
+        value = found[2].strip() if found else ""
+        if (
+            found is None
+            or value in ("", ">", "|")
+            or value.startswith(("'", '"'))
+            or ":" not in value
+        ):
+            lines.append(line)
+            continue
+        lines += [f"{found[1]}: |-", f"  {value}"]
+    return "\n".join(lines)
 
 
 def _entry(read: _Read) -> Entry:
@@ -223,13 +275,22 @@ def _read_name(skill: ListedSkill) -> str | None:
 
 
 def _hidden_rule(skill: ListedSkill, entry: Entry | None) -> str:
-    if skill.name is None:
+    fields = _fields(skill)
+    if fields is None:
+        return (
+            "its frontmatter is not valid YAML, even after OpenCode's second try that makes "
+            "each `key: value` line holding a colon a block (OpenCode skips the file)"
+        )
+    if skill.yaml_error and skill.frontmatter_text is None:
+        return "no YAML frontmatter, so no `name` (OpenCode skips the file)"
+    name, description = fields
+    if name is None:
         return "no `name` in the frontmatter (OpenCode skips the file)"
-    if not isinstance(skill.name, str):
+    if not isinstance(name, str):
         return "a `name` that is not text (OpenCode skips the file)"
-    if skill.description is not None and not isinstance(skill.description, str):
+    if description is not None and not isinstance(description, str):
         return "a description that is not text (OpenCode skips the file)"
-    if skill.description is None:
+    if description is None:
         return "no description (OpenCode lists only skills with one)"
     return replaced_by(entry, skill, FOUND_LATER) if entry is not None else FOUND_LATER
 
