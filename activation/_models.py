@@ -736,6 +736,8 @@ class AgentSettings:
     version: str | None = None
     keep_workspaces: str | None = None
     """Stage C: the folder each trial's workspace is kept in (`--keep-workspaces`)."""
+    sandbox: str = "host"
+    """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

@@ -131,6 +131,14 @@ def cache_dir(caches: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+@pytest.fixture(autouse=True)
+def host_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agent runs happen on the host unless a test passes `--sandbox` (which wins over the
+    variable): the suite's fake agents are scripts of this venv, which a bubblewrap sandbox
+    does not bind; tests/trials/sandbox runs the real CLIs in one."""
+    monkeypatch.setenv("ACTIVATION_SANDBOX", "host")
+
+
 @pytest.fixture(scope="session")
 def empty_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("empty")

@@ -213,7 +213,11 @@ def behavior_cells(
         seed=args.seed,
         concurrency=args.concurrency,
         agent=AgentSettings(
-            args.max_turns, args.timeout, keep_workspaces=keep, executables=dict(args.executables)
+            args.max_turns,
+            args.timeout,
+            keep_workspaces=keep,
+            sandbox=args.sandbox,
+            executables=dict(args.executables),
         ),
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
