@@ -47,12 +47,12 @@ from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.process_group import stop_group
+from activation.trials.agent.reading import Reading
 from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
 from activation.trials.agent.sandbox_egress import request_budget, targets
-from activation.trials.agent.reading import Reading
 from activation.trials.agents import agent_named
-from activation.trials.providers import provider_named
 from activation.trials.backend import Round, request_digest
+from activation.trials.providers import provider_named
 
 STDERR_LIMIT = 8192
 """Bytes of the CLI's stderr kept (the tail) for an error reason."""

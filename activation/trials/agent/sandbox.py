@@ -21,7 +21,6 @@ asked for `host`.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -143,9 +142,9 @@ def system_binds(paths: Sequence[str] = (*SYSTEM, *SYSTEM_FILES)) -> list[str]:
     same link, a folder or file bound read-only, a missing one left out."""
     binds: list[str] = []
     for path in paths:
-        if os.path.islink(path):
-            binds += ["--symlink", os.readlink(path), path]
-        elif os.path.exists(path):
+        if Path(path).is_symlink():
+            binds += ["--symlink", str(Path(path).readlink()), path]
+        elif Path(path).exists():
             binds += ["--ro-bind", path, path]
     return binds
 
