@@ -11,6 +11,7 @@ import anyio
 import pytest
 
 from activation._errors import InputError
+from activation.commands.main import main
 from activation.trials.agent import sandbox
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox import (
@@ -32,6 +33,9 @@ from activation.trials.agent.sandbox_egress import (
     target_of,
     targets,
 )
+from tests.support.behavior_repo import SKILL_FILE, example_repo
+from tests.support.messages_api import FakeMessagesAPI
+from tests.support.skill_repo import case, write_cases
 
 VIEW = View(
     Path("/r/work"),
@@ -245,3 +249,35 @@ def test_bwrap_the_kernel_refuses_is_its_last_line(
         "--sandbox bwrap: bwrap cannot run here: bwrap: setting up uid map: Permission "
         "denied; nothing runs unconfined unless you pass --sandbox host"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["--real", "--cases", "cases.json", "--skill-path", str(SKILL_FILE), "--only", "plain"],
+     ["behavior", "--judge-model", "mock"]],
+)  # fmt: skip
+def test_sandbox_bwrap_without_bubblewrap_is_one_line_and_exit_2_before_any_call(
+    command: list[str],
+    said: set[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = example_repo(tmp_path / "repo")
+    write_cases(root / "cases.json", [case("plain", "greet the new users", True)])
+    monkeypatch.chdir(root)
+    with FakeMessagesAPI() as api:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-sandbox-1")
+        bin = tmp_path / "bin"  # git, and no bwrap
+        bin.mkdir()
+        (bin / "git").symlink_to(shutil.which("git") or "git")
+        monkeypatch.setenv("PATH", str(bin))
+        code = main([*command, "--sandbox", "bwrap"])
+    prog = "activation behavior" if command[0] == "behavior" else "activation"
+    assert capsys.readouterr().err == (
+        f"{prog}: error: --sandbox bwrap: bubblewrap (bwrap) is not on PATH; nothing runs "
+        "unconfined unless you pass --sandbox host\n"
+    )
+    assert code == 2
+    assert api.requests == []
