@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from activation.commands.main import main
+from activation.trials.agent.sandbox import SOCKETS
 from tests.support import messages_api
-from tests.support.cli import read_report
+from tests.support.cli import Spawn, read_report
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import (
     DISTRACTORS,
@@ -112,3 +113,22 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
     else:
         assert leaked == []
         assert said.count("File does not exist") == 4, said
+
+
+def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
+    agent_cli: Path,
+    real_agent: str,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    spawn_activation: Spawn,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The conformance suite's SIGTERM during `--real`, every run under bwrap: no bwrap,
+    relay or agent process is left, no run folder, and no egress socket folder."""
+    before = set(Path(SOCKETS).glob("activation-egress-*"))
+    monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
+    conformance.test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
+        real_agent, agent_cli, skill_repo, tmp_path, spawn_activation
+    )
+    assert set(Path(SOCKETS).glob("activation-egress-*")) <= before
+    assert read_report(tmp_path / "partial.json")["agent"]["sandbox"] == "bwrap"
