@@ -9,7 +9,7 @@ from tests.trials.agents.conftest import agent_cli
 
 __all__ = ["agent_cli"]
 
-SANDBOXED = ("claude-code", "gemini")
+SANDBOXED = ("claude-code", "gemini", "codex", "opencode", "copilot")
 """Run through bwrap end to end here; the others are named in docs/sandboxes.md."""
 
 

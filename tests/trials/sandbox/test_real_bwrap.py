@@ -80,7 +80,7 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
     monkeypatch.chdir(repo.root)
     reads = [str(key), str(private)]
 
-    def answer(request: messages_api.FakeRequest) -> object:
+    def answer(request: messages_api.FakeRequest) -> messages_api.Reply:
         if request.is_main_loop and request.turn < len(reads):
             return messages_api.ToolUse("Read", {"file_path": reads[request.turn]})
         return messages_api.Text("Done.")
