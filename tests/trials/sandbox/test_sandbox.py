@@ -217,37 +217,36 @@ def test_bwrap_settles_where_it_runs(said: set[str]) -> None:
     assert said == set()
 
 
-def test_bwrap_missing_fails_closed_and_auto_falls_back_with_a_warning(
-    said: set[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+REFUSING = "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"
+
+
+@pytest.mark.parametrize(
+    ("bwrap", "problem"),
+    [(None, "bubblewrap (bwrap) is not on PATH"),
+     (REFUSING, "bwrap cannot run here: bwrap: setting up uid map: Permission denied")],
+)  # fmt: skip
+def test_bwrap_that_cannot_run_fails_closed_and_auto_falls_back_with_a_warning(
+    bwrap: str | None,
+    problem: str,
+    said: set[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
+    """Missing, or refused by the kernel (its last line said)."""
+    if bwrap is not None:
+        (tmp_path / "bwrap").write_text(bwrap)
+        (tmp_path / "bwrap").chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(InputError) as raised:
         settle("bwrap", works=False)
     assert str(raised.value) == (
-        "--sandbox bwrap: bubblewrap (bwrap) is not on PATH; nothing runs unconfined unless "
-        "you pass --sandbox host"
+        f"--sandbox bwrap: {problem}; nothing runs unconfined unless you pass --sandbox host"
     )
     assert settle("auto", works=False) == "host"
     assert capsys.readouterr().err == (
-        "warning: --sandbox auto: bubblewrap (bwrap) is not on PATH, so the agent runs on the "
-        "host, contained only by its own settings (pass --sandbox host to choose that)\n"
-    )
-
-
-def test_bwrap_the_kernel_refuses_is_its_last_line(
-    said: set[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    refusing = tmp_path / "bwrap"
-    refusing.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\n"
-                        "exit 1\n")  # fmt: skip
-    refusing.chmod(0o755)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(InputError) as raised:
-        settle("bwrap", works=False)
-    assert str(raised.value) == (
-        "--sandbox bwrap: bwrap cannot run here: bwrap: setting up uid map: Permission "
-        "denied; nothing runs unconfined unless you pass --sandbox host"
+        f"warning: --sandbox auto: {problem}, so the agent runs on the host, contained only "
+        "by its own settings (pass --sandbox host to choose that)\n"
     )
 
 
