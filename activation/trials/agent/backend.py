@@ -370,13 +370,17 @@ class AgentBackend:
         return request_digest(self.agent.name, self._asked(key), key)
 
     def _asked(self, key: TrialKey) -> dict[str, object]:
-        """What a trial's run asks, as its cache key holds it."""
+        """What a trial's run asks, as its cache key holds it: a sandboxed run is another
+        run than one on the host (what the agent could read differs), so never shares a key
+        with it."""
         skills = self.skills[key.variant]
         prompt = self._prompt(key, skills)
         asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works)
+        sandboxed = {} if self.sandbox.name == HOST else {"sandbox": self.sandbox.name}
         return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
+            **sandboxed,
             **self.adapter.request(asked),
         }
 
