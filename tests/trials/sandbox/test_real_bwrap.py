@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from activation.commands.main import main
 from activation.trials.agent.sandbox import SOCKETS
-from tests.support import messages_api
+from activation.trials.agents import agent_named
+from tests.support import messages_api, responses_api
 from tests.support.cli import Spawn, read_report
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import (
@@ -54,19 +59,67 @@ def outputs(*roots: Path, leaving: tuple[Path, ...]) -> dict[Path, bytes]:
     }
 
 
+@dataclass(frozen=True)
+class Escape:
+    """How a scripted agent tries to get out: the model's reply on each turn of the agent's
+    loop (given the planted key, the repository's file and a port of the host), which
+    request holds what the attempts returned (its text), and how a refused read reads."""
+
+    attempt: Callable[[Any, Path, Path, int], Any]
+    after: Callable[[Any], str | None]
+    refused: str
+
+
+def claude_reads(request: Any, key: Path, private: Path, port: int) -> Any:
+    """Claude Code's Stage B tools can only read: the key, then the repository's file."""
+    reads = [str(key), str(private)]
+    if request.is_main_loop and request.turn < len(reads):
+        return messages_api.ToolUse("Read", {"file_path": reads[request.turn]})
+    return messages_api.Text("Done.")
+
+
+def codex_shell(request: Any, key: Path, private: Path, port: int) -> Any:
+    """Codex runs commands: read both files, then connect to another port of the host."""
+    if request.is_responses and request.turn == 0:
+        return responses_api.Shell(
+            f"cat {key}; cat {private}; curl -s -m 5 http://127.0.0.1:{port}/ || echo NO-ROUTE"
+        )
+    return responses_api.Text("Done.")
+
+
+ESCAPES = {
+    "claude-code": Escape(
+        claude_reads,
+        lambda r: "\n".join(str(b["content"]) for b in r.tool_results)
+        if r.is_main_loop and r.turn == 2 else None,
+        "File does not exist",
+    ),
+    "codex": Escape(
+        codex_shell,
+        lambda r: "\n".join(r.tool_outputs) if r.is_responses and r.turn == 1 else None,
+        "No such file or directory",
+    ),
+}  # fmt: skip
+
+
 @pytest.mark.parametrize("sandbox", ["bwrap", "host"])
+@pytest.mark.parametrize("agent", sorted(ESCAPES))
 def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
+    agent: str,
     sandbox: str,
-    claude: Path,
     skill_repo: SkillRepos,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
 ) -> None:
-    """The stand-in makes Claude Code read a key planted in the user's home and a file of
-    the user's repository by their absolute paths. Under bwrap neither exists for the agent:
-    each read fails, and no nonce is in any request the stand-in got, any output or any
-    transcript. On the host (the control) both come back whole, as the issue measured."""
+    """The stand-in makes the real CLI read a key planted in the user's home and a file of
+    the user's repository by their absolute paths (Codex also tries another port of the
+    host). Under bwrap neither file exists for the agent and the port is out of reach: no
+    nonce is in any request the stand-in got, any output or any transcript. On the host
+    (the control) both files come back whole, as the issue measured."""
+    row, escape = REAL_AGENTS[agent], ESCAPES[agent]
+    cli: Path = request.getfixturevalue(row.fixture)
     repo = skill_repo(conformance.BASELINE, files=REFERENCE, candidate=conformance.CANDIDATE)
     home = tmp_path / "user-home"
     key = home / ".ssh" / "id_rsa"
@@ -78,41 +131,38 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
     write_distractors(tmp_path / "distractors", DISTRACTORS)
     write_cases(tmp_path / "cases.json", [case("plain", conformance.PLAIN, True)])
     monkeypatch.chdir(repo.root)
-    reads = [str(key), str(private)]
-
-    def answer(request: messages_api.FakeRequest) -> messages_api.Reply:
-        if request.is_main_loop and request.turn < len(reads):
-            return messages_api.ToolUse("Read", {"file_path": reads[request.turn]})
-        return messages_api.Text("Done.")
-
     report = tmp_path / "report.json"
-    with messages_api.FakeMessagesAPI(answer) as api:
-        for variable, value in REAL_AGENTS["claude-code"].variables(api.base_url, "sk-ant-x-42"
-                                                                    ).items():  # fmt: skip
-            monkeypatch.setenv(variable, value)
-        code = main([
-            "--real", "--claude", str(claude), "--sandbox", sandbox, "--cases",
-            str(tmp_path / "cases.json"), "--distractors", str(tmp_path / "distractors"),
-            "--skill-path", SKILL_PATH, "--only", "plain", "--trials", "1", "--max-trials", "1",
-            "--timeout", "120", "--json", str(report), "--full-record",
-        ])  # fmt: skip
-        requests = [conformance.sent(request) for request in api.requests]
-        results = [r.tool_results for r in api.requests if r.is_main_loop and r.turn == 2]
+    with socket.create_server(("127.0.0.1", 0)) as other:
+        other.setblocking(False)
+        port = other.getsockname()[1]
+        with row.api(lambda r: escape.attempt(r, key, private, port)) as api:
+            for variable, value in row.variables(api.base_url, row.key).items():
+                monkeypatch.setenv(variable, value)
+            code = main([
+                "--real", "--agent", agent, f"--{agent_named(agent).command}", str(cli),
+                *row.model, "--sandbox", sandbox, "--cases", str(tmp_path / "cases.json"),
+                "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
+                "--only", "plain", "--trials", "1", "--max-trials", "1", "--timeout", "120",
+                "--json", str(report), "--full-record",
+            ])  # fmt: skip
+            requests = [conformance.sent(r) for r in api.requests]
+            said = [text for r in api.requests if (text := escape.after(r)) is not None]
+        with pytest.raises(BlockingIOError):
+            other.accept()  # nobody connected
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert read_report(report)["agent"]["sandbox"] == sandbox
-    assert len(results) == 2  # both variants' runs read both files and went on
-    said = "\n".join(str(block["content"]) for blocks in results for block in blocks)
+    assert len(said) == 2  # both variants' runs tried and went on
     written = [captured.out, captured.err, *requests]
     written += [data.decode("utf-8", "replace") for data in outputs(
         tmp_path, repo.root, leaving=(key, private)).values()]  # fmt: skip
     leaked = [nonce for nonce in (KEY_NONCE, REPO_NONCE) if any(nonce in t for t in written)]
     if sandbox == "host":
         assert leaked == [KEY_NONCE, REPO_NONCE]
-        assert KEY_NONCE in said and REPO_NONCE in said
+        assert all(KEY_NONCE in text and REPO_NONCE in text for text in said)
     else:
         assert leaked == []
-        assert said.count("File does not exist") == 4, said
+        assert [text.count(escape.refused) for text in said] == [2, 2], said
 
 
 def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
