@@ -63,11 +63,13 @@ def outputs(*roots: Path, leaving: tuple[Path, ...]) -> dict[Path, bytes]:
 class Escape:
     """How a scripted agent tries to get out: the model's reply on each turn of the agent's
     loop (given the planted key, the repository's file and a port of the host), which
-    request holds what the attempts returned (its text), and how a refused read reads."""
+    request holds what the attempts returned (its text), and how a refusal reads and how
+    many attempts each run makes."""
 
     attempt: Callable[[Any, Path, Path, int], Any]
     after: Callable[[Any], str | None]
     refused: str
+    attempts: int
 
 
 def claude_reads(request: Any, key: Path, private: Path, port: int) -> Any:
@@ -79,10 +81,12 @@ def claude_reads(request: Any, key: Path, private: Path, port: int) -> Any:
 
 
 def codex_shell(request: Any, key: Path, private: Path, port: int) -> Any:
-    """Codex runs commands: read both files, then connect to another port of the host."""
+    """Codex runs commands: read both files, write beside the key, then connect to another
+    port of the host."""
     if request.is_responses and request.turn == 0:
         return responses_api.Shell(
-            f"cat {key}; cat {private}; curl -s -m 5 http://127.0.0.1:{port}/ || echo NO-ROUTE"
+            f"cat {key}; cat {private}; echo planted >> {key}.pub; "
+            f"curl -s -m 5 http://127.0.0.1:{port}/ || echo NO-ROUTE"
         )
     return responses_api.Text("Done.")
 
@@ -93,11 +97,13 @@ ESCAPES = {
         lambda r: "\n".join(str(b["content"]) for b in r.tool_results)
         if r.is_main_loop and r.turn == 2 else None,
         "File does not exist",
+        2,
     ),
     "codex": Escape(
         codex_shell,
         lambda r: "\n".join(r.tool_outputs) if r.is_responses and r.turn == 1 else None,
         "No such file or directory",
+        3,
     ),
 }  # fmt: skip
 
@@ -149,6 +155,7 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
             said = [text for r in api.requests if (text := escape.after(r)) is not None]
         with pytest.raises(BlockingIOError):
             other.accept()  # nobody connected
+    assert not key.with_suffix(".pub").exists()  # no write outside, on the host either
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert read_report(report)["agent"]["sandbox"] == sandbox
@@ -162,7 +169,7 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
         assert all(KEY_NONCE in text and REPO_NONCE in text for text in said)
     else:
         assert leaked == []
-        assert [text.count(escape.refused) for text in said] == [2, 2], said
+        assert [text.count(escape.refused) for text in said] == [escape.attempts] * 2, said
 
 
 def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
