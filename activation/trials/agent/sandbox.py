@@ -21,6 +21,7 @@ asked for `host`.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -214,7 +215,7 @@ class Bwrap:
         routes = targets(urls)
         hosts = base / "hosts"
         hosts.write_text(hosts_file(routes), encoding="utf-8")
-        sockets = Path(tempfile.mkdtemp(prefix="activation-egress-", dir=SOCKETS))
+        sockets = Path(tempfile.mkdtemp(prefix=egress_prefix(os.getpid()), dir=SOCKETS))
         try:
             egress = Egress(tuple((t, sockets / f"api-{t.port}.sock") for t in routes), budget)
             async with anyio.create_task_group() as group:
@@ -225,6 +226,11 @@ class Bwrap:
                     group.cancel_scope.cancel()
         finally:
             shutil.rmtree(sockets, ignore_errors=True)
+
+
+def egress_prefix(pid: int) -> str:
+    """The name of a trial's socket folder starts with the process's id: whose it is."""
+    return f"activation-egress-{pid}-"
 
 
 SANDBOX_KINDS: Mapping[str, Sandbox] = {HOST: Host(), BWRAP: Bwrap()}

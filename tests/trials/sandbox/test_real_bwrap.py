@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from activation.commands.main import main
-from activation.trials.agent.sandbox import SOCKETS
+from activation.trials.agent.sandbox import SOCKETS, egress_prefix
 from activation.trials.agents import agent_named
 from tests.support import messages_api, responses_api
 from tests.support.cli import Spawn, read_report
@@ -181,11 +182,18 @@ def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The conformance suite's SIGTERM during `--real`, every run under bwrap: no bwrap,
-    relay or agent process is left, no run folder, and no egress socket folder."""
-    before = set(Path(SOCKETS).glob("activation-egress-*"))
+    relay or agent process is left, no run folder, and no egress socket folder of that
+    process."""
+    spawned: list[subprocess.Popen[bytes]] = []
+
+    def spawn(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        spawned.append(spawn_activation(*args, **kwargs))
+        return spawned[-1]
+
     monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
     conformance.test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
-        real_agent, agent_cli, skill_repo, tmp_path, spawn_activation
+        real_agent, agent_cli, skill_repo, tmp_path, spawn
     )
-    assert set(Path(SOCKETS).glob("activation-egress-*")) <= before
+    (process,) = spawned
+    assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
     assert read_report(tmp_path / "partial.json")["agent"]["sandbox"] == "bwrap"
