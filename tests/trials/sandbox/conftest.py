@@ -9,8 +9,8 @@ from tests.trials.agents.conftest import agent_cli
 
 __all__ = ["agent_cli"]
 
-SANDBOXED = ("claude-code", "gemini", "codex", "opencode", "copilot")
-"""Run through bwrap end to end here; the others are named in docs/sandboxes.md."""
+SANDBOXED = ("claude-code", "codex", "copilot", "gemini", "opencode")
+"""Every agent: each runs its Stage B scenario through bwrap (docs/sandboxes.md)."""
 
 
 @pytest.fixture(params=SANDBOXED)

@@ -173,6 +173,7 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
         assert [text.count(escape.refused) for text in said] == [escape.attempts] * 2, said
 
 
+@pytest.mark.parametrize("real_agent", ["claude-code", "codex", "copilot", "gemini"])
 def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
     agent_cli: Path,
     real_agent: str,
