@@ -241,8 +241,8 @@ def sandbox_named(name: str) -> Sandbox:
 
 
 def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot confine a run here (None: it can): missing, or refused by the
-    kernel (no user namespaces)."""
+    """Why bubblewrap cannot confine a run here (None: it can): missing, refused by the
+    kernel (no user namespaces), or no Node for the relay to the API."""
     found = shutil.which(BWRAP)
     if found is None:
         return "bubblewrap (bwrap) is not on PATH"
@@ -254,6 +254,8 @@ def bwrap_problem() -> str | None:
     if done.returncode != 0:
         said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
         return f"bwrap cannot run here: {said}"
+    if shutil.which("node") is None:
+        return "Node (node) is not on PATH, and the sandbox's relay to the API runs on it"
     return None
 
 

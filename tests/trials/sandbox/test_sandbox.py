@@ -217,13 +217,15 @@ def test_bwrap_settles_where_it_runs(said: set[str]) -> None:
     assert said == set()
 
 
+BWRAP_ONLY = "the real bwrap, and no node"
 REFUSING = "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"
 
 
 @pytest.mark.parametrize(
     ("bwrap", "problem"),
     [(None, "bubblewrap (bwrap) is not on PATH"),
-     (REFUSING, "bwrap cannot run here: bwrap: setting up uid map: Permission denied")],
+     (REFUSING, "bwrap cannot run here: bwrap: setting up uid map: Permission denied"),
+     (BWRAP_ONLY, "Node (node) is not on PATH, and the sandbox's relay to the API runs on it")],
 )  # fmt: skip
 def test_bwrap_that_cannot_run_fails_closed_and_auto_falls_back_with_a_warning(
     bwrap: str | None,
@@ -233,8 +235,11 @@ def test_bwrap_that_cannot_run_fails_closed_and_auto_falls_back_with_a_warning(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
-    """Missing, or refused by the kernel (its last line said)."""
-    if bwrap is not None:
+    """Missing, refused by the kernel (its last line said), or with no Node beside it."""
+    if bwrap == BWRAP_ONLY:  # and `true`, which its probe runs
+        for name in ("bwrap", "true"):
+            (tmp_path / name).symlink_to(shutil.which(name) or name)
+    elif bwrap is not None:
         (tmp_path / "bwrap").write_text(bwrap)
         (tmp_path / "bwrap").chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
