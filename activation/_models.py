@@ -796,6 +796,8 @@ class AgentSettings:
     max_turns: int = _config.MAX_TURNS
     timeout: float = _config.TIMEOUT
     version: str | None = None
+    sandbox: str = "host"
+    """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from activation.trials.agent import sandbox
 from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
 from tests.support.cli import Spawn, spawn
@@ -129,6 +130,17 @@ def cache_dir(caches: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = next(caches)
     monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def host_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agent runs happen on the host unless a test passes `--sandbox` (which wins over the
+    variable): the suite's fake agents are scripts of this venv, which a bubblewrap sandbox
+    does not bind; tests/trials/sandbox runs the real CLIs in one. Stage C's note that a
+    run on the host is contained only by the agent's own settings counts as said (it is
+    printed once a process: tests/trials/sandbox holds it)."""
+    monkeypatch.setenv("ACTIVATION_SANDBOX", "host")
+    monkeypatch.setattr(sandbox, "_said", {sandbox.HOST_NOTE})
 
 
 @pytest.fixture(scope="session")

@@ -215,7 +215,12 @@ def behavior_cells(
         alpha=args.alpha,
         seed=args.seed,
         concurrency=args.concurrency,
-        agent=AgentSettings(args.max_turns, args.timeout, executables=dict(args.executables)),
+        agent=AgentSettings(
+            args.max_turns,
+            args.timeout,
+            sandbox=args.sandbox,
+            executables=dict(args.executables),
+        ),
         pricing=load_pricing(args.price_in, args.price_out),
         max_cost_usd=args.max_cost_usd,
         fail_on=(fail_on,) if fail_on else (),

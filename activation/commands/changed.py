@@ -320,6 +320,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         candidate=args.head,
         agent=args.agent,
         executables=args.executables,
+        sandbox=args.sandbox,
         trials=args.trials,
         seed=args.seed,
         cache_dir=args.cache_dir,

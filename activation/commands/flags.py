@@ -656,6 +656,16 @@ STAGE_B_OPTIONS = (
         )
         for agent in every()
     ),
+    Flag(
+        "--sandbox",
+        "bwrap|host|auto",
+        "where each agent run happens: bwrap (the whole CLI under bubblewrap: the workspace "
+        "and skill copies only, no network but the model API), host (this machine, contained "
+        "only by the CLI's own settings) or auto (bwrap if it runs here, else host with a "
+        "warning)",
+        choices=("bwrap", "host", "auto"),
+        default="auto",
+    ),
     MAX_TURNS_FLAG,
     TIMEOUT_FLAG,
 )

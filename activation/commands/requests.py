@@ -69,9 +69,10 @@ class CacheRequest(Request):
 
 @dataclass(frozen=True, kw_only=True)
 class AgentRequest(Request):
-    """How an agent CLI runs: each agent's executable, its turns and its time."""
+    """How an agent CLI runs: each agent's executable, its sandbox, its turns and time."""
 
     executables: Mapping[str, str]
+    sandbox: str
     max_turns: int
     timeout: float
 

@@ -95,7 +95,9 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         seed=args.seed,
         concurrency=fixed,
         max_concurrency=ceiling,
-        agent=AgentSettings(args.max_turns, args.timeout, executables=dict(args.executables))
+        agent=AgentSettings(
+            args.max_turns, args.timeout, sandbox=args.sandbox, executables=dict(args.executables)
+        )
         if args.real
         else None,
         pricing=load_pricing(args.price_in, args.price_out),

@@ -75,6 +75,15 @@ def agent_label(report: RunSettings) -> str | None:
     return f"{agent_title(report.coding_agent)} {report.agent.version}"
 
 
+def sandbox_text(report: RunSettings) -> str:
+    """ ", in a bwrap sandbox": where the agent's runs happened (`--sandbox`)."""
+    if report.agent is None:
+        return ""
+    if report.agent.sandbox == "host":
+        return ", on the host (no sandbox)"
+    return f", in a {report.agent.sandbox} sandbox"
+
+
 STAGE_AGENT = {"A": "in {agent}'s listing"}
 """How a stage meets an agent, where it does not run it ("on {agent}"): Stage A shows the
 agent's listing to a model."""

@@ -84,7 +84,7 @@ def header(report: Report) -> Text:
     )
     label = phrases.agent_label(report)
     if label is not None:
-        text.append(f"{label}\n")
+        text.append(f"{label}{phrases.sandbox_text(report)}\n")
     text.append(f"skill {report.skill.id} ({report.skill.path})\n")
     if report.distractors:
         text.append(f"note: {report.distractors}\n", style="yellow")

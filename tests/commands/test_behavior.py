@@ -68,6 +68,7 @@ def test_a_body_that_teaches_the_removed_api_regresses_every_case_and_fails_the_
     api, claude = at_work
     monkeypatch.chdir(example_repo(tmp_path / "repo", broken=True))
     monkeypatch.setenv("COLUMNS", "250")
+    monkeypatch.setenv("ACTIVATION_SANDBOX", "auto")  # bwrap here, as a user's run gets it
     kept = tmp_path / "kept"
     code, report = behave(tmp_path, claude, "--baseline", "git:HEAD", "--trials", "3",
                           "--max-trials", "3", "--keep-workspaces", str(kept))  # fmt: skip

@@ -81,7 +81,9 @@ def test_command_line_then_environment_then_file_then_default(
     assert rows["seed"] == ("8", "ACTIVATION_SEED")
     assert rows["alpha"] == ("0.3", "command line")
     assert rows["dry-run"] == ("true", "command line")
-    # cache-dir comes from ACTIVATION_CACHE_DIR, which every test sets (tests/conftest.py).
+    # cache-dir and sandbox come from ACTIVATION_CACHE_DIR and ACTIVATION_SANDBOX, which
+    # every test sets (tests/conftest.py).
+    assert rows["sandbox"] == ("host", "ACTIVATION_SANDBOX")
     assert set(rows) == {
         "cases",
         "distractors",
@@ -91,6 +93,7 @@ def test_command_line_then_environment_then_file_then_default(
         "alpha",
         "dry-run",
         "cache-dir",
+        "sandbox",
     }
     assert main(["--dry-run", "--verbose"], backends) == 0
     rows = settings_rows(capsys.readouterr().out)
@@ -101,7 +104,7 @@ def test_command_line_then_environment_then_file_then_default(
         "repo", "skill-path", "cases", "cases-format", "distractors", "catalog", "trials",
         "max-trials", "model",
         "seed", "alpha", "concurrency", "agent", "fail-on", "min-coverage", "json", "real",
-        *(agent.command for agent in every()), "max-turns", "timeout", "baseline",
+        *(agent.command for agent in every()), "sandbox", "max-turns", "timeout", "baseline",
         "candidate", "only", "only-from", "full-record", "junit", "markdown", "html",
         "no-summary", "show",
         "dry-run",

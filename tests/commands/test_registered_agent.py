@@ -151,7 +151,10 @@ def test_stage_b_runs_the_fake_cli_and_detect_reads_its_transcript_back(
     )
     silent = by_id(report)["silent"]
     assert {t["reading"] for t in silent["trials"]} == {"not_activated"}
-    assert "Stage B on Fake Agent, 3 trial(s), alpha 0.05\nFake Agent 1.0.0\n" in out
+    assert (
+        "Stage B on Fake Agent, 3 trial(s), alpha 0.05\nFake Agent 1.0.0, on the host (no "
+        "sandbox)\n" in out
+    )
     assert "Fake Agent 1.0.0" in paths["html"].read_text()
     assert junit_properties(paths["junit"])["agent"] == "Fake Agent 1.0.0"
     assert "Stage B on Fake Agent" in paths["markdown"].read_text()

@@ -478,6 +478,7 @@ def test_real_run_reports_the_agent_it_prepared(
         "max_turns": 8,
         "timeout": 300.0,
         "keep_workspaces": None,
+        "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
         "executables": {agent.name: agent.command for agent in every()},
     }
     executables = {agent.name: agent.command for agent in every()}
@@ -491,7 +492,7 @@ def test_real_run_reports_the_agent_it_prepared(
         concurrency=4,
         pricing=PRICING,
     )
-    assert "Claude Code fake\n" in out
+    assert "Claude Code fake, on the host (no sandbox)\n" in out
     assert "activation --real --only" not in out
 
 

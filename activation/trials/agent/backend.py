@@ -49,9 +49,12 @@ from activation.trials.agent.installed import SkillSet, skill_sets, skills_recor
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.process_group import stop_group
 from activation.trials.agent.reading import Reading
+from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
+from activation.trials.agent.sandbox_egress import request_budget, targets
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
 from activation.trials.errors import TIME_BUDGET, classify_run, run_failure_class
+from activation.trials.providers import provider_named
 
 STDERR_LIMIT = 8192
 """Bytes of the CLI's stderr kept (the tail) for an error reason."""
@@ -149,11 +152,14 @@ class AgentBackend:
         self._parent_env = dict(os.environ if env is None else env)
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
+        self.sandbox = sandbox_named(self.settings.sandbox)
         self._stack = ExitStack()
 
     async def __aenter__(self) -> Self:
         from activation.trials.listing.menu import variant_listings
 
+        if self.sandbox.name != HOST:
+            targets(self._api_urls())  # an address no sandbox can route to: before any run
         self.copies = self._stack.enter_context(
             paired_copies(
                 self.inputs.target,
@@ -203,7 +209,11 @@ class AgentBackend:
         try:
             transcript.parent.mkdir(parents=True, exist_ok=True)
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
-            return await self._run_in(key, base, transcript, throttled)
+            dirs = RunDirs(base / "work", base / "home", base / "tmp")
+            budget = request_budget(self.settings.max_turns)
+            async with self.sandbox.confined(self._view(dirs), self._api_urls(), budget,
+                                             base) as confined:  # fmt: skip
+                return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
             return key.failed(scrub(reason, self._secrets), transcript=str(transcript),
@@ -212,10 +222,34 @@ class AgentBackend:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
 
+    def _view(self, dirs: RunDirs) -> View:
+        """What a run in `dirs` may see in a sandbox: its folders, and the skill copies."""
+        copies = [*self.copies.sets.values(), *self.copies.catalog.plugins]
+        if self.copies.catalog.user_skills is not None:
+            copies.append(self.copies.catalog.user_skills)
+        shared = (Path(os.path.commonpath(copies)),) if copies else ()
+        return View(dirs.work, (dirs.work, dirs.home, dirs.tmp), shared)
+
+    def _api_urls(self) -> dict[str, str]:
+        """The base URL of each of the agent's providers that has a key here (variable ->
+        URL): where a sandboxed run's requests may go."""
+        urls = {}
+        for provider in map(provider_named, self.agent.providers):
+            keyed = any(self._parent_env.get(name) for name in provider.key_variables)
+            url = self._parent_env.get(provider.url_variable or "") or provider.default_url
+            if keyed and provider.url_variable and url:
+                urls[provider.url_variable] = url
+        return urls
+
     async def _run_in(
-        self, key: TrialKey, base: Path, transcript: Path, throttled: Callable[[], None]
+        self,
+        key: TrialKey,
+        base: Path,
+        dirs: RunDirs,
+        transcript: Path,
+        throttled: Callable[[], None],
+        confined: Confined,
     ) -> Trial:
-        dirs = RunDirs(base / "work", base / "home", base / "tmp")
         for folder in (dirs.work, dirs.home, dirs.tmp):
             folder.mkdir(parents=True)
         skills = self.skills[key.variant]
@@ -223,7 +257,7 @@ class AgentBackend:
         asked = self._prompt(key, skills)
         run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
                   work=self.works)  # fmt: skip
-        launch = self.adapter.prepare(run, self._parent_env)
+        launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
         self._laid_out(key, dirs)
         reader = self.adapter.reader(skills, self._settled(key), throttled)
         state = _RunState()
@@ -259,8 +293,10 @@ class AgentBackend:
             with anyio.CancelScope(shield=True):
                 await stop_group(process)
                 await process.aclose()
-        return await self._finish(key, self._trial(key, reader, process.returncode, state,
-                                                   transcript), dirs)  # fmt: skip
+        trial = self._trial(key, reader, process.returncode, state, transcript)
+        if confined.over_budget is not None:
+            trial = key.failed(confined.over_budget, trial.usage, str(transcript))
+        return await self._finish(key, trial, dirs)
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         """Put what the trial starts from in its folders, before the adapter's own layout."""
@@ -338,13 +374,17 @@ class AgentBackend:
         return request_digest(self.agent.name, self._asked(key), key)
 
     def _asked(self, key: TrialKey) -> dict[str, object]:
-        """What a trial's run asks, as its cache key holds it."""
+        """What a trial's run asks, as its cache key holds it: a sandboxed run is another
+        run than one on the host (what the agent could read differs), so never shares a key
+        with it."""
         skills = self.skills[key.variant]
         prompt = self._prompt(key, skills)
         asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works)
+        sandboxed = {} if self.sandbox.name == HOST else {"sandbox": self.sandbox.name}
         return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
+            **sandboxed,
             **self.adapter.request(asked),
         }
 

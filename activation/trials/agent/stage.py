@@ -29,12 +29,17 @@ def agent_runs(spec: RunSpec, agent: str, settings: AgentSettings) -> RunSpec:
     """The spec of a stage whose trials are runs of `spec`'s agent (`agent`: how a refusal
     names it): never a batch, the adapter's own checks, these settings, and a fixed number
     of runs at once: agent processes are bounded by this machine, not by the API
-    (`--concurrency auto` adapts Stage A's requests only)."""
+    (`--concurrency auto` adapts Stage A's requests only), in the sandbox `--sandbox`
+    settles on (InputError for bwrap where it cannot run)."""
     if spec.batch:
         raise InputError(f"--batch is for Stage A: {agent} cannot run in a batch")
+    from activation.trials.agent.sandbox import settle
+
     agent_named(spec.coding_agent).adapter().configure(spec)
     concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
-    return replace(spec, agent=settings, concurrency=concurrency, max_concurrency=None)
+    sandbox = settle(settings.sandbox, works=spec.stage == "C")
+    return replace(spec, agent=replace(settings, sandbox=sandbox), concurrency=concurrency,
+                   max_concurrency=None)  # fmt: skip
 
 
 class AgentRunStage:

@@ -484,15 +484,16 @@ def test_missing_executable_is_an_error_trial(tmp_path: Path, skill_repo: SkillR
 def test_the_cache_key_changes_with_every_part_of_the_run(
     tmp_path: Path, skill_repo: SkillRepos
 ) -> None:
-    """Stage B's key: the CLI version, the plugin copy's content, the command line and the
-    trial. An A/A run's two sides share a plugin's content but never a key."""
+    """Stage B's key: the CLI version, the plugin copy's content, the command line, the
+    sandbox and the trial. An A/A run's two sides share a plugin's content but never a key."""
     target = deploy_target(skill_repo)
 
     def keys(
         *, version: str = CLAUDE_VERSION, model: str | None = None, max_turns: int = 3,
         candidate: str = CANDIDATE, prompt: str = "Deploy the app to production",
+        sandbox: str = "host",
     ) -> dict[tuple[VariantName, int], str]:  # fmt: skip
-        agent = AgentSettings(max_turns, 60.0, version)
+        agent = AgentSettings(max_turns, 60.0, version, sandbox=sandbox)
         inputs = replace(
             inputs_for(target, (case(prompt),)),
             candidate=Variant("candidate", candidate, SKILL_MD, "candidate"),
@@ -517,6 +518,7 @@ def test_the_cache_key_changes_with_every_part_of_the_run(
         keys(model="claude-haiku-4-5"),
         keys(max_turns=4),
         keys(prompt="Ship it"),
+        keys(sandbox="bwrap"),  # what the agent could read differs
     ]
     for other in changed:
         assert set(other.values()).isdisjoint(reference.values())

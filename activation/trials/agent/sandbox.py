@@ -1,0 +1,288 @@
+"""Where an agent run happens (`--sandbox`): the seam every agent CLI run goes through.
+
+The backend lays a run out (the adapter's `Launch`) and hands it to the chosen `Sandbox`,
+which wraps it for one trial: `host` starts it as it is (the agent is contained only by its
+own permission settings), `bwrap` starts the whole CLI under bubblewrap. Another sandbox
+(a container per trial) is one more class with the same `confined` method.
+
+bwrap: only the system folders a CLI needs are bound read-only (`SYSTEM`: /usr and its
+/bin, /lib links, and a few files of /etc), with the CLI's install folder and Node; the
+run's own folders (workspace, fresh home, temp) are bound writable and the skill copies
+read-only; everything else of the host (the user's home, the repository) does not exist
+inside. /tmp is private, and the run has its own user, PID, IPC, UTS, cgroup and network
+namespaces (`--unshare-all`): its only way out is the relay to the tool's egress proxy
+(sandbox_egress.py), which reaches the model API and nothing else. `--die-with-parent`
+and the run's process group (the backend stops it) leave nothing behind.
+
+`auto` is bwrap where bubblewrap runs here, else host with a warning; `bwrap` where it
+cannot run is an input error before any model call: nothing runs unconfined unless the user
+asked for `host`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+import anyio
+
+from activation._errors import InputError
+from activation.trials.agent.adapter import Launch
+from activation.trials.agent.sandbox_egress import (
+    RELAY,
+    Egress,
+    Target,
+    hosts_file,
+    targets,
+)
+
+AUTO = "auto"
+BWRAP = "bwrap"
+HOST = "host"
+SANDBOXES = (AUTO, BWRAP, HOST)
+"""What `--sandbox` takes."""
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""The system folders bound read-only (or made the same links as on the host)."""
+SYSTEM_FILES = (
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/pki",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+    "/etc/ld.so.cache",
+)
+"""The pieces of /etc a CLI reads (TLS roots, users, time zone, the loader's cache)."""
+SOCKETS = "/tmp"
+"""Where the egress sockets go: a short path, as a unix socket's is at most 108 bytes
+(a run's own folder, under a long TMPDIR, can be longer)."""
+HOST_NOTE = (
+    "--sandbox host: the agent runs on this machine as you, its reads and writes contained "
+    "only by its own settings"
+)
+_PROBE_TIMEOUT = 10.0
+_said: set[str] = set()
+
+
+@dataclass(frozen=True)
+class View:
+    """What one run may see: the folders it writes in (its workspace, home and temp), the
+    ones it reads (the skill copies, the CLI's install folder) and where it starts."""
+
+    cwd: Path
+    writable: tuple[Path, ...]
+    readable: tuple[Path, ...]
+
+
+class Confined(Protocol):
+    """One trial inside its sandbox."""
+
+    def wrap(self, launch: Launch) -> Launch:
+        """The launch that starts `launch` inside the sandbox."""
+        ...
+
+    @property
+    def over_budget(self) -> str | None:
+        """The trial's error when it sent more requests than its budget."""
+        ...
+
+
+class Sandbox(Protocol):
+    name: str
+
+    def confined(
+        self, view: View, urls: Mapping[str, str], budget: int, base: Path
+    ) -> AbstractAsyncContextManager[Confined]:
+        """One trial's confinement, for as long as its run goes on: `urls` are the API's
+        base URLs (variable -> URL) the run may reach, `budget` its requests, `base` a
+        folder of the run's own for the sandbox's files."""
+        ...
+
+
+@dataclass(frozen=True)
+class Unconfined:
+    """A run on the host, as the adapter laid it out."""
+
+    over_budget: str | None = None
+
+    def wrap(self, launch: Launch) -> Launch:
+        return launch
+
+
+class Host:
+    name = HOST
+
+    @asynccontextmanager
+    async def confined(
+        self, view: View, urls: Mapping[str, str], budget: int, base: Path
+    ) -> AsyncIterator[Confined]:
+        yield Unconfined()
+
+
+def install_folder(executable: Path) -> Path:
+    """The folder a CLI was installed in: above its topmost `node_modules` (an npm prefix),
+    else the executable's own folder."""
+    parts = executable.parts
+    if "node_modules" in parts:
+        return Path(*parts[: parts.index("node_modules")])
+    return executable.parent
+
+
+def system_binds(paths: Sequence[str] = (*SYSTEM, *SYSTEM_FILES)) -> list[str]:
+    """bwrap's arguments for the system folders as this host has them: a link is made the
+    same link, a folder or file bound read-only, a missing one left out."""
+    binds: list[str] = []
+    for path in paths:
+        if Path(path).is_symlink():
+            binds += ["--symlink", str(Path(path).readlink()), path]
+        elif Path(path).exists():
+            binds += ["--ro-bind", path, path]
+    return binds
+
+
+def bwrap_argv(
+    bwrap: str,
+    node: str,
+    launch: Sequence[str],
+    view: View,
+    routes: Sequence[tuple[Target, Path]],
+    hosts: Path,
+    system: Sequence[str],
+) -> list[str]:
+    """The command line that runs `launch` (its executable by its real path) under
+    bubblewrap, behind the relay to `routes` (each API target and its socket)."""
+    argv = [bwrap, "--die-with-parent", "--unshare-all", *system]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in view.readable:
+        argv += ["--ro-bind", str(folder), str(folder)]
+    for folder in view.writable:
+        argv += ["--bind", str(folder), str(folder)]
+    for _target, socket in routes:
+        argv += ["--bind", str(socket), str(socket)]
+    argv += ["--ro-bind", str(hosts), "/etc/hosts", "--chdir", str(view.cwd)]
+    if any(target.port < 1024 for target, _socket in routes):
+        argv += ["--cap-add", "CAP_NET_BIND_SERVICE"]  # the API's own port, 443
+    relay = [f"{target.port}={socket}" for target, socket in routes]
+    return [*argv, node, "-e", RELAY, *relay, "--", *launch]
+
+
+@dataclass(frozen=True)
+class Bubblewrapped:
+    """One trial under bubblewrap, its requests going through `egress`."""
+
+    view: View
+    egress: Egress
+    hosts: Path
+
+    @property
+    def over_budget(self) -> str | None:
+        return self.egress.over_budget
+
+    def wrap(self, launch: Launch) -> Launch:
+        executable = Path(launch.argv[0]).resolve()
+        node = Path(shutil.which("node") or "node").resolve()
+        readable = (*self.view.readable, install_folder(executable), node.parent)
+        view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
+        argv = bwrap_argv(
+            shutil.which(BWRAP) or BWRAP,
+            str(node),
+            [str(executable), *launch.argv[1:]],
+            view,
+            self.egress.routes,
+            self.hosts,
+            system_binds(),
+        )
+        return replace(launch, argv=argv)
+
+
+class Bwrap:
+    name = BWRAP
+
+    @asynccontextmanager
+    async def confined(
+        self, view: View, urls: Mapping[str, str], budget: int, base: Path
+    ) -> AsyncIterator[Confined]:
+        routes = targets(urls)
+        hosts = base / "hosts"
+        hosts.write_text(hosts_file(routes), encoding="utf-8")
+        sockets = Path(tempfile.mkdtemp(prefix=egress_prefix(os.getpid()), dir=SOCKETS))
+        try:
+            egress = Egress(tuple((t, sockets / f"api-{t.port}.sock") for t in routes), budget)
+            async with anyio.create_task_group() as group:
+                await egress.serve(group)
+                try:
+                    yield Bubblewrapped(view, egress, hosts)
+                finally:
+                    group.cancel_scope.cancel()
+        finally:
+            shutil.rmtree(sockets, ignore_errors=True)
+
+
+def egress_prefix(pid: int) -> str:
+    """The name of a trial's socket folder starts with the process's id: whose it is."""
+    return f"activation-egress-{pid}-"
+
+
+SANDBOX_KINDS: Mapping[str, Sandbox] = {HOST: Host(), BWRAP: Bwrap()}
+
+
+def sandbox_named(name: str) -> Sandbox:
+    return SANDBOX_KINDS[name]
+
+
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot confine a run here (None: it can): missing, refused by the
+    kernel (no user namespaces), or no Node for the relay to the API."""
+    found = shutil.which(BWRAP)
+    if found is None:
+        return "bubblewrap (bwrap) is not on PATH"
+    probe = [found, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=_PROBE_TIMEOUT)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"bwrap cannot start: {error}"
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        return f"bwrap cannot run here: {said}"
+    if shutil.which("node") is None:
+        return "Node (node) is not on PATH, and the sandbox's relay to the API runs on it"
+    return None
+
+
+def settle(asked: str, works: bool) -> str:
+    """The sandbox a run gets for `--sandbox asked`: `auto` is bwrap if it runs here, else
+    host with a warning; `bwrap` that cannot run is an InputError. `works`: the agent
+    writes files (Stage C), so a run on the host is said to be contained only by its own
+    settings."""
+    if asked not in SANDBOXES:
+        raise InputError(f"--sandbox must be one of {', '.join(SANDBOXES)}; got {asked!r}")
+    if asked == HOST:
+        if works:
+            say_once(HOST_NOTE)
+        return HOST
+    problem = bwrap_problem()
+    if problem is None:
+        return BWRAP
+    if asked == BWRAP:
+        raise InputError(f"--sandbox bwrap: {problem}; nothing runs unconfined unless you pass "
+                         "--sandbox host")  # fmt: skip
+    say_once(f"--sandbox auto: {problem}, so the agent runs on the host, contained only by "
+             "its own settings (pass --sandbox host to choose that)")  # fmt: skip
+    return HOST
+
+
+def say_once(warning: str) -> None:
+    """A warning about where runs happen, once per process however many cells say it."""
+    if warning not in _said:
+        _said.add(warning)
+        sys.stderr.write(f"warning: {warning}\n")

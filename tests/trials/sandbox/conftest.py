@@ -1,0 +1,19 @@
+"""The agents whose real pinned CLIs the sandbox tests run under bubblewrap (`agent_cli`
+marks a test slow and real_cli, as in the conformance suite)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.trials.agents.conftest import agent_cli
+
+__all__ = ["agent_cli"]
+
+SANDBOXED = ("claude-code", "codex", "copilot", "gemini", "opencode")
+"""Every agent: each runs its Stage B scenario through bwrap (docs/sandboxes.md)."""
+
+
+@pytest.fixture(params=SANDBOXED)
+def real_agent(request: pytest.FixtureRequest) -> str:
+    agent: str = request.param
+    return agent
