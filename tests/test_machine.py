@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.agents import every
 from activation.trials.agent import sandbox
+from activation.trials.agents import every
 from activation.trials.agents.opencode import adapter as opencode
 from tests.support import opencode_cli
 from tests.support.machine import (
@@ -105,7 +105,9 @@ def test_every_program_the_suite_runs_is_in_the_table() -> None:
 def test_ci_installs_every_system_package_the_table_needs_and_no_other() -> None:
     installs = ci_installs(CI_RUN.read_text(encoding="utf-8"))
     needed = {p.package for p in PROGRAMS if p.source is Source.SYSTEM_PACKAGE}
-    assert sorted(installs.system_packages) == sorted(needed) == ["bubblewrap", "chromium", "ripgrep"]
+    assert (
+        sorted(installs.system_packages) == sorted(needed) == ["bubblewrap", "chromium", "ripgrep"]
+    )
 
 
 def test_every_other_program_is_in_the_base_image_or_installed_with_the_project() -> None:
