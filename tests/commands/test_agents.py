@@ -2,7 +2,7 @@
 HTTP to the local stand-in. The model gets OpenCode's or Codex's own listing of the skills
 and the question in that agent's terms, answers with the names that listing shows, and the
 run maps them back to the skills' ids. That each listing is the agent's own, byte for byte,
-the fidelity tests check against the real CLIs (tests/trials/test_*_fidelity.py)."""
+the fidelity tests check against the real CLIs (tests/trials/agents/fidelity_cases.py)."""
 
 from __future__ import annotations
 

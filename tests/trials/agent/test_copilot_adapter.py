@@ -1,7 +1,7 @@
 """GitHub Copilot CLI's listing rules and adapter without a run: what the renderer keeps,
 cuts and names on its overflow line, what the adapter checks before any run, and the
 command line and environment of one run (the real CLI's behaviour is measured in
-tests/trials/test_copilot_fidelity.py and tests/trials/agent/test_copilot.py)."""
+tests/trials/agents/fidelity_cases.py and tests/trials/agent/test_copilot.py)."""
 
 from __future__ import annotations
 

@@ -3,10 +3,13 @@ makes of its captured streams (tests/fixtures/streams/<agent>/, the real CLIs' l
 same decoy read the same way everywhere, and each agent's listing read back as it was
 rendered (how the mock model reads the menu it is sent); and, through each agent's real
 pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stage A's
-listing against the one the CLI sends, Stage B end to end, Stage C end to end on the
-bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C run. A
-new agent is one row in each table; `test_every_agent_has_a_row` and
-`test_every_agent_has_a_real_cli_row` fail until it has them.
+listing against the one the CLI sends, each renderer's listing byte for byte against the
+CLI's on the skill sets of tests/trials/agents/fidelity_cases.py (and what the visibility
+verdicts say of a cut, hidden or same-name skill), Stage B end to end, Stage C end to end
+on the bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C
+run. A new agent is one row in each table; `test_every_agent_has_a_row`,
+`test_every_agent_has_a_real_cli_row` and `test_every_agent_has_listing_fidelity_checks`
+fail until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
@@ -67,6 +70,7 @@ from tests.trials.agent import test_codex_stream as codex
 from tests.trials.agent import test_copilot_stream as copilot
 from tests.trials.agent import test_gemini_stream as gemini
 from tests.trials.agent import test_opencode_stream as opencode
+from tests.trials.agents import fidelity_cases as fidelity
 
 STREAMS = Path(__file__).parents[2] / "fixtures" / "streams"
 SKILLS_OF_THE_EXAMPLE = EXAMPLE / "plugins" / "greetlib" / "skills"
@@ -516,7 +520,7 @@ def test_stage_a_lists_what_each_real_cli_sends(
     and the listing of the CLI's first request, read back as the mock model reads it, is
     Stage A's listing of the same set read back: the same entries, names and texts, in the
     same order, the CLI's own built-ins among them. (Each renderer's byte-for-byte rules:
-    tests/trials/test_*_fidelity.py.)"""
+    the listing fidelity tests below.)"""
     row = REAL_AGENTS[real_agent]
     record = agent_named(real_agent)
     model = row.model[1] if row.model else None
@@ -534,6 +538,44 @@ def test_stage_a_lists_what_each_real_cli_sends(
     assert [text for name, text in sent if name.endswith("refunds")] == [BASELINE]
     assert all(LEAKY not in name and ABOVE not in name for name, _text in sent)
     assert next(runs, None) is None  # nothing left behind, the working tree untouched
+
+
+# --- Listing fidelity: each renderer's rules, byte for byte against its real pinned CLI ---
+
+
+def test_every_agent_has_listing_fidelity_checks() -> None:
+    assert sorted(fidelity.LISTINGS) == sorted(fidelity.SAME_NAME) == sorted(known())
+    assert set(fidelity.VERDICTS) <= set(known())
+
+
+@pytest.mark.parametrize(
+    ("real_agent", "check"),
+    [(agent, name) for agent, checks in fidelity.LISTINGS.items() for name in checks],
+)
+def test_listing_fidelity_each_renderer_renders_what_its_cli_sends(
+    real_agent: str, check: str, agent_cli: Path, tmp_path: Path
+) -> None:
+    """For a skill set that exercises the agent's rules, its renderer's listing is byte for
+    byte the one in the first request its pinned CLI sends (tests/trials/agents/
+    fidelity_cases.py holds each agent's sets and exact values)."""
+    fidelity.LISTINGS[real_agent][check](agent_cli, tmp_path)
+
+
+@pytest.mark.parametrize("real_agent", sorted(fidelity.VERDICTS))
+def test_visibility_fidelity_a_cut_or_hidden_skill_is_what_the_verdicts_say(
+    real_agent: str, agent_cli: Path, tmp_path: Path
+) -> None:
+    """Where the CLI cuts a description or leaves a skill out, its listing is the
+    renderer's and the visibility verdicts say so of each skill."""
+    fidelity.VERDICTS[real_agent](agent_cli, tmp_path)
+
+
+def test_visibility_fidelity_a_users_and_a_projects_copy_of_one_skill(
+    real_agent: str, agent_cli: Path, tmp_path: Path
+) -> None:
+    """A user skill and a project skill of one name (QA3 E29): what the CLI lists of them
+    is the renderer's listing, and the verdicts call the copy it leaves out not listed."""
+    fidelity.SAME_NAME[real_agent](agent_cli, tmp_path)
 
 
 # --- Stage C end to end through each real pinned CLI, at its stand-in ----------------------

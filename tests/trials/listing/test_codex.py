@@ -3,7 +3,7 @@
 The `captures/codex/<case>.txt` files are listings the real CLI sent (research captures of
 2026-12-01, `research/agents/captures/codex/<case>/requests.jsonl`); the skills given here
 are those the capture's run installed, and the roots the absolute paths it ran under.
-`tests/trials/test_codex_fidelity.py` checks a whole listing against the CLI itself.
+`tests/trials/agents/fidelity_cases.py` checks a whole listing against the CLI itself.
 """
 
 from __future__ import annotations

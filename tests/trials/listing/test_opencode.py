@@ -2,7 +2,7 @@
 
 The files under `captures/opencode/` are listing sections cut from the system text of real
 CLI requests (research/agents/captures/opencode/<case>/), with the inputs of those runs
-rebuilt here; `tests/trials/test_opencode_fidelity.py` checks a whole listing against the
+rebuilt here; `tests/trials/agents/fidelity_cases.py` checks a whole listing against the
 CLI itself.
 """
 
