@@ -20,7 +20,6 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from tests.support.needs import unavailable
 from tests.support.npm_cli import REPO, PinnedCli
@@ -113,19 +112,3 @@ def processes_with_env(entry: str) -> list[int]:
         if environ.startswith(needle) or b"\0" + needle in environ:
             found.append(int(process.name))
     return found
-
-
-def first_system(opencode: Path, scratch: Path, project: Path) -> list[dict[str, Any]]:
-    """The system blocks of the CLI's first request that offers the `skill` tool, run
-    headless in `project` (its home and config under `scratch`), after checking the run
-    succeeded and left no process behind."""
-    from tests.support.messages_api import FakeMessagesAPI, Text
-
-    with FakeMessagesAPI(Text("ok")) as api:
-        env = isolated_env(scratch, write_config(scratch / "opencode.json", api.base_url))
-        completed = run_headless(opencode, project, env, "Please help me with the task.")
-        turns = [request for request in api.message_requests if "skill" in request.tool_names]
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert processes_with_env(f"HOME={env['HOME']}") == []
-    system: list[dict[str, Any]] = turns[0].body["system"]
-    return system

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from activation._models import Inputs, RunSpec, TrialKey
+from activation._models import Inputs, RunSpec, Skill, TrialKey
 from activation.inputs.frontmatter import read_sibling
 from activation.inputs.load import load_inputs
 from activation.report.model import cell_visibility
@@ -25,6 +25,7 @@ from activation.trials.agents.copilot import listing as copilot
 from activation.trials.agents.gemini import listing as gemini
 from activation.trials.agents.opencode import listing as opencode
 from activation.trials.classifier.prompt import Requests
+from activation.trials.listing.menu import listed_skill
 from activation.trials.listing.model import ListedSkill, Listing
 from activation.trials.listing.visibility import Visibility
 from activation.trials.stage import stage_named
@@ -37,10 +38,12 @@ from tests.support.fidelity import (
     claude_code_headless,
     copilot_frontmatter,
     copilot_responses_request,
+    opencode_system_text,
 )
 from tests.support.gemini_api import GeminiRequest
 from tests.support.listing import sent_listing
 from tests.support.messages_api import FakeRequest
+from tests.trials.listing.test_unparsed import SKILLS as UNPARSED
 
 Check = Callable[[Path, Path], None]
 """A check: the agent's pinned CLI, a scratch folder."""
@@ -706,13 +709,66 @@ def gemini_lists_the_projects_copy(gemini_cli: Path, tmp_path: Path) -> None:
 
 # --- The tables ---------------------------------------------------------------------------
 
+UNPARSED_DEPLOY = "---\nname: deploy\ndescription: Deploy the app to staging or production.\n---\n"
+"""The measured skill beside the siblings the agents parse otherwise than a strict YAML
+parser (`tests/trials/listing/test_unparsed.py`'s SKILLS)."""
+
+
+def unparsed_inputs(tmp_path: Path, skills: str) -> Inputs:
+    """A run's inputs on the unparsed siblings under `<repo>/<skills>`, deploy measured."""
+    repo = tmp_path / "repo"
+    for folder, text in {"deploy": UNPARSED_DEPLOY, **UNPARSED}.items():
+        (repo / skills / folder).mkdir(parents=True)
+        (repo / skills / folder / "SKILL.md").write_text(text)
+    cases = tmp_path / "cases.json"
+    cases.write_text(CLAUDE_CASES)
+    path = f"{skills}/deploy/SKILL.md"
+    return load_inputs(repo, repo=repo, skill_path=path, cases=cases, baseline=path)
+
+
+def claude_lists_project_skills_that_do_not_parse(claude: Path, tmp_path: Path) -> None:
+    sent = claude_check(claude, unparsed_inputs(tmp_path, ".claude/skills"), tmp_path)
+    for line in ("- auditor: Content Auditor", "- lenient: Audit content.",
+                 "- lst: Heading of lst", "- nofm: Heading of nofm", "- num: 12345"):  # fmt: skip
+        assert f"{line}\n" in sent
+
+
+def claude_leaves_out_a_plugins_skills_that_do_not_parse(claude: Path, tmp_path: Path) -> None:
+    sent = claude_check(claude, unparsed_inputs(tmp_path, "plugins/kit/skills"), tmp_path)
+    assert "- kit:lenient: Audit content.\n" in sent and "- kit:num: 12345\n" in sent
+    for gone in ("kit:auditor", "kit:lst", "kit:nofm"):
+        assert gone not in sent
+
+
+def opencode_lists_them_after_its_second_try(opencode_cli: Path, tmp_path: Path) -> None:
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    found = []
+    for folder, text in {"deploy": UNPARSED_DEPLOY, **UNPARSED}.items():
+        path = project / ".agents/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        found.append(listed_skill(Skill(folder, None, source="project", path=str(path), text=text)))
+    system = opencode_system_text(opencode_cli, scratch, project)
+    shown = opencode.render(
+        found, lambda skill: str(project / ".agents/skills" / skill.folder / "SKILL.md")
+    )
+    assert system.endswith("</env>\n" + shown.text)
+    assert list(shown.ids) == ["auditor", "customize-opencode", "deploy", "lenient"]
+
+
 LISTINGS: Mapping[str, Mapping[str, Check]] = {
     "claude-code": {
         "a-plugins-listing": claude_a_plugins_listing,
         "a-skills-folders-listing": claude_a_skills_folders_listing,
         "the-catalogs-listing": claude_the_catalogs_listing,
+        "project-skills-that-do-not-parse": claude_lists_project_skills_that_do_not_parse,
+        "a-plugins-skills-that-do-not-parse": claude_leaves_out_a_plugins_skills_that_do_not_parse,
     },
-    "opencode": {"every-rule": opencode_every_rule},
+    "opencode": {
+        "every-rule": opencode_every_rule,
+        "skills-that-do-not-parse": opencode_lists_them_after_its_second_try,
+    },
     "codex": {
         "the-default-model-with-its-bundled-skills": (
             codex_the_default_model_with_its_bundled_skills
