@@ -10,6 +10,7 @@ InputError with one line a person can act on, raised before any model call.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path, PurePath
@@ -28,7 +29,17 @@ from activation._config import (
     SKILL_PATH,
 )
 from activation._errors import InputError
-from activation._models import Inputs, Pricing, Skill, SkillSource, Target, Variant, skill_id
+from activation._models import (
+    ANY_SKILL,
+    Case,
+    Inputs,
+    Pricing,
+    Skill,
+    SkillSource,
+    Target,
+    Variant,
+    skill_id,
+)
 from activation._yaml import load_yaml
 from activation.inputs.behavior_cases import parse_case_file, scaffold_path
 from activation.inputs.behavior_evals import GRADERS_FILES, GRADERS_TS, PROMPT_FILE, SCAFFOLD_DIR
@@ -338,7 +349,9 @@ def skill_problems(repo: Path) -> list[str]:
     return readable_skill_files(repo)[1]
 
 
-def default_skill_path(repo: Path, written_for: str | None = None, routes: bool = False) -> Path:
+def default_skill_path(
+    repo: Path, written_for: str | None = None, routes: Sequence[str] = ()
+) -> Path:
     """The auth0 default when present, else the one skill (or set) found."""
     if (repo / SKILL_PATH).is_file():
         return Path(SKILL_PATH)
@@ -390,11 +403,12 @@ def resolve_target(
     skill_path: str | None,
     cwd: Path,
     written_for: str | None = None,
-    routes: bool = False,
+    routes: Sequence[str] = (),
 ) -> Target:
     """Resolve `--repo` and `--skill-path` (either may be None for its default; without a
     skill path, `written_for`, the cases file's skill, may pick one of a set, and a routing
-    suite (`routes`) takes the whole set)."""
+    suite (`routes`: the skills its cases expect, most expected first) takes the whole set,
+    anchored on the skill most of its cases expect)."""
     root = git_root(cwd) if repo is None else explicit_repo(repo, cwd)
     relative = (
         default_skill_path(root, written_for, routes)
@@ -645,7 +659,7 @@ def load_inputs(
         if cases is None
         else load_given(cases, cwd, cases_format)
     )
-    routes = bool(matrix.cases) and all(case.expect is not None for case in matrix.cases)
+    routes = expected_skills(matrix.cases)
     target = resolve_target(repo, skill_path, cwd, measured or matrix.written_for, routes)
     chosen = matrix.cases if only is None else select(matrix.cases, only)
     listed = beyond_set(load_catalog(catalog), target, cwd) if catalog is not None else ()
@@ -688,6 +702,15 @@ def load_inputs(
         if target.skill_file.is_file()
         else None,
     )
+
+
+def expected_skills(cases: Sequence[Case]) -> tuple[str, ...]:
+    """The skills a routing suite's cases expect, most expected first (then by name); none
+    when a case is not a routing case (it is about the one skill measured)."""
+    if not cases or any(case.expect is None for case in cases):
+        return ()
+    counts = Counter(name for case in cases for name in case.expect or () if name != ANY_SKILL)
+    return tuple(sorted(counts, key=lambda name: (-counts[name], name)))
 
 
 def beyond_set(catalog: Sequence[Skill], target: Target, cwd: Path) -> tuple[Skill, ...]:

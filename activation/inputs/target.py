@@ -117,15 +117,16 @@ def found_text(sets: dict[str, list[PurePath]]) -> str:
 def choose_default_skill(
     found: Sequence[PurePath],
     written_for: str | None,
-    routes: bool = False,
+    routes: Sequence[str] = (),
     served: Sequence[MarketplacePlugin] = (),
 ) -> PurePath:
     """The skill measured when `--skill-path` is not given: the only skill found; else the
     one skill, of every set found, that the cases file was written for (its folder name is
-    the last part of the id); else, for a routing suite in one set (`routes`: every case
-    names the skill it expects, so every skill of the set is measured alike), the set's
-    first skill, which only anchors it; otherwise say what was seen and what to pass
-    (`served`: the plugins of the repo's marketplace, each a set)."""
+    the last part of the id); else, for a routing suite in one set (`routes`: the skills its
+    cases expect, most expected first; every skill of the set is measured alike), the set's
+    skill most cases expect, which anchors it (calibrate and suggest act on it, so never a
+    skill no case is about); otherwise say what was seen and what to pass (`served`: the
+    plugins of the repo's marketplace, each a set)."""
     if not found:
         raise InputError(
             f"no {SKILL_PATH} and no {SKILL_FILE_NAME} under {WHERE}: pass --skill-path"
@@ -138,7 +139,11 @@ def choose_default_skill(
         return named[0]
     sets = skill_sets(found, served)
     if routes and len(sets) == 1:
-        return next(iter(sets.values()))[0]
+        (members,) = sets.values()
+        folders = {path.parent.name: path for path in members}
+        expected = [folders[name.rsplit(":", 1)[-1]] for name in routes
+                    if name.rsplit(":", 1)[-1] in folders]  # fmt: skip
+        return expected[0] if expected else members[0]
     raise SkillNotChosen(found_text(sets))
 
 

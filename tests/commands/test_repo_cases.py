@@ -809,3 +809,27 @@ def test_import_of_a_scenario_suite_says_whose_and_why_in_one_line(
     )
     assert err == f"activation import: error: {why}\n"
     assert not (scenario_repo / "cases.json").exists()
+
+
+def test_a_routing_suite_with_no_skill_path_measures_the_skill_its_cases_are_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA5 F1: prompts about `commit` and `site` in a set whose first skill is `add-backlog`:
+    the run, calibrate and suggest act on `commit` (three cases), never on a skill no case
+    names."""
+    files = {
+        **{f"skills/{name}/SKILL.md": skill(name, f"Use for {name} work.")
+           for name in ("add-backlog", "commit", "site")},
+        **{f"tests/commit/prompts/ask-{n}.txt": f"please commit my work {n}" for n in range(3)},
+        "tests/explicit/prompts/use-site.txt": "Use the site skill to build a page.",
+    }  # fmt: skip
+    root = commit(tmp_path / "trinity", files)
+    monkeypatch.chdir(root)
+    code, out, err = run(["--model", "mock", "--dry-run"], capsys)
+    assert code == 0
+    assert (
+        "Dry run: Stage A, skill commit\n4 case(s): 3 expect commit, 1 expect another skill\n"
+        in out
+    )
+    code, out, err = run(["calibrate", "--model", "mock"], capsys)
+    assert "narrow: real description vs the narrow control for commit\n" in out + err

@@ -585,3 +585,13 @@ def test_several_skills_of_a_marketplace_are_said_plugin_by_plugin() -> None:
         "plugin docs (pdf); pass --skill-path"
     )
     assert choose_default_skill(found, "docs:pdf", served=served) == found[1]
+
+
+def test_a_routing_suite_is_anchored_on_the_skill_most_of_its_cases_expect() -> None:
+    """Not the set's first skill, which no case may be about (calibrate and suggest act on
+    the anchor); a tie goes to the name first in order, and no expected skill of the set
+    leaves the set's first."""
+    found = [PurePath(f"skills/{name}/SKILL.md") for name in ("add-backlog", "commit", "site")]
+    assert choose_default_skill(found, None, ("commit", "site")) == found[1]
+    assert choose_default_skill(found, None, ("p:site", "commit")) == found[2]
+    assert choose_default_skill(found, None, ("elsewhere",)) == found[0]
