@@ -55,12 +55,14 @@ def run_behavior(
     pipeline on Stage C's run, its report, or None for a dry run; `settings` are what a dry
     run shows, `rerun` the command that checks it again."""
     from activation.commands.outputs import chosen_outputs
-    from activation.commands.run import run_stage
+    from activation.commands.run import PlanAsked, run_stage
 
     session.adopt(args.debug, args.json, full_record=args.full_record)
+    if args.verbose and not args.dry_run:
+        raise InputError("--verbose goes with --dry-run")
     outputs = chosen_outputs(args.files, args.no_summary, os.environ)
     run = behavior_run(session, args, stages)
-    return run_stage(session, args, run, outputs, settings, rerun)
+    return run_stage(session, args, run, outputs, settings, rerun, PlanAsked(verbose=args.verbose))
 
 
 def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None) -> StageRun:

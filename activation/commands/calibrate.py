@@ -372,11 +372,15 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     )
     cells = behavior_cells(args, stage, same.cases, ("none",), False, None)
     spec = one_cell(cells, "calibrate --behavior")
+    if args.verbose and not args.dry_run:
+        raise InputError("--verbose goes with --dry-run")
     if args.dry_run:
         from activation.commands.run import show_plan
 
         session.out.print(DRY_RUN.format(broken=broken.spec), soft_wrap=True)
-        return show_plan(session, stage, comparisons_of(spec, same, broken), settings)
+        return show_plan(
+            session, stage, comparisons_of(spec, same, broken), settings, verbose=args.verbose
+        )
     spec = stage.preflight(spec)
     comparisons = dict(zip(("same", "broken"), comparisons_of(spec, same, broken), strict=True))
     with open_store(args) as store:

@@ -684,6 +684,7 @@ SPEC = "git:<ref> or a SKILL.md path"
 ONLY = Flag("--only", "IDS", "comma-separated case ids", parse_only)
 BASELINE_FLAG = Flag("--baseline", "SPEC", SPEC, default=BASELINE)
 CANDIDATE_FLAG = Flag("--candidate", "SPEC", SPEC, shown="the working tree")
+VERBOSE = switch("--verbose", "with --dry-run: every case id and every setting")
 DRY_RUN = switch(
     "--dry-run",
     "validate, plan and show the settings that differ from their defaults; no model call",
@@ -731,7 +732,7 @@ RUN = Command(
                     "--simulate",
                     "with --dry-run: simulate what these settings can detect (a few seconds)",
                 ),
-                switch("--verbose", "with --dry-run: every case id and every setting"),
+                VERBOSE,
                 switch(
                     "--show-listing",
                     "with --dry-run: print each cell's skill listing as its agent sends it",
@@ -1174,6 +1175,7 @@ BEHAVIOR = Command(
             None,
             (
                 replace(DRY_RUN, help="validate and plan: arms, cells, cost; no agent run"),
+                VERBOSE,
                 DEBUG,
             ),
         ),

@@ -217,6 +217,7 @@ class BehaviorRequest(BehaviorInputs, BehaviorTrials, ReportFiles):
     fail_on: str | None
     min_coverage: float
     dry_run: bool
+    verbose: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,6 +227,7 @@ class BehaviorCalibrateRequest(BehaviorInputs, BehaviorTrials):
     behavior: bool
     broken: Path
     dry_run: bool
+    verbose: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

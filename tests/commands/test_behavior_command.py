@@ -354,3 +354,20 @@ def test_with_a_skill_path_the_default_suite_is_the_skills_own_evals(
         f"{repo / 'evals' / SKILL_FILE.parent.name}, {repo / SKILL_FILE.parents[2] / 'evals'}, "
         f"{repo / 'evals'} does not exist (pass --suite PATH)"
     )
+
+
+def test_the_dry_runs_verbose_hint_is_a_flag_both_stage_c_dry_runs_take(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA5 F2: "--verbose lists them" is printed by behavior's and calibrate --behavior's
+    dry runs, so both take it (every setting listed) and refuse it without --dry-run."""
+    calibrate = ["calibrate", "--behavior", "--broken", str(BROKEN_BODY)]
+    for argv in (["behavior"], calibrate):
+        assert main([*argv, "--dry-run"]) == 0
+        assert "more at their defaults (--verbose lists them)" in capsys.readouterr().out
+        assert main([*argv, "--dry-run", "--verbose"]) == 0
+        out = capsys.readouterr().out
+        assert "--verbose lists them" not in out
+        assert "│ verbose " in out and "│ max-turns " in out
+        assert main([*argv, "--verbose"]) == 2
+        assert capsys.readouterr().err.strip().endswith("error: --verbose goes with --dry-run")
