@@ -138,10 +138,29 @@ def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
     suite = next((repo / place for place in places if (repo / place).is_dir()), None)
     if suite is None:
         looked = ", ".join(dict.fromkeys(str(repo / place) for place in places))
+        hint = _skills_with_suites(repo) if args.skill_path is None else ""
         raise InputError(
-            f"no behavior suite: {looked} does not exist (pass --suite PATH){plugin_evals}"
+            f"no behavior suite: {looked} does not exist (pass --suite PATH){hint}{plugin_evals}"
         )
     return suite
+
+
+def _skills_with_suites(repo: Path) -> str:
+    """Where the repo's skills keep suites of their own, when the command was not told
+    which skill: the `--skill-path` that finds each (none: nothing to add)."""
+    from activation.inputs.load import find_skill_files
+    from activation.inputs.repo_cases import eval_places
+
+    owned = [
+        path.parent.as_posix()
+        for path in find_skill_files(repo)
+        if any((repo / place).is_dir() for place in eval_places(path.parent.as_posix()))
+    ]
+    if not owned:
+        return ""
+    shown = ", ".join(f"--skill-path {folder}" for folder in owned[:3])
+    more = f" (and {len(owned) - 3} more)" if len(owned) > 3 else ""
+    return f"; skills with a suite of their own: {shown}{more}"
 
 
 def _plugin_evals(repo: Path, skill_folder: Path) -> str:

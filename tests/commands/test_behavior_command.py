@@ -371,3 +371,29 @@ def test_the_dry_runs_verbose_hint_is_a_flag_both_stage_c_dry_runs_take(
         assert "│ verbose " in out and "│ max-turns " in out
         assert main([*argv, "--verbose"]) == 2
         assert capsys.readouterr().err.strip().endswith("error: --verbose goes with --dry-run")
+
+
+def test_with_no_skill_path_and_no_repo_suite_the_line_names_the_skills_that_have_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA5 F9: a repo of skills whose one behavior suite is `skills/commit/evals/`: the
+    line says which --skill-path finds it, not only --suite."""
+    from tests.support.skill_repo import commit_all
+
+    for name in ("add-backlog", "commit", "site"):
+        folder = tmp_path / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Use for {name}.\n---\n")
+    (tmp_path / "skills/commit/evals").mkdir()
+    (tmp_path / "skills/commit/evals/evals.json").write_text(
+        '{"skill_name": "commit", "evals": [{"id": 1, "prompt": "commit it", '
+        '"expected_output": "a commit", "files": []}]}'
+    )
+    commit_all(tmp_path, "skills")
+    monkeypatch.chdir(tmp_path)
+    assert main(["behavior", "--dry-run"]) == 2
+    assert one_line_error(capsys) == (
+        f"activation behavior: error: no behavior suite: {tmp_path}/evals does not exist "
+        "(pass --suite PATH); skills with a suite of their own: --skill-path skills/commit"
+    )
+    assert main(["behavior", "--dry-run", "--skill-path", "skills/commit"]) == 0
