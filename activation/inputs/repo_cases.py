@@ -155,7 +155,7 @@ class RepoCases:
             )
             lines.append(f"  found {place}: {text}")
         if not found:
-            lines.append("  found no case file")
+            lines.append("  found no activation case file (behavior suites: each skill's line)")
         lines += [f"  {line}" for line in self.foreign_lines]
         lines += [f"  not read: {message}" for message in self.skipped]
         return lines

@@ -775,7 +775,7 @@ def test_a_scenario_suite_is_named_for_its_skill_in_changed_and_lint(
     assert code == 0
     assert err.splitlines()[:3] == [
         LOOKED,
-        "  found no case file",
+        "  found no activation case file (behavior suites: each skill's line)",
         f"  tests/scenarios/ holds {SCENARIO_WHY} (deploy, prepare): not read",
     ]
     assert out.splitlines()[:5] == [

@@ -64,7 +64,8 @@ def test_plugin_eval_cases_are_named_as_not_read_where_changed_says_not_tested(
     plugin_evals: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out, err = planned(tmp_path, capsys)
-    assert err[1:3] == ["  found no case file"]  # the skill's own line says it, once
+    # the skill's own line says it, once
+    assert err[1:3] == ["  found no activation case file (behavior suites: each skill's line)"]
     assert out[1:5] == [
         "ruler:rules (plugins/ruler/skills/rules/SKILL.md): modified, body or references",
         "  not tested: body",
