@@ -297,6 +297,18 @@ def finding_lines(breaks: Sequence[str], known: Sequence[str], base: str) -> lis
     ]
 
 
+def skill_findings(
+    breaks: Sequence[str],
+    known: Sequence[str],
+    base: str,
+    less_visible: Sequence[LessVisible],
+    skill: str,
+) -> list[str]:
+    """A changed skill's findings, in every output and the dry run alike: what the change
+    breaks or found broken, and how it makes the skill less visible, a line each."""
+    return [*finding_lines(breaks, known, base), *hidden_lines(less_visible, skill)]
+
+
 def breaks_text(breaks: Sequence[tuple[str, str]]) -> str:
     """What the change breaks (each skill's id with a finding), in one clause: the skills,
     the first finding, and how many more."""
@@ -380,8 +392,9 @@ def summary_lines(report: ChangedReport) -> list[str]:
             lines.append(f"  {skill.note}")
         if skill.untested:
             lines.append(f"  {untested_text(skill, report.allow_untested, report.base)}")
-        lines += [f"  {line}" for line in finding_lines(skill.breaks, skill.known, report.base)]
-        lines += [f"  {line}" for line in hidden_lines(report.less_visible, skill.id)]
+        found = skill_findings(skill.breaks, skill.known, report.base, report.less_visible,
+                               skill.id)  # fmt: skip
+        lines += [f"  {line}" for line in found]
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
             lines += [f"    {line}" for line in flagged_cases(gate)]
@@ -447,8 +460,9 @@ def render_changed_markdown(report: ChangedReport) -> str:
             verdicts.append(_cell(untested_text(skill, report.allow_untested, report.base)))
         elif skill.note:
             verdicts.append(_cell(skill.note))
-        verdicts += [_cell(line) for line in finding_lines(skill.breaks, skill.known, report.base)]
-        verdicts += [_cell(line) for line in hidden_lines(report.less_visible, skill.id)]
+        found = skill_findings(skill.breaks, skill.known, report.base, report.less_visible,
+                               skill.id)  # fmt: skip
+        verdicts += [_cell(line) for line in found]
         row = [f"`{skill.id}`", _cell(changed_text(skill)), ran, "<br>".join(verdicts) or "-"]
         lines.append("| " + " | ".join(row) + " |")
     for gate in report.gates:

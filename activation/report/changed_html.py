@@ -11,12 +11,12 @@ from activation.report.changed import (
     GATE_TITLES,
     ChangedReport,
     changed_text,
-    finding_lines,
     gate_title,
     gate_verdict,
     hidden_lines,
     hidden_siblings,
     overall,
+    skill_findings,
     untested_text,
 )
 from activation.report.html import Section, environment, section, shared
@@ -59,8 +59,8 @@ def render_changed_html(report: ChangedReport, base: PurePath | None = None) -> 
             verdicts.append(untested_text(skill, report.allow_untested, report.base))
         elif skill.note:
             verdicts.append(skill.note)
-        verdicts += finding_lines(skill.breaks, skill.known, report.base)
-        verdicts += hidden_lines(report.less_visible, skill.id)
+        verdicts += skill_findings(skill.breaks, skill.known, report.base, report.less_visible,
+                                   skill.id)  # fmt: skip
         ran = tuple(Line(gate_title(gate), anchors.get(n)) for n, gate in numbered)
         rows.append(Row(skill.id, changed_text(skill), ran, tuple(verdicts)))
     changed = {skill.id for skill in report.skills}

@@ -19,9 +19,8 @@ from activation.report import behavior_words, phrases
 from activation.report.changed import (
     KIND_TITLES,
     breaks_text,
-    finding_lines,
-    hidden_lines,
     hidden_text,
+    skill_findings,
     still_broken,
 )
 from activation.report.changed import cost_text as gates_cost_text
@@ -169,8 +168,9 @@ def changed_lines(plan: ChangedPlan) -> list[str]:
             lines.append(f"  not tested: {', '.join(item.untested)}")
         if item.note:
             lines.append(f"  {item.note}")
-        lines += [f"  {line}" for line in finding_lines(item.breaks, item.known, plan.base)]
-        lines += [f"  {line}" for line in hidden_lines(plan.less_visible, item.change.id)]
+        found = skill_findings(item.breaks, item.known, plan.base, plan.less_visible,
+                               item.change.id)  # fmt: skip
+        lines += [f"  {line}" for line in found]
     for gate in plan.gates:
         lines.append(
             f"would run: {gate.run.kind} gate of {gate.run.place.id} on {gate.run.suite} "
