@@ -5,7 +5,9 @@ the listing Stage A renders), then what counts as a load, errors, and isolation.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,10 @@ import orjson
 import pytest
 
 from activation._errors import AuthError
+from activation._models import AgentSettings
+from activation.trials.agent.adapter import Run, RunDirs
+from activation.trials.agent.installed import SkillSet
+from activation.trials.agent.plugin_copy import CatalogCopy
 from activation.trials.agents.opencode import adapter
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
@@ -225,3 +231,36 @@ def test_the_users_config_and_skills_do_not_leak(harness: AgentHarness, tmp_path
     assert first.model == "claude-sonnet-4-6"  # not the planted config's model
     assert "Is directory a git repo: yes" in first.body["system"][0]["text"]
     assert str(harness.repo.root) not in first.body["system"][0]["text"]
+
+
+def test_a_run_installs_no_package(opencode_cli: Path, tmp_path: Path) -> None:
+    """OpenCode installs its plugin package into every config folder it starts with
+    unless the folder already names it: with npm's registry pointed at the stand-in, a
+    run whose config folder lacks the settled package files asks the registry for it (the
+    control), the adapter's run asks it for nothing and leaves `node_modules` empty."""
+    asked: dict[bool, set[str]] = {}
+    for settled in (False, True):
+        config_folder = tmp_path / str(settled) / "home" / ".config" / "opencode"
+        dirs = RunDirs(*(tmp_path / str(settled) / part for part in ("work", "home", "tmp")))
+        for folder in (dirs.work, dirs.home, dirs.tmp):
+            folder.mkdir(parents=True)
+        skills = SkillSet(tmp_path / "none", False, CatalogCopy(), ())
+        with FakeMessagesAPI(Text("ok")) as api:
+            parent = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-test",
+                      "ANTHROPIC_BASE_URL": api.base_url}  # fmt: skip
+            run = Run(AgentSettings(), None, str(opencode_cli), "hi", dirs, skills)
+            launch = adapter.ADAPTER.prepare(run, parent)
+            if not settled:
+                shutil.rmtree(config_folder / "node_modules")
+                for name in adapter.settled_package("1"):
+                    (config_folder / name).unlink()
+            env = {**launch.env, "npm_config_registry": f"{api.base_url}/"}
+            done = subprocess.run(launch.argv, input=launch.stdin, text=True, cwd=dirs.work,
+                                  env=env, capture_output=True, timeout=120)  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+            asked[settled] = {r.path for r in api.requests if not r.is_messages}
+        if settled:
+            assert list((config_folder / "node_modules").iterdir()) == []
+            assert not (dirs.home / ".npm").exists()
+    assert any(adapter.PLUGIN_PACKAGE.split("/")[1] in path for path in asked[False])
+    assert asked[True] == set()

@@ -24,6 +24,17 @@ section 1).
   and TMPDIR fresh; `OPENCODE_DISABLE_MODELS_FETCH`, `OPENCODE_DISABLE_AUTOUPDATE` and
   `OPENCODE_DISABLE_LSP_DOWNLOAD` set, so nothing is fetched; ripgrep comes from the
   system's PATH (OpenCode downloads it otherwise), which the preflight checks.
+- **No package install**: on every start OpenCode makes each config folder a package
+  that depends on `@opencode-ai/plugin` (for plugins and custom tools written there) and,
+  unless the folder already has `node_modules` and a `package.json` and `package-lock.json`
+  naming it, installs it with its built-in npm, in the background of the same process: on
+  a fresh config folder that is every run (measured on 1.18.33 with strace: the registry's
+  metadata of the package and its dependencies fetched each run, about half a CPU second
+  on the run's event loop; offline, a warning per run). The run's config folder gets that
+  settled state (an empty `node_modules`), so OpenCode installs nothing; nothing there
+  needs the package (it is awaited only before loading a plugin or custom tool of the
+  folder, and the run's has none). The rest of a run's time is OpenCode's own start
+  (about 5-6 CPU seconds a run on 1.18.33, with or without any of its other switches).
 - **A load**: see `opencode_stream.py` (the skill tool's output holds the copy's nonce).
 - **Stage C's work** (`Run.work`): the same config but `"edit": "allow"` (the permission of
   every tool that changes files: write, edit, apply_patch); `external_directory` stays
@@ -83,6 +94,8 @@ SWITCHES = {
 }
 KEY = key_variable(ANTHROPIC)
 RIPGREP = "rg"
+PLUGIN_PACKAGE = "@opencode-ai/plugin"
+"""The package OpenCode installs into each config folder unless it is already listed there."""
 
 
 def xdg_dirs(home: Path) -> dict[str, Path]:
@@ -99,6 +112,17 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     """The run's environment: the allowlisted part of `parent` plus its own folders."""
     own = {name: str(path) for name, path in xdg_dirs(dirs.home).items()}
     return {**allowlisted(parent, (KEY,)), **fresh_dirs(dirs.home, dirs.tmp), **own, **SWITCHES}
+
+
+def settled_package(version: str) -> dict[str, str]:
+    """The `package.json` and `package-lock.json` of a config folder OpenCode has set up:
+    what it checks before installing its plugin package (see above)."""
+    dependencies = {PLUGIN_PACKAGE: version}
+    lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": dependencies}}}
+    return {
+        "package.json": json.dumps({"dependencies": dependencies}, indent=2),
+        "package-lock.json": json.dumps(lock, indent=2),
+    }
 
 
 def config(
@@ -176,6 +200,9 @@ class OpenCode(CliAdapter):
         config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
         config_file.parent.mkdir()
         config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        for name, text in settled_package(self.agent.version).items():
+            (config_file.parent / name).write_text(text, encoding="utf-8")
+        (config_file.parent / "node_modules").mkdir()
         command, prompt = split_command(run.prompt, run.skills) if run.work else (None, run.prompt)
         argv = build_argv(run.executable, run.model, command)
         return Launch(argv, environment(parent, dirs), stdin=prompt)
