@@ -165,7 +165,7 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     Stage C's calibration, whose flags are its own."""
     if switch_given("--behavior", (COMMANDS["calibrate"], COMMANDS["calibrate --behavior"]), argv):
         return main_behavior_calibration(session, argv, stages)
-    args, _settings = parse_request("calibrate", CalibrateRequest, argv)
+    args, settings = parse_request("calibrate", CalibrateRequest, argv)
     schema = AGREEMENT_SCHEMA if args.agreement else CALIBRATION_SCHEMA
     session.adopt(args.debug, args.json, stop_record_of(schema))
     if args.cases is None:
@@ -175,6 +175,8 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     if args.record is not None and args.record.exists() and not args.record.is_dir():
         raise InputError(f"--record {args.record}: is a file, not a folder")
     if args.agreement:
+        if args.dry_run:
+            raise InputError("--dry-run plans calibrate's comparisons: leave out --agreement")
         return main_agreement(session, args, stages)
     stage = stage_of(args, stages)
     spec = spec_from(args, stage, "calibrate")
@@ -182,6 +184,16 @@ def main_calibrate(session: Session, argv: list[str], stages: Stages | None) -> 
     bundled = args.cases is None
     warnings = [w for inputs in comparisons.values() for w in run_warnings(spec, inputs, bundled)]
     session.warn(list(dict.fromkeys([*warnings, *control_warnings(comparisons)])))
+    if args.dry_run:
+        from activation.commands.run import show_plan
+
+        session.out.print(
+            f"calibrate would make {len(comparisons)} runs, the real description against "
+            f"each of: {', '.join(comparisons)}",
+            soft_wrap=True,
+        )
+        return show_plan(session, stage, [(spec, inputs) for inputs in comparisons.values()],
+                         settings)  # fmt: skip
     spec = stage.preflight(spec)
     with open_store(args) as store:
         calibration = run_calibration(

@@ -799,7 +799,10 @@ CALIBRATE = Command(
                 ),
             ),
         ),
-        (None, (DEBUG,)),
+        (
+            None,
+            (replace(DRY_RUN, help="plan each comparison: cases, cost; no model call"), DEBUG),
+        ),
     ),
     RUN_EPILOG,
     settings=True,

@@ -145,6 +145,7 @@ class CalibrateRequest(MatrixRequest):
     broad: Path | None
     record: Path | None
     agreement: bool
+    dry_run: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

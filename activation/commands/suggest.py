@@ -255,7 +255,9 @@ def target_inputs(args: SuggestRequest) -> Inputs:
     if args.skill is not None and args.skill != target.skill_id:
         ids = [target.skill_id, *(s.name for s in inputs.candidate.siblings)]
         if args.skill not in ids:
-            raise InputError(f"--skill {args.skill}: no skill of the set ({', '.join(ids)})")
+            raise InputError(
+                f"--skill {args.skill}: no skill of the set ({', '.join(sorted(ids))})"
+            )
         raise InputError(
             f"--skill {args.skill}: not the skill at {target.skill_path.as_posix()} "
             f"({target.skill_id}); pass one of them only"

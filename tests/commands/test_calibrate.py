@@ -330,3 +330,23 @@ def test_the_bundled_suite_keeps_its_own_controls(
     assert main(["calibrate", "--only", "kw-redirect-loop"], backends) in (0, 1)
     controls = [opened.inputs.candidate.spec for opened in backends.opened][:2]
     assert controls == [str(BUNDLED_CONTROLS / name / "SKILL.md") for name in ("narrow", "broad")]
+
+
+def test_a_dry_run_plans_each_comparison_and_makes_no_call(
+    tmp_path: Path, repo: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA5 F4: calibrate plans like the other commands: each comparison's cases and cost,
+    no backend prepared or opened; --agreement has no plan of its own (one line, exit 2)."""
+    backends = FakeStages(by_description=model)
+    assert calibrate(tmp_path, CASES, "--dry-run", stages=backends) == 0
+    out = capsys.readouterr().out
+    assert "calibrate would make 3 runs, the real description against each of: narrow, " in out
+    assert out.count("No call was made.") == 3
+    assert [prepared.calls for prepared in backends.prepared] == [False] * 3  # checked, no call
+    assert backends.opened == []
+    assert calibrate(tmp_path, CASES, "--dry-run", "--agreement", stages=backends) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("error: --dry-run plans calibrate's comparisons: leave out --agreement")
+    )
