@@ -48,9 +48,6 @@ if TYPE_CHECKING:
 WORKING_TREE = "the working tree"
 AGENT_KEY = "; --judge-model mock spares the judge only: the agent runs for real, with its key"
 """What a behavior gate's agent needs whatever the mock stands in for."""
-DEFAULT_PRICE = "pass --model with a model of the price table, or --price-in and --price-out"
-"""The agent stage's hint for its default model's missing price, which in `changed` asks
-for a flag the behavior gate never gets."""
 GATE_PRICE = (
     "the behavior gate runs it (--model sets the activation gates only): pass --price-in and "
     "--price-out"
@@ -417,10 +414,13 @@ def dry_run(
 def gate_cost(run: GateRun, cell: CellPlan) -> CellPlan:
     """A cell's plan, its missing price said as `changed` can mend it: a behavior gate runs
     its agent's default model whatever `--model` says, so only the prices can price it."""
+    from activation.trials.agent.stage import DEFAULT_MODEL_REMEDY
+
     gap = cell.cost.gap
     if run.kind != "behavior" or gap is None:
         return cell
-    return replace(cell, cost=replace(cell.cost, gap=gap.replace(DEFAULT_PRICE, GATE_PRICE)))
+    gap = gap.replace(DEFAULT_MODEL_REMEDY, GATE_PRICE)
+    return replace(cell, cost=replace(cell.cost, gap=gap))
 
 
 def finish(session: Session, report: ChangedReport, outputs: Outputs) -> None:

@@ -23,6 +23,9 @@ from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, price_basis, priced
 
 ROUGH = "a rough figure per agent run"
+DEFAULT_MODEL_REMEDY = "pass --model with a model of the price table, or --price-in and --price-out"
+"""How a run prices its agent's default model (`changed` says it otherwise for a behavior
+gate, which never gets `--model`)."""
 
 
 def agent_runs(spec: RunSpec, agent: str, settings: AgentSettings) -> RunSpec:
@@ -71,10 +74,7 @@ class AgentRunStage:
             return None
         gap = f"no price for {spec.model}: pass --price-in and --price-out"
         if spec.model is None:
-            gap = (
-                f"no price for {record.title}'s default model: pass --model with a model of "
-                "the price table, or --price-in and --price-out"
-            )
+            gap = f"no price for {record.title}'s default model: {DEFAULT_MODEL_REMEDY}"
         reported = (
             f" ({record.title} reports each run's cost)" if record.adapter().reports_cost else ""
         )
