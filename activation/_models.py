@@ -519,6 +519,36 @@ class Grade:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One tool the agent called in a trial: its name as the agent's stream gives it, its
+    input as the stream's JSON text, and the turn (from 1) it was called in."""
+
+    name: str
+    input: str = ""
+    turn: int = 1
+
+
+FIGURES = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
+           "cost_usd", "turns", "tool_calls", "seconds")  # fmt: skip
+"""The per-trial figures of what a run cost; an agent's stream gives some of them."""
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """What the agent did in one trial, read from its own event stream: one record for every
+    agent. `measured` names the FIGURES this agent's stream gives, so a figure it does not
+    give reads as unknown, never as 0."""
+
+    tool_calls: tuple[ToolCall, ...] = ()
+    commands: tuple[str, ...] = ()
+    """The shell commands it ran, in order."""
+    files_read: tuple[str, ...] = ()
+    files_written: tuple[str, ...] = ()
+    turns: int | None = None
+    measured: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Trial:
     """One trial's outcome; `activated` is None exactly when it is an error, which is
     never a vote."""
@@ -544,6 +574,8 @@ class Trial:
     """Stage C: the files the agent left in its workspace (relative paths, scanned ones)."""
     workspace: str | None = None
     """Stage C: where the workspace was kept (`--keep-workspaces`)."""
+    trajectory: Trajectory | None = None
+    """Stages B and C: what the agent did, from its stream (None: not read, or Stage A)."""
     error_class: ErrorClass | None = None
     """Whose the error is (None: not an error, or a report older than the classes)."""
 
