@@ -33,6 +33,7 @@ from activation.inputs.target import (
     MarketplacePlugin,
     marketplace_plugin,
     marketplace_plugins,
+    nested_in_skill,
     plugin_name_from_manifest,
     root_skill_name,
     set_root,
@@ -225,7 +226,8 @@ def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
     """Every skill of the tree, by its SKILL.md path: at the root (named by its `name`,
     else `folder`, the repo's), anywhere under `plugins/`, and each skill folder of the
     skills-folder layouts, and each skill of the plugins the marketplace file serves (as
-    load.find_skill_files finds them)."""
+    load.find_skill_files finds them: a SKILL.md inside another skill's folder is a file of
+    that skill)."""
     found = {}
     served = _served(tree)
     keep = tree_filter(served)
@@ -242,7 +244,8 @@ def skills_in(tree: Tree, folder: str = "") -> dict[str, SkillPlace]:
         name = _plugin_name(tree, pure)
         place = SkillPlace(path, pure.parent.parent.as_posix(), skill_id(name, pure.parent.name))
         found[path] = replace(place, alias=_alias(tree[path], place, name))
-    return found
+    nested = nested_in_skill([PurePath(path) for path in found])
+    return {path: place for path, place in found.items() if PurePath(path) not in nested}
 
 
 def _alias(data: bytes, place: SkillPlace, plugin: str | None) -> str:

@@ -65,6 +65,7 @@ from activation.inputs.target import (
     choose_default_skill,
     marketplace_plugin,
     marketplace_plugins,
+    nested_in_skill,
     plugin_name_from_manifest,
     root_skill_name,
     set_root,
@@ -302,7 +303,21 @@ def find_skill_files(repo: Path) -> list[PurePath]:
     plugins the repo's marketplace file serves, wherever their folders are (dbt Labs' serves
     `./skills/<plugin>`); repo-relative and sorted. A skills folder that links to one read
     already (microsoft/skills keeps `.opencode/skills -> ../.github/skills`) is that set,
-    read once."""
+    read once. A SKILL.md inside another skill's folder is a file of that skill, as Claude
+    Code, Gemini CLI and Copilot CLI read it (`nested_skill_files` names them)."""
+    found = _skill_files_any_depth(repo)
+    nested = nested_in_skill(found)
+    return [path for path in found if path not in nested]
+
+
+def nested_skill_files(repo: Path) -> dict[PurePath, PurePath]:
+    """Each SKILL.md inside another skill's folder, with the SKILL.md of the skill it
+    belongs to: every command leaves them out of the skills and says so."""
+    return nested_in_skill(_skill_files_any_depth(repo))
+
+
+def _skill_files_any_depth(repo: Path) -> list[PurePath]:
+    """The SKILL.md files `find_skill_files` looks at, and every SKILL.md below theirs."""
     found = []
     plugins = repo / PLUGINS_DIR
     if plugins.is_dir():
@@ -315,9 +330,10 @@ def find_skill_files(repo: Path) -> list[PurePath]:
             continue
         read.add(real)
         found += [path for path in (repo / folder).glob(f"*/{SKILL_FILE_NAME}") if path.is_file()]
+    below = [inner for path in found for inner in path.parent.rglob(SKILL_FILE_NAME)]
     found += [path for path in (repo / f / SKILL_FILE_NAME for f in served) if path.is_file()]
     found += [path for path in (repo / ROOT_SKILL,) if path.is_file()]
-    return sorted({PurePath(path.relative_to(repo)) for path in found})
+    return sorted({PurePath(path.relative_to(repo)) for path in [*found, *below] if path.is_file()})
 
 
 def read_marketplace(repo: Path) -> list[MarketplacePlugin]:

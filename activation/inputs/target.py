@@ -68,6 +68,35 @@ def skills_folder(skill_path: PurePath) -> PurePath | None:
     return None
 
 
+NOT_LISTED_BY = "Claude Code, Gemini CLI and GitHub Copilot CLI"
+"""The agents that stop at a skill's folder: Claude Code lists `skills/<name>/SKILL.md` and
+no deeper, Gemini CLI globs `*/SKILL.md`, Copilot CLI takes the first folder holding a
+SKILL.md as the skill. Codex and OpenCode walk the whole tree (`**/SKILL.md`)."""
+
+
+def nested_in_skill(found: Sequence[PurePath]) -> dict[PurePath, PurePath]:
+    """Each SKILL.md that lies inside another found skill's folder (a sub-document such as
+    `carta-issuance/issuance-config/SKILL.md`), mapped to the outermost skill's SKILL.md
+    whose folder holds it. A root SKILL.md's folder is the repo: it holds no other skill."""
+    folders = {path.parent: path for path in found if path != ROOT_SKILL}
+    nested = {}
+    for path in found:
+        owners = [folders[folder] for folder in list(path.parents)[1:] if folder in folders]
+        if path != ROOT_SKILL and owners:
+            nested[path] = owners[-1]
+    return nested
+
+
+def nested_line(nested: dict[PurePath, PurePath]) -> str:
+    """One line naming the SKILL.md files inside another skill's folder, read as files of
+    that skill, and which agents list them anyway."""
+    files = ", ".join(path.as_posix() for path in sorted(nested))
+    return (
+        f"{len(nested)} SKILL.md inside another skill's folder, read as that skill's files: "
+        f"{files} ({NOT_LISTED_BY} do not list them; Codex and OpenCode list each as a skill)"
+    )
+
+
 def skill_sets(
     found: Sequence[PurePath], served: Sequence[MarketplacePlugin] = ()
 ) -> dict[str, list[PurePath]]:
