@@ -241,6 +241,7 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
             return lint_candidate_alone(args.candidate)
         paths = [Path(path) for path in find_skill_files(root)]
     refused = [Finding("error", None, line) for line in refused_plugins(read_marketplace(root))]
+    refused += nested_findings(root) if args.skill_path is None else []
     if args.candidate is not None and git_ref(args.candidate) is None and len(paths) != 1:
         raise InputError(
             f"--candidate {args.candidate} is one skill's SKILL.md: pass --skill-path to say "
@@ -290,6 +291,24 @@ def lint_repo(session: Session, args: LintRequest) -> tuple[list[Finding], Scope
     suites = [_suite_shown(folder, root) for folder in read]
     scope = Scope(tuple(path.as_posix() for path in paths), sets, agents, (*trigger, *suites))
     return sorted(findings, key=lambda finding: finding.level != "error"), scope
+
+
+def nested_findings(root: Path) -> list[Finding]:
+    """A warning for each SKILL.md inside another skill's folder: linted as a file of that
+    skill, not as a skill, and the agents differ on it."""
+    from activation.inputs.load import nested_skill_files
+    from activation.inputs.target import NOT_LISTED_BY
+
+    return [
+        Finding(
+            "warning",
+            None,
+            f"{path.as_posix()}: inside the folder of skill {owner.parent.name} "
+            f"({owner.as_posix()}), so checked as its file, not as a skill: {NOT_LISTED_BY} "
+            "do not list it; Codex and OpenCode list it as a skill of its own",
+        )
+        for path, owner in nested_skill_files(root).items()
+    ]
 
 
 def repo_case_files(

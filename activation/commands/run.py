@@ -166,6 +166,7 @@ def own_cases(session: Session, args: TargetRequest) -> list[Path] | None:
 def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) -> list[str]:
     """Every cell's warnings about its inputs, each said once; one that holds in some
     cells only (a listing that cuts the entry) names them."""
+    from activation.inputs.load import nested_warnings
     from activation.report.plan import run_warnings as cell_warnings
 
     found = {spec.cell: cell_warnings(spec, inputs, bundled_cases) for spec in specs}
@@ -176,7 +177,7 @@ def run_warnings(specs: Sequence[RunSpec], inputs: Inputs, bundled_cases: bool) 
     return [
         warning if len(cells) == len(specs) else f"{warning} (in {', '.join(cells)})"
         for warning, cells in said.items()
-    ]
+    ] + nested_warnings(inputs.target)
 
 
 def shard_cells(

@@ -82,6 +82,7 @@ def with_user_skills(inputs: Inputs, folders: tuple[str, ...], session: Session)
 def main_visibility(session: Session, argv: list[str]) -> int:
     args, _settings = parse_request("visibility", VisibilityRequest, argv)
     session.debug = session.debug or args.debug
+    from activation.inputs.load import nested_warnings
     from activation.inputs.variants import skipped_warnings
     from activation.report.visibility import (
         agent_view,
@@ -101,7 +102,8 @@ def main_visibility(session: Session, argv: list[str]) -> int:
         for problem in problems
         if not any(line.startswith(f"{problem}: ") for line in skipped)
     ]
-    session.warn([*skipped, *alone])
+    nested = [line for i in sets for line in nested_warnings(i.target)]
+    session.warn([*skipped, *alone, *nested])
     variants: tuple[VariantName, ...] = VARIANTS if args.baseline is not None else ("candidate",)
     views = []
     for inputs in sets:

@@ -66,6 +66,7 @@ from activation.inputs.target import (
     marketplace_plugin,
     marketplace_plugins,
     nested_in_skill,
+    nested_line,
     plugin_name_from_manifest,
     root_skill_name,
     set_root,
@@ -314,6 +315,18 @@ def nested_skill_files(repo: Path) -> dict[PurePath, PurePath]:
     """Each SKILL.md inside another skill's folder, with the SKILL.md of the skill it
     belongs to: every command leaves them out of the skills and says so."""
     return nested_in_skill(_skill_files_any_depth(repo))
+
+
+def nested_warnings(target: Target) -> list[str]:
+    """The line naming each SKILL.md inside a skill's folder of the target's set, read as
+    that skill's file (none when there is none)."""
+    root = target.plugin_root.resolve()
+    nested = [
+        path
+        for path, owner in nested_skill_files(target.repo).items()
+        if (target.repo / owner).resolve().is_relative_to(root)
+    ]
+    return [nested_line(nested)] if nested else []
 
 
 def _skill_files_any_depth(repo: Path) -> list[PurePath]:

@@ -12,7 +12,7 @@ skill path. Pure: load.py does the disk work.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -87,13 +87,14 @@ def nested_in_skill(found: Sequence[PurePath]) -> dict[PurePath, PurePath]:
     return nested
 
 
-def nested_line(nested: dict[PurePath, PurePath]) -> str:
+def nested_line(nested: Iterable[PurePath]) -> str:
     """One line naming the SKILL.md files inside another skill's folder, read as files of
     that skill, and which agents list them anyway."""
-    files = ", ".join(path.as_posix() for path in sorted(nested))
+    files = sorted(nested)
     return (
-        f"{len(nested)} SKILL.md inside another skill's folder, read as that skill's files: "
-        f"{files} ({NOT_LISTED_BY} do not list them; Codex and OpenCode list each as a skill)"
+        f"{len(files)} SKILL.md inside another skill's folder, read as that skill's files: "
+        f"{', '.join(path.as_posix() for path in files)} ({NOT_LISTED_BY} do not list them; "
+        "Codex and OpenCode list each as a skill of its own)"
     )
 
 
