@@ -567,6 +567,11 @@ def _missing_line(found: Reference) -> str:
             f"refers to {found.path}, but the skill's file is {found.differs_in_case} (the "
             "names differ in case: the agent cannot read it on a case-sensitive file system)"
         )
+    if found.quoted:
+        return (
+            f"links to {found.path}, which its {found.place} lacks, inside a quoted example (in "
+            "double quotes or a blockquote): fine if it shows how to write a link"
+        )
     if found.certain:
         return f"refers to {found.path}, which its {found.place} lacks"
     if found.output:

@@ -82,6 +82,10 @@ class Reference:
     a template or tree of files, or after "generate", "write", "create" on its line): a
     link of a page the skill has the agent write into the user's project, so maybe no
     skill file at all."""
+    quoted: bool = False
+    """Whether the link sits inside a quoted example (between double quotes on its line, or
+    on a blockquote line): a skill-authoring guide showing how to write a link, not a link
+    the agent follows, so not certain."""
 
 
 def missing_references(
@@ -118,6 +122,7 @@ def missing_reference_lines(
     outputs = _outputs(skill_body, body)
     missing: dict[str, Reference] = {}
     for at, written, linked in _references(body, folders, by_case):
+        quoted = linked and _quoted(body, at)
         place, target = _placed(written)
         if written in missing or _found(place, target, existing_paths, around):
             continue
@@ -129,12 +134,22 @@ def missing_reference_lines(
             and target.split("/")[0] not in RESOURCE_DIRS
             and posixpath.basename(target).lower() in outputs
         )
-        certain = (linked and not output) or place is not None or twin is not None
+        certain = not quoted and ((linked and not output) or place is not None or twin is not None)
         if not certain and not output and around.sibling(target):
             continue
         line = body.count("\n", 0, at) + 1
-        missing[written] = Reference(written, line, twin, place or "skill", certain, output)
+        missing[written] = Reference(written, line, twin, place or "skill", certain, output, quoted)
     return tuple(missing.values())
+
+
+def _quoted(body: str, at: int) -> bool:
+    """Whether offset `at` lies in a quoted example: on a blockquote line (`> ...`), or
+    after an odd number of straight double quotes, or an open curly one, on its line."""
+    start = body.rfind("\n", 0, at) + 1
+    before = body[start:at]
+    if before.lstrip().startswith(">"):
+        return True
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
 
 
 def _outputs(skill_body: str, prose: str) -> set[str]:

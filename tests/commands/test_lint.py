@@ -494,6 +494,24 @@ def test_no_flags_lint_every_skill_and_find_a_deleted_reference(
     ]
 
 
+def test_a_missing_link_inside_a_quoted_example_is_a_warning(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A skill-authoring guide shows how to write a link (trinity's skill-builder): a
+    warning, so the repo's pre-commit hook still passes."""
+    atlas = shelf.root / "skills/atlas/SKILL.md"
+    example = '- Link to references: "For API details, see [reference.md](references/api.md)"\n'
+    atlas.write_text(atlas.read_text() + example)
+    code, out, err = run([], capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "warning  -  skills/atlas/SKILL.md:9 links to references/api.md, which its skill lacks, "
+        "inside a quoted example (in double quotes or a blockquote): fine if it shows how to "
+        "write a link",
+        f"lint: checked 4 skills in skills/ {REPO_CHECKS} and 0 case files: 0 errors, 1 warning",
+    ]
+
+
 def test_a_deleted_file_named_only_in_prose_is_an_error_at_its_line(
     shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:

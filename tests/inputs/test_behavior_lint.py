@@ -187,6 +187,21 @@ def test_a_link_inside_a_code_span_or_a_fence_is_an_example_not_a_reference() ->
     assert missing_references(body, set()) == ("gone.md",)
 
 
+def test_a_link_inside_a_quoted_example_is_not_certain() -> None:
+    body = (
+        '- Link to references: "For API details, see [reference.md](references/api-guide.md)"\n'
+        "> Write [the guide](references/guide.md) like this.\n"
+        "Say \u201cread [setup](references/setup.md)\u201d.\n"
+        'The "Setup" page is [setup](references/real.md).\n'
+    )
+    assert missing_reference_lines(body, set()) == (
+        Reference("references/api-guide.md", 1, None, "skill", certain=False, quoted=True),
+        Reference("references/guide.md", 2, None, "skill", certain=False, quoted=True),
+        Reference("references/setup.md", 3, None, "skill", certain=False, quoted=True),
+        Reference("references/real.md", 4, None, "skill", certain=True),
+    )
+
+
 def test_each_missing_reference_names_its_line_and_a_file_that_differs_in_case() -> None:
     body = (
         "Intro.\n\n```\n[x](a.md)\n```\nSee REFERENCE.md and `scripts/run.sh`.\n"
