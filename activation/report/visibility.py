@@ -19,11 +19,20 @@ from activation._models import VARIANTS, Inputs, VariantName
 from activation.inputs.lint import Finding
 from activation.trials.agents import agent_named
 from activation.trials.listing.menu import variant_listings, variant_visibility
-from activation.trials.listing.model import UNBOUNDED, Listing
+from activation.trials.listing.model import UNBOUNDED, EntryState, Listing
 from activation.trials.listing.visibility import SEEN_WORDS, LessVisible, Visibility, less_visible
 
 TAKERS_SHOWN = 5
 """How many of the skills that took the budget a line names (the JSON has them all)."""
+
+
+@dataclass(frozen=True)
+class BuiltinSeen:
+    """One of the agent's own built-in skills that its listing does not show whole."""
+
+    id: str
+    state: EntryState
+    """`cut` at the per-entry limit, or `collapsed`: by name only, over the budget."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,9 @@ class ListingView:
     budget: int | None
     """The agent's budget in `unit`; None when it has none."""
     skills: tuple[Visibility, ...]
+    builtins: tuple[BuiltinSeen, ...] = ()
+    """The agent's own built-in skills it does not list whole: where a budget's cut fell
+    when every skill of the set is listed whole."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +77,17 @@ class VisibilityReport:
 
 def listing_view(name: VariantName, listing: Listing, seen: tuple[Visibility, ...]) -> ListingView:
     budget = None if listing.budget == UNBOUNDED else listing.budget
+    ours = {skill.id for skill in seen}
+    builtins = (
+        *(
+            BuiltinSeen(entry.name, entry.state)
+            for entry in listing.entries
+            if entry.source == "builtin" and entry.state != "full"
+        ),
+        *(BuiltinSeen(name, "collapsed") for name, id in listing.named if id not in ours),
+    )
     return ListingView(name, listing.as_sent, listing.unit, listing.width, listing.full_width,
-                       budget, seen)  # fmt: skip
+                       budget, seen, builtins)  # fmt: skip
 
 
 def agent_view(
@@ -107,10 +128,30 @@ def size_line(view: ListingView) -> str:
     if view.budget is not None:
         size = f"{view.width:,} of {view.budget:,} {view.unit}"
         if view.full_width > view.width:
-            size += f" ({view.full_width:,} with every entry whole)"
+            whole = "every entry, the agent's built-ins too," if view.builtins else "every entry"
+            size += f" ({view.full_width:,} if {whole} were whole)"
     counts = {state: sum(seen.state == state for seen in view.skills) for state in SEEN_WORDS}
     said = ", ".join(f"{count} {SEEN_WORDS[state]}" for state, count in counts.items() if count)
     return f"{size}: {said or 'no skill'}"
+
+
+def builtins_line(view: ListingView) -> str | None:
+    """Which of the agent's own built-ins lost their descriptions, in one line (None when
+    every built-in is listed whole)."""
+    if not view.builtins:
+        return None
+    said = "; ".join(
+        f"{', '.join(b.id for b in view.builtins if b.state == state)} {BUILTIN_WORDS[state]}"
+        for state in BUILTIN_WORDS
+        if any(b.state == state for b in view.builtins)
+    )
+    return f"the agent's own built-in skills not listed whole: {said}"
+
+
+BUILTIN_WORDS: Mapping[EntryState, str] = {
+    "collapsed": "by name only, without a description (over the budget)",
+    "cut": "cut at the per-entry limit",
+}
 
 
 def skill_line(seen: Visibility) -> str:
@@ -126,6 +167,8 @@ def view_lines(view: ListingView, *, every: bool = True) -> list[str]:
     """A listing's size and its skills' verdicts (`every` False: only those not listed
     whole)."""
     lines = [f"{view.variant}: {size_line(view)}"]
+    builtins = builtins_line(view)
+    lines += [] if builtins is None else [f"  {builtins}"]
     lines += [f"  {skill_line(seen)}" for seen in view.skills if every or seen.state != "full"]
     return lines
 

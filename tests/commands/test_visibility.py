@@ -395,3 +395,27 @@ def test_no_skill_at_all_names_a_flag_the_command_has(
     assert err == f"activation visibility: error: no SKILL.md under {WHERE}: pass --skill-path\n"
     assert main(["visibility", "--help"]) == 0
     assert "--skill-path PATH" in capsys.readouterr().out
+
+
+def test_an_overflow_that_falls_on_copilots_built_ins_names_them(
+    alpha: SkillRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA5 F5: the set is listed whole and the budget's cut falls on the CLI's own skills."""
+    skills = alpha.root / ".agents/skills"
+    shutil.rmtree(skills / "alpha")
+    for index in range(1, 14):
+        name = f"s{index:02d}"
+        words = f"{name} handles task {index} " + "lorem ipsum dolor sit amet " * 80
+        write_skill(skills / name, name, words[:1000].strip())
+    out_json = tmp_path / "visibility.json"
+    flags = ["--agent", "copilot", "--no-listing", "--json", str(out_json)]
+    assert main(["visibility", *flags]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:3] == [
+        "candidate: 14,705 of 15,000 characters (15,030 if every entry, the agent's built-ins "
+        "too, were whole): 13 listed whole",
+        "  the agent's own built-in skills not listed whole: github-pr-media by name only, "
+        "without a description (over the budget)",
+    ]
+    (listing,) = orjson.loads(out_json.read_bytes())["agents"][0]["listings"]
+    assert listing["builtins"] == [{"id": "github-pr-media", "state": "collapsed"}]
