@@ -137,11 +137,14 @@ def suite_of(args: BehaviorInputs, cwd: Path) -> Path:
         places = [*(Path(p) for p in eval_places(folder.as_posix())), *beside, SUITE]
     suite = next((repo / place for place in places if (repo / place).is_dir()), None)
     if suite is None:
-        looked = ", ".join(dict.fromkeys(str(repo / place) for place in places))
-        hint = _skills_with_suites(repo) if args.skill_path is None else ""
-        raise InputError(
-            f"no behavior suite: {looked} does not exist (pass --suite PATH){hint}{plugin_evals}"
+        looked = list(dict.fromkeys(str(repo / place) for place in places))
+        missing = (
+            f"{looked[0]} does not exist"
+            if len(looked) == 1
+            else f"none of {', '.join(looked)} exists"
         )
+        hint = _skills_with_suites(repo) if args.skill_path is None else ""
+        raise InputError(f"no behavior suite: {missing} (pass --suite PATH){hint}{plugin_evals}")
     return suite
 
 

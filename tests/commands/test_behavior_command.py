@@ -350,9 +350,9 @@ def test_with_a_skill_path_the_default_suite_is_the_skills_own_evals(
     own.rename(repo / "elsewhere")
     assert behave(tmp_path, stages, "--dry-run", "--skill-path", skill_folder)[0] == 2
     assert one_line_error(capsys) == (
-        f"activation behavior: error: no behavior suite: {own}, "
+        f"activation behavior: error: no behavior suite: none of {own}, "
         f"{repo / 'evals' / SKILL_FILE.parent.name}, {repo / SKILL_FILE.parents[2] / 'evals'}, "
-        f"{repo / 'evals'} does not exist (pass --suite PATH)"
+        f"{repo / 'evals'} exists (pass --suite PATH)"
     )
 
 
