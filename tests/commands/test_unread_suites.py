@@ -110,7 +110,7 @@ def test_behavior_on_plugin_eval_cases_says_whose_they_are_not_to_write_prompt_m
     )
     assert (code, err) == (
         2,
-        f"activation behavior: error: no behavior suite: {looked} does not exist (pass "
+        f"activation behavior: error: no behavior suite: none of {looked} exists (pass "
         f"--suite PATH): plugins/ruler/evals/ holds {REASON}: not read\n",
     )
 
