@@ -94,7 +94,8 @@ def nested_line(nested: Iterable[PurePath]) -> str:
     return (
         f"{len(files)} SKILL.md inside another skill's folder, read as that skill's files: "
         f"{', '.join(path.as_posix() for path in files)} ({NOT_LISTED_BY} do not list them; "
-        "Codex and OpenCode list each as a skill of its own)"
+        "Codex and OpenCode list each as a skill of its own, which this tool's listings for "
+        "them leave out)"
     )
 
 

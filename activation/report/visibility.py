@@ -84,7 +84,7 @@ def listing_view(name: VariantName, listing: Listing, seen: tuple[Visibility, ..
             for entry in listing.entries
             if entry.source == "builtin" and entry.state != "full"
         ),
-        *(BuiltinSeen(name, "collapsed") for name, id in listing.named if id not in ours),
+        *(BuiltinSeen(name, "collapsed") for name, named in listing.named if named not in ours),
     )
     return ListingView(name, listing.as_sent, listing.unit, listing.width, listing.full_width,
                        budget, seen, builtins)  # fmt: skip

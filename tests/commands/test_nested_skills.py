@@ -19,7 +19,7 @@ NESTED = f"{SKILLS}/issuance/issuance-config/SKILL.md"
 NOTICE = (
     f"warning: 1 SKILL.md inside another skill's folder, read as that skill's files: {NESTED} "
     "(Claude Code, Gemini CLI and GitHub Copilot CLI do not list them; Codex and OpenCode list "
-    "each as a skill of its own)"
+    "each as a skill of its own, which this tool's listings for them leave out)"
 )
 
 
