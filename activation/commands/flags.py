@@ -1293,6 +1293,28 @@ IMPORT = Command(
         ),
     ),
 )
+EXAMPLE_NAMES = ("billing",)
+"""The bundled examples (commands/example.py's EXAMPLES, which a test keeps equal; named here
+so `--help` needs no other module)."""
+EXAMPLE = Command(
+    "activation example",
+    "A first verdict in one command: lay a bundled example out in DIR as a git repository "
+    "whose last commit is its skill set, with an edit to a description in the working tree, "
+    "then run the gate on it with the mock model (offline, no key) and print the commands to "
+    "go on. Exit as the run does (the billing edit regresses: 1); 2 when DIR is not new "
+    "or empty. Example: activation example billing billing-demo",
+    (
+        (
+            None,
+            (
+                Flag("name", "NAME", "the example: " + ", ".join(EXAMPLE_NAMES),
+                     choices=EXAMPLE_NAMES),
+                Flag("dir", "DIR", "a new (or empty) folder to lay it out in", Path),
+                DEBUG,
+            ),
+        ),
+    ),
+)
 CHANGED = Command(
     "activation changed",
     "Gate what a change touched, skill by skill, in a repo of several plugins or skills "
@@ -1369,6 +1391,7 @@ COMMANDS: Mapping[str, Command] = {
     "detect": DETECT,
     "cache": CACHE,
     "schema": SCHEMA,
+    "example": EXAMPLE,
 }
 CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
 """The commands that read the settings file and the environment."""
