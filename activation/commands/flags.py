@@ -706,9 +706,9 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import "
+    "diff, merge, cache, schema, import, example "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
-    "model, activation --model mock.",
+    "model: activation example billing billing-demo.",
     (
         *(
             (title, tuple(RESUME if flag is BATCH_RESUME else flag for flag in flags))
@@ -1307,8 +1307,12 @@ EXAMPLE = Command(
         (
             None,
             (
-                Flag("name", "NAME", "the example: " + ", ".join(EXAMPLE_NAMES),
-                     choices=EXAMPLE_NAMES),
+                Flag(
+                    "name",
+                    "NAME",
+                    "the example: " + ", ".join(EXAMPLE_NAMES),
+                    choices=EXAMPLE_NAMES,
+                ),
                 Flag("dir", "DIR", "a new (or empty) folder to lay it out in", Path),
                 DEBUG,
             ),
