@@ -19,8 +19,8 @@ from activation.commands.session import Session
 from activation.inputs.suite import BUNDLED_SUITE
 
 BUNDLED_EXAMPLES = BUNDLED_SUITE / "examples"
-"""The examples the package ships (`activation/suite/examples` links the repository's
-`examples/`)."""
+"""The examples the package ships (`activation/suite/examples/billing` links the
+repository's `examples/billing`)."""
 AUTHOR = ("activation example", "example@localhost")
 """Who commits the example's skill set: a new user may have no git identity yet."""
 
