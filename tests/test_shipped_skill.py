@@ -72,3 +72,16 @@ def test_a_description_that_loses_its_words_is_caught(tmp_path: Path) -> None:
     read = read_report(report)
     assert code == read["exit_code"] == 1
     assert sorted(read["summary"]["regressed"]) == sorted(positives())
+
+
+def test_ci_gates_the_skill_from_the_installed_wheel_as_the_docs_show() -> None:
+    """`.ci/run` runs the two commands `docs/ci.md` shows, with the wheel's `activation`."""
+    ci_run = (REPO / ".ci" / "run").read_text().splitlines()
+    page = (REPO / "docs" / "ci.md").read_text()
+    gate = "--skill-path skills/activation --cases skills/activation/cases.json"
+    for command in (f"activation lint --strict {gate}", f"activation --model mock {gate}"):
+        assert f"\n{command}\n" in page
+        (line,) = [line for line in ci_run if line.endswith(command.removeprefix("activation"))]
+        assert '"$wheel_venv/venv/bin/activation"' in line
+    build = ci_run.index(".venv/bin/python -m build --no-isolation --outdir dist .")
+    assert build < next(i for i, line in enumerate(ci_run) if gate in line)
