@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -314,6 +315,36 @@ def test_every_version_of_the_tool_the_docs_name_is_the_package_version() -> Non
     assert {path for path, _version in named} >= {
         "docs/ci.md", "examples/github-actions/activation.yml", ".pre-commit-hooks.yaml",
     }  # fmt: skip
+
+
+DISTRIBUTION = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["name"]
+"""The name the package index knows the tool by (its command and import stay `activation`)."""
+BARE_NAME = re.compile(
+    r"\b(?:pip|pipx|uv tool|uv pip) install\b[^\n`]*?(?<![\w./@-])['\"]?activation(?![\w-])"
+    r"|(?<![\w-])activation\[\w+\]"
+)
+"""An install of the bare name `activation` (another project's on the package index), or an
+extra named on it."""
+
+
+def test_every_install_the_docs_show_is_of_the_distribution() -> None:
+    """`pip install activation` installs a stranger's package: every install a page, the
+    workflow or the hooks file shows names the distribution, at the package's version."""
+    assert DISTRIBUTION == "skill-activation"
+    assert BARE_NAME.findall(
+        "pip install activation; pipx install 'activation[openai]'; uv tool install activation"
+    ) == ["pip install activation", "pipx install 'activation", "uv tool install activation"]
+    assert not BARE_NAME.search("pip install skill-activation 'skill-activation[openai]' -e .")
+    files = [*doc_pages(), *sorted((REPO / "examples").rglob("*.y*ml")),
+             REPO / ".pre-commit-hooks.yaml"]  # fmt: skip
+    found = [(path.name, hit) for path in files for hit in BARE_NAME.findall(path.read_text())]
+    assert found == []
+    for page in (README, DOCS / "getting-started.md"):
+        text = page.read_text()
+        assert f"pipx install {DISTRIBUTION}" in text
+        assert f"uv tool install {DISTRIBUTION}" in text
+    workflow = yaml.safe_load((REPO / "examples/github-actions/activation.yml").read_text())
+    assert workflow["env"]["ACTIVATION_INSTALL"] == f"{DISTRIBUTION}=={activation.__version__}"
 
 
 def doc_pages() -> list[Path]:

@@ -26,7 +26,14 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
             f"activation/suite/distractors/{p.relative_to(REPO / 'distractors').as_posix()}"
             for p in (REPO / "distractors").glob("*/*.md")
         ),
+        *(
+            f"activation/suite/examples/billing/{p.relative_to(REPO / 'examples/billing')}"
+            for p in (REPO / "examples" / "billing").rglob("*")
+            if p.is_file()
+        ),
     } <= names
+    assert len([name for name in names if "/examples/billing/" in name]) == 6
+    assert Path(wheel.name).name.startswith("skill_activation-")
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)

@@ -706,9 +706,9 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import "
+    "diff, merge, cache, schema, import, example "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
-    "model, activation --model mock.",
+    "model: activation example billing billing-demo.",
     (
         *(
             (title, tuple(RESUME if flag is BATCH_RESUME else flag for flag in flags))
@@ -1293,6 +1293,32 @@ IMPORT = Command(
         ),
     ),
 )
+EXAMPLE_NAMES = ("billing",)
+"""The bundled examples (commands/example.py's EXAMPLES, which a test keeps equal; named here
+so `--help` needs no other module)."""
+EXAMPLE = Command(
+    "activation example",
+    "A first verdict in one command: lay a bundled example out in DIR as a git repository "
+    "whose last commit is its skill set, with an edit to a description in the working tree, "
+    "then run the gate on it with the mock model (offline, no key) and print the commands to "
+    "go on. Exit as the run does (the billing edit regresses: 1); 2 when DIR is not new "
+    "or empty. Example: activation example billing billing-demo",
+    (
+        (
+            None,
+            (
+                Flag(
+                    "name",
+                    "NAME",
+                    "the example: " + ", ".join(EXAMPLE_NAMES),
+                    choices=EXAMPLE_NAMES,
+                ),
+                Flag("dir", "DIR", "a new (or empty) folder to lay it out in", Path),
+                DEBUG,
+            ),
+        ),
+    ),
+)
 CHANGED = Command(
     "activation changed",
     "Gate what a change touched, skill by skill, in a repo of several plugins or skills "
@@ -1369,6 +1395,7 @@ COMMANDS: Mapping[str, Command] = {
     "detect": DETECT,
     "cache": CACHE,
     "schema": SCHEMA,
+    "example": EXAMPLE,
 }
 CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
 """The commands that read the settings file and the environment."""

@@ -54,7 +54,7 @@ def test_the_main_help_is_grouped_and_shows_every_default(
     for flag in ("--junit PATH", "--markdown PATH", "--html PATH", "--no-summary"):
         assert flag in text
     assert f"Subcommands: {', '.join(entry.SUBCOMMANDS)}" in " ".join(text.split())
-    assert "activation --model mock" in text
+    assert "the offline mock model: activation example billing billing-demo." in text
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

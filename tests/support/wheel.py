@@ -10,7 +10,10 @@ from pathlib import Path
 
 from tests.support.npm_cli import REPO
 
-SOURCES = ("activation", "cases.json", "distractors", "calibration", "pyproject.toml", "README.md")
+SOURCES = (
+    "activation", "cases.json", "distractors", "calibration", "examples", "pyproject.toml",
+    "README.md",
+)  # fmt: skip
 
 
 def build_wheel(tmp_path: Path) -> Path:
@@ -31,5 +34,5 @@ def build_wheel(tmp_path: Path) -> Path:
          "-w", str(tmp_path / "dist"), str(source)],
         check=True, capture_output=True,
     )  # fmt: skip
-    (wheel,) = (tmp_path / "dist").glob("activation-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("skill_activation-*.whl")
     return wheel
