@@ -330,13 +330,14 @@ extra named on it."""
 def test_every_install_the_docs_show_is_of_the_distribution() -> None:
     """`pip install activation` installs a stranger's package: every install a page, the
     workflow or the hooks file shows names the distribution, at the package's version."""
-    assert DISTRIBUTION == "skill-activation"
+    assert DISTRIBUTION == activation.DISTRIBUTION == "skill-activation"
     assert BARE_NAME.findall(
         "pip install activation; pipx install 'activation[openai]'; uv tool install activation"
     ) == ["pip install activation", "pipx install 'activation", "uv tool install activation"]
     assert not BARE_NAME.search("pip install skill-activation 'skill-activation[openai]' -e .")
     files = [*doc_pages(), *sorted((REPO / "examples").rglob("*.y*ml")),
-             REPO / ".pre-commit-hooks.yaml"]  # fmt: skip
+             REPO / ".pre-commit-hooks.yaml",
+             *sorted((REPO / "activation").rglob("*.py"))]  # fmt: skip
     found = [(path.name, hit) for path in files for hit in BARE_NAME.findall(path.read_text())]
     assert found == []
     for page in (README, DOCS / "getting-started.md"):

@@ -12,6 +12,7 @@ import socket
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
+from activation import DISTRIBUTION
 from activation._errors import ApiUnreachable, InputError
 from activation.trials.backend import shown_url
 from activation.trials.providers import anthropic, openai
@@ -58,7 +59,9 @@ def require_credentials(whom: str, instead: Iterable[str] = ()) -> None:
 def require_package(module: str, extra: str, whom: str) -> None:
     """An optional package, found without importing it."""
     if importlib.util.find_spec(module) is None:
-        raise InputError(f"{whom} needs the {module} package: pip install 'activation[{extra}]'")
+        raise InputError(
+            f"{whom} needs the {module} package: pip install '{DISTRIBUTION}[{extra}]'"
+        )
 
 
 def check_reachable(variable: str = ANTHROPIC_URL) -> None:

@@ -140,7 +140,7 @@ def test_a_missing_sdk_names_the_extra(
     assert code == 2
     assert one_line_error(capsys) == (
         "activation: error: an openai: model needs the openai package: "
-        "pip install 'activation[openai]'"
+        "pip install 'skill-activation[openai]'"
     )
     assert openai_api.requests == []
 

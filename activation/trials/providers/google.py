@@ -1,5 +1,5 @@
 """Google's Gemini models (`--model google:<id>`), the record and the client together: the
-Gemini API through Google's official `google-genai` SDK (the `activation[google]` extra),
+Gemini API through Google's official `google-genai` SDK (the `skill-activation[google]` extra),
 imported only when a client is made or a request built; for Stage A and as Gemini CLI's
 model. One request at a time: no batches, and no token counting (a dry run estimates from
 characters). The SDK reads the key (GEMINI_API_KEY, or GOOGLE_API_KEY before it) and the

@@ -1,5 +1,5 @@
 """OpenAI's models (`--model openai:<id>`), the record and the client together: the
-Responses API through the optional `openai` SDK (the `activation[openai]` extra), imported
+Responses API through the optional `openai` SDK (the `skill-activation[openai]` extra), imported
 only when a client is made or a response read. One request at a time: no batches, and no
 token counting (a dry run estimates from characters). The SDK reads the key and the base
 URL from the environment itself.

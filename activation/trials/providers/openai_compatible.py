@@ -1,6 +1,6 @@
 """A model on a local OpenAI-compatible server (`--model openai-compatible:<id>`: vLLM,
 llama.cpp's server), the record and the client together: asked through the `openai` SDK's
-Chat Completions (the `activation[openai]` extra) with a JSON-schema answer. The server's
+Chat Completions (the `skill-activation[openai]` extra) with a JSON-schema answer. The server's
 address is a setting of its own (its OpenAI base URL, with its `/v1`), and so is its key,
 which such servers rarely ask for. Its cost is unknown unless `--price-in`/`--price-out`
 give one; no batches, no counting.
