@@ -118,7 +118,7 @@ def test_the_json_names_every_figure() -> None:
     assert set(data["cases"][0]["trials"][0]) == {
         "case_id", "variant", "index", "reading", "activated", "evidence", "error",
         "transcript", "cached", "usage", "chose", "correct", "grades", "files", "workspace",
-        "error_class", "seconds",
+        "trajectory", "error_class", "seconds",
     }  # fmt: skip
     assert set(data["summary"]) == {
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",

@@ -41,6 +41,8 @@ from activation.trials.agent.reading import CopiesReader, Handler, mapping, shor
 _THROTTLED = (429, 529)
 _LOOKS = ("view", "glob", "grep")
 """Tools that only look at files: noted in the evidence, never a load."""
+_FILES = {"view": False, "create": True, "edit": True}
+"""Its file tools (`path`), and whether each writes."""
 
 
 def listed_name(skill: SkillCopy) -> str:
@@ -54,6 +56,8 @@ class CopilotReader(CopiesReader):
     AGENT = "copilot"
     NOT_A_RUN = "no events: the output is not a Copilot CLI JSON run"
 
+    MEASURED = CopiesReader.MEASURED | {"turns"}
+    """No tokens and no cost in its stream; a turn is an `assistant.message`."""
     _result = False
 
     def setup(self) -> None:
@@ -75,6 +79,11 @@ class CopilotReader(CopiesReader):
         tool = data.get("toolName")
         arguments = mapping(data.get("arguments"))
         call = str(data.get("toolCallId", ""))
+        self._called(str(tool), arguments)
+        if tool == "bash":
+            self._ran(arguments.get("command"))
+        elif tool in _FILES:
+            self._touched(arguments.get("path"), written=_FILES[str(tool)])
         if tool == "skill":
             name = arguments.get("skill")
             self._calls[call] = name if isinstance(name, str) else repr(name)

@@ -1,0 +1,38 @@
+"""`command_ran`: the agent ran a shell command matching a regular expression."""
+
+from __future__ import annotations
+
+import re
+
+from activation.graders.base import Checked, Did, grader_type
+from activation.graders.trajectory import Traced, pattern_problems, quoted
+
+
+@grader_type("command_ran")
+class CommandRan(Traced):
+    """some shell command the agent ran matches the regular expression `pattern` (as its
+    stream gives the command: Codex's with its `bash -lc` wrapper)"""
+
+    pattern: str
+
+    def summary(self) -> str:
+        return f"{self.type} /{self.pattern}/"
+
+    def problems(self) -> tuple[str, ...]:
+        return pattern_problems(self.pattern, "pattern")
+
+    def matching(self, did: Did) -> list[str]:
+        pattern = re.compile(self.pattern)
+        return [command for command in did.commands if pattern.search(command)]
+
+    def judge(self, did: Did) -> Checked:
+        found = self.matching(did)
+        if found:
+            return "passed", f"ran {quoted(found, 1)}"
+        ran = len(did.commands)
+        return "failed", (
+            f"none of the {ran} commands it ran matches" if ran else "it ran no command"
+        )
+
+
+GRADER = CommandRan

@@ -1,0 +1,30 @@
+"""`file_read`: the agent read a file matching a glob (with a file tool or a shell reader)."""
+
+from __future__ import annotations
+
+from activation.graders.base import Checked, Did, grader_type
+from activation.graders.trajectory import Traced, quoted, read_matches
+
+
+@grader_type("file_read")
+class FileRead(Traced):
+    """the agent read a file matching the glob `file_pattern`, matched from the right so
+    that `references/*.md` is the skill's references wherever its copy is (a file tool's
+    read, or `cat`, `sed`, `head` and the like in a shell command)"""
+
+    file_pattern: str
+
+    def summary(self) -> str:
+        return f"{self.type} {self.file_pattern}"
+
+    def judge(self, did: Did) -> Checked:
+        found = [path for path in did.files_read if read_matches(self.file_pattern, path)]
+        if found:
+            return "passed", f"read {quoted(found, 1)}"
+        read = len(did.files_read)
+        return "failed", (
+            f"none of the {read} files it read matches" if read else "it read no file"
+        )
+
+
+GRADER = FileRead
