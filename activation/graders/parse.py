@@ -149,6 +149,8 @@ def _seconds(value: object, key: str, _number: str, _registry: Registry) -> floa
 
 
 def _count(value: object, key: str, _number: str, _registry: Registry) -> int:
+    if value is None:
+        raise _Bad(f"missing {key!r}")
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise _Bad(f"{key!r} must be a whole number from 1, got {value!r}")
     return value

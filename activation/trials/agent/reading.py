@@ -403,11 +403,13 @@ class AgentReader(JsonLines):
         text = "" if given is None else orjson.dumps(given, option=orjson.OPT_SORT_KEYS).decode()
         self._tool_calls.append(ToolCall(name, text))
 
-    def _ran(self, command: object) -> None:
-        """The agent ran a shell command: kept, and the files it read by hand with it."""
+    def _ran(self, command: object, read: bool = True) -> None:
+        """The agent ran a shell command: kept, and (when it is known to have succeeded,
+        `read`) the files it read by hand with it."""
         if isinstance(command, str) and command.strip():
             self._commands.append(command)
-            self._files_read.extend(shell_reads(command))
+            if read:
+                self._files_read.extend(shell_reads(command))
 
     def _touched(self, path: object, written: bool = False) -> None:
         """The agent read (or wrote) the file at `path` with a file tool."""

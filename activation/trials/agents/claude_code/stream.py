@@ -124,6 +124,8 @@ class StreamReader(AgentReader):
         self._calls: dict[str, _Call] = {}
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
         self._uses: set[str] = set()
+        self._file_uses: dict[str, tuple[object, bool]] = {}
+        """A file tool's call by id: its path and whether it writes, until its result."""
 
     # -- state a runner polls -------------------------------------------------------------
 
@@ -241,9 +243,9 @@ class StreamReader(AgentReader):
         if name == "Bash":
             self._ran(tool_input.get("command"))
         elif name in _READS:
-            self._touched(tool_input.get(_READS[name]))
+            self._file_uses[use_id] = (tool_input.get(_READS[name]), False)
         elif name in _WRITES:
-            self._touched(tool_input.get(_WRITES[name]), written=True)
+            self._file_uses[use_id] = (tool_input.get(_WRITES[name]), True)
 
     def _turns(self) -> int | None:
         """The result's `num_turns` (None: no result yet)."""
@@ -277,6 +279,9 @@ class StreamReader(AgentReader):
         for block in message["content"]:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
+            file_use = self._file_uses.pop(str(block.get("tool_use_id")), None)
+            if file_use is not None and block.get("is_error") is not True:
+                self._touched(*file_use)
             call = self._calls.pop(str(block.get("tool_use_id")), None)
             if call is None:
                 continue

@@ -112,9 +112,12 @@ class CodexReader(CopiesReader):
             key: value for key, value in item.items() if key in ("command", "changes", "query")
         }
         self._called(kind, given)
-        self._ran(item.get("command"))
-        for change in item.get("changes") or ():
-            self._touched(mapping(change).get("path"), written=True)
+        if item.get("status") == _DECLINED:
+            return
+        self._ran(item.get("command"), read=item.get("exit_code") == 0)
+        if item.get("status") == "completed":
+            for change in item.get("changes") or ():
+                self._touched(mapping(change).get("path"), written=True)
 
     def _command(self, item: dict[str, Any]) -> None:
         command = str(item.get("command", ""))

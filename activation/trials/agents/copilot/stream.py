@@ -62,6 +62,8 @@ class CopilotReader(CopiesReader):
 
     def setup(self) -> None:
         self._calls: dict[str, str] = {}
+        self._file_calls: dict[str, tuple[object, bool]] = {}
+        """A file tool's call by id: its path and whether it writes, until it completes."""
         self._tokens_known = False
 
     @property
@@ -83,7 +85,7 @@ class CopilotReader(CopiesReader):
         if tool == "bash":
             self._ran(arguments.get("command"))
         elif tool in _FILES:
-            self._touched(arguments.get("path"), written=_FILES[str(tool)])
+            self._file_calls[call] = (arguments.get("path"), _FILES[str(tool)])
         if tool == "skill":
             name = arguments.get("skill")
             self._calls[call] = name if isinstance(name, str) else repr(name)
@@ -95,6 +97,9 @@ class CopilotReader(CopiesReader):
 
     def _complete(self, event: dict[str, Any]) -> None:
         data = mapping(event.get("data"))
+        file_call = self._file_calls.pop(str(data.get("toolCallId", "")), None)
+        if file_call is not None and data.get("success") is True:
+            self._touched(*file_call)
         name = self._calls.pop(str(data.get("toolCallId", "")), None)
         if name is None:
             return

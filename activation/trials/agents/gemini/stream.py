@@ -99,12 +99,12 @@ class GeminiReader(CopiesReader):
         self._called(tool, parameters)
         if tool == _SHELL_TOOL:
             self._ran(parameters.get("command"))
-        elif tool in (READ_TOOL, *_WRITE_TOOLS):
-            self._touched(parameters.get("file_path"), written=tool in _WRITE_TOOLS)
 
     def _tool_result(self, event: dict[str, Any]) -> None:
         tool, parameters, _ = self._calls.get(str(event.get("tool_id")), ("?", {}, 0))
         ok = event.get("status") == "success"
+        if ok and tool in (READ_TOOL, *_WRITE_TOOLS):
+            self._touched(parameters.get("file_path"), written=tool in _WRITE_TOOLS)
         if tool == READ_TOOL:
             self._read(parameters, ok)
         elif tool != LOAD_TOOL:

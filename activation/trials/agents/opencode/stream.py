@@ -104,7 +104,7 @@ class OpenCodeReader(CopiesReader):
         self._called(str(tool), tool_input)
         if tool == "bash":
             self._ran(tool_input.get("command"))
-        elif tool in _FILES:
+        elif tool in _FILES and status == "completed":
             self._touched(tool_input.get("filePath"), written=_FILES[str(tool)])
         if tool in _LOOKS:
             self._note(f"the agent calls {tool} {short(tool_input, 120)} ({status})")
