@@ -5,6 +5,7 @@ gives (never a missing one as 0); a command's reads; paths made relative to the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
@@ -36,7 +37,7 @@ def capture(name: str) -> list[bytes]:
     return (STREAMS / name).read_bytes().splitlines()
 
 
-def events(*items: dict[str, object]) -> list[bytes]:
+def events(*items: Mapping[str, object]) -> list[bytes]:
     return [orjson.dumps(item) for item in items]
 
 
@@ -50,7 +51,7 @@ def test_claude_codes_capture_keeps_the_call_and_not_a_denied_read() -> None:
     )
 
 
-def claude(*blocks: dict[str, object], results: tuple[str, ...] = ()) -> list[bytes]:
+def claude(*blocks: Mapping[str, object], results: tuple[str, ...] = ()) -> list[bytes]:
     """A Claude Code run: the init, one assistant message per tool call, its results, the
     result event with its turns."""
     init = {"type": "system", "subtype": "init", "tools": ["Skill"], "skills": ["a:b"]}
