@@ -11,6 +11,9 @@ from activation.graders.trajectory import quoted
 class CommandNotRan(Absent, CommandRan):
     """no shell command the agent ran matches the regular expression `pattern`"""
 
+    def passes_on_load(self, skill: str) -> bool:
+        return False
+
     def judge(self, did: Did) -> Checked:
         found = self.matching(did)
         if found:

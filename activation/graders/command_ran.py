@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from activation.graders.base import Checked, Did, grader_type
-from activation.graders.trajectory import Traced, pattern_problems, quoted
+from activation.graders.trajectory import Traced, loads, pattern_problems, quoted
 
 
 @grader_type("command_ran")
@@ -24,6 +24,9 @@ class CommandRan(Traced):
     def matching(self, did: Did) -> list[str]:
         pattern = re.compile(self.pattern)
         return [command for command in did.commands if pattern.search(command)]
+
+    def passes_on_load(self, skill: str) -> bool:
+        return any(re.search(self.pattern, shown) for shown in loads(skill)[:2])
 
     def judge(self, did: Did) -> Checked:
         found = self.matching(did)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from activation.graders.base import Checked, Did, grader_type
-from activation.graders.trajectory import Traced, quoted, read_matches
+from activation.graders.trajectory import Traced, loads, quoted, read_matches
 
 
 @grader_type("file_read")
@@ -16,6 +16,9 @@ class FileRead(Traced):
 
     def summary(self) -> str:
         return f"{self.type} {self.file_pattern}"
+
+    def passes_on_load(self, skill: str) -> bool:
+        return read_matches(self.file_pattern, loads(skill)[2])
 
     def judge(self, did: Did) -> Checked:
         found = [path for path in did.files_read if read_matches(self.file_pattern, path)]

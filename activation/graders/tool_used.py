@@ -6,7 +6,13 @@ import re
 from dataclasses import dataclass, field
 
 from activation.graders.base import CalledTool, Checked, Did, grader_type
-from activation.graders.trajectory import Traced, count_problems, pattern_problems, times
+from activation.graders.trajectory import (
+    LOAD_TOOLS,
+    Traced,
+    count_problems,
+    pattern_problems,
+    times,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +55,12 @@ class ToolUsed(ToolCalls):
 
     def problems(self) -> tuple[str, ...]:
         return super().problems() + count_problems(self.min_count, self.max_count)
+
+    def passes_on_load(self, skill: str) -> bool:
+        inputs = (f'{{"skill":"{skill}"}}', f'{{"name":"{skill}"}}')
+        return self.name in LOAD_TOOLS and (
+            self.input is None or any(re.search(self.input, given) for given in inputs)
+        )
 
     def judge(self, did: Did) -> Checked:
         count = len(self.calls(did))

@@ -19,9 +19,24 @@ from activation.graders.base import (
 )
 from activation.graders.search import glob_matches
 
+LOAD_TOOLS = ("Skill", "skill", "activate_skill")
+"""The tools that load a skill: Claude Code's; OpenCode's and Copilot CLI's; Gemini CLI's."""
+
+
+def loads(skill: str) -> tuple[str, ...]:
+    """How an agent without a load tool loads `skill` (Codex reads its SKILL.md with a
+    shell command): the commands and the file a load shows in a trajectory."""
+    path = f".agents/skills/{skill}/SKILL.md"
+    return (f"/bin/bash -lc 'cat {path}'", f"sed -n '1,200p' {path}", path)
+
 
 class Traced(Grader):
     """A grader over the trial's trajectory; a type says what it checks in `judge`."""
+
+    def passes_on_load(self, skill: str) -> bool:
+        """Whether loading `skill` alone passes it: it would check the load, which every
+        trial records already, not that the body was followed (lint refuses it)."""
+        return False
 
     def own_needs(self) -> tuple[Need, ...]:
         return (TRACE,)
