@@ -2,13 +2,14 @@
 
 import re
 import sys
+from pathlib import Path
 
 CARD = re.compile(r"^To [^:]+: [A-Z].*!$")
 
 
 def main(path: str) -> int:
-    with open(path, encoding="utf-8") as cards:
-        bad = [line for line in cards.read().splitlines() if not CARD.match(line)]
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    bad = [line for line in lines if not CARD.match(line)]
     for line in bad:
         print(f"not a card: {line!r}")
     print("ok" if not bad else f"{len(bad)} bad line(s)")
