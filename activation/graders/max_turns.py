@@ -11,7 +11,7 @@ from activation.graders.trajectory import Traced
 @grader_type("max_turns")
 class MaxTurns(Absent, Traced):
     """the agent took at most `max` model turns; an error on an agent whose stream does not
-    give its turns (docs: what each agent's stream gives)"""
+    give its turns (the Behavior page says which agents' streams do)"""
 
     max: int = field(metadata={"shape": "a count, from 1"})
 
