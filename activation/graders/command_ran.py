@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from activation.graders.base import Checked, Did, grader_type
-from activation.graders.trajectory import Traced, loads, pattern_problems, quoted
+from activation.graders.trajectory import Traced, first_found, loads, pattern_problems
 
 
 @grader_type("command_ran")
@@ -29,13 +29,7 @@ class CommandRan(Traced):
         return any(re.search(self.pattern, shown) for shown in loads(skill)[:2])
 
     def judge(self, did: Did) -> Checked:
-        found = self.matching(did)
-        if found:
-            return "passed", f"ran {quoted(found, 1)}"
-        ran = len(did.commands)
-        return "failed", (
-            f"none of the {ran} commands it ran matches" if ran else "it ran no command"
-        )
+        return first_found(self.matching(did), "ran", len(did.commands), "commands")
 
 
 GRADER = CommandRan

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from activation.graders.base import Checked, Did, grader_type
-from activation.graders.trajectory import Traced, loads, quoted, read_matches
+from activation.graders.trajectory import Traced, first_found, loads, read_matches
 
 
 @grader_type("file_read")
@@ -22,12 +22,7 @@ class FileRead(Traced):
 
     def judge(self, did: Did) -> Checked:
         found = [path for path in did.files_read if read_matches(self.file_pattern, path)]
-        if found:
-            return "passed", f"read {quoted(found, 1)}"
-        read = len(did.files_read)
-        return "failed", (
-            f"none of the {read} files it read matches" if read else "it read no file"
-        )
+        return first_found(found, "read", len(did.files_read), "files")
 
 
 GRADER = FileRead

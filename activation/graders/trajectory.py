@@ -76,6 +76,16 @@ def read_matches(glob: str, path: str) -> bool:
     return glob_matches(glob, path) or ("/" in glob and fnmatchcase(path, f"*/{glob}"))
 
 
+def first_found(found: list[str], verb: str, among: int, what: str) -> Checked:
+    """Passed on the first of `found` (what the agent `verb`, "ran" or "read"), else failed
+    saying how many of `what` ("commands", "files") it did."""
+    if found:
+        return "passed", f"{verb} {quoted(found, 1)}"
+    if among:
+        return "failed", f"none of the {among} {what} it {verb} matches"
+    return "failed", f"it {verb} no {what.removesuffix('s')}"
+
+
 def times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
 
