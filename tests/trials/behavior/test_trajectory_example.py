@@ -1,6 +1,7 @@
 """The trajectory example (examples/behavior/trajectory): it loads and lints clean, its
 checker works, and each case's graders tell an agent that followed the body from one that
-wrote the same files without doing what the body says."""
+wrote the same files without doing what the body says (Codex's trajectories: in Stage C
+only its shell may run the checker)."""
 
 from __future__ import annotations
 
@@ -19,21 +20,27 @@ from tests.trials.behavior.test_example import graded
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "behavior" / "trajectory"
 SKILL = EXAMPLE / "skills" / "cards"
 CARDS = "To Ada: Thank you, Ada!\nTo Grace: Thank you, Grace!\n"
-CHECK = "python3 .claude/skills/cards/scripts/check_cards.py cards.txt"
+CHECK = "python3 .agents/skills/cards/scripts/check_cards.py cards.txt"
 FOLLOWED = Trajectory(
     tool_calls=(
-        ToolCall("Skill", '{"skill":"cards"}'),
-        ToolCall("Read", '{"file_path":".claude/skills/cards/references/format.md"}'),
-        ToolCall("Write", '{"file_path":"cards.txt"}'),
-        ToolCall("Bash", f'{{"command":"{CHECK}"}}'),
+        ToolCall("command_execution", '{"command":"cat .agents/skills/cards/SKILL.md"}'),
+        ToolCall(
+            "command_execution", '{"command":"cat .agents/skills/cards/references/format.md"}'
+        ),
+        ToolCall("file_change", '{"changes":[{"kind":"add","path":"cards.txt"}]}'),
+        ToolCall("command_execution", f'{{"command":"{CHECK}"}}'),
     ),
-    commands=(CHECK,),
-    files_read=(".claude/skills/cards/references/format.md",),
+    commands=(
+        "cat .agents/skills/cards/SKILL.md",
+        "cat .agents/skills/cards/references/format.md",
+        CHECK,
+    ),
+    files_read=(".agents/skills/cards/SKILL.md", ".agents/skills/cards/references/format.md"),
     files_written=("cards.txt",),
     turns=5,
 )
 SKIPPED = Trajectory(
-    tool_calls=(ToolCall("Skill", '{"skill":"cards"}'), ToolCall("Write", "{}")),
+    tool_calls=(ToolCall("command_execution", "{}"), ToolCall("file_change", "{}")),
     files_written=("cards.txt",),
     turns=3,
 )
