@@ -1,10 +1,10 @@
-"""Stage C graded on what the agent did, end to end: `activation behavior` drives the real
-Claude Code CLI against the local Messages API stand-in on examples/behavior/trajectory,
-the model scripted to follow the body it loaded: it reads the format the body points to
-(a `Read` in the skill's folder) and writes the cards. The candidate's body
-(`edits/skip-format.md`) no longer points to the format, so the cards still pass the file
-grader while `file_read` fails: REGRESSED by what the agent did, the trajectory in the
-report."""
+"""Stage C graded on what the agent did, end to end: `activation behavior` drives a real
+agent CLI at its local stand-in on examples/behavior/trajectory, the model scripted to
+follow the body it loaded. The candidate's body (`edits/skip-format.md`) no longer sends the
+agent to the skill's format or its checker, so the cards still pass the file grader while a
+trajectory grader fails: REGRESSED by what the agent did, the trajectory in the report.
+Claude Code stops reading the format (`file_read`); Codex, the one agent whose Stage C may
+run commands, stops running the checker (`command_ran`)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from tests.support import responses_api
+from tests.support.agent_writes import add_file
 from tests.support.behavior_repo import calls, workdir
 from tests.support.cli import read_report
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
@@ -47,6 +49,15 @@ def follows_the_body(request: FakeRequest) -> Reply:
     return Text("Done.")
 
 
+def in_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example committed, its edited body the candidate, the working directory."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, repo)
+    commit_all(repo, "cards and its evals").close()
+    shutil.copyfile(repo / "edits" / "skip-format.md", repo / "skills" / "cards" / "SKILL.md")
+    monkeypatch.chdir(repo)
+
+
 def trials_of(report: dict[str, Any], arm: str) -> list[dict[str, Any]]:
     (entry,) = report["cases"]
     return [trial for trial in entry["trials"] if trial["variant"] == arm]
@@ -60,11 +71,7 @@ def test_a_body_that_stops_sending_the_agent_to_its_format_regresses_by_file_rea
 ) -> None:
     fake_api.script = follows_the_body
     monkeypatch.setenv("CLAUDE_CODE_MAX_RETRIES", "0")
-    repo = tmp_path / "repo"
-    shutil.copytree(EXAMPLE, repo)
-    commit_all(repo, "cards and its evals").close()
-    shutil.copyfile(repo / "edits" / "skip-format.md", repo / "skills" / "cards" / "SKILL.md")
-    monkeypatch.chdir(repo)
+    in_repo(tmp_path, monkeypatch)
     saved = tmp_path / "behavior.json"
     code = main(["behavior", "--claude", str(claude), "--json", str(saved), "--full-record",
                  "--baseline", "git:HEAD", "--only", "read_the_format", "--trials", "3",
@@ -104,3 +111,69 @@ def test_a_body_that_stops_sending_the_agent_to_its_format_regresses_by_file_rea
     candidate = trials_of(report, "candidate")[0]["trajectory"]
     assert [call["name"] for call in candidate["tool_calls"]] == ["Skill", "Write"]
     assert candidate["files_read"] == []
+
+
+CHECK = "python3 .agents/skills/cards/scripts/check_cards.py cards.txt"
+
+
+def codex_follows_the_body(request: responses_api.ResponsesRequest) -> responses_api.Reply:
+    """Codex at work on the cards: `cat` the skill, add cards.txt, run the checker when the
+    body it printed says to, done. The judge (no stream, a JSON schema) answers YES."""
+    if request.body.get("stream") is not True:
+        return responses_api.Text(
+            orjson.dumps({"reasoning": "scripted", "verdict": "YES"}).decode()
+        )
+    printed = "".join(request.tool_outputs)
+    if "- cards: " in (request.listing or "") and request.turn == 0:
+        return responses_api.Shell("cat .agents/skills/cards/SKILL.md")
+    if "*** Begin Patch" not in orjson.dumps(request.input).decode():
+        cards = CARDS.replace("Happy birthday", "Thank you")
+        return responses_api.Patch(add_file("cards.txt", cards))
+    if "check_cards.py" in printed and CHECK not in orjson.dumps(request.input).decode():
+        return responses_api.Shell(CHECK)
+    return responses_api.Text("Done.")
+
+
+def test_a_body_that_stops_running_the_checker_regresses_by_command_ran_on_codex(
+    tmp_path: Path, codex_cli: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    in_repo(tmp_path, monkeypatch)
+    saved = tmp_path / "behavior.json"
+    with responses_api.FakeResponsesAPI(codex_follows_the_body) as api:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-codex-trajectory")
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
+        code = main(["behavior", "--agent", "codex", "--codex", str(codex_cli), "--judge-model",
+                     "openai:gpt-5.4-mini", "--baseline", "git:HEAD", "--only", "run_the_checker",
+                     "--trials", "3", "--max-trials", "3", "--timeout", "120", "--json",
+                     str(saved), "--full-record"])  # fmt: skip
+    report = read_report(saved)
+    assert code == 1
+    assert [entry["status"] for entry in report["cases"]] == ["REGRESSED"]
+    outcomes = {
+        arm: [
+            {g["grader"]: g["outcome"] for g in trial["grades"]} for trial in trials_of(report, arm)
+        ]
+        for arm in ("baseline", "candidate")
+    }
+    followed = {
+        "A card for Grace in the house format": "passed",
+        "Ran the skill's checker (scripts/check_cards.py)": "passed",
+        "Ran the checker at most 3 times": "passed",
+        "Deletes no file": "passed",
+        "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?":
+            "passed",
+    }  # fmt: skip
+    assert outcomes["baseline"] == [followed] * 3
+    skipped = {**followed, "Ran the skill's checker (scripts/check_cards.py)": "failed",
+               "Ran the checker at most 3 times": "failed"}  # fmt: skip
+    assert outcomes["candidate"] == [skipped] * 3
+    baseline = trials_of(report, "baseline")[0]["trajectory"]
+    assert [command.split("'")[1] if "'" in command else command
+            for command in baseline["commands"]] == [
+        "cat .agents/skills/cards/SKILL.md", CHECK
+    ]  # fmt: skip
+    assert baseline["files_read"] == [".agents/skills/cards/SKILL.md"]
+    assert baseline["files_written"][-1].endswith("cards.txt")
+    assert "turns" not in baseline["measured"]
