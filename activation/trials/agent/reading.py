@@ -1,5 +1,6 @@
-"""What one agent run shows about the target skill (`Reading`), and the line handling every
-agent's event-stream reader shares (`JsonLines`).
+"""What one agent run shows about the target skill (`Reading`), what the agent did in it
+(its `Trajectory`: tool calls, commands, files read and written, turns, the figures its
+stream gives), and the line handling every agent's event-stream reader shares (`JsonLines`).
 
 Every agent CLI Stage B runs writes one JSON object per line, so the readers agree on what a
 line is: a blank line, or one that does not even start like a JSON object, is noise (a
@@ -272,8 +273,10 @@ class AgentReader(JsonLines):
     A subclass sets `EVENTS`, `AGENT` (its executable's name, for "<agent> exited with code
     N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
     load it looked for, formatted with `target`), `START` and `LAST` (the events that open
-    and close a run; None: any event, the exit code), and overrides `_ending` only when
-    something else ends its runs in an error."""
+    and close a run; None: any event, the exit code), `MEASURED` (the figures its stream
+    gives), and overrides `_ending` only when something else ends its runs in an error.
+    Its handlers also record the trajectory: `_called` for each tool call, `_ran` for a
+    shell command, `_touched` for a file a file tool read or wrote."""
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {}
     AGENT: ClassVar[str] = ""
