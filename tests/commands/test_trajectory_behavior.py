@@ -58,6 +58,21 @@ def in_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
 
 
+def regressed(code: int, saved: Path) -> tuple[dict[str, Any], dict[str, list[dict[str, str]]]]:
+    """The run's report, its one case REGRESSED and the gate failed, and each grader's
+    outcome in every trial of the baseline and the candidate."""
+    report = read_report(saved)
+    assert code == 1
+    assert [entry["status"] for entry in report["cases"]] == ["REGRESSED"]
+    outcomes = {
+        arm: [
+            {g["grader"]: g["outcome"] for g in trial["grades"]} for trial in trials_of(report, arm)
+        ]
+        for arm in ("baseline", "candidate")
+    }
+    return report, outcomes
+
+
 def trials_of(report: dict[str, Any], arm: str) -> list[dict[str, Any]]:
     (entry,) = report["cases"]
     return [trial for trial in entry["trials"] if trial["variant"] == arm]
@@ -76,24 +91,18 @@ def test_a_body_that_stops_sending_the_agent_to_its_format_regresses_by_file_rea
     code = main(["behavior", "--claude", str(claude), "--json", str(saved), "--full-record",
                  "--baseline", "git:HEAD", "--only", "read_the_format", "--trials", "3",
                  "--max-trials", "3"])  # fmt: skip
-    report = read_report(saved)
-    assert code == 1
-    assert [entry["status"] for entry in report["cases"]] == ["REGRESSED"]
-    outcomes = {
-        arm: [
-            {g["grader"]: g["outcome"] for g in trial["grades"]} for trial in trials_of(report, arm)
-        ]
-        for arm in ("baseline", "candidate")
-    }
-    followed = {
-        "A card for Ada in the house format": "passed",
-        "Read the skill's card format (references/format.md)": "passed",
-        "At most 12 tool calls": "passed",
-        "At most 15 turns": "passed",
-        "Fetches nothing from the web": "passed",
-        "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?":
-            "passed",
-    }  # fmt: skip
+    report, outcomes = regressed(code, saved)
+    followed = dict.fromkeys(
+        (
+            "A card for Ada in the house format",
+            "Read the skill's card format (references/format.md)",
+            "At most 12 tool calls",
+            "At most 15 turns",
+            "Fetches nothing from the web",
+            "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?",
+        ),
+        "passed",
+    )
     assert outcomes["baseline"] == [followed] * 3
     skipped = {**followed, "Read the skill's card format (references/format.md)": "failed"}
     assert outcomes["candidate"] == [skipped] * 3
@@ -148,23 +157,17 @@ def test_a_body_that_stops_running_the_checker_regresses_by_command_ran_on_codex
                      "openai:gpt-5.4-mini", "--baseline", "git:HEAD", "--only", "run_the_checker",
                      "--trials", "3", "--max-trials", "3", "--timeout", "120", "--json",
                      str(saved), "--full-record"])  # fmt: skip
-    report = read_report(saved)
-    assert code == 1
-    assert [entry["status"] for entry in report["cases"]] == ["REGRESSED"]
-    outcomes = {
-        arm: [
-            {g["grader"]: g["outcome"] for g in trial["grades"]} for trial in trials_of(report, arm)
-        ]
-        for arm in ("baseline", "candidate")
-    }
-    followed = {
-        "A card for Grace in the house format": "passed",
-        "Ran the skill's checker (scripts/check_cards.py)": "passed",
-        "Ran the checker at most 3 times": "passed",
-        "Deletes no file": "passed",
-        "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?":
-            "passed",
-    }  # fmt: skip
+    report, outcomes = regressed(code, saved)
+    followed = dict.fromkeys(
+        (
+            "A card for Grace in the house format",
+            "Ran the skill's checker (scripts/check_cards.py)",
+            "Ran the checker at most 3 times",
+            "Deletes no file",
+            "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?",
+        ),
+        "passed",
+    )
     assert outcomes["baseline"] == [followed] * 3
     skipped = {**followed, "Ran the skill's checker (scripts/check_cards.py)": "failed",
                "Ran the checker at most 3 times": "failed"}  # fmt: skip
