@@ -14,15 +14,22 @@ from collections.abc import Sequence
 from activation.graders import (
     all_of,
     command,
+    command_not_ran,
+    command_ran,
     contains,
     contains_any,
     file_contains,
+    file_read,
     judge,
     matches,
+    max_tool_calls,
+    max_turns,
     not_contains,
     not_contains_any,
     not_contains_in_source,
     not_matches,
+    tool_not_used,
+    tool_used,
 )
 from activation.graders.base import Grader
 from activation.graders.parse import GraderError, parse_grader
@@ -41,6 +48,13 @@ REGISTRY: dict[str, type[Grader]] = {
         all_of,
         command,
         judge,
+        tool_used,
+        tool_not_used,
+        command_ran,
+        command_not_ran,
+        file_read,
+        max_turns,
+        max_tool_calls,
     )
 }
 """Type name -> its class, in the order the docs list them."""

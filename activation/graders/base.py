@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, dataclass_transform, get_args
 
 Level = Literal["L1", "L2", "L3", "L4", "L5"]
 """L1 presence (required symbols exist), L2 hallucination (no invented packages or APIs),
@@ -53,7 +54,52 @@ class Run:
     timeout: float
 
 
-Need = Ask | Run
+@dataclass(frozen=True)
+class Trace:
+    """What the agent did in the trial (its trajectory): what a trajectory grader needs."""
+
+
+TRACE = Trace()
+
+
+class CalledTool(Protocol):
+    """One tool call as a trajectory grader reads it (`_models.ToolCall`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def input(self) -> str:
+        """The call's input, as the agent's stream's JSON."""
+        ...
+
+    @property
+    def turn(self) -> int:
+        """The conversation's turn it was called in, from 1."""
+        ...
+
+
+class Did(Protocol):
+    """What the agent did in a trial as a trajectory grader reads it (`_models.Trajectory`,
+    which this layer cannot import)."""
+
+    @property
+    def tool_calls(self) -> Sequence[CalledTool]: ...
+
+    @property
+    def commands(self) -> Sequence[str]: ...
+
+    @property
+    def files_read(self) -> Sequence[str]: ...
+
+    @property
+    def turns(self) -> int | None: ...
+
+    @property
+    def measured(self) -> AbstractSet[str]: ...
+
+
+Need = Ask | Run | Trace
 
 
 @dataclass(frozen=True)
@@ -66,8 +112,8 @@ class CommandResult:
     output: str = ""
 
 
-Answer = bool | None | CommandResult
-"""An `Ask`'s answer (None: the model gave none) or a `Run`'s result."""
+Answer = bool | None | CommandResult | Did
+"""An `Ask`'s answer (None: the model gave none), a `Run`'s result or the `Trace`."""
 Answers = Mapping[Need, Answer]
 
 

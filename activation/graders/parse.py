@@ -148,6 +148,18 @@ def _seconds(value: object, key: str, _number: str, _registry: Registry) -> floa
     return float(number)
 
 
+def _count(value: object, key: str, _number: str, _registry: Registry) -> int:
+    if value is None:
+        raise _Bad(f"missing {key!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise _Bad(f"{key!r} must be a whole number from 1, got {value!r}")
+    return value
+
+
+def _optional_count(value: object, key: str, number: str, registry: Registry) -> int | None:
+    return None if value is None else _count(value, key, number, registry)
+
+
 def _level(value: object, _key: str, _number: str, _registry: Registry) -> object:
     if value is not None and value not in LEVELS:
         raise _Bad(f"level {value!r} is not one of {', '.join(LEVELS)} (or null)")
@@ -168,6 +180,8 @@ _READERS: dict[object, Reader] = {
     tuple[str, ...]: _texts,
     bool: _flag,
     float: _seconds,
+    int: _count,
+    int | None: _optional_count,
     Level | None: _level,
     tuple[Grader, ...]: _graders,
 }

@@ -51,7 +51,12 @@ Behavior cases (Stage C), per graded case (`lint_behavior`):
 
 - error: a grader's own problem (a pattern that does not compile; the loader refuses one
   too, a case built in code gets the same check);
-- error: no positive grader: every negative is void in every trial, so the case never passes;
+- error: no positive grader: every negative is void in every trial, so the case never passes
+  (`tool_not_used`, `command_not_ran`, `max_turns` or `max_tool_calls` alone would pass
+  with the skill not loaded and nothing done);
+- error: a trajectory grader that passes when one of the case's skills is merely loaded
+  (`tool_used` of a load tool, `command_ran` or `file_read` matching its SKILL.md read):
+  it checks the load, not that the body was followed;
 - advice, the seeds' authoring rules (a warning; `--strict` makes it an error, and a run
   never refuses it): every grader but a judge has a level (L1-L5), since per-level results
   are what a user reads first (outputs report the others as unlevelled; a judge with no
@@ -75,6 +80,7 @@ from activation._config import DESCRIPTION_LIMIT, SIMILAR_ERROR, SIMILAR_WARN
 from activation._errors import InputError
 from activation._models import Case, Skill
 from activation.graders.judge import Judge
+from activation.graders.trajectory import Traced
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
 from activation.inputs.commands import is_command
 from activation.inputs.overlap import listed_text, overlaps
@@ -406,6 +412,12 @@ NO_POSITIVE = (
 )
 
 
+ON_LOAD = (
+    "passes when the skill is merely loaded (its load tool, or a read of its SKILL.md): it "
+    "checks the load, which every trial records already, not that the agent followed the skill"
+)
+
+
 def unread_text(key: str, cases: int = 1) -> str:
     """Why a key of a case file is said; `cases`: how many of the file's cases carry it."""
     whose = f"the key {key!r} of {cases} cases" if cases > 1 else f"its file's key {key!r}"
@@ -434,6 +446,11 @@ def _case_findings(
         yield Finding(advice, case.id, NO_JUDGE)
     if all(grader.negative for grader in case.graders):
         yield Finding("error", case.id, NO_POSITIVE)
+    names = [skill.rpartition(":")[2] for skill in case.skills] or ["skill"]
+    for number, top in enumerate(case.graders, 1):
+        for grader in top.walk():
+            if isinstance(grader, Traced) and any(map(grader.passes_on_load, names)):
+                yield Finding("error", case.id, f"grader {number} ({grader.description}) {ON_LOAD}")
 
 
 def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:

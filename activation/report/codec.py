@@ -31,7 +31,7 @@ import orjson
 
 from activation._config import AGENT
 from activation._errors import ExitCode, InputError
-from activation._models import FLAGGED, VARIANTS, Trial, Usage
+from activation._models import FIGURES, FLAGGED, VARIANTS, Trajectory, Trial, Usage
 from activation.report.matrix import MATRIX_SCHEMA, Matrix, of_report
 from activation.report.model import SCHEMA, Report
 
@@ -39,10 +39,11 @@ READABLE = ("activation-report/2", "activation-report/3", SCHEMA)
 
 
 JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error", "grades",
-          "seconds")  # fmt: skip
+          "seconds", "trajectory")  # fmt: skip
 """What a trial keeps in a compact report when its case is not flagged: all that its case's
 verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
-again from these), and its wall time, which `--durations` plans shards by."""
+again from these), its wall time, which `--durations` plans shards by, and what the agent
+did (without its tool calls' inputs)."""
 
 
 def _defaults(kind: type) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def _defaults(kind: type) -> dict[str, Any]:
 
 TRIAL_DEFAULTS = _defaults(Trial)
 USAGE_DEFAULTS = _defaults(Usage)
+TRAJECTORY_DEFAULTS = _defaults(Trajectory)
 
 
 def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
@@ -66,6 +68,10 @@ def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(report)
     for cell in data["cells"] if isinstance(report, Matrix) else [data]:
         cell["cases"] = [_tallies_trimmed(entry) for entry in cell["cases"]]
+        for entry in cell["cases"]:
+            for trial in entry["trials"]:
+                if trial.get("trajectory"):
+                    trial["trajectory"]["measured"] = _in_order(trial["trajectory"]["measured"])
     if full:
         return data
     if isinstance(report, Matrix):
@@ -81,6 +87,21 @@ def _tallies_trimmed(entry: dict[str, Any]) -> dict[str, Any]:
         if not trimmed[variant].get("graded"):
             trimmed[variant] = {k: v for k, v in trimmed[variant].items() if k != "graded"}
     return trimmed
+
+
+def _in_order(figures: list[str]) -> list[str]:
+    """A trajectory's measured figures in `FIGURES` order, the same in every run."""
+    return sorted(
+        figures, key=lambda name: (FIGURES.index(name) if name in FIGURES else len(FIGURES), name)
+    )
+
+
+def _compact_trajectory(trajectory: dict[str, Any]) -> dict[str, Any]:
+    """A trajectory without its tool calls' inputs, and no field at its default."""
+    calls = [{k: v for k, v in call.items() if k == "name" or (k == "turn" and v != 1)}
+             for call in trajectory.get("tool_calls", [])]  # fmt: skip
+    return {key: value for key, value in {**trajectory, "tool_calls": calls}.items()
+            if not _default(value, TRAJECTORY_DEFAULTS[key])}  # fmt: skip
 
 
 def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
@@ -108,6 +129,8 @@ def _trimmed(trial: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
         value = trial.get(key, TRIAL_DEFAULTS.get(key))
         if key == "usage" and isinstance(value, dict):
             value = {name: n for name, n in value.items() if not _default(n, USAGE_DEFAULTS[name])}
+        if key == "trajectory" and isinstance(value, dict):
+            value = _compact_trajectory(value)
         if key not in TRIAL_DEFAULTS or not _default(value, TRIAL_DEFAULTS[key]):
             kept[key] = value
     return kept

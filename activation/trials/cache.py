@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import anyio.lowlevel
 import msgspec
 
-from activation._models import Grade, Trial, TrialKey, Usage
+from activation._models import Grade, Trajectory, Trial, TrialKey, Usage
 from activation.trials.backend import Backend, Round, Wrapper
 
 MISSING_TRANSCRIPT = "the transcript of the run that produced it is gone"
@@ -49,6 +49,8 @@ def trial_entry(trial: Trial) -> dict[str, Any]:
         "transcript": trial.transcript,
         "usage": dataclasses.asdict(trial.usage),
     }
+    if trial.trajectory is not None:
+        entry["trajectory"] = msgspec.to_builtins(trial.trajectory, order="deterministic")
     if trial.grades:
         entry |= {
             "passed": trial.correct,
@@ -74,10 +76,21 @@ def cached_trial(key: TrialKey, entry: Mapping[str, Any], target: str) -> Trial 
     where = transcript if isinstance(transcript, str) else None
     usage = Usage(cost_usd=0.0, from_cache=1)
     if "grades" in entry:
-        return _graded(key, entry, chose, target, evidence, usage, where)
-    if activated and not chose:
-        return dataclasses.replace(key.answer(True, evidence, usage, where), cached=True)
-    return dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
+        trial = _graded(key, entry, chose, target, evidence, usage, where)
+    elif activated and not chose:
+        trial = dataclasses.replace(key.answer(True, evidence, usage, where), cached=True)
+    else:
+        trial = dataclasses.replace(key.fired(chose, target, evidence, usage, where), cached=True)
+    did = _trajectory(entry.get("trajectory"))
+    return trial if trial is None or did is None else dataclasses.replace(trial, trajectory=did)
+
+
+def _trajectory(saved: object) -> Trajectory | None:
+    """A stored trajectory (None: an entry from before trajectories, or a damaged one)."""
+    try:
+        return None if saved is None else msgspec.convert(saved, Trajectory)
+    except msgspec.ValidationError:
+        return None
 
 
 class CachedBackend(Wrapper[Backend]):

@@ -112,7 +112,8 @@ def test_bad_case_files(data: object, message: str) -> None:
             {**ONE, "graders": [{"type": "nope"}]},
             "'x': grader 1 (nope): unknown type 'nope' (known: "
             "contains, contains_any, not_contains, not_contains_any, not_contains_in_source, "
-            "matches, not_matches, file_contains, all, command, judge)",
+            "matches, not_matches, file_contains, all, command, judge, tool_used, tool_not_used, "
+            "command_ran, command_not_ran, file_read, max_turns, max_tool_calls)",
         ),
         ({**ONE, "scaffold": ["a"]}, "'x': 'scaffold' must be an object of {path: content}"),
         (

@@ -153,7 +153,8 @@ def test_comment_keys_are_ignored_and_a_mapping_with_graders_is_read() -> None:
             [{"type": "contains", "value": "a"}, {"type": "includes", "value": "a"}],
             "grader 2 (includes): unknown type 'includes' (known: contains, contains_any, "
             "not_contains, not_contains_any, not_contains_in_source, matches, not_matches, "
-            "file_contains, all, command, judge)",
+            "file_contains, all, command, judge, tool_used, tool_not_used, command_ran, "
+            "command_not_ran, file_read, max_turns, max_tool_calls)",
         ),
         ([{"type": "contains"}], NO_VALUE),
         ([{"type": "contains", "value": ""}], NO_VALUE),

@@ -11,6 +11,7 @@ from activation.inputs.lint import (
     NO_JUDGE,
     NO_LEVEL,
     NO_POSITIVE,
+    ON_LOAD,
     Finding,
     lint_behavior,
     unread_text,
@@ -312,3 +313,59 @@ def test_a_link_to_a_file_the_skill_has_the_agent_write_is_not_certain() -> None
         Reference("setup.md", 11, None, "skill", certain=True),
         Reference("references/index.md", 11, None, "skill", certain=True),
     )
+
+
+def skill_case(*graders: dict[str, object]) -> BehaviorCase:
+    return BehaviorCase("c", "c", "p", "s", graders=parse_graders([*graders, JUDGE], "s"),
+                        skills=("pdf-tools:pdf",))  # fmt: skip
+
+
+def test_a_trajectory_grader_the_load_alone_passes_is_an_error() -> None:
+    """Each passes on every trial where the skill merely loaded (Claude Code's Skill call,
+    Gemini CLI's activate_skill, Codex's `cat` of SKILL.md): it checks the load."""
+    vacuous: list[dict[str, object]] = [
+        {"type": "tool_used", "name": "Skill"},
+        {"type": "tool_used", "name": "activate_skill", "input": '"name":"pdf"'},
+        {"type": "command_ran", "pattern": r"SKILL\.md"},
+        {"type": "file_read", "file_pattern": "SKILL.md"},
+        {"type": "file_read", "file_pattern": "pdf/*.md"},
+    ]
+    for raw in vacuous:
+        (grader,) = parse_graders([raw], "s")
+        assert lint_behavior([skill_case(raw | {"level": "L4"})]) == [
+            Finding("error", "c", f"grader 1 ({grader.description}) {ON_LOAD}")
+        ], raw
+    assert ON_LOAD == (
+        "passes when the skill is merely loaded (its load tool, or a read of its SKILL.md): it "
+        "checks the load, which every trial records already, not that the agent followed the "
+        "skill"
+    )
+
+
+def test_a_trajectory_grader_of_what_the_body_asks_is_sound() -> None:
+    sound: list[dict[str, object]] = [
+        {"type": "tool_used", "name": "Skill", "input": "other-skill"},
+        {"type": "tool_used", "name": "Bash", "input": "validate"},
+        {"type": "command_ran", "pattern": r"scripts/validate\.py"},
+        {"type": "file_read", "file_pattern": "references/*.md"},
+    ]
+    for raw in sound:
+        assert lint_behavior([skill_case(raw | {"level": "L4"})]) == [], raw
+
+
+def test_a_negative_trajectory_grader_alone_is_an_error() -> None:
+    """Each passes with the skill not loaded and nothing done, so alone it is void in
+    every trial: the case can never pass."""
+    for raw in (
+        {"type": "tool_not_used", "name": "WebFetch"},
+        {"type": "command_not_ran", "pattern": "rm -rf"},
+        {"type": "max_turns", "max": 5},
+        {"type": "max_tool_calls", "max": 9},
+    ):
+        alone = BehaviorCase(
+            "c", "c", "p", "s", graders=parse_graders([raw | {"level": "L4"}], "s")
+        )
+        assert lint_behavior([alone]) == [
+            Finding("warning", "c", NO_JUDGE),
+            Finding("error", "c", NO_POSITIVE),
+        ], raw

@@ -13,7 +13,16 @@ import orjson
 import pytest
 
 from activation._errors import ExitCode, InputError
-from activation._models import FLAGGED, AgentSettings, BehaviorOptions, RunSpec, Status, Trial
+from activation._models import (
+    FLAGGED,
+    AgentSettings,
+    BehaviorOptions,
+    RunSpec,
+    Status,
+    ToolCall,
+    Trajectory,
+    Trial,
+)
 from activation.commands.main import main
 from activation.report.codec import (
     JUDGED,
@@ -118,7 +127,7 @@ def test_the_json_names_every_figure() -> None:
     assert set(data["cases"][0]["trials"][0]) == {
         "case_id", "variant", "index", "reading", "activated", "evidence", "error",
         "transcript", "cached", "usage", "chose", "correct", "grades", "files", "workspace",
-        "error_class", "seconds",
+        "trajectory", "error_class", "seconds",
     }  # fmt: skip
     assert set(data["summary"]) == {
         "baseline", "candidate", "regressed", "weakened", "improved", "unstable", "errors",
@@ -356,3 +365,34 @@ def test_kept_workspaces_are_written_in_the_agent_record_and_read_back_as_stage_
     assert read == spec
     assert type(read.agent) is AgentSettings
     assert read.behavior == options
+
+
+DID = Trajectory(
+    tool_calls=(ToolCall("Skill", '{"skill":"cards"}'), ToolCall("Bash", '{"command":"ls"}', 2)),
+    commands=("ls",),
+    files_read=("references/format.md",),
+    turns=3,
+    measured=frozenset({"seconds", "turns", "output_tokens", "tool_calls", "input_tokens"}),
+)
+
+
+def test_a_trials_trajectory_is_whole_in_the_full_record_and_without_inputs_in_compact() -> None:
+    report = built_report(RunSpec())
+    trials = tuple(replace(trial, trajectory=DID) for trial in report.cases[0].trials)
+    report = replace(report, cases=(replace(report.cases[0], trials=trials), *report.cases[1:]))
+    full, compact = orjson.loads(report_json(report, full=True)), orjson.loads(report_json(report))
+    measured = ["input_tokens", "output_tokens", "turns", "tool_calls", "seconds"]
+    assert full["cases"][0]["trials"][0]["trajectory"] == {
+        "tool_calls": [{"name": "Skill", "input": '{"skill":"cards"}', "turn": 1},
+                       {"name": "Bash", "input": '{"command":"ls"}', "turn": 2}],
+        "commands": ["ls"], "files_read": ["references/format.md"], "files_written": [],
+        "turns": 3, "measured": measured,
+    }  # fmt: skip
+    assert compact["cases"][0]["trials"][0]["trajectory"] == {
+        "tool_calls": [{"name": "Skill"}, {"name": "Bash", "turn": 2}],
+        "commands": ["ls"], "files_read": ["references/format.md"], "turns": 3,
+        "measured": measured,
+    }  # fmt: skip
+    again = parse_report(compact, "compact.json").cases[0].trials[0].trajectory
+    assert again == replace(DID, tool_calls=(ToolCall("Skill"), ToolCall("Bash", turn=2)))
+    jsonschema.Draft202012Validator(report_schema()).validate(compact)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import anyio
+import orjson
 
-from activation._models import Case, RunSpec, Trial, TrialKey, Usage
+from activation._models import Case, RunSpec, ToolCall, Trajectory, Trial, TrialKey, Usage
 from activation.trials.backend import Round, Silent
 from activation.trials.cache import MISSING_TRANSCRIPT, CachedBackend, cached_trial, trial_entry
 from activation.trials.engine import execute_async
@@ -163,3 +165,19 @@ def test_the_store_on_disk_round_trips_through_the_wrapper(tmp_path: Path) -> No
     again = KeyedFake(scripted({"c": [False]}))  # a cached answer wins over the model's
     (trial,) = run_keys(CachedBackend(again, store, TARGET), key)
     assert (trial.cached, trial.activated, again.calls) == (True, True, 0)
+
+
+def test_a_cached_trial_keeps_what_the_agent_did() -> None:
+    did = Trajectory(tool_calls=(ToolCall("Bash", '{"command":"ls"}'),), commands=("ls",),
+                     turns=2, measured=frozenset({"turns", "tool_calls", "seconds"}))  # fmt: skip
+    key = TrialKey(CASE, "baseline", 0)
+    entry = trial_entry(replace(key.answer(True, "loaded"), trajectory=did))
+    assert orjson.loads(orjson.dumps(entry["trajectory"])) == {
+        "tool_calls": [{"name": "Bash", "input": '{"command":"ls"}', "turn": 1}],
+        "commands": ["ls"], "files_read": [], "files_written": [], "turns": 2,
+        "measured": ["seconds", "tool_calls", "turns"],
+    }  # fmt: skip
+    revived = cached_trial(key, entry, TARGET)
+    assert revived is not None and revived.trajectory == did
+    damaged = cached_trial(key, {**entry, "trajectory": {"turns": "two"}}, TARGET)
+    assert damaged is not None and damaged.trajectory is None

@@ -48,7 +48,7 @@ from activation.trials.agent.env import scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.process_group import stop_group
-from activation.trials.agent.reading import Reading
+from activation.trials.agent.reading import Reading, in_workspace
 from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
 from activation.trials.agent.sandbox_egress import request_budget, targets
 from activation.trials.agents import agent_named
@@ -296,6 +296,9 @@ class AgentBackend:
         trial = self._trial(key, reader, process.returncode, state, transcript)
         if confined.over_budget is not None:
             trial = key.failed(confined.over_budget, trial.usage, str(transcript))
+        roots = (str(dirs.work), str(dirs.work.resolve()))
+        did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
+        trial = replace(trial, trajectory=did)
         return await self._finish(key, trial, dirs)
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:

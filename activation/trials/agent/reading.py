@@ -1,5 +1,6 @@
-"""What one agent run shows about the target skill (`Reading`), and the line handling every
-agent's event-stream reader shares (`JsonLines`).
+"""What one agent run shows about the target skill (`Reading`), what the agent did in it
+(its `Trajectory`: tool calls, commands, files read and written, turns, the figures its
+stream gives), and the line handling every agent's event-stream reader shares (`JsonLines`).
 
 Every agent CLI Stage B runs writes one JSON object per line, so the readers agree on what a
 line is: a blank line, or one that does not even start like a JSON object, is noise (a
@@ -12,11 +13,15 @@ load was already seen (positive evidence stays valid). Pure: no I/O, no clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import orjson
+
+from activation._models import ToolCall, Trajectory
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -67,6 +72,8 @@ class Reading:
     tokens_known: bool = True
     """False when the stream stopped before the CLI said what the run used (Codex reports
     its tokens only when a turn ends): the tokens are then unknown, not zero."""
+    trajectory: Trajectory = field(default_factory=Trajectory)
+    """What the agent did: its tool calls, commands, files read and written, turns."""
 
     @property
     def activated(self) -> bool | None:
@@ -183,6 +190,73 @@ def mapping(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+_FILE_READERS = frozenset({"cat", "head", "tail", "less", "more", "nl", "bat", "sed", "awk"})
+"""Programs whose file arguments a command reads (`sed` and `awk` after their script)."""
+_SCRIPTED = frozenset({"sed", "awk"})
+_OPERATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;"})
+_CWD = ("$PWD/", "${PWD}/", "./")
+
+
+def shell_reads(command: str) -> tuple[str, ...]:
+    """The files a shell command reads with a file reader (`cat`, `sed -n '1,80p'`, `head`,
+    ...), in order; a shell wrapper (`/bin/bash -lc '...'`) is looked through. What the
+    agent read by hand, for an agent whose only reading tool is its shell (Codex)."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    except ValueError:
+        return ()
+    if len(words) == 3 and PurePosixPath(words[0]).name in _SHELLS and words[1].endswith("c"):
+        return shell_reads(words[2])
+    reads: list[str] = []
+    segment: list[str] = []
+    for word in [*words, ";"]:
+        if word not in _OPERATORS:
+            segment.append(word)
+            continue
+        if segment and PurePosixPath(segment[0]).name in _FILE_READERS:
+            operands = [arg for arg in segment[1:] if not arg.startswith("-")]
+            if PurePosixPath(segment[0]).name in _SCRIPTED:
+                operands = operands[1:]
+            reads += [_from_cwd(arg) for arg in operands if _pathlike(arg)]
+        segment = []
+    return tuple(reads)
+
+
+def _pathlike(word: str) -> bool:
+    """A command's operand that names a file (not a count such as `head -n 20`'s)."""
+    return "/" in word or "." in word.strip(".")
+
+
+def _from_cwd(path: str) -> str:
+    """A path as written relative to the working folder, without its `$PWD/` or `./`."""
+    for prefix in _CWD:
+        if path.startswith(prefix):
+            return path.removeprefix(prefix)
+    return path
+
+
+def in_workspace(trajectory: Trajectory, roots: Sequence[str], cost_known: bool) -> Trajectory:
+    """The trajectory as a trial keeps it: a file under the run's workspace (any of its
+    `roots`, the folder as given and as resolved) by its path relative to it, as graders
+    name files, and the cost among the figures when the run's cost is known."""
+
+    def relative(path: str) -> str:
+        for root in roots:
+            if path.startswith(root.rstrip("/") + "/"):
+                return path[len(root.rstrip("/")) + 1 :]
+        return path
+
+    return replace(
+        trajectory,
+        files_read=tuple(map(relative, trajectory.files_read)),
+        files_written=tuple(map(relative, trajectory.files_written)),
+        measured=(trajectory.measured | {"cost_usd"}) if cost_known else trajectory.measured,
+    )
+
+
 AUTH_STATUSES = (401, 403)
 """HTTP statuses of refused credentials: the whole run is aborted at the first one."""
 
@@ -199,8 +273,10 @@ class AgentReader(JsonLines):
     A subclass sets `EVENTS`, `AGENT` (its executable's name, for "<agent> exited with code
     N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
     load it looked for, formatted with `target`), `START` and `LAST` (the events that open
-    and close a run; None: any event, the exit code), and overrides `_ending` only when
-    something else ends its runs in an error."""
+    and close a run; None: any event, the exit code), `MEASURED` (the figures its stream
+    gives), and overrides `_ending` only when something else ends its runs in an error.
+    Its handlers also record the trajectory: `_called` for each tool call, `_ran` for a
+    shell command, `_touched` for a file a file tool read or wrote."""
 
     EVENTS: ClassVar[Mapping[str, Handler]] = {}
     AGENT: ClassVar[str] = ""
@@ -213,6 +289,14 @@ class AgentReader(JsonLines):
     """Where a message names an HTTP status."""
     REFUSAL_DECIDES: ClassVar[bool] = False
     """Whether a refused load stops the run at once (else the run goes on to its end)."""
+    MEASURED: ClassVar[frozenset[str]] = frozenset({"tool_calls", "seconds"})
+    """The FIGURES its stream gives (`_models.FIGURES`): the tokens by kind it reports
+    (unknown in a run stopped before it said them), `turns` when it shows each model
+    turn, and always the tool calls and the wall time. The cost is the run's when the CLI
+    says it or its tokens can be priced (the backend adds it)."""
+    TOKENS: ClassVar[frozenset[str]] = frozenset(
+        {"input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens"}
+    )
 
     def __init__(
         self,
@@ -237,6 +321,10 @@ class AgentReader(JsonLines):
         """Input (not cached), output, cache write, cache read."""
         self._cost: float | None = None
         self._tokens_known = True
+        self._tool_calls: list[ToolCall] = []
+        self._commands: list[str] = []
+        self._files_read: list[str] = []
+        self._files_written: list[str] = []
 
     @property
     def decided(self) -> bool:
@@ -313,6 +401,41 @@ class AgentReader(JsonLines):
         self._tokens = tokens
         self._tokens_known = True
 
+    def _called(self, name: str, given: object) -> None:
+        """The agent called the tool `name` with the input `given` (its stream's JSON)."""
+        text = "" if given is None else orjson.dumps(given, option=orjson.OPT_SORT_KEYS).decode()
+        self._tool_calls.append(ToolCall(name, text))
+
+    def _ran(self, command: object, read: bool = True) -> None:
+        """The agent ran a shell command: kept, and (when it is known to have succeeded,
+        `read`) the files it read by hand with it."""
+        if isinstance(command, str) and command.strip():
+            self._commands.append(command)
+            if read:
+                self._files_read.extend(shell_reads(command))
+
+    def _touched(self, path: object, written: bool = False) -> None:
+        """The agent read (or wrote) the file at `path` with a file tool."""
+        if isinstance(path, str) and path:
+            (self._files_written if written else self._files_read).append(path)
+
+    def _turns(self) -> int | None:
+        """The model turns its stream shows (None: it shows none)."""
+        return self._model_calls if "turns" in self.MEASURED else None
+
+    def trajectory(self) -> Trajectory:
+        """What the agent did so far, and the figures its stream gave of it."""
+        measured = self.MEASURED if self._tokens_known else self.MEASURED - self.TOKENS
+        turns = self._turns()
+        return Trajectory(
+            tool_calls=tuple(self._tool_calls),
+            commands=tuple(self._commands),
+            files_read=tuple(self._files_read),
+            files_written=tuple(self._files_written),
+            turns=turns,
+            measured=measured if turns is not None else measured - {"turns"},
+        )
+
     def _writes(self, text: object) -> None:
         if str(text or "").strip():
             self._note(f"the agent writes {short(text, 100)!r}")
@@ -354,6 +477,7 @@ class AgentReader(JsonLines):
             throttled=self._throttled,
             fired=tuple(self._fired),
             tokens_known=self._tokens_known,
+            trajectory=self.trajectory(),
         )
 
     def _prologue(self) -> tuple[Outcome, str] | None:

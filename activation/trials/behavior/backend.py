@@ -24,12 +24,22 @@ from typing import Self
 
 from activation import _config
 from activation._behavior import BehaviorCase, BehaviorRunInputs
-from activation._models import VARIANTS, ErrorClass, Grade, RunSpec, Trial, TrialKey, Usage
-from activation.graders.base import Answer, Ask, Need, Run, needs_of
+from activation._models import (
+    VARIANTS,
+    ErrorClass,
+    Grade,
+    RunSpec,
+    Trajectory,
+    Trial,
+    TrialKey,
+    Usage,
+)
+from activation.graders.base import Answer, Ask, Need, Run, Trace, needs_of
 from activation.trials.agent.adapter import RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
+from activation.trials.agent.reading import AgentReader, in_workspace
 from activation.trials.backend import request_digest
 from activation.trials.behavior.commands import run_command
 from activation.trials.behavior.graders import grade
@@ -42,6 +52,8 @@ from activation.trials.providers.asking import Provider, call, reply_text
 INVOKED = "loaded by the prompt's explicit invocation (--invoke)"
 LLM_ANSWER = "response.md"
 """The file the `llm` arm's reply is graded as."""
+ALONE = Trajectory(turns=1, measured=AgentReader.MEASURED | AgentReader.TOKENS | {"turns"})
+"""What the `llm` arm does: one model turn, no tool call; the provider says its tokens."""
 
 
 class BehaviorBackend(AgentBackend):
@@ -171,6 +183,8 @@ class BehaviorBackend(AgentBackend):
             (work / LLM_ANSWER).write_text(answer.value, encoding="utf-8")
             trial = key.graded(False, (), (), self.skill_id, usage=answer.usage,
                                evidence="one model call, no agent")  # fmt: skip
+            did = in_workspace(ALONE, (), answer.usage.cost_usd is not None)
+            trial = replace(trial, trajectory=did)
             return await self._graded(key, trial, work, [])
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -213,7 +227,9 @@ class BehaviorBackend(AgentBackend):
         answers: dict[Need, Answer] = {}
         spent = trial.usage
         for need in needs_of(case.graders):
-            if isinstance(need, Run):
+            if isinstance(need, Trace):
+                answers[need] = trial.trajectory or Trajectory()
+            elif isinstance(need, Run):
                 answers[need] = await run_command(
                     need.command, work, need.timeout, parent=self._parent_env
                 )
@@ -238,8 +254,9 @@ class BehaviorBackend(AgentBackend):
             broken = next(grade for grade in grades if grade.outcome == "error")
             failed = key.failed(f"grader {broken.grader!r}: {broken.why}", spent, trial.transcript,
                                 kind=ErrorClass.GRADER)  # fmt: skip
-            return replace(failed, grades=grades, files=workspace.paths, workspace=kept)
-        return key.graded(
+            return replace(failed, grades=grades, files=workspace.paths, workspace=kept,
+                           trajectory=trial.trajectory)  # fmt: skip
+        graded = key.graded(
             grading.passed,
             grades,
             trial.chose,
@@ -250,6 +267,7 @@ class BehaviorBackend(AgentBackend):
             transcript=trial.transcript,
             workspace=kept,
         )
+        return replace(graded, trajectory=trial.trajectory)
 
     async def _ask_judge(
         self, question: str, examples: str | None, workspace: Workspace

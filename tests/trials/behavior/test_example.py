@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from activation._behavior import LEVELS, BehaviorCase
-from activation.graders.base import Answer, Ask, CommandResult, Need, needs_of
+from activation._models import Trajectory
+from activation.graders.base import Answer, Ask, CommandResult, Need, Trace, needs_of
 from activation.inputs.frontmatter import split_document
 from activation.inputs.lint import lint_behavior
 from activation.inputs.load import load_behavior_suite
@@ -43,12 +44,22 @@ def workspace_of(case: BehaviorCase, solution: str | None, root: Path) -> Path:
     return root
 
 
-def graded(case: BehaviorCase, root: Path, judge: bool | None = True) -> Grading:
-    """The case's graders over `root`, its commands run there for real."""
+NOTHING = Trajectory()
+"""What a scaffold's agent did: nothing."""
+
+
+def graded(
+    case: BehaviorCase, root: Path, judge: bool | None = True, did: Trajectory = NOTHING
+) -> Grading:
+    """The case's graders over `root`, its commands run there for real, `did` what the
+    agent did."""
     answers: dict[Need, Answer] = {}
     for need in needs_of(case.graders):
         if isinstance(need, Ask):
             answers[need] = judge
+            continue
+        if isinstance(need, Trace):
+            answers[need] = did
             continue
         done = subprocess.run(
             need.command,

@@ -59,6 +59,10 @@ from activation.trials.agent.reading import (
 __all__ = ["MAX_EVIDENCE", "Reading", "StreamReader", "read_stream"]
 
 _MAX_TURNS_SUBTYPE = "error_max_turns"
+_READS = {"Read": "file_path", "NotebookRead": "notebook_path"}
+_WRITES = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
+           "NotebookEdit": "notebook_path"}  # fmt: skip
+"""Claude Code's file tools, and the input field naming the file."""
 _THROTTLED_STATUSES = (429, 529)
 
 
@@ -100,6 +104,7 @@ class StreamReader(AgentReader):
     """
 
     NOT_A_RUN = "no init event: the output is not a Claude Code stream-json run"
+    MEASURED = AgentReader.MEASURED | AgentReader.TOKENS | {"turns"}
 
     def __init__(
         self,
@@ -118,6 +123,9 @@ class StreamReader(AgentReader):
         self._result: dict[str, Any] | None = None
         self._calls: dict[str, _Call] = {}
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
+        self._uses: set[str] = set()
+        self._file_uses: dict[str, tuple[object, bool]] = {}
+        """A file tool's call by id: its path and whether it writes, until its result."""
 
     # -- state a runner polls -------------------------------------------------------------
 
@@ -213,6 +221,7 @@ class StreamReader(AgentReader):
             name = block.get("name")
             given = block.get("input")
             tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
+            self._record(str(block.get("id")), str(name), tool_input)
             if name == "Skill":
                 skill = tool_input.get("skill")
                 skill = skill if isinstance(skill, str) else repr(skill)
@@ -223,6 +232,25 @@ class StreamReader(AgentReader):
                 self._note(f"{who} calls Skill {skill!r} ({target})")
             elif name in ("Read", "Glob", "Grep"):
                 self._note(f"{who} calls {name} {short(orjson.dumps(tool_input).decode(), 120)}")
+
+    def _record(self, use_id: str, name: str, tool_input: dict[str, Any]) -> None:
+        """A tool call in the trajectory, once per call (its id), with what it ran, read
+        or wrote."""
+        if use_id in self._uses:
+            return
+        self._uses.add(use_id)
+        self._called(name, tool_input)
+        if name == "Bash":
+            self._ran(tool_input.get("command"))
+        elif name in _READS:
+            self._file_uses[use_id] = (tool_input.get(_READS[name]), False)
+        elif name in _WRITES:
+            self._file_uses[use_id] = (tool_input.get(_WRITES[name]), True)
+
+    def _turns(self) -> int | None:
+        """The result's `num_turns` (None: no result yet)."""
+        turns = (self._result or {}).get("num_turns")
+        return turns if isinstance(turns, int) else None
 
     def _count_usage(self, message: dict[str, Any]) -> None:
         """Tokens per API message; the CLI repeats a message once per content block."""
@@ -251,6 +279,9 @@ class StreamReader(AgentReader):
         for block in message["content"]:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
+            file_use = self._file_uses.pop(str(block.get("tool_use_id")), None)
+            if file_use is not None and block.get("is_error") is not True:
+                self._touched(*file_use)
             call = self._calls.pop(str(block.get("tool_use_id")), None)
             if call is None:
                 continue

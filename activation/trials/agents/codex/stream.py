@@ -52,6 +52,8 @@ _BUNDLED = re.compile(r"skills/\.system/([^/\s'\"\\]+)/SKILL\.md")
 _RETRY = "Reconnecting..."
 _DECLINED = "declined"
 _SKILLS_DIR = ".agents/skills"
+_TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "web_search")
+"""The items that are one of the model's tool calls (the rest are its text and warnings)."""
 
 
 def skill_file_pattern(folder_name: str) -> re.Pattern[str]:
@@ -72,6 +74,8 @@ class CodexReader(CopiesReader):
     NO_LOAD = "a command that returned {target!r}'s SKILL.md"
 
     LAST = "turn.completed"
+    MEASURED = CopiesReader.MEASURED | CopiesReader.TOKENS
+    """Its tokens, in `turn.completed`; no cost, and no event per model turn."""
     _completed = False
 
     def setup(self) -> None:
@@ -86,6 +90,8 @@ class CodexReader(CopiesReader):
     def _item_completed(self, event: dict[str, Any]) -> None:
         item = mapping(event.get("item"))
         kind = item.get("type")
+        if kind in _TOOL_ITEMS:
+            self._traced(item)
         if kind == "agent_message":
             self._writes(item.get("text"))
         elif kind == "error":
@@ -94,6 +100,24 @@ class CodexReader(CopiesReader):
             self._command(item)
         elif kind not in ("reasoning", None):
             self._note(f"item {kind}")
+
+    def _traced(self, item: dict[str, Any]) -> None:
+        """A tool item in the trajectory: a command (and what it read), the files a patch
+        changed, an MCP tool by its own name."""
+        kind = str(item.get("type"))
+        if kind == "mcp_tool_call":
+            self._called(str(item.get("tool")), item.get("arguments"))
+            return
+        given = {
+            key: value for key, value in item.items() if key in ("command", "changes", "query")
+        }
+        self._called(kind, given)
+        if item.get("status") == _DECLINED:
+            return
+        self._ran(item.get("command"), read=item.get("exit_code") == 0)
+        if item.get("status") == "completed":
+            for change in item.get("changes") or ():
+                self._touched(mapping(change).get("path"), written=True)
 
     def _command(self, item: dict[str, Any]) -> None:
         command = str(item.get("command", ""))

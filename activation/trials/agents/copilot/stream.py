@@ -41,6 +41,8 @@ from activation.trials.agent.reading import CopiesReader, Handler, mapping, shor
 _THROTTLED = (429, 529)
 _LOOKS = ("view", "glob", "grep")
 """Tools that only look at files: noted in the evidence, never a load."""
+_FILES = {"view": False, "create": True, "edit": True}
+"""Its file tools (`path`), and whether each writes."""
 
 
 def listed_name(skill: SkillCopy) -> str:
@@ -54,10 +56,14 @@ class CopilotReader(CopiesReader):
     AGENT = "copilot"
     NOT_A_RUN = "no events: the output is not a Copilot CLI JSON run"
 
+    MEASURED = CopiesReader.MEASURED | {"turns"}
+    """No tokens and no cost in its stream; a turn is an `assistant.message`."""
     _result = False
 
     def setup(self) -> None:
         self._calls: dict[str, str] = {}
+        self._file_calls: dict[str, tuple[object, bool]] = {}
+        """A file tool's call by id: its path and whether it writes, until it completes."""
         self._tokens_known = False
 
     @property
@@ -75,6 +81,11 @@ class CopilotReader(CopiesReader):
         tool = data.get("toolName")
         arguments = mapping(data.get("arguments"))
         call = str(data.get("toolCallId", ""))
+        self._called(str(tool), arguments)
+        if tool == "bash":
+            self._ran(arguments.get("command"))
+        elif tool in _FILES:
+            self._file_calls[call] = (arguments.get("path"), _FILES[str(tool)])
         if tool == "skill":
             name = arguments.get("skill")
             self._calls[call] = name if isinstance(name, str) else repr(name)
@@ -86,6 +97,9 @@ class CopilotReader(CopiesReader):
 
     def _complete(self, event: dict[str, Any]) -> None:
         data = mapping(event.get("data"))
+        file_call = self._file_calls.pop(str(data.get("toolCallId", "")), None)
+        if file_call is not None and data.get("success") is True:
+            self._touched(*file_call)
         name = self._calls.pop(str(data.get("toolCallId", "")), None)
         if name is None:
             return

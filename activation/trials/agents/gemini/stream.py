@@ -51,6 +51,8 @@ _BAD_KEY = "API_KEY_INVALID"
 _THROTTLED_STATUS = 429
 _LOADED_FROM = re.compile(r"Resources loaded from `([^`]*)`")
 _SKILLS_DIRS = ("/.agents/skills/", "/.gemini/skills/")
+_SHELL_TOOL = "run_shell_command"
+_WRITE_TOOLS = ("write_file", "replace")
 
 
 class GeminiReader(CopiesReader):
@@ -64,6 +66,8 @@ class GeminiReader(CopiesReader):
     REFUSAL_DECIDES = True
 
     LAST = "result"
+    MEASURED = CopiesReader.MEASURED | {"input_tokens", "cache_read_tokens", "output_tokens"}
+    """`result.stats` has no cache writes, and no event marks a model turn."""
     _stats = False
 
     def loaded_by(self, skill: SkillCopy) -> str | None:
@@ -90,15 +94,17 @@ class GeminiReader(CopiesReader):
             self._writes(event.get("content"))
 
     def _tool_use(self, event: dict[str, Any]) -> None:
-        self._calls[str(event.get("tool_id"))] = (
-            str(event.get("tool_name")),
-            mapping(event.get("parameters")),
-            self._line,
-        )
+        tool, parameters = str(event.get("tool_name")), mapping(event.get("parameters"))
+        self._calls[str(event.get("tool_id"))] = (tool, parameters, self._line)
+        self._called(tool, parameters)
+        if tool == _SHELL_TOOL:
+            self._ran(parameters.get("command"))
 
     def _tool_result(self, event: dict[str, Any]) -> None:
         tool, parameters, _ = self._calls.get(str(event.get("tool_id")), ("?", {}, 0))
         ok = event.get("status") == "success"
+        if ok and tool in (READ_TOOL, *_WRITE_TOOLS):
+            self._touched(parameters.get("file_path"), written=tool in _WRITE_TOOLS)
         if tool == READ_TOOL:
             self._read(parameters, ok)
         elif tool != LOAD_TOOL:

@@ -45,6 +45,8 @@ from activation.trials.agent.reading import CopiesReader, Handler, mapping, shor
 
 _LOOKS = ("read", "glob", "grep", "list", "bash")
 """Tools that only look at files: noted in the evidence, never a load."""
+_FILES = {"read": False, "write": True, "edit": True}
+"""Its file tools (`filePath`), and whether each writes."""
 
 
 class OpenCodeReader(CopiesReader):
@@ -53,6 +55,8 @@ class OpenCodeReader(CopiesReader):
     AGENT = "opencode"
     NOT_A_RUN = "no events: the output is not an OpenCode JSON run"
 
+    MEASURED = CopiesReader.MEASURED | CopiesReader.TOKENS | {"turns"}
+    """Each step's tokens and cost in `step_finish`; a turn is a step."""
     _in_step = False
     _settled_at_step_end = False
 
@@ -97,6 +101,11 @@ class OpenCodeReader(CopiesReader):
         state = mapping(part.get("state"))
         tool_input = mapping(state.get("input"))
         status = state.get("status")
+        self._called(str(tool), tool_input)
+        if tool == "bash":
+            self._ran(tool_input.get("command"))
+        elif tool in _FILES and status == "completed":
+            self._touched(tool_input.get("filePath"), written=_FILES[str(tool)])
         if tool in _LOOKS:
             self._note(f"the agent calls {tool} {short(tool_input, 120)} ({status})")
             return
