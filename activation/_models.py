@@ -39,7 +39,10 @@ class ErrorClass(StrEnum):
     AGENT_SETUP = "agent_setup"
     """The CLI missing or refusing, a permission or login wall, refused credentials."""
     MODEL = "model"
-    """The API failing after its retries, an unusable answer, a request or time budget."""
+    """The API failing after its retries, an unusable answer, the cost ceiling."""
+    BUDGET = "budget"
+    """A trial stopped by the tool at its request budget (the egress proxy's count) or its
+    time budget (`--timeout`): the agent looped or hung, whoever's fault that was."""
     GRADER = "grader"
     """A judge with no verdict, a command grader that cannot start."""
 

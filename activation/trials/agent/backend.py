@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import AsyncGenerator, Callable, Mapping
-from contextlib import ExitStack, aclosing
+from contextlib import AsyncExitStack, ExitStack, aclosing
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -53,7 +53,12 @@ from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
 from activation.trials.agent.sandbox_egress import request_budget, targets
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
-from activation.trials.errors import TIME_BUDGET, classify_run, run_failure_class
+from activation.trials.errors import (
+    TIME_BUDGET,
+    InfrastructureFailure,
+    ended_class,
+    run_failure_class,
+)
 from activation.trials.providers import provider_named
 
 STDERR_LIMIT = 8192
@@ -210,9 +215,8 @@ class AgentBackend:
             transcript.parent.mkdir(parents=True, exist_ok=True)
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             dirs = RunDirs(base / "work", base / "home", base / "tmp")
-            budget = request_budget(self.settings.max_turns)
-            async with self.sandbox.confined(self._view(dirs), self._api_urls(), budget,
-                                             base) as confined:  # fmt: skip
+            async with AsyncExitStack() as stack:
+                confined = await self._confine(stack, dirs, base)
                 return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
@@ -221,6 +225,19 @@ class AgentBackend:
         finally:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
+
+    async def _confine(self, stack: AsyncExitStack, dirs: RunDirs, base: Path) -> Confined:
+        """The run's sandbox, entered on `stack`; one that cannot start (its folders, the
+        proxy's sockets) is an InfrastructureFailure: retried, never the agent's fault."""
+        budget = request_budget(self.settings.max_turns)
+        confining = self.sandbox.confined(self._view(dirs), self._api_urls(), budget, base)
+        try:
+            return await stack.enter_async_context(confining)
+        except RUN_FAILURES as error:
+            reason = (
+                f"the {self.sandbox.name} sandbox did not start: {type(error).__name__}: {error}"
+            )
+            raise InfrastructureFailure(scrub(reason, self._secrets)) from error
 
     def _view(self, dirs: RunDirs) -> View:
         """What a run in `dirs` may see in a sandbox: its folders, and the skill copies."""
@@ -295,7 +312,8 @@ class AgentBackend:
                 await process.aclose()
         trial = self._trial(key, reader, process.returncode, state, transcript)
         if confined.over_budget is not None:
-            trial = key.failed(confined.over_budget, trial.usage, str(transcript))
+            trial = key.failed(confined.over_budget, trial.usage, str(transcript),
+                               kind=ErrorClass.BUDGET)  # fmt: skip
         return await self._finish(key, trial, dirs)
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
@@ -409,14 +427,14 @@ class AgentBackend:
         if state.timed_out and not reader.decided:
             reason = f"{TIME_BUDGET}: timed out after {self.settings.timeout:g}s"
             reason += f" ({self._progress(reading)})"
-            return key.failed(reason, usage, where, kind=ErrorClass.MODEL)
+            return key.failed(reason, usage, where, kind=ErrorClass.BUDGET)
         if reading.outcome == "error":
             reason = reading.reason
             if not reading.saw_result and stderr:
                 reason += f"; stderr: {_tail(stderr)}"
             if not state.stopped_early and returncode not in (None, 0):
                 reason += f" (exit code {returncode})"
-            kind = classify_run(reason, None if ended_by_us else returncode)
+            kind = ended_class(reading.error_class, None if ended_by_us else returncode)
             return key.failed(scrub(reason, self._secrets), usage, where, kind)
         evidence = reading.reason
         if state.stopped_early:
