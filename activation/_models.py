@@ -833,6 +833,9 @@ class AgentSettings:
     version: str | None = None
     sandbox: str = "host"
     """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
+    canary: bool = True
+    """Whether each cell proves its sandbox's boundary before its trials (`--no-canary`:
+    not; see trials/agent/canary.py)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

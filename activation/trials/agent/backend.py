@@ -43,13 +43,14 @@ from activation._models import (
     Usage,
 )
 from activation.trials.agent.adapter import Asked, Detector, Run, RunDirs, Settled
+from activation.trials.agent.canary import HOST_UNCHECKED, SKIPPED, run_probe
 from activation.trials.agent.cli import resolve
-from activation.trials.agent.env import scrub, scrub_bytes, secret_values
+from activation.trials.agent.env import allowlisted, fresh_dirs, scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.process_group import stop_group
 from activation.trials.agent.reading import Reading
-from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
+from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named, say_once
 from activation.trials.agent.sandbox_egress import request_budget, targets
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
@@ -158,6 +159,9 @@ class AgentBackend:
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
         self.sandbox = sandbox_named(self.settings.sandbox)
+        self.canary_failure: str | None = None
+        """Why the cell's canary failed (None: it passed, or did not run): every trial of
+        the cell is then this infrastructure error."""
         self._stack = ExitStack()
 
     async def __aenter__(self) -> Self:
@@ -195,13 +199,49 @@ class AgentBackend:
         self.copy_digests = {
             variant: tree_digest(copy) + also for variant, copy in self.copies.sets.items()
         }
+        try:
+            self.canary_failure = await self._canary()
+        except BaseException:
+            self._stack.close()
+            raise
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
 
     async def run_round(self, round: Round) -> None:
+        """Each trial, one by one under the run's limit; none when the cell's canary failed
+        (each is then that infrastructure error, never run, never retried)."""
+        if self.canary_failure is not None:
+            for key in round.keys:
+                round.deliver(key.failed(self.canary_failure, kind=ErrorClass.INFRASTRUCTURE))
+            return
         await round.each(partial(self.run, throttled=round.slots.throttled))
+
+    async def _canary(self) -> str | None:
+        """The cell's canary (canary.py) in its sandbox, before any trial: why it failed,
+        None when it passed or could not run (the host, `--no-canary`: said once)."""
+        if not self.settings.canary:
+            say_once(SKIPPED)
+            return None
+        if self.sandbox.name == HOST:
+            say_once(HOST_UNCHECKED)
+            return None
+        base = Path(tempfile.mkdtemp(prefix="activation-canary-"))
+        dirs = RunDirs(base / "work", base / "home", base / "tmp")
+        env = {**allowlisted(self._parent_env), **fresh_dirs(dirs.home, dirs.tmp)}
+        home = self._parent_env.get("HOME")
+        private = (*([Path(home)] if home else []), self.inputs.target.repo)
+        try:
+            found = await run_probe(self.sandbox, self._view(dirs), self._api_urls(), base,
+                                    private, env)  # fmt: skip
+        except RUN_FAILURES as error:
+            found = (f"the probe could not start: {type(error).__name__}: {error}",)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+        if not found:
+            return None
+        return scrub(f"the {self.sandbox.name} canary failed: {'; '.join(found)}", self._secrets)
 
     async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
         """Run one trial in its own temp dirs; they are removed on every way out."""

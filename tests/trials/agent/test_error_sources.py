@@ -56,7 +56,8 @@ def run_one(
     monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
     (tmp_path / "bin").mkdir()
     shim = write_shim(tmp_path / "bin")
-    settings = AgentSettings(3, 60.0, executables={"fake": str(shim)})
+    # No canary: each entry of the sandbox is then a trial's own attempt (test_canary.py).
+    settings = AgentSettings(3, 60.0, canary=False, executables={"fake": str(shim)})
     spec = RunSpec(stage="B", agent=settings, coding_agent="fake")
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
     backend = AgentBackend(spec, inputs_for(deploy_target(skill_repo)), tmp_path / "t", env=env)
