@@ -20,21 +20,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.support.claude_cli import CLAUDE
-from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
-from tests.support.skill_repo import (
-    DISTRACTORS,
-    SKILL_ID,
-    SkillRepos,
-    case,
-    write_cases,
-    write_distractors,
-)
+from tests.support.refund_bench import refund_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
@@ -50,13 +40,6 @@ print(json.dumps({"code": code, "own": own.ru_utime + own.ru_stime,
                   "children": children.ru_utime + children.ru_stime}))
 """
 """The command, then its own CPU and its waited-for children's, as one JSON line."""
-
-
-def script(request: FakeRequest) -> Reply:
-    """Refund prompts load the skill; anything else gets a plain answer."""
-    if request.is_main_loop and request.turn == 0 and request.prompt.startswith("refund"):
-        return ToolUse("Skill", {"skill": SKILL_ID})
-    return Text("Done.")
 
 
 def measured(
@@ -86,27 +69,9 @@ def main_benchmark() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="seconds per model call")
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
-    claude, problem = CLAUDE.locate()
-    if claude is None:
-        raise SystemExit(problem)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        FakeMessagesAPI(script, latency=args.latency) as api,
-    ):
-        root = Path(folder)
-        repo = SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.")
-        write_cases(
-            root / "cases.json",
-            [case("refund", "refund order 1234", True), case("chart", "plot sales", False)],
-        )
-        write_distractors(root / "distractors", DISTRACTORS)
-        os.environ.update(
-            ANTHROPIC_BASE_URL=api.base_url,
-            ANTHROPIC_API_KEY="sk-bench",
-            CLAUDE_CODE_MAX_RETRIES="0",
-        )
-        measured(claude, root, repo.root, 1, args.concurrency)  # the bytecode caches
-        sizes = [(4 * trials, measured(claude, root, repo.root, trials, args.concurrency))
+    with refund_suite(args.latency) as (claude, root, repo):
+        measured(claude, root, repo, 1, args.concurrency)  # the bytecode caches
+        sizes = [(4 * trials, measured(claude, root, repo, trials, args.concurrency))
                  for trials in args.trials]  # fmt: skip
     for runs, found in sizes:
         own, cli = found["own"], found["children"]

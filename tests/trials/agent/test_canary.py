@@ -17,20 +17,19 @@ from pathlib import Path
 import anyio
 import pytest
 
-from activation._models import AgentSettings, ErrorClass, RunSpec, Trial, TrialKey
+from activation._models import ErrorClass, Trial, TrialKey
 from activation.trials.agent import canary, sandbox
 from activation.trials.agent.adapter import RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.canary import OUTSIDE, Probe, Seen, problems, run_probe
 from activation.trials.agent.sandbox import Bwrap, Confined, Unconfined, View, bwrap_problem
-from activation.trials.agents import REGISTRY
 from activation.trials.backend import Round, Silent
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots
-from tests.support.fake_agent import write_shim
 from tests.support.needs import unavailable
 from tests.support.skill_repo import SkillRepos
-from tests.trials.agent.test_backend import case, deploy_target, inputs_for
+from tests.trials.agent.test_backend import case
+from tests.trials.agent.test_error_sources import fake_agent_in
 
 PROBE = Probe(
     "n0nce",
@@ -133,14 +132,7 @@ def cell(
     canary_on: bool = True,
 ) -> tuple[AgentBackend, list[Trial], RunSlots]:
     """The fake agent's backend in `box`, entered, and one round of three trials."""
-    monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
-    (tmp_path / "bin").mkdir()
-    shim = write_shim(tmp_path / "bin")
-    settings = AgentSettings(3, 60.0, canary=canary_on, executables={"fake": str(shim)})
-    spec = RunSpec(stage="B", agent=settings, coding_agent="fake")
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
-    backend = AgentBackend(spec, inputs_for(deploy_target(skill_repo)), tmp_path / "t", env=env)
-    backend.sandbox = box
+    backend = fake_agent_in(box, tmp_path, skill_repo, monkeypatch, canary_on)
     slots = RunSlots(Limiter(2))
     keys = tuple(TrialKey(case("deploy the app"), "candidate", index) for index in range(3))
     delivered: list[Trial] = []

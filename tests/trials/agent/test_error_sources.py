@@ -17,7 +17,7 @@ import pytest
 from activation._config import INFRASTRUCTURE_RETRIES
 from activation._models import AgentSettings, ErrorClass, RunSpec, Trial, TrialKey
 from activation.trials.agent.backend import AgentBackend
-from activation.trials.agent.sandbox import Confined, Unconfined, View
+from activation.trials.agent.sandbox import Confined, Sandbox, Unconfined, View
 from activation.trials.agents import REGISTRY
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots
@@ -48,20 +48,32 @@ class Scripted:
         yield Unconfined(self.over_budget)
 
 
+def fake_agent_in(
+    box: Sandbox,
+    tmp_path: Path,
+    skill_repo: SkillRepos,
+    monkeypatch: pytest.MonkeyPatch,
+    canary_on: bool = True,
+) -> AgentBackend:
+    """A backend of the fake agent's real CLI (its shim in `tmp_path/bin`) whose runs go
+    through `box`."""
+    monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
+    (tmp_path / "bin").mkdir()
+    shim = write_shim(tmp_path / "bin")
+    settings = AgentSettings(3, 60.0, canary=canary_on, executables={"fake": str(shim)})
+    spec = RunSpec(stage="B", agent=settings, coding_agent="fake")
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
+    backend = AgentBackend(spec, inputs_for(deploy_target(skill_repo)), tmp_path / "t", env=env)
+    backend.sandbox = box
+    return backend
+
+
 def run_one(
     tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, sandbox: Scripted
 ) -> tuple[Trial | None, int]:
     """One trial of the fake agent through the run's slots: the trial and how many attempts
-    were retried."""
-    monkeypatch.setitem(REGISTRY, "fake", "tests.support.fake_agent")
-    (tmp_path / "bin").mkdir()
-    shim = write_shim(tmp_path / "bin")
-    # No canary: each entry of the sandbox is then a trial's own attempt (test_canary.py).
-    settings = AgentSettings(3, 60.0, canary=False, executables={"fake": str(shim)})
-    spec = RunSpec(stage="B", agent=settings, coding_agent="fake")
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home")}
-    backend = AgentBackend(spec, inputs_for(deploy_target(skill_repo)), tmp_path / "t", env=env)
-    backend.sandbox = sandbox
+    were retried. No canary: each entry of the sandbox is then a trial's own attempt."""
+    backend = fake_agent_in(sandbox, tmp_path, skill_repo, monkeypatch, canary_on=False)
     slots = RunSlots(Limiter(1))
 
     async def main() -> Trial | None:
