@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import AsyncGenerator, Callable, Mapping
-from contextlib import AsyncExitStack, ExitStack, aclosing
+from contextlib import AsyncExitStack, ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -230,11 +230,9 @@ class AgentBackend:
         base = Path(tempfile.mkdtemp(prefix="activation-canary-"))
         dirs = RunDirs(base / "work", base / "home", base / "tmp")
         env = {**allowlisted(self._parent_env), **fresh_dirs(dirs.home, dirs.tmp)}
-        home = self._parent_env.get("HOME")
-        private = (*([Path(home)] if home else []), self.inputs.target.repo)
         try:
             found = await run_probe(self.sandbox, self._view(dirs), self._api_urls(), base,
-                                    private, env)  # fmt: skip
+                                    self._private_files(), env)  # fmt: skip
         except RUN_FAILURES as error:
             found = (f"the probe could not start: {type(error).__name__}: {error}",)
         finally:
@@ -242,6 +240,16 @@ class AgentBackend:
         if not found:
             return None
         return scrub(f"the {self.sandbox.name} canary failed: {'; '.join(found)}", self._secrets)
+
+    def _private_files(self) -> tuple[Path, ...]:
+        """Files of the user's no sandboxed run may read: the measured SKILL.md in the
+        repository and the first file directly in the home (a dotfile such as .profile)."""
+        files = [self.inputs.target.repo / self.inputs.target.skill_path]
+        home = self._parent_env.get("HOME")
+        if home:
+            with suppress(OSError):
+                files += sorted(path for path in Path(home).iterdir() if path.is_file())[:1]
+        return tuple(path for path in files if path.is_file())
 
     async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
         """Run one trial in its own temp dirs; they are removed on every way out."""

@@ -4,12 +4,13 @@ boundary, so a sandbox that leaks or cannot run fails the cell before a trial is
 The probe is a few lines of Node (`PROBE`, which every sandbox already runs for its relay to
 the API) started in the sandbox exactly as a trial's CLI is, in a run's own folders: it
 writes a nonce in its workspace (that write must land), writes outside it (beside the
-workspace, and in the skill copies, which are bound read-only: neither may land), reads the
-user's home and repository (neither may be visible) and connects to a listener this process
-opens on the host's loopback (no connection may arrive: the sandbox reaches the model API
-and nothing else). What landed and what connected is checked here, on the host, not taken
-from the probe's word. A failed canary makes every trial of the cell an infrastructure
-ERROR (`AgentBackend.run_round`), never a vote.
+workspace, and in the skill copies, which are bound read-only: neither may land), reads a
+file of the user's home and the measured SKILL.md of the repository (neither may be
+visible; files, as a folder can show up as the parent of a bound one) and connects to a
+listener this process opens on the host's loopback (no connection may arrive: the sandbox
+reaches the model API and nothing else). What landed and what connected is checked here,
+on the host, not taken from the probe's word. A failed canary makes every trial of the cell
+an infrastructure ERROR (`AgentBackend.run_round`), never a vote.
 
 On the host there is no boundary to prove: no canary runs, and the run says what that
 leaves unchecked. `--no-canary` skips it, and the run says so.
@@ -52,7 +53,7 @@ for (const found of tries) {{
   const [how, path] = [found.slice(0, 2), found.slice(2)];
   try {{
     if (how === "w:") fs.writeFileSync(path, nonce);
-    else fs.readdirSync(path);
+    else fs.readFileSync(path);
     console.log((how === "w:" ? "wrote " : "read ") + path);
   }} catch (error) {{}}
 }}
@@ -108,7 +109,7 @@ def problems(probe: Probe, seen: Seen) -> tuple[str, ...]:
         found.append(f"a write in the workspace did not land ({probe.inside.name})")
     found += [f"a write outside the workspace landed: {path}" for path in seen.escaped]
     found += [
-        f"the user's {path} is readable in the sandbox"
+        f"your {path} is readable in the sandbox"
         for path in probe.reads
         if f"read {path}" in seen.said.splitlines()
     ]

@@ -35,7 +35,7 @@ PROBE = Probe(
     "n0nce",
     Path("/run/work/canary.txt"),
     (Path("/run/canary-outside.txt"),),
-    (Path("/home/me"), Path("/home/me/repo")),
+    (Path("/home/me/.profile"), Path("/home/me/repo/SKILL.md")),
 )
 
 
@@ -44,13 +44,13 @@ def test_a_clean_probe_has_no_problem() -> None:
 
 
 def test_each_escape_is_named_in_the_order_a_person_fixes_them() -> None:
-    seen = Seen(0, "read /home/me\nread /home/me/repo\nconnected\n", None,
+    seen = Seen(0, "read /home/me/.profile\nread /home/me/repo/SKILL.md\nconnected\n", None,
                 (Path("/run/canary-outside.txt"),), 1)  # fmt: skip
     assert problems(PROBE, seen) == (
         "a write in the workspace did not land (canary.txt)",
         "a write outside the workspace landed: /run/canary-outside.txt",
-        "the user's /home/me is readable in the sandbox",
-        "the user's /home/me/repo is readable in the sandbox",
+        "your /home/me/.profile is readable in the sandbox",
+        "your /home/me/repo/SKILL.md is readable in the sandbox",
         "a connection to a host other than the model API got through",
     )
 
@@ -81,15 +81,19 @@ class Leaky:
 
 
 def probe_in(box: sandbox.Sandbox, tmp_path: Path) -> tuple[str, ...]:
-    """The canary in `box`, with a home and a repository of the user's beside the run."""
+    """The canary in `box`, with a file of the user's home and one of a repository beside
+    the run."""
     home, repo, copies = tmp_path / "home", tmp_path / "home" / "repo", tmp_path / "copies"
     for folder in (repo, copies):
         folder.mkdir(parents=True)
+    (home / ".profile").write_text("PLANTED-HOME\n")
+    (repo / "SKILL.md").write_text("PLANTED-REPO\n")
     base = tmp_path / "run"
     dirs = RunDirs(base / "work", base / "home", base / "tmp")
     view = View(dirs.work, (dirs.work, dirs.home, dirs.tmp), (copies,))
     env = {"PATH": os.environ["PATH"], "HOME": str(dirs.home)}
-    found = anyio.run(run_probe, box, view, {}, base, (home, repo), env)
+    private = (home / ".profile", repo / "SKILL.md")
+    found = anyio.run(run_probe, box, view, {}, base, private, env)
     assert not (base / OUTSIDE).exists()  # an escaped write is removed after it was seen
     assert not (copies / OUTSIDE).exists()
     return found
@@ -108,8 +112,8 @@ def test_a_sandbox_that_confines_nothing_fails_the_canary_with_every_escape(
     assert probe_in(Leaky(), tmp_path) == (
         f"a write outside the workspace landed: {tmp_path / 'run' / OUTSIDE}",
         f"a write outside the workspace landed: {tmp_path / 'copies' / OUTSIDE}",
-        f"the user's {tmp_path / 'home'} is readable in the sandbox",
-        f"the user's {tmp_path / 'home' / 'repo'} is readable in the sandbox",
+        f"your {tmp_path / 'home' / '.profile'} is readable in the sandbox",
+        f"your {tmp_path / 'home' / 'repo' / 'SKILL.md'} is readable in the sandbox",
         "a connection to a host other than the model API got through",
     )
 
@@ -149,12 +153,15 @@ def test_a_failed_canary_makes_every_trial_of_the_cell_an_infrastructure_error(
     tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, said: set[str]
 ) -> None:
     (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".profile").write_text("PLANTED\n")
     backend, trials, slots = cell(tmp_path, skill_repo, monkeypatch, Leaky())
     assert backend.canary_failure is not None
     assert backend.canary_failure.startswith(
         "the bwrap canary failed: a write outside the workspace landed: "
     )
-    assert f"the user's {tmp_path / 'home'} is readable in the sandbox" in backend.canary_failure
+    skill = backend.inputs.target.repo / backend.inputs.target.skill_path
+    for private in (tmp_path / "home" / ".profile", skill):
+        assert f"your {private} is readable in the sandbox" in backend.canary_failure
     assert [(t.index, t.activated, t.error_class) for t in trials] == [
         (index, None, ErrorClass.INFRASTRUCTURE) for index in range(3)
     ]
