@@ -94,7 +94,7 @@ class Seen:
 
 def probe_for(view: View, nonce: str, base: Path, reads: Sequence[Path]) -> Probe:
     """The probe of a run laid out as `view` in `base`: beside the workspace and in each
-    read-only folder it sees, and the user's folders (`reads`) it must not."""
+    read-only folder it sees, and the user's files (`reads`) it must not read."""
     writes = (base / OUTSIDE, *(folder / OUTSIDE for folder in view.readable))
     return Probe(nonce, view.cwd / INSIDE, writes, tuple(reads))
 
