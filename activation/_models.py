@@ -39,7 +39,10 @@ class ErrorClass(StrEnum):
     AGENT_SETUP = "agent_setup"
     """The CLI missing or refusing, a permission or login wall, refused credentials."""
     MODEL = "model"
-    """The API failing after its retries, an unusable answer, a request or time budget."""
+    """The API failing after its retries, an unusable answer, the cost ceiling."""
+    BUDGET = "budget"
+    """A trial stopped by the tool at its request budget (the egress proxy's count) or its
+    time budget (`--timeout`): the agent looped or hung, whoever's fault that was."""
     GRADER = "grader"
     """A judge with no verdict, a command grader that cannot start."""
 
@@ -830,6 +833,9 @@ class AgentSettings:
     version: str | None = None
     sandbox: str = "host"
     """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
+    canary: bool = True
+    """Whether each cell proves its sandbox's boundary before its trials (`--no-canary`:
+    not; see trials/agent/canary.py)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from contextlib import redirect_stdout
 from io import StringIO
@@ -20,23 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
-from tests.support.claude_cli import CLAUDE
-from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
-from tests.support.skill_repo import (
-    DISTRACTORS,
-    SKILL_ID,
-    SkillRepos,
-    case,
-    write_cases,
-    write_distractors,
-)
-
-
-def script(request: FakeRequest) -> Reply:
-    """Refund prompts load the skill; anything else gets a plain answer."""
-    if request.is_main_loop and request.turn == 0 and request.prompt.startswith("refund"):
-        return ToolUse("Skill", {"skill": SKILL_ID})
-    return Text("Done.")
+from tests.support.refund_bench import refund_suite
 
 
 def timed_run(claude: Path, root: Path, concurrency: int) -> float:
@@ -60,26 +43,8 @@ def main_benchmark() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="seconds per model call")
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
-    claude, problem = CLAUDE.locate()
-    if claude is None:
-        raise SystemExit(problem)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        FakeMessagesAPI(script, latency=args.latency) as api,
-    ):
-        root = Path(folder)
-        repo = SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.")
-        write_cases(
-            root / "cases.json",
-            [case("refund", "refund order 1234", True), case("chart", "plot sales", False)],
-        )
-        write_distractors(root / "distractors", DISTRACTORS)
-        os.environ.update(
-            ANTHROPIC_BASE_URL=api.base_url,
-            ANTHROPIC_API_KEY="sk-bench",
-            CLAUDE_CODE_MAX_RETRIES="0",
-        )
-        os.chdir(repo.root)
+    with refund_suite(args.latency) as (claude, root, repo):
+        os.chdir(repo)
         serial = timed_run(claude, root, 1)
         parallel = timed_run(claude, root, args.concurrency)
     print(

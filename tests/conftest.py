@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from activation.trials.agent import sandbox
+from activation.trials.agent import canary, sandbox
 from tests.support.browser import CHROMIUM, Launcher, launch
 from tests.support.claude_cli import CLAUDE
 from tests.support.cli import Spawn, spawn
@@ -137,10 +137,11 @@ def host_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     """Agent runs happen on the host unless a test passes `--sandbox` (which wins over the
     variable): the suite's fake agents are scripts of this venv, which a bubblewrap sandbox
     does not bind; tests/trials/sandbox runs the real CLIs in one. Stage C's note that a
-    run on the host is contained only by the agent's own settings counts as said (it is
-    printed once a process: tests/trials/sandbox holds it)."""
+    run on the host is contained only by the agent's own settings, and the note that no
+    canary runs there, count as said (each is printed once a process: tests/trials/sandbox
+    and tests/trials/agent/test_canary.py hold them)."""
     monkeypatch.setenv("ACTIVATION_SANDBOX", "host")
-    monkeypatch.setattr(sandbox, "_said", {sandbox.HOST_NOTE})
+    monkeypatch.setattr(sandbox, "_said", {sandbox.HOST_NOTE, canary.HOST_UNCHECKED})
 
 
 @pytest.fixture(scope="session")

@@ -243,6 +243,7 @@ def behavior_cells(
             args.max_turns,
             args.timeout,
             sandbox=args.sandbox,
+            canary=not args.no_canary,
             executables=dict(args.executables),
         ),
         pricing=load_pricing(args.price_in, args.price_out),

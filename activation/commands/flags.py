@@ -666,6 +666,13 @@ STAGE_B_OPTIONS = (
         choices=("bwrap", "host", "auto"),
         default="auto",
     ),
+    switch(
+        "--no-canary",
+        "skip each cell's canary: the probe that proves the sandbox's boundary (a write in "
+        "the workspace lands, a write outside it, a read of your files and a connection to "
+        "another host do not) before any trial; a failed canary makes the cell an "
+        "infrastructure ERROR",
+    ),
     MAX_TURNS_FLAG,
     TIMEOUT_FLAG,
 )

@@ -73,6 +73,7 @@ class AgentRequest(Request):
 
     executables: Mapping[str, str]
     sandbox: str
+    no_canary: bool
     max_turns: int
     timeout: float
 

@@ -1,32 +1,28 @@
 """Whose an error trial is: the classes of `ErrorClass`, said once for every backend.
 
-A backend that knows why a trial failed says so where it makes the trial (a grader, an
-unusable answer, the cost ceiling); an agent CLI's run is classified here from what the run
-ended with (its reason and exit code), and a backend that cannot start a trial's
-environment (a sandbox, a container, the proxy, a lost worker) raises `InfrastructureFailure`,
-which the run's slots turn into an infrastructure error and retry (trials/schedule.py).
+Each class is given where the fact is known, never read back from an error's words: a
+backend that knows why a trial failed says so where it makes the trial (a grader, an
+unusable answer, the cost ceiling); an agent's stream reader says whose its run's error is
+(`Reading.error_class`: the model's API, or the agent's setup); the agent backend knows a
+budget it enforced ran out and a signal it did not send; and a backend that cannot start a
+trial's environment (a sandbox, a container, the proxy, a lost worker) raises
+`InfrastructureFailure`, which the run's slots turn into an infrastructure error and retry
+(trials/schedule.py).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from activation._models import ErrorClass
 
-AUTH = frozenset({401, 403})
-"""HTTP statuses that say the credentials were refused: the agent's setup, not the model."""
-REFUSED = "refused the credentials"
-"""How every agent reader says the API refused the key (Gemini's answer to one is a 400)."""
-_STATUS = re.compile(r"\b(?:API error|HTTP|status:?|\"code\":) ?(\d{3})\b", re.IGNORECASE)
-_MODEL_WORDS = ("api error", "the turn failed", "overloaded", "rate limit", "too many", "budget")
-"""What a run's reason says when the model's API (or a budget on it) ended it."""
 TIME_BUDGET = "time budget"
 """The prefix of the error of a trial the tool stopped at its time budget."""
 LABELS: Mapping[str, str] = {
     ErrorClass.INFRASTRUCTURE: "infrastructure",
     ErrorClass.AGENT_SETUP: "agent setup",
     ErrorClass.MODEL: "model",
+    ErrorClass.BUDGET: "budget",
     ErrorClass.GRADER: "grader",
 }
 """How every output names each class (a report's counts are keyed by the class's value)."""
@@ -45,20 +41,11 @@ def run_failure_class(error: BaseException) -> ErrorClass:
     return ErrorClass.INFRASTRUCTURE
 
 
-def classify_run(reason: str, returncode: int | None = None) -> ErrorClass:
-    """The class of an agent CLI run that ended in an error: killed by a signal the tool
-    did not send (`returncode` < 0) is infrastructure; refused credentials (or a 401/403)
-    are the agent's setup; any other API status, a failed turn, an overloaded or
-    rate-limited API or a budget is the model's; anything else (the CLI missing, refusing
-    a load, behind a login wall, not a run of it) is the agent's setup."""
+def ended_class(read: ErrorClass | None, returncode: int | None) -> ErrorClass:
+    """The class of an agent run that ended in an error: killed by a signal the tool did not
+    send (`returncode` < 0; None when the tool ended it) is infrastructure, whatever the
+    stream shows; else what its reader found (`read`), the agent's setup when it found
+    nothing."""
     if returncode is not None and returncode < 0:
         return ErrorClass.INFRASTRUCTURE
-    if REFUSED in reason:
-        return ErrorClass.AGENT_SETUP
-    found = _STATUS.search(reason)
-    if found is not None:
-        return ErrorClass.AGENT_SETUP if int(found.group(1)) in AUTH else ErrorClass.MODEL
-    lowered = reason.lower()
-    if any(word in lowered for word in _MODEL_WORDS):
-        return ErrorClass.MODEL
-    return ErrorClass.AGENT_SETUP
+    return read or ErrorClass.AGENT_SETUP

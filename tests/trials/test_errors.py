@@ -1,6 +1,7 @@
-"""Whose an error is: each kind of failed trial gets its class (read from the captured
-streams of every agent, with no process), only infrastructure errors are retried, bounded,
-counted, and a retried trial counts once."""
+"""Whose an error is: each kind of failed trial gets its class where the fact is known (each
+agent's reader of its captured streams, with no process; the backend for a signal it did not
+send), only infrastructure errors are retried, bounded, counted, and a retried trial counts
+once."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from activation.trials.agents.copilot.stream import CopilotReader
 from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.engine import execute
-from activation.trials.errors import InfrastructureFailure, classify_run, run_failure_class
+from activation.trials.errors import InfrastructureFailure, ended_class, run_failure_class
 from activation.trials.fake import FakeBackend
 from activation.trials.limiter import Limiter
 from activation.trials.schedule import RunSlots
@@ -55,7 +56,8 @@ def test_claude_codes_captured_failures_have_their_class(stream: str, kind: Erro
     with (STREAMS / stream).open("rb") as handle:
         reading = read_stream(handle, "auth0:auth0", exit_code=1)
     assert reading.outcome == "error"
-    assert classify_run(reading.reason, 1) is kind
+    assert reading.error_class is kind
+    assert ended_class(reading.error_class, 1) is kind
 
 
 @pytest.mark.parametrize(
@@ -79,28 +81,35 @@ def test_every_agents_captured_failures_have_their_class(
     lines = (STREAMS / agent / stream).read_bytes().splitlines(keepends=True)
     reading = read_through(READERS[agent](SKILLS), lines, 1)
     assert reading.outcome == "error"
-    assert classify_run(reading.reason, 1) is kind
+    assert reading.error_class is kind
+
+
+def test_a_class_is_read_from_the_stream_not_from_its_words() -> None:
+    """A refused load is the agent's setup, and so is an empty stream (no run of the agent);
+    a reading that is no error has no class."""
+    lines = (STREAMS / "opencode" / "skill-denied.jsonl").read_bytes().splitlines(keepends=True)
+    reading = read_through(OpenCodeReader(SKILLS), lines, 0)
+    assert reading.error_class is ErrorClass.AGENT_SETUP
+    assert read_through(OpenCodeReader(SKILLS), [], 0).error_class is ErrorClass.AGENT_SETUP
+    with (STREAMS / "skill.jsonl").open("rb") as handle:
+        assert read_stream(handle, "auth0:auth0", exit_code=0).error_class is None
 
 
 @pytest.mark.parametrize(
-    ("reason", "returncode", "kind"),
+    ("read", "returncode", "kind"),
     [
-        ("the run ended without a result event (exit code -9)", -9, ErrorClass.INFRASTRUCTURE),
-        ("claude exited with code -15", -15, ErrorClass.INFRASTRUCTURE),
-        ("claude exited with code 1", 1, ErrorClass.AGENT_SETUP),
-        ("the output is not a run of gemini", None, ErrorClass.AGENT_SETUP),
-        ("API error 503: overloaded", 1, ErrorClass.MODEL),
-        ("API error 403: forbidden", 1, ErrorClass.AGENT_SETUP),
-        ("Overloaded", 1, ErrorClass.MODEL),
-        ("time budget: timed out after 300s (3 events read, no result yet)", None,
-         ErrorClass.MODEL),
-        ("request budget: 50 requests sent", None, ErrorClass.MODEL),
+        (ErrorClass.MODEL, -9, ErrorClass.INFRASTRUCTURE),
+        (ErrorClass.AGENT_SETUP, -15, ErrorClass.INFRASTRUCTURE),
+        (ErrorClass.MODEL, 1, ErrorClass.MODEL),
+        (ErrorClass.AGENT_SETUP, 1, ErrorClass.AGENT_SETUP),
+        (ErrorClass.MODEL, None, ErrorClass.MODEL),
+        (None, 1, ErrorClass.AGENT_SETUP),
     ],
-)  # fmt: skip
-def test_a_runs_reason_and_exit_code_give_its_class(
-    reason: str, returncode: int | None, kind: ErrorClass
+)
+def test_a_signal_the_tool_did_not_send_is_infrastructure_else_the_readers_class(
+    read: ErrorClass | None, returncode: int | None, kind: ErrorClass
 ) -> None:
-    assert classify_run(reason, returncode) is kind
+    assert ended_class(read, returncode) is kind
 
 
 def test_a_run_that_cannot_start_is_setup_when_the_cli_is_missing_else_infrastructure() -> None:

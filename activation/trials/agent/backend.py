@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import AsyncGenerator, Callable, Mapping
-from contextlib import ExitStack, aclosing
+from contextlib import AsyncExitStack, ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -43,17 +43,23 @@ from activation._models import (
     Usage,
 )
 from activation.trials.agent.adapter import Asked, Detector, Run, RunDirs, Settled
+from activation.trials.agent.canary import HOST_UNCHECKED, SKIPPED, run_probe
 from activation.trials.agent.cli import resolve
-from activation.trials.agent.env import scrub, scrub_bytes, secret_values
+from activation.trials.agent.env import allowlisted, fresh_dirs, scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
 from activation.trials.agent.process_group import stop_group
 from activation.trials.agent.reading import Reading, in_workspace
-from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named
+from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named, say_once
 from activation.trials.agent.sandbox_egress import request_budget, targets
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, request_digest
-from activation.trials.errors import TIME_BUDGET, classify_run, run_failure_class
+from activation.trials.errors import (
+    TIME_BUDGET,
+    InfrastructureFailure,
+    ended_class,
+    run_failure_class,
+)
 from activation.trials.providers import provider_named
 
 STDERR_LIMIT = 8192
@@ -153,6 +159,9 @@ class AgentBackend:
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
         self.sandbox = sandbox_named(self.settings.sandbox)
+        self.canary_failure: str | None = None
+        """Why the cell's canary failed (None: it passed, or did not run): every trial of
+        the cell is then this infrastructure error."""
         self._stack = ExitStack()
 
     async def __aenter__(self) -> Self:
@@ -190,13 +199,57 @@ class AgentBackend:
         self.copy_digests = {
             variant: tree_digest(copy) + also for variant, copy in self.copies.sets.items()
         }
+        try:
+            self.canary_failure = await self._canary()
+        except BaseException:
+            self._stack.close()
+            raise
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
 
     async def run_round(self, round: Round) -> None:
+        """Each trial, one by one under the run's limit; none when the cell's canary failed
+        (each is then that infrastructure error, never run, never retried)."""
+        if self.canary_failure is not None:
+            for key in round.keys:
+                round.deliver(key.failed(self.canary_failure, kind=ErrorClass.INFRASTRUCTURE))
+            return
         await round.each(partial(self.run, throttled=round.slots.throttled))
+
+    async def _canary(self) -> str | None:
+        """The cell's canary (canary.py) in its sandbox, before any trial: why it failed,
+        None when it passed or could not run (the host, `--no-canary`: said once)."""
+        if not self.settings.canary:
+            say_once(SKIPPED)
+            return None
+        if self.sandbox.name == HOST:
+            say_once(HOST_UNCHECKED)
+            return None
+        base = Path(tempfile.mkdtemp(prefix="activation-canary-"))
+        dirs = RunDirs(base / "work", base / "home", base / "tmp")
+        env = {**allowlisted(self._parent_env), **fresh_dirs(dirs.home, dirs.tmp)}
+        try:
+            found = await run_probe(self.sandbox, self._view(dirs), self._api_urls(), base,
+                                    self._private_files(), env)  # fmt: skip
+        except RUN_FAILURES as error:
+            found = (f"the probe could not start: {type(error).__name__}: {error}",)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+        if not found:
+            return None
+        return scrub(f"the {self.sandbox.name} canary failed: {'; '.join(found)}", self._secrets)
+
+    def _private_files(self) -> tuple[Path, ...]:
+        """Files of the user's no sandboxed run may read: the measured SKILL.md in the
+        repository and the first file directly in the home (a dotfile such as .profile)."""
+        files = [self.inputs.target.repo / self.inputs.target.skill_path]
+        home = self._parent_env.get("HOME")
+        if home:
+            with suppress(OSError):
+                files += sorted(path for path in Path(home).iterdir() if path.is_file())[:1]
+        return tuple(path for path in files if path.is_file())
 
     async def run(self, key: TrialKey, throttled: Callable[[], None] = lambda: None) -> Trial:
         """Run one trial in its own temp dirs; they are removed on every way out."""
@@ -210,9 +263,8 @@ class AgentBackend:
             transcript.parent.mkdir(parents=True, exist_ok=True)
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             dirs = RunDirs(base / "work", base / "home", base / "tmp")
-            budget = request_budget(self.settings.max_turns)
-            async with self.sandbox.confined(self._view(dirs), self._api_urls(), budget,
-                                             base) as confined:  # fmt: skip
+            async with AsyncExitStack() as stack:
+                confined = await self._confine(stack, dirs, base)
                 return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
@@ -221,6 +273,19 @@ class AgentBackend:
         finally:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
+
+    async def _confine(self, stack: AsyncExitStack, dirs: RunDirs, base: Path) -> Confined:
+        """The run's sandbox, entered on `stack`; one that cannot start (its folders, the
+        proxy's sockets) is an InfrastructureFailure: retried, never the agent's fault."""
+        budget = request_budget(self.settings.max_turns)
+        confining = self.sandbox.confined(self._view(dirs), self._api_urls(), budget, base)
+        try:
+            return await stack.enter_async_context(confining)
+        except RUN_FAILURES as error:
+            reason = (
+                f"the {self.sandbox.name} sandbox did not start: {type(error).__name__}: {error}"
+            )
+            raise InfrastructureFailure(scrub(reason, self._secrets)) from error
 
     def _view(self, dirs: RunDirs) -> View:
         """What a run in `dirs` may see in a sandbox: its folders, and the skill copies."""
@@ -295,7 +360,8 @@ class AgentBackend:
                 await process.aclose()
         trial = self._trial(key, reader, process.returncode, state, transcript)
         if confined.over_budget is not None:
-            trial = key.failed(confined.over_budget, trial.usage, str(transcript))
+            trial = key.failed(confined.over_budget, trial.usage, str(transcript),
+                               kind=ErrorClass.BUDGET)  # fmt: skip
         roots = (str(dirs.work), str(dirs.work.resolve()))
         did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
         trial = replace(trial, trajectory=did)
@@ -412,14 +478,14 @@ class AgentBackend:
         if state.timed_out and not reader.decided:
             reason = f"{TIME_BUDGET}: timed out after {self.settings.timeout:g}s"
             reason += f" ({self._progress(reading)})"
-            return key.failed(reason, usage, where, kind=ErrorClass.MODEL)
+            return key.failed(reason, usage, where, kind=ErrorClass.BUDGET)
         if reading.outcome == "error":
             reason = reading.reason
             if not reading.saw_result and stderr:
                 reason += f"; stderr: {_tail(stderr)}"
             if not state.stopped_early and returncode not in (None, 0):
                 reason += f" (exit code {returncode})"
-            kind = classify_run(reason, None if ended_by_us else returncode)
+            kind = ended_class(reading.error_class, None if ended_by_us else returncode)
             return key.failed(scrub(reason, self._secrets), usage, where, kind)
         evidence = reading.reason
         if state.stopped_early:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import orjson
 
-from activation._models import ToolCall, Trajectory
+from activation._models import ErrorClass, ToolCall, Trajectory
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -74,6 +74,10 @@ class Reading:
     its tokens only when a turn ends): the tokens are then unknown, not zero."""
     trajectory: Trajectory = field(default_factory=Trajectory)
     """What the agent did: its tool calls, commands, files read and written, turns."""
+    error_class: ErrorClass | None = None
+    """Whose the error is, as the stream showed it (None: not an error): the model's when
+    its API failed the run, else the agent's setup (refused credentials, a refused load, no
+    run of this agent, output it cannot read)."""
 
     @property
     def activated(self) -> bool | None:
@@ -454,6 +458,20 @@ class AgentReader(JsonLines):
             return None if self.saw_result else f"the run ended without a {self.LAST} event"
         return "the run did not finish (no exit code)" if exit_code is None else None
 
+    def _model_failed(self) -> bool:
+        """Whether the model's API failed the run (an error event, a failed turn)."""
+        return self._failure is not None
+
+    def _error_class(self) -> ErrorClass:
+        """Whose an error reading is, in the verdict's order: no run of this agent, refused
+        credentials, unreadable output or a refused load are the agent's setup; then a
+        failure of the model's API is the model's; any other ending (no closing event, a
+        non-zero exit code) is the agent's setup."""
+        setup = not self._began() or self._auth_status is not None or self._corrupt is not None
+        if setup or self._refused is not None or not self._model_failed():
+            return ErrorClass.AGENT_SETUP
+        return ErrorClass.MODEL
+
     def reading(self, exit_code: int | None = None) -> Reading:
         outcome, reason = self._verdict(exit_code)
         input_tokens, output_tokens, cache_write, cache_read = self._tokens
@@ -478,6 +496,7 @@ class AgentReader(JsonLines):
             fired=tuple(self._fired),
             tokens_known=self._tokens_known,
             trajectory=self.trajectory(),
+            error_class=self._error_class() if outcome == "error" else None,
         )
 
     def _prologue(self) -> tuple[Outcome, str] | None:

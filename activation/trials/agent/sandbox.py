@@ -38,6 +38,7 @@ from activation._errors import InputError
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox_egress import (
     RELAY,
+    THEN,
     Egress,
     Target,
     hosts_file,
@@ -175,7 +176,7 @@ def bwrap_argv(
     if any(target.port < 1024 for target, _socket in routes):
         argv += ["--cap-add", "CAP_NET_BIND_SERVICE"]  # the API's own port, 443
     relay = [f"{target.port}={socket}" for target, socket in routes]
-    return [*argv, node, "-e", RELAY, *relay, "--", *launch]
+    return [*argv, node, "-e", RELAY, *relay, THEN, *launch]
 
 
 @dataclass(frozen=True)

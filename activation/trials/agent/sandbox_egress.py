@@ -37,9 +37,12 @@ _CHUNK = 65536
 _CONTENT_LENGTH = re.compile(rb"^content-length:\s*(\d+)\s*$", re.IGNORECASE | re.MULTILINE)
 _CHUNKED = re.compile(rb"^transfer-encoding:[^\r\n]*chunked", re.IGNORECASE | re.MULTILINE)
 
+THEN = "then"
+"""What ends the relay's routes and starts the CLI's command line: a word, not `--`, which
+Node takes for its own end of options when no route comes before it."""
 RELAY = """
 const net = require("net"), { spawn } = require("child_process");
-const args = process.argv.slice(1), cut = args.indexOf("--");
+const args = process.argv.slice(1), cut = args.indexOf("then");
 const routes = args.slice(0, cut).map((route) => route.split("="));
 const [command, ...rest] = args.slice(cut + 1);
 let listening = 0;
@@ -60,7 +63,7 @@ function start() {
   child.on("exit", (code, signal) => process.exit(code ?? 128 + (signal === "SIGKILL" ? 9 : 15)));
 }
 """
-"""The relay: `node -e RELAY PORT=SOCKET... -- CLI ARGS...` listens on each PORT of the
+"""The relay: `node -e RELAY PORT=SOCKET... then CLI ARGS...` listens on each PORT of the
 sandbox's 127.0.0.1, pipes it to its SOCKET, then runs the CLI and exits with its code."""
 
 

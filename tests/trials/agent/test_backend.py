@@ -333,7 +333,7 @@ def test_time_out_kills_the_run(harness: Harness) -> None:
     assert trial.activated is None
     assert trial.error is not None
     assert trial.error.startswith("time budget: timed out after 3s")
-    assert trial.error_class is ErrorClass.MODEL
+    assert trial.error_class is ErrorClass.BUDGET
     assert len(requests) >= 1
 
 

@@ -56,7 +56,7 @@ def test_bwrap_binds_only_the_system_the_run_and_the_egress_socket() -> None:
         "--bind", "/r/tmp", "/r/tmp",
         "--bind", "/tmp/e/api-8123.sock", "/tmp/e/api-8123.sock",
         "--ro-bind", "/r/hosts", "/etc/hosts", "--chdir", "/r/work",
-        "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "--", "/cli/claude", "-p",
+        "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "then", "/cli/claude", "-p",
         "hi",
     ]  # fmt: skip
 
@@ -69,7 +69,7 @@ def test_an_api_on_port_443_lets_the_relay_bind_it_and_no_route_means_no_socket(
     ]  # fmt: skip
     bare = bwrap_argv("bwrap", "node", ["cli"], VIEW, [], Path("/h"), [])
     assert "--cap-add" not in bare
-    assert bare[bare.index(RELAY) + 1 :] == ["--", "cli"]
+    assert bare[bare.index(RELAY) + 1 :] == ["then", "cli"]
 
 
 def test_the_system_binds_follow_the_hosts_links(tmp_path: Path) -> None:

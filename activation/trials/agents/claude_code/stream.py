@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 
 import orjson
 
+from activation._models import ErrorClass
 from activation.trials.agent.adapter import read_through
 from activation.trials.agent.reading import (
     MAX_EVIDENCE,
@@ -371,6 +372,16 @@ class StreamReader(AgentReader):
 
     def _began(self) -> bool:
         return self._init is not None
+
+    def _model_failed(self) -> bool:
+        """The result event says the API failed the run (not that it ran out of turns)."""
+        failed = (self._result or {}).get("is_error") is True
+        return failed and not self._is_max_turns()
+
+    def _error_class(self) -> ErrorClass:
+        if self._offer_error is not None:
+            return ErrorClass.AGENT_SETUP
+        return super()._error_class()
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:
         if self._offer_error is not None:
