@@ -519,22 +519,26 @@ def agent_files(folder: Path) -> AgentFiles:
 
 def _working_set(target: Target) -> list[Found]:
     """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
-    set on disk, then its described commands (inputs/commands.py)."""
+    set on disk, each followed by those inside its folder (the measured skill's too: the
+    agents that walk the whole tree list them), then its described commands
+    (inputs/commands.py)."""
     if not target.in_set:
         return []
     found = []
     for relative in set_members(target):
-        path = target.repo / relative
-        if relative == target.skill_path or not path.is_file() or path.is_symlink():
-            continue
-        found.append(
-            (
-                path.parent.name,
-                relative.as_posix(),
-                read_bytes(path, "SKILL.md"),
-                agent_files(path.parent),
+        inside = sorted((target.repo / relative).parent.rglob(f"*/{SKILL_FILE_NAME}"))
+        for path in [target.repo / relative, *inside]:
+            shown = path.relative_to(target.repo)
+            if shown == target.skill_path or not path.is_file() or path.is_symlink():
+                continue
+            found.append(
+                (
+                    path.parent.name,
+                    shown.as_posix(),
+                    read_bytes(path, "SKILL.md"),
+                    agent_files(path.parent),
+                )
             )
-        )
     return found + working_commands(target)
 
 
