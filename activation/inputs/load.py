@@ -57,6 +57,7 @@ from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_SKILL, no_cases_message
 from activation.inputs.target import (
+    LISTED_BY,
     MANIFEST,
     MARKETPLACE,
     ROOT_SKILL,
@@ -313,13 +314,14 @@ def find_skill_files(repo: Path) -> list[PurePath]:
 
 def nested_skill_files(repo: Path) -> dict[PurePath, PurePath]:
     """Each SKILL.md inside another skill's folder, with the SKILL.md of the skill it
-    belongs to: every command leaves them out of the skills and says so."""
+    belongs to: no command measures them, and every command says so (the listings of the
+    agents that walk the whole tree list them as siblings)."""
     return nested_in_skill(_skill_files_any_depth(repo))
 
 
 def nested_warnings(target: Target) -> list[str]:
-    """The line naming each SKILL.md inside a skill's folder of the target's set, read as
-    that skill's file (none when there is none)."""
+    """The line naming each SKILL.md inside a skill's folder of the target's set, and which
+    agents list it (none when there is none)."""
     root = target.plugin_root.resolve()
     nested = [
         path
@@ -450,6 +452,13 @@ def resolve_target(
                 f"--skill-path {relative.as_posix()}: a folder with no {SKILL_FILE_NAME} in it"
             )
         relative = relative / SKILL_FILE_NAME
+    owner = nested_skill_files(root).get(PurePath(relative)) if skill_path is not None else None
+    if owner is not None:
+        raise InputError(
+            f"--skill-path {relative.as_posix()}: inside the folder of skill "
+            f"{owner.parent.name}, so a file of that skill, never a measured skill (pass "
+            f"--skill-path {owner.as_posix()}; {LISTED_BY} list it beside it, as this tool does)"
+        )
     plugin_root, plugin_name, members = find_set(root, relative)
     return Target(
         repo=root,
