@@ -199,14 +199,12 @@ def _nested_at(item: git.Tree, relative: Path) -> Iterator[Found]:
     """Each SKILL.md inside the skill folder `item` (whose SKILL.md is `relative`), as
     `_skill_at` reads a skill, in path order: the agents that walk the whole tree list
     them."""
-    below = sorted(
-        PurePosixPath(blob.path).relative_to(item.path).parent
+    inside = [
+        PurePosixPath(blob.path).relative_to(PurePosixPath(item.path)).parent
         for blob in item.traverse()
-        if isinstance(blob, git.Blob)
-        and blob.name == SKILL_FILE_NAME
-        and blob.path.count("/") > item.path.count("/") + 1
-    )
-    for folder in below:
+        if isinstance(blob, git.Blob) and blob.name == SKILL_FILE_NAME
+    ]
+    for folder in sorted(folder for folder in inside if folder != PurePosixPath()):
         found = _skill_at(
             item / folder.as_posix(), Path(relative).parent / folder / SKILL_FILE_NAME
         )

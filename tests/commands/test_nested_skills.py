@@ -152,8 +152,8 @@ def test_codex_and_opencode_list_it_as_a_sibling_the_others_do_not(
     out = capsys.readouterr().out
     assert out.count("  cap:issuance-issuance-config: listed whole") == 2
     assert (
-        "- issuance-config: Use when configuring an issuance. (file: r1/issuance/issuance-config/SKILL.md)"
-        in out
+        "- issuance-config: Use when configuring an issuance. "
+        "(file: r1/issuance/issuance-config/SKILL.md)" in out
     )
     assert (
         f"<location>{repo / '.agents/skills/issuance/issuance-config/SKILL.md'}</location>" in out
