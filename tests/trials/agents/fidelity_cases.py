@@ -801,13 +801,17 @@ def codex_lists_a_skill_inside_another(codex_cli: Path, tmp_path: Path) -> None:
     )
 
 
+def write_nested_set(skills: Path) -> None:
+    for spec in NESTED_SPECS:
+        path = skills / spec.folder / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(spec.text, encoding="utf-8")
+
+
 def opencode_lists_a_skill_inside_another(opencode_cli: Path, tmp_path: Path) -> None:
     scratch = tmp_path.resolve()
     project = scratch / "proj"
-    for spec in NESTED_SPECS:
-        path = project / ".agents/skills" / spec.folder / "SKILL.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(spec.text, encoding="utf-8")
+    write_nested_set(project / ".agents/skills")
     system = opencode_system_text(opencode_cli, scratch, project)
     shown = opencode.render(
         nested_set_listed("opencode", project),
@@ -822,6 +826,27 @@ def opencode_lists_a_skill_inside_another(opencode_cli: Path, tmp_path: Path) ->
     ]
 
 
+def claude_leaves_out_a_skill_inside_another(claude: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write_nested_set(repo / ".claude/skills")
+    cases = tmp_path / "cases.json"
+    cases.write_text(CLAUDE_CASES)
+    path = ".claude/skills/grants/SKILL.md"
+    inputs = load_inputs(repo, repo=repo, skill_path=path, cases=cases, baseline=path)
+    sent = claude_check(claude, inputs, tmp_path)
+    assert "- issuance: Use when issuing shares to a stakeholder.\n" in sent
+    assert "issuance-config" not in sent
+
+
+def copilot_leaves_out_a_skill_inside_another(copilot_cli: Path, tmp_path: Path) -> None:
+    specs = {f".agents/skills/{spec.folder}": spec.text for spec in NESTED_SPECS}
+    request, _found = capture("copilot", copilot_cli, tmp_path, specs)
+    shown = copilot.render(nested_set_listed("copilot", tmp_path.resolve() / "proj"))
+    assert copilot_sent(request) == shown.text
+    assert [entry.name for entry in shown.entries][:2] == ["grants", "issuance"]
+    assert "issuance-config" not in shown.text
+
+
 LISTINGS: Mapping[str, Mapping[str, Check]] = {
     "claude-code": {
         "a-plugins-listing": claude_a_plugins_listing,
@@ -829,6 +854,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "the-catalogs-listing": claude_the_catalogs_listing,
         "project-skills-that-do-not-parse": claude_lists_project_skills_that_do_not_parse,
         "a-plugins-skills-that-do-not-parse": claude_leaves_out_a_plugins_skills_that_do_not_parse,
+        "a-skill-inside-another-skills-folder": claude_leaves_out_a_skill_inside_another,
     },
     "opencode": {
         "every-rule": opencode_every_rule,
@@ -850,6 +876,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "skill-char-budget-replaces-the-budget": copilot_skill_char_budget,
         "the-same-over-the-responses-api": copilot_over_the_responses_api,
         "a-project-skill-replaces-the-built-in": copilot_a_project_skill_replaces_the_built_in,
+        "a-skill-inside-another-skills-folder": copilot_leaves_out_a_skill_inside_another,
     },
     "gemini": {
         "modern": gemini_the_listing_is_the_clis_own(
