@@ -847,6 +847,25 @@ def copilot_leaves_out_a_skill_inside_another(copilot_cli: Path, tmp_path: Path)
     assert "issuance-config" not in shown.text
 
 
+def gemini_leaves_out_a_skill_inside_another(gemini_cli: Path, tmp_path: Path) -> None:
+    specs = [
+        GeminiSpec(folder, f"name: {folder.rsplit('/', 1)[-1]}\ndescription: {description}")
+        for folder, description in NESTED_SET.items()
+    ]
+    model = "gemini-3.1-pro-preview"
+    sent = gemini_sent(capture("gemini", gemini_cli, tmp_path, specs, model=model))
+    work = tmp_path.resolve() / "work"
+    expected = gemini.render(
+        gemini.discovery_order(nested_set_listed("gemini", work)),
+        model,
+        lambda skill: str(work / ".agents/skills" / skill.folder / "SKILL.md"),
+        builtin_root=gemini.builtin_root(str(gemini_cli)),
+    )
+    ids = GEMINI_LOCATION.findall(sent)
+    assert sent == expected.text_in_order(ids)
+    assert sorted(ids) == ["antigravity-support", "grants", "issuance", "skill-creator"]
+
+
 LISTINGS: Mapping[str, Mapping[str, Check]] = {
     "claude-code": {
         "a-plugins-listing": claude_a_plugins_listing,
@@ -885,6 +904,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "legacy": gemini_the_listing_is_the_clis_own(
             "gemini-2.5-pro", "you can call the `activate_skill`"
         ),
+        "a-skill-inside-another-skills-folder": gemini_leaves_out_a_skill_inside_another,
     },
 }
 """Each agent's skill sets whose listing its renderer must render as its pinned CLI does."""
