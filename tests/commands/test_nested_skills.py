@@ -1,6 +1,8 @@
 """A SKILL.md inside another skill's folder (a sub-document, as carta's
 `carta-issuance/issuance-config/SKILL.md`): Claude Code, Gemini CLI and Copilot CLI stop at a
-skill's folder, so every command reads it as a file of the skill around it, and says so."""
+skill's folder, so every command reads it as a file of the skill around it, and says so;
+Codex and OpenCode list it as a skill of its own, and so do their listings here (a sibling,
+never a measured skill)."""
 
 from __future__ import annotations
 
