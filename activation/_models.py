@@ -211,6 +211,10 @@ class Skill:
     agent_files: tuple[tuple[str, str], ...] = ()
     """Its folder's per-agent metadata files (`agents/openai.yaml`: the path below the
     skill folder, the text), which some agents read to decide whether to list it."""
+    nested: str = ""
+    """For a SKILL.md inside another skill's folder, its folder's path from the skills
+    folder (`issuance/issuance-config`): only the agents that walk the whole tree list it
+    (`Agent.nested_skills`), the others read it as a file of that skill."""
 
     @property
     def alias(self) -> str | None:

@@ -297,7 +297,7 @@ def nested_findings(root: Path) -> list[Finding]:
     """A warning for each SKILL.md inside another skill's folder: linted as a file of that
     skill, not as a skill, and the agents differ on it."""
     from activation.inputs.load import nested_skill_files
-    from activation.inputs.target import NOT_LISTED_BY
+    from activation.inputs.target import LISTED_BY, NOT_LISTED_BY
 
     return [
         Finding(
@@ -305,7 +305,7 @@ def nested_findings(root: Path) -> list[Finding]:
             None,
             f"{path.as_posix()}: inside the folder of skill {owner.parent.name} "
             f"({owner.as_posix()}), so checked as its file, not as a skill: {NOT_LISTED_BY} "
-            "do not list it; Codex and OpenCode list it as a skill of its own",
+            f"do not list it; {LISTED_BY} list it as a skill of its own",
         )
         for path, owner in nested_skill_files(root).items()
     ]

@@ -131,12 +131,11 @@ def _set_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> It
     except (KeyError, InputError, *GIT_LOOKUP_ERRORS):
         return
     for item in sorted(tree.trees, key=lambda t: t.name):
-        if item.name == target.skill_name:
-            continue
         relative = target.skills_dir / item.name / SKILL_FILE_NAME
-        found = _skill_at(item, relative)
+        found = None if item.name == target.skill_name else _skill_at(item, relative)
         if found is not None:
             yield found
+        yield from _nested_at(item, relative)
 
 
 def _commands_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -> Iterator[Found]:
@@ -173,16 +172,15 @@ def _members_at(repo: git.Repo, ref: str, path: PurePosixPath, target: Target) -
     except (InputError, *GIT_LOOKUP_ERRORS):
         return
     for member in target.members:
-        if member == target.skill_path:
-            continue
         folder = prefix / PurePosixPath(member.as_posix()).parent
         try:
             item = _subtree(tree, folder)
         except KeyError:
             continue
-        found = _skill_at(item, member)
+        found = None if member == target.skill_path else _skill_at(item, member)
         if found is not None:
             yield found
+        yield from _nested_at(item, member)
 
 
 def _skill_at(item: git.Tree, relative: Path) -> Found | None:
@@ -195,6 +193,23 @@ def _skill_at(item: git.Tree, relative: Path) -> Found | None:
     if blob.type != "blob" or blob.mode == SYMLINK_MODE:
         return None
     return item.name, relative.as_posix(), bytes(blob.data_stream.read()), _agent_files_in(item)
+
+
+def _nested_at(item: git.Tree, relative: Path) -> Iterator[Found]:
+    """Each SKILL.md inside the skill folder `item` (whose SKILL.md is `relative`), as
+    `_skill_at` reads a skill, in path order: the agents that walk the whole tree list
+    them."""
+    inside = [
+        PurePosixPath(blob.path).relative_to(PurePosixPath(item.path)).parent
+        for blob in item.traverse()
+        if isinstance(blob, git.Blob) and blob.name == SKILL_FILE_NAME
+    ]
+    for folder in sorted(folder for folder in inside if folder != PurePosixPath()):
+        found = _skill_at(
+            item / folder.as_posix(), Path(relative).parent / folder / SKILL_FILE_NAME
+        )
+        if found is not None:
+            yield found
 
 
 def names_commit(repo_dir: Path, name: str) -> bool:

@@ -57,6 +57,7 @@ from activation.inputs.pricing import parse_pricing, with_override
 from activation.inputs.skill_set import AgentFiles, Found, variant_of
 from activation.inputs.suite import BUNDLED_CASES, BUNDLED_SKILL, no_cases_message
 from activation.inputs.target import (
+    LISTED_BY,
     MANIFEST,
     MARKETPLACE,
     ROOT_SKILL,
@@ -313,13 +314,14 @@ def find_skill_files(repo: Path) -> list[PurePath]:
 
 def nested_skill_files(repo: Path) -> dict[PurePath, PurePath]:
     """Each SKILL.md inside another skill's folder, with the SKILL.md of the skill it
-    belongs to: every command leaves them out of the skills and says so."""
+    belongs to: no command measures them, and every command says so (the listings of the
+    agents that walk the whole tree list them as siblings)."""
     return nested_in_skill(_skill_files_any_depth(repo))
 
 
 def nested_warnings(target: Target) -> list[str]:
-    """The line naming each SKILL.md inside a skill's folder of the target's set, read as
-    that skill's file (none when there is none)."""
+    """The line naming each SKILL.md inside a skill's folder of the target's set, and which
+    agents list it (none when there is none)."""
     root = target.plugin_root.resolve()
     nested = [
         path
@@ -450,6 +452,13 @@ def resolve_target(
                 f"--skill-path {relative.as_posix()}: a folder with no {SKILL_FILE_NAME} in it"
             )
         relative = relative / SKILL_FILE_NAME
+    owner = nested_skill_files(root).get(PurePath(relative)) if skill_path is not None else None
+    if owner is not None:
+        raise InputError(
+            f"--skill-path {relative.as_posix()}: inside the folder of skill "
+            f"{owner.parent.name}, so a file of that skill, never a measured skill (pass "
+            f"--skill-path {owner.as_posix()}; {LISTED_BY} list it beside it, as this tool does)"
+        )
     plugin_root, plugin_name, members = find_set(root, relative)
     return Target(
         repo=root,
@@ -519,22 +528,26 @@ def agent_files(folder: Path) -> AgentFiles:
 
 def _working_set(target: Target) -> list[Found]:
     """(folder, repo-relative path, bytes, metadata files) of every other SKILL.md of the
-    set on disk, then its described commands (inputs/commands.py)."""
+    set on disk, each followed by those inside its folder (the measured skill's too: the
+    agents that walk the whole tree list them), then its described commands
+    (inputs/commands.py)."""
     if not target.in_set:
         return []
     found = []
     for relative in set_members(target):
-        path = target.repo / relative
-        if relative == target.skill_path or not path.is_file() or path.is_symlink():
-            continue
-        found.append(
-            (
-                path.parent.name,
-                relative.as_posix(),
-                read_bytes(path, "SKILL.md"),
-                agent_files(path.parent),
+        inside = sorted((target.repo / relative).parent.rglob(f"*/{SKILL_FILE_NAME}"))
+        for path in [target.repo / relative, *inside]:
+            shown = path.relative_to(target.repo)
+            if shown == target.skill_path or not path.is_file() or path.is_symlink():
+                continue
+            found.append(
+                (
+                    path.parent.name,
+                    shown.as_posix(),
+                    read_bytes(path, "SKILL.md"),
+                    agent_files(path.parent),
+                )
             )
-        )
     return found + working_commands(target)
 
 

@@ -8,10 +8,12 @@ texts from disk, git_tree.py from a ref.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 
 from activation._errors import InputError
 from activation._models import Skill, Target, Variant, skill_id
 from activation.inputs.frontmatter import listing_problem, read_listed, split_document
+from activation.inputs.target import SKILL_FILE_NAME, nested_in_skill
 from activation.inputs.variants import decode_skill
 
 AgentFiles = tuple[tuple[str, str], ...]
@@ -19,15 +21,24 @@ AgentFiles = tuple[tuple[str, str], ...]
 
 
 def sibling(
-    target: Target, folder: str, path: str, text: str, agent_files: AgentFiles = ()
+    target: Target,
+    folder: str,
+    path: str,
+    text: str,
+    agent_files: AgentFiles = (),
+    owner: PurePath | None = None,
 ) -> Skill:
     """A skill of the set as the agent lists it (one whose frontmatter does not parse has
-    no fields: each agent's renderer reads its text its own way)."""
+    no fields: each agent's renderer reads its text its own way). One inside the folder of
+    the skill whose SKILL.md is `owner` is nested: its id is made of its folder's path from
+    the skills folder (`issuance/issuance-config`), unique whatever its name."""
     document = read_listed(text, path)
     description = document.frontmatter.get("description")
     shown = document.name if document.name not in (None, folder) else None
+    below = owner.parent.parent if owner is not None else None
+    nested = PurePath(path).parent.relative_to(below).as_posix() if below is not None else ""
     return Skill(
-        name=skill_id(target.plugin_name, folder),
+        name=skill_id(target.plugin_name, nested or folder),
         description=description.strip() or None if isinstance(description, str) else None,
         when_to_use=document.when_to_use,
         display=shown,
@@ -36,6 +47,7 @@ def sibling(
         text=text,
         listed=document.listed,
         agent_files=agent_files,
+        nested=nested,
     )
 
 
@@ -60,6 +72,8 @@ def variant_of(
     first line); one that is not UTF-8 is left out (`skipped`). The measured skill's own
     SKILL.md must parse."""
     document = split_document(text, source)
+    skills = [PurePath(path) for _, path, _, _ in found if PurePath(path).name == SKILL_FILE_NAME]
+    owners = nested_in_skill([PurePath(target.skill_path), *skills])
     siblings, skipped, unparsed = [], [], []
     for folder, path, data, files in found:
         try:
@@ -67,7 +81,7 @@ def variant_of(
         except InputError as error:
             skipped.append(str(error))
             continue
-        kept = sibling(target, folder, path, sibling_text, files)
+        kept = sibling(target, folder, path, sibling_text, files, owners.get(PurePath(path)))
         problem = listing_problem(read_listed(sibling_text, f"{shown}{path}"), f"{shown}{path}")
         if problem is not None:
             unparsed.append((kept.name, problem))

@@ -71,7 +71,10 @@ def skills_folder(skill_path: PurePath) -> PurePath | None:
 NOT_LISTED_BY = "Claude Code, Gemini CLI and GitHub Copilot CLI"
 """The agents that stop at a skill's folder: Claude Code lists `skills/<name>/SKILL.md` and
 no deeper, Gemini CLI globs `*/SKILL.md`, Copilot CLI takes the first folder holding a
-SKILL.md as the skill. Codex and OpenCode walk the whole tree (`**/SKILL.md`)."""
+SKILL.md as the skill."""
+LISTED_BY = "Codex and OpenCode"
+"""The agents that walk the whole tree (`nested_skills` in their records): Codex's loader
+walks every folder below a root, OpenCode globs `**/SKILL.md`."""
 
 
 def nested_in_skill(found: Sequence[PurePath]) -> dict[PurePath, PurePath]:
@@ -88,14 +91,15 @@ def nested_in_skill(found: Sequence[PurePath]) -> dict[PurePath, PurePath]:
 
 
 def nested_line(nested: Iterable[PurePath]) -> str:
-    """One line naming the SKILL.md files inside another skill's folder, read as files of
-    that skill, and which agents list them anyway."""
+    """One line naming the SKILL.md files inside another skill's folder, which agents read
+    them as that skill's files and which list each as a skill of its own, as this tool's
+    listings for them do."""
     files = sorted(nested)
     return (
-        f"{len(files)} SKILL.md inside another skill's folder, read as that skill's files: "
-        f"{', '.join(path.as_posix() for path in files)} ({NOT_LISTED_BY} do not list them; "
-        "Codex and OpenCode list each as a skill of its own, which this tool's listings for "
-        "them leave out)"
+        f"{len(files)} SKILL.md inside another skill's folder: "
+        f"{', '.join(path.as_posix() for path in files)} ({NOT_LISTED_BY} read them as that "
+        f"skill's files; {LISTED_BY} list each as a skill of its own, and so do this tool's "
+        "listings for them)"
     )
 
 

@@ -1,6 +1,8 @@
 """A SKILL.md inside another skill's folder (a sub-document, as carta's
 `carta-issuance/issuance-config/SKILL.md`): Claude Code, Gemini CLI and Copilot CLI stop at a
-skill's folder, so every command reads it as a file of the skill around it, and says so."""
+skill's folder, so every command reads it as a file of the skill around it, and says so;
+Codex and OpenCode list it as a skill of its own, and so do their listings here (a sibling,
+never a measured skill)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from activation.inputs.target import nested_in_skill
 SKILLS = "plugins/cap/skills"
 NESTED = f"{SKILLS}/issuance/issuance-config/SKILL.md"
 NOTICE = (
-    f"warning: 1 SKILL.md inside another skill's folder, read as that skill's files: {NESTED} "
-    "(Claude Code, Gemini CLI and GitHub Copilot CLI do not list them; Codex and OpenCode list "
-    "each as a skill of its own, which this tool's listings for them leave out)"
+    f"warning: 1 SKILL.md inside another skill's folder: {NESTED} (Claude Code, Gemini CLI "
+    "and GitHub Copilot CLI read them as that skill's files; Codex and OpenCode list each as "
+    "a skill of its own, and so do this tool's listings for them)"
 )
 
 
@@ -117,3 +119,58 @@ def test_editing_it_changes_the_skill_around_it(
     out = capsys.readouterr().out
     assert f"cap:issuance ({SKILLS}/issuance/SKILL.md): modified, body or references" in out
     assert "issuance-config" not in out
+
+
+def nested_siblings(repo: Path, spec: str) -> list[tuple[str, str | None, str]]:
+    from activation.inputs.load import resolve_target, resolve_variant
+
+    target = resolve_target(None, f"{SKILLS}/grants/SKILL.md", repo)
+    variant = resolve_variant(spec, target, repo)
+    return [(s.name, s.description, s.nested) for s in variant.siblings]
+
+
+def test_both_readers_carry_it_as_a_nested_sibling(repo: Path) -> None:
+    expected = [
+        ("cap:issuance", "Use when issuing shares to a stakeholder.", ""),
+        (
+            "cap:issuance-issuance-config",
+            "Use when configuring an issuance.",
+            "issuance/issuance-config",
+        ),
+    ]
+    assert nested_siblings(repo, "git:HEAD") == expected
+    assert nested_siblings(repo, f"{SKILLS}/grants/SKILL.md") == expected
+    (repo / NESTED).write_text(skill("issuance-config", "Use when setting up an issuance."))
+    assert nested_siblings(repo, f"{SKILLS}/grants/SKILL.md")[1][1] == (
+        "Use when setting up an issuance."
+    )
+    assert nested_siblings(repo, "git:HEAD") == expected
+
+
+def test_codex_and_opencode_list_it_as_a_sibling_the_others_do_not(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["visibility", "--agent", "codex,opencode,gemini,copilot"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  cap:issuance-issuance-config: listed whole") == 2
+    assert (
+        "- issuance-config: Use when configuring an issuance. "
+        "(file: r1/issuance/issuance-config/SKILL.md)" in out
+    )
+    assert (
+        f"<location>{repo / '.agents/skills/issuance/issuance-config/SKILL.md'}</location>" in out
+    )
+    gemini, copilot = out.split("== Gemini CLI")[1].split("== GitHub Copilot CLI")
+    assert "issuance-config" not in gemini
+    assert "issuance-config" not in copilot
+
+
+def test_skill_path_to_it_is_refused_in_one_line(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["visibility", "--skill-path", NESTED]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"activation visibility: error: --skill-path {NESTED}: inside the folder of skill "
+        f"issuance, so a file of that skill, never a measured skill (pass --skill-path "
+        f"{SKILLS}/issuance/SKILL.md; Codex and OpenCode list it beside it, as this tool does)"
+    ]

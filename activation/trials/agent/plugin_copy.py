@@ -272,14 +272,15 @@ class _SetSkill:
 
 def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
     """The variant's set as the copy holds it: the measured skill first, then its sibling
-    skills (its Claude Code command files are the working tree's, copied with the root)."""
+    skills (its Claude Code command files, and a SKILL.md inside a skill's folder, are the
+    working tree's, copied with the root: never a skill folder of their own)."""
     root = target.plugin_root.relative_to(target.repo)
     here = target.skill_file.relative_to(target.plugin_root)
     own = listed(variant.description, variant.when_to_use)
     skills = [_SetSkill(target.skill_id, here, own, variant.text)]
     for sibling in variant.siblings:
-        if is_command(sibling.path):
-            continue  # a command file is copied as it is, never a skill folder
+        if is_command(sibling.path) or sibling.nested:
+            continue
         fields = listed(sibling.description, sibling.when_to_use)
         relative = Path(sibling.path).relative_to(root)
         skills.append(_SetSkill(sibling.name, relative, fields, sibling.text))

@@ -86,6 +86,9 @@ class Agent:
     user_skills: tuple[str, ...] = ()
     """The folders below the home folder where it finds the user's own skills
     (`<name>/SKILL.md`), which `activation visibility --user-skills` lists too."""
+    nested_skills: bool = False
+    """Whether it lists a SKILL.md inside another skill's folder as a skill of its own (its
+    discovery walks the whole tree) rather than stopping at the skill's folder."""
 
     @property
     def flag(self) -> str:

@@ -51,7 +51,7 @@ def listed_skill(skill: Skill) -> ListedSkill:
     """A skill as the listing rules take it: its frontmatter's own values when its text is
     known, else the fields the record has."""
     path = PurePosixPath(skill.path)
-    own = path.parent.name if path.name == "SKILL.md" else ""
+    own = skill.nested or (path.parent.name if path.name == "SKILL.md" else "")
     folder = own or skill.name.rsplit(":", 1)[-1]  # a root skill is installed by its name
     if not skill.text:  # a distractor: named by its frontmatter, else by its file
         return ListedSkill(
@@ -72,6 +72,7 @@ def listed_skill(skill: Skill) -> ListedSkill:
         disable_model_invocation=not document.listed,
         files=skill.agent_files,
         command=is_command(skill.path),
+        nested=bool(skill.nested),
         yaml_error=document.yaml_error or "",
         parsed=document.broken is None,
         frontmatter_text=document.frontmatter_text,
@@ -144,8 +145,14 @@ def agent_listing(
 
 
 def lists(agent: str, skills: list[ListedSkill]) -> list[ListedSkill]:
-    """What `agent` may list of `skills`: Claude Code's command files only Claude Code."""
-    return skills if agent == AGENT else [skill for skill in skills if not skill.command]
+    """What `agent` may list of `skills`: Claude Code's command files only Claude Code, a
+    SKILL.md inside another skill's folder only an agent that walks the whole tree."""
+    nested = agent_named(agent).nested_skills
+    return [
+        skill
+        for skill in skills
+        if (agent == AGENT or not skill.command) and (nested or not skill.nested)
+    ]
 
 
 def variant_visibility(

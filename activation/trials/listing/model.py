@@ -71,6 +71,9 @@ class ListedSkill:
     command: bool = False
     """A Claude Code command file (`commands/<name>.md`) rather than a skill: only Claude
     Code lists it (inputs/commands.py)."""
+    nested: bool = False
+    """A SKILL.md inside another skill's folder (`Skill.nested`): only an agent whose record
+    says `nested_skills` lists it."""
     yaml_error: str = ""
     """Why a strict YAML parser refuses its frontmatter as written, or why it has none (""
     when it parses): the fields above are then Claude Code's reading (its retry that quotes

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from activation._models import Inputs, RunSpec, Skill, TrialKey
 from activation.inputs.frontmatter import read_sibling
-from activation.inputs.load import load_inputs
+from activation.inputs.load import load_inputs, resolve_target, resolve_variant
 from activation.report.model import cell_visibility
 from activation.trials.agents import agent_named
 from activation.trials.agents.claude_code import listing as claude_code
@@ -25,7 +25,7 @@ from activation.trials.agents.copilot import listing as copilot
 from activation.trials.agents.gemini import listing as gemini
 from activation.trials.agents.opencode import listing as opencode
 from activation.trials.classifier.prompt import Requests
-from activation.trials.listing.menu import listed_skill
+from activation.trials.listing.menu import listed_skill, lists, menu_listed
 from activation.trials.listing.model import ListedSkill, Listing
 from activation.trials.listing.visibility import Visibility
 from activation.trials.stage import stage_named
@@ -757,6 +757,115 @@ def opencode_lists_them_after_its_second_try(opencode_cli: Path, tmp_path: Path)
     assert list(shown.ids) == ["auditor", "customize-opencode", "deploy", "lenient"]
 
 
+# --- A SKILL.md inside another skill's folder: Codex and OpenCode list it as a skill -------
+
+NESTED_SET = {
+    "grants": "Use when granting options.",
+    "issuance": "Use when issuing shares to a stakeholder.",
+    "issuance/issuance-config": "Use when configuring an issuance.",
+}
+"""A project's `.agents/skills/`, one skill's folder holding another SKILL.md (carta's
+`carta-issuance/issuance-config/SKILL.md`), each named by its folder's last part."""
+NESTED_SPECS = tuple(
+    CodexSpec(folder, description, name=folder.rsplit("/", 1)[-1])
+    for folder, description in NESTED_SET.items()
+)
+
+
+def nested_set_listed(agent: str, project: Path) -> list[ListedSkill]:
+    """The project's `.agents/skills/` read by the pipeline (disk reader, menu) and what
+    `agent` may list of it: its own listing's input."""
+    target = resolve_target(project, ".agents/skills/grants/SKILL.md", project)
+    variant = resolve_variant(str(target.skill_file), target, project)
+    inputs = Inputs(target, (), (), variant, variant)
+    return lists(agent, menu_listed(inputs, "candidate", distractors=False))
+
+
+def codex_lists_a_skill_inside_another(codex_cli: Path, tmp_path: Path) -> None:
+    run: CodexRun = capture("codex", codex_cli, tmp_path, NESTED_SPECS, args=NO_BUNDLED)
+    scope, root = run.roots["project"]
+    skills = nested_set_listed("codex", Path(root).parent.parent)
+    expected = codex.render(
+        skills,
+        None,
+        lambda skill: (scope, root, f"{skill.folder}/SKILL.md"),
+        codex_home=run.codex_home,
+        bundled=False,
+    )
+    assert run.request.listing == expected.text
+    entry = expected.entry("issuance/issuance-config")
+    assert entry is not None
+    assert entry.line == (
+        "- issuance-config: Use when configuring an issuance. "
+        "(file: r0/issuance/issuance-config/SKILL.md)"
+    )
+
+
+def write_nested_set(skills: Path) -> None:
+    for spec in NESTED_SPECS:
+        path = skills / spec.folder / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(spec.text, encoding="utf-8")
+
+
+def opencode_lists_a_skill_inside_another(opencode_cli: Path, tmp_path: Path) -> None:
+    scratch = tmp_path.resolve()
+    project = scratch / "proj"
+    write_nested_set(project / ".agents/skills")
+    system = opencode_system_text(opencode_cli, scratch, project)
+    shown = opencode.render(
+        nested_set_listed("opencode", project),
+        lambda skill: str(project / ".agents/skills" / skill.folder / "SKILL.md"),
+    )
+    assert system.endswith("</env>\n" + shown.text)
+    assert list(shown.ids) == [
+        "customize-opencode",
+        "grants",
+        "issuance",
+        "issuance/issuance-config",
+    ]
+
+
+def claude_leaves_out_a_skill_inside_another(claude: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write_nested_set(repo / ".claude/skills")
+    cases = tmp_path / "cases.json"
+    cases.write_text(CLAUDE_CASES)
+    path = ".claude/skills/grants/SKILL.md"
+    inputs = load_inputs(repo, repo=repo, skill_path=path, cases=cases, baseline=path)
+    sent = claude_check(claude, inputs, tmp_path)
+    assert "- issuance: Use when issuing shares to a stakeholder.\n" in sent
+    assert "issuance-config" not in sent
+
+
+def copilot_leaves_out_a_skill_inside_another(copilot_cli: Path, tmp_path: Path) -> None:
+    specs = {f".agents/skills/{spec.folder}": spec.text for spec in NESTED_SPECS}
+    request, _found = capture("copilot", copilot_cli, tmp_path, specs)
+    shown = copilot.render(nested_set_listed("copilot", tmp_path.resolve() / "proj"))
+    assert copilot_sent(request) == shown.text
+    assert [entry.name for entry in shown.entries][:2] == ["grants", "issuance"]
+    assert "issuance-config" not in shown.text
+
+
+def gemini_leaves_out_a_skill_inside_another(gemini_cli: Path, tmp_path: Path) -> None:
+    specs = [
+        GeminiSpec(folder, f"name: {folder.rsplit('/', 1)[-1]}\ndescription: {description}")
+        for folder, description in NESTED_SET.items()
+    ]
+    model = "gemini-3.1-pro-preview"
+    sent = gemini_sent(capture("gemini", gemini_cli, tmp_path, specs, model=model))
+    work = tmp_path.resolve() / "work"
+    expected = gemini.render(
+        gemini.discovery_order(nested_set_listed("gemini", work)),
+        model,
+        lambda skill: str(work / ".agents/skills" / skill.folder / "SKILL.md"),
+        builtin_root=gemini.builtin_root(str(gemini_cli)),
+    )
+    ids = GEMINI_LOCATION.findall(sent)
+    assert sent == expected.text_in_order(ids)
+    assert sorted(ids) == ["antigravity-support", "grants", "issuance", "skill-creator"]
+
+
 LISTINGS: Mapping[str, Mapping[str, Check]] = {
     "claude-code": {
         "a-plugins-listing": claude_a_plugins_listing,
@@ -764,10 +873,12 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "the-catalogs-listing": claude_the_catalogs_listing,
         "project-skills-that-do-not-parse": claude_lists_project_skills_that_do_not_parse,
         "a-plugins-skills-that-do-not-parse": claude_leaves_out_a_plugins_skills_that_do_not_parse,
+        "a-skill-inside-another-skills-folder": claude_leaves_out_a_skill_inside_another,
     },
     "opencode": {
         "every-rule": opencode_every_rule,
         "skills-that-do-not-parse": opencode_lists_them_after_its_second_try,
+        "a-skill-inside-another-skills-folder": opencode_lists_a_skill_inside_another,
     },
     "codex": {
         "the-default-model-with-its-bundled-skills": (
@@ -776,6 +887,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "gpt-5.5-gets-the-how-to-use-block": codex_gpt_5_5_gets_the_how_to_use_block,
         "over-budget-spread-round-robin": codex_over_its_budget(10000, 12, "cut"),
         "over-budget-bare-lines-greedy": codex_over_its_budget(3000, 5, "collapsed"),
+        "a-skill-inside-another-skills-folder": codex_lists_a_skill_inside_another,
     },
     "copilot": {
         "every-rule": copilot_every_rule,
@@ -783,6 +895,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "skill-char-budget-replaces-the-budget": copilot_skill_char_budget,
         "the-same-over-the-responses-api": copilot_over_the_responses_api,
         "a-project-skill-replaces-the-built-in": copilot_a_project_skill_replaces_the_built_in,
+        "a-skill-inside-another-skills-folder": copilot_leaves_out_a_skill_inside_another,
     },
     "gemini": {
         "modern": gemini_the_listing_is_the_clis_own(
@@ -791,6 +904,7 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
         "legacy": gemini_the_listing_is_the_clis_own(
             "gemini-2.5-pro", "you can call the `activate_skill`"
         ),
+        "a-skill-inside-another-skills-folder": gemini_leaves_out_a_skill_inside_another,
     },
 }
 """Each agent's skill sets whose listing its renderer must render as its pinned CLI does."""

@@ -497,8 +497,13 @@ BESIDE = (
 
 
 def listed_name(skill: ListedSkill) -> str:
-    """The name Codex lists a skill by: its frontmatter `name`, else its folder's."""
-    return skill.name if isinstance(skill.name, str) and skill.name else skill.folder
+    """The name Codex lists a skill by: its frontmatter `name`, else its folder's (the
+    last part of a nested skill's `issuance/issuance-config`)."""
+    return (
+        skill.name
+        if isinstance(skill.name, str) and skill.name
+        else skill.folder.rsplit("/", 1)[-1]
+    )
 
 
 def _hidden_rule(skill: ListedSkill, name: str, value: object, text: str, rules: CodexRules) -> str:
