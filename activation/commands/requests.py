@@ -73,6 +73,7 @@ class AgentRequest(Request):
 
     executables: Mapping[str, str]
     sandbox: str
+    image: str
     max_turns: int
     timeout: float
 

@@ -96,7 +96,11 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
         concurrency=fixed,
         max_concurrency=ceiling,
         agent=AgentSettings(
-            args.max_turns, args.timeout, sandbox=args.sandbox, executables=dict(args.executables)
+            args.max_turns,
+            args.timeout,
+            sandbox=args.sandbox,
+            executables=dict(args.executables),
+            image=args.image,
         )
         if args.real
         else None,

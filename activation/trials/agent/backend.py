@@ -152,7 +152,7 @@ class AgentBackend:
         self._parent_env = dict(os.environ if env is None else env)
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
-        self.sandbox = sandbox_named(self.settings.sandbox)
+        self.sandbox = sandbox_named(self.settings.sandbox, self.settings.image)
         self._stack = ExitStack()
 
     async def __aenter__(self) -> Self:
