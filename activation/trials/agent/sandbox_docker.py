@@ -91,7 +91,7 @@ def docker_argv(
 def users(uid: int, gid: int, home: Path) -> dict[str, str]:
     """The container's /etc/passwd and /etc/group: root, and the run's user at its home."""
     return {
-        "passwd": f"root:x:0:0:root:/root:/bin/sh\nagent:x:{uid}:{gid}:agent:{home}:/bin/sh\n",
+        "passwd": f"root:x:0:0:root:/root:/bin/bash\nagent:x:{uid}:{gid}:agent:{home}:/bin/bash\n",
         "group": f"root:x:0:\nagent:x:{gid}:\n",
     }
 
