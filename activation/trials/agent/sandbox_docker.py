@@ -3,7 +3,8 @@
 The image gives the system (a Debian userland with its TLS roots and ripgrep, built once
 as docs/sandboxes.md says, or any image `--image` names); the run's own folders, the skill
 copies, the CLI's install folder and Node are mounted at their host paths, so the adapter's
-command line runs unchanged. Each trial's container has no network (`--network none`: no
+command line runs unchanged (the install folder also at the path the CLI was named by, when
+that goes through a link: a CLI's own settings may name its files by that path). Each trial's container has no network (`--network none`: no
 address of the host's, no route out), a non-root user, no capabilities, no new privileges,
 a read-only root filesystem but the mounted workspace, fresh home and temp, and CPU,
 memory and PID limits. Its only way out is the same relay as bwrap's, to the tool's egress
@@ -65,16 +66,18 @@ def docker_argv(
     view: View,
     routes: Sequence[tuple[Target, Path]],
     env: Iterable[str],
+    aliases: Iterable[tuple[Path, Path]] = (),
 ) -> list[str]:
     """The command line that runs `launch` (its executable by its real path) in a container
     of its own, behind the relay to `routes`; the environment's variables are passed by
-    name only (`-e NAME`: their values, keys among them, never on a command line)."""
+    name only (`-e NAME`: their values, keys among them, never on a command line).
+    `aliases`: folders also mounted read-only at another path (real path, path)."""
     argv = [docker, "run", "--rm", "-i", "--name", container.name, "--label", f"{LABEL}={pid}"]
     argv += ["--network", "none", "--user", f"{container.uid}:{container.gid}"]
     argv += ["--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--read-only"]
     argv += ["--tmpfs", "/tmp", "--cpus", CPUS, "--memory", MEMORY, "--pids-limit", str(PIDS)]
-    for folder in view.readable:
-        argv += ["--mount", f"type=bind,src={folder},dst={folder},readonly"]
+    for source, folder in (*((f, f) for f in view.readable), *aliases):
+        argv += ["--mount", f"type=bind,src={source},dst={folder},readonly"]
     for folder in view.writable:
         argv += ["--mount", f"type=bind,src={folder},dst={folder}"]
     for _target, socket in routes:
@@ -125,8 +128,11 @@ class Contained:
     def wrap(self, launch: Launch) -> Launch:
         executable = Path(launch.argv[0]).resolve()
         node = Path(shutil.which("node") or "node").resolve()
-        readable = (*self.view.readable, install_folder(executable), node)
+        installed = install_folder(executable)
+        readable = (*self.view.readable, installed, node)
         view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
+        named = install_folder(Path(os.path.abspath(launch.argv[0])))
+        aliases = [] if named == installed else [(installed, named)]
         uid, gid = self.container.uid, self.container.gid
         hand_over(self.view, (socket for _t, socket in self.egress.routes), uid, gid)
         argv = docker_argv(
@@ -138,6 +144,7 @@ class Contained:
             view,
             self.egress.routes,
             launch.env,
+            aliases,
         )
         return replace(launch, argv=argv)
 
