@@ -1,14 +1,16 @@
 """A container per trial (`--sandbox docker`): the whole agent CLI in a throwaway container.
 
-The image gives the system (a Debian userland with its TLS roots and ripgrep, built once
-as docs/sandboxes.md says, or any image `--image` names); the run's own folders, the skill
-copies, the CLI's install folder and Node are mounted at their host paths, so the adapter's
-command line runs unchanged (the install folder also at the path the CLI was named by, when
-that goes through a link: a CLI's own settings may name its files by that path). Each trial's container has no network (`--network none`: no
-address of the host's, no route out), a non-root user, no capabilities, no new privileges,
-a read-only root filesystem but the mounted workspace, fresh home and temp, and CPU,
-memory and PID limits. Its only way out is the same relay as bwrap's, to the tool's egress
-proxy over a mounted unix socket (sandbox_egress.py).
+The image gives the system (a Debian userland with its TLS roots, curl and ripgrep, built
+once by .ci/sandbox-image as docs/sandboxes.md says, or any image `--image` names); the
+run's own folders, the skill copies, the CLI's install folder and Node are mounted at their
+host paths, so the adapter's command line runs unchanged (the install folder also at the
+path the CLI was named by, when that goes through a link: a CLI's own settings may name its
+files that way). Each trial's container has no network (`--network none`: no address of
+the host's, no route out), a non-root user, no capabilities, no new privileges, a read-only
+root filesystem but the mounted workspace, fresh home and temp, and CPU, memory and PID
+limits. Its only way out is the same relay as bwrap's, to the tool's egress proxy over a
+mounted unix socket (sandbox_egress.py). Inside, an agent's own sandbox is off where it
+cannot start (Codex's): the container is the boundary.
 
 Every container is labelled with the id of the process that started it: stopping a trial
 removes its container (`docker rm -f`, also after a signal), and a run that starts removes
@@ -131,7 +133,7 @@ class Contained:
         installed = install_folder(executable)
         readable = (*self.view.readable, installed, node)
         view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
-        named = install_folder(Path(os.path.abspath(launch.argv[0])))
+        named = install_folder(Path(launch.argv[0]).absolute())
         aliases = [] if named == installed else [(installed, named)]
         uid, gid = self.container.uid, self.container.gid
         hand_over(self.view, (socket for _t, socket in self.egress.routes), uid, gid)
