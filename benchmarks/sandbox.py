@@ -9,17 +9,18 @@ workspace, started through the sandbox's `wrap` and waited for. The same trials 
 are the baseline: the difference is the sandbox's own cost. Targets (issue 32): at most 1 s
 of wall time and 0.3 CPU-s per trial for docker and for bwrap.
 
-CPU: the CPU time of this process and its children (the docker client, bwrap, the relay and
-the stand-in), and for docker also what the daemons spent meanwhile (dockerd and
-containerd, read from /proc). Not counted: each container's runc and shim, which belong to
-no process this one can see (so docker's figure is a floor). Trials run one at a time.
+CPU: every process's CPU time involved, from the kernel's accounting (cgroup v1 `cpuacct`,
+so it runs as root): this process, dockerd and containerd are moved into a cgroup of the
+benchmark's own for its duration, so it counts them and all they start (the docker client,
+bwrap and what runs inside it, the relay, the stand-in, each container's shim and runc),
+and the containers are counted in docker's own cgroup (`/docker`). Trials run one at a
+time; the daemons go back to the root cgroup at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import sys
@@ -39,31 +40,25 @@ from activation.trials.agent.sandbox_egress import request_budget
 AGENT = "require('fs').writeFileSync('out.txt', 'written')"
 URLS = {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
 DAEMONS = ("dockerd", "containerd")
-TICKS = os.sysconf("SC_CLK_TCK")
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+OWN = CPUACCT / f"activation-bench-{os.getpid()}"
+CONTAINERS = CPUACCT / "docker"
 
 
-def own_cpu() -> float:
-    """CPU seconds of this process and its waited-for children."""
-    mine = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return sum((mine.ru_utime, mine.ru_stime, children.ru_utime, children.ru_stime))
+def daemons() -> list[str]:
+    """The process ids of dockerd and containerd."""
+    return [
+        entry.name
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and (entry / "comm").exists()
+        and (entry / "comm").read_text().strip() in DAEMONS
+    ]  # fmt: skip
 
 
-def daemons_cpu() -> float:
-    """CPU seconds dockerd and containerd have spent (0 where neither runs)."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        if name in DAEMONS:
-            fields = stat[stat.rindex(")") + 2 :].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+def cpu() -> float:
+    """CPU seconds charged so far to the benchmark's cgroup and to docker's containers."""
+    usage = [group / "cpuacct.usage" for group in (OWN, CONTAINERS)]
+    return sum(int(file.read_text()) for file in usage if file.exists()) / 1e9
 
 
 async def trial(sandbox: Sandbox, node: str) -> None:
@@ -88,13 +83,12 @@ async def measure(name: str, image: str, trials: int) -> tuple[float, float]:
     node = shutil.which("node") or "node"
     await trial(sandbox, node)  # warm: the image's layers, the CLI's files in the page cache
     walls = []
-    cpu_before, daemons_before = own_cpu(), daemons_cpu()
+    before = cpu()
     for _ in range(trials):
         started = time.perf_counter()
         await trial(sandbox, node)
         walls.append(time.perf_counter() - started)
-    cpu = own_cpu() - cpu_before + daemons_cpu() - daemons_before
-    return statistics.median(walls), cpu / trials
+    return statistics.median(walls), (cpu() - before) / trials
 
 
 async def main() -> None:
@@ -102,8 +96,17 @@ async def main() -> None:
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--image", default=SANDBOX_IMAGE)
     args = parser.parse_args()
-    figures = {name: await measure(name, args.image, args.trials)
-               for name in ("host", "bwrap", "docker")}  # fmt: skip
+    OWN.mkdir()
+    moved = [str(os.getpid()), *daemons()]
+    try:
+        for pid in moved:
+            (OWN / "cgroup.procs").write_text(pid)
+        figures = {name: await measure(name, args.image, args.trials)
+                   for name in ("host", "bwrap", "docker")}  # fmt: skip
+    finally:
+        for pid in moved:
+            (CPUACCT / "cgroup.procs").write_text(pid)
+        OWN.rmdir()
     host_wall, host_cpu = figures["host"]
     print(f"{args.trials} trials each, one at a time; per trial:")
     print(f"{'sandbox':<8} {'wall s':>8} {'CPU s':>8} {'+wall s':>8} {'+CPU s':>8}")
