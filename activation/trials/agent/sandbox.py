@@ -180,22 +180,36 @@ def bwrap_argv(
 
 
 @dataclass(frozen=True)
-class Bubblewrapped:
-    """One trial under bubblewrap, its requests going through `egress`."""
+class Relayed:
+    """One confined trial whose requests go through `egress`, by the relay that Node runs
+    in front of the CLI."""
 
     view: View
     egress: Egress
-    hosts: Path
 
     @property
     def over_budget(self) -> str | None:
         return self.egress.over_budget
 
+    def located(self, launch: Launch) -> tuple[Path, Path]:
+        """The CLI's executable and Node, by their real paths."""
+        node = shutil.which("node") or "node"
+        return Path(launch.argv[0]).resolve(), Path(node).resolve()
+
+    def seeing(self, *paths: Path) -> View:
+        """The trial's view, `paths` readable too."""
+        return replace(self.view, readable=tuple(dict.fromkeys((*self.view.readable, *paths))))
+
+
+@dataclass(frozen=True)
+class Bubblewrapped(Relayed):
+    """One trial under bubblewrap."""
+
+    hosts: Path
+
     def wrap(self, launch: Launch) -> Launch:
-        executable = Path(launch.argv[0]).resolve()
-        node = Path(shutil.which("node") or "node").resolve()
-        readable = (*self.view.readable, install_folder(executable), node.parent)
-        view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
+        executable, node = self.located(launch)
+        view = self.seeing(install_folder(executable), node.parent)
         argv = bwrap_argv(
             shutil.which(BWRAP) or BWRAP,
             str(node),

@@ -31,8 +31,15 @@ from pathlib import Path
 import anyio
 
 from activation.trials.agent.adapter import Launch
-from activation.trials.agent.sandbox import DOCKER, Confined, View, install_folder, serving
-from activation.trials.agent.sandbox_egress import RELAY, Egress, Target, hosts_file, targets
+from activation.trials.agent.sandbox import (
+    DOCKER,
+    Confined,
+    Relayed,
+    View,
+    install_folder,
+    serving,
+)
+from activation.trials.agent.sandbox_egress import RELAY, Target, hosts_file, targets
 
 IMAGE = "activation-sandbox:bookworm"
 """The image `--sandbox docker` runs by default (docs/sandboxes.md builds it)."""
@@ -116,23 +123,15 @@ def hand_over(view: View, sockets: Iterable[Path], uid: int, gid: int) -> None:
 
 
 @dataclass(frozen=True)
-class Contained:
-    """One trial in its container, its requests going through `egress`."""
+class Contained(Relayed):
+    """One trial in its container."""
 
-    view: View
-    egress: Egress
     container: Container
 
-    @property
-    def over_budget(self) -> str | None:
-        return self.egress.over_budget
-
     def wrap(self, launch: Launch) -> Launch:
-        executable = Path(launch.argv[0]).resolve()
-        node = Path(shutil.which("node") or "node").resolve()
+        executable, node = self.located(launch)
         installed = install_folder(executable)
-        readable = (*self.view.readable, installed, node)
-        view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
+        view = self.seeing(installed, node)
         named = install_folder(Path(launch.argv[0]).absolute())
         aliases = [] if named == installed else [(installed, named)]
         uid, gid = self.container.uid, self.container.gid
