@@ -72,12 +72,14 @@ def test_stage_b_in_docker_reads_the_same_as_on_the_host(
     assert read_report(tmp_path / "report.json")["agent"]["sandbox"] == "docker"
 
 
+@pytest.mark.parametrize("real_agent", ["claude-code", "codex", "copilot", "gemini"])
 def test_stage_c_in_docker_grades_the_same_as_on_the_host(
     in_docker: None, behaves: Behaves, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The conformance suite's Stage C scenario (a body that teaches the removed API), every
     assertion of it, with each agent at work in a container: the files it wrote in its
-    mounted workspace are graded as on the host."""
+    mounted workspace are graded as on the host. Not OpenCode: at work in a container, most
+    of its runs gave no output in 120 s (docs/sandboxes.md)."""
     conformance.test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_gate(
         behaves, monkeypatch
     )
