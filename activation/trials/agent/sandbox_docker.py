@@ -30,6 +30,7 @@ from pathlib import Path
 
 import anyio
 
+from activation._config import SANDBOX_IMAGE
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox import (
     DOCKER,
@@ -41,8 +42,8 @@ from activation.trials.agent.sandbox import (
 )
 from activation.trials.agent.sandbox_egress import RELAY, Target, hosts_file, targets
 
-IMAGE = "activation-sandbox:bookworm"
-"""The image `--sandbox docker` runs by default (docs/sandboxes.md builds it)."""
+IMAGE = SANDBOX_IMAGE
+"""The image `--sandbox docker` runs by default (.ci/sandbox-image builds it)."""
 LABEL = "activation.pid"
 """The label each container carries: the id of the process that started it."""
 AGENT_UID = 1000
