@@ -104,9 +104,8 @@ def test_docker_names_its_image_and_settles_closed_where_it_cannot_run(
     sandbox = sandbox_named("docker", "img:2")
     assert isinstance(sandbox, Docker)
     assert (sandbox.name, sandbox.image, Docker().image) == ("docker", "img:2", IMAGE)
-    (tmp_path / "bwrap").symlink_to(which("bwrap"))
-    (tmp_path / "true").symlink_to(which("true"))
-    (tmp_path / "node").symlink_to(which("node"))
+    for name in ("bwrap", "true", "node"):  # bwrap's probe runs `true`; its relay, Node
+        (tmp_path / name).symlink_to(which(name))
     monkeypatch.setenv("PATH", str(tmp_path))
     assert docker_problem(IMAGE) == "docker is not on PATH"
     with pytest.raises(InputError) as raised:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -134,7 +135,7 @@ def test_sigterm_leaves_no_container_process_or_socket_behind(
 def test_the_reaper_removes_the_containers_of_gone_processes_only(docker_image: str) -> None:
     """A container whose process is gone (a crash, a SIGKILL) is removed; one of a live
     process (this one) is not."""
-    dead = subprocess.Popen(["true"])
+    dead = subprocess.Popen([sys.executable, "-c", ""])
     dead.wait()
     started = {}
     for pid in (dead.pid, os.getpid()):
