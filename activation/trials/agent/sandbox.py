@@ -277,13 +277,19 @@ def bwrap_problem() -> str | None:
     if found is None:
         return "bubblewrap (bwrap) is not on PATH"
     probe = [found, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"]
+    return probed(probe, BWRAP, "bwrap cannot run here")
+
+
+def probed(probe: list[str], name: str, failing: str) -> str | None:
+    """Why a sandbox cannot run (None: it can): its `probe` could not start (`name` cannot
+    start), or failed (`failing`, and the last line it said); or no Node for the relay."""
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=_PROBE_TIMEOUT)
     except (OSError, subprocess.SubprocessError) as error:
-        return f"bwrap cannot start: {error}"
+        return f"{name} cannot start: {error}"
     if done.returncode != 0:
         said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return f"bwrap cannot run here: {said}"
+        return f"{failing}: {said}"
     if shutil.which("node") is None:
         return "Node (node) is not on PATH, and the sandbox's relay to the API runs on it"
     return None

@@ -38,6 +38,7 @@ from activation.trials.agent.sandbox import (
     Relayed,
     View,
     install_folder,
+    probed,
     serving,
 )
 from activation.trials.agent.sandbox_egress import RELAY, Target, hosts_file, targets
@@ -183,16 +184,7 @@ def docker_problem(image: str) -> str | None:
     if found is None:
         return "docker is not on PATH"
     probe = [found, "image", "inspect", "--format", "{{.Id}}", image]
-    try:
-        done = subprocess.run(probe, capture_output=True, text=True, timeout=_PROBE_TIMEOUT)
-    except (OSError, subprocess.SubprocessError) as error:
-        return f"docker cannot start: {error}"
-    if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return f"docker cannot run {image}: {said}"
-    if shutil.which("node") is None:
-        return "Node (node) is not on PATH, and the sandbox's relay to the API runs on it"
-    return None
+    return probed(probe, DOCKER, f"docker cannot run {image}")
 
 
 def orphans(listed: str, alive: Callable[[int], bool]) -> list[str]:
