@@ -61,6 +61,8 @@ not judged: the run exits 3 naming it."""
 MAX_TURNS = 8
 TIMEOUT = 300.0
 """Seconds per Stage B run."""
+SANDBOX_IMAGE = "activation-sandbox:bookworm"
+"""The container image of `--sandbox docker` (docs/sandboxes.md builds it)."""
 
 CACHE_TTL = "14d"
 """How long a cached answer is reused: a model id can change behaviour under the same name."""

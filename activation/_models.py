@@ -836,13 +836,15 @@ class AgentSettings:
     timeout: float = _config.TIMEOUT
     version: str | None = None
     sandbox: str = "host"
-    """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
+    """Where each run happened (`--sandbox`, `auto` settled): `docker`, `bwrap` or `host`."""
     canary: bool = True
     """Whether each cell proves its sandbox's boundary before its trials (`--no-canary`:
     not; see trials/agent/canary.py)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""
+    image: str = _config.SANDBOX_IMAGE
+    """The container image of a run in docker (`--image`)."""
     claude: str = field(init=False, default="claude")
     """The default agent's executable (derived from `executables`): a field of every report
     since `activation-report/2`, kept for its readers."""

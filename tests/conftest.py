@@ -40,6 +40,7 @@ gives each of them in turn."""
 MARKS: dict[str, tuple[str, ...]] = {
     **{fixture: ("slow", "real_cli") for fixture in (*REAL_CLIS, "agent_cli")},
     "chromium": ("slow",),
+    "docker_image": ("slow",),
     "wheel": ("slow",),
     "fresh_python": ("slow",),
     "venv_bin": ("slow",),

@@ -106,7 +106,9 @@ def test_ci_installs_every_system_package_the_table_needs_and_no_other() -> None
     installs = ci_installs(CI_RUN.read_text(encoding="utf-8"))
     needed = {p.package for p in PROGRAMS if p.source is Source.SYSTEM_PACKAGE}
     assert (
-        sorted(installs.system_packages) == sorted(needed) == ["bubblewrap", "chromium", "ripgrep"]
+        sorted(installs.system_packages)
+        == sorted(needed)
+        == ["bubblewrap", "chromium", "debootstrap", "docker.io", "ripgrep"]
     )
 
 

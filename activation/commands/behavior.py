@@ -244,6 +244,7 @@ def behavior_cells(
             args.timeout,
             sandbox=args.sandbox,
             canary=not args.no_canary,
+            image=args.image,
             executables=dict(args.executables),
         ),
         pricing=load_pricing(args.price_in, args.price_out),

@@ -319,6 +319,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         executables=args.executables,
         sandbox=args.sandbox,
         no_canary=args.no_canary,
+        image=args.image,
         trials=args.trials,
         seed=args.seed,
         cache_dir=args.cache_dir,

@@ -33,6 +33,7 @@ from activation._config import (
     MAX_TURNS,
     MIN_COVERAGE,
     MODEL,
+    SANDBOX_IMAGE,
     SEED,
     SKILL_PATH,
     SUMMARY_ENV,
@@ -658,14 +659,16 @@ STAGE_B_OPTIONS = (
     ),
     Flag(
         "--sandbox",
-        "bwrap|host|auto",
-        "where each agent run happens: bwrap (the whole CLI under bubblewrap: the workspace "
-        "and skill copies only, no network but the model API), host (this machine, contained "
-        "only by the CLI's own settings) or auto (bwrap if it runs here, else host with a "
-        "warning)",
-        choices=("bwrap", "host", "auto"),
+        "docker|bwrap|host|auto",
+        "where each agent run happens: docker (a container per run, from --image), bwrap (the "
+        "whole CLI under bubblewrap); in either, the workspace and skill copies only, no "
+        "network but the model API; host (this machine, contained only by the CLI's own "
+        "settings) or auto (docker if its daemon has the image, else bwrap if it runs here, "
+        "else host with a warning)",
+        choices=("docker", "bwrap", "host", "auto"),
         default="auto",
     ),
+    Flag("--image", "NAME", "the container image of --sandbox docker", default=SANDBOX_IMAGE),
     switch(
         "--no-canary",
         "skip each cell's canary: the probe that proves the sandbox's boundary (a write in "

@@ -74,6 +74,7 @@ class AgentRequest(Request):
     executables: Mapping[str, str]
     sandbox: str
     no_canary: bool
+    image: str
     max_turns: int
     timeout: float
 

@@ -101,6 +101,7 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
             sandbox=args.sandbox,
             canary=not args.no_canary,
             executables=dict(args.executables),
+            image=args.image,
         )
         if args.real
         else None,

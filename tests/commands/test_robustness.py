@@ -305,6 +305,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "keep_workspaces": None,
         "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
         "canary": True,
+        "image": "activation-sandbox:bookworm",
         "executables": {agent.name: agent.command for agent in every()},
     }
 

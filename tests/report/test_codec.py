@@ -359,6 +359,7 @@ def test_kept_workspaces_are_written_in_the_agent_record_and_read_back_as_stage_
         "canary": True,
         "executables": {"claude-code": "/opt/claude"},
         "claude": "/opt/claude",
+        "image": "activation-sandbox:bookworm",
         "keep_workspaces": "/tmp/kept",
     }
     assert "keep_workspaces" not in data

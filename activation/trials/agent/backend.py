@@ -158,7 +158,7 @@ class AgentBackend:
         self._parent_env = dict(os.environ if env is None else env)
         self._secrets = secret_values(self._parent_env)
         self._secret_bytes = tuple(secret.encode() for secret in self._secrets)
-        self.sandbox = sandbox_named(self.settings.sandbox)
+        self.sandbox = sandbox_named(self.settings.sandbox, self.settings.image)
         self.canary_failure: str | None = None
         """Why the cell's canary failed (None: it passed, or did not run): every trial of
         the cell is then this infrastructure error."""

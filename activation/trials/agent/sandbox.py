@@ -2,8 +2,8 @@
 
 The backend lays a run out (the adapter's `Launch`) and hands it to the chosen `Sandbox`,
 which wraps it for one trial: `host` starts it as it is (the agent is contained only by its
-own permission settings), `bwrap` starts the whole CLI under bubblewrap. Another sandbox
-(a container per trial) is one more class with the same `confined` method.
+own permission settings), `bwrap` starts the whole CLI under bubblewrap, `docker` in a
+container of its own (sandbox_docker.py).
 
 bwrap: only the system folders a CLI needs are bound read-only (`SYSTEM`: /usr and its
 /bin, /lib links, and a few files of /etc), with the CLI's install folder and Node; the
@@ -14,9 +14,9 @@ namespaces (`--unshare-all`): its only way out is the relay to the tool's egress
 (sandbox_egress.py), which reaches the model API and nothing else. `--die-with-parent`
 and the run's process group (the backend stops it) leave nothing behind.
 
-`auto` is bwrap where bubblewrap runs here, else host with a warning; `bwrap` where it
-cannot run is an input error before any model call: nothing runs unconfined unless the user
-asked for `host`.
+`auto` is docker where a daemon answers with the image, else bwrap where bubblewrap runs
+here, else host with a warning; `docker` or `bwrap` where it cannot run is an input error
+before any model call: nothing runs unconfined unless the user asked for `host`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ from activation.trials.agent.sandbox_egress import (
 
 AUTO = "auto"
 BWRAP = "bwrap"
+DOCKER = "docker"
 HOST = "host"
-SANDBOXES = (AUTO, BWRAP, HOST)
+SANDBOXES = (AUTO, DOCKER, BWRAP, HOST)
 """What `--sandbox` takes."""
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """The system folders bound read-only (or made the same links as on the host)."""
@@ -180,22 +181,36 @@ def bwrap_argv(
 
 
 @dataclass(frozen=True)
-class Bubblewrapped:
-    """One trial under bubblewrap, its requests going through `egress`."""
+class Relayed:
+    """One confined trial whose requests go through `egress`, by the relay that Node runs
+    in front of the CLI."""
 
     view: View
     egress: Egress
-    hosts: Path
 
     @property
     def over_budget(self) -> str | None:
         return self.egress.over_budget
 
+    def located(self, launch: Launch) -> tuple[Path, Path]:
+        """The CLI's executable and Node, by their real paths."""
+        node = shutil.which("node") or "node"
+        return Path(launch.argv[0]).resolve(), Path(node).resolve()
+
+    def seeing(self, *paths: Path) -> View:
+        """The trial's view, `paths` readable too."""
+        return replace(self.view, readable=tuple(dict.fromkeys((*self.view.readable, *paths))))
+
+
+@dataclass(frozen=True)
+class Bubblewrapped(Relayed):
+    """One trial under bubblewrap."""
+
+    hosts: Path
+
     def wrap(self, launch: Launch) -> Launch:
-        executable = Path(launch.argv[0]).resolve()
-        node = Path(shutil.which("node") or "node").resolve()
-        readable = (*self.view.readable, install_folder(executable), node.parent)
-        view = replace(self.view, readable=tuple(dict.fromkeys(readable)))
+        executable, node = self.located(launch)
+        view = self.seeing(install_folder(executable), node.parent)
         argv = bwrap_argv(
             shutil.which(BWRAP) or BWRAP,
             str(node),
@@ -215,20 +230,10 @@ class Bwrap:
     async def confined(
         self, view: View, urls: Mapping[str, str], budget: int, base: Path
     ) -> AsyncIterator[Confined]:
-        routes = targets(urls)
         hosts = base / "hosts"
-        hosts.write_text(hosts_file(routes), encoding="utf-8")
-        sockets = Path(tempfile.mkdtemp(prefix=egress_prefix(os.getpid()), dir=SOCKETS))
-        try:
-            egress = Egress(tuple((t, sockets / f"api-{t.port}.sock") for t in routes), budget)
-            async with anyio.create_task_group() as group:
-                await egress.serve(group)
-                try:
-                    yield Bubblewrapped(view, egress, hosts)
-                finally:
-                    group.cancel_scope.cancel()
-        finally:
-            shutil.rmtree(sockets, ignore_errors=True)
+        hosts.write_text(hosts_file(targets(urls)), encoding="utf-8")
+        async with serving(urls, budget) as egress:
+            yield Bubblewrapped(view, egress, hosts)
 
 
 def egress_prefix(pid: int) -> str:
@@ -236,10 +241,33 @@ def egress_prefix(pid: int) -> str:
     return f"activation-egress-{pid}-"
 
 
+@asynccontextmanager
+async def serving(urls: Mapping[str, str], budget: int) -> AsyncIterator[Egress]:
+    """One trial's egress, listening on a socket per API target (in a folder of this
+    process's own) for as long as the trial goes on; the folder goes with it."""
+    sockets = Path(tempfile.mkdtemp(prefix=egress_prefix(os.getpid()), dir=SOCKETS))
+    try:
+        routes = tuple((t, sockets / f"api-{t.port}.sock") for t in targets(urls))
+        egress = Egress(routes, budget)
+        async with anyio.create_task_group() as group:
+            await egress.serve(group)
+            try:
+                yield egress
+            finally:
+                group.cancel_scope.cancel()
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+
+
 SANDBOX_KINDS: Mapping[str, Sandbox] = {HOST: Host(), BWRAP: Bwrap()}
 
 
-def sandbox_named(name: str) -> Sandbox:
+def sandbox_named(name: str, image: str | None = None) -> Sandbox:
+    """The sandbox `name` (a settled one); `image`: the container's (docker's default)."""
+    if name == DOCKER:
+        from activation.trials.agent.sandbox_docker import IMAGE, Docker
+
+        return Docker(image or IMAGE)
     return SANDBOX_KINDS[name]
 
 
@@ -250,37 +278,55 @@ def bwrap_problem() -> str | None:
     if found is None:
         return "bubblewrap (bwrap) is not on PATH"
     probe = [found, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"]
+    return probed(probe, BWRAP, "bwrap cannot run here")
+
+
+def probed(probe: list[str], name: str, failing: str) -> str | None:
+    """Why a sandbox cannot run (None: it can): its `probe` could not start (`name` cannot
+    start), or failed (`failing`, and the last line it said); or no Node for the relay."""
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=_PROBE_TIMEOUT)
     except (OSError, subprocess.SubprocessError) as error:
-        return f"bwrap cannot start: {error}"
+        return f"{name} cannot start: {error}"
     if done.returncode != 0:
         said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return f"bwrap cannot run here: {said}"
+        return f"{failing}: {said}"
     if shutil.which("node") is None:
         return "Node (node) is not on PATH, and the sandbox's relay to the API runs on it"
     return None
 
 
-def settle(asked: str, works: bool) -> str:
-    """The sandbox a run gets for `--sandbox asked`: `auto` is bwrap if it runs here, else
-    host with a warning; `bwrap` that cannot run is an InputError. `works`: the agent
+def settle(asked: str, works: bool, image: str | None = None) -> str:
+    """The sandbox a run gets for `--sandbox asked`: `auto` is docker if its daemon answers
+    and has the image (`image`, else the default), else bwrap if it runs here, else host
+    with a warning; `docker` or `bwrap` that cannot run is an InputError. `works`: the agent
     writes files (Stage C), so a run on the host is said to be contained only by its own
-    settings."""
+    settings. A run in docker first removes the containers crashed runs left."""
     if asked not in SANDBOXES:
         raise InputError(f"--sandbox must be one of {', '.join(SANDBOXES)}; got {asked!r}")
     if asked == HOST:
         if works:
             say_once(HOST_NOTE)
         return HOST
-    problem = bwrap_problem()
-    if problem is None:
-        return BWRAP
-    if asked == BWRAP:
-        raise InputError(f"--sandbox bwrap: {problem}; nothing runs unconfined unless you pass "
-                         "--sandbox host")  # fmt: skip
-    say_once(f"--sandbox auto: {problem}, so the agent runs on the host, contained only by "
-             "its own settings (pass --sandbox host to choose that)")  # fmt: skip
+    problems = []
+    if asked in (AUTO, DOCKER):
+        from activation.trials.agent.sandbox_docker import IMAGE, docker_problem, reap
+
+        problem = docker_problem(image or IMAGE)
+        if problem is None:
+            reap()
+            return DOCKER
+        problems.append(problem)
+    if asked in (AUTO, BWRAP):
+        problem = bwrap_problem()
+        if problem is None:
+            return BWRAP
+        problems.append(problem)
+    if asked != AUTO:
+        raise InputError(f"--sandbox {asked}: {problems[-1]}; nothing runs unconfined unless you "
+                         "pass --sandbox host")  # fmt: skip
+    say_once(f"--sandbox auto: {'; '.join(problems)}, so the agent runs on the host, "
+             "contained only by its own settings (pass --sandbox host to choose that)")  # fmt: skip
     return HOST
 
 

@@ -40,7 +40,7 @@ def agent_runs(spec: RunSpec, agent: str, settings: AgentSettings) -> RunSpec:
 
     agent_named(spec.coding_agent).adapter().configure(spec)
     concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
-    sandbox = settle(settings.sandbox, works=spec.stage == "C")
+    sandbox = settle(settings.sandbox, works=spec.stage == "C", image=settings.image)
     return replace(spec, agent=replace(settings, sandbox=sandbox), concurrency=concurrency,
                    max_concurrency=None)  # fmt: skip
 

@@ -213,7 +213,10 @@ def test_host_is_what_was_asked_and_stage_c_says_so_once(
 
 
 def test_bwrap_settles_where_it_runs(said: set[str]) -> None:
-    assert (settle("bwrap", works=True), settle("auto", works=True)) == ("bwrap", "bwrap")
+    """`auto` without the docker image (whatever the daemon) is bwrap, and says nothing."""
+    absent = "activation-sandbox:absent"
+    settled = (settle("bwrap", works=True), settle("auto", works=True, image=absent))
+    assert settled == ("bwrap", "bwrap")
     assert said == set()
 
 
@@ -250,8 +253,8 @@ def test_bwrap_that_cannot_run_fails_closed_and_auto_falls_back_with_a_warning(
     )
     assert settle("auto", works=False) == "host"
     assert capsys.readouterr().err == (
-        f"warning: --sandbox auto: {problem}, so the agent runs on the host, contained only "
-        "by its own settings (pass --sandbox host to choose that)\n"
+        f"warning: --sandbox auto: docker is not on PATH; {problem}, so the agent runs on the "
+        "host, contained only by its own settings (pass --sandbox host to choose that)\n"
     )
 
 

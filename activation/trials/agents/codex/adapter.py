@@ -27,6 +27,8 @@ section 2).
   /tmp), with no network (measured on 0.171.0 through its bubblewrap sandbox: a write to the
   run's temp folder, its home or `../` fails with "Read-only file system", a connection to
   the API's own address is refused).
+- **In a container** (`--sandbox docker`): `--sandbox danger-full-access` (and so in
+  config.toml), as Codex's own sandbox cannot start there; the container is the boundary.
 - **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
   Codex add the skill's whole SKILL.md to the turn as a `<skill>` user message before the
   prompt (its "Trigger rules": "If the user names a skill (with `$SkillName` ...)").
@@ -42,6 +44,7 @@ from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, install_project_skills
 from activation.trials.agent.kit import CliAdapter, base_url, key_variable
+from activation.trials.agent.sandbox import DOCKER
 from activation.trials.agents.codex import AGENT
 from activation.trials.providers import provider_named
 
@@ -56,6 +59,9 @@ FEATURES_OFF = ("--disable", "plugins", "--disable", "remote_plugin", "--disable
 """None of the features that reach other services."""
 READ_ONLY = "read-only"
 WORK_SANDBOX = "workspace-write"
+CONTAINED = "danger-full-access"
+"""In a container (`--sandbox docker`) Codex's own sandbox cannot start (it needs user
+namespaces, which the container's seccomp profile denies): the container is the boundary."""
 WORK_CONFIG = (
     'web_search = "disabled"',
     "",
@@ -77,17 +83,20 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     }
 
 
-def sandbox(work: bool) -> str:
+def sandbox(work: bool, contained: bool = False) -> str:
+    """Codex's own sandbox mode; `contained`: the run is in a container of its own."""
+    if contained:
+        return CONTAINED
     return WORK_SANDBOX if work else READ_ONLY
 
 
-def config(url: str | None, *, work: bool = False) -> str:
+def config(url: str | None, *, work: bool = False, contained: bool = False) -> str:
     """The run's `config.toml`; a string is written as JSON writes it, which is a TOML
     basic string. `work`: Stage C's, which may write in the workspace."""
     lines = [
         f"model_provider = {json.dumps(PROVIDER)}",
         'approval_policy = "never"',
-        f"sandbox_mode = {json.dumps(sandbox(work))}",
+        f"sandbox_mode = {json.dumps(sandbox(work, contained))}",
         *(WORK_CONFIG if work else ()),
         "",
         f"[model_providers.{PROVIDER}]",
@@ -99,9 +108,11 @@ def config(url: str | None, *, work: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_argv(codex: str, model: str | None, *, work: bool = False) -> list[str]:
+def build_argv(
+    codex: str, model: str | None, *, work: bool = False, contained: bool = False
+) -> list[str]:
     model_flags = ["-m", model] if model else []
-    sandbox_flags = ["--sandbox", sandbox(work)]
+    sandbox_flags = ["--sandbox", sandbox(work, contained)]
     return [codex, "exec", "--json", *FLAGS, *sandbox_flags, *FEATURES_OFF, *model_flags, "-"]
 
 
@@ -125,8 +136,10 @@ class Codex(CliAdapter):
         codex_home = dirs.home / HOME_DIR
         codex_home.mkdir()
         url = base_url(OPENAI, parent)
-        (codex_home / "config.toml").write_text(config(url, work=run.work), encoding="utf-8")
-        argv = build_argv(run.executable, run.model, work=run.work)
+        contained = run.settings.sandbox == DOCKER
+        toml = config(url, work=run.work, contained=contained)
+        (codex_home / "config.toml").write_text(toml, encoding="utf-8")
+        argv = build_argv(run.executable, run.model, work=run.work, contained=contained)
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)
 
     def request(self, asked: Asked) -> dict[str, object]:

@@ -1,0 +1,139 @@
+"""`--sandbox docker` without a daemon: the container's command line, its users, which
+containers the reaper removes, handing the run's folders to the container's user, and how
+`docker` and `auto` settle when docker cannot run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from activation._errors import InputError
+from activation.trials.agent.sandbox import View, sandbox_named, settle
+from activation.trials.agent.sandbox_docker import (
+    IMAGE,
+    Container,
+    Docker,
+    docker_argv,
+    docker_problem,
+    hand_over,
+    orphans,
+    users,
+)
+from activation.trials.agent.sandbox_egress import RELAY, Target
+from tests.support.needs import unavailable
+
+VIEW = View(
+    Path("/r/work"),
+    (Path("/r/work"), Path("/r/home"), Path("/r/tmp")),
+    (Path("/copies"), Path("/cli")),
+)
+CONTAINER = Container(
+    "activation-7-abc", "img:1", 1000, 1000, {"hosts": Path("/r/hosts"), "passwd": Path("/r/pw")}
+)
+
+
+def test_a_container_has_no_network_no_privilege_limits_and_only_the_runs_mounts() -> None:
+    routes = [(Target("127.0.0.1", 8123, tls=False), Path("/tmp/e/api-8123.sock"))]
+    aliases = [(Path("/real"), Path("/named"))]
+    argv = docker_argv("/usr/bin/docker", CONTAINER, 7, "/usr/bin/node",
+                       ["/cli/claude", "-p", "hi"], VIEW, routes,
+                       ["HOME", "ANTHROPIC_API_KEY"], aliases)  # fmt: skip
+    assert argv == [
+        "/usr/bin/docker", "run", "--rm", "-i", "--name", "activation-7-abc",
+        "--label", "activation.pid=7", "--network", "none", "--user", "1000:1000",
+        "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--read-only",
+        "--tmpfs", "/tmp", "--cpus", "2", "--memory", "4g", "--pids-limit", "512",
+        "--mount", "type=bind,src=/copies,dst=/copies,readonly",
+        "--mount", "type=bind,src=/cli,dst=/cli,readonly",
+        "--mount", "type=bind,src=/real,dst=/named,readonly",
+        "--mount", "type=bind,src=/r/work,dst=/r/work",
+        "--mount", "type=bind,src=/r/home,dst=/r/home",
+        "--mount", "type=bind,src=/r/tmp,dst=/r/tmp",
+        "--mount", "type=bind,src=/tmp/e/api-8123.sock,dst=/tmp/e/api-8123.sock",
+        "--mount", "type=bind,src=/r/hosts,dst=/etc/hosts,readonly",
+        "--mount", "type=bind,src=/r/pw,dst=/etc/passwd,readonly",
+        "-e", "HOME", "-e", "ANTHROPIC_API_KEY",
+        "--workdir", "/r/work", "img:1",
+        "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "--", "/cli/claude", "-p",
+        "hi",
+    ]  # fmt: skip
+
+
+def test_the_containers_users_are_root_and_the_run_at_its_home() -> None:
+    assert users(1000, 1001, Path("/r/home")) == {
+        "passwd": "root:x:0:0:root:/root:/bin/bash\nagent:x:1000:1001:agent:/r/home:/bin/bash\n",
+        "group": "root:x:0:\nagent:x:1001:\n",
+    }
+
+
+def test_the_reaper_takes_only_the_containers_of_gone_processes() -> None:
+    listed = "aaa 10\n\nbbb 11\nccc 12\n"
+    assert orphans(listed, lambda pid: pid == 11) == ["aaa", "ccc"]
+    assert orphans("", lambda pid: False) == []
+
+
+def test_the_runs_folders_and_sockets_go_to_the_containers_user_and_copies_open_to_read(
+    tmp_path: Path,
+) -> None:
+    if os.getuid() != 0:
+        unavailable("root", "handing files to another user (chown) needs it")
+    work, copies = tmp_path / "work", tmp_path / "copies"
+    (work / "sub").mkdir(parents=True)
+    (work / "sub" / "a.txt").write_text("a")
+    copies.mkdir(mode=0o700)
+    socket = tmp_path / "api.sock"
+    socket.write_text("")
+    view = View(work, (work,), (copies,))
+    hand_over(view, [socket], 1000, 1001)
+    owners = {p.name: (p.stat().st_uid, p.stat().st_gid) for p in (work, *work.rglob("*"))}
+    assert owners == {"work": (1000, 1001), "sub": (1000, 1001), "a.txt": (1000, 1001)}
+    assert (socket.stat().st_uid, socket.stat().st_gid) == (1000, 1001)
+    assert stat.S_IMODE(copies.stat().st_mode) == 0o755
+    hand_over(view, [socket], os.getuid(), os.getgid())  # the tool's own user: no change
+    assert (work.stat().st_uid, stat.S_IMODE(copies.stat().st_mode)) == (1000, 0o755)
+
+
+def test_docker_names_its_image_and_settles_closed_where_it_cannot_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No docker on the PATH: `docker` fails in one line, `auto` goes on to bwrap."""
+    sandbox = sandbox_named("docker", "img:2")
+    assert isinstance(sandbox, Docker)
+    assert (sandbox.name, sandbox.image, Docker().image) == ("docker", "img:2", IMAGE)
+    for name in ("bwrap", "true", "node"):  # bwrap's probe runs `true`; its relay, Node
+        (tmp_path / name).symlink_to(which(name))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert docker_problem(IMAGE) == "docker is not on PATH"
+    with pytest.raises(InputError) as raised:
+        settle("docker", works=False)
+    assert str(raised.value) == (
+        "--sandbox docker: docker is not on PATH; nothing runs unconfined unless you pass "
+        "--sandbox host"
+    )
+    assert settle("auto", works=False) == "bwrap"
+    assert capsys.readouterr().err == ""
+
+
+def test_a_daemon_that_does_not_answer_is_its_last_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docker").write_text(
+        "#!/bin/sh\necho 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock."
+        " Is the docker daemon running?' >&2\nexit 1\n"
+    )
+    (tmp_path / "docker").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert docker_problem("img:3") == (
+        "docker cannot run img:3: Cannot connect to the Docker daemon at "
+        "unix:///var/run/docker.sock. Is the docker daemon running?"
+    )
+
+
+def which(name: str) -> str:
+    found = shutil.which(name)
+    assert found is not None, name
+    return found
