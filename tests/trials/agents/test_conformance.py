@@ -7,7 +7,8 @@ listing against the one the CLI sends, each renderer's listing byte for byte aga
 CLI's on the skill sets of tests/trials/agents/fidelity_cases.py (and what the visibility
 verdicts say of a cut, hidden or same-name skill), Stage B end to end, Stage C end to end
 on the bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C
-run. A new agent is one row in each table; `test_every_agent_has_a_row`,
+run (Stage B's runs under bubblewrap, which CI has: the sandbox's coverage is these runs,
+not a second copy of them). A new agent is one row in each table; `test_every_agent_has_a_row`,
 `test_every_agent_has_a_real_cli_row` and `test_every_agent_has_listing_fidelity_checks`
 fail until it has them.
 
@@ -37,6 +38,7 @@ from activation._models import RunSpec
 from activation.commands.main import main
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
+from activation.trials.agent.sandbox import SOCKETS, egress_prefix
 from activation.trials.agents import agent_named, every, known
 from activation.trials.agents.claude_code.stream import StreamReader
 from activation.trials.agents.codex.stream import CodexReader
@@ -363,9 +365,10 @@ def test_a_real_run_reads_each_agents_own_loads(
 ) -> None:
     """`activation --real --agent <agent>` through its real CLI at the stand-in, the model
     scripted per case and per description: a load, prose, the load of a name not installed,
-    another skill's load and an API error. The user's HOME holds planted configs and skills
-    of every agent, the temp folder a planted skill above the run folders: none reaches a
-    run, and the user's working tree is untouched."""
+    another skill's load and an API error, each run under bubblewrap (the report says so;
+    the host's runs: the per-agent tests, tests/trials/agent/). The user's HOME holds
+    planted configs and skills of every agent, the temp folder a planted skill above the run
+    folders: none reaches a run, and the user's working tree is untouched."""
     row = REAL_AGENTS[real_agent]
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
@@ -395,7 +398,8 @@ def test_a_real_run_reads_each_agents_own_loads(
             monkeypatch.setenv(variable, value)
         code = main([
             "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
-            str(agent_cli), *row.model, "--cases", str(tmp_path / "cases.json"),
+            str(agent_cli), *row.model, "--sandbox", "bwrap",
+            "--cases", str(tmp_path / "cases.json"),
             "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
             "--only", ",".join(case_id for case_id, _b, _c in LOADS.values()),
             "--timeout", "120", "--trials", "1", "--max-trials", "1", "--concurrency", "2",
@@ -411,7 +415,7 @@ def test_a_real_run_reads_each_agents_own_loads(
         "dispute": "UNSTABLE", "plain": "PASS", "failed": "FAIL", "other": "PASS",
         "broken": "ERROR",
     }  # fmt: skip
-    assert data["coding_agent"] == real_agent
+    assert (data["coding_agent"], data["agent"]["sandbox"]) == (real_agent, "bwrap")
     record = agent_named(real_agent)  # Claude Code says its name after its version
     assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
@@ -447,9 +451,10 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     spawn_activation: Spawn,
 ) -> None:
     """`kill -TERM` (a CI cancel) during `--real` while all four slots hang on `plain` (the
-    stand-in holds its answer; Copilot dates the prompt, so it ends with it): every agent
-    process is gone, the copies and run folders are removed, and the report judges what
-    finished: the dispute, loaded with the baseline and not with the candidate."""
+    stand-in holds its answer; Copilot dates the prompt, so it ends with it), each run under
+    bubblewrap: every agent, bwrap and relay process is gone, the copies, run folders and
+    the process's egress socket folders are removed, and the report judges what finished:
+    the dispute, loaded with the baseline and not with the candidate."""
     row = REAL_AGENTS[real_agent]
     repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
@@ -469,11 +474,14 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
         process = spawn_activation(
             repo.root, tmp_path, tmp_path / "cases.json", report,
             "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
-            str(agent_cli), *row.model, "--skill-path", SKILL_PATH, "--timeout", "120",
-            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
+            str(agent_cli), *row.model, "--sandbox", "bwrap", "--skill-path", SKILL_PATH,
+            "--timeout", "120", "--only", "dispute,plain", "--max-trials", "3",
+            "--concurrency", "4",
             env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
         )  # fmt: skip
         data, out, err = terminated(process, api, plain, scratch, report)
+    assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
+    assert data["agent"]["sandbox"] == "bwrap"
     finished = {entry["id"]: entry for entry in data["cases"]}
     # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
     assert finished["dispute"]["status"] == "REGRESSED"
