@@ -660,20 +660,19 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
 ) -> None:
     """The broken body (the same description over the removed 1.x API) as the candidate:
     the agent loads the skill its own way and writes, with its own tools, what the body it
-    loaded teaches; the none arm installs nothing and the agent guesses."""
+    loaded teaches. (The none arm, where the agent guesses: the next test's run.)"""
     at_work = behaves.row.at_work
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo", broken=True))
     kept = behaves.tmp_path / "kept"
-    code, report = behaves.behave(*ONE_CASE, "--keep-workspaces", str(kept))
+    code, report = behaves.behave(*ONE_CASE, "--arm", "llm", "--keep-workspaces", str(kept))
     assert code == 1
     assert (report["stage"], report["coding_agent"]) == ("C", behaves.agent)
     assert report["agent"]["version"] == at_work.version
-    assert report["arms"] == ["none", "llm"]
+    assert report["arms"] == ["llm"]
     assert [(entry["id"], entry["status"]) for entry in report["cases"]] == [
         ("welcome_banner", "REGRESSED")
     ]
-    for arm, loaded in (("baseline", True), ("candidate", True), ("none", False),
-                        ("llm", False)):  # fmt: skip
+    for arm, loaded in (("baseline", True), ("candidate", True), ("llm", False)):
         trials = trials_of(report, arm)
         assert [trial["index"] for trial in trials] == [0, 1, 2]
         assert [trial["activated"] for trial in trials] == [loaded] * 3
@@ -684,15 +683,10 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
         assert [trial["files"] for trial in trials] == [written] * 3
     assert set(outcomes(trials_of(report, "baseline")[0]).values()) == {"passed"}
     assert outcomes(trials_of(report, "candidate")[0])[REMOVED_API] == "failed"
-    none = outcomes(trials_of(report, "none")[0])
-    assert none["Imports greetlib"] == "failed"
     # What each arm's agent wrote, with its own tools, in its own workspace.
-    for arm, text in (("baseline", RIGHT.read_text()), ("candidate", V1.read_text()),
-                      ("none", GUESS)):  # fmt: skip
-        assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
-                for i in range(3)] == [text] * 3  # fmt: skip
+    wrote(kept, {"baseline": RIGHT.read_text(), "candidate": V1.read_text()})
     # The arms that install the skill put it in the workspace, its references beside it;
-    # none of it was graded above. The none arm installs nothing.
+    # none of it was graded above.
     workspaces = kept / "welcome_banner"
     if at_work.skills is None:
         assert list(workspaces.rglob("greetlib")) == []
@@ -700,27 +694,29 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
         for arm in ("baseline", "candidate"):
             installed = workspaces / f"{arm}-0" / at_work.skills / REFERENCE_FILE
             assert installed.read_text() == (SKILLS_OF_THE_EXAMPLE / REFERENCE_FILE).read_text()
-        assert not (workspaces / "none-0" / at_work.skills / "greetlib").exists()
     assert behaves.judge_models == {at_work.judged_by}
     assert behaves.row.key not in (behaves.tmp_path / "behavior.json").read_text()
-    # Every request of the agent's loop offers the same tools of its own, never the web.
-    offered = {frozenset(request.tool_names) for request in behaves.loop}
-    assert offered == {at_work.tools}
-    assert not at_work.tools & {"run_shell_command", "web_fetch", "google_web_search"}
-    # The none arm's agent is shown no greetlib, only the agent's own skills.
-    unlisted = [behaves.row.system(r) for r in behaves.loop
-                if "greetlib" not in behaves.row.system(r)]  # fmt: skip
-    assert unlisted
-    if at_work.builtin is not None:
-        assert all(f"<name>{at_work.builtin}</name>" in listing for listing in unlisted)
+
+
+def wrote(kept: Path, texts: Mapping[str, str]) -> None:
+    """Each arm's agent wrote this app.py, with its own tools, in each of its three kept
+    workspaces."""
+    for arm, text in texts.items():
+        assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
+                for i in range(3)] == [text] * 3  # fmt: skip
 
 
 def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
     behaves: Behaves, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The unchanged body passes; the none arm installs nothing and its agent, shown only
+    its own skills, guesses: the skill lifts the case over no skill."""
+    at_work = behaves.row.at_work
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     monkeypatch.setenv("COLUMNS", "250")
-    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift")
+    kept = behaves.tmp_path / "kept"
+    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift",
+                                  "--keep-workspaces", str(kept))  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
     assert report["stage"] == "C"
@@ -732,11 +728,26 @@ def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
         trials = trials_of(report, arm)
         assert [(t["activated"], t["correct"]) for t in trials] == [(True, True)] * 3
     none = trials_of(report, "none")
+    assert [t["index"] for t in none] == [0, 1, 2]
     assert [(t["activated"], t["correct"]) for t in none] == [(False, False)] * 3
     # Without the skill the agent guesses: it never uses greetlib.
     assert outcomes(none[0])["Imports greetlib"] == "failed"
     for arm in ("baseline", "candidate", "none"):
         assert [t["files"] for t in trials_of(report, arm)] == [["app.py", "requirements.txt"]] * 3
+    wrote(kept, {"none": GUESS})
+    # The none arm installs nothing.
+    none_workspaces = (kept / "welcome_banner").glob("none-*")
+    assert [path for ws in none_workspaces for path in ws.rglob("greetlib")] == []
+    # Every request of the agent's loop offers the same tools of its own, never the web.
+    offered = {frozenset(request.tool_names) for request in behaves.loop}
+    assert offered == {at_work.tools}
+    assert not at_work.tools & {"run_shell_command", "web_fetch", "google_web_search"}
+    # The none arm's agent is shown no greetlib, only the agent's own skills.
+    unlisted = [behaves.row.system(r) for r in behaves.loop
+                if "greetlib" not in behaves.row.system(r)]  # fmt: skip
+    assert unlisted
+    if at_work.builtin is not None:
+        assert all(f"<name>{at_work.builtin}</name>" in listing for listing in unlisted)
     assert (
         "skill lift over the suite (first rounds): candidate 3/3 = 100% vs no skill 0/3 = 0%: "
         "+100 points (95% Newcombe +21 to +100), shown"
