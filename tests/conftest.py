@@ -135,10 +135,11 @@ def cache_dir(caches: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(autouse=True)
 def host_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     """Agent runs happen on the host unless a test passes `--sandbox` (which wins over the
-    variable): the suite's fake agents are scripts of this venv, which a bubblewrap sandbox
-    does not bind; tests/trials/sandbox runs the real CLIs in one. Stage C's note that a
-    run on the host is contained only by the agent's own settings counts as said (it is
-    printed once a process: tests/trials/sandbox holds it)."""
+    variable) or sets the variable again: the suite's fake agents are scripts of this venv,
+    which a bubblewrap sandbox does not bind; the conformance suite's Stage B runs
+    (`under_bwrap`) and tests/trials/sandbox run the real CLIs in one. Stage C's note that a
+    run on the host is contained only by the agent's own settings counts as said (it is printed
+    once a process: tests/trials/sandbox holds it)."""
     monkeypatch.setenv("ACTIVATION_SANDBOX", "host")
     monkeypatch.setattr(sandbox, "_said", {sandbox.HOST_NOTE})
 

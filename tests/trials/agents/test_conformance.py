@@ -36,6 +36,7 @@ import pytest
 
 from activation._models import RunSpec
 from activation.commands.main import main
+from activation.inputs.load import load_inputs
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
 from activation.trials.agent.sandbox import SOCKETS, egress_prefix
@@ -50,7 +51,6 @@ from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
     LEAKY,
-    harness_for,
     leaky_skill,
     plant_user_config,
     working_tree,
@@ -355,6 +355,16 @@ DETECT_GAPS: dict[str, dict[str, tuple[str, list[str]]]] = {
 CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
 
 
+def asked_sandbox() -> str:
+    """Where the Stage B runs below happen: bubblewrap (`under_bwrap`), or the sandbox a
+    test that calls them puts in ACTIVATION_SANDBOX; never the host, as these runs are the
+    sandbox's coverage."""
+    sandbox = os.environ["ACTIVATION_SANDBOX"]
+    assert sandbox != "host"
+    return sandbox
+
+
+@pytest.mark.usefixtures("under_bwrap")
 def test_a_real_run_reads_each_agents_own_loads(
     real_agent: str,
     agent_cli: Path,
@@ -368,7 +378,13 @@ def test_a_real_run_reads_each_agents_own_loads(
     another skill's load and an API error, each run under bubblewrap (the report says so;
     the host's runs: the per-agent tests, tests/trials/agent/). The user's HOME holds
     planted configs and skills of every agent, the temp folder a planted skill above the run
-    folders: none reaches a run, and the user's working tree is untouched."""
+    folders: none reaches a run, and the user's working tree is untouched.
+
+    And Stage A shows the model what the agent shows it: the listing of a baseline run's
+    request (the target and a sibling of a plugin's set, the CLI's own built-ins among
+    them, the user's planted skills never listed), read back as the mock model reads it,
+    is Stage A's listing of the same set read back: the same entries, names and texts, in
+    the same order. (Each renderer's byte-for-byte rules: the listing fidelity tests.)"""
     row = REAL_AGENTS[real_agent]
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
@@ -398,14 +414,14 @@ def test_a_real_run_reads_each_agents_own_loads(
             monkeypatch.setenv(variable, value)
         code = main([
             "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
-            str(agent_cli), *row.model, "--sandbox", "bwrap",
-            "--cases", str(tmp_path / "cases.json"),
+            str(agent_cli), *row.model, "--cases", str(tmp_path / "cases.json"),
             "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
             "--only", ",".join(case_id for case_id, _b, _c in LOADS.values()),
             "--timeout", "120", "--trials", "1", "--max-trials", "1", "--concurrency", "2",
             "--json", str(report), "--full-record",
         ])  # fmt: skip
-        bodies = [sent(request) for request in api.requests if row.in_loop(request)]
+        loop = [request for request in api.requests if row.in_loop(request)]
+    bodies = [sent(request) for request in loop]
     captured = capsys.readouterr()
     data = read_report(report)
     assert code == 3, captured.err  # an error trial fails the run closed
@@ -415,7 +431,7 @@ def test_a_real_run_reads_each_agents_own_loads(
         "dispute": "UNSTABLE", "plain": "PASS", "failed": "FAIL", "other": "PASS",
         "broken": "ERROR",
     }  # fmt: skip
-    assert (data["coding_agent"], data["agent"]["sandbox"]) == (real_agent, "bwrap")
+    assert (data["coding_agent"], data["agent"]["sandbox"]) == (real_agent, asked_sandbox())
     record = agent_named(real_agent)  # Claude Code says its name after its version
     assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
@@ -439,10 +455,19 @@ def test_a_real_run_reads_each_agents_own_loads(
         assert (again["reading"], again["fired"]) == expected
     assert bodies and all(LEAKY not in body and ABOVE not in body for body in bodies)
     assert any(BASELINE in body for body in bodies) and any(CANDIDATE in body for body in bodies)
+    listed = record.read_back(row.system(next(r for r in loop if BASELINE in sent(r))))
+    inputs = load_inputs(repo.root, repo=repo.root, skill_path=SKILL_PATH,
+                         cases=tmp_path / "cases.json")  # fmt: skip
+    spec = RunSpec(stage="B", model=row.model[1] if row.model else None, coding_agent=real_agent)
+    shown = stage_named("B").listings(spec, inputs)["baseline"]
+    assert listed is not None
+    assert listed == record.read_back(shown.as_sent)
+    assert [text for name, text in listed if name.endswith("refunds")] == [BASELINE]
     assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
     assert working_tree(repo.root) == before
 
 
+@pytest.mark.usefixtures("under_bwrap")
 def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     real_agent: str,
     agent_cli: Path,
@@ -474,14 +499,13 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
         process = spawn_activation(
             repo.root, tmp_path, tmp_path / "cases.json", report,
             "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
-            str(agent_cli), *row.model, "--sandbox", "bwrap", "--skill-path", SKILL_PATH,
-            "--timeout", "120", "--only", "dispute,plain", "--max-trials", "3",
-            "--concurrency", "4",
+            str(agent_cli), *row.model, "--skill-path", SKILL_PATH, "--timeout", "120",
+            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
             env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
         )  # fmt: skip
         data, out, err = terminated(process, api, plain, scratch, report)
     assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
-    assert data["agent"]["sandbox"] == "bwrap"
+    assert data["agent"]["sandbox"] == asked_sandbox()
     finished = {entry["id"]: entry for entry in data["cases"]}
     # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
     assert finished["dispute"]["status"] == "REGRESSED"
@@ -514,38 +538,6 @@ def terminated(
     data = read_report(report)
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     return data, out.decode(), err.decode()
-
-
-def test_stage_a_lists_what_each_real_cli_sends(
-    real_agent: str,
-    agent_cli: Path,
-    skill_repo: SkillRepos,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Stage A shows the model what the agent shows it: Stage B's backend runs the real CLI
-    on a plugin's set (the target and a sibling; the user's planted skills never listed),
-    and the listing of the CLI's first request, read back as the mock model reads it, is
-    Stage A's listing of the same set read back: the same entries, names and texts, in the
-    same order, the CLI's own built-ins among them. (Each renderer's byte-for-byte rules:
-    the listing fidelity tests below.)"""
-    row = REAL_AGENTS[real_agent]
-    record = agent_named(real_agent)
-    model = row.model[1] if row.model else None
-    runs = harness_for(real_agent, agent_cli, skill_repo, tmp_path, monkeypatch)
-    harness = next(runs)
-    api: Any
-    with row.api(row.script(lambda _request: None)) as api:
-        harness.run(api, variant="baseline", model=model)
-        first = next(request for request in api.requests if row.in_loop(request))
-    sent = record.read_back(row.system(first))
-    spec = RunSpec(stage="B", model=model, coding_agent=real_agent)
-    shown = stage_named("B").listings(spec, harness.inputs)["baseline"]
-    assert sent is not None
-    assert sent == record.read_back(shown.as_sent)
-    assert [text for name, text in sent if name.endswith("refunds")] == [BASELINE]
-    assert all(LEAKY not in name and ABOVE not in name for name, _text in sent)
-    assert next(runs, None) is None  # nothing left behind, the working tree untouched
 
 
 # --- Listing fidelity: each renderer's rules, byte for byte against its real pinned CLI ---
@@ -780,12 +772,12 @@ def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
 ) -> None:
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     behaves.api.script = SkipsTheSkill(behaves.row.at_work)
-    code, report = behaves.behave("--only", "welcome_banner", "--trials", "2", "--max-trials",
-                                  "2", "--no-control", "--concurrency", "1")  # fmt: skip
-    # One at a time, baseline and candidate alternate: every candidate run skips the skill.
+    code, report = behaves.behave("--only", "welcome_banner", "--trials", "1", "--max-trials",
+                                  "1", "--no-control", "--concurrency", "1")  # fmt: skip
+    # One at a time, the baseline's run first: the candidate's run skips the skill.
     baseline, candidate = trials_of(report, "baseline"), trials_of(report, "candidate")
-    assert [(t["activated"], t["correct"]) for t in baseline] == [(True, True)] * 2
-    assert [(t["activated"], t["correct"]) for t in candidate] == [(False, False)] * 2
+    assert [(t["activated"], t["correct"]) for t in baseline] == [(True, True)]
+    assert [(t["activated"], t["correct"]) for t in candidate] == [(False, False)]
     for trial in candidate:
         assert trial["chose"] == []
         assert trial["files"] == ["app.py", "requirements.txt"]
