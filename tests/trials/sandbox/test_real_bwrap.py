@@ -92,23 +92,22 @@ ESCAPES = {
 
 
 @pytest.mark.parametrize("sandbox", ["bwrap", "host"])
-@pytest.mark.parametrize("agent", sorted(ESCAPES))
+@pytest.mark.parametrize("real_agent", sorted(ESCAPES))
 def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
-    agent: str,
+    real_agent: str,
+    agent_cli: Path,
     sandbox: str,
     skill_repo: SkillRepos,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
 ) -> None:
     """The stand-in makes the real CLI read a key planted in the user's home and a file of
     the user's repository by their absolute paths (Codex also tries another port of the
     host). Under bwrap neither file exists for the agent and the port is out of reach: no
     nonce is in any request the stand-in got, any output or any transcript. On the host
     (the control) both files come back whole, as the issue measured."""
-    row, escape = REAL_AGENTS[agent], ESCAPES[agent]
-    cli: Path = request.getfixturevalue(row.fixture)
+    row, escape = REAL_AGENTS[real_agent], ESCAPES[real_agent]
     repo = skill_repo(conformance.BASELINE, files=REFERENCE, candidate=conformance.CANDIDATE)
     home = tmp_path / "user-home"
     key = home / ".ssh" / "id_rsa"
@@ -128,8 +127,9 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
             for variable, value in row.variables(api.base_url, row.key).items():
                 monkeypatch.setenv(variable, value)
             code = main([
-                "--real", "--agent", agent, f"--{agent_named(agent).command}", str(cli),
-                *row.model, "--sandbox", sandbox, "--cases", str(tmp_path / "cases.json"),
+                "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
+                str(agent_cli), *row.model, "--sandbox", sandbox,
+                "--cases", str(tmp_path / "cases.json"),
                 "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
                 "--only", "plain", "--trials", "1", "--max-trials", "1", "--timeout", "120",
                 "--json", str(report), "--full-record",
