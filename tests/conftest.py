@@ -136,8 +136,9 @@ def cache_dir(caches: Iterator[Path], monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(autouse=True)
 def host_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     """Agent runs happen on the host unless a test passes `--sandbox` (which wins over the
-    variable): the suite's fake agents are scripts of this venv, which a bubblewrap sandbox
-    does not bind; tests/trials/sandbox runs the real CLIs in one. Stage C's note that a
+    variable) or sets the variable again: the suite's fake agents are scripts of this venv,
+    which a bubblewrap sandbox does not bind; the conformance suite's Stage B runs
+    (`under_bwrap`) and tests/trials/sandbox run the real CLIs in one. Stage C's note that a
     run on the host is contained only by the agent's own settings, and the note that no
     canary runs there, count as said (each is printed once a process: tests/trials/sandbox
     and tests/trials/agent/test_canary.py hold them)."""

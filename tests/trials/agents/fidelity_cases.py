@@ -218,12 +218,14 @@ def write_opencode_project(project: Path) -> list[tuple[ListedSkill, str]]:
 
 
 def opencode_every_rule(opencode_cli: Path, tmp_path: Path) -> None:
+    """Its listing, and what the verdicts say of the skills the CLI leaves out."""
     scratch = tmp_path.resolve()
     project = scratch / "proj & 'co' <x>"  # the location is escaped, the CLI's too
     found = write_opencode_project(project)
     locations = {skill.id: path for skill, path in found}
     sent: str = capture("opencode", opencode_cli, scratch, project)
-    shown = opencode.render([skill for skill, _ in found], lambda skill: locations[skill.id])
+    skills = [skill for skill, _ in found]
+    shown = opencode.render(skills, lambda skill: locations[skill.id])
     assert sent.endswith("</env>\n" + shown.text)
     assert list(shown.ids) == OPENCODE_LISTED
     review = shown.entry("review")
@@ -242,17 +244,6 @@ def opencode_every_rule(opencode_cli: Path, tmp_path: Path) -> None:
         notes.line
     )
     assert "When the user asks to ship" not in sent
-
-
-def opencode_leaves_out(opencode_cli: Path, tmp_path: Path) -> None:
-    scratch = tmp_path.resolve()
-    project = scratch / "proj"
-    found = write_opencode_project(project)
-    locations = {skill.id: path for skill, path in found}
-    sent: str = capture("opencode", opencode_cli, scratch, project)
-    skills = [skill for skill, _ in found]
-    shown = opencode.render(skills, lambda skill: locations[skill.id])
-    assert sent.endswith("</env>\n" + shown.text)
     verdicts = by_id(opencode.visibility(skills, shown))
     hidden = {skill: item.rule for skill, item in verdicts.items() if item.state == "hidden"}
     assert hidden == {
@@ -911,12 +902,11 @@ LISTINGS: Mapping[str, Mapping[str, Check]] = {
 
 VERDICTS: Mapping[str, Check] = {
     "claude-code": claude_cuts_and_hides,
-    "opencode": opencode_leaves_out,
     "codex": codex_cuts_and_drops_a_policy_hidden_skill,
 }
 """The agents whose CLI cuts or leaves out a skill of a set (a long description, a hidden
-skill, a policy file, a file without a name): what its listing shows is what the verdicts
-say. Copilot's and Gemini's cut and hidden skills are in their `LISTINGS` sets."""
+skill, a policy file): what its listing shows is what the verdicts say. OpenCode's,
+Copilot's and Gemini's cut and hidden skills are in their `LISTINGS` sets."""
 
 SAME_NAME: Mapping[str, Check] = {
     "claude-code": claude_lists_the_users_copy,

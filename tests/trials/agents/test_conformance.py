@@ -7,7 +7,8 @@ listing against the one the CLI sends, each renderer's listing byte for byte aga
 CLI's on the skill sets of tests/trials/agents/fidelity_cases.py (and what the visibility
 verdicts say of a cut, hidden or same-name skill), Stage B end to end, Stage C end to end
 on the bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C
-run. A new agent is one row in each table; `test_every_agent_has_a_row`,
+run (Stage B's runs under bubblewrap, which CI has: the sandbox's coverage is these runs,
+not a second copy of them). A new agent is one row in each table; `test_every_agent_has_a_row`,
 `test_every_agent_has_a_real_cli_row` and `test_every_agent_has_listing_fidelity_checks`
 fail until it has them.
 
@@ -35,8 +36,10 @@ import pytest
 
 from activation._models import RunSpec
 from activation.commands.main import main
+from activation.inputs.load import load_inputs
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
+from activation.trials.agent.sandbox import SOCKETS, egress_prefix
 from activation.trials.agents import agent_named, every, known
 from activation.trials.agents.claude_code.stream import StreamReader
 from activation.trials.agents.codex.stream import CodexReader
@@ -48,7 +51,6 @@ from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
     LEAKY,
-    harness_for,
     leaky_skill,
     plant_user_config,
     working_tree,
@@ -353,6 +355,16 @@ DETECT_GAPS: dict[str, dict[str, tuple[str, list[str]]]] = {
 CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
 
 
+def asked_sandbox() -> str:
+    """Where the Stage B runs below happen: bubblewrap (`under_bwrap`), or the sandbox a
+    test that calls them puts in ACTIVATION_SANDBOX; never the host, as these runs are the
+    sandbox's coverage."""
+    sandbox = os.environ["ACTIVATION_SANDBOX"]
+    assert sandbox != "host"
+    return sandbox
+
+
+@pytest.mark.usefixtures("under_bwrap")
 def test_a_real_run_reads_each_agents_own_loads(
     real_agent: str,
     agent_cli: Path,
@@ -363,9 +375,16 @@ def test_a_real_run_reads_each_agents_own_loads(
 ) -> None:
     """`activation --real --agent <agent>` through its real CLI at the stand-in, the model
     scripted per case and per description: a load, prose, the load of a name not installed,
-    another skill's load and an API error. The user's HOME holds planted configs and skills
-    of every agent, the temp folder a planted skill above the run folders: none reaches a
-    run, and the user's working tree is untouched."""
+    another skill's load and an API error, each run under bubblewrap (the report says so;
+    the host's runs: the per-agent tests, tests/trials/agent/). The user's HOME holds
+    planted configs and skills of every agent, the temp folder a planted skill above the run
+    folders: none reaches a run, and the user's working tree is untouched.
+
+    And Stage A shows the model what the agent shows it: the listing of a baseline run's
+    request (the target and a sibling of a plugin's set, the CLI's own built-ins among
+    them, the user's planted skills never listed), read back as the mock model reads it,
+    is Stage A's listing of the same set read back: the same entries, names and texts, in
+    the same order. (Each renderer's byte-for-byte rules: the listing fidelity tests.)"""
     row = REAL_AGENTS[real_agent]
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
@@ -401,7 +420,8 @@ def test_a_real_run_reads_each_agents_own_loads(
             "--timeout", "120", "--trials", "1", "--max-trials", "1", "--concurrency", "2",
             "--json", str(report), "--full-record",
         ])  # fmt: skip
-        bodies = [sent(request) for request in api.requests if row.in_loop(request)]
+        loop = [request for request in api.requests if row.in_loop(request)]
+    bodies = [sent(request) for request in loop]
     captured = capsys.readouterr()
     data = read_report(report)
     assert code == 3, captured.err  # an error trial fails the run closed
@@ -411,7 +431,7 @@ def test_a_real_run_reads_each_agents_own_loads(
         "dispute": "UNSTABLE", "plain": "PASS", "failed": "FAIL", "other": "PASS",
         "broken": "ERROR",
     }  # fmt: skip
-    assert data["coding_agent"] == real_agent
+    assert (data["coding_agent"], data["agent"]["sandbox"]) == (real_agent, asked_sandbox())
     record = agent_named(real_agent)  # Claude Code says its name after its version
     assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
@@ -435,10 +455,19 @@ def test_a_real_run_reads_each_agents_own_loads(
         assert (again["reading"], again["fired"]) == expected
     assert bodies and all(LEAKY not in body and ABOVE not in body for body in bodies)
     assert any(BASELINE in body for body in bodies) and any(CANDIDATE in body for body in bodies)
+    listed = record.read_back(row.system(next(r for r in loop if BASELINE in sent(r))))
+    inputs = load_inputs(repo.root, repo=repo.root, skill_path=SKILL_PATH,
+                         cases=tmp_path / "cases.json")  # fmt: skip
+    spec = RunSpec(stage="B", model=row.model[1] if row.model else None, coding_agent=real_agent)
+    shown = stage_named("B").listings(spec, inputs)["baseline"]
+    assert listed is not None
+    assert listed == record.read_back(shown.as_sent)
+    assert [text for name, text in listed if name.endswith("refunds")] == [BASELINE]
     assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
     assert working_tree(repo.root) == before
 
 
+@pytest.mark.usefixtures("under_bwrap")
 def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     real_agent: str,
     agent_cli: Path,
@@ -447,9 +476,10 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
     spawn_activation: Spawn,
 ) -> None:
     """`kill -TERM` (a CI cancel) during `--real` while all four slots hang on `plain` (the
-    stand-in holds its answer; Copilot dates the prompt, so it ends with it): every agent
-    process is gone, the copies and run folders are removed, and the report judges what
-    finished: the dispute, loaded with the baseline and not with the candidate."""
+    stand-in holds its answer; Copilot dates the prompt, so it ends with it), each run under
+    bubblewrap: every agent, bwrap and relay process is gone, the copies, run folders and
+    the process's egress socket folders are removed, and the report judges what finished:
+    the dispute, loaded with the baseline and not with the candidate."""
     row = REAL_AGENTS[real_agent]
     repo = skill_repo(BASELINE, files=REFERENCE, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
@@ -474,6 +504,8 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
             env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
         )  # fmt: skip
         data, out, err = terminated(process, api, plain, scratch, report)
+    assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
+    assert data["agent"]["sandbox"] == asked_sandbox()
     finished = {entry["id"]: entry for entry in data["cases"]}
     # 3/3 against 0/3, judged across both cases of the run (the unfinished one counts as p 1).
     assert finished["dispute"]["status"] == "REGRESSED"
@@ -506,38 +538,6 @@ def terminated(
     data = read_report(report)
     assert (data["interrupted"], data["exit_code"]) == (True, 130)
     return data, out.decode(), err.decode()
-
-
-def test_stage_a_lists_what_each_real_cli_sends(
-    real_agent: str,
-    agent_cli: Path,
-    skill_repo: SkillRepos,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Stage A shows the model what the agent shows it: Stage B's backend runs the real CLI
-    on a plugin's set (the target and a sibling; the user's planted skills never listed),
-    and the listing of the CLI's first request, read back as the mock model reads it, is
-    Stage A's listing of the same set read back: the same entries, names and texts, in the
-    same order, the CLI's own built-ins among them. (Each renderer's byte-for-byte rules:
-    the listing fidelity tests below.)"""
-    row = REAL_AGENTS[real_agent]
-    record = agent_named(real_agent)
-    model = row.model[1] if row.model else None
-    runs = harness_for(real_agent, agent_cli, skill_repo, tmp_path, monkeypatch)
-    harness = next(runs)
-    api: Any
-    with row.api(row.script(lambda _request: None)) as api:
-        harness.run(api, variant="baseline", model=model)
-        first = next(request for request in api.requests if row.in_loop(request))
-    sent = record.read_back(row.system(first))
-    spec = RunSpec(stage="B", model=model, coding_agent=real_agent)
-    shown = stage_named("B").listings(spec, harness.inputs)["baseline"]
-    assert sent is not None
-    assert sent == record.read_back(shown.as_sent)
-    assert [text for name, text in sent if name.endswith("refunds")] == [BASELINE]
-    assert all(LEAKY not in name and ABOVE not in name for name, _text in sent)
-    assert next(runs, None) is None  # nothing left behind, the working tree untouched
 
 
 # --- Listing fidelity: each renderer's rules, byte for byte against its real pinned CLI ---
@@ -652,20 +652,19 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
 ) -> None:
     """The broken body (the same description over the removed 1.x API) as the candidate:
     the agent loads the skill its own way and writes, with its own tools, what the body it
-    loaded teaches; the none arm installs nothing and the agent guesses."""
+    loaded teaches. (The none arm, where the agent guesses: the next test's run.)"""
     at_work = behaves.row.at_work
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo", broken=True))
     kept = behaves.tmp_path / "kept"
-    code, report = behaves.behave(*ONE_CASE, "--keep-workspaces", str(kept))
+    code, report = behaves.behave(*ONE_CASE, "--arm", "llm", "--keep-workspaces", str(kept))
     assert code == 1
     assert (report["stage"], report["coding_agent"]) == ("C", behaves.agent)
     assert report["agent"]["version"] == at_work.version
-    assert report["arms"] == ["none", "llm"]
+    assert report["arms"] == ["llm"]
     assert [(entry["id"], entry["status"]) for entry in report["cases"]] == [
         ("welcome_banner", "REGRESSED")
     ]
-    for arm, loaded in (("baseline", True), ("candidate", True), ("none", False),
-                        ("llm", False)):  # fmt: skip
+    for arm, loaded in (("baseline", True), ("candidate", True), ("llm", False)):
         trials = trials_of(report, arm)
         assert [trial["index"] for trial in trials] == [0, 1, 2]
         assert [trial["activated"] for trial in trials] == [loaded] * 3
@@ -676,15 +675,10 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
         assert [trial["files"] for trial in trials] == [written] * 3
     assert set(outcomes(trials_of(report, "baseline")[0]).values()) == {"passed"}
     assert outcomes(trials_of(report, "candidate")[0])[REMOVED_API] == "failed"
-    none = outcomes(trials_of(report, "none")[0])
-    assert none["Imports greetlib"] == "failed"
     # What each arm's agent wrote, with its own tools, in its own workspace.
-    for arm, text in (("baseline", RIGHT.read_text()), ("candidate", V1.read_text()),
-                      ("none", GUESS)):  # fmt: skip
-        assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
-                for i in range(3)] == [text] * 3  # fmt: skip
+    wrote(kept, {"baseline": RIGHT.read_text(), "candidate": V1.read_text()})
     # The arms that install the skill put it in the workspace, its references beside it;
-    # none of it was graded above. The none arm installs nothing.
+    # none of it was graded above.
     workspaces = kept / "welcome_banner"
     if at_work.skills is None:
         assert list(workspaces.rglob("greetlib")) == []
@@ -692,27 +686,29 @@ def test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_ga
         for arm in ("baseline", "candidate"):
             installed = workspaces / f"{arm}-0" / at_work.skills / REFERENCE_FILE
             assert installed.read_text() == (SKILLS_OF_THE_EXAMPLE / REFERENCE_FILE).read_text()
-        assert not (workspaces / "none-0" / at_work.skills / "greetlib").exists()
     assert behaves.judge_models == {at_work.judged_by}
     assert behaves.row.key not in (behaves.tmp_path / "behavior.json").read_text()
-    # Every request of the agent's loop offers the same tools of its own, never the web.
-    offered = {frozenset(request.tool_names) for request in behaves.loop}
-    assert offered == {at_work.tools}
-    assert not at_work.tools & {"run_shell_command", "web_fetch", "google_web_search"}
-    # The none arm's agent is shown no greetlib, only the agent's own skills.
-    unlisted = [behaves.row.system(r) for r in behaves.loop
-                if "greetlib" not in behaves.row.system(r)]  # fmt: skip
-    assert unlisted
-    if at_work.builtin is not None:
-        assert all(f"<name>{at_work.builtin}</name>" in listing for listing in unlisted)
+
+
+def wrote(kept: Path, texts: Mapping[str, str]) -> None:
+    """Each arm's agent wrote this app.py, with its own tools, in each of its three kept
+    workspaces."""
+    for arm, text in texts.items():
+        assert [(kept / "welcome_banner" / f"{arm}-{i}" / "app.py").read_text()
+                for i in range(3)] == [text] * 3  # fmt: skip
 
 
 def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
     behaves: Behaves, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The unchanged body passes; the none arm installs nothing and its agent, shown only
+    its own skills, guesses: the skill lifts the case over no skill."""
+    at_work = behaves.row.at_work
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     monkeypatch.setenv("COLUMNS", "250")
-    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift")
+    kept = behaves.tmp_path / "kept"
+    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift",
+                                  "--keep-workspaces", str(kept))  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
     assert report["stage"] == "C"
@@ -724,11 +720,26 @@ def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
         trials = trials_of(report, arm)
         assert [(t["activated"], t["correct"]) for t in trials] == [(True, True)] * 3
     none = trials_of(report, "none")
+    assert [t["index"] for t in none] == [0, 1, 2]
     assert [(t["activated"], t["correct"]) for t in none] == [(False, False)] * 3
     # Without the skill the agent guesses: it never uses greetlib.
     assert outcomes(none[0])["Imports greetlib"] == "failed"
     for arm in ("baseline", "candidate", "none"):
         assert [t["files"] for t in trials_of(report, arm)] == [["app.py", "requirements.txt"]] * 3
+    wrote(kept, {"none": GUESS})
+    # The none arm installs nothing.
+    none_workspaces = (kept / "welcome_banner").glob("none-*")
+    assert [path for ws in none_workspaces for path in ws.rglob("greetlib")] == []
+    # Every request of the agent's loop offers the same tools of its own, never the web.
+    offered = {frozenset(request.tool_names) for request in behaves.loop}
+    assert offered == {at_work.tools}
+    assert not at_work.tools & {"run_shell_command", "web_fetch", "google_web_search"}
+    # The none arm's agent is shown no greetlib, only the agent's own skills.
+    unlisted = [behaves.row.system(r) for r in behaves.loop
+                if "greetlib" not in behaves.row.system(r)]  # fmt: skip
+    assert unlisted
+    if at_work.builtin is not None:
+        assert all(f"<name>{at_work.builtin}</name>" in listing for listing in unlisted)
     assert (
         "skill lift over the suite (first rounds): candidate 3/3 = 100% vs no skill 0/3 = 0%: "
         "+100 points (95% Newcombe +21 to +100), shown"
@@ -761,12 +772,12 @@ def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
 ) -> None:
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     behaves.api.script = SkipsTheSkill(behaves.row.at_work)
-    code, report = behaves.behave("--only", "welcome_banner", "--trials", "2", "--max-trials",
-                                  "2", "--no-control", "--concurrency", "1")  # fmt: skip
-    # One at a time, baseline and candidate alternate: every candidate run skips the skill.
+    code, report = behaves.behave("--only", "welcome_banner", "--trials", "1", "--max-trials",
+                                  "1", "--no-control", "--concurrency", "1")  # fmt: skip
+    # One at a time, the baseline's run first: the candidate's run skips the skill.
     baseline, candidate = trials_of(report, "baseline"), trials_of(report, "candidate")
-    assert [(t["activated"], t["correct"]) for t in baseline] == [(True, True)] * 2
-    assert [(t["activated"], t["correct"]) for t in candidate] == [(False, False)] * 2
+    assert [(t["activated"], t["correct"]) for t in baseline] == [(True, True)]
+    assert [(t["activated"], t["correct"]) for t in candidate] == [(False, False)]
     for trial in candidate:
         assert trial["chose"] == []
         assert trial["files"] == ["app.py", "requirements.txt"]

@@ -1,9 +1,10 @@
-"""Agent runs under bubblewrap, through the real pinned CLIs at their stand-ins."""
+"""A scripted agent's escape from bubblewrap, through the real pinned CLIs at their
+stand-ins (the host as the control). Stage B and SIGTERM under bwrap for every agent are the
+conformance suite's own runs (tests/trials/agents/test_conformance.py)."""
 
 from __future__ import annotations
 
 import socket
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,10 +13,9 @@ from typing import Any
 import pytest
 
 from activation.commands.main import main
-from activation.trials.agent.sandbox import SOCKETS, egress_prefix
 from activation.trials.agents import agent_named
 from tests.support import messages_api, responses_api
-from tests.support.cli import Spawn, read_report
+from tests.support.cli import read_report
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import (
     DISTRACTORS,
@@ -27,24 +27,6 @@ from tests.support.skill_repo import (
     write_distractors,
 )
 from tests.trials.agents import test_conformance as conformance
-
-
-def test_stage_b_in_bwrap_reads_the_same_as_on_the_host(
-    real_agent: str,
-    agent_cli: Path,
-    skill_repo: SkillRepos,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """The conformance suite's Stage B scenario, every assertion of it, with each run under
-    bubblewrap: the same statuses, loads and errors; the report says where runs happened."""
-    monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
-    conformance.test_a_real_run_reads_each_agents_own_loads(
-        real_agent, agent_cli, skill_repo, tmp_path, monkeypatch, capsys
-    )
-    assert read_report(tmp_path / "report.json")["agent"]["sandbox"] == "bwrap"
-
 
 KEY_NONCE = "planted-ssh-key-5d1e9a0c7b"
 REPO_NONCE = "planted-repo-secret-3c8f2b61"
@@ -110,23 +92,22 @@ ESCAPES = {
 
 
 @pytest.mark.parametrize("sandbox", ["bwrap", "host"])
-@pytest.mark.parametrize("agent", sorted(ESCAPES))
+@pytest.mark.parametrize("real_agent", sorted(ESCAPES))
 def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
-    agent: str,
+    real_agent: str,
+    agent_cli: Path,
     sandbox: str,
     skill_repo: SkillRepos,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
 ) -> None:
     """The stand-in makes the real CLI read a key planted in the user's home and a file of
     the user's repository by their absolute paths (Codex also tries another port of the
     host). Under bwrap neither file exists for the agent and the port is out of reach: no
     nonce is in any request the stand-in got, any output or any transcript. On the host
     (the control) both files come back whole, as the issue measured."""
-    row, escape = REAL_AGENTS[agent], ESCAPES[agent]
-    cli: Path = request.getfixturevalue(row.fixture)
+    row, escape = REAL_AGENTS[real_agent], ESCAPES[real_agent]
     repo = skill_repo(conformance.BASELINE, files=REFERENCE, candidate=conformance.CANDIDATE)
     home = tmp_path / "user-home"
     key = home / ".ssh" / "id_rsa"
@@ -146,8 +127,9 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
             for variable, value in row.variables(api.base_url, row.key).items():
                 monkeypatch.setenv(variable, value)
             code = main([
-                "--real", "--agent", agent, f"--{agent_named(agent).command}", str(cli),
-                *row.model, "--sandbox", sandbox, "--cases", str(tmp_path / "cases.json"),
+                "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
+                str(agent_cli), *row.model, "--sandbox", sandbox,
+                "--cases", str(tmp_path / "cases.json"),
                 "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
                 "--only", "plain", "--trials", "1", "--max-trials", "1", "--timeout", "120",
                 "--json", str(report), "--full-record",
@@ -171,30 +153,3 @@ def test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
     else:
         assert leaked == []
         assert [text.count(escape.refused) for text in said] == [escape.attempts] * 2, said
-
-
-@pytest.mark.parametrize("real_agent", ["claude-code", "codex", "copilot", "gemini"])
-def test_sigterm_leaves_no_sandbox_process_socket_or_folder_behind(
-    agent_cli: Path,
-    real_agent: str,
-    skill_repo: SkillRepos,
-    tmp_path: Path,
-    spawn_activation: Spawn,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The conformance suite's SIGTERM during `--real`, every run under bwrap: no bwrap,
-    relay or agent process is left, no run folder, and no egress socket folder of that
-    process."""
-    spawned: list[subprocess.Popen[bytes]] = []
-
-    def spawn(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
-        spawned.append(spawn_activation(*args, **kwargs))
-        return spawned[-1]
-
-    monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
-    conformance.test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
-        real_agent, agent_cli, skill_repo, tmp_path, spawn
-    )
-    (process,) = spawned
-    assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
-    assert read_report(tmp_path / "partial.json")["agent"]["sandbox"] == "bwrap"
