@@ -830,6 +830,9 @@ class AgentSettings:
     version: str | None = None
     sandbox: str = "host"
     """Where each run happened (`--sandbox`, `auto` settled): `bwrap` or `host`."""
+    executor: str = "local"
+    """Where each run is started (`--executor`): `local` (this machine), or `ray` or
+    `ray://host:port` (a task on a Ray cluster, trials/executor.py)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

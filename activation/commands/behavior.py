@@ -240,6 +240,7 @@ def behavior_cells(
             args.max_turns,
             args.timeout,
             sandbox=args.sandbox,
+            executor=args.executor,
             executables=dict(args.executables),
         ),
         pricing=load_pricing(args.price_in, args.price_out),

@@ -318,6 +318,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         agent=args.agent,
         executables=args.executables,
         sandbox=args.sandbox,
+        executor=args.executor,
         trials=args.trials,
         seed=args.seed,
         cache_dir=args.cache_dir,

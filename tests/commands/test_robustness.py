@@ -304,6 +304,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "timeout": 300.0,
         "keep_workspaces": None,
         "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
+        "executor": "local",
         "executables": {agent.name: agent.command for agent in every()},
     }
 

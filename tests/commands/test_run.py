@@ -479,6 +479,7 @@ def test_real_run_reports_the_agent_it_prepared(
         "timeout": 300.0,
         "keep_workspaces": None,
         "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
+        "executor": "local",
         "executables": {agent.name: agent.command for agent in every()},
     }
     executables = {agent.name: agent.command for agent in every()}

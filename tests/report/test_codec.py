@@ -347,6 +347,7 @@ def test_kept_workspaces_are_written_in_the_agent_record_and_read_back_as_stage_
         "timeout": 900.0,
         "version": "2.1",
         "sandbox": "host",
+        "executor": "local",
         "executables": {"claude-code": "/opt/claude"},
         "claude": "/opt/claude",
         "keep_workspaces": "/tmp/kept",

@@ -135,6 +135,7 @@ class AgentBackend:
         transcripts_dir: Path,
         env: Mapping[str, str] | None = None,
     ) -> None:
+        self.spec = spec
         self.agent = agent_named(spec.coding_agent)
         self.adapter = self.agent.adapter()
         self.settings = spec.agent or AgentSettings()
@@ -159,7 +160,7 @@ class AgentBackend:
         from activation.trials.listing.menu import variant_listings
 
         if self.sandbox.name != HOST:
-            targets(self._api_urls())  # an address no sandbox can route to: before any run
+            targets(self.api_urls())  # an address no sandbox can route to: before any run
         self.copies = self._stack.enter_context(
             paired_copies(
                 self.inputs.target,
@@ -195,6 +196,12 @@ class AgentBackend:
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
 
+    def remote(self) -> Callable[..., AgentBackend]:
+        """How another machine builds this backend (`build(transcripts_dir, env=...)`: a
+        Ray node, trials/executor_ray.py): from the spec and inputs, never from this
+        process's environment, whose keys stay here."""
+        return partial(type(self), self.spec, self.inputs)
+
     async def run_round(self, round: Round) -> None:
         await round.each(partial(self.run, throttled=round.slots.throttled))
 
@@ -211,7 +218,7 @@ class AgentBackend:
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             dirs = RunDirs(base / "work", base / "home", base / "tmp")
             budget = request_budget(self.settings.max_turns)
-            async with self.sandbox.confined(self._view(dirs), self._api_urls(), budget,
+            async with self.sandbox.confined(self._view(dirs), self.api_urls(), budget,
                                              base) as confined:  # fmt: skip
                 return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
@@ -230,7 +237,7 @@ class AgentBackend:
         shared = (Path(os.path.commonpath(copies)),) if copies else ()
         return View(dirs.work, (dirs.work, dirs.home, dirs.tmp), shared)
 
-    def _api_urls(self) -> dict[str, str]:
+    def api_urls(self) -> dict[str, str]:
         """The base URL of each of the agent's providers that has a key here (variable ->
         URL): where a sandboxed run's requests may go."""
         urls = {}
