@@ -144,10 +144,15 @@ class RayBackend(Wrapper[AgentBackend]):
     async def run_round(self, round: Round) -> None:
         await round.each(self.run)
 
+    def arguments(self, key: TrialKey) -> tuple[Build, TrialKey, Mapping[str, str]]:
+        """What a trial's task carries to its node: how to build the backend, the trial,
+        the API addresses; never a key."""
+        return self._build, key, self._urls
+
     async def run(self, key: TrialKey) -> Trial:
         """The trial as its node ran it, its transcript written here; a lost node or worker
         is an InfrastructureFailure."""
-        ref = self._remote.remote(self._build, key, self._urls)
+        ref = self._remote.remote(*self.arguments(key))
         try:
             done: tuple[Trial, bytes | None] = await ref
         except anyio.get_cancelled_exc_class():
