@@ -21,7 +21,8 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self
@@ -96,12 +97,28 @@ def run_on_node(build: Build, key: TrialKey, urls: Mapping[str, str]) -> tuple[T
 async def _run_on_node(
     build: Build, key: TrialKey, urls: Mapping[str, str]
 ) -> tuple[Trial, bytes | None]:
-    with tempfile.TemporaryDirectory(prefix="activation-ray-") as folder:
-        async with build(Path(folder), env={**os.environ, **urls}) as backend:
+    with tempfile.TemporaryDirectory(prefix="activation-ray-") as folder, addresses(urls):
+        async with build(Path(folder), env=dict(os.environ)) as backend:
             trial = await backend.run(key)
         written = Path(trial.transcript) if trial.transcript else None
         transcript = written.read_bytes() if written and written.is_file() else None
     return trial, transcript
+
+
+@contextmanager
+def addresses(urls: Mapping[str, str]) -> Iterator[None]:
+    """The API addresses in this worker's environment while its one task runs (the agent's
+    run reads them, and so do the clients of a judge), as they were afterwards."""
+    before = {name: os.environ.get(name) for name in urls}
+    os.environ.update(urls)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class RayBackend(Wrapper[AgentBackend]):

@@ -87,8 +87,9 @@ class RayCluster:
         joining at once can fail to)."""
         resources = orjson.dumps({f"agent:{self.agent}": self.cpus}).decode()
         self.nodes.append(
-            self._start(f"--address={self.address}", f"--num-cpus={self.cpus}",
-                        f"--resources={resources}")  # fmt: skip
+            self._start(
+                f"--address={self.address}", f"--num-cpus={self.cpus}", f"--resources={resources}"
+            )
         )
         self.wait_for(len(self.nodes))
 
@@ -104,10 +105,11 @@ class RayCluster:
     def alive_workers(self) -> int:
         """Live nodes that offer the agent, as the head sees them (asked from a child
         process, so this one never becomes a driver)."""
+        resource = f"agent:{self.agent}"
         script = (
-            "import ray, logging; ray.init(address=%r, logging_level=logging.ERROR, "
-            "log_to_driver=False); print(sum(1 for n in ray.nodes() if n['Alive'] and "
-            "n['Resources'].get(%r)))" % (self.address, f"agent:{self.agent}")
+            f"import ray, logging; ray.init(address={self.address!r}, "
+            "logging_level=logging.ERROR, log_to_driver=False); print(sum(1 for n in "
+            f"ray.nodes() if n['Alive'] and n['Resources'].get({resource!r})))"
         )
         done = subprocess.run([sys.executable, "-c", script], env=self.env,
                               capture_output=True, timeout=READY_SECONDS, check=True)  # fmt: skip

@@ -125,7 +125,8 @@ def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
             killer.start()
             code = main([
                 "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
-                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--trials", "1",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first,second",
+                "--trials", "1",
                 "--max-trials", "1", "--concurrency", "2", "--timeout", "120",
                 "--json", str(tmp_path / "report.json"), "--full-record",
             ])  # fmt: skip
