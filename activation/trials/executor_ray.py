@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self
+from urllib.parse import urlsplit
 
 import anyio
 import ray
@@ -47,6 +49,8 @@ TRIAL_CPUS = 1
 while it works."""
 TRIAL_MEMORY = 512 * 2**20
 """Bytes of memory a trial holds on its node (a Node.js CLI and its tools)."""
+CONNECT_SECONDS = 5.0
+"""How long the cluster's address may take to accept a connection."""
 CHECK_SECONDS = 120.0
 """How long the per-node check may take (each node starts a worker and runs the CLI once)."""
 Build = Callable[..., AgentBackend]
@@ -74,16 +78,15 @@ def node_problem(needs: NodeNeeds) -> str | None:
     if __version__ != needs.package:
         return f"activation {__version__} is installed, not {needs.package}"
     record = agent_named(needs.agent)
-    adapter = record.adapter()
+    variables = [name for p in record.providers for name in provider_named(p).key_variables]
+    if not any(os.environ.get(name) for name in variables):
+        return f"no key in its environment ({' or '.join(variables)})"
     try:
-        version = adapter.version(resolve(needs.executable))
+        version = record.adapter().version(resolve(needs.executable))
     except InputError as error:
         return str(error)
     if needs.version is not None and version != needs.version:
         return f"{needs.executable} is {record.title} {version}, not {needs.version}"
-    variables = [name for p in record.providers for name in provider_named(p).key_variables]
-    if not any(os.environ.get(name) for name in variables):
-        return f"no key in its environment ({' or '.join(variables)})"
     return None
 
 
@@ -189,13 +192,30 @@ class RayBackend(Wrapper[AgentBackend]):
 
 
 def connect(address: str) -> None:
-    """This process as the cluster's driver, quietly; InputError when none answers."""
+    """This process as the cluster's driver, quietly; InputError when none answers (a
+    `HOST:PORT` is tried first: Ray itself would retry a dead address for a minute)."""
+    reachable(address)
     try:
         ray.init(address=address, namespace="activation", logging_level=logging.ERROR,
                  log_to_driver=False)  # fmt: skip
     except (ConnectionError, RuntimeError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise InputError(f"could not reach the Ray cluster at {address}: {first}") from None
+
+
+def reachable(address: str) -> None:
+    """InputError unless something listens at the address's HOST:PORT (`auto` has none)."""
+    parts = urlsplit(address if "://" in address else f"ray://{address}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.hostname is None or port is None:
+        return
+    try:
+        socket.create_connection((parts.hostname, port), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise InputError(f"could not reach the Ray cluster at {address}: {error}") from None
 
 
 def check_nodes(address: str, resource: str, needs: NodeNeeds) -> None:
