@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -34,7 +35,6 @@ import ray
 import ray.exceptions
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from activation import __version__
 from activation._errors import InputError
 from activation._models import Trial, TrialKey
 from activation.trials.agent.backend import AgentBackend, transcript_path
@@ -73,10 +73,17 @@ class NodeNeeds:
     version: str | None
 
 
+def installed_version() -> str:
+    """This package's version, read from its root module, which is loaded before any of its
+    modules (not imported from it: the root's lazy names reach the commands layer)."""
+    version: str = sys.modules["activation"].__version__
+    return version
+
+
 def node_problem(needs: NodeNeeds) -> str | None:
     """What this node lacks (None: it can run the trials). Runs on the node."""
-    if __version__ != needs.package:
-        return f"activation {__version__} is installed, not {needs.package}"
+    if installed_version() != needs.package:
+        return f"activation {installed_version()} is installed, not {needs.package}"
     record = agent_named(needs.agent)
     variables = [name for p in record.providers for name in provider_named(p).key_variables]
     if not any(os.environ.get(name) for name in variables):
@@ -140,7 +147,7 @@ class RayBackend(Wrapper[AgentBackend]):
         try:
             await super().__aenter__()
             resource = agent_resource(self.inner.agent.name)
-            needs = NodeNeeds(__version__, self.inner.agent.name,
+            needs = NodeNeeds(installed_version(), self.inner.agent.name,
                               self.inner.executable, self.inner.settings.version)  # fmt: skip
             check_nodes(self.address, resource, needs)
             self._remote = ray.remote(run_on_node).options(

@@ -36,7 +36,7 @@ def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iter
 
     def pickled(self: RayBackend, key: Any) -> Any:
         given = arguments(self, key)
-        sent.append(cloudpickle.dumps(given))
+        sent.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
         return given
 
     monkeypatch.setattr(RayBackend, "arguments", pickled)
