@@ -17,28 +17,22 @@ import os
 import sys
 import tempfile
 import time
-from contextlib import redirect_stdout
+from contextlib import ExitStack, redirect_stdout
 from io import StringIO
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
+from benchmarks.stage_b import script
 from tests.support.claude_cli import CLAUDE
-from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
+from tests.support.messages_api import FakeMessagesAPI
 from tests.support.ray_cluster import RayCluster
-from tests.support.skill_repo import SKILL_ID, SkillRepos, case, write_cases
+from tests.support.skill_repo import SkillRepos, case, write_cases
 
 CASES = 20
 """Cases of one trial per variant: 40 trials."""
 KEY = "sk-bench"
-
-
-def script(request: FakeRequest) -> Reply:
-    """Refund prompts load the skill; anything else gets a plain answer."""
-    if request.is_main_loop and request.turn == 0 and request.prompt.startswith("refund"):
-        return ToolUse("Skill", {"skill": SKILL_ID})
-    return Text("Done.")
 
 
 def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> float:
@@ -48,13 +42,12 @@ def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> floa
         "--trials", "1", "--max-trials", "1", "--concurrency", str(concurrency),
         "--max-turns", "3", "--no-cache", "--executor", executor,
     ]  # fmt: skip
-    start = time.perf_counter()
+    started = time.perf_counter()
     with redirect_stdout(StringIO()):
-        code = main(argv)
-    wall = time.perf_counter() - start
-    if code != 0:
-        raise SystemExit(f"benchmark run failed with exit {code}")
-    return wall
+        failed = main(argv) != 0
+    if failed:
+        raise SystemExit(f"the {executor} run failed")
+    return time.perf_counter() - started
 
 
 def on_cluster(claude: Path, root: Path, nodes: int, per_node: int) -> float:
@@ -62,6 +55,14 @@ def on_cluster(claude: Path, root: Path, nodes: int, per_node: int) -> float:
     with RayCluster(nodes, own, cpus=per_node) as cluster:
         os.environ["RAY_ADDRESS"] = cluster.address
         return timed_run(claude, root, nodes * per_node, "ray")
+
+
+def laid_out(root: Path) -> Path:
+    """The skill's repository and the 20 cases, half of them refunds (the skill loads)."""
+    cases = [(f"refund-{i}", f"refund order {i}", True) for i in range(CASES // 2)]
+    cases += [(f"chart-{i}", f"plot sales of week {i}", False) for i in range(CASES // 2)]
+    write_cases(root / "cases.json", [case(*entry) for entry in cases])
+    return SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.").root
 
 
 def main_benchmark() -> None:
@@ -72,27 +73,13 @@ def main_benchmark() -> None:
     claude, problem = CLAUDE.locate()
     if claude is None:
         raise SystemExit(problem)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        FakeMessagesAPI(script, latency=args.latency) as api,
-    ):
-        root = Path(folder)
-        repo = SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.")
-        write_cases(
-            root / "cases.json",
-            [
-                entry
-                for i in range(CASES // 2)
-                for entry in (
-                    case(f"refund-{i}", f"refund order {i}", True),
-                    case(f"chart-{i}", f"plot sales of week {i}", False),
-                )
-            ],
-        )
+    with ExitStack() as stack:
+        root = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        api = stack.enter_context(FakeMessagesAPI(script, latency=args.latency))
+        os.chdir(laid_out(root))
         os.environ.update(
             ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=KEY, CLAUDE_CODE_MAX_RETRIES="0"
         )
-        os.chdir(repo.root)
         local = timed_run(claude, root, args.per_node, "local")
         one = on_cluster(claude, root, 1, args.per_node)
         two = on_cluster(claude, root, 2, args.per_node)

@@ -16,8 +16,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Self
 
 import orjson
 
@@ -131,12 +130,7 @@ class RayCluster:
         """Every file Ray wrote for the cluster: its logs and its sessions' records."""
         return [path for path in self.temp.rglob("*") if path.is_file()]
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         """Every process group at once (a test cluster keeps nothing worth a graceful
         stop, which takes Ray seconds per node)."""
         for process in [*self.nodes, *([self.head] if self.head else [])]:
@@ -144,9 +138,3 @@ class RayCluster:
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         shutil.rmtree(self.temp, ignore_errors=True)
-
-
-def report_retried(report: Mapping[str, Any]) -> int:
-    """Infrastructure errors whose trial ran again, as the report counts them."""
-    value: int = report["retried"]
-    return value
