@@ -22,9 +22,11 @@ import orjson
 
 ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
-READY_SECONDS = 120.0
-HEALTH = {"health_check_period_ms": 500, "health_check_failure_threshold": 4}
-"""How soon the head declares a killed node dead (about 2 s, not Ray's default 15 s)."""
+READY_SECONDS = 300.0
+"""How long a node may take to join: minutes on a machine whose CPUs are all taken."""
+HEALTH = {"health_check_period_ms": 1000, "health_check_failure_threshold": 10}
+"""How soon the head declares a killed node dead: about 10 s, not Ray's default 15 s (a
+tighter check declares live nodes dead on a busy machine)."""
 
 
 def free_port() -> int:
@@ -117,7 +119,8 @@ class RayCluster:
     def wait_for(self, count: int) -> None:
         deadline = time.monotonic() + READY_SECONDS
         while self.alive_workers() != count:
-            if time.monotonic() > deadline:
+            stopped = [node.args for node in self.nodes if node.poll() is not None]
+            if stopped or time.monotonic() > deadline:
                 raise RuntimeError(f"the Ray cluster never had {count} live worker nodes")
             time.sleep(0.5)
 
