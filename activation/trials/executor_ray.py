@@ -155,7 +155,7 @@ class RayBackend(Wrapper[AgentBackend]):
                 max_retries=0,
             )  # fmt: skip
         except BaseException:
-            ray.shutdown()
+            disconnect()
             raise
         return self
 
@@ -163,7 +163,7 @@ class RayBackend(Wrapper[AgentBackend]):
         try:
             await super().__aexit__(*exc_info)
         finally:
-            ray.shutdown()
+            disconnect()
 
     def cache_key(self, key: TrialKey) -> str:
         return self.inner.cache_key(key)
@@ -198,9 +198,19 @@ class RayBackend(Wrapper[AgentBackend]):
         return replace(trial, transcript=str(local))
 
 
+_drivers: list[str] = []
+"""The cluster address of each backend of this process that is connected (a run of several
+cells enters one backend a cell, and they share the one connection)."""
+
+
 def connect(address: str) -> None:
     """This process as the cluster's driver, quietly; InputError when none answers (a
     `HOST:PORT` is tried first: Ray itself would retry a dead address for a minute)."""
+    if _drivers:
+        if address != _drivers[0]:
+            raise InputError(f"one run uses one Ray cluster, not {_drivers[0]} and {address}")
+        _drivers.append(address)
+        return
     reachable(address)
     try:
         ray.init(address=address, namespace="activation", logging_level=logging.ERROR,
@@ -208,6 +218,14 @@ def connect(address: str) -> None:
     except (ConnectionError, RuntimeError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise InputError(f"could not reach the Ray cluster at {address}: {first}") from None
+    _drivers.append(address)
+
+
+def disconnect() -> None:
+    """The last connected backend of this process gone, the connection goes too."""
+    _drivers.pop()
+    if not _drivers:
+        ray.shutdown()
 
 
 def reachable(address: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 import activation
 from activation._errors import InputError
 from activation.commands.main import main
+from activation.trials import executor_ray
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.executor import cluster_address, on_executor, parse_executor
 from activation.trials.executor_ray import NodeNeeds, addresses, connect, node_problem
@@ -105,3 +106,18 @@ def test_a_tasks_addresses_are_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
         assert {name: os.environ[name] for name in urls} == urls
     assert os.environ["ANTHROPIC_BASE_URL"] == "http://node-own:1"
     assert "OPENAI_BASE_URL" not in os.environ
+
+
+def test_the_cells_of_a_run_share_one_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of several cells enters one backend a cell: the first connects, the others
+    join it, the last to leave closes it; another cluster in the same run is refused."""
+    drivers = ["10.0.0.5:6379"]
+    monkeypatch.setattr(executor_ray, "_drivers", drivers)
+    with pytest.raises(InputError) as refused:
+        connect("10.0.0.6:6379")
+    assert str(refused.value) == "one run uses one Ray cluster, not 10.0.0.5:6379 and 10.0.0.6:6379"
+    connect("10.0.0.5:6379")
+    assert drivers == ["10.0.0.5:6379", "10.0.0.5:6379"]
+    executor_ray.disconnect()
+    executor_ray.disconnect()
+    assert drivers == []
