@@ -140,6 +140,11 @@ class RayBackend(Wrapper[AgentBackend]):
         self.address = address
         self._build = inner.remote()
         self._urls = inner.api_urls()
+        if any(urlsplit(url).username or urlsplit(url).password for url in self._urls.values()):
+            raise InputError(
+                "an API address with credentials in it never travels to a Ray node: set it "
+                "in each node's own environment and leave it out of this one"
+            )
         self._remote: Any = None
 
     async def __aenter__(self) -> Self:

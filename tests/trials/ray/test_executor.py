@@ -8,17 +8,25 @@ import argparse
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import activation
 from activation._errors import InputError
+from activation._models import Case, TrialKey
 from activation.commands.main import main
 from activation.trials import executor_ray
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.executor import cluster_address, on_executor, parse_executor
-from activation.trials.executor_ray import NodeNeeds, addresses, connect, node_problem
+from activation.trials.executor_ray import (
+    NodeNeeds,
+    RayBackend,
+    addresses,
+    connect,
+    node_problem,
+)
 
 
 @pytest.mark.parametrize("value", ["local", "ray", "ray://10.0.0.5:10001"])
@@ -121,3 +129,32 @@ def test_the_cells_of_a_run_share_one_connection(monkeypatch: pytest.MonkeyPatch
     executor_ray.disconnect()
     executor_ray.disconnect()
     assert drivers == []
+
+
+class Addressed(AgentBackend):
+    """A backend that says only where its API is."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def remote(self) -> Callable[..., AgentBackend]:
+        return Addressed
+
+    def api_urls(self) -> dict[str, str]:
+        return {"ANTHROPIC_BASE_URL": self.url}
+
+
+def test_an_api_address_with_credentials_never_travels() -> None:
+    with pytest.raises(InputError) as refused:
+        RayBackend(Addressed("https://user:SECRET@proxy.example:8443/v1"), "auto")
+    assert str(refused.value) == (
+        "an API address with credentials in it never travels to a Ray node: set it in each "
+        "node's own environment and leave it out of this one"
+    )
+    backend = RayBackend(Addressed("https://proxy.example:8443/v1"), "auto")
+    key = TrialKey(Case("refund", "refund order 1", True, "w"), "baseline", 0)
+    assert backend.arguments(key) == (
+        Addressed,
+        key,
+        {"ANTHROPIC_BASE_URL": "https://proxy.example:8443/v1"},
+    )
