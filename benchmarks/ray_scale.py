@@ -13,17 +13,13 @@ CPUs, so on a small machine the agent CLIs' own start-up can bound the two-node 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-import statistics
 import sys
 import tempfile
 import time
 from contextlib import ExitStack, redirect_stdout
 from io import StringIO
 from pathlib import Path
-
-import ray
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,8 +33,6 @@ from tests.support.skill_repo import SkillRepos, case, write_cases
 CASES = 20
 """Cases of one trial per variant: 40 trials."""
 KEY = "sk-bench"
-AGENT = "agent:claude-code"
-ROUND_TRIPS = 20
 
 
 def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> float:
@@ -56,29 +50,11 @@ def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> floa
     return time.perf_counter() - started
 
 
-def on_cluster(claude: Path, root: Path, nodes: int, per_node: int) -> tuple[float, float]:
-    """The run's wall time on `nodes` worker nodes, and the median round trip of a task that
-    does nothing there (what Ray itself adds to each trial)."""
+def on_cluster(claude: Path, root: Path, nodes: int, per_node: int) -> float:
     own = {"ANTHROPIC_API_KEY": KEY, "CLAUDE_CODE_MAX_RETRIES": "0"}
     with RayCluster(nodes, own, cpus=per_node) as cluster:
         os.environ["RAY_ADDRESS"] = cluster.address
-        wall = timed_run(claude, root, nodes * per_node, "ray")
-        ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False)
-        try:
-            nothing = ray.remote(round_trip).options(num_cpus=1, resources={AGENT: 1})
-            ray.get(nothing.remote())  # a worker started
-            trips = []
-            for _ in range(ROUND_TRIPS):
-                started = time.perf_counter()
-                ray.get(nothing.remote())
-                trips.append(time.perf_counter() - started)
-        finally:
-            ray.shutdown()
-        return wall, statistics.median(trips)
-
-
-def round_trip() -> None:
-    return None
+        return timed_run(claude, root, nodes * per_node, "ray")
 
 
 def laid_out(root: Path) -> Path:
@@ -105,15 +81,14 @@ def main_benchmark() -> None:
             ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=KEY, CLAUDE_CODE_MAX_RETRIES="0"
         )
         local = timed_run(claude, root, args.per_node, "local")
-        one, trip = on_cluster(claude, root, 1, args.per_node)
-        two, _trip = on_cluster(claude, root, 2, args.per_node)
+        one = on_cluster(claude, root, 1, args.per_node)
+        two = on_cluster(claude, root, 2, args.per_node)
     trials = 2 * CASES
     dispatch = (one - local) * args.per_node / trials
     print(
         f"{trials} Stage B trials, latency {args.latency:g} s a call, {args.per_node} runs at "
         f"once a node: this machine {local:.1f} s; one worker node {one:.1f} s; two worker "
-        f"nodes {two:.1f} s (ratio {two / one:.2f}); one node over this machine "
-        f"{dispatch:.2f} s a trial; an empty task's round trip {trip * 1000:.0f} ms"
+        f"nodes {two:.1f} s (ratio {two / one:.2f}); dispatch {dispatch:.2f} s a trial"
     )
 
 
