@@ -24,15 +24,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
-from benchmarks.stage_b import script
 from tests.support.claude_cli import CLAUDE
-from tests.support.messages_api import FakeMessagesAPI
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.ray_cluster import RayCluster
-from tests.support.skill_repo import SkillRepos, case, write_cases
+from tests.support.skill_repo import SKILL_ID, SkillRepos, case, write_cases
 
 CASES = 20
 """Cases of one trial per variant: 40 trials."""
 KEY = "sk-bench"
+
+
+def script(request: FakeRequest) -> Reply:
+    """The skill loads on the refund cases' first turn; every other request is answered."""
+    loads = request.is_main_loop and request.turn == 0 and "refund" in request.prompt
+    return ToolUse("Skill", {"skill": SKILL_ID}) if loads else Text("Done.")
 
 
 def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> float:
