@@ -840,6 +840,9 @@ class AgentSettings:
     canary: bool = True
     """Whether each cell proves its sandbox's boundary before its trials (`--no-canary`:
     not; see trials/agent/canary.py)."""
+    executor: str = "local"
+    """Where each run is started (`--executor`): `local` (this machine), or `ray` or
+    `ray://host:port` (a task on a Ray cluster, trials/executor.py)."""
     executables: Mapping[str, str] = field(default_factory=dict)
     """Agent name -> the executable its flag names (`--opencode PATH`); an agent not named
     here is found on the PATH by its usual command."""

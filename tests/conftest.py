@@ -47,10 +47,12 @@ MARKS: dict[str, tuple[str, ...]] = {
     "spawn_activation": ("slow",),
     "search_suite": ("slow",),
     "search_with_sibling": ("slow",),
+    "ray_cluster": ("slow",),
 }
 """The markers each fixture gives the tests that use it: a real CLI, the browser, a wheel
 build or a fresh interpreter each costs seconds, and so does a whole `suggest` search
-(tests/commands/test_suggest.py: thousands of requests over real HTTP)."""
+(tests/commands/test_suggest.py: thousands of requests over real HTTP) and a Ray cluster
+(tests/trials/ray: a head and two worker nodes)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -245,6 +245,7 @@ def behavior_cells(
             sandbox=args.sandbox,
             canary=not args.no_canary,
             image=args.image,
+            executor=args.executor,
             executables=dict(args.executables),
         ),
         pricing=load_pricing(args.price_in, args.price_out),

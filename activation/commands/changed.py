@@ -320,6 +320,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         sandbox=args.sandbox,
         no_canary=args.no_canary,
         image=args.image,
+        executor=args.executor,
         trials=args.trials,
         seed=args.seed,
         cache_dir=args.cache_dir,

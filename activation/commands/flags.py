@@ -45,6 +45,7 @@ from activation.inputs.cases import parse_only
 from activation.inputs.formats import FORMATS
 from activation.inputs.target import WHERE
 from activation.trials.agents import every, known
+from activation.trials.executor import LOCAL, parse_executor
 
 # --- converters: text in, a value out (or argparse.ArgumentTypeError) ----------------------
 
@@ -675,6 +676,15 @@ STAGE_B_OPTIONS = (
         "the workspace lands, a write outside it, a read of your files and a connection to "
         "another host do not) before any trial; a failed canary makes the cell an "
         "infrastructure ERROR",
+    ),
+    Flag(
+        "--executor",
+        "local|ray|ray://HOST:PORT",
+        "where each agent run is started: local (this machine), ray (a task on the Ray "
+        "cluster at $RAY_ADDRESS, else the one started on this machine) or ray://HOST:PORT "
+        "(that cluster, through Ray Client); needs the activation[ray] extra",
+        parse_executor,
+        default=LOCAL,
     ),
     MAX_TURNS_FLAG,
     TIMEOUT_FLAG,

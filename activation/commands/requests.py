@@ -69,12 +69,14 @@ class CacheRequest(Request):
 
 @dataclass(frozen=True, kw_only=True)
 class AgentRequest(Request):
-    """How an agent CLI runs: each agent's executable, its sandbox, its turns and time."""
+    """How an agent CLI runs: each agent's executable, its sandbox, where it is started (this
+    machine or a Ray cluster), its turns and time."""
 
     executables: Mapping[str, str]
     sandbox: str
     no_canary: bool
     image: str
+    executor: str
     max_turns: int
     timeout: float
 

@@ -34,6 +34,7 @@ from activation.report.progress import TrialProgress
 from activation.store import TrialStore, cache_folder
 from activation.trials.cache import CachedBackend
 from activation.trials.engine import Cell, execute_cells
+from activation.trials.executor import LOCAL, on_executor
 from activation.trials.resume import ResumedBackend
 from activation.trials.stage import Stage, planned_calls, stage_named
 
@@ -84,6 +85,8 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
             "--resume alone picks up an interrupted --batch run: pass --batch too, or the "
             "report of the run to finish (--resume REPORT)"
         )
+    if args.executor != LOCAL and not args.real:
+        raise InputError("--executor starts agent runs elsewhere: it needs --real")
     from activation.inputs.load import load_pricing
 
     fixed, ceiling = args.concurrency or (None, None)
@@ -102,6 +105,7 @@ def cells_from(args: ActivationTrials, stage: Stage) -> tuple[RunSpec, ...]:
             canary=not args.no_canary,
             executables=dict(args.executables),
             image=args.image,
+            executor=args.executor,
         )
         if args.real
         else None,
@@ -359,6 +363,8 @@ def run_cells(
     planned = []
     for number, (spec, inputs) in enumerate(cells):
         backend = stage.open(spec, inputs, store)
+        if spec.agent is not None:
+            backend = on_executor(backend, spec.agent.executor, os.environ)
         if store is not None:
             backend = CachedBackend(backend, store, inputs.target.skill_id)
         if kept:

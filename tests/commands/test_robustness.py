@@ -306,6 +306,7 @@ def test_the_report_records_the_version(tmp_path: Path, repo: SkillRepo) -> None
         "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
         "canary": True,
         "image": "activation-sandbox:bookworm",
+        "executor": "local",
         "executables": {agent.name: agent.command for agent in every()},
     }
 

@@ -481,6 +481,7 @@ def test_real_run_reports_the_agent_it_prepared(
         "sandbox": "host",  # ACTIVATION_SANDBOX, which every test sets (tests/conftest.py)
         "canary": True,
         "image": "activation-sandbox:bookworm",
+        "executor": "local",
         "executables": {agent.name: agent.command for agent in every()},
     }
     executables = {agent.name: agent.command for agent in every()}

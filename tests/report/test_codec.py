@@ -357,6 +357,7 @@ def test_kept_workspaces_are_written_in_the_agent_record_and_read_back_as_stage_
         "version": "2.1",
         "sandbox": "host",
         "canary": True,
+        "executor": "local",
         "executables": {"claude-code": "/opt/claude"},
         "claude": "/opt/claude",
         "image": "activation-sandbox:bookworm",

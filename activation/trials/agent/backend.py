@@ -141,6 +141,7 @@ class AgentBackend:
         transcripts_dir: Path,
         env: Mapping[str, str] | None = None,
     ) -> None:
+        self.spec = spec
         self.agent = agent_named(spec.coding_agent)
         self.adapter = self.agent.adapter()
         self.settings = spec.agent or AgentSettings()
@@ -168,7 +169,7 @@ class AgentBackend:
         from activation.trials.listing.menu import variant_listings
 
         if self.sandbox.name != HOST:
-            targets(self._api_urls())  # an address no sandbox can route to: before any run
+            targets(self.api_urls())  # an address no sandbox can route to: before any run
         self.copies = self._stack.enter_context(
             paired_copies(
                 self.inputs.target,
@@ -209,6 +210,12 @@ class AgentBackend:
     async def __aexit__(self, *exc_info: object) -> None:
         self._stack.close()
 
+    def remote(self) -> Callable[..., AgentBackend]:
+        """How another machine builds this backend (`build(transcripts_dir, env=...)`: a
+        Ray node, trials/executor_ray.py): from the spec and inputs, never from this
+        process's environment, whose keys stay here."""
+        return partial(type(self), self.spec, self.inputs)
+
     async def run_round(self, round: Round) -> None:
         """Each trial, one by one under the run's limit; none when the cell's canary failed
         (each is then that infrastructure error, never run, never retried)."""
@@ -231,7 +238,7 @@ class AgentBackend:
         dirs = RunDirs(base / "work", base / "home", base / "tmp")
         env = {**allowlisted(self._parent_env), **fresh_dirs(dirs.home, dirs.tmp)}
         try:
-            found = await run_probe(self.sandbox, self._view(dirs), self._api_urls(), base,
+            found = await run_probe(self.sandbox, self._view(dirs), self.api_urls(), base,
                                     self._private_files(), env)  # fmt: skip
         except RUN_FAILURES as error:
             found = (f"the probe could not start: {type(error).__name__}: {error}",)
@@ -278,7 +285,7 @@ class AgentBackend:
         """The run's sandbox, entered on `stack`; one that cannot start (its folders, the
         proxy's sockets) is an InfrastructureFailure: retried, never the agent's fault."""
         budget = request_budget(self.settings.max_turns)
-        confining = self.sandbox.confined(self._view(dirs), self._api_urls(), budget, base)
+        confining = self.sandbox.confined(self._view(dirs), self.api_urls(), budget, base)
         try:
             return await stack.enter_async_context(confining)
         except RUN_FAILURES as error:
@@ -295,7 +302,7 @@ class AgentBackend:
         shared = (Path(os.path.commonpath(copies)),) if copies else ()
         return View(dirs.work, (dirs.work, dirs.home, dirs.tmp), shared)
 
-    def _api_urls(self) -> dict[str, str]:
+    def api_urls(self) -> dict[str, str]:
         """The base URL of each of the agent's providers that has a key here (variable ->
         URL): where a sandboxed run's requests may go."""
         urls = {}

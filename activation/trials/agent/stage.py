@@ -19,6 +19,7 @@ from activation._models import AgentSettings, AnyInputs, Inputs, RunOutcome, Run
 from activation.trials.agents import agent_named
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
+from activation.trials.executor import RAY_CONCURRENCY, on_cluster
 from activation.trials.listing.model import Listing
 from activation.trials.stage import CostEstimate, Say, price_basis, priced
 
@@ -32,14 +33,17 @@ def agent_runs(spec: RunSpec, agent: str, settings: AgentSettings) -> RunSpec:
     """The spec of a stage whose trials are runs of `spec`'s agent (`agent`: how a refusal
     names it): never a batch, the adapter's own checks, these settings, and a fixed number
     of runs at once: agent processes are bounded by this machine, not by the API
-    (`--concurrency auto` adapts Stage A's requests only), in the sandbox `--sandbox`
-    settles on (InputError for bwrap where it cannot run)."""
+    (`--concurrency auto` adapts Stage A's requests only), or on a Ray cluster by its
+    nodes' resources (RAY_CONCURRENCY in flight), in the sandbox `--sandbox` settles on
+    (InputError for bwrap where it cannot run)."""
     if spec.batch:
         raise InputError(f"--batch is for Stage A: {agent} cannot run in a batch")
     from activation.trials.agent.sandbox import settle
 
     agent_named(spec.coding_agent).adapter().configure(spec)
-    concurrency = spec.concurrency or _config.AGENT_CONCURRENCY
+    concurrency = spec.concurrency or (
+        RAY_CONCURRENCY if on_cluster(settings.executor) else _config.AGENT_CONCURRENCY
+    )
     sandbox = settle(settings.sandbox, works=spec.stage == "C", image=settings.image)
     return replace(spec, agent=replace(settings, sandbox=sandbox), concurrency=concurrency,
                    max_concurrency=None)  # fmt: skip

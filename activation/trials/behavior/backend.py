@@ -19,11 +19,13 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Self
 
 from activation import _config
 from activation._behavior import BehaviorCase, BehaviorRunInputs
+from activation._errors import InputError
 from activation._models import (
     VARIANTS,
     ErrorClass,
@@ -120,6 +122,17 @@ class BehaviorBackend(AgentBackend):
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
             await super().__aexit__(*exc_info)
+
+    def remote(self) -> Callable[..., AgentBackend]:
+        """A node's build of this backend: its judge, no cache of this machine's (the node's
+        judge answers are not kept here) and no kept workspaces (they would stay on the
+        node: refused)."""
+        if self.keep_dir is not None:
+            raise InputError(
+                "--keep-workspaces keeps the workspaces of runs on this machine: "
+                "not with --executor ray"
+            )
+        return partial(type(self), self.spec, self.inputs, judge_model=self.judge_model)
 
     async def _asker(self, model: str) -> Provider:
         """A client of `model`'s provider, entered, its usage priced."""

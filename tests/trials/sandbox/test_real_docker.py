@@ -88,21 +88,21 @@ def test_stage_c_in_docker_grades_the_same_as_on_the_host(
 
 
 @pytest.mark.real_cli
-@pytest.mark.parametrize("agent", sorted(bwrap.ESCAPES))
+@pytest.mark.parametrize("real_agent", sorted(bwrap.ESCAPES))
 def test_a_scripted_agent_cannot_read_the_users_home_or_repo_in_a_container(
     in_docker: None,
-    agent: str,
+    real_agent: str,
+    agent_cli: Path,
     skill_repo: SkillRepos,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
 ) -> None:
     """bwrap's escape scenario in a container: the planted key and the repository's file do
     not exist for the agent, no write lands beside the key, the host's port is out of
     reach, and no nonce is in a request, an output or a transcript."""
     bwrap.test_a_scripted_agent_reads_the_users_home_and_repo_only_on_the_host(
-        agent, "docker", skill_repo, tmp_path, monkeypatch, capsys, request
+        real_agent, agent_cli, "docker", skill_repo, tmp_path, monkeypatch, capsys
     )
 
 

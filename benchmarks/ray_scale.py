@@ -1,0 +1,101 @@
+"""Stage B on a Ray cluster: a 40-trial run of the real Claude Code CLI on one worker node
+and on two, at the same per-node concurrency, on the local stand-in with a fixed model
+latency per call (a real API is latency-bound); and the same run on this machine at that
+concurrency, for the time each trial spends being dispatched to the cluster.
+
+    python benchmarks/ray_scale.py [--latency 2] [--per-node 4]
+
+It uses the pinned CLI the tests install into .claude-cli/ (installing it if needed) and
+starts its clusters on this machine (tests/support/ray_cluster.py): their nodes share its
+CPUs, so on a small machine the agent CLIs' own start-up can bound the two-node run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from contextlib import ExitStack, redirect_stdout
+from io import StringIO
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from activation.commands.main import main
+from tests.support.claude_cli import CLAUDE
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
+from tests.support.ray_cluster import RayCluster
+from tests.support.skill_repo import SKILL_ID, SkillRepos, case, write_cases
+
+CASES = 20
+"""Cases of one trial per variant: 40 trials."""
+KEY = "sk-bench"
+
+
+def script(request: FakeRequest) -> Reply:
+    """The skill loads on the refund cases' first turn; every other request is answered."""
+    loads = request.is_main_loop and request.turn == 0 and "refund" in request.prompt
+    return ToolUse("Skill", {"skill": SKILL_ID}) if loads else Text("Done.")
+
+
+def timed_run(claude: Path, root: Path, concurrency: int, executor: str) -> float:
+    ids = ",".join(f"{kind}-{i}" for i in range(CASES // 2) for kind in ("refund", "chart"))
+    argv = [
+        "--real", "--claude", str(claude), "--only", ids, "--cases", str(root / "cases.json"),
+        "--trials", "1", "--max-trials", "1", "--concurrency", str(concurrency),
+        "--max-turns", "3", "--no-cache", "--executor", executor,
+    ]  # fmt: skip
+    started = time.perf_counter()
+    with redirect_stdout(StringIO()):
+        failed = main(argv) != 0
+    if failed:
+        raise SystemExit(f"the {executor} run failed")
+    return time.perf_counter() - started
+
+
+def on_cluster(claude: Path, root: Path, nodes: int, per_node: int) -> float:
+    own = {"ANTHROPIC_API_KEY": KEY, "CLAUDE_CODE_MAX_RETRIES": "0"}
+    with RayCluster(nodes, own, cpus=per_node) as cluster:
+        os.environ["RAY_ADDRESS"] = cluster.address
+        return timed_run(claude, root, nodes * per_node, "ray")
+
+
+def laid_out(root: Path) -> Path:
+    """The skill's repository and the 20 cases, half of them refunds (the skill loads)."""
+    cases = [(f"refund-{i}", f"refund order {i}", True) for i in range(CASES // 2)]
+    cases += [(f"chart-{i}", f"plot sales of week {i}", False) for i in range(CASES // 2)]
+    write_cases(root / "cases.json", [case(*entry) for entry in cases])
+    return SkillRepos(root)("Use when issuing refunds.", candidate="Use for refunds.").root
+
+
+def main_benchmark() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=2.0, help="seconds per model call")
+    parser.add_argument("--per-node", type=int, default=4, help="agent runs at once a node")
+    args = parser.parse_args()
+    claude, problem = CLAUDE.locate()
+    if claude is None:
+        raise SystemExit(problem)
+    with ExitStack() as stack:
+        root = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        api = stack.enter_context(FakeMessagesAPI(script, latency=args.latency))
+        os.chdir(laid_out(root))
+        os.environ.update(
+            ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=KEY, CLAUDE_CODE_MAX_RETRIES="0"
+        )
+        local = timed_run(claude, root, args.per_node, "local")
+        one = on_cluster(claude, root, 1, args.per_node)
+        two = on_cluster(claude, root, 2, args.per_node)
+    trials = 2 * CASES
+    dispatch = (one - local) * args.per_node / trials
+    print(
+        f"{trials} Stage B trials, latency {args.latency:g} s a call, {args.per_node} runs at "
+        f"once a node: this machine {local:.1f} s; one worker node {one:.1f} s; two worker "
+        f"nodes {two:.1f} s (ratio {two / one:.2f}); dispatch {dispatch:.2f} s a trial"
+    )
+
+
+if __name__ == "__main__":
+    main_benchmark()

@@ -1,0 +1,160 @@
+"""`--executor` without a cluster: how the flag reads, which cluster it names, and the one
+line a run gets for a cluster it cannot use (no Ray, no cluster, a node that lacks the key
+or the agent CLI) before any trial."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import activation
+from activation._errors import InputError
+from activation._models import Case, TrialKey
+from activation.commands.main import main
+from activation.trials import executor_ray
+from activation.trials.agent.backend import AgentBackend
+from activation.trials.executor import cluster_address, on_executor, parse_executor
+from activation.trials.executor_ray import (
+    NodeNeeds,
+    RayBackend,
+    addresses,
+    connect,
+    node_problem,
+)
+
+
+@pytest.mark.parametrize("value", ["local", "ray", "ray://10.0.0.5:10001"])
+def test_the_executor_is_local_ray_or_a_client_address(value: str) -> None:
+    assert parse_executor(value) == value
+
+
+@pytest.mark.parametrize(
+    "value", ["docker", "ray://", "ray://head", "ray://head:port", "ray://head:10001/x", ""]
+)
+def test_any_other_executor_is_refused(value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse_executor(value)
+    assert str(refused.value) == f"must be local, ray or ray://HOST:PORT, got {value!r}"
+
+
+def test_the_cluster_is_the_flags_else_ray_address_else_this_machines() -> None:
+    assert cluster_address("ray://head:10001", {"RAY_ADDRESS": "other:6379"}) == "ray://head:10001"
+    assert cluster_address("ray", {"RAY_ADDRESS": "10.0.0.5:6379"}) == "10.0.0.5:6379"
+    assert cluster_address("ray", {}) == "auto"
+
+
+def test_a_local_run_is_the_backend_itself() -> None:
+    backend = object.__new__(AgentBackend)
+    assert on_executor(backend, "local", {}) is backend
+
+
+def test_the_executor_is_for_agent_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["--executor", "ray"]) == 2
+    assert capsys.readouterr().err == (
+        "activation: error: --executor starts agent runs elsewhere: it needs --real\n"
+    )
+
+
+def test_without_ray_installed_the_run_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "activation.trials.executor_ray", None)
+    with pytest.raises(InputError) as refused:
+        on_executor(object.__new__(AgentBackend), "ray", {})
+    assert str(refused.value) == (
+        "--executor ray needs Ray on this machine: pip install 'activation[ray]'"
+    )
+
+
+def test_a_cluster_nobody_answers_at_is_one_line_at_once() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(InputError) as refused:
+        connect(f"127.0.0.1:{port}")
+    assert str(refused.value) == (
+        f"could not reach the Ray cluster at 127.0.0.1:{port}: [Errno 111] Connection refused"
+    )
+
+
+NEEDS = NodeNeeds(activation.__version__, "claude-code", "/nonexistent/claude", "2.1.0")
+
+
+def test_a_node_without_a_key_says_which_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    assert node_problem(NEEDS) == (
+        "no key in its environment (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)"
+    )
+
+
+def test_a_node_without_the_cli_or_this_package_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-node-own")
+    problem = node_problem(NEEDS)
+    assert problem is not None
+    assert problem.startswith("cannot find the Claude Code CLI '/nonexistent/claude': install")
+    other = NodeNeeds("0.0.1", "claude-code", "/nonexistent/claude", None)
+    assert node_problem(other) == f"activation {activation.__version__} is installed, not 0.0.1"
+
+
+def test_a_tasks_addresses_are_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker runs task after task: the API addresses one task brings are gone after it,
+    and a variable it replaced is back."""
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://node-own:1")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    urls = {"ANTHROPIC_BASE_URL": "http://api:2", "OPENAI_BASE_URL": "http://api:3"}
+    with addresses(urls):
+        assert {name: os.environ[name] for name in urls} == urls
+    assert os.environ["ANTHROPIC_BASE_URL"] == "http://node-own:1"
+    assert "OPENAI_BASE_URL" not in os.environ
+
+
+def test_the_cells_of_a_run_share_one_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of several cells enters one backend a cell: the first connects, the others
+    join it, the last to leave closes it; another cluster in the same run is refused."""
+    drivers = ["10.0.0.5:6379"]
+    monkeypatch.setattr(executor_ray, "_drivers", drivers)
+    with pytest.raises(InputError) as refused:
+        connect("10.0.0.6:6379")
+    assert str(refused.value) == "one run uses one Ray cluster, not 10.0.0.5:6379 and 10.0.0.6:6379"
+    connect("10.0.0.5:6379")
+    assert drivers == ["10.0.0.5:6379", "10.0.0.5:6379"]
+    executor_ray.disconnect()
+    executor_ray.disconnect()
+    assert drivers == []
+
+
+class Addressed(AgentBackend):
+    """A backend that says only where its API is."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def remote(self) -> Callable[..., AgentBackend]:
+        return Addressed
+
+    def api_urls(self) -> dict[str, str]:
+        return {"ANTHROPIC_BASE_URL": self.url}
+
+
+def test_an_api_address_with_credentials_never_travels() -> None:
+    with pytest.raises(InputError) as refused:
+        RayBackend(Addressed("https://user:SECRET@proxy.example:8443/v1"), "auto")
+    assert str(refused.value) == (
+        "an API address with credentials in it never travels to a Ray node: set it in each "
+        "node's own environment and leave it out of this one"
+    )
+    backend = RayBackend(Addressed("https://proxy.example:8443/v1"), "auto")
+    key = TrialKey(Case("refund", "refund order 1", True, "w"), "baseline", 0)
+    assert backend.arguments(key) == (
+        Addressed,
+        key,
+        {"ANTHROPIC_BASE_URL": "https://proxy.example:8443/v1"},
+    )

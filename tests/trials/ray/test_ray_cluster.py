@@ -1,0 +1,154 @@
+"""Agent runs as tasks on a real Ray cluster (`--executor ray`) through the real pinned
+Claude Code CLI at its stand-in: Stage B and Stage C read exactly as their local runs do
+(the conformance scenarios, every assertion of them), no key travels with a task or shows
+in Ray's files, and a worker node killed mid-run costs a retry, never a trial."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ray import cloudpickle
+
+from activation.commands.main import main
+from activation.trials.executor_ray import RayBackend
+from tests.support.cli import read_report, wait_until
+from tests.support.ray_cluster import RayCluster
+from tests.support.real_agents import REAL_AGENTS
+from tests.support.skill_repo import SKILL_PATH, SkillRepos, case, write_cases
+from tests.trials.agents import test_conformance as conformance
+from tests.trials.ray.conftest import AGENT
+
+ROW = REAL_AGENTS[AGENT]
+
+
+@pytest.fixture
+def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
+    """Every run of the test on the cluster; gives each task's arguments as Ray pickles
+    them, and checks after the test that no key is in them nor in any file Ray wrote."""
+    monkeypatch.setenv("ACTIVATION_EXECUTOR", "ray")
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
+    sent: list[bytes] = []
+    arguments = RayBackend.arguments
+
+    def pickled(self: RayBackend, key: Any) -> Any:
+        given = arguments(self, key)
+        sent.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
+        return given
+
+    monkeypatch.setattr(RayBackend, "arguments", pickled)
+    yield sent
+    assert sent
+    assert not [task for task in sent if ROW.key.encode() in task]
+    assert not [path for path in ray_cluster.logs() if ROW.key.encode() in path.read_bytes()]
+
+
+def test_stage_b_on_the_cluster_reads_as_the_local_run(
+    on_cluster: list[bytes],
+    claude: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The conformance suite's Stage B scenario, every assertion of it (the statuses, the
+    loads, the error, the transcripts, which `detect` reads back), each run a task on a
+    node: one task a trial."""
+    conformance.test_a_real_run_reads_each_agents_own_loads(
+        AGENT, claude, skill_repo, tmp_path, monkeypatch, capsys
+    )
+    report = read_report(tmp_path / "report.json")
+    assert report["agent"]["executor"] == "ray"
+    trials = [trial for entry in report["cases"] for trial in entry["trials"]]
+    assert len(on_cluster) == len(trials) == 10
+    assert all(Path(trial["transcript"]).is_relative_to(tmp_path) for trial in trials)
+
+
+def test_stage_c_on_the_cluster_grades_as_the_local_run(
+    on_cluster: list[bytes],
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The conformance suite's Stage C scenario (an unchanged body passes, the skill lifts
+    over no skill), every assertion of it, each agent at work on a node: the workspaces are
+    laid out, the agent writes, the graders and the judge run there."""
+    for variable in conformance.PROVIDER_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    with ROW.api(ROW.at_work.task) as api:
+        for variable, value in ROW.variables(api.base_url, ROW.key).items():
+            monkeypatch.setenv(variable, value)
+        behaves = conformance.Behaves(AGENT, claude, api, tmp_path)
+        conformance.test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
+            behaves, monkeypatch, capsys
+        )
+    report = read_report(tmp_path / "behavior.json")
+    assert report["agent"]["executor"] == "ray"
+    assert len(on_cluster) == 9  # three arms, three trials each
+
+
+LOADS = 2
+
+
+def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
+    on_cluster: list[bytes],
+    ray_cluster: RayCluster,
+    skill_repo: SkillRepos,
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two trials at once, one a node; once both nodes' agents have asked the model (each
+    answer takes 3 s), one node is killed whole. Its trial is an infrastructure error, run
+    again on the node left: every trial is there once, the statuses are the local run's,
+    the report counts the retry."""
+    repo = skill_repo("Use when issuing refunds.", candidate="Use when issuing refunds.")
+    monkeypatch.chdir(repo.root)
+    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True),
+                                          case("second", "refund order 2", True)])  # fmt: skip
+    script = ROW.script(lambda request: "refunds")
+    try:
+        with ROW.api(script, latency=3.0) as api:
+            for variable, value in ROW.variables(api.base_url, ROW.key).items():
+                monkeypatch.setenv(variable, value)
+
+            def kill_when_both_ask() -> None:
+                wait_until(lambda: len([r for r in api.requests if ROW.in_loop(r)]) >= LOADS)
+                ray_cluster.kill(1)
+
+            killer = threading.Thread(target=kill_when_both_ask, daemon=True)
+            killer.start()
+            code = main([
+                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first,second",
+                "--trials", "1",
+                "--max-trials", "1", "--concurrency", "2", "--timeout", "120",
+                "--json", str(tmp_path / "report.json"), "--full-record",
+            ])  # fmt: skip
+            killer.join(timeout=5)
+    finally:
+        if ray_cluster.nodes[1].poll() is not None:
+            ray_cluster.nodes.pop(1)
+            ray_cluster.add_worker()  # the session's cluster has its two nodes again
+    err = capsys.readouterr().err
+    report = read_report(tmp_path / "report.json")
+    assert code == 0, err
+    assert {entry["id"]: entry["status"] for entry in report["cases"]} == {
+        "first": "PASS",
+        "second": "PASS",
+    }
+    trials = sorted((e["id"], t["variant"], t["index"], t["reading"])
+                    for e in report["cases"] for t in e["trials"])  # fmt: skip
+    assert trials == [
+        ("first", "baseline", 0, "activated"),
+        ("first", "candidate", 0, "activated"),
+        ("second", "baseline", 0, "activated"),
+        ("second", "candidate", 0, "activated"),
+    ]
+    assert report["retried"] == 1
+    assert len(on_cluster) == 5  # four trials, one of them sent twice
