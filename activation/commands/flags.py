@@ -682,7 +682,7 @@ STAGE_B_OPTIONS = (
         "local|ray|ray://HOST:PORT",
         "where each agent run is started: local (this machine), ray (a task on the Ray "
         "cluster at $RAY_ADDRESS, else the one started on this machine) or ray://HOST:PORT "
-        "(that cluster, through Ray Client); needs the activation[ray] extra",
+        "(that cluster, through Ray Client); needs the skill-activation[ray] extra",
         parse_executor,
         default=LOCAL,
     ),

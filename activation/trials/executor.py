@@ -4,7 +4,7 @@ the report).
 
 This module only reads the flag and wraps a backend; Ray itself is imported by
 trials/executor_ray.py, and only when a run is started there, so a local run never pays for
-it (nor needs the `activation[ray]` extra).
+it (nor needs the `skill-activation[ray]` extra).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from activation import DISTRIBUTION
 from activation._errors import InputError
 from activation.trials.backend import Backend
 
@@ -57,7 +58,7 @@ def cluster_address(executor: str, env: Mapping[str, str]) -> str:
 
 def on_executor(backend: Backend, executor: str, env: Mapping[str, str]) -> Backend:
     """`backend` as the executor runs it: itself on this machine, else each of its trials a
-    task on the cluster (InputError without the `activation[ray]` extra or for a backend
+    task on the cluster (InputError without the `skill-activation[ray]` extra or for a backend
     whose trials are not agent runs)."""
     if not on_cluster(executor):
         return backend
@@ -69,6 +70,6 @@ def on_executor(backend: Backend, executor: str, env: Mapping[str, str]) -> Back
         from activation.trials.executor_ray import RayBackend
     except ImportError:
         raise InputError(
-            "--executor ray needs Ray on this machine: pip install 'activation[ray]'"
+            f"--executor ray needs Ray on this machine: pip install '{DISTRIBUTION}[ray]'"
         ) from None
     return RayBackend(backend, cluster_address(executor, env))

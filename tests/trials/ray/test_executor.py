@@ -69,7 +69,7 @@ def test_without_ray_installed_the_run_says_how_to_get_it(monkeypatch: pytest.Mo
     with pytest.raises(InputError) as refused:
         on_executor(object.__new__(AgentBackend), "ray", {})
     assert str(refused.value) == (
-        "--executor ray needs Ray on this machine: pip install 'activation[ray]'"
+        "--executor ray needs Ray on this machine: pip install 'skill-activation[ray]'"
     )
 
 
