@@ -282,8 +282,9 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     data = orjson.loads(report_json(report, full=True))
     jsonschema.Draft202012Validator(report_schema()).validate(data)
     figures = data["behavior"]
-    assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading"}
-    assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift"}
+    assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading", "k", "pass_k",
+                            "efficiency"}
+    assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift", "pass_k"}
     assert figures["cases"][0]["arms"]["none"] == {
         "passed": 0,
         "applied": 3,
