@@ -43,6 +43,9 @@ JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error
 """What a trial keeps in a compact report when its case is not flagged: all that its case's
 verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
 again from these), and its wall time, which `--durations` plans shards by."""
+MEASURED = ("usage", "cached", "trajectory")
+"""What a trial whose agent's stream was read keeps beside `JUDGED`: the efficiency figures
+(verdicts/efficiency.py) are computed from them."""
 
 
 def _defaults(kind: type) -> dict[str, Any]:
@@ -85,20 +88,25 @@ def _tallies_trimmed(entry: dict[str, Any]) -> dict[str, Any]:
 
 def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
     """One cell's report with its trials compact: a flagged case's keep every detail (and
-    the derived `reading`), the others' only what is judged (`JUDGED`); none writes a field
+    the derived `reading`), the others' only what is judged (`judged`); none writes a field
     at its default, which reading the report gives back."""
     flagged = {status.value for status in FLAGGED}
     cases = [
         {
             **entry,
             "trials": [
-                _trimmed(trial, trial if entry["status"] in flagged else JUDGED)
+                _trimmed(trial, trial if entry["status"] in flagged else judged(trial))
                 for trial in entry["trials"]
             ],
         }
         for entry in cell["cases"]
     ]
     return {**cell, "trial_detail": "flagged", "cases": cases}
+
+
+def judged(trial: dict[str, Any]) -> tuple[str, ...]:
+    """What a trial of a case not flagged keeps: what its figures are computed from."""
+    return JUDGED + MEASURED if trial.get("trajectory") is not None else JUDGED
 
 
 def _trimmed(trial: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:

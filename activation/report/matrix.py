@@ -72,8 +72,9 @@ def agreements(cells: Sequence[Report]) -> tuple[Agreement, ...]:
 
 def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: bool = False) -> int:
     """A regression in any cell fails the gate (so does a behavior cell without lift or
-    whose candidate costs more, when asked, and a candidate an agent shows less of); then an error in any cell fails it
-    closed, as does a cell whose agent lists the measured skill in neither variant."""
+    whose candidate costs more, when asked, and a candidate an agent shows less of); then
+    an error in any cell fails it closed, as does a cell whose agent lists the measured
+    skill in neither variant."""
     statuses = (entry.status for report in cells for entry in report.cases)
     unfinished = incomplete or any(report.summary.unfinished for report in cells)
     interrupted = any(report.interrupted for report in cells)

@@ -4,7 +4,8 @@ The gate judges baseline against candidate on passing trials, as activation does
 these figures say why and how much: per case and arm the pass rate, per grader and level
 the pass rates (the grader that broke is what a user reads first), the skill's lift over no
 skill (candidate minus `none`), how trials did when the skill loaded and when it did not,
-pass@k and pass^k (passk.py), and what the trials cost (efficiency.py). Computed from the trials a run keeps, so a saved or merged report gives them again.
+pass@k and pass^k (passk.py), and what the trials cost (efficiency.py). Computed from the
+trials a run keeps, so a saved or merged report gives them again.
 
 A trial that errored is never a vote: it is counted apart, as a grader's error is. A void
 grader (a negative check in a trial where no positive one passed) did not apply: it counts
@@ -237,7 +238,7 @@ def case_behavior(verdict: CaseVerdict, arms: Sequence[Arm], k: int) -> CaseBeha
         return [trial for trial in verdict.trials if trial.variant == arm]
 
     graders = case_graders(verdict, arms)
-    rates = {arm: trial_rate(of(arm)) for arm in arms}
+    rates: dict[str, Rate] = {arm: trial_rate(of(arm)) for arm in arms}
     return CaseBehavior(
         verdict.id,
         verdict.status,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from activation._models import FIGURES, Arm, CaseVerdict, Trial
 from activation.verdicts.figures import Interval
@@ -135,14 +136,16 @@ def median_of(values: Sequence[float]) -> Median | None:
     return Median(middle, len(values), (low, high) if reached else None)
 
 
-def _inverted(shifts: Sequence[float], p_at: Callable[[list[float]], list[float]]) -> Interval | None:
+def _inverted(
+    shifts: Sequence[float], p_at: Callable[[list[float]], list[float]]
+) -> Interval | None:
     """The shifts a rank test does not reject at 95 %: between the sorted candidate
     `shifts` (the test's statistic changes only there), the p-value at each point between
     them; the interval runs from the first kept point's lower shift to the last's upper.
     None when even the points beyond every shift are kept (too few data for 95 %)."""
     ordered = sorted(shifts)
     points = [ordered[0] - 1.0]
-    points += [(a + b) / 2 for a, b in zip(ordered, ordered[1:], strict=False)]
+    points += [(a + b) / 2 for a, b in pairwise(ordered)]
     points.append(ordered[-1] + 1.0)
     kept = [at for at, p in enumerate(p_at(points)) if p >= 1 - LEVEL]
     if not kept or kept[0] == 0 or kept[-1] == len(points) - 1:
@@ -150,7 +153,9 @@ def _inverted(shifts: Sequence[float], p_at: Callable[[list[float]], list[float]
     return ordered[kept[0] - 1], ordered[kept[-1]]
 
 
-def case_ratio(candidate: Sequence[float], reference: Sequence[float], against: Arm) -> Ratio | None:
+def case_ratio(
+    candidate: Sequence[float], reference: Sequence[float], against: Arm
+) -> Ratio | None:
     """Hodges-Lehmann on the log scale with the Mann-Whitney interval; None without a
     positive value in both (a ratio to nothing, or of a zero, is not one)."""
     if not candidate or not reference or min(*candidate, *reference) <= 0:
@@ -195,26 +200,41 @@ def values_of(trials: Iterable[Trial], arm: Arm, figure: str) -> list[float]:
             if (value := figure_of(trial, figure)) is not None]  # fmt: skip
 
 
-def case_efficiency(verdict: CaseVerdict, arms: Sequence[Arm], figures: Sequence[str]) -> CaseEfficiency:
+def case_efficiency(
+    verdict: CaseVerdict, arms: Sequence[Arm], figures: Sequence[str]
+) -> CaseEfficiency:
     found = []
     for figure in figures:
         values = {arm: values_of(verdict.trials, arm, figure) for arm in arms}
-        medians = {arm: median for arm in arms if (median := median_of(values[arm])) is not None}
-        ratios = tuple(ratio for against in COMPARED if against in arms
-                       if (ratio := case_ratio(values["candidate"], values[against], against)))  # fmt: skip
+        medians: dict[str, Median] = {
+            arm: median for arm in arms if (median := median_of(values[arm])) is not None
+        }
+        ratios = tuple(
+            ratio
+            for against in COMPARED
+            if against in arms
+            if (ratio := case_ratio(values["candidate"], values[against], against))
+        )
         found.append(FigureEfficiency(figure, medians, ratios))
     return CaseEfficiency(verdict.id, tuple(found))
 
 
 def suite_efficiency(
-    verdicts: Sequence[CaseVerdict], cases: Sequence[CaseEfficiency], arms: Sequence[Arm], figure: str
+    verdicts: Sequence[CaseVerdict],
+    cases: Sequence[CaseEfficiency],
+    arms: Sequence[Arm],
+    figure: str,
 ) -> FigureEfficiency:
     """Each arm's median over every trial of the suite, and the suite's ratios."""
     trials = [trial for verdict in verdicts for trial in verdict.trials]
-    medians = {arm: median for arm in arms
+    medians: dict[str, Median] = {arm: median for arm in arms
                if (median := median_of(values_of(trials, arm, figure))) is not None}  # fmt: skip
-    ratios = tuple(ratio for against in COMPARED if against in arms
-                   if (ratio := suite_ratio(case_logs(cases, figure, against), against)))  # fmt: skip
+    ratios = tuple(
+        ratio
+        for against in COMPARED
+        if against in arms
+        if (ratio := suite_ratio(case_logs(cases, figure, against), against))
+    )
     return FigureEfficiency(figure, medians, ratios)
 
 
