@@ -55,7 +55,7 @@ def reliability_title(k: int) -> str:
 def amount(figure: str, value: float) -> str:
     """ "$0.80", "220 s", "12,345" (tokens), "4" (turns)."""
     if figure == "cost_usd":
-        return f"${value:.2f}" if value >= 1 else f"${value:.4f}".rstrip("0").rstrip(".")
+        return f"${value:.2f}" if value >= 0.1 else f"${value:.4f}"
     if figure == "seconds":
         return f"{value:.0f} s" if value >= 10 else f"{value:.1f} s"
     return f"{value:,.0f}" if value >= 100 else f"{value:g}"

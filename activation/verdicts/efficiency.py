@@ -139,16 +139,19 @@ def median_of(values: Sequence[float]) -> Median | None:
 def _inverted(
     shifts: Sequence[float], p_at: Callable[[list[float]], list[float]]
 ) -> Interval | None:
-    """The shifts a rank test does not reject at 95 %: between the sorted candidate
+    """The shifts a rank test does not reject at 95 %: between the distinct candidate
     `shifts` (the test's statistic changes only there), the p-value at each point between
     them; the interval runs from the first kept point's lower shift to the last's upper.
-    None when even the points beyond every shift are kept (too few data for 95 %)."""
-    ordered = sorted(shifts)
+    None when even the points beyond every shift are kept (too few data for 95 %); a single
+    shift every datum shares is the interval itself."""
+    ordered = sorted(set(shifts))
     points = [ordered[0] - 1.0]
     points += [(a + b) / 2 for a, b in pairwise(ordered)]
     points.append(ordered[-1] + 1.0)
     kept = [at for at, p in enumerate(p_at(points)) if p >= 1 - LEVEL]
-    if not kept or kept[0] == 0 or kept[-1] == len(points) - 1:
+    if not kept:  # every shift but the one they all share is rejected
+        return (ordered[0], ordered[0]) if len(ordered) == 1 else None
+    if kept[0] == 0 or kept[-1] == len(points) - 1:
         return None
     return ordered[kept[0] - 1], ordered[kept[-1]]
 
