@@ -17,6 +17,7 @@ from activation.report.markdown import code, escape
 from activation.verdicts.behavior import Behavior
 from activation.verdicts.efficiency import (
     COMPARED,
+    COST,
     CostGate,
     Efficiency,
     FigureEfficiency,
@@ -137,6 +138,20 @@ def pass_k_line(figures: Behavior) -> str:
     """ "pass@3 / pass^3 over the suite: baseline 100% / 93%, candidate ..."."""
     cells = ", ".join(f"{arm} {suite_pass_k_cell(figures, arm)}" for arm in figures.arms)
     return f"pass@{figures.k} / pass^{figures.k} over the suite: {cells}"
+
+
+GRID_COLUMNS = ("pass@k / pass^k (candidate)", "cost ÷ baseline")
+"""What a matrix of behavior cells shows of each cell's reliability and efficiency."""
+
+
+def grid_cells(figures: Behavior) -> list[str]:
+    """A cell's candidate pass@k / pass^k ("k=3: 67% / 33%") and its suite cost ratio."""
+    found = figures.efficiency
+    cost = (
+        None if found is None else next((each for each in found.suite if each.figure == COST), None)
+    )
+    ratio = "not measured" if cost is None else ratio_cell(cost.ratio("baseline"))
+    return [f"k={figures.k}: {suite_pass_k_cell(figures, 'candidate')}", ratio]
 
 
 def efficiency_table(found: Efficiency, figures: Behavior) -> Table:
