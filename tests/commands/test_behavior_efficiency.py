@@ -55,8 +55,8 @@ def behave(tmp_path: Path, *flags: str) -> tuple[int, dict[str, Any]]:
 def test_efficiency_and_pass_k_in_every_output_and_the_cost_gate_fails_only_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    markdown = tmp_path / "behavior.md"
-    code, report = behave(tmp_path, "--markdown", str(markdown))
+    markdown, page = tmp_path / "behavior.md", tmp_path / "behavior.html"
+    code, report = behave(tmp_path, "--markdown", str(markdown), "--html", str(page))
     out = capsys.readouterr().out
     assert (code, report["exit_code"]) == (0, 0)  # every trial passes: nothing regressed
     figures = report["behavior"]
@@ -88,6 +88,12 @@ def test_efficiency_and_pass_k_in_every_output_and_the_cost_gate_fails_only_when
         in written
     )
     assert "| `batch_cards` | 100% / 100% | 100% / 100% | 100% / 100% |" in written
+    html = page.read_text()
+    assert (
+        '<tr data-figure="cost_usd"><td>cost</td><td class="num mono">$0.50 ($0.50-$0.50)</td>'
+    ) in html
+    assert '<td class="num mono" data-arm="candidate">100% / 100%</td>' in html
+    assert '<p id="cost-gate" class="warning">cost gate: ' in html
 
     code, report = behave(tmp_path, "--fail-on", "cost")
     out = capsys.readouterr().out
