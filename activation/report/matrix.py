@@ -79,10 +79,7 @@ def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: boo
     unfinished = incomplete or any(report.summary.unfinished for report in cells)
     interrupted = any(report.interrupted for report in cells)
     no_lift = any(lift_missing(report.cases, report.trials) for report in cells)
-    dearer = any(
-        costs_more(report.cases, report.trials, report.cost_margin, report.alpha)
-        for report in cells
-    )
+    dearer = any(costs_more(report.cases, report.cost_margin, report.alpha) for report in cells)
     unseen = any(len(report.unseen) == len(VARIANTS) for report in cells)
     hidden = any(report.less_visible for report in cells)
     return int(

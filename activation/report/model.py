@@ -271,7 +271,7 @@ def cell_exit(
         interrupted=interrupted,
         incomplete=incomplete or len(unseen) == len(VARIANTS),
         no_lift=lift_missing(verdicts, spec.trials),
-        costs_more=costs_more(verdicts, spec.trials, cost_margin, spec.alpha),
+        costs_more=costs_more(verdicts, cost_margin, spec.alpha),
         less_visible=less_visible,
         uncovered=Coverage.of(verdicts).below(spec.min_coverage),
     )

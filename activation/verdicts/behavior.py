@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from activation import _config
 from activation._models import VARIANTS, Arm, CaseVerdict, Grade, Status, Trial
-from activation.verdicts.efficiency import Efficiency, efficiency
+from activation.verdicts.efficiency import Efficiency, cost_rises, efficiency
 from activation.verdicts.figures import Count, Interval, interval
 from activation.verdicts.passk import PassK, pass_k_of, suite_pass_k
 from activation.verdicts.stats import newcombe_interval
@@ -329,14 +329,13 @@ def behavior(
 def lift_missing(verdicts: Sequence[CaseVerdict], first_round: int) -> bool:
     """Whether a behavior run failed to show the skill's lift (what `--fail-on no-lift`
     fails); a run with no graded trial has no lift to show."""
-    found = behavior(verdicts, first_round)
-    return found is not None and not found.lift_shown
+    if not graded(verdicts):
+        return False
+    found = suite_lift(verdicts, first_round)
+    return found is None or not found.shown
 
 
-def costs_more(
-    verdicts: Sequence[CaseVerdict], first_round: int, cost_margin: float, alpha: float
-) -> bool:
+def costs_more(verdicts: Sequence[CaseVerdict], cost_margin: float, alpha: float) -> bool:
     """Whether the candidate costs significantly more than the baseline by more than the
     margin (what `--fail-on cost` fails); a run whose agent gives no cost cannot."""
-    found = behavior(verdicts, first_round, cost_margin=cost_margin, alpha=alpha)
-    return found is not None and found.efficiency is not None and found.efficiency.cost.fails
+    return graded(verdicts) and cost_rises(verdicts, cost_margin, alpha)

@@ -259,6 +259,13 @@ def cost_gate(cases: Sequence[CaseEfficiency], margin: float, alpha: float) -> C
     return CostGate(margin, len(logs), p, alpha)
 
 
+def cost_rises(verdicts: Sequence[CaseVerdict], margin: float, alpha: float) -> bool:
+    """The cost gate alone (what the exit code reads): each case's cost against the
+    baseline's, then `cost_gate`."""
+    cases = [case_efficiency(verdict, ("baseline", "candidate"), (COST,)) for verdict in verdicts]
+    return cost_gate(cases, margin, alpha).fails
+
+
 def efficiency(
     verdicts: Sequence[CaseVerdict], arms: Sequence[Arm], margin: float, alpha: float
 ) -> Efficiency | None:

@@ -172,8 +172,8 @@ def test_a_run_doubling_its_cost_fails_the_cost_gate_only_when_asked() -> None:
     assert [ratio.interval for ratio in cost.ratios] == [pytest.approx((4.0, 4.0)),
                                                          pytest.approx((2.0, 2.0))]  # fmt: skip
     assert figures.efficiency.cost.p == 1 / 64
-    assert costs_more(verdicts, 3, 0.25, 0.05)
-    assert not costs_more(verdicts, 3, 1.5, 0.05)  # 2x is inside a 150 % margin
+    assert costs_more(verdicts, 0.25, 0.05)
+    assert not costs_more(verdicts, 1.5, 0.05)  # 2x is inside a 150 % margin
     statuses = [verdict.status for verdict in verdicts]
     assert set(statuses) == {Status.PASS}
     assert gate(statuses, (COST_FAILS,), costs_more=True) is ExitCode.REGRESSED
@@ -189,4 +189,4 @@ def test_a_run_whose_stream_gave_no_figure_has_no_efficiency() -> None:
     figures = behavior(verdicts_of(trials, 2), 3)
     assert figures is not None
     assert figures.efficiency is None
-    assert not costs_more(verdicts_of(trials, 2), 3, 0.25, 0.05)
+    assert not costs_more(verdicts_of(trials, 2), 0.25, 0.05)
