@@ -116,7 +116,7 @@ def cost_text(gate: CostGate, fail_on: Sequence[str]) -> str:
     )
 
 
-def pass_k_cell(found: PassK | None, k: int) -> str:
+def pass_k_cell(found: PassK | None) -> str:
     """ "67% / 33%": pass@k / pass^k; "n/a" with fewer than k valid trials."""
     if found is None or found.at_k is None or found.every_k is None:
         return "n/a"
@@ -129,7 +129,7 @@ SUITE_PASS_K = "suite (mean of the cases)"
 def suite_pass_k_cell(figures: Behavior, arm: str) -> str:
     """The suite's mean in an arm, with how many cases had k valid trials when not all."""
     found = figures.pass_k.get(arm)
-    shown = pass_k_cell(found, figures.k)
+    shown = pass_k_cell(found)
     counted = 0 if found is None else found.cases
     return shown if counted in (0, len(figures.cases)) else f"{shown} ({counted} cases)"
 
@@ -174,7 +174,7 @@ def pass_k_table(figures: Behavior, ids: Sequence[str]) -> Table:
         table.add_column(arm, justify="right", no_wrap=True)
     for case_id in ids:
         case = figures.case(case_id)
-        table.add_row(case_id, *(pass_k_cell(case.pass_k.get(arm), figures.k)
+        table.add_row(case_id, *(pass_k_cell(case.pass_k.get(arm))
                                  for arm in figures.arms))  # fmt: skip
     table.add_row(SUITE_PASS_K, *(suite_pass_k_cell(figures, arm) for arm in figures.arms))
     return table
@@ -218,7 +218,7 @@ def markdown(figures: Behavior, fail_on: Sequence[str]) -> list[str]:
     out += [f"**{escape(reliability_title(figures.k))}**", "",
             "| case | " + " | ".join(arms) + " |", "|---" * (len(arms) + 1) + "|"]  # fmt: skip
     for case in figures.cases[:SUMMARY_LIST_LIMIT]:
-        cells = " | ".join(pass_k_cell(case.pass_k.get(arm), figures.k) for arm in arms)
+        cells = " | ".join(pass_k_cell(case.pass_k.get(arm)) for arm in arms)
         out.append(f"| {code(case.id)} | {cells} |")
     suite = " | ".join(suite_pass_k_cell(figures, arm) for arm in arms)
     return [*out, f"| {SUITE_PASS_K} | {suite} |"]
@@ -227,7 +227,7 @@ def markdown(figures: Behavior, fail_on: Sequence[str]) -> list[str]:
 def case_lines(figures: Behavior, case_id: str) -> list[str]:
     """A case's pass@k / pass^k and efficiency, for its JUnit test."""
     case = figures.case(case_id)
-    cells = ", ".join(f"{arm} {pass_k_cell(case.pass_k.get(arm), figures.k)}"
+    cells = ", ".join(f"{arm} {pass_k_cell(case.pass_k.get(arm))}"
                       for arm in figures.arms)  # fmt: skip
     said = [f"pass@{figures.k} / pass^{figures.k}: {cells}"]
     if figures.efficiency is None:
@@ -275,4 +275,4 @@ class EfficiencyPage:
         return row(found, self.figures.arms, compared(self.figures))
 
     def pass_k(self, found: PassK | None) -> str:
-        return pass_k_cell(found, self.figures.k)
+        return pass_k_cell(found)
