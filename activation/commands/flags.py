@@ -1209,9 +1209,10 @@ BEHAVIOR = Command(
 CALIBRATION_LEFT_OUT = frozenset(
     {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--min-coverage",
      "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show", "--durations",
-     "--resume"}
+     "--resume", "--cost-margin", "--pass-k"}
 )  # fmt: skip
-"""What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
+"""What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict (which
+reads no cost gate and no pass@k)."""
 BEHAVIOR_CALIBRATE = Command(
     "activation calibrate --behavior",
     "Calibrate a behavior suite: the skill against itself (A/A, with the none arm) must "
