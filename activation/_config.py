@@ -191,3 +191,8 @@ broken case in 90 % of runs (19 caught 88.5 %, 20 85.5 %; 24 caught 90.5 %). A l
 (0.9 -> 0.5) is not promised: with Benjamini-Hochberg over 15 cases its p must fall below
 about 0.05 / 15, and it was seen (REGRESSED or WEAKENED) in 24 % of runs at 3 / 21, 61 % at
 3 / 90, 88 % only at a fixed 60 trials per case and arm."""
+
+COST_MARGIN = 0.25
+"""`--fail-on cost` fails the gate when the candidate costs significantly more than the
+baseline by more than this share (0.25: more than 25 % more); the efficiency benchmark
+measures its false alarms and power."""

@@ -637,6 +637,9 @@ WEAKENED_FAILS = "weakened"
 NO_LIFT_FAILS = "no-lift"
 """`--fail-on no-lift`: a behavior run whose skill lift over no skill is not shown fails the
 gate as a regression does."""
+COST_FAILS = "cost"
+"""`--fail-on cost`: a behavior run whose candidate costs significantly more than the
+baseline, by more than `--cost-margin`, fails the gate as a regression does."""
 
 
 def gate(
@@ -646,6 +649,7 @@ def gate(
     interrupted: bool = False,
     incomplete: bool = False,
     no_lift: bool = False,
+    costs_more: bool = False,
     less_visible: bool = False,
     uncovered: bool = False,
 ) -> ExitCode:
@@ -653,7 +657,8 @@ def gate(
     is 130; a cell with too few of its trials scored (`uncovered`: below `--min-coverage`)
     is not judged, so it is incomplete whatever its statuses; a regression fails the gate
     (and wins over errors), a weakened case too when asked, and so does a behavior run
-    whose skill lift is not shown (`no_lift`) and a candidate that an agent shows less of
+    whose skill lift is not shown (`no_lift`) or whose candidate costs more than the
+    baseline (`costs_more`), and a candidate that an agent shows less of
     than the baseline (`less_visible`: cut shorter, name only, not listed); missing
     evidence (an ERROR case, or cases with no evidence at all: `incomplete`) fails it
     closed."""
@@ -664,7 +669,8 @@ def gate(
     found = set(statuses)
     weakened = Status.WEAKENED in found and WEAKENED_FAILS in fail_on
     lift = no_lift and NO_LIFT_FAILS in fail_on
-    if Status.REGRESSED in found or weakened or lift or less_visible:
+    cost = costs_more and COST_FAILS in fail_on
+    if Status.REGRESSED in found or weakened or lift or cost or less_visible:
         return ExitCode.REGRESSED
     if Status.ERROR in found or incomplete:
         return ExitCode.INCOMPLETE
@@ -947,6 +953,11 @@ class BehaviorChoices:
     """The prompt invokes the skill the way the agent's users force it."""
     judge_model: str | None = None
     """The model that answers the `judge` graders."""
+    pass_k: int | None = None
+    """The k of pass@k and pass^k (`--pass-k`); None: the first round's trials."""
+    cost_margin: float = _config.COST_MARGIN
+    """`--fail-on cost` fails a candidate that costs significantly more than this share more
+    than the baseline."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from activation._behavior import BehaviorCase, BehaviorRunInputs, BehaviorSuite
-from activation._config import MIN_COVERAGE
+from activation._config import COST_MARGIN, MIN_COVERAGE
 from activation._errors import InputError
 from activation._models import CONTROLS, AgentSettings, Arm, BehaviorOptions, RunSpec
 from activation.commands.flags import BEHAVIOR
@@ -79,7 +79,8 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     session.warn(unread_warning(inputs.cases, loaded.source))
     session.warn(skipped_warning(Path(loaded.source), loaded.skipped))
     specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on,
-                           args.min_coverage)  # fmt: skip
+                           args.min_coverage, pass_k=args.pass_k,
+                           cost_margin=args.cost_margin)  # fmt: skip
     return StageRun(stage, specs, inputs)
 
 
@@ -224,9 +225,13 @@ def behavior_cells(
     no_control: bool,
     fail_on: str | None,
     min_coverage: float = MIN_COVERAGE,
+    *,
+    pass_k: int | None = None,
+    cost_margin: float = COST_MARGIN,
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults, the
-    controls `--arm` and `--no-control` ask for and the status `--fail-on` adds."""
+    controls `--arm` and `--no-control` ask for, the status `--fail-on` adds and the k and
+    cost margin its figures use."""
     from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
 
@@ -256,6 +261,8 @@ def behavior_cells(
             arms=arms_of(arm, no_control, cases),
             invoke=args.invoke,
             judge_model=args.judge_model,
+            pass_k=pass_k,
+            cost_margin=cost_margin,
             keep_workspaces=keep,
         ),
     )

@@ -40,7 +40,7 @@ from activation._config import (
     TIMEOUT,
     TRIALS,
 )
-from activation._models import NO_LIFT_FAILS, WEAKENED_FAILS
+from activation._models import COST_FAILS, NO_LIFT_FAILS, WEAKENED_FAILS
 from activation.inputs.cases import parse_only
 from activation.inputs.formats import FORMATS
 from activation.inputs.target import WHERE
@@ -1170,9 +1170,26 @@ BEHAVIOR = Command(
                 ),
                 replace(
                     FAIL_ON_FLAG,
-                    help="also fail the gate (exit 1) on WEAKENED cases, or when the skill shows "
-                    "no lift over the none arm",
-                    choices=(WEAKENED_FAILS, NO_LIFT_FAILS),
+                    help="also fail the gate (exit 1) on WEAKENED cases, when the skill shows "
+                    "no lift over the none arm, or when the candidate costs significantly more "
+                    "than the baseline by more than --cost-margin",
+                    choices=(WEAKENED_FAILS, NO_LIFT_FAILS, COST_FAILS),
+                ),
+                Flag(
+                    "--cost-margin",
+                    "SHARE",
+                    "--fail-on cost: how much more than the baseline the candidate may cost",
+                    non_negative_float,
+                    _config.COST_MARGIN,
+                    toml=NUMBER,
+                ),
+                Flag(
+                    "--pass-k",
+                    "K",
+                    "the k of pass@k and pass^k (n/a for a case with fewer valid trials)",
+                    positive_int,
+                    shown="--trials",
+                    toml=INTEGER,
                 ),
                 MIN_COVERAGE_FLAG,
                 replace(RESUME, help=RESUME_HELP, default=None, nargs=None, const=None, toml=PATH),
@@ -1212,9 +1229,10 @@ BEHAVIOR = Command(
 CALIBRATION_LEFT_OUT = frozenset(
     {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--min-coverage",
      "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show", "--durations",
-     "--resume"}
+     "--resume", "--cost-margin", "--pass-k"}
 )  # fmt: skip
-"""What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict."""
+"""What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict (which
+reads no cost gate and no pass@k)."""
 BEHAVIOR_CALIBRATE = Command(
     "activation calibrate --behavior",
     "Calibrate a behavior suite: the skill against itself (A/A, with the none arm) must "

@@ -220,6 +220,8 @@ class BehaviorRequest(BehaviorInputs, BehaviorTrials, ReportFiles):
     arm: tuple[str, ...] | None
     no_control: bool
     fail_on: str | None
+    cost_margin: float
+    pass_k: int | None
     min_coverage: float
     dry_run: bool
     verbose: bool = False

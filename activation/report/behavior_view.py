@@ -1,6 +1,7 @@
 """Stage C's view (report/views.py) and what it draws in every format: per case each arm's
 passes, the graders and levels, the skill's lift over no skill and how trials did where it
-loaded. Until a trial is graded it draws the cases as they stand, with no figure."""
+loaded, what the trials cost and pass@k / pass^k (efficiency_view.py). Until a trial is
+graded it draws the cases as they stand, with no figure."""
 
 from __future__ import annotations
 
@@ -12,8 +13,15 @@ from rich.table import Table
 from rich.text import Text
 
 from activation._config import SUMMARY_LIST_LIMIT
-from activation._models import NO_LIFT_FAILS, AnyInputs, CaseVerdict, Status
-from activation.report import activation_view, activation_words, behavior_words, phrases, views
+from activation._models import COST_FAILS, NO_LIFT_FAILS, AnyInputs, CaseVerdict, Status
+from activation.report import (
+    activation_view,
+    activation_words,
+    behavior_words,
+    efficiency_view,
+    phrases,
+    views,
+)
 from activation.report.markdown import code, escape
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
@@ -89,7 +97,7 @@ class BehaviorView:
 
 def drawn(report: Report) -> Figures | Ungraded:
     """What a report's figures draw: nothing until a trial is graded."""
-    return UNGRADED if report.behavior is None else Figures(report.behavior)
+    return UNGRADED if report.behavior is None else Figures(report.behavior, report.fail_on)
 
 
 @dataclass(frozen=True)
@@ -97,29 +105,38 @@ class Figures:
     """A Stage C run's figures in every format."""
 
     figures: Behavior
+    fail_on: tuple[str, ...] = ()
 
     def cases(self, entries: list[CaseVerdict]) -> RenderableType:
         return cases_table(self.figures, entries)
 
     def sections(self, entries: list[CaseVerdict]) -> list[RenderableType]:
         graders = grader_table(self.figures, entries)
-        return [level_table(self.figures), *([graders] if graders is not None else [])]
+        found = efficiency_view.terminal_sections(self.figures, [entry.id for entry in entries])
+        return [level_table(self.figures), *([graders] if graders is not None else []), *found]
 
     def text(self) -> Text:
-        return figures_text(self.figures).append("\n")
+        text = figures_text(self.figures).append("\n")
+        for line in efficiency_view.lines(self.figures, self.fail_on):
+            text.append(f"{line}\n")
+        return text
 
     def markdown(self) -> list[str]:
-        return markdown_figures(self.figures)
+        return [*markdown_figures(self.figures), "",
+                *efficiency_view.markdown(self.figures, self.fail_on)]  # fmt: skip
 
     def properties(self) -> dict[str, str]:
         graded = self.figures
         found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
         for loading in graded.loading:
             found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
-        return found
+        cost, pass_k = efficiency_view.lines(graded, self.fail_on)
+        return {**found, "cost_gate": cost, "pass_k": pass_k}
 
     def case_lines(self, entry: CaseVerdict) -> list[str]:
-        return junit_case_lines(entry, self.figures)
+        return junit_case_lines(entry, self.figures) + efficiency_view.case_lines(
+            self.figures, entry.id
+        )
 
     def extra_tests(self, fail_on: Sequence[str]) -> tuple[ExtraTest, ...]:
         """The skill's lift over no skill as a test of its own: a failure when the gate
@@ -129,13 +146,27 @@ class Figures:
         lines += [behavior_words.loading_text(found) for found in graded.loading]
         fails = NO_LIFT_FAILS in fail_on and not graded.lift_shown
         failure = ("NO-LIFT", behavior_words.NO_LIFT) if fails else None
-        return (ExtraTest("behavior", "skill-lift", "\n".join(lines) + "\n", failure),)
+        cost = efficiency_view.lines(graded, fail_on)
+        dearer = ("COST", efficiency_view.COSTS_MORE) if self.costs_more(fail_on) else None
+        return (
+            ExtraTest("behavior", "skill-lift", "\n".join(lines) + "\n", failure),
+            ExtraTest("behavior", "efficiency", "\n".join(cost) + "\n", dearer),
+        )
+
+    def costs_more(self, fail_on: Sequence[str]) -> bool:
+        """Whether `--fail-on cost` is asked and the candidate costs more."""
+        found = self.figures.efficiency
+        return COST_FAILS in fail_on and found is not None and found.cost.fails
 
     def page(self) -> PageFigures | None:
-        return PageFigures("_behavior.html.j2", graded_page(self.figures))
+        return PageFigures("_behavior.html.j2", graded_page(self.figures, self.fail_on))
 
     def gate_reason(self) -> str | None:
-        return None if self.figures.lift_shown else behavior_words.NO_LIFT
+        """Why the gate failed with no case regressed: the lift, or the cost, it was asked
+        to judge."""
+        if NO_LIFT_FAILS in self.fail_on and not self.figures.lift_shown:
+            return behavior_words.NO_LIFT
+        return efficiency_view.COSTS_MORE if self.costs_more(self.fail_on) else None
 
     def blind(self) -> str | None:
         if not behavior_words.measures_nothing(self.figures):
@@ -400,6 +431,7 @@ class GradedPage:
     lift: str
     loading: list[str]
     legend: str
+    efficiency: efficiency_view.EfficiencyPage
     heat_legend: str = behavior_words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
@@ -427,11 +459,12 @@ class GradedPage:
         return behavior_words.case_broke(self.figures.case(case_id))
 
 
-def graded_page(found: Behavior) -> GradedPage:
+def graded_page(found: Behavior, fail_on: tuple[str, ...]) -> GradedPage:
     return GradedPage(found, grader_maps(found), behavior_words.suite_rates_text(found),
                         behavior_words.suite_lift_text(found),
                         [behavior_words.loading_text(loading) for loading in found.loading],
-                        behavior_words.PASSED_CELLS)  # fmt: skip
+                        behavior_words.PASSED_CELLS,
+                        efficiency_view.EfficiencyPage(found, fail_on))  # fmt: skip
 
 
 VIEW = BehaviorView()

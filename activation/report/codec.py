@@ -44,6 +44,9 @@ JUDGED = ("case_id", "variant", "index", "activated", "chose", "correct", "error
 verdict, tallies, routes and behavior figures are computed from (`merge` judges every case
 again from these), its wall time, which `--durations` plans shards by, and what the agent
 did (without its tool calls' inputs)."""
+MEASURED = ("usage", "cached")
+"""What a trial whose agent's stream was read keeps beside `JUDGED` (its trajectory among
+them): the efficiency figures (verdicts/efficiency.py) are computed from these."""
 
 
 def _defaults(kind: type) -> dict[str, Any]:
@@ -106,20 +109,25 @@ def _compact_trajectory(trajectory: dict[str, Any]) -> dict[str, Any]:
 
 def compact_cell(cell: dict[str, Any]) -> dict[str, Any]:
     """One cell's report with its trials compact: a flagged case's keep every detail (and
-    the derived `reading`), the others' only what is judged (`JUDGED`); none writes a field
+    the derived `reading`), the others' only what is judged (`judged`); none writes a field
     at its default, which reading the report gives back."""
     flagged = {status.value for status in FLAGGED}
     cases = [
         {
             **entry,
             "trials": [
-                _trimmed(trial, trial if entry["status"] in flagged else JUDGED)
+                _trimmed(trial, trial if entry["status"] in flagged else judged(trial))
                 for trial in entry["trials"]
             ],
         }
         for entry in cell["cases"]
     ]
     return {**cell, "trial_detail": "flagged", "cases": cases}
+
+
+def judged(trial: dict[str, Any]) -> tuple[str, ...]:
+    """What a trial of a case not flagged keeps: what its figures are computed from."""
+    return JUDGED + MEASURED if trial.get("trajectory") is not None else JUDGED
 
 
 def _trimmed(trial: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from activation._models import VARIANTS, RunOutcome, Shard, Status, Usage, gate
 from activation.inputs.identity import combined
 from activation.report.model import Report, build_report
 from activation.verdicts.agreement import Agreement, agreement
-from activation.verdicts.behavior import lift_missing
+from activation.verdicts.behavior import costs_more, lift_missing
 
 MATRIX_SCHEMA = "activation-matrix/1"
 
@@ -71,13 +71,15 @@ def agreements(cells: Sequence[Report]) -> tuple[Agreement, ...]:
 
 
 def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: bool = False) -> int:
-    """A regression in any cell fails the gate (so does a behavior cell without lift, when
-    asked, and a candidate an agent shows less of); then an error in any cell fails it
-    closed, as does a cell whose agent lists the measured skill in neither variant."""
+    """A regression in any cell fails the gate (so does a behavior cell without lift or
+    whose candidate costs more, when asked, and a candidate an agent shows less of); then
+    an error in any cell fails it closed, as does a cell whose agent lists the measured
+    skill in neither variant."""
     statuses = (entry.status for report in cells for entry in report.cases)
     unfinished = incomplete or any(report.summary.unfinished for report in cells)
     interrupted = any(report.interrupted for report in cells)
     no_lift = any(lift_missing(report.cases, report.trials) for report in cells)
+    dearer = any(costs_more(report.cases, report.cost_margin, report.alpha) for report in cells)
     unseen = any(len(report.unseen) == len(VARIANTS) for report in cells)
     hidden = any(report.less_visible for report in cells)
     return int(
@@ -87,6 +89,7 @@ def matrix_exit(cells: Sequence[Report], fail_on: Sequence[str], incomplete: boo
             interrupted=interrupted,
             incomplete=unfinished or unseen,
             no_lift=no_lift,
+            costs_more=dearer,
             less_visible=hidden,
         )
     )

@@ -7,6 +7,7 @@ from activation._errors import ExitCode
 from activation.report.behavior_words import (
     NO_LIFT,
 )
+from activation.report.efficiency_view import COSTS_MORE
 from activation.report.matrix import Matrix
 from activation.report.run_words import (
     LESS_VISIBLE,
@@ -24,7 +25,8 @@ def matrix_verdict(matrix: Matrix) -> str:
         failed = [cell for cell in matrix.cells if cell.exit_code == ExitCode.REGRESSED]
         lifts = [cell.cell for cell in failed if verdict(cell) == NO_LIFT]
         hidden = [cell.cell for cell in failed if verdict(cell) == LESS_VISIBLE]
-        regressed = [cell.cell for cell in failed if cell.cell not in (*lifts, *hidden)]
+        dearer = [cell.cell for cell in failed if verdict(cell) == COSTS_MORE]
+        regressed = [cell.cell for cell in failed if cell.cell not in (*lifts, *hidden, *dearer)]
         parts = [f"the candidate regressed in {', '.join(regressed)}"] if regressed else []
         if hidden:
             parts.append(f"the candidate is less visible to the agent in {', '.join(hidden)}")
@@ -32,6 +34,11 @@ def matrix_verdict(matrix: Matrix) -> str:
             parts.append(
                 f"the skill's lift over no skill is not shown in {', '.join(lifts)} "
                 "(--fail-on no-lift)"
+            )
+        if dearer:
+            parts.append(
+                f"the candidate costs more than the baseline in {', '.join(dearer)} "
+                "(--fail-on cost)"
             )
         return f"FAILED: {'; '.join(parts)}."
     if code is ExitCode.INCOMPLETE:

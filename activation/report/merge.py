@@ -104,7 +104,8 @@ def merged_cell(
     seen = {verdict.id for verdict in verdicts}
     interrupted = any(part.interrupted for part in parts)
     code = cell_exit(first, verdicts, interrupted=interrupted, incomplete=missing,
-                     less_visible=bool(first.less_visible), unseen=first.unseen)  # fmt: skip
+                     less_visible=bool(first.less_visible), unseen=first.unseen,
+                     cost_margin=first.cost_margin)  # fmt: skip
     unfinished = tuple(case_id for case_id in run_cases if case_id not in seen)
     return replace(
         first,

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from activation import _models
+from activation import _config, _models
 from activation._errors import ExitCode
 from activation._models import (
     VARIANTS,
@@ -43,7 +43,7 @@ from activation.trials.listing.menu import set_skills, variant_visibility
 from activation.trials.listing.model import Entry, EntryState, Listing
 from activation.trials.listing.visibility import LessVisible, Visibility, less_visible
 from activation.trials.stage import stage_named
-from activation.verdicts.behavior import Behavior, behavior, lift_missing
+from activation.verdicts.behavior import Behavior, behavior, costs_more, lift_missing
 from activation.verdicts.summary import Summary, summarise
 
 SCHEMA = "activation-report/4"
@@ -183,11 +183,12 @@ class Report(BehaviorChoices, RunSettings):
     they take trials and listing budget from the user's own skills)."""
     behavior: Behavior | None = field(init=False, default=None)
     """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
-    trials: pass rates per arm, grader and level, the skill's lift, loaded vs not. None when
-    no trial was graded."""
+    trials: pass rates per arm, grader and level, the skill's lift, loaded vs not, pass@k
+    and pass^k, efficiency. None when no trial was graded."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "behavior", behavior(self.cases, self.trials))
+        found = behavior(self.cases, self.trials, self.pass_k, self.cost_margin, self.alpha)
+        object.__setattr__(self, "behavior", found)
 
     @property
     def spec(self) -> RunSpec:
@@ -257,9 +258,11 @@ def cell_exit(
     incomplete: bool,
     less_visible: bool = False,
     unseen: Sequence[VariantName] = (),
+    cost_margin: float = _config.COST_MARGIN,
 ) -> ExitCode:
-    """The gate over one cell's verdicts, the skill lift they show where they were graded,
-    and its agent's visibility verdicts: a candidate shown less fails it, a measured skill
+    """The gate over one cell's verdicts, the skill lift they show and what the candidate
+    costs (over `cost_margin` more) where they were graded, and its agent's visibility
+    verdicts: a candidate shown less fails it, a measured skill
     neither variant lists leaves the cell without evidence, and so does a cell with too few
     of its trials scored (`min_coverage`)."""
     return gate(
@@ -268,6 +271,7 @@ def cell_exit(
         interrupted=interrupted,
         incomplete=incomplete or len(unseen) == len(VARIANTS),
         no_lift=lift_missing(verdicts, spec.trials),
+        costs_more=costs_more(verdicts, cost_margin, spec.alpha),
         less_visible=less_visible,
         uncovered=Coverage.of(verdicts).below(spec.min_coverage),
     )
@@ -329,6 +333,7 @@ def build_report(
                 incomplete=bool(outcome.unfinished),
                 less_visible=bool(seen.less_visible),
                 unseen=seen.unseen,
+                cost_margin=(spec.behavior or BehaviorOptions()).cost_margin,
             )
         ),
         error=error,

@@ -3,8 +3,9 @@
 The gate judges baseline against candidate on passing trials, as activation does (judge.py);
 these figures say why and how much: per case and arm the pass rate, per grader and level
 the pass rates (the grader that broke is what a user reads first), the skill's lift over no
-skill (candidate minus `none`), and how trials did when the skill loaded and when it did not.
-Computed from the trials a run keeps, so a saved or merged report gives them again.
+skill (candidate minus `none`), how trials did when the skill loaded and when it did not,
+pass@k and pass^k (passk.py), and what the trials cost (efficiency.py). Computed from the
+trials a run keeps, so a saved or merged report gives them again.
 
 A trial that errored is never a vote: it is counted apart, as a grader's error is. A void
 grader (a negative check in a trial where no positive one passed) did not apply: it counts
@@ -16,8 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from activation import _config
 from activation._models import VARIANTS, Arm, CaseVerdict, Grade, Status, Trial
+from activation.verdicts.efficiency import Efficiency, cost_rises, efficiency
 from activation.verdicts.figures import Count, Interval, interval
+from activation.verdicts.passk import PassK, pass_k_of, suite_pass_k
 from activation.verdicts.stats import newcombe_interval
 
 ARMS: tuple[Arm, ...] = ("baseline", "candidate", "none", "llm")
@@ -111,6 +115,8 @@ class CaseBehavior(ByArm):
     for the baseline: where a regression starts."""
     lift: Lift | None
     """None without a valid trial in the candidate and the `none` arm."""
+    pass_k: Mapping[str, PassK]
+    """Per arm, pass@k and pass^k of its valid trials (k: `Behavior.k`)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,13 @@ class Behavior:
     """Over the suite, pooled over each case's first round (see `suite_lift`); None
     without the `none` arm."""
     loading: tuple[Loading, ...]
+    k: int
+    """The k of pass@k and pass^k (`--pass-k`, else the first round's trials)."""
+    pass_k: Mapping[str, PassK]
+    """Per arm, the mean pass@k and pass^k of the cases with k valid trials."""
+    efficiency: Efficiency | None
+    """What the trials cost per case and arm, and the candidate's ratios; None when the
+    agent's stream gave no figure."""
 
     @property
     def lift_shown(self) -> bool:
@@ -220,18 +233,20 @@ def broke_first(graders: Sequence[GraderFigures]) -> str | None:
     return None
 
 
-def case_behavior(verdict: CaseVerdict, arms: Sequence[Arm]) -> CaseBehavior:
+def case_behavior(verdict: CaseVerdict, arms: Sequence[Arm], k: int) -> CaseBehavior:
     def of(arm: Arm) -> list[Trial]:
         return [trial for trial in verdict.trials if trial.variant == arm]
 
     graders = case_graders(verdict, arms)
+    rates: dict[str, Rate] = {arm: trial_rate(of(arm)) for arm in arms}
     return CaseBehavior(
         verdict.id,
         verdict.status,
-        {arm: trial_rate(of(arm)) for arm in arms},
+        rates,
         graders,
         broke_first(graders),
         lift_of(of("candidate"), of("none")),
+        {arm: pass_k_of(found.passed, found.applied, k) for arm, found in rates.items()},
     )
 
 
@@ -283,24 +298,44 @@ def loading(verdicts: Sequence[CaseVerdict]) -> tuple[Loading, ...]:
     return tuple(found)
 
 
-def behavior(verdicts: Sequence[CaseVerdict], first_round: int) -> Behavior | None:
-    """The figures of a behavior run; None when no trial was graded."""
+def behavior(
+    verdicts: Sequence[CaseVerdict],
+    first_round: int,
+    pass_k: int | None = None,
+    cost_margin: float = _config.COST_MARGIN,
+    alpha: float = _config.ALPHA,
+) -> Behavior | None:
+    """The figures of a behavior run; None when no trial was graded. `pass_k` None is the
+    first round's trials, which every case has."""
     if not graded(verdicts):
         return None
     arms = arms_of(verdicts)
     trials = [trial for verdict in verdicts for trial in verdict.trials]
+    k = pass_k or first_round
+    cases = tuple(case_behavior(verdict, arms, k) for verdict in verdicts)
     return Behavior(
         arms,
         {arm: trial_rate(trial for trial in trials if trial.variant == arm) for arm in arms},
-        tuple(case_behavior(verdict, arms) for verdict in verdicts),
+        cases,
         level_figures(verdicts, arms),
         suite_lift(verdicts, first_round),
         loading(verdicts),
+        k,
+        {arm: suite_pass_k([case.pass_k for case in cases], arm) for arm in arms},
+        efficiency(verdicts, arms, cost_margin, alpha),
     )
 
 
 def lift_missing(verdicts: Sequence[CaseVerdict], first_round: int) -> bool:
     """Whether a behavior run failed to show the skill's lift (what `--fail-on no-lift`
     fails); a run with no graded trial has no lift to show."""
-    found = behavior(verdicts, first_round)
-    return found is not None and not found.lift_shown
+    if not graded(verdicts):
+        return False
+    found = suite_lift(verdicts, first_round)
+    return found is None or not found.shown
+
+
+def costs_more(verdicts: Sequence[CaseVerdict], cost_margin: float, alpha: float) -> bool:
+    """Whether the candidate costs significantly more than the baseline by more than the
+    margin (what `--fail-on cost` fails); a run whose agent gives no cost cannot."""
+    return graded(verdicts) and cost_rises(verdicts, cost_margin, alpha)

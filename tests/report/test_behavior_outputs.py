@@ -180,7 +180,7 @@ def test_junit_carries_each_case_arms_graders_and_trials() -> None:
         "/work/state/runs/checkout-candidate-2.jsonl; workspace /work/kept/checkout-candidate-2"
     ) in body
     assert sum(line.startswith("trial ") for line in body) == 9
-    assert (suite.tests, suite.failures) == (4, 1)
+    assert (suite.tests, suite.failures) == (5, 1)  # the efficiency test beside the lift
     assert cases["skill-lift"].classname == "behavior"
     assert cases["skill-lift"].system_out.splitlines()[:2] == [
         "passed over the suite: baseline 9/9 (70-100%), candidate 6/9 (35-88%), "
@@ -282,8 +282,26 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
     data = orjson.loads(report_json(report, full=True))
     jsonschema.Draft202012Validator(report_schema()).validate(data)
     figures = data["behavior"]
-    assert set(figures) == {"arms", "suite", "cases", "levels", "lift", "loading"}
-    assert set(figures["cases"][0]) == {"id", "status", "arms", "graders", "broke", "lift"}
+    assert set(figures) == {
+        "arms",
+        "suite",
+        "cases",
+        "levels",
+        "lift",
+        "loading",
+        "k",
+        "pass_k",
+        "efficiency",
+    }
+    assert set(figures["cases"][0]) == {
+        "id",
+        "status",
+        "arms",
+        "graders",
+        "broke",
+        "lift",
+        "pass_k",
+    }
     assert figures["cases"][0]["arms"]["none"] == {
         "passed": 0,
         "applied": 3,
@@ -327,7 +345,7 @@ def test_no_lift_fails_the_run_only_when_asked() -> None:
     xml = render_junit(blind).decode()
     JUNIT_SCHEMA.validate(xml)
     suite = next(iter(junitparser.JUnitXml.fromstring(xml)))
-    assert (suite.tests, suite.failures) == (4, 1)
+    assert (suite.tests, suite.failures) == (5, 1)  # the efficiency test beside the lift
     (lift,) = next(case for case in suite if case.name == "skill-lift").result
     assert (lift.type, lift.message) == ("NO-LIFT", behavior_words.NO_LIFT)
     matrix = assembled((blind,), "0.2.0", "fingerprint")
@@ -416,20 +434,22 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     matrix = assembled((broken, steady), "0.2.0", "fingerprint")
     assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
-        "statuses",
+        "pass@k / pass^k (candidate)", "cost ÷ baseline", "statuses",
     )  # fmt: skip
     assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
-         "+54 (+8 to +78), shown", "1 REGRESSED, 2 PASS"],
+         "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
-         "+88 (+42 to +98), shown", "3 PASS"],
+         "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "3 PASS"],
     ]  # fmt: skip
     lines = render_matrix_markdown(matrix).splitlines()
     assert lines[4:7] == [
-        "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | statuses |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | "
+        "pass@k / pass^k (candidate) | cost ÷ baseline | statuses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
-        "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | 1 REGRESSED, 2 PASS |",
+        "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | k=3: 67% / 67% | not measured | "
+        "1 REGRESSED, 2 PASS |",
     ]
     assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."

@@ -4,7 +4,9 @@
 
 A trial's grades are two graders, `Writes the file` (L1) and the final judge, both passing
 when the script says the trial passes and both failing otherwise; the skill loads in every
-trial of an arm that has it, unless the script says otherwise.
+trial of an arm that has it, unless the script says otherwise. With `costs` (dollars per
+trial, by arm) each trial's stream gives its cost, tokens (100,000 a dollar in, a tenth of
+that out) and turns (one per 10 cents), as an agent's stream does.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from activation._models import (
     Grade,
     GradeOutcome,
     RunSpec,
+    Trajectory,
     Trial,
     TrialKey,
     Usage,
@@ -58,21 +61,37 @@ def taught_by(marker: str, control_passes: bool = False) -> BehaviorScript:
     return outcome
 
 
-def graded_trial(key: TrialKey, outcome: Outcome, target: str) -> Trial:
+Costs = Mapping[str, float]
+"""Arm -> what each of its trials costs, in dollars."""
+MEASURED = frozenset({"input_tokens", "output_tokens", "cost_usd", "turns"})
+
+
+def spent(cost: float) -> tuple[Usage, Trajectory]:
+    """A trial's usage and trajectory at `cost` dollars."""
+    tokens = round(cost * 100_000)
+    usage = Usage(requests=1, input_tokens=tokens, output_tokens=tokens // 10, cost_usd=cost)
+    return usage, Trajectory(turns=max(1, round(cost * 10)), measured=MEASURED)
+
+
+def graded_trial(key: TrialKey, outcome: Outcome, target: str, costs: Costs | None = None) -> Trial:
     passed, loaded = outcome
-    usage = Usage(requests=1, cost_usd=0.01)
+    usage, trajectory = (Usage(requests=1, cost_usd=0.01), None)
+    if costs is not None and key.variant in costs:
+        usage, trajectory = spent(costs[key.variant])
     if passed is None:
         return key.failed("scripted error", usage, kind=ErrorClass.MODEL)
     result: GradeOutcome = "passed" if passed else "failed"
     grades = tuple(Grade(name, kind, level, result, f"scripted: {result}")
                    for name, kind, level in GRADERS)  # fmt: skip
-    return key.graded(passed, grades, (target,) if loaded else (), target,
-                      files=("app.py",), evidence="scripted", usage=usage)  # fmt: skip
+    trial = key.graded(passed, grades, (target,) if loaded else (), target,
+                       files=("app.py",), evidence="scripted", usage=usage)  # fmt: skip
+    return replace(trial, trajectory=trajectory)
 
 
 class GradedBackend:
-    def __init__(self, script: BehaviorScript, inputs: AnyInputs) -> None:
+    def __init__(self, script: BehaviorScript, inputs: AnyInputs, costs: Costs | None) -> None:
         self.script = script
+        self.costs = costs
         self.inputs = inputs
         self.target = inputs.target.skill_id
         self.calls = 0
@@ -96,15 +115,16 @@ class GradedBackend:
 
     async def run(self, key: TrialKey) -> Trial:
         self.calls += 1
-        return graded_trial(key, self.script(key, self.skill(key)), self.target)
+        return graded_trial(key, self.script(key, self.skill(key)), self.target, self.costs)
 
 
 class FakeBehavior(RealStage, Mapping[str, Stage]):
     """Stage C on the scripted backend; `opened` holds each (spec, inputs) it ran."""
 
-    def __init__(self, script: BehaviorScript) -> None:
+    def __init__(self, script: BehaviorScript, costs: Costs | None = None) -> None:
         super().__init__(stage_named("C"))
         self.script = script
+        self.costs = costs
         self.opened: list[tuple[RunSpec, BehaviorRunInputs, GradedBackend]] = []
         self.prepared: list[RunSpec] = []
 
@@ -130,6 +150,6 @@ class FakeBehavior(RealStage, Mapping[str, Stage]):
     def open(
         self, spec: RunSpec, inputs: BehaviorRunInputs, store: Store | None = None
     ) -> GradedBackend:
-        backend = GradedBackend(self.script, inputs)
+        backend = GradedBackend(self.script, inputs, self.costs)
         self.opened.append((spec, inputs, backend))
         return backend
