@@ -13,9 +13,6 @@ import importlib
 from typing import TYPE_CHECKING
 
 __version__ = "0.3.0"
-DISTRIBUTION = "skill-activation"
-"""The name the package index knows the tool by (`activation` there is another project's);
-the command and the import package stay `activation`."""
 
 _EXPORTS = {
     "Case": "activation._models",

@@ -2,6 +2,10 @@
 
 from pathlib import PurePath
 
+DISTRIBUTION = "skill-activation"
+"""The name the package index knows the tool by (`activation` there is another project's);
+the command and the import package stay `activation`."""
+
 TRIALS = 3
 """Trials per case and variant in the first round."""
 MAX_TRIALS = 30

@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 import activation
+from activation import _config
 from activation._errors import ExitCode
 from activation.commands.flags import COMMANDS
 from activation.report.schemas import DOCUMENTS, shipped_schema
@@ -330,7 +331,7 @@ extra named on it."""
 def test_every_install_the_docs_show_is_of_the_distribution() -> None:
     """`pip install activation` installs a stranger's package: every install a page, the
     workflow or the hooks file shows names the distribution, at the package's version."""
-    assert DISTRIBUTION == activation.DISTRIBUTION == "skill-activation"
+    assert DISTRIBUTION == _config.DISTRIBUTION == "skill-activation"
     assert BARE_NAME.findall(
         "pip install activation; pipx install 'activation[openai]'; uv tool install activation"
     ) == ["pip install activation", "pipx install 'activation", "uv tool install activation"]

@@ -12,7 +12,7 @@ import socket
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
-from activation import DISTRIBUTION
+from activation._config import DISTRIBUTION
 from activation._errors import ApiUnreachable, InputError
 from activation.trials.backend import shown_url
 from activation.trials.providers import anthropic, openai

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from activation import DISTRIBUTION
+from activation._config import DISTRIBUTION
 from activation._errors import InputError
 from activation.trials.backend import Backend
 
