@@ -41,7 +41,7 @@ from activation.trials.agent.sandbox import (
     probed,
     serving,
 )
-from activation.trials.agent.sandbox_egress import RELAY, Target, hosts_file, targets
+from activation.trials.agent.sandbox_egress import RELAY, THEN, Target, hosts_file, targets
 
 IMAGE = SANDBOX_IMAGE
 """The image `--sandbox docker` runs by default (.ci/sandbox-image builds it)."""
@@ -99,7 +99,7 @@ def docker_argv(
         argv += ["-e", variable]
     relay = [f"{target.port}={socket}" for target, socket in routes]
     argv += ["--workdir", str(view.cwd), container.image]
-    return [*argv, node, "-e", RELAY, *relay, "--", *launch]
+    return [*argv, node, "-e", RELAY, *relay, THEN, *launch]
 
 
 def users(uid: int, gid: int, home: Path) -> dict[str, str]:

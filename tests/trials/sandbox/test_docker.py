@@ -58,7 +58,7 @@ def test_a_container_has_no_network_no_privilege_limits_and_only_the_runs_mounts
         "--mount", "type=bind,src=/r/pw,dst=/etc/passwd,readonly",
         "-e", "HOME", "-e", "ANTHROPIC_API_KEY",
         "--workdir", "/r/work", "img:1",
-        "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "--", "/cli/claude", "-p",
+        "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "then", "/cli/claude", "-p",
         "hi",
     ]  # fmt: skip
 
