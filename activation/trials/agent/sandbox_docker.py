@@ -53,6 +53,9 @@ root); otherwise the container runs as the tool's own user, who owns the run's f
 CPUS = "2"
 MEMORY = "4g"
 PIDS = 512
+NOT_STARTED = (125, 126, 127)
+"""`docker run`'s own exit codes: docker could not run the container (no daemon, a mount
+or an image it refused), or the command in it could not be run or found."""
 _PROBE_TIMEOUT = 20.0
 
 
@@ -150,6 +153,15 @@ class Contained(Relayed):
             aliases,
         )
         return replace(launch, argv=argv)
+
+    def never_started(self, returncode: int | None, stderr: str) -> str | None:
+        """A container that did not start, in docker's own words: its `docker:` line, else
+        the last line it said."""
+        if returncode not in NOT_STARTED:
+            return None
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        said = [line for line in lines if line.startswith("docker: ")] or lines or ["no output"]
+        return f"the docker sandbox did not start: docker run exited {returncode}: {said[-1]}"
 
 
 class Docker:

@@ -7,14 +7,19 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
+from activation._config import INFRASTRUCTURE_RETRIES
 from activation._errors import InputError
+from activation._models import ErrorClass, Trial, TrialKey
 from activation.trials.agent.sandbox import View, sandbox_named, settle
 from activation.trials.agent.sandbox_docker import (
     IMAGE,
+    Contained,
     Container,
     Docker,
     docker_argv,
@@ -23,8 +28,13 @@ from activation.trials.agent.sandbox_docker import (
     orphans,
     users,
 )
-from activation.trials.agent.sandbox_egress import RELAY, Target
+from activation.trials.agent.sandbox_egress import RELAY, Egress, Target
+from activation.trials.limiter import Limiter
+from activation.trials.schedule import RunSlots
 from tests.support.needs import unavailable
+from tests.support.skill_repo import SkillRepos
+from tests.trials.agent.test_backend import case
+from tests.trials.agent.test_error_sources import fake_agent_in
 
 VIEW = View(
     Path("/r/work"),
@@ -137,3 +147,87 @@ def which(name: str) -> str:
     found = shutil.which(name)
     assert found is not None, name
     return found
+
+
+DAEMON_GONE = (
+    "docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker "
+    "daemon running?"
+)
+FAKE_DOCKER = """#!{python}
+import os, pathlib, sys
+args = sys.argv[1:]
+if args[0] != "run":
+    sys.exit(0)
+tries = pathlib.Path({tries!r})
+tries.write_text(tries.read_text() + "run\\n" if tries.exists() else "run\\n")
+if len(tries.read_text().split()) <= {failures}:
+    sys.stderr.write({said!r} + "\\n\\nRun 'docker run --help' for more information\\n")
+    sys.exit(125)
+command = args[args.index("--workdir") + 3:]
+os.execvp(command[0], command)
+"""
+"""A `docker` whose first `failures` runs fail as docker does when its daemon is gone, and
+whose next runs start the container's command on the host (the relay, then the CLI)."""
+
+
+def fake_agent_in_docker(
+    failures: int, tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Trial | None, int, int]:
+    """One trial of the fake agent in the docker sandbox through the run's slots, with the
+    fake docker above on the PATH: the trial, the attempts retried and `docker run`s."""
+    tries = tmp_path / "tries"
+    docker = tmp_path / "docker-bin" / "docker"
+    docker.parent.mkdir()
+    said = DAEMON_GONE
+    docker.write_text(FAKE_DOCKER.format(python=sys.executable, tries=str(tries),
+                                         failures=failures, said=said))  # fmt: skip
+    docker.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{docker.parent}{os.pathsep}{os.environ['PATH']}")
+    backend = fake_agent_in(Docker("img:4"), tmp_path, skill_repo, monkeypatch, canary_on=False)
+    slots = RunSlots(Limiter(1))
+
+    async def main() -> Trial | None:
+        async with backend:
+            return await slots.run(TrialKey(case("deploy the app"), "candidate", 0), backend.run)
+
+    trial = anyio.run(main)
+    return trial, slots.retried, len(tries.read_text().split())
+
+
+def test_a_container_that_does_not_start_is_infrastructure_retried_then_the_run_goes_on(
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trial, retried, runs = fake_agent_in_docker(1, tmp_path, skill_repo, monkeypatch)
+    assert (runs, retried) == (2, 1)
+    assert trial is not None
+    assert trial.error is None
+    assert trial.activated is True  # the prompt names the deploy skill: the fake agent loads it
+
+
+def test_a_container_that_never_starts_is_one_infrastructure_error_after_the_retries(
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trial, retried, runs = fake_agent_in_docker(99, tmp_path, skill_repo, monkeypatch)
+    assert (runs, retried) == (INFRASTRUCTURE_RETRIES + 1, INFRASTRUCTURE_RETRIES)
+    assert trial is not None
+    assert trial.activated is None
+    assert trial.error_class is ErrorClass.INFRASTRUCTURE
+    assert trial.error == f"the docker sandbox did not start: docker run exited 125: {DAEMON_GONE}"
+
+
+def test_docker_runs_own_exit_codes_say_the_container_did_not_start() -> None:
+    contained = Contained(VIEW, Egress((), 16), CONTAINER)
+    assert [contained.never_started(code, DAEMON_GONE) for code in (0, 1, 124, 137, None)] == [
+        None
+    ] * 5
+    said = (
+        (126, 'docker: Error response from daemon: exec: "/node": permission denied\n\nRun ...\n'),
+        (127, "Error: spawn /cli/claude ENOENT\n"),
+        (125, ""),
+    )
+    assert [contained.never_started(code, stderr) for code, stderr in said] == [
+        "the docker sandbox did not start: docker run exited 126: docker: Error response from "
+        'daemon: exec: "/node": permission denied',
+        "the docker sandbox did not start: docker run exited 127: Error: spawn /cli/claude ENOENT",
+        "the docker sandbox did not start: docker run exited 125: no output",
+    ]
