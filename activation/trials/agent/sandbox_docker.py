@@ -19,6 +19,7 @@ the containers of processes that are gone (a crash, a SIGKILL).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
@@ -31,8 +32,10 @@ from pathlib import Path
 import anyio
 
 from activation._config import SANDBOX_IMAGE
+from activation._errors import InputError
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox import (
+    AUTO,
     DOCKER,
     Confined,
     Relayed,
@@ -56,6 +59,11 @@ PIDS = 512
 NOT_STARTED = (125, 126, 127)
 """`docker run`'s own exit codes: docker could not run the container (no daemon, a mount
 or an image it refused), or the command in it could not be run or found."""
+DOCKERFILE = "Dockerfile"
+"""A suite's own image: this file in the suite's folder, built FROM the base image (its
+build argument BASE) and used for that suite's runs in docker."""
+SUITE_IMAGE = "activation-suite"
+"""The name of a suite's built images, each tagged by the digest of what it is built from."""
 _PROBE_TIMEOUT = 20.0
 
 
@@ -227,3 +235,33 @@ def reap() -> list[str]:
     if gone:
         subprocess.run([DOCKER, "rm", "-f", *gone], capture_output=True, timeout=_PROBE_TIMEOUT)
     return gone
+
+
+def suite_image(suite: Path, sandbox: str, image: str) -> str:
+    """The image a suite's runs get: `image`, or where the suite's folder has a Dockerfile
+    and the runs may go to docker (`auto` or `docker`, a daemon answering with `image`), the
+    image built from it FROM `image`, once per Dockerfile, context and base (its tag is
+    their digest). A Dockerfile that does not build is an InputError, before any model call."""
+    folder = suite if suite.is_dir() else suite.parent
+    dockerfile = folder / DOCKERFILE
+    if sandbox not in (AUTO, DOCKER) or not dockerfile.is_file() or docker_problem(image):
+        return image
+    tag = f"{SUITE_IMAGE}:{context_digest(folder, image)}"
+    if docker_problem(tag) is None:
+        return tag
+    build = [DOCKER, "build", "-q", "--build-arg", f"BASE={image}", "-t", tag, str(folder)]
+    done = subprocess.run(build, capture_output=True, text=True)
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        raise InputError(f"{dockerfile} did not build FROM {image}: {said}")
+    return tag
+
+
+def context_digest(folder: Path, base: str) -> str:
+    """What a suite's image is built from, as a digest: the base image's name and each file
+    of the build context (the suite's folder), by its path and bytes."""
+    digest = hashlib.sha256(base.encode())
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(b"\0" + path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

@@ -22,10 +22,12 @@ from activation.trials.agent.sandbox_docker import (
     Contained,
     Container,
     Docker,
+    context_digest,
     docker_argv,
     docker_problem,
     hand_over,
     orphans,
+    suite_image,
     users,
 )
 from activation.trials.agent.sandbox_egress import RELAY, Egress, Target
@@ -231,3 +233,89 @@ def test_docker_runs_own_exit_codes_say_the_container_did_not_start() -> None:
         "the docker sandbox did not start: docker run exited 127: Error: spawn /cli/claude ENOENT",
         "the docker sandbox did not start: docker run exited 125: no output",
     ]
+
+
+BUILDING_DOCKER = """#!/bin/sh
+echo "$@" >> {log}
+case "$1 $2" in
+  "image inspect") [ "$5" = base:1 ] && exit 0; [ -e {built} ] && exit 0; exit 1 ;;
+  "build "*) [ {fails} = 1 ] && {{ echo "Step 2/2 : COPY missing.txt /x" >&2;
+             echo "COPY failed: file not found in build context: stat missing.txt" >&2; exit 1; }}
+             : > {built}; echo sha256:abc ;;
+esac
+"""
+"""A `docker` with the image base:1, whose builds succeed (or fail as a bad COPY does)."""
+
+
+def building_docker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: bool) -> Path:
+    """The docker above on the PATH (with `node`, which the probe asks for); its log."""
+    log, docker = tmp_path / "docker.log", tmp_path / "bin" / "docker"
+    docker.parent.mkdir()
+    docker.write_text(BUILDING_DOCKER.format(log=log, built=tmp_path / "built", fails=int(fails)))
+    docker.chmod(0o755)
+    (docker.parent / "node").symlink_to(which("node"))
+    monkeypatch.setenv("PATH", str(docker.parent))
+    return log
+
+
+def a_suite(folder: Path, dockerfile: str | None = "FROM base:1\n") -> Path:
+    folder.mkdir(parents=True)
+    (folder / "cases.yaml").write_text("cases: []\n")
+    if dockerfile is not None:
+        (folder / "Dockerfile").write_text(dockerfile)
+    return folder
+
+
+def test_a_suites_dockerfile_is_built_once_from_the_base_and_named_by_its_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suite = a_suite(tmp_path / "evals")
+    log = building_docker(tmp_path, monkeypatch, fails=False)
+    tag = f"activation-suite:{context_digest(suite, 'base:1')}"
+    assert suite_image(suite / "cases.yaml", "auto", "base:1") == tag  # a case file: its folder
+    assert suite_image(suite, "docker", "base:1") == tag  # built: not again
+    assert log.read_text().splitlines() == [
+        "image inspect --format {{.Id}} base:1",
+        f"image inspect --format {{{{.Id}}}} {tag}",
+        f"build -q --build-arg BASE=base:1 -t {tag} {suite}",
+        "image inspect --format {{.Id}} base:1",
+        f"image inspect --format {{{{.Id}}}} {tag}",
+    ]
+
+
+def test_a_suite_without_a_dockerfile_or_docker_runs_on_the_image_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = building_docker(tmp_path, monkeypatch, fails=False)
+    plain = a_suite(tmp_path / "plain", dockerfile=None)
+    assert suite_image(plain, "auto", "base:1") == "base:1"
+    own = a_suite(tmp_path / "own")
+    assert [suite_image(own, sandbox, "base:1") for sandbox in ("bwrap", "host")] == ["base:1"] * 2
+    assert not log.exists()  # docker was not asked
+    assert suite_image(own, "auto", "other:2") == "other:2"  # no such base: auto goes on
+
+
+def test_a_dockerfile_that_does_not_build_is_one_line_before_any_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suite = a_suite(tmp_path / "evals", "FROM base:1\nCOPY missing.txt /x\n")
+    building_docker(tmp_path, monkeypatch, fails=True)
+    with pytest.raises(InputError) as raised:
+        suite_image(suite, "docker", "base:1")
+    assert str(raised.value) == (
+        f"{suite / 'Dockerfile'} did not build FROM base:1: COPY failed: file not found in "
+        "build context: stat missing.txt"
+    )
+
+
+def test_the_digest_follows_the_dockerfile_its_context_and_the_base(tmp_path: Path) -> None:
+    one, two = a_suite(tmp_path / "one"), a_suite(tmp_path / "two")
+    digest = context_digest(one, "base:1")
+    assert len(digest) == 12 and int(digest, 16) >= 0
+    assert context_digest(two, "base:1") == digest  # the same files elsewhere
+    assert context_digest(one, "base:2") != digest
+    (two / "Dockerfile").write_text("FROM base:1\nRUN true\n")
+    assert context_digest(two, "base:1") != digest
+    (one / "sub").mkdir()
+    (one / "sub" / "data.txt").write_text("x")
+    assert context_digest(one, "base:1") != digest
