@@ -10,12 +10,11 @@ import stat
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from activation._config import INFRASTRUCTURE_RETRIES
 from activation._errors import InputError
-from activation._models import ErrorClass, Trial, TrialKey
+from activation._models import ErrorClass, Trial
 from activation.trials.agent.sandbox import View, sandbox_named, settle
 from activation.trials.agent.sandbox_docker import (
     IMAGE,
@@ -31,12 +30,9 @@ from activation.trials.agent.sandbox_docker import (
     users,
 )
 from activation.trials.agent.sandbox_egress import RELAY, Egress, Target
-from activation.trials.limiter import Limiter
-from activation.trials.schedule import RunSlots
 from tests.support.needs import unavailable
 from tests.support.skill_repo import SkillRepos
-from tests.trials.agent.test_backend import case
-from tests.trials.agent.test_error_sources import fake_agent_in
+from tests.trials.agent.test_error_sources import run_one
 
 VIEW = View(
     Path("/r/work"),
@@ -185,36 +181,30 @@ def fake_agent_in_docker(
                                          failures=failures, said=said))  # fmt: skip
     docker.chmod(0o755)
     monkeypatch.setenv("PATH", f"{docker.parent}{os.pathsep}{os.environ['PATH']}")
-    backend = fake_agent_in(Docker("img:4"), tmp_path, skill_repo, monkeypatch, canary_on=False)
-    slots = RunSlots(Limiter(1))
-
-    async def main() -> Trial | None:
-        async with backend:
-            return await slots.run(TrialKey(case("deploy the app"), "candidate", 0), backend.run)
-
-    trial = anyio.run(main)
-    return trial, slots.retried, len(tries.read_text().split())
+    trial, retried = run_one(tmp_path, skill_repo, monkeypatch, Docker("img:4"))
+    return trial, retried, len(tries.read_text().split())
 
 
-def test_a_container_that_does_not_start_is_infrastructure_retried_then_the_run_goes_on(
-    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("failures", "runs", "error"), [
+    (1, 2, None),
+    (99, INFRASTRUCTURE_RETRIES + 1,
+     f"the docker sandbox did not start: docker run exited 125: {DAEMON_GONE}"),
+])  # fmt: skip
+def test_a_container_that_does_not_start_is_an_infrastructure_error_retried_and_counted(
+    failures: int,
+    runs: int,
+    error: str | None,
+    tmp_path: Path,
+    skill_repo: SkillRepos,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    trial, retried, runs = fake_agent_in_docker(1, tmp_path, skill_repo, monkeypatch)
-    assert (runs, retried) == (2, 1)
+    """Retried until a container starts (the trial is then the fake agent's honest vote, the
+    deploy skill loaded), or at most INFRASTRUCTURE_RETRIES times (then the error)."""
+    trial, retried, tried = fake_agent_in_docker(failures, tmp_path, skill_repo, monkeypatch)
+    assert (tried, retried) == (runs, runs - 1)
     assert trial is not None
-    assert trial.error is None
-    assert trial.activated is True  # the prompt names the deploy skill: the fake agent loads it
-
-
-def test_a_container_that_never_starts_is_one_infrastructure_error_after_the_retries(
-    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    trial, retried, runs = fake_agent_in_docker(99, tmp_path, skill_repo, monkeypatch)
-    assert (runs, retried) == (INFRASTRUCTURE_RETRIES + 1, INFRASTRUCTURE_RETRIES)
-    assert trial is not None
-    assert trial.activated is None
-    assert trial.error_class is ErrorClass.INFRASTRUCTURE
-    assert trial.error == f"the docker sandbox did not start: docker run exited 125: {DAEMON_GONE}"
+    assert (trial.error, trial.activated) == (error, None if error else True)
+    assert trial.error_class is (ErrorClass.INFRASTRUCTURE if error else None)
 
 
 def test_docker_runs_own_exit_codes_say_the_container_did_not_start() -> None:
