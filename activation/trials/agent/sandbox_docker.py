@@ -64,6 +64,10 @@ DOCKERFILE = "Dockerfile"
 build argument BASE) and used for that suite's runs in docker."""
 SUITE_IMAGE = "activation-suite"
 """The name of a suite's built images, each tagged by the digest of what it is built from."""
+CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH",
+                    "DOCKER_TLS_VERIFY")  # fmt: skip
+"""What tells the docker client which daemon to ask (a rootless or remote one): the run's
+`docker run` gets them from the tool's environment, as the probes did; the container not."""
 _PROBE_TIMEOUT = 20.0
 
 
@@ -113,6 +117,11 @@ def docker_argv(
     return [*argv, node, "-e", RELAY, *relay, THEN, *launch]
 
 
+def client_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The docker client's own variables of `environ` (CLIENT_VARIABLES)."""
+    return {name: environ[name] for name in CLIENT_VARIABLES if name in environ}
+
+
 def users(uid: int, gid: int, home: Path) -> dict[str, str]:
     """The container's /etc/passwd and /etc/group: root, and the run's user at its home."""
     return {
@@ -160,7 +169,7 @@ class Contained(Relayed):
             launch.env,
             aliases,
         )
-        return replace(launch, argv=argv)
+        return replace(launch, argv=argv, env={**launch.env, **client_env(os.environ)})
 
     def never_started(self, returncode: int | None, stderr: str) -> str | None:
         """A container that did not start, in docker's own words: its `docker:` line, else

@@ -15,6 +15,7 @@ import pytest
 from activation._config import INFRASTRUCTURE_RETRIES
 from activation._errors import InputError
 from activation._models import ErrorClass, Trial
+from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox import View, sandbox_named, settle
 from activation.trials.agent.sandbox_docker import (
     IMAGE,
@@ -69,6 +70,24 @@ def test_a_container_has_no_network_no_privilege_limits_and_only_the_runs_mounts
         "/usr/bin/node", "-e", RELAY, "8123=/tmp/e/api-8123.sock", "then", "/cli/claude", "-p",
         "hi",
     ]  # fmt: skip
+
+
+def test_the_runs_docker_asks_the_daemon_the_probes_asked_and_the_container_gets_none_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "unix:///run/user/1000/docker.sock")
+    monkeypatch.setenv("DOCKER_CONTEXT", "rootless")
+    monkeypatch.delenv("DOCKER_CONFIG", raising=False)
+    view = View(tmp_path, (tmp_path,), ())
+    contained = Contained(view, Egress((), 16), CONTAINER)
+    launch = contained.wrap(Launch([which("node"), "-v"], {"HOME": "/r/home"}))
+    assert launch.env == {
+        "HOME": "/r/home",
+        "DOCKER_HOST": "unix:///run/user/1000/docker.sock",
+        "DOCKER_CONTEXT": "rootless",
+    }
+    docker = launch.argv[: launch.argv.index(CONTAINER.image)]
+    assert [docker[i + 1] for i, word in enumerate(docker) if word == "-e"] == ["HOME"]
 
 
 def test_the_containers_users_are_root_and_the_run_at_its_home() -> None:
