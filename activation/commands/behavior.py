@@ -79,8 +79,8 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     session.warn(unread_warning(inputs.cases, loaded.source))
     session.warn(skipped_warning(Path(loaded.source), loaded.skipped))
     specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on,
-                           args.min_coverage, pass_k=args.pass_k,
-                           cost_margin=args.cost_margin)  # fmt: skip
+                           args.min_coverage, pass_k=args.pass_k, cost_margin=args.cost_margin,
+                           suite=Path(loaded.source))  # fmt: skip
     return StageRun(stage, specs, inputs)
 
 
@@ -228,12 +228,15 @@ def behavior_cells(
     *,
     pass_k: int | None = None,
     cost_margin: float = COST_MARGIN,
+    suite: Path,
 ) -> tuple[RunSpec, ...]:
     """One spec per cell (each agent with each model), with Stage C's own defaults, the
     controls `--arm` and `--no-control` ask for, the status `--fail-on` adds and the k and
-    cost margin its figures use."""
+    cost margin its figures use; in docker, on the image of the `suite`'s own Dockerfile
+    when it has one."""
     from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
+    from activation.trials.agent.sandbox_docker import suite_image
 
     check_escalation(args.trials, args.max_trials)
     keep = str(args.keep_workspaces.resolve()) if args.keep_workspaces else None
@@ -249,7 +252,7 @@ def behavior_cells(
             args.timeout,
             sandbox=args.sandbox,
             canary=not args.no_canary,
-            image=args.image,
+            image=suite_image(suite, args.sandbox, args.image),
             executor=args.executor,
             executables=dict(args.executables),
         ),

@@ -382,7 +382,7 @@ def main_behavior_calibration(session: Session, argv: list[str], stages: Stages 
     broken = with_tree(
         resolve_variant(str(args.broken), same.target, Path.cwd()), same.target, suite
     )
-    cells = behavior_cells(args, stage, same.cases, ("none",), False, None)
+    cells = behavior_cells(args, stage, same.cases, ("none",), False, None, suite=suite)
     spec = one_cell(cells, "calibrate --behavior")
     if args.verbose and not args.dry_run:
         raise InputError("--verbose goes with --dry-run")

@@ -357,7 +357,7 @@ def _behavior(command: _Command, run: GateRun) -> Gate | None:
     refuse_unsound(inputs.cases, suite)
     session.warn(skipped_warning(Path(run.suite), loaded.skipped))
     specs = behavior_cells(gate, stage, inputs.cases, gate.arm, gate.no_control, gate.fail_on,
-                           gate.min_coverage)  # fmt: skip
+                           gate.min_coverage, suite=suite)  # fmt: skip
     if args.dry_run:
         return Gate(run, stage, gate, [(spec, inputs) for spec in specs])
     with keyed_for(run, AGENT_KEY):

@@ -365,6 +365,12 @@ class AgentBackend:
             with anyio.CancelScope(shield=True):
                 await stop_group(process)
                 await process.aclose()
+        ended_by_us = state.stopped_early or state.timed_out
+        stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
+        unstarted = confined.never_started(None if ended_by_us else process.returncode, stderr)
+        if unstarted is not None:
+            return key.failed(unstarted, transcript=str(transcript),
+                              kind=ErrorClass.INFRASTRUCTURE)  # fmt: skip
         trial = self._trial(key, reader, process.returncode, state, transcript)
         if confined.over_budget is not None:
             trial = key.failed(confined.over_budget, trial.usage, str(transcript),

@@ -98,6 +98,11 @@ class Confined(Protocol):
         """The trial's error when it sent more requests than its budget."""
         ...
 
+    def never_started(self, returncode: int | None, stderr: str) -> str | None:
+        """Why the sandbox never started the run, when how it ended says so (`returncode`,
+        None when the tool ended it; its `stderr`): an infrastructure error, retried."""
+        ...
+
 
 class Sandbox(Protocol):
     name: str
@@ -119,6 +124,9 @@ class Unconfined:
 
     def wrap(self, launch: Launch) -> Launch:
         return launch
+
+    def never_started(self, returncode: int | None, stderr: str) -> str | None:
+        return None
 
 
 class Host:
@@ -191,6 +199,9 @@ class Relayed:
     @property
     def over_budget(self) -> str | None:
         return self.egress.over_budget
+
+    def never_started(self, returncode: int | None, stderr: str) -> str | None:
+        return None
 
     def located(self, launch: Launch) -> tuple[Path, Path]:
         """The CLI's executable and Node, by their real paths."""

@@ -19,6 +19,7 @@ the containers of processes that are gone (a crash, a SIGKILL).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
@@ -31,8 +32,10 @@ from pathlib import Path
 import anyio
 
 from activation._config import SANDBOX_IMAGE
+from activation._errors import InputError
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.sandbox import (
+    AUTO,
     DOCKER,
     Confined,
     Relayed,
@@ -41,7 +44,7 @@ from activation.trials.agent.sandbox import (
     probed,
     serving,
 )
-from activation.trials.agent.sandbox_egress import RELAY, Target, hosts_file, targets
+from activation.trials.agent.sandbox_egress import RELAY, THEN, Target, hosts_file, targets
 
 IMAGE = SANDBOX_IMAGE
 """The image `--sandbox docker` runs by default (.ci/sandbox-image builds it)."""
@@ -53,6 +56,18 @@ root); otherwise the container runs as the tool's own user, who owns the run's f
 CPUS = "2"
 MEMORY = "4g"
 PIDS = 512
+NOT_STARTED = (125, 126, 127)
+"""`docker run`'s own exit codes: docker could not run the container (no daemon, a mount
+or an image it refused), or the command in it could not be run or found."""
+DOCKERFILE = "Dockerfile"
+"""A suite's own image: this file in the suite's folder, built FROM the base image (its
+build argument BASE) and used for that suite's runs in docker."""
+SUITE_IMAGE = "activation-suite"
+"""The name of a suite's built images, each tagged by the digest of what it is built from."""
+CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH",
+                    "DOCKER_TLS_VERIFY")  # fmt: skip
+"""What tells the docker client which daemon to ask (a rootless or remote one): the run's
+`docker run` gets them from the tool's environment, as the probes did; the container not."""
 _PROBE_TIMEOUT = 20.0
 
 
@@ -99,7 +114,12 @@ def docker_argv(
         argv += ["-e", variable]
     relay = [f"{target.port}={socket}" for target, socket in routes]
     argv += ["--workdir", str(view.cwd), container.image]
-    return [*argv, node, "-e", RELAY, *relay, "--", *launch]
+    return [*argv, node, "-e", RELAY, *relay, THEN, *launch]
+
+
+def client_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The docker client's own variables of `environ` (CLIENT_VARIABLES)."""
+    return {name: environ[name] for name in CLIENT_VARIABLES if name in environ}
 
 
 def users(uid: int, gid: int, home: Path) -> dict[str, str]:
@@ -149,7 +169,16 @@ class Contained(Relayed):
             launch.env,
             aliases,
         )
-        return replace(launch, argv=argv)
+        return replace(launch, argv=argv, env={**launch.env, **client_env(os.environ)})
+
+    def never_started(self, returncode: int | None, stderr: str) -> str | None:
+        """A container that did not start, in docker's own words: its `docker:` line, else
+        the last line it said."""
+        if returncode not in NOT_STARTED:
+            return None
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        said = [line for line in lines if line.startswith("docker: ")] or lines or ["no output"]
+        return f"the docker sandbox did not start: docker run exited {returncode}: {said[-1]}"
 
 
 class Docker:
@@ -215,3 +244,33 @@ def reap() -> list[str]:
     if gone:
         subprocess.run([DOCKER, "rm", "-f", *gone], capture_output=True, timeout=_PROBE_TIMEOUT)
     return gone
+
+
+def suite_image(suite: Path, sandbox: str, image: str) -> str:
+    """The image a suite's runs get: `image`, or where the suite's folder has a Dockerfile
+    and the runs may go to docker (`auto` or `docker`, a daemon answering with `image`), the
+    image built from it FROM `image`, once per Dockerfile, context and base (its tag is
+    their digest). A Dockerfile that does not build is an InputError, before any model call."""
+    folder = suite if suite.is_dir() else suite.parent
+    dockerfile = folder / DOCKERFILE
+    if sandbox not in (AUTO, DOCKER) or not dockerfile.is_file() or docker_problem(image):
+        return image
+    tag = f"{SUITE_IMAGE}:{context_digest(folder, image)}"
+    if docker_problem(tag) is None:
+        return tag
+    build = [DOCKER, "build", "-q", "--build-arg", f"BASE={image}", "-t", tag, str(folder)]
+    done = subprocess.run(build, capture_output=True, text=True)
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        raise InputError(f"{dockerfile} did not build FROM {image}: {said}")
+    return tag
+
+
+def context_digest(folder: Path, base: str) -> str:
+    """What a suite's image is built from, as a digest: the base image's name and each file
+    of the build context (the suite's folder), by its path and bytes."""
+    digest = hashlib.sha256(base.encode())
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(b"\0" + path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

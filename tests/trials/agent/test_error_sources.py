@@ -69,7 +69,7 @@ def fake_agent_in(
 
 
 def run_one(
-    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, sandbox: Scripted
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
 ) -> tuple[Trial | None, int]:
     """One trial of the fake agent through the run's slots: the trial and how many attempts
     were retried. No canary: each entry of the sandbox is then a trial's own attempt."""

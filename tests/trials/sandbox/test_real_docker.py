@@ -14,9 +14,13 @@ from typing import Any
 
 import pytest
 
-from activation.trials.agent.sandbox_docker import LABEL, docker_problem, reap
+from activation.commands.main import main
+from activation.trials.agent.sandbox_docker import LABEL, context_digest, docker_problem, reap
+from tests.support import responses_api
+from tests.support.behavior_repo import example_repo
 from tests.support.cli import Spawn, read_report
 from tests.support.needs import unavailable
+from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import SkillRepos
 from tests.trials.agents import test_conformance as conformance
 from tests.trials.agents.test_conformance import Behaves, behaves
@@ -73,14 +77,13 @@ def test_stage_b_in_docker_reads_the_same_as_on_the_host(
     assert read_report(tmp_path / "report.json")["agent"]["sandbox"] == "docker"
 
 
-@pytest.mark.parametrize("real_agent", ["claude-code", "codex", "copilot", "gemini"])
+@pytest.mark.parametrize("real_agent", ["claude-code", "codex", "copilot", "gemini", "opencode"])
 def test_stage_c_in_docker_grades_the_same_as_on_the_host(
     in_docker: None, behaves: Behaves, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The conformance suite's Stage C scenario (a body that teaches the removed API), every
     assertion of it, with each agent at work in a container: the files it wrote in its
-    mounted workspace are graded as on the host. Not OpenCode: at work in a container, most
-    of its runs gave no output in 120 s (docs/sandboxes.md)."""
+    mounted workspace are graded as on the host."""
     conformance.test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_gate(
         behaves, monkeypatch
     )
@@ -149,3 +152,56 @@ def test_the_reaper_removes_the_containers_of_gone_processes_only(docker_image: 
         assert containers(os.getpid()) == [started[os.getpid()]]
     finally:
         subprocess.run(["docker", "rm", "-f", *started.values()], capture_output=True)
+
+
+SUITE_NONCE = "added-by-the-suites-own-image-8e41c0"
+SUITE_DOCKERFILE = "ARG BASE\nFROM ${BASE}\nCOPY greeting.txt /opt/suite/greeting.txt\n"
+"""A suite's own Dockerfile: the base image, and a file its runs can read."""
+
+
+@pytest.mark.parametrize("real_agent", ["codex"])
+def test_a_suites_own_dockerfile_is_built_and_its_runs_read_what_it_adds(
+    in_docker: None,
+    docker_image: str,
+    real_agent: str,
+    agent_cli: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Dockerfile in the suite's folder (FROM the base image, adding a file): the run
+    builds it, tagged by its digest, and every run's container is of it: the scripted
+    agent's shell reads the file the image added, which is nowhere on the host's paths."""
+    row = REAL_AGENTS[real_agent]
+    for variable in conformance.PROVIDER_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    repo = example_repo(tmp_path / "repo")
+    suite = repo / "evals"
+    (suite / "Dockerfile").write_text(SUITE_DOCKERFILE, encoding="utf-8")
+    (suite / "greeting.txt").write_text(SUITE_NONCE, encoding="utf-8")
+    monkeypatch.chdir(repo)
+    report = tmp_path / "behavior.json"
+
+    def reads_the_images_file(request: Any) -> Any:
+        if request.is_responses and request.tool_names and request.turn == 0:
+            return responses_api.Shell("cat /opt/suite/greeting.txt")
+        return responses_api.Text("Done.")
+
+    with row.api(reads_the_images_file) as api:
+        for variable, value in row.variables(api.base_url, row.key).items():
+            monkeypatch.setenv(variable, value)
+        code = main([
+            "behavior", "--agent", real_agent, "--codex", str(agent_cli), *row.model,
+            *row.at_work.judge, "--baseline", "git:HEAD", "--only", "welcome_banner",
+            "--no-control", "--trials", "1", "--max-trials", "1", "--timeout", "120",
+            "--json", str(report),
+        ])  # fmt: skip
+        said = [out for r in api.requests if r.is_responses for out in r.tool_outputs]
+    built = f"activation-suite:{context_digest(suite, docker_image)}"
+    assert (
+        subprocess.run(["docker", "image", "inspect", built], capture_output=True).returncode == 0
+    )
+    assert read_report(report)["agent"]["image"] == built
+    assert code == 3  # the stand-in plays no judge: grader errors, the cell is not judged
+    assert len(said) == 2  # the baseline's run and the candidate's
+    assert all(SUITE_NONCE in output for output in said), said
+    assert not Path("/opt/suite/greeting.txt").exists()
