@@ -79,7 +79,7 @@ def test_the_mock_judge_answers_by_word_overlap_and_says_it_is_the_mock() -> Non
             found, _usage = await ask_judge(
                 MockModel(), "mock", "mock", question, None, workspace, None
             )
-            return found
+            return found.verdict
 
         return anyio.run(ask)
 
