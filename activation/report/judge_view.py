@@ -4,6 +4,8 @@ A run of one sample per question says how to measure it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from activation.report.markdown import code, escape
 from activation.report.phrases import rate_text
 from activation.verdicts.behavior import Behavior
@@ -27,22 +29,27 @@ def minority_text(judge: JudgeAgreement) -> str:
     return f"{judge.minority}/{judge.samples}"
 
 
-def sampled(figures: Behavior) -> bool:
+def sampled(judges: Sequence[JudgeAgreement]) -> bool:
     """Whether any judge grader asked more than one sample."""
-    return any(judge.asked for judge in figures.judges)
+    return any(judge.asked for judge in judges)
 
 
 def lines(figures: Behavior) -> list[str]:
     """A line per judge grader; nothing for a suite with no judge grader."""
-    if not figures.judges:
+    return agreement_lines(figures.judges)
+
+
+def agreement_lines(judges: Sequence[JudgeAgreement]) -> list[str]:
+    """A line per judge grader (also `calibrate --behavior`'s, on its A/A run)."""
+    if not judges:
         return []
-    if not sampled(figures):
+    if not sampled(judges):
         return [NOT_SAMPLED]
     return [
         f"judge agreement, {judge.case}, {judge.grader!r}: its samples split in "
         f"{split_text(judge)} of the trials; {minority_text(judge)} samples against the "
         "majority"
-        for judge in figures.judges
+        for judge in judges
     ]
 
 
@@ -50,7 +57,7 @@ def markdown(figures: Behavior) -> list[str]:
     """The judges' table, or the line that says it was not measured."""
     if not figures.judges:
         return []
-    if not sampled(figures):
+    if not sampled(figures.judges):
         return [escape(NOT_SAMPLED)]
     rows = [
         f"| {code(judge.case)} | {escape(judge.grader)} | {escape(split_text(judge))} | "

@@ -16,7 +16,7 @@ import pytest
 
 from activation.commands.main import main
 from activation.report.markdown import escape
-from tests.support.behavior_repo import does_the_task, example_repo, verdict
+from tests.support.behavior_repo import BROKEN_BODY, does_the_task, example_repo, verdict
 from tests.support.cli import read_report
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text
 
@@ -109,3 +109,21 @@ def test_a_tie_between_the_samples_is_an_error_of_the_trial_and_the_gate_fails_c
         )
         assert trial["error_class"] == "grader"
     assert report["behavior"]["judges"][0]["split"] == 4
+
+
+def test_calibrate_behavior_reports_each_judges_agreement_with_itself_on_the_a_a_run(
+    tmp_path: Path, repo: FakeMessagesAPI, claude: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.script = flipping([False, False, True])  # each trial: right, right, wrong
+    record = tmp_path / "calibration.json"
+    main(["calibrate", "--behavior", "--broken", str(BROKEN_BODY), "--claude", str(claude),
+          "--json", str(record), "--only", "welcome_banner", "--trials", "2", "--max-trials",
+          "2", "--concurrency", "1", "--no-cache", "--judge-samples", "3"])  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split("\n"))
+    assert (
+        f"A/A judge agreement, welcome_banner, {JUDGE!r}: its samples split in 6/6 = 100%  "
+        "(95% Wilson 61%-100%) of the trials; 6/18 samples against the majority"
+    ) in out
+    same = orjson.loads(record.read_bytes())["same"]
+    assert [(judge["asked"], judge["split"], judge["minority"])
+            for judge in same["behavior"]["judges"]] == [(6, 6, 6)]  # fmt: skip
