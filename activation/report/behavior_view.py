@@ -439,6 +439,7 @@ class GradedPage:
     loading: list[str]
     legend: str
     efficiency: efficiency_view.EfficiencyPage
+    judges: judge_view.JudgePage
     heat_legend: str = behavior_words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
@@ -471,7 +472,8 @@ def graded_page(found: Behavior, fail_on: tuple[str, ...]) -> GradedPage:
                         behavior_words.suite_lift_text(found),
                         [behavior_words.loading_text(loading) for loading in found.loading],
                         behavior_words.PASSED_CELLS,
-                        efficiency_view.EfficiencyPage(found, fail_on))  # fmt: skip
+                        efficiency_view.EfficiencyPage(found, fail_on),
+                        judge_view.JudgePage(found.judges))  # fmt: skip
 
 
 VIEW = BehaviorView()

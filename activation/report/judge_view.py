@@ -1,10 +1,11 @@
 """How often each judge grader disagreed with itself (verdicts/judge_agreement.py), in
-every output: a line per judge grader (terminal, JUnit) and a table (Markdown, the page).
-A run of one sample per question says how to measure it."""
+every output: a line per judge grader (terminal, JUnit) and a table (Markdown, the page,
+templates/_judges.html.j2). A run of one sample per question says how to measure it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from activation.report.markdown import code, escape
 from activation.report.phrases import rate_text
@@ -65,3 +66,23 @@ def markdown(figures: Behavior) -> list[str]:
         for judge in figures.judges
     ]
     return [f"**{TITLE}**", "", "| " + " | ".join(HEADS) + " |", "|---" * len(HEADS) + "|", *rows]
+
+
+@dataclass(frozen=True)
+class JudgePage:
+    """What the page shows (templates/_judges.html.j2)."""
+
+    judges: Sequence[JudgeAgreement]
+    title: str = TITLE
+    heads: tuple[str, ...] = HEADS
+    not_sampled: str = NOT_SAMPLED
+
+    @property
+    def sampled(self) -> bool:
+        return sampled(self.judges)
+
+    def split(self, judge: JudgeAgreement) -> str:
+        return split_text(judge)
+
+    def minority(self, judge: JudgeAgreement) -> str:
+        return minority_text(judge)

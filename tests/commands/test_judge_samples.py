@@ -6,6 +6,7 @@ samples split, apart from the agent's variance."""
 
 from __future__ import annotations
 
+import html
 import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -43,12 +44,14 @@ def flipping(flips: Sequence[bool]) -> Callable[[FakeRequest], Reply]:
 
 
 def behave(tmp_path: Path, claude: Path, samples: int) -> tuple[int, dict[str, Any], Path]:
-    report, markdown = tmp_path / "behavior.json", tmp_path / "behavior.md"
+    """The run's exit code and JSON report; its Markdown and page beside the JSON."""
+    report = tmp_path / "behavior.json"
     code = main(["behavior", "--claude", str(claude), "--json", str(report), "--markdown",
-                 str(markdown), "--baseline", "git:HEAD", "--only", "welcome_banner",
+                 str(tmp_path / "behavior.md"), "--html", str(tmp_path / "behavior.html"),
+                 "--baseline", "git:HEAD", "--only", "welcome_banner",
                  "--trials", "2", "--max-trials", "2", "--no-control", "--concurrency", "1",
                  "--no-cache", "--judge-samples", str(samples)])  # fmt: skip
-    return code, read_report(report), markdown
+    return code, read_report(report), tmp_path
 
 
 def judge_grades(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -70,7 +73,7 @@ def test_the_majority_of_three_samples_decides_and_every_output_says_how_often_t
     tmp_path: Path, repo: FakeMessagesAPI, claude: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo.script = flipping([False, True, False])  # each trial: right, wrong, right
-    code, report, markdown = behave(tmp_path, claude, 3)
+    code, report, outputs = behave(tmp_path, claude, 3)
     out = capsys.readouterr().out
     assert (code, report["judge_samples"], report["cases"][0]["status"]) == (0, 3, "PASS")
     assert [(grade["outcome"], grade["why"], grade["votes"]) for grade in judge_grades(report)] == [
@@ -93,7 +96,16 @@ def test_the_majority_of_three_samples_decides_and_every_output_says_how_often_t
         "(95% Wilson 51%-100%) of the trials; 4/12 samples against the majority"
     )
     assert line in " ".join(out.split("\n"))
-    assert f"| `welcome_banner` | {escape(JUDGE)} | 4/4 = 100%" in markdown.read_text()
+    split = "4/4 = 100%  (95% Wilson 51%-100%)"
+    markdown = (outputs / "behavior.md").read_text()
+    assert f"| `welcome_banner` | {escape(JUDGE)} | {escape(split)} | 4/12 |" in markdown
+    page = (outputs / "behavior.html").read_text()
+    row = (
+        '<tr data-case="welcome_banner"><td class="mono">welcome_banner</td><td>'
+        f'{html.escape(JUDGE, quote=False)}</td><td class="num mono">{split}</td>'
+        '<td class="num mono">4/12</td></tr>'
+    )
+    assert row in page
 
 
 def test_a_tie_between_the_samples_is_an_error_of_the_trial_and_the_gate_fails_closed(
