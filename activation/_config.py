@@ -173,6 +173,9 @@ BEHAVIOR_SETUP_TIMEOUT = 600.0
 """Stage C: seconds a case's setup command may run (once per scaffold, before any trial)."""
 BEHAVIOR_JUDGE_MODEL = "claude-haiku-5-5"
 """Stage C: the model that answers `judge` graders unless `--judge-model` names another."""
+JUDGE_SAMPLES = 1
+"""Stage C: how many times each judge question is asked (`--judge-samples`); one answer is
+the judge as it always was, more show its own variance and take the majority."""
 BEHAVIOR_JUDGE_MAX_TOKENS = 1024
 """Stage C: the most a judge's answer (reasoning and verdict) may take."""
 BEHAVIOR_LLM_MAX_TOKENS = 16_000

@@ -523,6 +523,9 @@ class Grade:
     level: str | None
     outcome: GradeOutcome
     why: str = ""
+    votes: tuple[int, int] | None = None
+    """A judge grader's samples that answered YES and NO, when it asked more than one
+    (`--judge-samples`): how often the judge disagreed with itself."""
 
 
 @dataclass(frozen=True)
@@ -953,6 +956,8 @@ class BehaviorChoices:
     """The prompt invokes the skill the way the agent's users force it."""
     judge_model: str | None = None
     """The model that answers the `judge` graders."""
+    judge_samples: int = _config.JUDGE_SAMPLES
+    """How many times each judge question is asked; the majority decides."""
     pass_k: int | None = None
     """The k of pass@k and pass^k (`--pass-k`); None: the first round's trials."""
     cost_margin: float = _config.COST_MARGIN

@@ -72,6 +72,7 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     from activation.inputs.lint import unread_warning
     from activation.inputs.load import skipped_warning
     from activation.inputs.variants import skipped_warnings
+    from activation.trials.behavior.judge import own_model_warnings
 
     stage = stage_c(stages)
     inputs, loaded = graded_suite(session, args, (args.baseline, args.candidate), args.catalog)
@@ -81,6 +82,7 @@ def behavior_run(session: Session, args: BehaviorRequest, stages: Stages | None)
     specs = behavior_cells(args, stage, inputs.cases, args.arm, args.no_control, args.fail_on,
                            args.min_coverage, pass_k=args.pass_k, cost_margin=args.cost_margin,
                            suite=Path(loaded.source))  # fmt: skip
+    session.warn(own_model_warnings(args.judge_model, (spec.model for spec in specs)))
     return StageRun(stage, specs, inputs)
 
 
@@ -264,6 +266,7 @@ def behavior_cells(
             arms=arms_of(arm, no_control, cases),
             invoke=args.invoke,
             judge_model=args.judge_model,
+            judge_samples=args.judge_samples,
             pass_k=pass_k,
             cost_margin=cost_margin,
             keep_workspaces=keep,

@@ -302,9 +302,12 @@ class BehaviorCalibration:
 
 
 def verdict_lines(found: BehaviorCalibration) -> list[str]:
-    """What the calibration found, one line per check, then the verdict."""
+    """What the calibration found, one line per check, how often each judge grader
+    disagreed with itself on the A/A run, then the verdict."""
     from activation.report.behavior_words import lift_text
+    from activation.report.judge_view import agreement_lines
     from activation.verdicts.behavior import suite_lift
+    from activation.verdicts.judge_agreement import judge_agreement
 
     loud = found.same.ids_with(*LOUD)
     regressed = found.broken.ids_with(Status.REGRESSED)
@@ -325,6 +328,8 @@ def verdict_lines(found: BehaviorCalibration) -> list[str]:
         f"lift over no skill: {lift_text(lift)}"
         + ("" if found.lift_shown else "; the suite cannot see the skill's effect"),
     ]
+    same = (trial for verdict in found.same.verdicts for trial in verdict.trials)
+    lines += [f"A/A {line}" for line in agreement_lines(judge_agreement(same))]
     verdicts = {
         ExitCode.OK: "OK: the suite is calibrated.",
         ExitCode.REGRESSED: "FAILED: the suite is not calibrated.",

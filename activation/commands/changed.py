@@ -303,8 +303,8 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
     """`activation behavior`'s request for a gate, with its own defaults: the skill, its
     suite, the versions, and what the two commands share (the agents and their executables,
     the trials and, when given, their ceiling, the cache, the prices and the cost ceiling,
-    the seed, `--fail-on weakened`, the judge's model). Not `--model`: the activation gates'
-    model; the agent runs its own default."""
+    the seed, `--fail-on weakened`, the judge's model and samples). Not `--model`: the
+    activation gates' model; the agent runs its own default."""
     ceiling = {} if args.max_trials is None else {"max_trials": args.max_trials}
     return request_for(
         "behavior",
@@ -332,6 +332,7 @@ def behavior_request(args: ChangedRequest, repo: Path, run: GateRun) -> Behavior
         fail_on=args.fail_on,
         min_coverage=args.min_coverage,
         judge_model=args.judge_model,
+        judge_samples=args.judge_samples,
     )
 
 

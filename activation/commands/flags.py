@@ -1087,6 +1087,15 @@ JUDGE_MODEL = Flag(
 )
 """Stage C's judge, for `behavior` and for `changed`'s behavior gates (`mock` answers
 offline)."""
+JUDGE_SAMPLES_FLAG = Flag(
+    "--judge-samples",
+    "K",
+    "ask each judge question K times and take the majority (a tie is an error of the "
+    "trial); reports how often the judge disagreed with itself",
+    positive_int,
+    _config.JUDGE_SAMPLES,
+    toml=INTEGER,
+)
 
 BEHAVIOR = Command(
     "activation behavior",
@@ -1157,6 +1166,7 @@ BEHAVIOR = Command(
                     "the body alone",
                 ),
                 JUDGE_MODEL,
+                JUDGE_SAMPLES_FLAG,
                 replace(SEED_FLAG, help="seed"),
                 replace(ALPHA_FLAG, help="significance level, on q-values"),
                 replace(
@@ -1409,6 +1419,7 @@ CHANGED = Command(
                 replace(
                     JUDGE_MODEL, help="the model that answers the behavior gates' judge graders"
                 ),
+                JUDGE_SAMPLES_FLAG,
                 DEBUG,
             ),
         ),

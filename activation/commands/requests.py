@@ -184,6 +184,7 @@ class ChangedRequest(ActivationTrials, ReportFiles):
     json: Path | None
     dry_run: bool
     judge_model: str
+    judge_samples: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,6 +195,7 @@ class BehaviorTrials(SamplingRequest, CacheRequest, AgentRequest):
     concurrency: int
     invoke: bool
     judge_model: str
+    judge_samples: int
     keep_workspaces: Path | None
 
 

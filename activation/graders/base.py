@@ -112,8 +112,36 @@ class CommandResult:
     output: str = ""
 
 
-Answer = bool | None | CommandResult | Did
-"""An `Ask`'s answer (None: the model gave none), a `Run`'s result or the `Trace`."""
+@dataclass(frozen=True)
+class Votes:
+    """A judge question's answers, one per sample (`--judge-samples`): True for YES, False
+    for NO, None where the model gave none. The verdict is the majority; a tie or a missing
+    answer has none, so it is an error of the trial (fail closed), never a vote."""
+
+    samples: tuple[bool | None, ...]
+
+    @property
+    def yes(self) -> int:
+        return sum(sample is True for sample in self.samples)
+
+    @property
+    def no(self) -> int:
+        return sum(sample is False for sample in self.samples)
+
+    @property
+    def unanswered(self) -> int:
+        return len(self.samples) - self.yes - self.no
+
+    @property
+    def verdict(self) -> bool | None:
+        """YES or NO by majority; None on a tie or when a sample has no answer."""
+        if self.unanswered or self.yes == self.no:
+            return None
+        return self.yes > self.no
+
+
+Answer = Votes | CommandResult | Did
+"""An `Ask`'s answers (its samples), a `Run`'s result or the `Trace`."""
 Answers = Mapping[Need, Answer]
 
 

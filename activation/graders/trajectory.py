@@ -16,6 +16,7 @@ from activation.graders.base import (
     Files,
     Grader,
     Need,
+    Votes,
 )
 from activation.graders.search import glob_matches
 
@@ -43,7 +44,7 @@ class Traced(Grader):
 
     def check(self, files: Files, answers: Answers) -> Checked:
         did = answers.get(TRACE)
-        if did is None or isinstance(did, bool | CommandResult):
+        if did is None or isinstance(did, Votes | CommandResult):
             raise ValueError(f"no trajectory given for the grader {self.description!r}")
         return self.judge(did)
 

@@ -1,7 +1,8 @@
 """Stage C's view (report/views.py) and what it draws in every format: per case each arm's
 passes, the graders and levels, the skill's lift over no skill and how trials did where it
-loaded, what the trials cost and pass@k / pass^k (efficiency_view.py). Until a trial is
-graded it draws the cases as they stand, with no figure."""
+loaded, what the trials cost and pass@k / pass^k (efficiency_view.py), how often each judge
+disagreed with itself (judge_view.py). Until a trial is graded it draws the cases as they
+stand, with no figure."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from activation.report import (
     activation_words,
     behavior_words,
     efficiency_view,
+    judge_view,
     phrases,
     views,
 )
@@ -117,13 +119,16 @@ class Figures:
 
     def text(self) -> Text:
         text = figures_text(self.figures).append("\n")
-        for line in efficiency_view.lines(self.figures, self.fail_on):
+        for line in [*efficiency_view.lines(self.figures, self.fail_on),
+                     *judge_view.lines(self.figures)]:  # fmt: skip
             text.append(f"{line}\n")
         return text
 
     def markdown(self) -> list[str]:
+        judges = judge_view.markdown(self.figures)
         return [*markdown_figures(self.figures), "",
-                *efficiency_view.markdown(self.figures, self.fail_on)]  # fmt: skip
+                *efficiency_view.markdown(self.figures, self.fail_on),
+                *(["", *judges] if judges else [])]  # fmt: skip
 
     def properties(self) -> dict[str, str]:
         graded = self.figures
@@ -131,7 +136,9 @@ class Figures:
         for loading in graded.loading:
             found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
         cost, pass_k = efficiency_view.lines(graded, self.fail_on)
-        return {**found, "cost_gate": cost, "pass_k": pass_k}
+        judges = judge_view.lines(graded)
+        return {**found, "cost_gate": cost, "pass_k": pass_k,
+                **({"judge_agreement": "\n".join(judges)} if judges else {})}  # fmt: skip
 
     def case_lines(self, entry: CaseVerdict) -> list[str]:
         return junit_case_lines(entry, self.figures) + efficiency_view.case_lines(
@@ -432,6 +439,7 @@ class GradedPage:
     loading: list[str]
     legend: str
     efficiency: efficiency_view.EfficiencyPage
+    judges: judge_view.JudgePage
     heat_legend: str = behavior_words.HEAT_LEGEND
 
     def rate(self, rate: Rate | None) -> str:
@@ -464,7 +472,8 @@ def graded_page(found: Behavior, fail_on: tuple[str, ...]) -> GradedPage:
                         behavior_words.suite_lift_text(found),
                         [behavior_words.loading_text(loading) for loading in found.loading],
                         behavior_words.PASSED_CELLS,
-                        efficiency_view.EfficiencyPage(found, fail_on))  # fmt: skip
+                        efficiency_view.EfficiencyPage(found, fail_on),
+                        judge_view.JudgePage(found.judges))  # fmt: skip
 
 
 VIEW = BehaviorView()

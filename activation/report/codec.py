@@ -75,11 +75,17 @@ def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
             for trial in entry["trials"]:
                 if trial.get("trajectory"):
                     trial["trajectory"]["measured"] = _in_order(trial["trajectory"]["measured"])
+                trial["grades"] = [_grade_trimmed(grade) for grade in trial.get("grades", ())]
     if full:
         return data
     if isinstance(report, Matrix):
         return {**data, "cells": [compact_cell(cell) for cell in data["cells"]]}
     return compact_cell(data)
+
+
+def _grade_trimmed(grade: dict[str, Any]) -> dict[str, Any]:
+    """A grade with `votes` only when a judge asked several samples, as reports before it."""
+    return {key: value for key, value in grade.items() if key != "votes" or value is not None}
 
 
 def _tallies_trimmed(entry: dict[str, Any]) -> dict[str, Any]:

@@ -4,8 +4,9 @@ The gate judges baseline against candidate on passing trials, as activation does
 these figures say why and how much: per case and arm the pass rate, per grader and level
 the pass rates (the grader that broke is what a user reads first), the skill's lift over no
 skill (candidate minus `none`), how trials did when the skill loaded and when it did not,
-pass@k and pass^k (passk.py), and what the trials cost (efficiency.py). Computed from the
-trials a run keeps, so a saved or merged report gives them again.
+pass@k and pass^k (passk.py), what the trials cost (efficiency.py) and how often each judge
+disagreed with itself (judge_agreement.py). Computed from the trials a run keeps, so a saved
+or merged report gives them again.
 
 A trial that errored is never a vote: it is counted apart, as a grader's error is. A void
 grader (a negative check in a trial where no positive one passed) did not apply: it counts
@@ -21,6 +22,7 @@ from activation import _config
 from activation._models import VARIANTS, Arm, CaseVerdict, Grade, Status, Trial
 from activation.verdicts.efficiency import Efficiency, cost_rises, efficiency
 from activation.verdicts.figures import Count, Interval, interval
+from activation.verdicts.judge_agreement import JudgeAgreement, judge_agreement
 from activation.verdicts.passk import PassK, pass_k_of, suite_pass_k
 from activation.verdicts.stats import newcombe_interval
 
@@ -150,6 +152,9 @@ class Behavior:
     efficiency: Efficiency | None
     """What the trials cost per case and arm, and the candidate's ratios; None when the
     agent's stream gave no figure."""
+    judges: tuple[JudgeAgreement, ...] = ()
+    """Per case and judge grader, how often its samples disagreed (`--judge-samples`);
+    none with one sample per question."""
 
     @property
     def lift_shown(self) -> bool:
@@ -323,6 +328,7 @@ def behavior(
         k,
         {arm: suite_pass_k([case.pass_k for case in cases], arm) for arm in arms},
         efficiency(verdicts, arms, cost_margin, alpha),
+        judge_agreement(trials),
     )
 
 

@@ -292,6 +292,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
         "k",
         "pass_k",
         "efficiency",
+        "judges",
     }
     assert set(figures["cases"][0]) == {
         "id",

@@ -117,7 +117,8 @@ def test_the_json_names_every_figure() -> None:
         "shard", "batch", "resume", "fail_on", "max_cost_usd", "ceiling_hit", "peak_concurrency",
         "final_concurrency", "pricing", "agent", "coding_agent", "skill", "baseline",
         "candidate", "body_diff", "notice", "warnings", "rerun", "cases", "summary", "usage",
-        "arms", "invoke", "judge_model", "pass_k", "cost_margin", "behavior", "less_visible",
+        "arms", "invoke", "judge_model", "judge_samples", "pass_k", "cost_margin", "behavior",
+        "less_visible",
         "unseen", "distractors", "trial_detail", "min_coverage", "retried",
     }  # fmt: skip
     assert set(data["usage"]) == {
@@ -315,8 +316,8 @@ def test_the_run_writes_a_compact_report_unless_asked_for_the_whole_record(
 SPEC_KEYS = [
     "stage", "model", "trials", "max_trials", "alpha", "seed", "concurrency",
     "max_concurrency", "agent", "shard", "pricing", "max_cost_usd", "batch", "resume",
-    "fail_on", "coding_agent", "min_coverage", "arms", "invoke", "judge_model", "pass_k",
-    "cost_margin", "schema",
+    "fail_on", "coding_agent", "min_coverage", "arms", "invoke", "judge_model", "judge_samples",
+    "pass_k", "cost_margin", "schema",
 ]  # fmt: skip
 """A report's first keys, in the order every `activation-report/4` has written them."""
 

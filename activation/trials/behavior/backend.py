@@ -28,6 +28,7 @@ from activation._behavior import BehaviorCase, BehaviorRunInputs
 from activation._errors import InputError
 from activation._models import (
     VARIANTS,
+    BehaviorOptions,
     ErrorClass,
     Grade,
     RunSpec,
@@ -36,7 +37,7 @@ from activation._models import (
     TrialKey,
     Usage,
 )
-from activation.graders.base import Answer, Ask, Need, Run, Trace, needs_of
+from activation.graders.base import Answer, Answers, Ask, Grader, Need, Run, Trace, Votes, needs_of
 from activation.trials.agent.adapter import RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
@@ -78,6 +79,7 @@ class BehaviorBackend(AgentBackend):
         self.invoke = spec.behavior is not None and spec.behavior.invoke
         self.arms = spec.controls
         self.judge_model = judge_model
+        self.judge_samples = (spec.behavior or BehaviorOptions()).judge_samples
         self.store = store
         self.keep_dir = keep_dir
         self.cases = {case.id: case for case in inputs.cases}
@@ -259,6 +261,7 @@ class BehaviorBackend(AgentBackend):
                 result.grader.level,
                 result.outcome,
                 result.why,
+                votes_of(result.grader, answers),
             )
             for result in grading.results
         )
@@ -284,11 +287,11 @@ class BehaviorBackend(AgentBackend):
 
     async def _ask_judge(
         self, question: str, examples: str | None, workspace: Workspace
-    ) -> tuple[bool | None, Usage]:
+    ) -> tuple[Votes, Usage]:
         assert self._judge is not None
         model_id = provider_of(self.judge_model)[0].id
         return await ask_judge(self._judge, self.judge_model, model_id, question, examples,
-                               workspace, self.store)  # fmt: skip
+                               workspace, self.store, self.judge_samples)  # fmt: skip
 
     def _keep(self, key: TrialKey, work: Path) -> str | None:
         if self.keep_dir is None:
@@ -311,6 +314,7 @@ class BehaviorBackend(AgentBackend):
                 "scaffold": case.scaffold_digest,
                 "graders": [grader.identity() for grader in case.graders],
                 "judge": self.judge_model,
+                **self._samples(),
             }
             return request_digest("llm:behavior", alone, key)
         run = {
@@ -318,8 +322,24 @@ class BehaviorBackend(AgentBackend):
             "scaffold": case.scaffold_digest,
             "graders": [grader.identity() for grader in case.graders],
             "judge": self.judge_model,
+            **self._samples(),
         }
         return request_digest(f"{self.agent.name}:behavior", run, key)
+
+    def _samples(self) -> dict[str, int]:
+        """The judge's samples, in a trial's key only when there are several (the keys of
+        one answer stay those earlier versions wrote)."""
+        return {} if self.judge_samples == 1 else {"judge_samples": self.judge_samples}
+
+
+def votes_of(grader: Grader, answers: Answers) -> tuple[int, int] | None:
+    """A judge grader's (YES, NO) samples when it asked more than one; None for any other."""
+    if grader.type != "judge":
+        return None
+    votes = next(answers[need] for need in grader.own_needs() if isinstance(need, Ask))
+    if not isinstance(votes, Votes) or len(votes.samples) < 2:
+        return None
+    return votes.yes, votes.no
 
 
 def cut_links_out(root: Path) -> None:

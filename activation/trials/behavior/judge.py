@@ -4,20 +4,25 @@ The answer is structured (`JUDGE_SCHEMA`: a short reasoning, then the verdict), 
 that reasons before concluding is read correctly; a provider without structured output is
 read from the end of its reply (`VERDICT: YES`, as the seeds' runner does). Anything else is
 no answer (None, after the one re-ask every `call` makes): an error of the trial, never a
-vote. Answers are kept in the response cache, under the judge's model and the request.
+vote. With `--judge-samples k` the question is asked k times and the majority decides
+(graders/base.py `Votes`), so the judge's own variance is seen apart from the agent's.
+Answers are kept in the response cache, under the judge's model, the request and the
+sample's index (the first sample's key is the one a single answer was always kept under).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from activation._config import BEHAVIOR_JUDGE_MAX_CHARS, BEHAVIOR_JUDGE_MAX_TOKENS
 from activation._models import Usage
+from activation.graders.base import Votes
 from activation.trials.backend import request_digest
 from activation.trials.behavior.workspace import Workspace
 from activation.trials.cache import Store
+from activation.trials.providers import parse_model
 from activation.trials.providers.asking import (
     Kept,
     Provider,
@@ -116,6 +121,14 @@ def kept_verdict(value: object) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def sample_key(request: Mapping[str, Any], model: str, sample: int) -> str:
+    """The cache key of one sample of a judge's answer: the first's is the key a single
+    answer was always kept under, so earlier runs' answers are served still."""
+    if not sample:
+        return request_digest(JUDGE_KIND, request, judge=model)
+    return request_digest(JUDGE_KIND, request, judge=model, sample=str(sample))
+
+
 async def ask_judge(
     judge: Provider,
     model: str,
@@ -124,10 +137,11 @@ async def ask_judge(
     examples: str | None,
     workspace: Workspace,
     store: Store | None,
-) -> tuple[bool | None, Usage]:
-    """The judge's verdict on `question` about the workspace's files (None: no answer),
-    from the cache when an earlier run asked the same; `model` as `--judge-model` names it,
-    `model_id` as its provider does."""
+    samples: int = 1,
+) -> tuple[Votes, Usage]:
+    """The judge's `samples` answers to `question` about the workspace's files (None: no
+    answer), each from the cache when an earlier run asked the same sample; `model` as
+    `--judge-model` names it, `model_id` as its provider does."""
     system, user = judge_request(question, examples, workspace)
     request = {
         "model": model_id,
@@ -136,9 +150,26 @@ async def ask_judge(
         "messages": [{"role": "user", "content": user}],
         "output_config": {"format": {"type": "json_schema", "schema": JUDGE_SCHEMA}},
     }
-    kept = None
-    if store is not None:
-        key = request_digest(JUDGE_KIND, request, judge=model)
-        kept = Kept(store, key, "verdict", kept_verdict)
-    answer = await call(judge, request, judgement, kept=kept)
-    return answer.value, answer.usage
+    answers: list[bool | None] = []
+    spent = Usage()
+    for sample in range(samples):
+        kept = None
+        if store is not None:
+            kept = Kept(store, sample_key(request, model, sample), "verdict", kept_verdict)
+        answer = await call(judge, request, judgement, kept=kept)
+        answers.append(answer.value)
+        spent += answer.usage
+    return Votes(tuple(answers)), spent
+
+
+def own_model_warnings(judge: str, agent_models: Iterable[str | None]) -> list[str]:
+    """A warning for each cell whose agent runs the judge's own model: a model grading its
+    own work shares its blind spots, so its YES is weaker evidence. A cell on the agent's
+    default model (None) cannot be compared."""
+    judged = parse_model(judge)
+    return [
+        f"the judge {judge} is the agent's own model (--model {model}): it grades its own "
+        "work; --judge-model another model judges apart from the agent"
+        for model in dict.fromkeys(agent_models)
+        if model is not None and parse_model(model) == judged
+    ]

@@ -12,7 +12,7 @@ import pytest
 
 from activation._behavior import LEVELS, BehaviorCase
 from activation._models import Trajectory
-from activation.graders.base import Answer, Ask, CommandResult, Need, Trace, needs_of
+from activation.graders.base import Answer, Ask, CommandResult, Need, Trace, Votes, needs_of
 from activation.inputs.frontmatter import split_document
 from activation.inputs.lint import lint_behavior
 from activation.inputs.load import load_behavior_suite
@@ -56,7 +56,7 @@ def graded(
     answers: dict[Need, Answer] = {}
     for need in needs_of(case.graders):
         if isinstance(need, Ask):
-            answers[need] = judge
+            answers[need] = Votes((judge,))
             continue
         if isinstance(need, Trace):
             answers[need] = did

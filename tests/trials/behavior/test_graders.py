@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import pytest
 
 from activation._behavior import Grader
-from activation.graders.base import Answer, Ask, CommandResult, Need, Run, needs_of
+from activation.graders.base import Answer, Ask, CommandResult, Need, Run, Votes, needs_of
 from activation.graders.search import glob_matches, is_source
 from activation.inputs.behavior_graders import parse_graders
 from activation.trials.behavior import graders as grading_module
@@ -34,15 +34,16 @@ def grade(
     graded: tuple[Grader, ...],
     workspace: Workspace,
     *,
-    judged: Mapping[str, bool | None],
+    judged: Mapping[str, bool | Votes | None],
     commands: Mapping[str, CommandResult],
 ) -> Grading:
-    """Grade with the graders' needs answered: a judge's by its question, a command's by
-    its line (a need left out stays unanswered)."""
+    """Grade with the graders' needs answered: a judge's by its question (one sample, or
+    the samples given), a command's by its line (a need left out stays unanswered)."""
     answers: dict[Need, Answer] = {}
     for need in needs_of(graded):
         if isinstance(need, Ask) and need.question in judged:
-            answers[need] = judged[need.question]
+            answer = judged[need.question]
+            answers[need] = answer if isinstance(answer, Votes) else Votes((answer,))
         if isinstance(need, Run) and need.command in commands:
             answers[need] = commands[need.command]
     return grading_module.grade(graded, workspace, answers)
@@ -51,7 +52,7 @@ def grade(
 def outcomes(
     workspace: Workspace,
     *raw: Mapping[str, object],
-    judged: dict[str, bool | None] | None = None,
+    judged: dict[str, bool | Votes | None] | None = None,
     commands: dict[str, CommandResult] | None = None,
 ) -> list[tuple[str, str]]:
     grading = grade(graders(*raw), workspace, judged=judged or {}, commands=commands or {})
@@ -237,6 +238,32 @@ def test_judge_answers_and_an_unanswered_judge_is_an_error_not_a_vote() -> None:
     grading = grade(graders(POSITIVE, judge), FILES, judged={"Formal?": None}, commands={})
     assert (grading.passed, grading.error) == (False, True)
     assert grading.results[1].why == "the judge could not answer"
+
+
+@pytest.mark.parametrize(
+    ("samples", "expected"),
+    [
+        ((True, False, True), ("passed", "the judge answered YES (2 of 3 samples)")),
+        ((False, False, True), ("failed", "the judge answered NO (2 of 3 samples)")),
+        ((True, True, True), ("passed", "the judge answered YES (3 of 3 samples)")),
+        ((True, False), ("error", "the judge's samples split 1 YES, 1 NO: no majority")),
+        ((True, None, True), ("error", "the judge could not answer (1 of 3 samples)")),
+    ],
+)
+def test_the_judges_samples_decide_by_majority_and_a_tie_fails_closed(
+    samples: tuple[bool | None, ...], expected: tuple[str, str]
+) -> None:
+    judge = {"type": "judge", "question": "Formal?"}
+    grading = grade(graders(POSITIVE, judge), FILES, judged={"Formal?": Votes(samples)},
+                    commands={})  # fmt: skip
+    assert (grading.results[1].outcome, grading.results[1].why) == expected
+    assert grading.error is (expected[0] == "error")
+
+
+def test_votes_count_each_answer() -> None:
+    votes = Votes((True, False, None, True))
+    assert (votes.yes, votes.no, votes.unanswered, votes.verdict) == (2, 1, 1, None)
+    assert Votes((False, True, False)).verdict is False
 
 
 def test_a_missing_answer_or_result_is_the_callers_bug() -> None:

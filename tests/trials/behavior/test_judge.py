@@ -79,7 +79,7 @@ def test_the_mock_judge_answers_by_word_overlap_and_says_it_is_the_mock() -> Non
             found, _usage = await ask_judge(
                 MockModel(), "mock", "mock", question, None, workspace, None
             )
-            return found
+            return found.verdict
 
         return anyio.run(ask)
 
@@ -100,3 +100,15 @@ def test_the_mock_judge_answers_by_word_overlap_and_says_it_is_the_mock() -> Non
         "7 content words",
         "verdict": "YES",
     }
+
+
+def test_a_judge_that_is_the_agents_own_model_is_warned_of_once_per_model() -> None:
+    from activation.trials.behavior.judge import own_model_warnings
+
+    said = (
+        "the judge claude-haiku-5-5 is the agent's own model (--model anthropic:claude-haiku-5-5)"
+        ": it grades its own work; --judge-model another model judges apart from the agent"
+    )
+    models = ["anthropic:claude-haiku-5-5", None, "anthropic:claude-haiku-5-5", "openai:gpt-5.4"]
+    assert own_model_warnings("claude-haiku-5-5", models) == [said]
+    assert own_model_warnings("claude-haiku-5-5", [None, "claude-opus-5-5"]) == []

@@ -17,6 +17,7 @@ import orjson
 import pytest
 
 from activation._models import Prices, Usage
+from activation.graders.base import Votes
 from activation.trials.backend import request_digest
 from activation.trials.behavior.judge import JUDGE_KIND, ask_judge
 from activation.trials.behavior.workspace import Workspace
@@ -139,11 +140,42 @@ def test_the_judge_reads_a_structured_or_a_text_verdict_and_asks_again_once(
     judge = Scripted("s", replies)
     workspace = Workspace((("app.py", "print(1)\n"),))
 
-    async def go() -> tuple[bool | None, Usage]:
+    async def go() -> tuple[Votes, Usage]:
         async with judge.asker(PRICES) as asker:
             return await ask_judge(asker, "s:j", "j", "Does it print?", None, workspace, None)
 
-    assert anyio.run(go) == (verdict, ONE if attempts == 1 else ONE + ONE)
+    assert anyio.run(go) == (Votes((verdict,)), ONE if attempts == 1 else ONE + ONE)
     assert len(judge.asked) == attempts
     assert judge.asked[0]["model"] == "j"
     assert judge.asked[0]["messages"][0]["content"].startswith("Question: Does it print?")
+
+
+def test_judge_samples_are_asked_each_and_kept_each_under_its_own_index() -> None:
+    """`--judge-samples 3`: three answers, each kept apart (the first under the key one
+    answer always had), all served from the cache on the next run."""
+    answers = [json.dumps({"reasoning": "r", "verdict": word}) for word in ("YES", "NO", "YES")]
+    workspace = Workspace((("app.py", "print(1)\n"),))
+    store = MemoryStore()
+
+    def run(judge: Scripted) -> tuple[Votes, Usage]:
+        async def go() -> tuple[Votes, Usage]:
+            async with judge.asker(PRICES) as asker:
+                return await ask_judge(asker, "s:j", "j", "Does it print?", None, workspace,
+                                       store, samples=3)  # fmt: skip
+
+        return anyio.run(go)
+
+    first = Scripted("s", answers)
+    assert run(first) == (Votes((True, False, True)), ONE + ONE + ONE)
+    assert first.asked == [first.asked[0]] * 3
+    request = first.asked[0]
+    assert sorted(store.entries) == sorted(
+        [
+            request_digest(JUDGE_KIND, request, judge="s:j"),
+            request_digest(JUDGE_KIND, request, judge="s:j", sample="1"),
+            request_digest(JUDGE_KIND, request, judge="s:j", sample="2"),
+        ]
+    )
+    again = Scripted("s", [])
+    assert run(again) == (Votes((True, False, True)), Usage(cost_usd=0.0))
+    assert again.asked == []
