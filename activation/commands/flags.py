@@ -726,7 +726,7 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import, example "
+    "diff, merge, cache, schema, import, example, init "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model: activation example billing billing-demo.",
     (
@@ -1357,6 +1357,51 @@ EXAMPLE = Command(
         ),
     ),
 )
+DRAFT_FORMATS = ("activation", "skill-creator", "jsonl", "yaml")
+"""The formats `init` writes a draft in (inputs/draft.py's `rendered`): this tool's,
+skill-creator's trigger eval set, JSON Lines of prompts, trigger tests in YAML."""
+INIT = Command(
+    "activation init",
+    "Draft a suite for a skill of the working tree's skill set (or all): positives in the "
+    "user's words (keyword, framework and indirect groups), a near-miss negative twin each, "
+    "a case per sibling that expects it, prompts no skill should take, each with a why; "
+    "--behavior adds a behavior case skeleton. A model drafts (the mock: labelled "
+    "placeholders, offline); prompts that echo a description are left out. A draft is to "
+    "be reviewed, not trusted. Exit 0 once written, 2 for bad input or a file that exists "
+    "(without --force). Example: activation init --all --model mock",
+    (
+        (
+            None,
+            (
+                Flag(
+                    "--skill",
+                    "NAME",
+                    "the skill to draft for, by its folder's name or id",
+                    shown="the repo's only skill",
+                ),
+                switch("--all", "draft for every skill of the working tree"),
+                Flag(
+                    "--format",
+                    "NAME",
+                    "the cases' format",
+                    choices=DRAFT_FORMATS,
+                    default=DRAFT_FORMATS[0],
+                ),
+                replace(
+                    MODEL_FLAG,
+                    metavar="ID",
+                    help="the model that drafts (mock: placeholders, offline)",
+                    convert=None,
+                    default=MODEL,
+                    shown=MODEL,
+                ),
+                switch("--behavior", "also draft a behavior case skeleton in the skill's evals/"),
+                switch("--force", "overwrite files that exist"),
+                DEBUG,
+            ),
+        ),
+    ),
+)
 CHANGED = Command(
     "activation changed",
     "Gate what a change touched, skill by skill, in a repo of several plugins or skills "
@@ -1434,6 +1479,7 @@ COMMANDS: Mapping[str, Command] = {
     "cache": CACHE,
     "schema": SCHEMA,
     "example": EXAMPLE,
+    "init": INIT,
 }
 CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
 """The commands that read the settings file and the environment."""
