@@ -1397,6 +1397,7 @@ INIT = Command(
                 ),
                 switch("--behavior", "also draft a behavior case skeleton in the skill's evals/"),
                 switch("--force", "overwrite files that exist"),
+                *COST_AND_CACHE[:3],
                 DEBUG,
             ),
         ),

@@ -2,7 +2,7 @@
 
 The shell around inputs/draft.py: it finds the skills (as `changed` does), asks the model
 once per skill through the one ask-and-cache path (`asking.call`, with the draft's JSON
-schema), or takes the mock's labelled placeholders offline, and writes each skill's files
+schema; the answer kept in the response cache, so a rerun asks nothing again), or takes the mock's labelled placeholders offline, and writes each skill's files
 in its folder, where the loader finds them. Every file it would write is checked first: one
 that exists stops the command before any model call, unless `--force`.
 
@@ -11,9 +11,11 @@ Exit 0 once written, 2 for bad input, 3 when the model gave no usable draft for 
 
 from __future__ import annotations
 
+import argparse
+import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from activation._errors import ExitCode, InputError
 from activation.commands.flags import DRAFT_FORMATS, INIT
@@ -21,9 +23,14 @@ from activation.commands.session import Session
 from activation.inputs import draft
 from activation.inputs.changes import SkillPlace
 
+if TYPE_CHECKING:
+    from activation.trials.cache import Store
+
 PER_GROUP = 2
 """Positives a model drafts in each group (each with its twin)."""
 MAX_TOKENS = 4_000
+KIND = "init-draft"
+"""The drafts' kind in the response cache's request digest."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +99,12 @@ def names_of(plan: Planned, format: str, behavior: bool) -> tuple[str, ...]:
     return draft.file_names(name, format) + (draft.behavior_names(name) if behavior else ())
 
 
-async def asked(model: str, asks: list[draft.Ask]) -> list[draft.Answer | str]:
-    """Each skill's answer from the model, or why there is none."""
+async def asked(model: str, asks: list[draft.Ask], store: Store | None) -> list[draft.Answer | str]:
+    """Each skill's answer from the model (from the response cache when an earlier run asked
+    the same), or why there is none."""
+    from activation.trials.backend import request_digest
     from activation.trials.providers import provider_of
-    from activation.trials.providers.asking import Unanswered, answer_payload, call
+    from activation.trials.providers.asking import Kept, Unanswered, answer_payload, call
 
     def read(message: Any) -> draft.Answer:
         if message.get("stop_reason") in ("refusal", "max_tokens"):
@@ -114,22 +123,34 @@ async def asked(model: str, asks: list[draft.Ask]) -> list[draft.Answer | str]:
                 "messages": [{"role": "user", "content": draft.instructions(ask, PER_GROUP)}],
                 "output_config": {"format": {"type": "json_schema", "schema": draft.SCHEMA}},
             }
-            got = await call(asker, request, read)
+            kept = None
+            if store is not None:
+                key = request_digest(KIND, request)
+                kept = Kept(store, key, "draft", draft.read_answer, draft.answer_data)
+            got = await call(asker, request, read, kept=kept)
             answers.append(got.value if got.value is not None else got.problem)
     return answers
 
 
-def answers_for(model: str, asks: list[draft.Ask]) -> list[draft.Answer | str]:
+def answers_for(args: argparse.Namespace, asks: list[draft.Ask]) -> list[draft.Answer | str]:
     """The mock's placeholders (offline, free), else the model's drafts."""
     from activation.trials.providers import provider_of
 
-    provider = provider_of(model)[1]
+    provider = provider_of(args.model)[1]
     if provider.free is not None:
         return [draft.placeholders(ask) for ask in asks]
     provider.preflight(calls=True)
     import anyio
 
-    return anyio.run(asked, model, asks)
+    from activation.store import TrialStore, cache_folder
+
+    if args.no_cache:
+        return anyio.run(asked, args.model, asks, None)
+    store = TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+    try:
+        return anyio.run(asked, args.model, asks, store)
+    finally:
+        store.close()
 
 
 def main_init(session: Session, argv: list[str]) -> int:
@@ -148,7 +169,7 @@ def main_init(session: Session, argv: list[str]) -> int:
     if existing and not args.force:
         shown = ", ".join(str(path.relative_to(repo)) for path in existing)
         raise InputError(f"{shown}: exists; pass --force to overwrite")
-    answers = answers_for(args.model, [plan.ask for plan in plans])
+    answers = answers_for(args, [plan.ask for plan in plans])
     code = ExitCode.OK
     for plan, answer in zip(plans, answers, strict=True):
         name = plan.place.name

@@ -28,10 +28,11 @@ SIBLING = {
 
 
 @pytest.fixture
-def repo(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch) -> Path:
+def repo(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """Two sibling skills (refunds, disputes) committed; the cwd."""
     made = skill_repo("Issue refunds for orders, whole or partial.", files=SIBLING)
     monkeypatch.chdir(made.root)
+    monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     return made.root
 
@@ -132,6 +133,11 @@ def test_a_models_draft_is_asked_with_the_schema_and_its_echoes_left_out(
     assert "- disputes: Answer chargebacks" in request["messages"][0]["content"]
     said = capsys.readouterr().err
     assert "warning: refunds-indirect-1: left out, echoes refunds's description" in said
+    written = (repo / FOLDER / "refunds" / "cases.json").read_bytes()
+    (repo / FOLDER / "refunds" / "cases.json").unlink()
+    assert main(["init", "--skill", "refunds", "--model", "scripted:drafter"]) == 0
+    assert len(provider.asked) == 2  # a rerun is answered from the response cache
+    assert (repo / FOLDER / "refunds" / "cases.json").read_bytes() == written
 
 
 def test_no_usable_draft_writes_nothing_and_exits_3(
