@@ -2,8 +2,9 @@
 
 The shell around inputs/draft.py: it finds the skills (as `changed` does), asks the model
 once per skill through the one ask-and-cache path (`asking.call`, with the draft's JSON
-schema; the answer kept in the response cache, so a rerun asks nothing again), or takes the mock's labelled placeholders offline, and writes each skill's files
-in its folder, where the loader finds them. Every file it would write is checked first: one
+schema; the answer kept in the response cache, so a rerun asks nothing again), or takes
+the mock's labelled placeholders offline, and writes each skill's files in its folder,
+where the loader finds them. Every file it would write is checked first: one
 that exists stops the command before any model call, unless `--force`.
 
 Exit 0 once written, 2 for bad input, 3 when the model gave no usable draft for a skill.
@@ -50,6 +51,12 @@ def description_of(repo: Path, place: SkillPlace) -> tuple[str, str]:
     return (description if isinstance(description, str) else "").strip(), document.body
 
 
+def set_of(place: SkillPlace) -> tuple[str, str]:
+    """The set a skill is listed with: its folder of skill folders and its plugin (a
+    marketplace serves one `skills/` folder as several plugins, each its own menu)."""
+    return place.set_root, place.id.rpartition(":")[0]
+
+
 def chosen(places: dict[str, SkillPlace], skill: str | None, every: bool) -> list[SkillPlace]:
     """The skills `--skill` or `--all` picks; the repo's only one when neither is given."""
     found = list(places.values())
@@ -81,7 +88,7 @@ def planned(repo: Path, skill: str | None, every: bool) -> list[Planned]:
         siblings = tuple(
             listed[path]
             for path, other in places.items()
-            if other.set_root == place.set_root and path != place.path
+            if set_of(other) == set_of(place) and path != place.path
         )
         body = description_of(repo, place)[1]
         plans.append(Planned(place, draft.Ask(listed[place.path], siblings, body)))

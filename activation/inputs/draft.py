@@ -228,10 +228,10 @@ def placeholders(ask: Ask) -> Answer:
     siblings = tuple(
         (
             s.short,
-            f"{PLACEHOLDER} {s.short} (sibling {number}), not {name}",
+            f"{PLACEHOLDER} {s.short}, not {name}: a task only {s.short} takes",
             f"{PLACEHOLDER} why it is {s.short}'s",
         )
-        for number, s in enumerate(ask.siblings, 1)
+        for s in ask.siblings
     )
     none = ((f"{PLACEHOLDER} a task near {name} that no skill takes", f"{PLACEHOLDER} why none"),)
     return Answer(pairs, siblings, none)

@@ -12,7 +12,9 @@ import orjson
 import pytest
 
 from activation.commands.main import main
+from activation.commands.init import set_of
 from activation.inputs import draft
+from activation.inputs.changes import SkillPlace
 from activation.trials.providers.asking import Reply
 from activation.trials.providers.scripted import ANSWERED, message
 from tests.support.cli import one_line_error
@@ -68,6 +70,15 @@ def test_a_two_skill_repo_is_drafted_with_the_mock_and_passes_lint_strict(
     out = capsys.readouterr().out
     assert out.strip().endswith("no problems found")
     assert "and 4 case files (" in out  # the two cases.json and the two behavior skeletons
+
+
+def test_a_marketplace_serving_one_skills_folder_as_two_plugins_makes_two_sets() -> None:
+    """anthropics/skills' layout: the siblings are the plugin's, not the whole folder's."""
+    pdf = SkillPlace("skills/pdf/SKILL.md", "skills", "document-skills:pdf")
+    docx = SkillPlace("skills/docx/SKILL.md", "skills", "document-skills:docx")
+    art = SkillPlace("skills/art/SKILL.md", "skills", "example-skills:art")
+    assert set_of(pdf) == set_of(docx) == ("skills", "document-skills")
+    assert set_of(art) == ("skills", "example-skills")
 
 
 def test_a_file_that_exists_stops_init_before_anything_unless_forced(
