@@ -11,8 +11,8 @@ from typing import Any
 import orjson
 import pytest
 
-from activation.commands.main import main
 from activation.commands.init import set_of
+from activation.commands.main import main
 from activation.inputs import draft
 from activation.inputs.changes import SkillPlace
 from activation.trials.providers.asking import Reply
