@@ -31,12 +31,11 @@ SIBLING = {
 
 @pytest.fixture
 def repo(skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Two sibling skills (refunds, disputes) committed; the cwd."""
-    made = skill_repo("Issue refunds for orders, whole or partial.", files=SIBLING)
-    monkeypatch.chdir(made.root)
+    """Two sibling skills (refunds, disputes) committed, the cwd; the cache in the test's."""
     monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    return made.root
+    root = skill_repo("Issue refunds for orders, whole or partial.", files=SIBLING).root
+    monkeypatch.chdir(root)
+    return root
 
 
 def cases_of(root: Path, name: str) -> list[dict[str, Any]]:
