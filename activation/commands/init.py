@@ -144,7 +144,7 @@ def answers_for(args: argparse.Namespace, asks: list[draft.Ask]) -> list[draft.A
     from activation.trials.providers import provider_of
 
     provider = provider_of(args.model)[1]
-    if provider.free is not None:
+    if provider.free is not None:  # a provider whose answers are free: the offline mock
         return [draft.placeholders(ask) for ask in asks]
     provider.preflight(calls=True)
     import anyio

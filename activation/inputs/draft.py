@@ -142,10 +142,6 @@ class Draft:
     cases: tuple[Case, ...]
     refused: tuple[str, ...]
 
-    @property
-    def routes(self) -> bool:
-        return any(case.expect is not None for case in self.cases)
-
 
 def instructions(ask: Ask, per_group: int) -> str:
     """The drafting request: the seeds' authoring rules, the skill and its siblings."""
