@@ -67,7 +67,10 @@ def chosen(places: dict[str, SkillPlace], skill: str | None, every: bool) -> lis
         picked = [p for p in found if skill in (p.name, p.id, p.alias)]
         if not picked:
             raise InputError(f"--skill {skill}: no skill of the working tree ({names})")
-        return picked[:1]
+        if len(picked) > 1:
+            ids = ", ".join(sorted(p.id for p in picked))
+            raise InputError(f"--skill {skill}: names several skills ({ids}); pass its id")
+        return picked
     if every or len(found) == 1:
         return found
     raise InputError(f"{len(found)} skills ({names}): pass --skill NAME or --all")

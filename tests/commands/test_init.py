@@ -11,7 +11,8 @@ from typing import Any
 import orjson
 import pytest
 
-from activation.commands.init import set_of
+from activation._errors import InputError
+from activation.commands.init import chosen, set_of
 from activation.commands.main import main
 from activation.inputs import draft
 from activation.inputs.changes import SkillPlace
@@ -78,6 +79,20 @@ def test_a_marketplace_serving_one_skills_folder_as_two_plugins_makes_two_sets()
     art = SkillPlace("skills/art/SKILL.md", "skills", "example-skills:art")
     assert set_of(pdf) == set_of(docx) == ("skills", "document-skills")
     assert set_of(art) == ("skills", "example-skills")
+
+
+def test_a_name_two_plugins_share_is_asked_for_by_its_id() -> None:
+    found = [
+        SkillPlace(f"{p}/skills/refunds/SKILL.md", f"{p}/skills", f"{p}:refunds") for p in "ab"
+    ]
+    places = {place.path: place for place in found}
+    with pytest.raises(InputError) as raised:
+        chosen(places, "refunds", False)
+    assert (
+        str(raised.value)
+        == "--skill refunds: names several skills (a:refunds, b:refunds); pass its id"
+    )
+    assert [p.id for p in chosen(places, "b:refunds", False)] == ["b:refunds"]
 
 
 def test_a_file_that_exists_stops_init_before_anything_unless_forced(
