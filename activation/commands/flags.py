@@ -827,6 +827,12 @@ CALIBRATE = Command(
     RUN_EPILOG,
     settings=True,
 )
+SKILL_ID = Flag(
+    "--skill", "ID", "the skill to improve (an id of the set)", shown="the --skill-path one"
+)
+"""A skill of the set by its id (`suggest`'s; `init` names its own)."""
+BEHAVIOR_SWITCH = switch("--behavior", "calibrate the behavior suite (Stage C)")
+"""`calibrate --behavior`; `init --behavior` drafts a behavior skeleton too."""
 SUGGEST = Command(
     "activation suggest",
     "Propose better descriptions for a skill from the failures of a train split, keep a "
@@ -838,12 +844,7 @@ SUGGEST = Command(
         (
             "suggest",
             (
-                Flag(
-                    "--skill",
-                    "ID",
-                    "the skill to improve (an id of the set)",
-                    shown="the --skill-path one",
-                ),
+                SKILL_ID,
                 Flag(
                     "--rounds",
                     "N",
@@ -1247,7 +1248,7 @@ BEHAVIOR_CALIBRATE = Command(
         (
             "calibration",
             (
-                switch("--behavior", "calibrate the behavior suite (Stage C)"),
+                BEHAVIOR_SWITCH,
                 Flag(
                     "--broken",
                     "PATH",
@@ -1373,10 +1374,10 @@ INIT = Command(
         (
             None,
             (
-                Flag(
-                    "--skill",
-                    "NAME",
-                    "the skill to draft for, by its folder's name or id",
+                replace(
+                    SKILL_ID,
+                    metavar="NAME",
+                    help="the skill to draft for, by its folder's name or id",
                     shown="the repo's only skill",
                 ),
                 switch("--all", "draft for every skill of the working tree"),
@@ -1395,7 +1396,10 @@ INIT = Command(
                     default=MODEL,
                     shown=MODEL,
                 ),
-                switch("--behavior", "also draft a behavior case skeleton in the skill's evals/"),
+                replace(
+                    BEHAVIOR_SWITCH,
+                    help="also draft a behavior case skeleton in the skill's evals/",
+                ),
                 switch("--force", "overwrite files that exist"),
                 *COST_AND_CACHE[:3],
                 DEBUG,

@@ -12,7 +12,6 @@ Exit 0 once written, 2 for bad input, 3 when the model gave no usable draft for 
 
 from __future__ import annotations
 
-import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -142,23 +141,26 @@ async def asked(model: str, asks: list[draft.Ask], store: Store | None) -> list[
     return answers
 
 
-def answers_for(args: argparse.Namespace, asks: list[draft.Ask]) -> list[draft.Answer | str]:
-    """The mock's placeholders (offline, free), else the model's drafts."""
+def answers_for(
+    model: str, asks: list[draft.Ask], cache: Path | None, ttl: float
+) -> list[draft.Answer | str]:
+    """The mock's placeholders (offline, free), else the model's drafts; `cache`: the
+    response cache's folder (None: `--no-cache`)."""
     from activation.trials.providers import provider_of
 
-    provider = provider_of(args.model)[1]
+    provider = provider_of(model)[1]
     if provider.free is not None:  # a provider whose answers are free: the offline mock
         return [draft.placeholders(ask) for ask in asks]
     provider.preflight(calls=True)
     import anyio
 
-    from activation.store import TrialStore, cache_folder
+    from activation.store import TrialStore
 
-    if args.no_cache:
-        return anyio.run(asked, args.model, asks, None)
-    store = TrialStore(cache_folder(args.cache_dir, os.environ), args.cache_ttl)
+    if cache is None:
+        return anyio.run(asked, model, asks, None)
+    store = TrialStore(cache, ttl)
     try:
-        return anyio.run(asked, args.model, asks, store)
+        return anyio.run(asked, model, asks, store)
     finally:
         store.close()
 
@@ -179,7 +181,10 @@ def main_init(session: Session, argv: list[str]) -> int:
     if existing and not args.force:
         shown = ", ".join(str(path.relative_to(repo)) for path in existing)
         raise InputError(f"{shown}: exists; pass --force to overwrite")
-    answers = answers_for(args, [plan.ask for plan in plans])
+    from activation.store import cache_folder
+
+    cache = None if args.no_cache else cache_folder(args.cache_dir, os.environ)
+    answers = answers_for(args.model, [plan.ask for plan in plans], cache, args.cache_ttl)
     code = ExitCode.OK
     for plan, answer in zip(plans, answers, strict=True):
         name = plan.place.name
