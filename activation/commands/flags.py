@@ -726,7 +726,7 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import, example "
+    "diff, merge, cache, schema, import, example, init "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model: activation example billing billing-demo.",
     (
@@ -827,6 +827,12 @@ CALIBRATE = Command(
     RUN_EPILOG,
     settings=True,
 )
+SKILL_ID = Flag(
+    "--skill", "ID", "the skill to improve (an id of the set)", shown="the --skill-path one"
+)
+"""A skill of the set by its id (`suggest`'s; `init` names its own)."""
+BEHAVIOR_SWITCH = switch("--behavior", "calibrate the behavior suite (Stage C)")
+"""`calibrate --behavior`; `init --behavior` drafts a behavior skeleton too."""
 SUGGEST = Command(
     "activation suggest",
     "Propose better descriptions for a skill from the failures of a train split, keep a "
@@ -838,12 +844,7 @@ SUGGEST = Command(
         (
             "suggest",
             (
-                Flag(
-                    "--skill",
-                    "ID",
-                    "the skill to improve (an id of the set)",
-                    shown="the --skill-path one",
-                ),
+                SKILL_ID,
                 Flag(
                     "--rounds",
                     "N",
@@ -1257,7 +1258,7 @@ BEHAVIOR_CALIBRATE = Command(
         (
             "calibration",
             (
-                switch("--behavior", "calibrate the behavior suite (Stage C)"),
+                BEHAVIOR_SWITCH,
                 Flag(
                     "--broken",
                     "PATH",
@@ -1367,6 +1368,55 @@ EXAMPLE = Command(
         ),
     ),
 )
+DRAFT_FORMATS = ("activation", "skill-creator", "jsonl", "yaml")
+"""The formats `init` writes a draft in (inputs/draft.py's `rendered`): this tool's,
+skill-creator's trigger eval set, JSON Lines of prompts, trigger tests in YAML."""
+INIT = Command(
+    "activation init",
+    "Draft a suite for a skill of the working tree's skill set (or all): positives in the "
+    "user's words (keyword, framework and indirect groups), a near-miss negative twin each, "
+    "a case per sibling that expects it, prompts no skill should take, each with a why; "
+    "--behavior adds a behavior case skeleton. A model drafts (the mock: labelled "
+    "placeholders, offline); prompts that echo a description are left out. A draft is to "
+    "be reviewed, not trusted. Exit 0 once written, 2 for bad input or a file that exists "
+    "(without --force). Example: activation init --all --model mock",
+    (
+        (
+            None,
+            (
+                replace(
+                    SKILL_ID,
+                    metavar="NAME",
+                    help="the skill to draft for, by its folder's name or id",
+                    shown="the repo's only skill",
+                ),
+                switch("--all", "draft for every skill of the working tree"),
+                Flag(
+                    "--format",
+                    "NAME",
+                    "the cases' format",
+                    choices=DRAFT_FORMATS,
+                    default=DRAFT_FORMATS[0],
+                ),
+                replace(
+                    MODEL_FLAG,
+                    metavar="ID",
+                    help="the model that drafts (mock: placeholders, offline)",
+                    convert=None,
+                    default=MODEL,
+                    shown=MODEL,
+                ),
+                replace(
+                    BEHAVIOR_SWITCH,
+                    help="also draft a behavior case skeleton in the skill's evals/",
+                ),
+                switch("--force", "overwrite files that exist"),
+                *COST_AND_CACHE[:3],
+                DEBUG,
+            ),
+        ),
+    ),
+)
 CHANGED = Command(
     "activation changed",
     "Gate what a change touched, skill by skill, in a repo of several plugins or skills "
@@ -1445,6 +1495,7 @@ COMMANDS: Mapping[str, Command] = {
     "cache": CACHE,
     "schema": SCHEMA,
     "example": EXAMPLE,
+    "init": INIT,
 }
 CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
 """The commands that read the settings file and the environment."""
