@@ -726,7 +726,7 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import, example "
+    "diff, history, merge, cache, schema, import, example "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model: activation example billing billing-demo.",
     (
@@ -966,6 +966,34 @@ DIFF = Command(
                 DEBUG,
             ),
         ),
+    ),
+)
+HISTORY = Command(
+    "activation history",
+    "Render saved runs as trends on one static HTML page: per skill and stage/agent/model, "
+    "recall, false positives, pass rate, lift and cost over the runs with their intervals, "
+    "each point keyed by the description's hash and the agent's and activation's versions, "
+    "so an edit is told from drift. Runs are in the order given, a folder's by file name. "
+    "Exit 0 once written, 2 when a file is not a report. "
+    "Example: activation history reports/ --html history.html --badges badges",
+    (
+        (
+            None,
+            (
+                Flag("reports", "REPORT", "saved --json reports (gzipped or not), or folders "
+                     "of them", Path, nargs="+"),  # fmt: skip
+            ),
+        ),
+        (
+            "outputs",
+            (
+                Flag("--html", "PATH", "the page to write", Path, default=Path("history.html")),
+                Flag("--badges", "DIR", "write a shields.io endpoint JSON per skill here", Path),
+                Flag("--against", "DIR", "saved reports of the base branch: each series' "
+                     "latest point against the last green run (exit 0) among them", Path),  # fmt: skip
+            ),
+        ),
+        (None, (DEBUG,)),
     ),
 )
 MERGE = Command(
@@ -1428,6 +1456,7 @@ COMMANDS: Mapping[str, Command] = {
     "visibility": VISIBILITY,
     "report": REPORT,
     "diff": DIFF,
+    "history": HISTORY,
     "merge": MERGE,
     "import": IMPORT,
     "detect": DETECT,
