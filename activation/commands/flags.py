@@ -980,8 +980,13 @@ HISTORY = Command(
         (
             None,
             (
-                Flag("reports", "REPORT", "saved --json reports (gzipped or not), or folders "
-                     "of them", Path, nargs="+"),  # fmt: skip
+                Flag(
+                    "reports",
+                    "REPORT",
+                    "saved --json reports (gzipped or not), or folders of them",
+                    Path,
+                    nargs="+",
+                ),
             ),
         ),
         (
@@ -989,8 +994,13 @@ HISTORY = Command(
             (
                 Flag("--html", "PATH", "the page to write", Path, default=Path("history.html")),
                 Flag("--badges", "DIR", "write a shields.io endpoint JSON per skill here", Path),
-                Flag("--against", "DIR", "saved reports of the base branch: each series' "
-                     "latest point against the last green run (exit 0) among them", Path),  # fmt: skip
+                Flag(
+                    "--against",
+                    "DIR",
+                    "saved reports of the base branch: each series' latest point against "
+                    "the last green run (exit 0) among them",
+                    Path,
+                ),
             ),
         ),
         (None, (DEBUG,)),

@@ -189,10 +189,10 @@ def against(found: History, base: tuple[str, Matrix] | None) -> History:
         there = points.get(series.key)
         if there is None:
             continue
-        latest = series.latest.figures
-        deltas[series.key] = Delta(name, {metric: latest[metric].value - there.figures[metric].value
-                                          for metric in METRICS
-                                          if metric in latest and metric in there.figures})  # fmt: skip
+        latest, before = series.latest.figures, there.figures
+        changes = {metric: latest[metric].value - before[metric].value
+                   for metric in METRICS if metric in latest and metric in before}  # fmt: skip
+        deltas[series.key] = Delta(name, changes)
     return History(found.series, found.runs, name, deltas)
 
 

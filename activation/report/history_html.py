@@ -49,6 +49,12 @@ def _scale(metric: str, values: list[float]) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+def _tick(metric: str, value: float) -> str:
+    if metric == "cost_usd":
+        return f"${value:.4f}"
+    return f"{value:+.0%}" if metric == "lift" else f"{value:.0%}"
+
+
 def _title(point: Point, metric: str) -> str:
     figure = point.figures[metric]
     interval = "" if figure.low is None or figure.high is None else (
@@ -82,27 +88,26 @@ def chart(series: Series, metric: str) -> Chart | None:
             maybe(p.figures[metric].high), p.change, p.green, _title(p, metric))
         for i, p in measured
     )  # fmt: skip
-    label = (lambda v: f"${v:.4f}") if metric == "cost_usd" else (
-        (lambda v: f"{v:+.0%}") if metric == "lift" else (lambda v: f"{v:.0%}"))  # fmt: skip
     return Chart(
         metric,
         TITLES[metric],
         dots,
         " ".join(f"{dot.x},{dot.y}" for dot in dots),
         tuple(x(i) for i, p in enumerate(series.points) if p.change == "edit"),
-        tuple((y(v), label(v)) for v in (bottom, (bottom + top) / 2, top)),
+        tuple((y(v), _tick(metric, v)) for v in (bottom, (bottom + top) / 2, top)),
     )
 
 
 def render_history_html(found: History) -> str:
     """The whole page."""
+    deltas = found.deltas or {}
     sections = [
         {
             "series": series,
             "anchor": f"series-{number}",
             "charts": [c for metric in METRICS if (c := chart(series, metric)) is not None],
-            "delta": [(TITLES[m], delta_text(m, v)) for m, v in found.deltas[series.key].changes.items()]
-            if found.deltas and series.key in found.deltas else None,
+            "delta": [(TITLES[m], delta_text(m, v)) for m, v in deltas[series.key].changes.items()]
+            if series.key in deltas else None,
         }
         for number, series in enumerate(found.series, 1)
     ]  # fmt: skip
