@@ -57,6 +57,8 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Saved]:
         skill.write_text(edited)
         assert _run(runs / "02.json.gz") == 1
         assert _run(runs / "03.json") == 1
+        changed = ["changed", "--repo", "demo", "--base", "git:HEAD", "--model", "mock"]
+        assert main([*changed, "--json", str(root / "changed.json")]) == 1
         shutil.copy(runs / "01.json", base / "01.json")
         shutil.copy(runs / "03.json", base / "02.json")
         yield Saved(root, runs, base)
@@ -109,6 +111,20 @@ def test_against_the_base_branch_adds_the_delta_from_its_last_green_run(
     html = page.read_text()
     assert f"Deltas against the base branch's last green run: <code>{base}</code>" in html
     assert f"against {base}: recall +0 pts, false positives +33 pts" in html
+
+
+def test_a_changed_report_counts_each_gate_as_a_run(
+    saved: Saved, capsys: pytest.CaptureFixture[str]
+) -> None:
+    changed = saved.root / "changed.json"
+    argv = ["history", str(saved.runs / "01.json"), str(changed), "--html",
+            str(saved.root / "changed.html")]  # fmt: skip
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"billing:refunds {CELL}: 2 point(s); recall 3/3 -> 3/3; "
+        "false positives 0/9 -> 3/9; 1 edit(s), 0 drift(s)"
+    )
+    assert f"<code>{changed}#billing:refunds</code>" in (saved.root / "changed.html").read_text()
 
 
 def test_no_green_run_in_the_base_folder_says_so(

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from activation.report.history import against, badges, history_of, last_green
+from activation.report.history import against, badges, digest, history_of, last_green
+from activation.report.history_html import chart
 from activation.report.matrix import Matrix, of_report
 from activation.report.model import AgentSettings, Report
+from tests.support.behavior_reports import behavior_report
 from tests.support.reports import every_status_report
 
 
@@ -57,3 +59,20 @@ def test_a_badge_is_grey_when_a_cell_has_no_verdict() -> None:
                 "color": color,
             }
         }
+
+
+def test_a_behavior_run_adds_its_pass_rate_lift_and_body_change() -> None:
+    report = behavior_report()
+    (series,) = history_of([("c1", _run(report))]).series
+    (point,) = series.points
+    assert point.body == digest(report.body_diff or "")
+    assert {name: figure.text for name, figure in point.figures.items()} == {
+        "recall": "2/3", "pass_rate": "6/9", "lift": "+54%", "cost_usd": "$0.2600",
+    }  # fmt: skip
+    lift = chart(series, "lift")
+    assert lift is not None
+    assert [label for _, label in lift.ticks] == ["-100%", "+0%", "+100%"]
+    (dot,) = lift.dots
+    assert (dot.x, dot.y) == (226.0, 35.2)  # the middle; 10 + 110 * (1 - 0.54) / 2
+    assert dot.title.startswith("c1: +54% (+8% to +78%); exit 1; first; description ")
+    assert chart(series, "false_positives") is None
