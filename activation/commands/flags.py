@@ -613,6 +613,8 @@ COST_AND_CACHE = (
         toml=NUMBER,
     ),
 )
+HTML = Flag("--html", "PATH", "write one self-contained HTML report", Path, toml=PATH)
+REPORTS = Flag("reports", "REPORT", "shard reports", Path, nargs="+")
 REPORT_OUTPUTS = (
     Flag("--junit", "PATH", "write JUnit XML: one testcase per case", Path, toml=PATH),
     Flag(
@@ -622,7 +624,7 @@ REPORT_OUTPUTS = (
         Path,
         toml=PATH,
     ),
-    Flag("--html", "PATH", "write one self-contained HTML report", Path, toml=PATH),
+    HTML,
 )
 SHOW = Flag(
     "--show",
@@ -979,20 +981,12 @@ HISTORY = Command(
     (
         (
             None,
-            (
-                Flag(
-                    "reports",
-                    "REPORT",
-                    "saved --json reports (gzipped or not), or folders of them",
-                    Path,
-                    nargs="+",
-                ),
-            ),
+            (replace(REPORTS, help="saved --json reports (gzipped or not), or folders of them"),),
         ),
         (
             "outputs",
             (
-                Flag("--html", "PATH", "the page to write", Path, default=Path("history.html")),
+                replace(HTML, help="the page to write", default=Path("history.html")),
                 Flag("--badges", "DIR", "write a shields.io endpoint JSON per skill here", Path),
                 Flag(
                     "--against",
@@ -1014,7 +1008,7 @@ MERGE = Command(
     "reports are not shards of one run. "
     "Example: activation merge shard-*.json --json report.json --junit junit.xml",
     (
-        (None, (Flag("reports", "REPORT", "shard reports", Path, nargs="+"),)),
+        (None, (REPORTS,)),
         (
             "outputs",
             (
