@@ -19,6 +19,8 @@ from activation.commands.session import Session, check_writable
 from activation.report.matrix import Matrix
 
 SAVED = ("*.json", "*.json.gz")
+FINISHED = {"cases", "cells", "gates"}
+"""What the report of a run (one cell, a matrix) or of `changed` holds once it finished."""
 
 
 def report_files(paths: list[Path]) -> list[Path]:
@@ -35,9 +37,10 @@ def report_files(paths: list[Path]) -> list[Path]:
     return found
 
 
-def read_runs(paths: list[Path]) -> list[tuple[str, Matrix]]:
+def read_runs(session: Session, paths: list[Path]) -> list[tuple[str, Matrix]]:
     """Every run the files hold, named by file: a run's report is one, a `changed` report
-    one per gate (`FILE#skill`)."""
+    one per gate (`FILE#skill`); a run that stopped before its verdicts (its `--json` is
+    written on a crash too) is left out, with a warning."""
     from activation.inputs.load import read_json
     from activation.report.changed import CHANGED_SCHEMA
     from activation.report.codec import parse_saved
@@ -45,7 +48,9 @@ def read_runs(paths: list[Path]) -> list[tuple[str, Matrix]]:
     runs = []
     for path in report_files(paths):
         data = read_json(path, "report")
-        if isinstance(data, dict) and data.get("schema") == CHANGED_SCHEMA:
+        if isinstance(data, dict) and data.get("error") and not data.keys() & FINISHED:
+            session.warn([f"{path}: a run that stopped early ({data['error']}): left out"])
+        elif isinstance(data, dict) and data.get("schema") == CHANGED_SCHEMA:
             gates = data.get("gates")
             if not isinstance(gates, list):
                 raise InputError(f"{path}: the report of a changed run that stopped early")
@@ -64,11 +69,11 @@ def main_history(session: Session, argv: list[str]) -> int:
     check_writable(args.html, "--html")
     if args.badges is not None and args.badges.exists() and not args.badges.is_dir():
         raise InputError(f"--badges {args.badges}: is a file, not a folder")
-    found = history_of(read_runs(args.reports))
+    found = history_of(read_runs(session, args.reports))
     if args.against is not None:
         if not args.against.is_dir():
             raise InputError(f"--against {args.against}: not a folder of saved reports")
-        found = against(found, last_green(read_runs([args.against])))
+        found = against(found, last_green(read_runs(session, [args.against])))
     session.out.print("\n".join(summary_lines(found)), markup=False, soft_wrap=True)
     written = [session.write_file(args.html, render_history_html(found).encode(), "history page")]
     if args.badges is not None:

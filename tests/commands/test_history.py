@@ -141,6 +141,24 @@ def test_no_green_run_in_the_base_folder_says_so(
     )
 
 
+def test_a_run_that_stopped_early_is_left_out_with_a_warning(
+    saved: Saved, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    shutil.copy(saved.runs / "01.json", folder / "01.json")
+    crashed = {"schema": "activation-report/4", "version": "0.3.0", "exit_code": 4,
+               "error": "the API key was refused"}  # fmt: skip
+    (folder / "02.json").write_bytes(orjson.dumps(crashed))
+    assert main(["history", str(folder), "--html", str(tmp_path / "h.html")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (
+        f"warning: {folder / '02.json'}: a run that stopped early (the API key was refused): "
+        "left out"
+    )
+    assert captured.out.splitlines()[0] == "1 run(s), 1 series (skill x stage/agent/model)"
+
+
 def test_bad_input_is_one_line_and_exit_2(
     saved: Saved, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
