@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from activation.report.matrix import Matrix
@@ -161,16 +161,11 @@ def history_of(runs: Sequence[tuple[str, Matrix]]) -> History:
             points = found.setdefault((cell.skill.id, cell.cell), [])
             point = point_of(cell, name)
             if points:
-                point = _marked(point, _change(points[-1], point))
+                point = replace(point, change=_change(points[-1], point))
             points.append(point)
     series = tuple(Series(skill, cell, tuple(points))
                    for (skill, cell), points in found.items())  # fmt: skip
     return History(tuple(sorted(series, key=lambda s: s.key)), len(runs))
-
-
-def _marked(point: Point, change: Change) -> Point:
-    return Point(point.run, point.exit_code, point.description, point.body, point.agent_version,
-                 point.version, point.figures, change)  # fmt: skip
 
 
 def last_green(runs: Sequence[tuple[str, Matrix]]) -> tuple[str, Matrix] | None:
