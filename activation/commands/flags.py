@@ -613,6 +613,8 @@ COST_AND_CACHE = (
         toml=NUMBER,
     ),
 )
+HTML = Flag("--html", "PATH", "write one self-contained HTML report", Path, toml=PATH)
+REPORTS = Flag("reports", "REPORT", "shard reports", Path, nargs="+")
 REPORT_OUTPUTS = (
     Flag("--junit", "PATH", "write JUnit XML: one testcase per case", Path, toml=PATH),
     Flag(
@@ -622,7 +624,7 @@ REPORT_OUTPUTS = (
         Path,
         toml=PATH,
     ),
-    Flag("--html", "PATH", "write one self-contained HTML report", Path, toml=PATH),
+    HTML,
 )
 SHOW = Flag(
     "--show",
@@ -726,7 +728,7 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, merge, cache, schema, import, example, init "
+    "diff, history, merge, cache, schema, import, example, init "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model: activation example billing billing-demo.",
     (
@@ -969,6 +971,36 @@ DIFF = Command(
         ),
     ),
 )
+HISTORY = Command(
+    "activation history",
+    "Render saved runs as trends on one static HTML page: per skill and stage/agent/model, "
+    "recall, false positives, pass rate, lift and cost over the runs with their intervals, "
+    "each point keyed by the description's hash and the agent's and activation's versions, "
+    "so an edit is told from drift. Runs are in the order given, a folder's by file name. "
+    "Exit 0 once written, 2 when a file is not a report. "
+    "Example: activation history reports/ --html history.html --badges badges",
+    (
+        (
+            None,
+            (replace(REPORTS, help="saved --json reports (gzipped or not), or folders of them"),),
+        ),
+        (
+            "outputs",
+            (
+                replace(HTML, help="the page to write", default=Path("history.html")),
+                Flag("--badges", "DIR", "write a shields.io endpoint JSON per skill here", Path),
+                Flag(
+                    "--against",
+                    "DIR",
+                    "saved reports of the base branch: each series' latest point against "
+                    "the last green run (exit 0) among them",
+                    Path,
+                ),
+            ),
+        ),
+        (None, (DEBUG,)),
+    ),
+)
 MERGE = Command(
     "activation merge",
     "Merge the JSON reports of a run's shards (--shard I/N) into the report of the whole "
@@ -977,7 +1009,7 @@ MERGE = Command(
     "reports are not shards of one run. "
     "Example: activation merge shard-*.json --json report.json --junit junit.xml",
     (
-        (None, (Flag("reports", "REPORT", "shard reports", Path, nargs="+"),)),
+        (None, (REPORTS,)),
         (
             "outputs",
             (
@@ -1489,6 +1521,7 @@ COMMANDS: Mapping[str, Command] = {
     "visibility": VISIBILITY,
     "report": REPORT,
     "diff": DIFF,
+    "history": HISTORY,
     "merge": MERGE,
     "import": IMPORT,
     "detect": DETECT,
