@@ -35,6 +35,7 @@ from activation.report.pr_comment import (
     comment_body,
     decide,
     from_fork,
+    gate_command,
     keyless_commands,
     needs_key,
     pull_number,
@@ -131,7 +132,7 @@ def run_gate(args: argparse.Namespace, fork: bool) -> tuple[int, str, str | None
     ceiling = ["--max-cost-usd", args.max_cost_usd] if args.max_cost_usd else []
     markdown = Path(args.markdown)
     markdown.unlink(missing_ok=True)
-    code = activation([*command, *outputs, *ceiling])
+    code = activation(gate_command(command, [*outputs, *ceiling]))
     text = markdown.read_text(encoding="utf-8") if markdown.is_file() else None
     return code, verdict_of(code), text, []
 
@@ -177,7 +178,12 @@ def main(argv: Sequence[str]) -> int:
               "summary has the verdict")  # fmt: skip
         return code
     body = comment_body(
-        verdict=verdict, exit_code=code, markdown=markdown, skipped=skipped, footer=footer()
+        command=args.command,
+        verdict=verdict,
+        exit_code=code,
+        markdown=markdown,
+        skipped=skipped,
+        footer=footer(),
     )
     try:
         print(f"activation: {keep_comment(number, body)} on pull request {number}")

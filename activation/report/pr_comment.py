@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from activation._errors import ExitCode
@@ -32,7 +33,7 @@ VERDICTS: dict[int, str] = {
 }
 """The verdict in a word, by the command's exit code (as docs/ci.md's table reads them)."""
 MEANINGS: dict[int, str] = {
-    ExitCode.OK: "nothing regressed and every trial completed",
+    ExitCode.OK: "passed",
     ExitCode.REGRESSED: "a case regressed, a changed skill is untested, or the change breaks one",
     ExitCode.USAGE: "bad input or settings, or the API refused the key: the log's one "
     "`error:` line says which; no model call was made",
@@ -79,6 +80,7 @@ def verdict_of(exit_code: int) -> str:
 
 def comment_body(
     *,
+    command: str,
     verdict: str,
     exit_code: int,
     markdown: str | None,
@@ -94,8 +96,9 @@ def comment_body(
     elif verdict == SKIPPED:
         lines.append(NOT_RUN)
     else:
+        icon = "✅" if exit_code == ExitCode.OK else "❌"
         meaning = MEANINGS.get(exit_code, "see the job log")
-        lines.append(f"### ❌ activation: exit {exit_code}: {meaning}.")
+        lines.append(f"### {icon} `activation {command}`: exit {exit_code}: {meaning}.")
     if skipped:
         lines += ["", skipped_markdown(skipped)]
     lines += ["", f"<sub>{footer}</sub>"]
@@ -149,8 +152,15 @@ def needs_key(command: Sequence[str]) -> bool:
     `--dry-run`, not the mock model."""
     if not command or command[0] in NO_KEY_COMMANDS or "--dry-run" in command:
         return False
-    pairs = zip(command, command[1:], strict=False)
-    return not ("--model=mock" in command or ("--model", "mock") in pairs)
+    return not ("--model=mock" in command or ("--model", "mock") in pairwise(command))
+
+
+def gate_command(command: Sequence[str], outputs: Sequence[str]) -> list[str]:
+    """The command with the report files and the ceiling (`outputs`) a gate takes; a
+    command that makes no model call (a lint) runs as given."""
+    if command and command[0] in NO_KEY_COMMANDS:
+        return list(command)
+    return [*command, *outputs]
 
 
 def keyless_commands(command: Sequence[str]) -> list[list[str]]:

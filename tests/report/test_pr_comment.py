@@ -27,7 +27,9 @@ FOOTER = "activation 0.3.0: the run"
 
 
 def body(verdict: str, text: str = "### ✅ activation changed: OK: every gate passed.") -> str:
-    return comment_body(verdict=verdict, exit_code=0, markdown=text, skipped=(), footer=FOOTER)
+    return comment_body(
+        command="changed", verdict=verdict, exit_code=0, markdown=text, skipped=(), footer=FOOTER
+    )
 
 
 def test_the_body_is_the_marker_the_summary_and_the_footer() -> None:
@@ -40,18 +42,20 @@ def test_the_body_is_the_marker_the_summary_and_the_footer() -> None:
 
 
 def test_a_run_that_wrote_no_summary_says_its_exit_and_what_it_means() -> None:
-    text = comment_body(verdict="BAD-INPUT", exit_code=2, markdown=None, skipped=(), footer="f")
+    text = comment_body(
+        command="changed", verdict="BAD-INPUT", exit_code=2, markdown=None, skipped=(), footer="f"
+    )
     assert text.splitlines()[:2] == [
         "<!-- activation-pr-comment verdict=BAD-INPUT -->",
-        "### ❌ activation: exit 2: bad input or settings, or the API refused the key: the log's "
-        "one `error:` line says which; no model call was made.",
+        "### ❌ `activation changed`: exit 2: bad input or settings, or the API refused the "
+        "key: the log's one `error:` line says which; no model call was made.",
     ]
 
 
 def test_a_skipped_gate_says_so_and_lists_what_it_skipped() -> None:
     skipped = skipped_lines(["changed", "--base", "git:origin/main"], fork=True)
-    text = comment_body(verdict="SKIPPED", exit_code=0, markdown=None, skipped=skipped,
-                        footer="f")  # fmt: skip
+    text = comment_body(command="changed", verdict="SKIPPED", exit_code=0, markdown=None,
+                        skipped=skipped, footer="f")  # fmt: skip
     assert text == (
         "<!-- activation-pr-comment verdict=SKIPPED -->\n"
         "### ⏭️ activation: the gate did not run\n"
