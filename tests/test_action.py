@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,13 @@ from activation.commands import ci_comment
 from activation.commands.main import main as activation_main
 from activation.report.pr_comment import comment_body
 from tests.support.local_server import StandIn
+from tests.test_docs import tool_versions
 
 REPO = Path(__file__).resolve().parents[1]
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 TOKEN = "ghs_test_token_7"
 COMMENTS = "/repos/org/skills/issues/7/comments"
-MOCK_RUN = "--model mock --repo demo --cases demo/cases.json"
+MOCK_RUN = "changed --base git:HEAD --model mock"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
 
@@ -92,15 +94,13 @@ def ours(verdict: str, text: str) -> str:
 
 @pytest.fixture
 def github_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The workflow's environment for pull request 7 of org/skills (not a fork), in a
-    folder holding the billing example as `demo`, with no model key."""
+    """The workflow's environment for pull request 7 of org/skills (not a fork), with no
+    model key, in an empty folder."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ACTIVATION_CACHE_DIR", str(tmp_path / "cache"))
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    assert activation_main(["example", "billing", "demo"]) == 1
     event = {"pull_request": {"number": 7, "head": {"repo": {"full_name": "org/skills"}},
                               "base": {"repo": {"full_name": "org/skills"}}}}  # fmt: skip
     (tmp_path / "event.json").write_text(json.dumps(event))
@@ -116,10 +116,19 @@ def github_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def lay_out_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The billing example in `demo`, its edit in the working tree (its own run is kept
+    out of the job summary)."""
+    with monkeypatch.context() as scoped:
+        scoped.delenv("GITHUB_STEP_SUMMARY")
+        assert activation_main(["example", "billing", "demo"]) == 1
+
+
 def test_the_action_installs_the_pinned_distribution_and_runs_its_step() -> None:
     inputs = ACTION["inputs"]
     assert inputs["install"]["default"] == f"{activation.DISTRIBUTION}=={activation.__version__}"
     assert ACTION["runs"]["using"] == "composite"
+    assert tool_versions((REPO / "action.yml").read_text()) == [activation.__version__]
     assert inputs["github-token"]["default"] == "${{ github.token }}"
     gate = ACTION["runs"]["steps"][-1]
     assert gate["id"] == "gate"
@@ -184,11 +193,16 @@ def test_a_comment_on_a_later_page_is_updated_in_place(
 def test_the_gate_posts_its_summary_then_leaves_it_when_nothing_changed(
     github_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    lay_out_demo(monkeypatch)
+    monkeypatch.chdir(github_env / "demo")
     with FakeGitHub(["LGTM"]) as api:
         monkeypatch.setenv("GITHUB_API_URL", api.base_url)
         assert ci_comment.main(["--command", MOCK_RUN, "--max-cost-usd", "1"]) == 1
-        markdown = (github_env / "activation-report.md").read_text()
-        assert markdown.startswith("### ❌ activation: FAILED: the candidate regressed.\n")
+        markdown = (github_env / "demo" / "activation-report.md").read_text()
+        assert markdown.startswith(
+            "### ❌ activation changed: FAILED: activation gate of billing:refunds (cases.json) "
+            "regressed.\n"
+        )
         body = (
             "<!-- activation-pr-comment verdict=FAILED -->\n"
             + markdown.strip()
@@ -204,10 +218,24 @@ def test_the_gate_posts_its_summary_then_leaves_it_when_nothing_changed(
         assert ci_comment.main(["--command", MOCK_RUN, "--max-cost-usd", "1"]) == 1
     assert [seen.method for seen in api.seen] == ["GET", "POST", "GET"]
     assert "activation: comment 101 already says this" in capsys.readouterr().out
-    report = json.loads((github_env / "activation-report.json").read_text())
-    assert report["max_cost_usd"] == 1.0
+    report = json.loads((github_env / "demo" / "activation-report.json").read_text())
+    assert report["gates"][0]["run"]["max_cost_usd"] == 1.0
+    assert stage_two(github_env / "demo") == (1, "regressed: billing:refunds\n")
     assert (github_env / "output.txt").read_text() == ("exit-code=1\nverdict=FAILED\n" * 2)
     assert (github_env / "summary.md").read_text().count(markdown.strip()) == 2
+
+
+def stage_two(folder: Path) -> tuple[int, str]:
+    """docs/ci.md's second stage of adoption: its step that blocks on a regressed
+    description, run on the JSON report in `folder`."""
+    page = (REPO / "docs" / "ci.md").read_text()
+    stages = page[page.index("## Adopting the gate in stages") :]
+    block = re.findall(r"```yaml\n(.*?)```", stages, re.DOTALL)[1]
+    step = yaml.safe_load(textwrap.dedent(block))[1]
+    assert step["name"] == "Block on a regressed description"
+    script = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]]
+    done = subprocess.run(script, cwd=folder, capture_output=True, text=True, check=False)
+    return done.returncode, done.stderr
 
 
 def test_a_forks_pull_request_runs_what_needs_no_key_and_posts_nothing(
@@ -216,6 +244,7 @@ def test_a_forks_pull_request_runs_what_needs_no_key_and_posts_nothing(
     event = {"pull_request": {"number": 7, "head": {"repo": {"full_name": "someone/skills"}},
                               "base": {"repo": {"full_name": "org/skills"}}}}  # fmt: skip
     (github_env / "event.json").write_text(json.dumps(event))
+    lay_out_demo(monkeypatch)
     monkeypatch.chdir(github_env / "demo")
     with FakeGitHub([]) as api:
         monkeypatch.setenv("GITHUB_API_URL", api.base_url)
@@ -241,10 +270,9 @@ def test_a_comment_the_api_refuses_is_a_warning_not_the_verdict(
     github_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("GITHUB_TOKEN", "read-only")
-    monkeypatch.chdir(github_env / "demo")
     with FakeGitHub([]) as api:
         monkeypatch.setenv("GITHUB_API_URL", api.base_url)
-        assert ci_comment.main(["--command", "lint", "--markdown", "none.md"]) == 0
+        assert ci_comment.main(["--command", "lint"]) == 2
     assert [seen.method for seen in api.seen] == ["GET"]
     assert capsys.readouterr().out.endswith(
         "::warning::activation could not keep its pull-request comment: HTTP Error 401: "
@@ -256,9 +284,18 @@ def test_the_module_runs_as_the_action_calls_it(github_env: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "activation.commands.ci_comment", "--command", "lint",
          "--no-comment"],
-        capture_output=True, text=True, check=False, cwd=github_env / "demo",
+        capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
     assert done.stdout.endswith(
         "activation: no pull-request comment (comment off, or no pull request)\n"
     )
+
+
+def test_the_second_stage_leaves_the_behavior_gates_advisory(tmp_path: Path) -> None:
+    gates = [
+        {"kind": "behavior", "skill": "billing:refunds", "run": {"exit_code": 1}},
+        {"kind": "activation", "skill": "billing:invoices", "run": {"exit_code": 0}},
+    ]
+    (tmp_path / "activation-report.json").write_text(json.dumps({"gates": gates}))
+    assert stage_two(tmp_path) == (0, "")
