@@ -258,7 +258,7 @@ def test_a_forks_pull_request_runs_what_needs_no_key_and_posts_nothing(
     )
     assert not (github_env / "demo" / "activation-report.json").exists()
     assert (github_env / "summary.md").read_text() == (
-        "### ⏭️ activation: the gate did not run\n\n**Skipped:**\n\n"
+        "### ⏭️ activation: no model was called, the gate did not run\n\n**Skipped:**\n\n"
         "- `activation changed --base git:HEAD`: no API key (a pull request from a fork gets "
         "no secrets); ran `activation lint` and its `--dry-run` instead, which call no model. "
         "A maintainer can re-run it from a branch of this repository.\n"

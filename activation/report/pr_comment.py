@@ -42,7 +42,7 @@ MEANINGS: dict[int, str] = {
     ExitCode.INTERNAL: "an internal error in activation: one line in the log; please report it",
     ExitCode.INTERRUPTED: "the run was stopped; the partial report is in the artefacts",
 }
-NOT_RUN = "### ⏭️ activation: the gate did not run"
+NOT_RUN = "### ⏭️ activation: no model was called, the gate did not run"
 NO_KEY_COMMANDS = frozenset({"lint", "visibility", "detect", "schema", "example"})
 """The commands that make no model call, whatever their flags."""
 

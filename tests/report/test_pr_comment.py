@@ -58,7 +58,7 @@ def test_a_skipped_gate_says_so_and_lists_what_it_skipped() -> None:
                         skipped=skipped, footer="f")  # fmt: skip
     assert text == (
         "<!-- activation-pr-comment verdict=SKIPPED -->\n"
-        "### ⏭️ activation: the gate did not run\n"
+        "### ⏭️ activation: no model was called, the gate did not run\n"
         "\n"
         "**Skipped:**\n"
         "\n"
