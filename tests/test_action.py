@@ -141,7 +141,10 @@ def run_step(tmp_path: Path, inputs: dict[str, str]) -> list[str]:
     stand-in for the installed Python that records its arguments."""
     python = tmp_path / "runner" / "activation" / "bin" / "python"
     python.parent.mkdir(parents=True)
-    python.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RUNNER_TEMP/args"\n')
+    python.write_text(
+        '#!/bin/sh\nprintf "%s\\n" "$@" "key=${OPENAI_API_KEY-unset}/${API_KEY-unset}" '
+        '> "$RUNNER_TEMP/args"\n'
+    )
     python.chmod(0o755)
     gate = ACTION["runs"]["steps"][-1]
     values = {f"inputs.{name}": spec.get("default", "") for name, spec in ACTION["inputs"].items()}
@@ -160,16 +163,18 @@ def test_the_step_runs_changed_against_the_base_branch_by_default(tmp_path: Path
         "-m", "activation.commands.ci_comment",
         "--command", "changed --base git:origin/release",
         "--json", "activation-report.json", "--markdown", "activation-report.md",
-        "--max-cost-usd", "",
+        "--max-cost-usd", "", "--key-env", "ANTHROPIC_API_KEY", "key=unset/unset",
     ]  # fmt: skip
 
 
-def test_the_step_passes_the_command_the_ceiling_and_no_comment(tmp_path: Path) -> None:
-    inputs = {"command": "behavior --trials 5", "max-cost-usd": "2.50", "comment": "false"}
+def test_the_step_passes_the_command_the_ceiling_the_key_and_no_comment(tmp_path: Path) -> None:
+    inputs = {"command": "behavior --trials 5", "max-cost-usd": "2.50", "comment": "false",
+              "api-key": "sk-test", "api-key-env": "OPENAI_API_KEY"}  # fmt: skip
     assert run_step(tmp_path, inputs)[2:] == [
         "--command", "behavior --trials 5",
         "--json", "activation-report.json", "--markdown", "activation-report.md",
-        "--max-cost-usd", "2.50", "--no-comment",
+        "--max-cost-usd", "2.50", "--key-env", "OPENAI_API_KEY", "--no-comment",
+        "key=sk-test/unset",
     ]  # fmt: skip
 
 
