@@ -20,7 +20,11 @@ from activation._errors import ExitCode
 MARKER = "<!-- activation-pr-comment"
 """How our comment is found among the pull request's: its body starts with this hidden HTML
 comment, which also carries the verdict it showed."""
-VERDICT = re.compile(r"\A<!-- activation-pr-comment verdict=(\S+) -->")
+VERDICT = re.compile(rf"\A{re.escape(MARKER)} verdict=(\S+) -->")
+LIMIT = 60_000
+"""The most of the command's Markdown a comment carries (GitHub refuses a body over 65,536
+characters); the job summary keeps it all."""
+CUT = "\n\n… (cut here: the job summary has the whole report)"
 SKIPPED = "SKIPPED"
 """The verdict when no gate ran: no API key (a fork's pull request gets no secrets)."""
 VERDICTS: dict[int, str] = {
@@ -92,7 +96,8 @@ def comment_body(
     was skipped, and where the run is."""
     lines = [f"{MARKER} verdict={verdict} -->"]
     if markdown and markdown.strip():
-        lines.append(markdown.strip())
+        text = markdown.strip()
+        lines.append(text if len(text) <= LIMIT else text[:LIMIT] + CUT)
     elif verdict == SKIPPED:
         lines.append(NOT_RUN)
     else:

@@ -41,6 +41,17 @@ def test_the_body_is_the_marker_the_summary_and_the_footer() -> None:
     )
 
 
+def test_a_summary_too_long_for_a_comment_is_cut_and_says_where_the_rest_is() -> None:
+    text = body("FAILED", "x" * 70_000)
+    assert text == (
+        "<!-- activation-pr-comment verdict=FAILED -->\n"
+        + "x" * 60_000
+        + "\n\n… (cut here: the job summary has the whole report)\n\n"
+        "<sub>activation 0.3.0: the run</sub>\n"
+    )
+    assert body("FAILED", "x" * 60_000).count("x") == 60_000
+
+
 def test_a_run_that_wrote_no_summary_says_its_exit_and_what_it_means() -> None:
     text = comment_body(
         command="changed", verdict="BAD-INPUT", exit_code=2, markdown=None, skipped=(), footer="f"
