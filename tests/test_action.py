@@ -163,7 +163,7 @@ def test_the_step_runs_changed_against_the_base_branch_by_default(tmp_path: Path
         "-m", "activation.commands.ci_comment",
         "--command", "changed --base git:origin/release",
         "--json", "activation-report.json", "--markdown", "activation-report.md",
-        "--max-cost-usd", "", "--key-env", "ANTHROPIC_API_KEY", "key=unset/unset",
+        "--max-cost-usd", "", "key=unset/unset",
     ]  # fmt: skip
 
 
@@ -173,7 +173,7 @@ def test_the_step_passes_the_command_the_ceiling_the_key_and_no_comment(tmp_path
     assert run_step(tmp_path, inputs)[2:] == [
         "--command", "behavior --trials 5",
         "--json", "activation-report.json", "--markdown", "activation-report.md",
-        "--max-cost-usd", "2.50", "--key-env", "OPENAI_API_KEY", "--no-comment",
+        "--max-cost-usd", "2.50", "--no-comment",
         "key=sk-test/unset",
     ]  # fmt: skip
 

@@ -37,7 +37,7 @@ from activation.report.pr_comment import (
     from_fork,
     gate_command,
     keyless_commands,
-    needs_key,
+    missing_key,
     pull_number,
     skipped_lines,
     skipped_markdown,
@@ -99,7 +99,6 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--json", default="activation-report.json", help="the JSON report")
     parser.add_argument("--markdown", default="activation-report.md", help="its Markdown")
     parser.add_argument("--max-cost-usd", default="", help="the cost ceiling, if any")
-    parser.add_argument("--key-env", default="ANTHROPIC_API_KEY", help="the model's key")
     parser.add_argument("--no-comment", action="store_true", help="only the job summary")
     return parser.parse_args(argv)
 
@@ -118,21 +117,20 @@ def append(env: str, text: str) -> None:
             file.write(text)
 
 
-def run_gate(args: argparse.Namespace, fork: bool) -> tuple[int, str, str | None, list[str]]:
-    """The exit code, verdict, Markdown and skipped lines of the run: the command, or
-    what needs no key in its stead when it needs one and there is none."""
-    command = shlex.split(args.command)
-    if needs_key(command) and not os.environ.get(args.key_env):
+def run_gate(
+    command: list[str], outputs: list[str], markdown: Path, fork: bool
+) -> tuple[int, str, str | None, list[str]]:
+    """The exit code, verdict, Markdown and skipped lines of the run: the command with its
+    `outputs` (the report files, the ceiling), or what needs no key in its stead when a
+    model it calls needs one and there is none."""
+    if missing_key(command, os.environ):
         codes = [activation(keyless) for keyless in keyless_commands(command)]
         code = next((code for code in codes if code), 0)
         skipped = skipped_lines(command, fork)
         append("GITHUB_STEP_SUMMARY", f"{NOT_RUN}\n\n{skipped_markdown(skipped)}\n")
         return code, SKIPPED if code == 0 else verdict_of(code), None, skipped
-    outputs = ["--json", args.json, "--markdown", args.markdown]
-    ceiling = ["--max-cost-usd", args.max_cost_usd] if args.max_cost_usd else []
-    markdown = Path(args.markdown)
     markdown.unlink(missing_ok=True)
-    code = activation(gate_command(command, [*outputs, *ceiling]))
+    code = activation(gate_command(command, outputs))
     text = markdown.read_text(encoding="utf-8") if markdown.is_file() else None
     return code, verdict_of(code), text, []
 
@@ -167,7 +165,10 @@ def main(argv: Sequence[str]) -> int:
     event_path = os.environ.get("GITHUB_EVENT_PATH")
     event = json.loads(Path(event_path).read_bytes()) if event_path else {}
     fork = from_fork(event)
-    code, verdict, markdown, skipped = run_gate(args, fork)
+    outputs = ["--json", args.json, "--markdown", args.markdown]
+    outputs += ["--max-cost-usd", args.max_cost_usd] if args.max_cost_usd else []
+    command = shlex.split(args.command)
+    code, verdict, markdown, skipped = run_gate(command, outputs, Path(args.markdown), fork)
     append("GITHUB_OUTPUT", f"exit-code={code}\nverdict={verdict}\n")
     number = pull_number(event)
     if args.no_comment or number is None:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from activation import _config
 from activation._errors import ExitCode
+from activation.trials.providers import parse_model, provider_named
 
 MARKER = "<!-- activation-pr-comment"
 """How our comment is found among the pull request's: its body starts with this hidden HTML
@@ -152,12 +154,19 @@ def from_fork(event: Mapping[str, Any]) -> bool:
     return head is None or head.get("full_name") != base.get("full_name")
 
 
-def needs_key(command: Sequence[str]) -> bool:
-    """Whether the command calls a model: not a command that never does, not a
-    `--dry-run`, not the mock model."""
+def missing_key(command: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """Whether the command calls a model whose key is not in `environ`: not a command that
+    never calls one, not a `--dry-run`, not a model that needs no key (the mock)."""
     if not command or command[0] in NO_KEY_COMMANDS or "--dry-run" in command:
         return False
-    return not ("--model=mock" in command or ("--model", "mock") in pairwise(command))
+    values = [value for flag, value in pairwise(command) if flag == "--model"]
+    values += [word.removeprefix("--model=") for word in command if word.startswith("--model=")]
+    models = [model for value in values for model in value.split(",")] or [_config.MODEL]
+    for model in models:
+        keys = provider_named(parse_model(model).provider).key_variables
+        if keys and not any(environ.get(key) for key in keys):
+            return True
+    return False
 
 
 def gate_command(command: Sequence[str], outputs: Sequence[str]) -> list[str]:

@@ -16,7 +16,7 @@ from activation.report.pr_comment import (
     decide,
     from_fork,
     keyless_commands,
-    needs_key,
+    missing_key,
     pull_number,
     shown_verdict,
     skipped_lines,
@@ -126,20 +126,24 @@ def test_the_fork_rule() -> None:
 
 
 @pytest.mark.parametrize(
-    ("command", "needed"),
+    ("command", "environ", "missing"),
     [
-        (["changed", "--base", "git:origin/main"], True),
-        (["--real"], True),
-        (["behavior", "--model", "mock"], False),
-        (["changed", "--model=mock"], False),
-        (["changed", "--dry-run"], False),
-        (["lint", "--strict"], False),
-        (["visibility"], False),
-        (["changed", "--model", "claude-haiku-4-5"], True),
+        (["changed", "--base", "git:origin/main"], {}, True),
+        (["changed", "--base", "git:origin/main"], {"ANTHROPIC_API_KEY": "sk"}, False),
+        (["--real"], {"OPENAI_API_KEY": "sk"}, True),
+        (["behavior", "--model", "mock"], {}, False),
+        (["changed", "--model=mock"], {}, False),
+        (["changed", "--model", "mock,openai:gpt-5.5"], {}, True),
+        (["changed", "--model", "openai:gpt-5.5"], {"OPENAI_API_KEY": "sk"}, False),
+        (["changed", "--dry-run"], {}, False),
+        (["lint", "--strict"], {}, False),
+        (["visibility"], {}, False),
     ],
 )
-def test_which_commands_need_a_key(command: list[str], needed: bool) -> None:
-    assert needs_key(command) is needed
+def test_which_commands_miss_a_key(
+    command: list[str], environ: dict[str, str], missing: bool
+) -> None:
+    assert missing_key(command, environ) is missing
 
 
 def test_without_a_key_the_lint_and_the_dry_run_stand_in() -> None:
