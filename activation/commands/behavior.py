@@ -234,6 +234,7 @@ def behavior_cells(
     cost margin its figures use."""
     from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
+    from activation.trials.behavior.stage import check_shell
 
     check_escalation(args.trials, args.max_trials)
     keep = str(args.keep_workspaces.resolve()) if args.keep_workspaces else None
@@ -266,4 +267,7 @@ def behavior_cells(
             keep_workspaces=keep,
         ),
     )
-    return cells_of(asked, stage, args)
+    cells = cells_of(asked, stage, args)
+    for cell in cells:
+        check_shell(cell, cases)
+    return cells
