@@ -523,6 +523,8 @@ class Grade:
     level: str | None
     outcome: GradeOutcome
     why: str = ""
+    follows: bool = False
+    """The case marks it as showing the skill was followed (`follows: true`)."""
 
 
 @dataclass(frozen=True)

@@ -324,6 +324,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
         "level": "L2",
         "outcome": "failed",
         "why": "src/refund.ts: force(",
+        "follows": False,
     }
     again = parse_report(data, "c.json")
     assert again == report

@@ -259,6 +259,7 @@ class BehaviorBackend(AgentBackend):
                 result.grader.level,
                 result.outcome,
                 result.why,
+                result.grader.follows,
             )
             for result in grading.results
         )
