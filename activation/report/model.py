@@ -194,7 +194,8 @@ class Report(BehaviorChoices, RunSettings):
         found = behavior(self.cases, self.trials, self.pass_k, self.cost_margin, self.alpha)
         object.__setattr__(self, "behavior", found)
         if found is not None:
-            object.__setattr__(self, "chain", chain(self.cases, self.listings))
+            trials = [trial for entry in self.cases for trial in entry.trials]
+            object.__setattr__(self, "chain", chain(trials, self.listings))
 
     @property
     def listings(self) -> dict[VariantName, str | None]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from activation._models import VARIANTS, CaseVerdict, Trial, VariantName
+from activation._models import VARIANTS, Trial, VariantName
 from activation.verdicts.behavior import Rate, trial_rate
 
 NOT_LISTED = "hidden"
@@ -71,15 +71,11 @@ def arm_chain(trials: Sequence[Trial], arm: VariantName, listing: str | None) ->
 
 
 def chain(
-    verdicts: Sequence[CaseVerdict], listings: Mapping[VariantName, str | None]
+    trials: Sequence[Trial], listings: Mapping[VariantName, str | None]
 ) -> tuple[ArmChain, ...]:
     """Each arm with the skill (baseline, candidate): its chain over every case's trials;
     `listings`: the measured skill's visibility verdict in each arm's listing."""
     return tuple(
-        arm_chain(
-            [trial for verdict in verdicts for trial in verdict.trials if trial.variant == arm],
-            arm,
-            listings.get(arm),
-        )
+        arm_chain([trial for trial in trials if trial.variant == arm], arm, listings.get(arm))
         for arm in VARIANTS
     )

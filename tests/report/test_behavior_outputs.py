@@ -10,6 +10,7 @@ The report is tests/support/behavior_reports.py's: `checkout` REGRESSED at its L
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
@@ -651,3 +652,24 @@ def test_skill_creators_unlevelled_judges_are_reported_unlevelled_in_every_outpu
     assert [g["level"] for g in data["behavior"]["cases"][0]["graders"]] == ["unlevelled"] * 3
     texts = (*terminal, *markdown, render_html(report))
     assert not any("final" in text for text in texts)
+
+
+def test_the_html_and_json_hold_the_attribution_chain_per_arm() -> None:
+    report = behavior_report()
+    page = render_html(report)
+    rows = re.findall(r'<tr data-arm="(\w+)">(.*?)</tr>', page.split('id="chain"')[1])
+    cells = [(arm, re.findall(r">([^<]*)</td>", row)) for arm, row in rows[:2]]
+    assert cells == [
+        ("baseline", ["baseline", "listed whole", "9 (9 passed, 100%)", "9 (9 passed, 100%)",
+                      "9 (9 passed, 100%)", "n/a"]),
+        ("candidate", ["candidate", "listed whole", "9 (6 passed, 67%)", "9 (6 passed, 67%)",
+                       "8 (5 passed, 62%)", "n/a"]),
+    ]  # fmt: skip
+    assert "followed: n/a, no grader of the suite is marked follows: true" in page
+    data = orjson.loads(report_json(report, full=True))
+    candidate = data["chain"][1]
+    assert (candidate["arm"], candidate["listing"], candidate["followed"]) == (
+        "candidate", "full", None,
+    )  # fmt: skip
+    assert [(candidate[step]["passed"], candidate[step]["applied"])
+            for step in ("trials", "listed", "loaded")] == [(6, 9), (6, 9), (5, 8)]  # fmt: skip
