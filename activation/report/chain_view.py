@@ -66,6 +66,22 @@ def markdown(chain: Sequence[ArmChain]) -> list[str]:
     return [*lines, *(said for note in notes(chain) for said in ("", escape(note)))]
 
 
+GRID_COLUMN = "listed / loaded / followed (candidate)"
+"""The matrix's column: each cell's candidate chain, so the agents read side by side."""
+
+
+def grid_cell(chain: Sequence[ArmChain]) -> str:
+    """ "9 / 8 / 3 of 9": the candidate's trials at each step, of its valid trials."""
+    found = next((arm for arm in chain if arm.arm == "candidate"), None)
+    if found is None:
+        return "n/a"
+    reached = [
+        "n/a" if rate is None else str(rate.applied)
+        for rate in (found.listed, found.loaded, found.followed)
+    ]
+    return f"{' / '.join(reached)} of {found.trials.applied}"
+
+
 def line(found: ArmChain) -> str:
     """One arm's chain in a line (JUnit's properties): "candidate (listed whole): with the
     skill 6 (5 passed, 83%), listed ..."."""

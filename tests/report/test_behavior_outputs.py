@@ -436,22 +436,26 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     matrix = assembled((broken, steady), "0.2.0", "fingerprint")
     assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
-        "pass@k / pass^k (candidate)", "cost ÷ baseline", "statuses",
+        "pass@k / pass^k (candidate)", "cost ÷ baseline", "listed / loaded / followed (candidate)",
+        "statuses",
     )  # fmt: skip
     assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
-         "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "1 REGRESSED, 2 PASS"],
+         "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "9 / 8 / n/a of 9",
+         "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
-         "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "3 PASS"],
+         "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "9 / 8 / n/a of 9",
+         "3 PASS"],
     ]  # fmt: skip
     lines = render_matrix_markdown(matrix).splitlines()
     assert lines[4:7] == [
         "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | "
-        "pass@k / pass^k (candidate) | cost ÷ baseline | statuses |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "pass@k / pass^k (candidate) | cost ÷ baseline | listed / loaded / followed (candidate) | "
+        "statuses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
         "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | k=3: 67% / 67% | not measured | "
-        "1 REGRESSED, 2 PASS |",
+        "9 / 8 / n/a of 9 | 1 REGRESSED, 2 PASS |",
     ]
     assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
