@@ -526,6 +526,8 @@ class Grade:
     votes: tuple[int, int] | None = None
     """A judge grader's samples that answered YES and NO, when it asked more than one
     (`--judge-samples`): how often the judge disagreed with itself."""
+    follows: bool = False
+    """The case marks it as showing the skill was followed (`follows: true`)."""
 
 
 @dataclass(frozen=True)

@@ -273,7 +273,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 GRADER_TABLE = "<!-- grader table: generated at build time by docs/hooks.py from the registry -->"
-COMMON_KEYS = ("description", "level")
+COMMON_KEYS = ("description", "level", "follows")
 """The keys every grader takes, said once above the table."""
 
 

@@ -150,7 +150,9 @@ class Grader:
     """One check on the files the agent left in its workspace; a type is a subclass.
 
     `description` is what outputs name it by (by default its `summary`); `level` L1-L5, or
-    None (unlevelled, or the final holistic judge: lint advises both, never refuses).
+    None (unlevelled, or the final holistic judge: lint advises both, never refuses);
+    `follows` marks it as one that shows the agent followed the skill's body (the
+    attribution chain's "followed" step, verdicts/chain.py).
     """
 
     type: ClassVar[str]
@@ -160,6 +162,7 @@ class Grader:
 
     description: str = ""
     level: Level | None = None
+    follows: bool = False
 
     def __post_init__(self) -> None:
         if not self.description:

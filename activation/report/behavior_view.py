@@ -19,6 +19,7 @@ from activation.report import (
     activation_view,
     activation_words,
     behavior_words,
+    chain_view,
     efficiency_view,
     judge_view,
     phrases,
@@ -29,6 +30,7 @@ from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
 from activation.report.views import ExtraTest, PageFigures
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
+from activation.verdicts.chain import ArmChain
 
 
 class BehaviorView:
@@ -99,7 +101,9 @@ class BehaviorView:
 
 def drawn(report: Report) -> Figures | Ungraded:
     """What a report's figures draw: nothing until a trial is graded."""
-    return UNGRADED if report.behavior is None else Figures(report.behavior, report.fail_on)
+    if report.behavior is None:
+        return UNGRADED
+    return Figures(report.behavior, report.fail_on, report.chain or ())
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,8 @@ class Figures:
 
     figures: Behavior
     fail_on: tuple[str, ...] = ()
+    chain: tuple[ArmChain, ...] = ()
+    """The attribution chain per arm with the skill (verdicts/chain.py)."""
 
     def cases(self, entries: list[CaseVerdict]) -> RenderableType:
         return cases_table(self.figures, entries)
@@ -115,7 +121,8 @@ class Figures:
     def sections(self, entries: list[CaseVerdict]) -> list[RenderableType]:
         graders = grader_table(self.figures, entries)
         found = efficiency_view.terminal_sections(self.figures, [entry.id for entry in entries])
-        return [level_table(self.figures), *([graders] if graders is not None else []), *found]
+        return [level_table(self.figures), *([graders] if graders is not None else []),
+                chain_view.terminal(self.chain), *found]  # fmt: skip
 
     def text(self) -> Text:
         text = figures_text(self.figures).append("\n")
@@ -126,7 +133,7 @@ class Figures:
 
     def markdown(self) -> list[str]:
         judges = judge_view.markdown(self.figures)
-        return [*markdown_figures(self.figures), "",
+        return [*markdown_figures(self.figures), "", *chain_view.markdown(self.chain), "",
                 *efficiency_view.markdown(self.figures, self.fail_on),
                 *(["", *judges] if judges else [])]  # fmt: skip
 
@@ -135,6 +142,8 @@ class Figures:
         found = {"arms": ",".join(graded.arms), "lift": behavior_words.lift_text(graded.lift)}
         for loading in graded.loading:
             found[f"loading_{loading.arm}"] = behavior_words.loading_text(loading)
+        for arm in self.chain:
+            found[f"chain_{arm.arm}"] = chain_view.line(arm)
         cost, pass_k = efficiency_view.lines(graded, self.fail_on)
         judges = judge_view.lines(graded)
         return {**found, "cost_gate": cost, "pass_k": pass_k,
@@ -166,7 +175,7 @@ class Figures:
         return COST_FAILS in fail_on and found is not None and found.cost.fails
 
     def page(self) -> PageFigures | None:
-        return PageFigures("_behavior.html.j2", graded_page(self.figures, self.fail_on))
+        return PageFigures("_behavior.html.j2", graded_page(self.figures, self.fail_on, self.chain))
 
     def gate_reason(self) -> str | None:
         """Why the gate failed with no case regressed: the lift, or the cost, it was asked
@@ -439,8 +448,13 @@ class GradedPage:
     loading: list[str]
     legend: str
     efficiency: efficiency_view.EfficiencyPage
+    chain: list[tuple[str, ...]]
+    """The attribution chain's rows (chain_view.rows)."""
+    chain_notes: list[str]
     judges: judge_view.JudgePage
     heat_legend: str = behavior_words.HEAT_LEGEND
+    chain_title: str = chain_view.TITLE
+    chain_heads: tuple[str, ...] = chain_view.HEADS
 
     def rate(self, rate: Rate | None) -> str:
         return behavior_words.rate_cell(rate)
@@ -467,13 +481,15 @@ class GradedPage:
         return behavior_words.case_broke(self.figures.case(case_id))
 
 
-def graded_page(found: Behavior, fail_on: tuple[str, ...]) -> GradedPage:
+def graded_page(
+    found: Behavior, fail_on: tuple[str, ...], chain: Sequence[ArmChain] = ()
+) -> GradedPage:
     return GradedPage(found, grader_maps(found), behavior_words.suite_rates_text(found),
                         behavior_words.suite_lift_text(found),
                         [behavior_words.loading_text(loading) for loading in found.loading],
                         behavior_words.PASSED_CELLS,
-                        efficiency_view.EfficiencyPage(found, fail_on),
-                        judge_view.JudgePage(found.judges))  # fmt: skip
+                        efficiency_view.EfficiencyPage(found, fail_on), chain_view.rows(chain),
+                        chain_view.notes(chain), judge_view.JudgePage(found.judges))  # fmt: skip
 
 
 VIEW = BehaviorView()

@@ -14,6 +14,7 @@ from activation._models import (
     Trial,
     VariantName,
 )
+from activation.report import chain_view
 from activation.report.efficiency_view import GRID_COLUMNS, grid_cells
 from activation.report.model import Report
 from activation.report.phrases import (
@@ -65,6 +66,7 @@ BEHAVIOR_COLUMNS = (
     "passed (none)",
     "skill lift",
     *GRID_COLUMNS,
+    chain_view.GRID_COLUMN,
     "statuses",
 )
 """The grid's columns when every cell is a behavior run."""
@@ -83,13 +85,13 @@ BEHAVIOR_ARMS = ("baseline", "candidate", "none")
 
 
 def behavior_grid(cells: Sequence[tuple[Report, Behavior]]) -> Grid:
-    """Per cell: its pass rates per arm, its lift, the candidate's pass@k / pass^k and cost
-    ratio to the baseline, and its statuses."""
+    """Per cell: its pass rates per arm, its lift, the candidate's pass@k / pass^k, cost
+    ratio to the baseline and attribution chain, and its statuses."""
     rows = []
     for cell, found in cells:
         rates = [rate_cell(found.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
         rows.append([cell.cell, *rates, lift_cell(found.lift), *grid_cells(found),
-                     status_counts(cell)])  # fmt: skip
+                     chain_view.grid_cell(cell.chain or ()), status_counts(cell)])  # fmt: skip
     return BEHAVIOR_COLUMNS, rows
 
 

@@ -44,6 +44,7 @@ from activation.trials.listing.model import Entry, EntryState, Listing
 from activation.trials.listing.visibility import LessVisible, Visibility, less_visible
 from activation.trials.stage import stage_named
 from activation.verdicts.behavior import Behavior, behavior, costs_more, lift_missing
+from activation.verdicts.chain import ArmChain, chain
 from activation.verdicts.summary import Summary, summarise
 
 SCHEMA = "activation-report/4"
@@ -185,10 +186,23 @@ class Report(BehaviorChoices, RunSettings):
     """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
     trials: pass rates per arm, grader and level, the skill's lift, loaded vs not, pass@k
     and pass^k, efficiency. None when no trial was graded."""
+    chain: tuple[ArmChain, ...] | None = field(init=False, default=None)
+    """A behavior run's attribution chain per arm with the skill (verdicts/chain.py):
+    listed, loaded, followed, passed. None when no trial was graded."""
 
     def __post_init__(self) -> None:
         found = behavior(self.cases, self.trials, self.pass_k, self.cost_margin, self.alpha)
         object.__setattr__(self, "behavior", found)
+        if found is not None:
+            trials = [trial for entry in self.cases for trial in entry.trials]
+            object.__setattr__(self, "chain", chain(trials, self.listings))
+
+    @property
+    def listings(self) -> dict[VariantName, str | None]:
+        """The measured skill's visibility verdict in each variant's listing (None: none
+        recorded)."""
+        seen = {name: self.variant(name).visibility(self.skill.id) for name in VARIANTS}
+        return {name: None if found is None else found.state for name, found in seen.items()}
 
     @property
     def spec(self) -> RunSpec:

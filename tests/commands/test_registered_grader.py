@@ -109,7 +109,7 @@ def test_lint_reads_checks_and_grades_the_registered_type_on_the_scaffold(
     )
     Path("evals/refund.json").write_text(json.dumps({**CASES, "graders": [{**GRADER, "lines": 1}]}))
     assert main(["lint", "--behavior", "evals"]) == 2
-    assert "unknown key 'lines' (allowed: description, file, level, line, type)" in (
+    assert "unknown key 'lines' (allowed: description, file, follows, level, line, type)" in (
         capsys.readouterr().err
     )
 
@@ -134,9 +134,9 @@ def test_a_stage_c_run_grades_with_it_and_every_output_shows_it(
     }
     described = "refund.txt starts with 'refund through the ledger'"
 
-    def grade(outcome: str, why: str) -> dict[str, str]:
+    def grade(outcome: str, why: str) -> dict[str, str | bool]:
         return {"grader": described, "type": "first_line", "level": "L1", "outcome": outcome,
-                "why": why}  # fmt: skip
+                "why": why, "follows": False}  # fmt: skip
 
     assert grades["baseline"] == [[grade("passed", "refund.txt starts with it")]] * 3
     assert grades["candidate"] == [[grade("failed", "refund.txt starts with 'refund by hand'")]] * 3

@@ -161,7 +161,7 @@ def test_comment_keys_are_ignored_and_a_mapping_with_graders_is_read() -> None:
         (
             [{"type": "contains", "vlaue": "a"}],
             "grader 1 (contains): unknown key 'vlaue' "
-            "(allowed: case_sensitive, description, level, type, value)",
+            "(allowed: case_sensitive, description, follows, level, type, value)",
         ),
         (
             [{"type": "contains", "value": "a", "level": "L6"}],

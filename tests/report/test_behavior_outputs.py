@@ -10,6 +10,7 @@ The report is tests/support/behavior_reports.py's: `checkout` REGRESSED at its L
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
@@ -325,6 +326,7 @@ def test_the_json_holds_the_figures_and_reads_back_to_the_same_report() -> None:
         "level": "L2",
         "outcome": "failed",
         "why": "src/refund.ts: force(",
+        "follows": False,
     }
     again = parse_report(data, "c.json")
     assert again == report
@@ -435,22 +437,26 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     matrix = assembled((broken, steady), "0.2.0", "fingerprint")
     assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
-        "pass@k / pass^k (candidate)", "cost ÷ baseline", "statuses",
+        "pass@k / pass^k (candidate)", "cost ÷ baseline", "listed / loaded / followed (candidate)",
+        "statuses",
     )  # fmt: skip
     assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
-         "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "1 REGRESSED, 2 PASS"],
+         "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "9 / 8 / n/a of 9",
+         "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
-         "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "3 PASS"],
+         "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "9 / 8 / n/a of 9",
+         "3 PASS"],
     ]  # fmt: skip
     lines = render_matrix_markdown(matrix).splitlines()
     assert lines[4:7] == [
         "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | "
-        "pass@k / pass^k (candidate) | cost ÷ baseline | statuses |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "pass@k / pass^k (candidate) | cost ÷ baseline | listed / loaded / followed (candidate) | "
+        "statuses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
         "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | k=3: 67% / 67% | not measured | "
-        "1 REGRESSED, 2 PASS |",
+        "9 / 8 / n/a of 9 | 1 REGRESSED, 2 PASS |",
     ]
     assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
@@ -651,3 +657,24 @@ def test_skill_creators_unlevelled_judges_are_reported_unlevelled_in_every_outpu
     assert [g["level"] for g in data["behavior"]["cases"][0]["graders"]] == ["unlevelled"] * 3
     texts = (*terminal, *markdown, render_html(report))
     assert not any("final" in text for text in texts)
+
+
+def test_the_html_and_json_hold_the_attribution_chain_per_arm() -> None:
+    report = behavior_report()
+    page = render_html(report)
+    rows = re.findall(r'<tr data-arm="(\w+)">(.*?)</tr>', page.split('id="chain"')[1])
+    cells = [(arm, re.findall(r">([^<]*)</td>", row)) for arm, row in rows[:2]]
+    assert cells == [
+        ("baseline", ["baseline", "listed whole", "9 (9 passed, 100%)", "9 (9 passed, 100%)",
+                      "9 (9 passed, 100%)", "n/a"]),
+        ("candidate", ["candidate", "listed whole", "9 (6 passed, 67%)", "9 (6 passed, 67%)",
+                       "8 (5 passed, 62%)", "n/a"]),
+    ]  # fmt: skip
+    assert "followed: n/a, no grader of the suite is marked follows: true" in page
+    data = orjson.loads(report_json(report, full=True))
+    candidate = data["chain"][1]
+    assert (candidate["arm"], candidate["listing"], candidate["followed"]) == (
+        "candidate", "full", None,
+    )  # fmt: skip
+    assert [(candidate[step]["passed"], candidate[step]["applied"])
+            for step in ("trials", "listed", "loaded")] == [(6, 9), (6, 9), (5, 8)]  # fmt: skip

@@ -55,6 +55,9 @@ class Run:
     work: bool = False
     """Stage C: the agent does the task, writing and editing files in its workspace (never
     outside it); web and network tools stay denied. Stage B's runs only look around."""
+    shell: bool = False
+    """Stage C in a sandbox (docker or bwrap): the agent's shell tool is offered too, the
+    sandbox being the boundary; on the host it stays denied (`Adapter.own_shell` aside)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,8 @@ class Asked:
     skills: SkillSet
     work: bool = False
     """As `Run.work`."""
+    shell: bool = False
+    """As `Run.shell`."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,9 @@ class Adapter(Protocol):
     """Whether the CLI reports what a run cost (else the tokens are priced)."""
     reports_tokens: bool
     """Whether the CLI's stream carries a run's token counts (else no price can count it)."""
+    own_shell: bool
+    """Whether the CLI's shell runs inside a sandbox of its own at work (Codex's), so Stage
+    C offers it on the host too; else the shell is offered only in a sandbox (`Run.shell`)."""
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for

@@ -134,6 +134,11 @@ class AgentBackend:
     works = False
     """Whether the agent may write in its workspace (`Run.work`)."""
 
+    @property
+    def shell(self) -> bool:
+        """Whether the agent's shell is offered (`Run.shell`): at work, in a sandbox."""
+        return self.works and self.sandbox.name != HOST
+
     def __init__(
         self,
         spec: RunSpec,
@@ -328,7 +333,7 @@ class AgentBackend:
         await self._lay_out(key, dirs)
         asked = self._prompt(key, skills)
         run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
-                  work=self.works)  # fmt: skip
+                  work=self.works, shell=self.shell)  # fmt: skip
         launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
         self._laid_out(key, dirs)
         reader = self.adapter.reader(skills, self._settled(key), throttled)
@@ -461,7 +466,8 @@ class AgentBackend:
         with it."""
         skills = self.skills[key.variant]
         prompt = self._prompt(key, skills)
-        asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works)
+        asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works,
+                      shell=self.shell)  # fmt: skip
         sandboxed = {} if self.sandbox.name == HOST else {"sandbox": self.sandbox.name}
         return {
             "version": self.settings.version,

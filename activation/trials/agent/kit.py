@@ -56,6 +56,7 @@ class CliAdapter:
     reports_cost = False
     reports_tokens = True
     """Whether its stream says what a run used in tokens (a missing figure is never 0)."""
+    own_shell = False
     uncounted: str | None = None
     """Why `--max-cost-usd` cannot be held to (its stream does not say what a run used);
     None: it can."""

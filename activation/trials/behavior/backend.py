@@ -262,6 +262,7 @@ class BehaviorBackend(AgentBackend):
                 result.outcome,
                 result.why,
                 votes_of(result.grader, answers),
+                result.grader.follows,
             )
             for result in grading.results
         )

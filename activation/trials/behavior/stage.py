@@ -10,12 +10,15 @@ Nothing heavy is imported here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from activation import _config, state
-from activation._behavior import BehaviorRunInputs
+from activation._behavior import BehaviorCase, BehaviorRunInputs
+from activation._errors import InputError
 from activation._models import AgentSettings, BehaviorOptions, RunSpec
+from activation.graders.command_ran import CommandRan
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agent.stage import AgentRunStage, agent_runs
@@ -64,6 +67,26 @@ def check_judge(spec: RunSpec, inputs: BehaviorRunInputs) -> None:
     except MissingKey as missing:
         whom = f" for the judge {judge_of(spec)}, which the suite's judge graders ask"
         raise missing.needed_by(whom, "or pass --judge-model mock to judge offline; ") from None
+
+
+def check_shell(spec: RunSpec, cases: Sequence[BehaviorCase]) -> None:
+    """A `command_ran` or `command_not_ran` grader reads the commands the agent ran, and an
+    agent at work on the host is offered no shell (`Run.shell`; Codex's runs in its own
+    sandbox): such a case there would fail, or pass, for nothing. One line, before any run."""
+    from activation.trials.agent.sandbox import HOST
+
+    settings = spec.agent or AgentSettings()
+    record = agent_named(spec.coding_agent)
+    if settings.sandbox != HOST or record.adapter().own_shell:
+        return
+    for case in cases:
+        shell = next((g for g in case.all_graders() if isinstance(g, CommandRan)), None)
+        if shell is not None:
+            raise InputError(
+                f"case {case.id}: its {shell.type} grader reads the agent's shell commands, and "
+                f"{record.title} at work on the host has no shell: pass --sandbox bwrap or "
+                "--sandbox docker"
+            )
 
 
 class BehaviorStage(AgentRunStage):

@@ -37,6 +37,7 @@ class FakeAgent:
     marks_copies = True
     reports_cost = True
     reports_tokens = True
+    own_shell = False
 
     def model(self, model: str | None) -> str | None:
         return model

@@ -26,7 +26,9 @@
   the run's temp folder, a `../` path and a path through a symbolic link that points out
   were all refused, a relative path landed in the workspace). A bare `Write` rule would
   allow every path, and an `Edit(...)` rule alone lets Bash run a command that writes
-  through a redirect, hence Bash denied by name (it is then not offered at all).
+  through a redirect, hence Bash denied by name (it is then not offered at all). In a
+  sandbox (`Run.shell`) Bash is allowed too (`--allowedTools ...,Bash`, only the web tools
+  denied): the sandbox, not the `Edit` rule, bounds what its commands write.
   `--restricted`, which confines the file tools too, is not used: it hides the workspace's
   project skills (`.claude/skills`).
 - **Explicit invocation** (`invoked`): `/<skill id> <prompt>`, the slash command a user
@@ -56,8 +58,11 @@ ALLOWED_TOOLS = "Read,Glob,Grep,Skill"
 """Enough for the agent to look around and load skills; nothing that writes or runs code."""
 WORK_TOOLS = f"{ALLOWED_TOOLS},Edit(./**)"
 """Stage C: also every file-editing tool (Write, Edit), inside the working directory only."""
-DENIED_TOOLS = "Bash,WebFetch,WebSearch"
-"""Stage C: no command runs (a redirect would write past the `Edit` rule) and no web."""
+SHELL_TOOL = "Bash"
+WEB_TOOLS = "WebFetch,WebSearch"
+DENIED_TOOLS = f"{SHELL_TOOL},{WEB_TOOLS}"
+"""Stage C on the host: no command runs (a redirect would write past the `Edit` rule) and
+no web."""
 RETRIES = "CLAUDE_CODE_MAX_RETRIES"
 """The CLI's retries of a failing API (10 by default, minutes per trial; capped at 15)."""
 PASSTHROUGH_NAMES = frozenset(
@@ -99,9 +104,11 @@ def build_argv(
     plugin_dirs: Sequence[Path] = (),
     *,
     work: bool = False,
+    shell: bool = False,
 ) -> list[str]:
     """The exact command line of one run (no shell; the prompt is the last argv item);
-    `work`: Stage C's, which may edit files in the working directory."""
+    `work`: Stage C's, which may edit files in the working directory; `shell`: and run
+    commands (`Run.shell`)."""
     argv = [claude, "-p"]
     for plugin_dir in plugin_dirs:
         argv += ["--plugin-dir", str(plugin_dir)]
@@ -115,10 +122,10 @@ def build_argv(
         "--permission-mode",
         "dontAsk",
         "--allowedTools",
-        WORK_TOOLS if work else ALLOWED_TOOLS,
+        (f"{WORK_TOOLS},{SHELL_TOOL}" if shell else WORK_TOOLS) if work else ALLOWED_TOOLS,
     ]
     if work:
-        argv += ["--disallowedTools", DENIED_TOOLS]
+        argv += ["--disallowedTools", WEB_TOOLS if shell else DENIED_TOOLS]
     if model:
         argv += ["--model", model]
     return [*argv, "--", prompt]
@@ -172,13 +179,13 @@ class ClaudeCode(CliAdapter):
             shutil.copytree(skills.catalog.user_skills, config_dir / "skills")
         env = agent_env(parent, dirs.home, config_dir, dirs.tmp)
         argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills),
-                          work=run.work)  # fmt: skip
+                          work=run.work, shell=run.shell)  # fmt: skip
         return Launch(argv, env)
 
     def request(self, asked: Asked) -> dict[str, object]:
         plugins = [Path(f"plugin-{i}") for i, _ in enumerate(plugin_dirs(asked.skills))]
         argv = build_argv(asked.settings, asked.model, "claude", asked.prompt, plugins,
-                          work=asked.work)  # fmt: skip
+                          work=asked.work, shell=asked.shell)  # fmt: skip
         return {"argv": argv}
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:

@@ -27,6 +27,8 @@ section 2).
   /tmp), with no network (measured on 0.171.0 through its bubblewrap sandbox: a write to the
   run's temp folder, its home or `../` fails with "Read-only file system", a connection to
   the API's own address is refused).
+- **Its shell at work** (`own_shell`): Codex's commands run inside its own sandbox above,
+  so Stage C offers them on the host too (`Run.shell` changes nothing here).
 - **In a container** (`--sandbox docker`): `--sandbox danger-full-access` (and so in
   config.toml), as Codex's own sandbox cannot start there; the container is the boundary.
 - **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
@@ -117,6 +119,7 @@ def build_argv(
 
 
 class Codex(CliAdapter):
+    own_shell = True
     environment = staticmethod(environment)
     uncounted = (
         "Codex reports its tokens only when a run ends, and a run is stopped at the skill's "

@@ -34,7 +34,8 @@ docs/agents.md, "GitHub Copilot CLI").
   the workspace (no `--allow-all-paths`, `--disallow-temp-dir`): measured on 1.0.102, a
   write to the run's temp folder, its home or `../` asks for a person's approval, which a
   headless run denies ("Permission denied because no interactive user response was
-  available"). The shell, web fetch and subagents are still not offered.
+  available"). Web fetch and subagents are still not offered, nor the shell (`bash`)
+  unless the run is in a sandbox (`Run.shell`), which then bounds what its commands write.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
   expanded: it reaches the model as typed, measured on 1.0.102).
@@ -74,6 +75,7 @@ FLAGS = (
 LOOK_TOOLS = ("skill", "view", "glob", "grep")
 WORK_TOOLS = (*LOOK_TOOLS, "create", "edit")
 """Stage C: the tools that write files, inside the workspace only."""
+SHELL_TOOL = "bash"
 
 
 def package_cache(parent: Mapping[str, str]) -> str:
@@ -113,8 +115,8 @@ def environment(
     }
 
 
-def build_argv(copilot: str, prompt: str, *, work: bool = False) -> list[str]:
-    tools = WORK_TOOLS if work else LOOK_TOOLS
+def build_argv(copilot: str, prompt: str, *, work: bool = False, shell: bool = False) -> list[str]:
+    tools = ((*WORK_TOOLS, SHELL_TOOL) if shell else WORK_TOOLS) if work else LOOK_TOOLS
     return [copilot, "-p", prompt, *FLAGS, "--available-tools", *tools]
 
 
@@ -159,12 +161,14 @@ class Copilot(CliAdapter):
         dirs = run.dirs
         install_project_skills(run.skills, dirs.work)
         mark_repository(dirs.work)
-        argv = build_argv(run.executable, run.prompt, work=run.work)
+        argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell)
         return Launch(argv, environment(parent, dirs, run.model))
 
     def request(self, asked: Asked) -> dict[str, object]:
         return {
-            "argv": build_argv(self.agent.command, asked.prompt, work=asked.work),
+            "argv": build_argv(
+                self.agent.command, asked.prompt, work=asked.work, shell=asked.shell
+            ),
             "model": asked.model,
             "offline": SWITCHES,
         }

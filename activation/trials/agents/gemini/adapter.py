@@ -25,7 +25,9 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
 - **A load**: see `stream.py` (a successful `activate_skill` of the target from its folder).
 - **Stage C's work** (`Run.work`): the policy also allows `write_file` and `replace`, which
   the CLI lets write only inside the workspace (and its own project temp folder, under the
-  run's home: `Config.validatePathAccess`); the shell and web tools stay excluded.
+  run's home: `Config.validatePathAccess`); the web tools stay excluded, and so does the
+  shell (`run_shell_command`) unless the run is in a sandbox (`Run.shell`), where the
+  policy allows it and the sandbox bounds what its commands write.
 - **Explicit invocation** (`invoked`): the TUI's `/<name> <args>` (SkillCommandLoader) runs
   `activate_skill` itself and then submits the args, but headless `-p` has no skill
   commands (nonInteractiveCliCommands.ts loads only built-in, MCP and file commands), so a
@@ -58,8 +60,11 @@ POLICY_FILE = "activation-policy.toml"
 SWITCHES = {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
 LOAD_TOOL = "activate_skill"
 WRITE_TOOLS = ("write_file", "replace")
-EXCLUDED = ("google_web_search", "web_fetch", "run_shell_command")
-"""The tools that reach the network or run commands: never offered."""
+SHELL_TOOL = "run_shell_command"
+WEB_TOOLS = ("google_web_search", "web_fetch")
+EXCLUDED = (*WEB_TOOLS, SHELL_TOOL)
+"""The tools that reach the network or run commands: not offered (the shell is, in a
+sandbox at work)."""
 LOOK_ONLY_EXCLUDED = (*EXCLUDED, *WRITE_TOOLS)
 AUTH_TYPE = "gemini-api-key"
 
@@ -74,16 +79,19 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     }
 
 
-def policy(*, work: bool = False) -> str:
-    """The policy file: `activate_skill` allowed (and Stage C's write tools)."""
-    tools = (LOAD_TOOL, *WRITE_TOOLS) if work else (LOAD_TOOL,)
+def policy(*, work: bool = False, shell: bool = False) -> str:
+    """The policy file: `activate_skill` allowed (and Stage C's write tools, and its shell
+    in a sandbox)."""
+    tools = (LOAD_TOOL, *WRITE_TOOLS, *((SHELL_TOOL,) if shell else ())) if work else (LOAD_TOOL,)
     rules = [
         f'[[rule]]\ntoolName = "{tool}"\ndecision = "allow"\npriority = 100\n' for tool in tools
     ]
     return "\n".join(rules)
 
 
-def settings_file(agent: AgentSettings, *, work: bool = False) -> dict[str, object]:
+def settings_file(
+    agent: AgentSettings, *, work: bool = False, shell: bool = False
+) -> dict[str, object]:
     """The run's `settings.json`."""
     return {
         "general": {
@@ -95,7 +103,9 @@ def settings_file(agent: AgentSettings, *, work: bool = False) -> dict[str, obje
         "telemetry": {"enabled": False},
         "security": {"auth": {"selectedType": AUTH_TYPE}},
         "ide": {"enabled": False},
-        "tools": {"exclude": list(EXCLUDED if work else LOOK_ONLY_EXCLUDED)},
+        "tools": {
+            "exclude": list((WEB_TOOLS if shell else EXCLUDED) if work else LOOK_ONLY_EXCLUDED)
+        },
         "model": {"maxSessionTurns": agent.max_turns},
     }
 
@@ -122,10 +132,10 @@ class Gemini(CliAdapter):
         install_project_skills(run.skills, dirs.work)
         home = dirs.home / HOME_DIR
         home.mkdir(parents=True, exist_ok=True)
-        settings = settings_file(run.settings, work=run.work)
+        settings = settings_file(run.settings, work=run.work, shell=run.shell)
         (home / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
         policy_path = dirs.home / POLICY_FILE
-        policy_path.write_text(policy(work=run.work), encoding="utf-8")
+        policy_path.write_text(policy(work=run.work, shell=run.shell), encoding="utf-8")
         model = run.model if run.model is not None else self.model(None)
         argv = build_argv(run.executable, model, run.prompt, str(policy_path))
         return Launch(argv, environment(parent, dirs))
@@ -133,8 +143,8 @@ class Gemini(CliAdapter):
     def request(self, asked: Asked) -> dict[str, object]:
         return {
             "argv": build_argv(self.agent.command, asked.model or "", asked.prompt, POLICY_FILE),
-            "settings": settings_file(asked.settings, work=asked.work),
-            "policy": policy(work=asked.work),
+            "settings": settings_file(asked.settings, work=asked.work, shell=asked.shell),
+            "policy": policy(work=asked.work, shell=asked.shell),
         }
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:

@@ -43,7 +43,8 @@ section 1).
   write to the run's temp folder or to `../` is refused by the rule, a relative path lands
   in the workspace, `bash` is not offered). The rule reads the path as written: a symbolic
   link in the workspace that points out of it is followed (measured), so a workspace must
-  hold no such link (the agent, with no shell, cannot make one).
+  hold no such link (the agent, with no shell, cannot make one). In a sandbox (`Run.shell`)
+  `bash` is allowed too: the sandbox, not the rule, then bounds what its commands write.
 - **Explicit invocation** (`invoked`): `/<name> <prompt>`, as a user types it in the TUI,
   where every skill is a command of its frontmatter name (its template the body, then
   "Base directory for this skill: ..."). `opencode run` does not read a slash in its
@@ -85,6 +86,8 @@ PERMISSION = {
 }
 WORK_PERMISSION = {**PERMISSION, "edit": "allow"}
 """Stage C: files may change inside the workspace (`external_directory` keeps the rest)."""
+SHELL_PERMISSION = {**WORK_PERMISSION, "bash": "allow"}
+"""Stage C in a sandbox: commands run too, the sandbox being the boundary."""
 COMMAND = re.compile(r"/(\S+)(?:\s+(.*))?", re.DOTALL)
 """A command and its arguments, as OpenCode's TUI and ACP server read typed text."""
 SWITCHES = {
@@ -126,10 +129,10 @@ def settled_package(version: str) -> dict[str, str]:
 
 
 def config(
-    settings: AgentSettings, base_url: str | None, *, work: bool = False
+    settings: AgentSettings, base_url: str | None, *, work: bool = False, shell: bool = False
 ) -> dict[str, object]:
     """The run's `opencode.json` (the API's address only when one is set); `work`: Stage
-    C's, which may edit files in the workspace."""
+    C's, which may edit files in the workspace; `shell`: and run commands (`Run.shell`)."""
     provider: dict[str, object] = {}
     if base_url:
         provider = {PROVIDER: {"options": {"baseURL": f"{base_url.rstrip('/')}/v1"}}}
@@ -140,7 +143,7 @@ def config(
         "snapshot": False,
         "enabled_providers": [PROVIDER],
         "provider": provider,
-        "permission": WORK_PERMISSION if work else PERMISSION,
+        "permission": (SHELL_PERMISSION if shell else WORK_PERMISSION) if work else PERMISSION,
         "agent": {"build": {"steps": settings.max_turns}},
     }
 
@@ -196,7 +199,8 @@ class OpenCode(CliAdapter):
         folders = xdg_dirs(dirs.home)
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
-        settings = config(run.settings, parent.get(str(ANTHROPIC.url_variable)), work=run.work)
+        url = parent.get(str(ANTHROPIC.url_variable))
+        settings = config(run.settings, url, work=run.work, shell=run.shell)
         config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
         config_file.parent.mkdir()
         config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
@@ -212,7 +216,7 @@ class OpenCode(CliAdapter):
         command, prompt = split_command(prompt, asked.skills) if work else (None, prompt)
         return {
             "argv": build_argv(self.agent.command, asked.model, command),
-            "config": config(asked.settings, None, work=work),
+            "config": config(asked.settings, None, work=work, shell=asked.shell),
             "prompt": prompt,
         }
 
