@@ -38,7 +38,7 @@ def test_no_module_outside_the_agents_packages_names_an_agent() -> None:
     }
     # The one default: the agent a run measures unless --agent names another.
     assert {path: names for path, names in outside.items() if names} == {
-        "_config.py": [(21, "claude-code")]
+        "_config.py": [(25, "claude-code")]
     }
     probe = ast.parse('"""codex."""\nif agent == "opencode": pass\nNAMES = {"codex": 1}')
     assert named_agents(probe) == [(2, "opencode"), (3, "codex")]

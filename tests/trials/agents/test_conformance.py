@@ -703,12 +703,26 @@ def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
 ) -> None:
     """The unchanged body passes; the none arm installs nothing and its agent, shown only
     its own skills, guesses: the skill lifts the case over no skill."""
+    kept = behaves.tmp_path / "kept"
+    unchanged_body_passes(behaves, monkeypatch, capsys, "--keep-workspaces", str(kept))
+    wrote(kept, {"none": GUESS})
+    # The none arm installs nothing.
+    none_workspaces = (kept / "welcome_banner").glob("none-*")
+    assert [path for ws in none_workspaces for path in ws.rglob("greetlib")] == []
+
+
+def unchanged_body_passes(
+    behaves: Behaves,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *extra: str,
+) -> None:
+    """The scenario's run and every assertion on its report, output and requests (where
+    the workspaces are not kept: a Ray cluster keeps them on its nodes)."""
     at_work = behaves.row.at_work
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     monkeypatch.setenv("COLUMNS", "250")
-    kept = behaves.tmp_path / "kept"
-    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift",
-                                  "--keep-workspaces", str(kept))  # fmt: skip
+    code, report = behaves.behave(*ONE_CASE, "--arm", "none", "--fail-on", "no-lift", *extra)
     out = capsys.readouterr().out
     assert code == 0
     assert report["stage"] == "C"
@@ -726,10 +740,6 @@ def test_an_unchanged_body_passes_and_the_skill_lifts_over_no_skill(
     assert outcomes(none[0])["Imports greetlib"] == "failed"
     for arm in ("baseline", "candidate", "none"):
         assert [t["files"] for t in trials_of(report, arm)] == [["app.py", "requirements.txt"]] * 3
-    wrote(kept, {"none": GUESS})
-    # The none arm installs nothing.
-    none_workspaces = (kept / "welcome_banner").glob("none-*")
-    assert [path for ws in none_workspaces for path in ws.rglob("greetlib")] == []
     # Every request of the agent's loop offers the same tools of its own, never the web.
     offered = {frozenset(request.tool_names) for request in behaves.loop}
     assert offered == {at_work.tools}
