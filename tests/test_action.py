@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 import activation
+from activation import _config
 from activation.commands import ci_comment
 from activation.commands.main import main as activation_main
 from activation.report.pr_comment import comment_body
@@ -126,7 +127,7 @@ def lay_out_demo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_action_installs_the_pinned_distribution_and_runs_its_step() -> None:
     inputs = ACTION["inputs"]
-    assert inputs["install"]["default"] == f"{activation.DISTRIBUTION}=={activation.__version__}"
+    assert inputs["install"]["default"] == f"{_config.DISTRIBUTION}=={activation.__version__}"
     assert ACTION["runs"]["using"] == "composite"
     assert tool_versions((REPO / "action.yml").read_text()) == [activation.__version__]
     assert inputs["github-token"]["default"] == "${{ github.token }}"
