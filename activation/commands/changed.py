@@ -80,7 +80,7 @@ def run_changed(
     """`activation changed` on a request, from the command line or from Python: its
     report, or None for a dry run; `rerun` is the command that checks it again."""
     from activation.commands.changed_visibility import less_visible_sets
-    from activation.commands.outputs import chosen_outputs
+    from activation.commands.outputs import against_base, chosen_outputs
     from activation.commands.plan import draw_changed_plan
     from activation.commands.runner import only_of
     from activation.inputs.change_plan import plan_runs
@@ -93,6 +93,7 @@ def run_changed(
     session.adopt(args.debug, args.json, stop_record_of(CHANGED_SCHEMA))
     args = replace(args, only=only_of(args.only, args.only_from))
     outputs = chosen_outputs(args.files, args.no_summary, os.environ)
+    against = against_base(session, args.against)
     cwd = Path.cwd()
     repo = git_root(cwd) if args.repo is None else explicit_repo(args.repo, cwd)
     base_ref = git_ref(args.base)
@@ -127,7 +128,7 @@ def run_changed(
         planned = dry_run(plan, gates, args.base, head_name, args.allow_untested)
         draw_changed_plan(session, replace(planned, less_visible=hidden))
         return None
-    runs = [(gate.run, run_gate(session, gate, rerun)) for gate in gates]
+    runs = [(gate.run, against(run_gate(session, gate, rerun))) for gate in gates]
     from activation.report.changed import build_changed
 
     report = build_changed(

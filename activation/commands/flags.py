@@ -626,6 +626,14 @@ REPORT_OUTPUTS = (
     ),
     HTML,
 )
+AGAINST = Flag(
+    "--against",
+    "DIR",
+    "saved --json reports of the base branch: every output adds each cell's delta from the "
+    "last green run (exit 0) among them that ran it",
+    Path,
+    toml=PATH,
+)
 SHOW = Flag(
     "--show",
     "ROWS",
@@ -745,7 +753,7 @@ RUN = Command(
                 ONLY_FROM,
             ),
         ),
-        ("outputs", (FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (FULL_RECORD, *REPORT_OUTPUTS, AGAINST, NO_SUMMARY, SHOW)),
         (
             None,
             (
@@ -989,12 +997,10 @@ HISTORY = Command(
             (
                 replace(HTML, help="the page to write", default=Path("history.html")),
                 Flag("--badges", "DIR", "write a shields.io endpoint JSON per skill here", Path),
-                Flag(
-                    "--against",
-                    "DIR",
-                    "saved reports of the base branch: each series' latest point against "
-                    "the last green run (exit 0) among them",
-                    Path,
+                replace(
+                    AGAINST,
+                    help="saved reports of the base branch: each series' latest point against "
+                    "the last green run (exit 0) among them that ran its cell",
                 ),
             ),
         ),
@@ -1253,7 +1259,7 @@ BEHAVIOR = Command(
                 ),
             ),
         ),
-        ("outputs", (JSON, FULL_RECORD, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (JSON, FULL_RECORD, *REPORT_OUTPUTS, AGAINST, NO_SUMMARY, SHOW)),
         (
             None,
             (
@@ -1272,7 +1278,7 @@ BEHAVIOR = Command(
 CALIBRATION_LEFT_OUT = frozenset(
     {"--baseline", "--candidate", "--arm", "--no-control", "--fail-on", "--min-coverage",
      "--shard", "--junit", "--markdown", "--html", "--no-summary", "--show", "--durations",
-     "--resume", "--cost-margin", "--pass-k"}
+     "--resume", "--cost-margin", "--pass-k", "--against"}
 )  # fmt: skip
 """What `calibrate --behavior` chooses itself: the specs, the arms, the one verdict (which
 reads no cost gate and no pass@k)."""
@@ -1492,7 +1498,7 @@ CHANGED = Command(
         ),
         ("trials", TRIAL_OPTIONS),
         ("cost and cache", COST_AND_CACHE),
-        ("outputs", (JSON, *REPORT_OUTPUTS, NO_SUMMARY, SHOW)),
+        ("outputs", (JSON, *REPORT_OUTPUTS, AGAINST, NO_SUMMARY, SHOW)),
         ("Stage B (--real)", STAGE_B_OPTIONS),
         (
             None,

@@ -61,8 +61,15 @@ def read_runs(session: Session, paths: list[Path]) -> list[tuple[str, Matrix]]:
     return runs
 
 
+def base_runs(session: Session, folder: Path) -> list[tuple[str, Matrix]]:
+    """`--against`'s folder of the base branch's saved reports, read before any model call."""
+    if not folder.is_dir():
+        raise InputError(f"--against {folder}: not a folder of saved reports")
+    return read_runs(session, [folder])
+
+
 def main_history(session: Session, argv: list[str]) -> int:
-    from activation.report.history import against, badges, history_of, last_green, summary_lines
+    from activation.report.history import against, badges, history_of, summary_lines
     from activation.report.history_html import render_history_html
 
     args = HISTORY.parse(argv)
@@ -71,9 +78,7 @@ def main_history(session: Session, argv: list[str]) -> int:
         raise InputError(f"--badges {args.badges}: is a file, not a folder")
     found = history_of(read_runs(session, args.reports))
     if args.against is not None:
-        if not args.against.is_dir():
-            raise InputError(f"--against {args.against}: not a folder of saved reports")
-        found = against(found, last_green(read_runs(session, [args.against])))
+        found = against(found, base_runs(session, args.against))
     session.out.print("\n".join(summary_lines(found)), markup=False, soft_wrap=True)
     written = [session.write_file(args.html, render_history_html(found).encode(), "history page")]
     if args.badges is not None:

@@ -151,7 +151,14 @@ def answers_for(
     provider = provider_of(model)[1]
     if provider.free is not None:  # a provider whose answers are free: the offline mock
         return [draft.placeholders(ask) for ask in asks]
-    provider.preflight(calls=True)
+    from activation.trials.api_check import MissingKey
+
+    try:
+        provider.preflight(calls=True)
+    except MissingKey as missing:
+        raise missing.needed_by(
+            " to draft cases", "--model mock drafts placeholders offline"
+        ) from None
     import anyio
 
     from activation.store import TrialStore

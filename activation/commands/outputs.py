@@ -7,7 +7,7 @@ what the verdicts say.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +42,20 @@ def chosen_outputs(
     if not summary or no_summary:
         return Outputs(files)
     return Outputs(files, Path(summary))
+
+
+def against_base(session: Session, folder: Path | None) -> Callable[[Matrix], Matrix]:
+    """`--against`: the base branch's saved reports, read now (before any model call), as
+    what adds each cell's delta from them to a finished run (nothing without the flag)."""
+    if folder is None:
+        return lambda run: run
+    from activation.commands.history import base_runs
+    from activation.report.history import last_green, with_against
+
+    runs = base_runs(session, folder)
+    if last_green(runs) is None:
+        session.warn([f"--against {folder}: no green run (exit 0) among its reports: no delta"])
+    return lambda run: with_against(run, runs)
 
 
 def write_outputs(session: Session, report: Matrix, outputs: Outputs) -> bool:

@@ -103,6 +103,7 @@ class ReportFiles(Request):
     junit: Path | None
     markdown: Path | None
     html: Path | None
+    against: Path | None
     no_summary: bool
     show: str
 

@@ -126,8 +126,9 @@ def run_stage(
 ) -> Matrix | None:
     """The one run pipeline, whatever the stage: this process's cells (`--shard`'s share),
     their plan for a dry run (None), else their trials, reported and written."""
-    from activation.commands.outputs import write_outputs
+    from activation.commands.outputs import against_base, write_outputs
 
+    against = against_base(session, args.against)
     cells = shard_cells(session, args, run.specs, run.inputs)
     if args.dry_run:
         show_plan(session, run.stage, cells, settings, asked.simulate, asked.verbose,
@@ -137,7 +138,7 @@ def run_stage(
 
     kept = resumed(session, args.resume, cells, run.inputs)
     cells = [(run.stage.preflight(spec), inputs) for spec, inputs in cells]
-    report = run_and_report(session, args, rerun, run.stage, cells, run.warnings, kept)
+    report = against(run_and_report(session, args, rerun, run.stage, cells, run.warnings, kept))
     from activation.report.formats import terminal_view
 
     session.show(terminal_view(report, args.show))

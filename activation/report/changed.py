@@ -252,16 +252,16 @@ def cost_text(estimates: Sequence[CostEstimate]) -> str:
     return f"first round {cost_words.money(first)}, worst case {cost_words.money(worst)}"
 
 
-def flagged_cases(gate: GateResult) -> list[str]:
-    """One line per case a gate flagged (not PASS or FAIL), with its cell when several."""
-    lines = []
-    for cell in gate.run.cells:
-        for entry in cell.cases:
-            if entry.status in (Status.PASS, Status.FAIL):
-                continue
-            where = f" [{cell.cell}]" if len(gate.run.cells) > 1 else ""
-            lines.append(f"{entry.id}{where}: {run_words.case_summary(cell, entry)}")
-    return lines
+def gate_lines(gate: GateResult) -> list[str]:
+    """One line per case a gate flagged (not PASS or FAIL), then each cell's delta against
+    the base branch (`--against`), with its cell when several."""
+    cells = gate.run.cells
+    where = {cell.cell: f" [{cell.cell}]" if len(cells) > 1 else "" for cell in cells}
+    lines = [f"{entry.id}{where[cell.cell]}: {run_words.case_summary(cell, entry)}"
+             for cell in cells for entry in cell.cases
+             if entry.status not in (Status.PASS, Status.FAIL)]  # fmt: skip
+    return lines + [f"{against}{where[cell.cell]}" for cell in cells
+                    if (against := run_words.against_line(cell)) is not None]  # fmt: skip
 
 
 def gate_title(gate: GateResult) -> str:
@@ -397,13 +397,13 @@ def summary_lines(report: ChangedReport) -> list[str]:
         lines += [f"  {line}" for line in found]
         for gate in report.gates_of(skill.id):
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
-            lines += [f"    {line}" for line in flagged_cases(gate)]
+            lines += [f"    {line}" for line in gate_lines(gate)]
     changed = {skill.id for skill in report.skills}
     for gate in report.gates:
         if gate.skill not in changed:
             lines.append(f"{gate.skill} ({gate.path}): unchanged, a sibling of a changed skill")
             lines.append(f"  {gate_title(gate)}: {gate_verdict(gate)}")
-            lines += [f"    {line}" for line in flagged_cases(gate)]
+            lines += [f"    {line}" for line in gate_lines(gate)]
     for sibling in hidden_siblings(report):
         lines.append(f"{sibling}: unchanged, a sibling of a changed skill")
         lines += [f"  {line}" for line in hidden_lines(report.less_visible, sibling)]
@@ -478,7 +478,7 @@ def render_changed_markdown(report: ChangedReport) -> str:
         hidden = "<br>".join(_cell(line) for line in hidden_lines(report.less_visible, sibling))
         lines.append(f"| `{sibling}` | unchanged (a sibling) | visibility | {hidden} |")
     for gate in report.gates:
-        flagged = flagged_cases(gate)
+        flagged = gate_lines(gate)
         if flagged:
             lines += ["", f"**{_cell(gate_title(gate))}**", ""]
             lines += [f"- {_cell(line)}" for line in flagged]

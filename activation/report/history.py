@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from activation.report.matrix import Matrix
-from activation.report.model import Report
+from activation.report.model import Delta, Report
 
 METRICS = ("recall", "false_positives", "pass_rate", "lift", "cost_usd")
 """What each point measures, in the order every output shows them."""
@@ -24,6 +24,8 @@ TITLES = {"recall": "recall", "false_positives": "false positives", "pass_rate":
           "lift": "skill lift", "cost_usd": "cost (USD)"}  # fmt: skip
 HASH_CHARS = 12
 Change = Literal["first", "edit", "drift", "same"]
+CellKey: TypeAlias = tuple[str, str]
+"""A skill and a cell (stage, agent, model): what a series follows over the runs."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class Series:
     points: tuple[Point, ...]
 
     @property
-    def key(self) -> tuple[str, str]:
+    def key(self) -> CellKey:
         return self.skill, self.cell
 
     @property
@@ -78,21 +80,12 @@ class Series:
 
 
 @dataclass(frozen=True)
-class Delta:
-    """A series' latest point against the base branch's last green run of the same cell."""
-
-    base_run: str
-    changes: Mapping[str, float]
-    """Per metric both runs measured: the latest value minus the base's."""
-
-
-@dataclass(frozen=True)
 class History:
     series: tuple[Series, ...]
     runs: int
     base_run: str | None = None
     """The base branch's last green run (`--against`), when one was found."""
-    deltas: Mapping[tuple[str, str], Delta] | None = None
+    deltas: Mapping[CellKey, Delta] | None = None
     """Per series key, with `--against`; a series the base run lacks has none."""
 
 
@@ -168,27 +161,49 @@ def history_of(runs: Sequence[tuple[str, Matrix]]) -> History:
     return History(tuple(sorted(series, key=lambda s: s.key)), len(runs))
 
 
-def last_green(runs: Sequence[tuple[str, Matrix]]) -> tuple[str, Matrix] | None:
+def last_green(runs: Sequence[tuple[str, Matrix]]) -> str | None:
     """The last run (in the order given) that passed its gate: exit code 0."""
-    return next(((name, run) for name, run in reversed(runs) if run.exit_code == 0), None)
+    return next((name for name, run in reversed(runs) if run.exit_code == 0), None)
 
 
-def against(found: History, base: tuple[str, Matrix] | None) -> History:
-    """`found` with each series' latest point measured against the base run's same cell."""
-    if base is None:
-        return History(found.series, found.runs, None, {})
-    name, run = base
-    points = {(cell.skill.id, cell.cell): point_of(cell, name) for cell in run.cells}
-    deltas = {}
-    for series in found.series:
-        there = points.get(series.key)
-        if there is None:
-            continue
-        latest, before = series.latest.figures, there.figures
-        changes = {metric: latest[metric].value - before[metric].value
-                   for metric in METRICS if metric in latest and metric in before}  # fmt: skip
-        deltas[series.key] = Delta(name, changes)
-    return History(found.series, found.runs, name, deltas)
+def green_points(runs: Sequence[tuple[str, Matrix]]) -> dict[CellKey, Point]:
+    """Per skill and cell, its point in the last green run (in the order given) that ran
+    it: a base branch's `changed` runs gate a few skills each, so one run rarely holds all."""
+    found: dict[CellKey, Point] = {}
+    for name, run in runs:
+        if run.exit_code == 0:
+            found |= {(cell.skill.id, cell.cell): point_of(cell, name) for cell in run.cells}
+    return found
+
+
+def delta(point: Point, base: Point) -> Delta:
+    """`point` against `base`, on every figure both measured."""
+    latest, before = point.figures, base.figures
+    changes = {metric: latest[metric].value - before[metric].value
+               for metric in METRICS if metric in latest and metric in before}  # fmt: skip
+    return Delta(base.run, changes)
+
+
+def against(found: History, runs: Sequence[tuple[str, Matrix]]) -> History:
+    """`found` with each series' latest point measured against the base runs' last green
+    run of the same cell."""
+    base = green_points(runs)
+    deltas = {series.key: delta(series.latest, base[series.key])
+              for series in found.series if series.key in base}  # fmt: skip
+    return History(found.series, found.runs, last_green(runs), deltas)
+
+
+def with_against(run: Matrix, runs: Sequence[tuple[str, Matrix]]) -> Matrix:
+    """`run` with each cell's delta against the base runs' last green run of that cell
+    (`--against` on a run or `changed`); a cell none of them ran has none."""
+    base = green_points(runs)
+    cells = tuple(
+        replace(cell, against=delta(point_of(cell, ""), base[key]))
+        if (key := (cell.skill.id, cell.cell)) in base
+        else cell
+        for cell in run.cells
+    )
+    return replace(run, cells=cells)
 
 
 def delta_text(metric: str, change: float) -> str:
@@ -196,6 +211,12 @@ def delta_text(metric: str, change: float) -> str:
     if metric == "cost_usd":
         return f"{change:+.4f} USD"
     return f"{change * 100:+.0f} pts"
+
+
+def delta_line(moved: Delta) -> str:
+    """A cell's delta in one line, as every output says it."""
+    shown = ", ".join(f"{TITLES[m]} {delta_text(m, v)}" for m, v in moved.changes.items())
+    return f"against {moved.base_run}: {shown or 'no shared figures'}"
 
 
 def badges(found: History) -> dict[str, dict[str, object]]:
@@ -242,10 +263,9 @@ def summary_lines(found: History) -> list[str]:
         drifts = sum(point.change == "drift" for point in series.points)
         lines.append(f"{series.skill} {series.cell}: {len(series.points)} point(s); "
                      + "; ".join([*moved, f"{edits} edit(s), {drifts} drift(s)"]))  # fmt: skip
-        delta = (found.deltas or {}).get(series.key)
-        if delta is not None:
-            shown = ", ".join(f"{TITLES[m]} {delta_text(m, v)}" for m, v in delta.changes.items())
-            lines.append(f"  against {delta.base_run}: {shown or 'no shared figures'}")
+        moved_since = (found.deltas or {}).get(series.key)
+        if moved_since is not None:
+            lines.append(f"  {delta_line(moved_since)}")
     if found.deltas is not None and found.base_run is None:
         lines.append("no green run of the base branch found: no delta")
     return lines

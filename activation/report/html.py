@@ -324,6 +324,7 @@ def said(report: Report) -> dict[str, object]:
         "ceiling_line": ceiling_line(report),
         "visibility": run_words.visibility_lines(report),
         "errors_line": run_words.errors_line(report),
+        "against_line": run_words.against_line(report),
         "ambiguous": routing_text.ambiguous_rows(report),
     }
 

@@ -49,9 +49,10 @@ def _properties(report: Report) -> dict[str, str]:
     found |= view_of(report).properties(report)
     if report.notice:
         found["notice"] = report.notice
-    errors = run_words.errors_line(report)
-    if errors is not None:
-        found["errors"] = errors
+    for name, line in (("against", run_words.against_line(report)),
+                       ("errors", run_words.errors_line(report))):  # fmt: skip
+        if line is not None:
+            found[name] = line
     return found
 
 

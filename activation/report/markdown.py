@@ -212,6 +212,8 @@ def render_markdown(report: Report) -> str:
     lines = _header(report) + ([*seen, ""] if seen else [])
     lines += _counts(report) + _figures(report) + routing
     lines += _flagged(report)
+    if (against := run_words.against_line(report)) is not None:
+        lines += [f"**{escape(against)}**", ""]
     if report.summary.unfinished:
         lines += [f"Not finished, left out: {len(report.summary.unfinished)} case(s).", ""]
     if (errors := run_words.errors_line(report)) is not None:

@@ -51,6 +51,18 @@ SCHEMA = "activation-report/4"
 
 
 @dataclass(frozen=True)
+class Delta:
+    """A cell against the same cell of the base branch's last green run (`--against`):
+    what a reviewer asks of a pull request's figures, "better or worse than main"."""
+
+    base_run: str
+    """The base run's report, as it was found (its file, `FILE#skill` for a `changed` gate)."""
+    changes: Mapping[str, float]
+    """Per figure both runs measured (report/history.py's `METRICS`): this run's value minus
+    the base's."""
+
+
+@dataclass(frozen=True)
 class SkillInfo:
     """The measured skill: its id and its SKILL.md, relative to the repository."""
 
@@ -182,6 +194,8 @@ class Report(BehaviorChoices, RunSettings):
     distractors: str | None = None
     """Where the menu's distractors came from, when it listed some (every output says it:
     they take trials and listing budget from the user's own skills)."""
+    against: Delta | None = None
+    """With `--against`: this cell's figures against the base branch's last green run."""
     behavior: Behavior | None = field(init=False, default=None)
     """A behavior run's figures (verdicts/behavior.py), derived from the cases' graded
     trials: pass rates per arm, grader and level, the skill's lift, loaded vs not, pass@k

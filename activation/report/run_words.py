@@ -79,6 +79,13 @@ def coverage_text(coverage: Coverage) -> str:
     return f"{coverage.scored} of {coverage.planned} planned trials{share}"
 
 
+def against_line(report: Report) -> str | None:
+    """With `--against`: the cell's figures against the base branch's last green run."""
+    from activation.report.history import delta_line
+
+    return None if report.against is None else delta_line(report.against)
+
+
 def errors_line(report: Report) -> str | None:
     """The cell's coverage and whose its errors were, once a trial errored or was retried:
     "Coverage: 10 of 12 planned trials (83%) scored; errors: 1 infrastructure, 1 model;

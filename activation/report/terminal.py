@@ -177,6 +177,9 @@ def render_report(report: Report, show: str = "auto") -> RenderableType:
     parts += view.terminal_sections(report, entries)
     parts += routing_parts(report)
     parts.append(figures_text(report))
+    against = run_words.against_line(report)
+    if against is not None:
+        parts.append(Text(against, style="cyan"))
     parts += status_lists(report)
     command = follow_up.real_command(report)
     if command:

@@ -27,19 +27,23 @@ def has_key(variables: Iterable[str]) -> bool:
     return any(os.environ.get(name) for name in variables)
 
 
+DRY_RUN = "--dry-run needs none"
+"""The keyless way of every command that has a dry run."""
+
+
 class MissingKey(InputError):
     """No key to call with. What needs it is said where that is known: the command that
     asks the judge or runs the agent for a suite re-says it (`needed_by`) with the keyless
     way, if there is one."""
 
-    def __init__(self, variable: str, whom: str = "", instead: str = "") -> None:
+    def __init__(self, variable: str, whom: str = "", keyless: str = DRY_RUN) -> None:
         self.variable = variable
-        super().__init__(f"no API key: set {variable}{whom} ({instead}--dry-run needs none)")
+        super().__init__(f"no API key: set {variable}{whom} ({keyless})")
 
-    def needed_by(self, whom: str, instead: str = "") -> MissingKey:
-        """The same key, said for `whom` (" for the judge ..."), with `instead` ("pass
-        --judge-model mock to judge offline; ")."""
-        return MissingKey(self.variable, whom, instead)
+    def needed_by(self, whom: str, keyless: str = DRY_RUN) -> MissingKey:
+        """The same key, said for `whom` (" for the judge ..."), with the keyless ways of
+        the command that needs it ("or pass --judge-model mock to judge offline; ...")."""
+        return MissingKey(self.variable, whom, keyless)
 
 
 def require_key(variables: Sequence[str], whom: str = "", instead: Iterable[str] = ()) -> None:

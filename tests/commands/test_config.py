@@ -107,7 +107,7 @@ def test_command_line_then_environment_then_file_then_default(
         *(agent.command for agent in every()), "sandbox", "no-canary", "executor", "image",
         "max-turns", "timeout",
         "baseline",
-        "candidate", "only", "only-from", "full-record", "junit", "markdown", "html",
+        "candidate", "only", "only-from", "full-record", "junit", "markdown", "html", "against",
         "no-summary", "show",
         "dry-run",
         "simulate", "verbose", "show-listing", "debug", "shard", "durations", "batch", "resume",

@@ -113,6 +113,57 @@ def test_against_the_base_branch_adds_the_delta_from_its_last_green_run(
     assert f"against {base}: recall +0 pts, false positives +33 pts" in html
 
 
+DELTA = "recall +0 pts, false positives +33 pts, cost (USD) +0.0000 USD"
+"""The edit's run against the base branch's green 01.json: three more false positives of 9."""
+
+
+def test_a_run_against_the_base_branch_says_its_delta_in_every_output(
+    saved: Saved, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(saved.root)
+    out = saved.root / "run-against"
+    files = {name: out / f"report.{name}" for name in ("json", "markdown", "html", "junit")}
+    argv = ["--model", "mock", "--repo", "demo", "--cases", "demo/cases.json",
+            "--against", str(saved.base), *(f"--{n}={p}" for n, p in files.items())]  # fmt: skip
+    out.mkdir()
+    assert main(argv) == 1
+    line = f"against {saved.base / '01.json'}: {DELTA}"
+    assert line in capsys.readouterr().out.splitlines()
+    assert orjson.loads(files["json"].read_bytes())["against"] == {
+        "base_run": str(saved.base / "01.json"),
+        "changes": {"recall": 0.0, "false_positives": 1 / 3, "cost_usd": 0.0},
+    }
+    escaped = line.replace("+", r"\+").replace("(", r"\(").replace(")", r"\)")
+    assert f"**{escaped}**" in files["markdown"].read_text().splitlines()
+    assert f'<p class="meta" id="against"><strong>{line}</strong></p>' in files["html"].read_text()
+    assert f'<property name="against" value="{line}"' in files["junit"].read_text()
+
+
+def test_changed_against_the_base_branch_says_each_gates_delta(
+    saved: Saved, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(saved.root)
+    markdown = saved.root / "changed-against.md"
+    argv = ["changed", "--repo", "demo", "--base", "git:HEAD", "--model", "mock",
+            "--against", str(saved.base), "--markdown", str(markdown)]  # fmt: skip
+    assert main(argv) == 1
+    line = f"against {saved.base / '01.json'}: {DELTA}"
+    assert f"    {line}" in capsys.readouterr().out.splitlines()
+    assert f"- {line}" in markdown.read_text().splitlines()
+
+
+def test_against_a_folder_that_is_not_one_is_refused_before_any_run(
+    saved: Saved, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(saved.root)
+    missing = saved.root / "no-such-folder"
+    argv = ["--model", "mock", "--repo", "demo", "--cases", "demo/cases.json"]
+    assert main([*argv, "--against", str(missing)]) == 2
+    assert one_line_error(capsys) == (
+        f"activation: error: --against {missing}: not a folder of saved reports"
+    )
+
+
 def test_a_changed_report_counts_each_gate_as_a_run(
     saved: Saved, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -128,6 +128,18 @@ def test_which_skill_is_one_clear_line_when_it_is_not_said(
     assert one_line_error(capsys) == f"activation init: error: {error}"
 
 
+def test_a_missing_key_names_inits_own_keyless_way(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["init", "--skill", "refunds", "--model", "claude-sonnet-4-5"]) == 2
+    assert one_line_error(capsys) == (
+        "activation init: error: no API key: set ANTHROPIC_API_KEY to draft cases "
+        "(--model mock drafts placeholders offline)"
+    )
+    assert not (repo / FOLDER / "refunds" / "cases.json").exists()
+
+
 def test_a_models_draft_is_asked_with_the_schema_and_its_echoes_left_out(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -119,7 +119,7 @@ def test_the_json_names_every_figure() -> None:
         "candidate", "body_diff", "notice", "warnings", "rerun", "cases", "summary", "usage",
         "arms", "invoke", "judge_model", "judge_samples", "pass_k", "cost_margin", "behavior",
         "less_visible",
-        "unseen", "distractors", "trial_detail", "min_coverage", "retried",
+        "unseen", "distractors", "against", "trial_detail", "min_coverage", "retried",
     }  # fmt: skip
     assert set(data["usage"]) == {
         "requests", "from_cache", "input_tokens", "output_tokens", "cache_write_tokens",

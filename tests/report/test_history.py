@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from activation.report.history import against, badges, digest, history_of, last_green
+from activation.report.history import (
+    against,
+    badges,
+    delta_line,
+    digest,
+    history_of,
+    last_green,
+    with_against,
+)
 from activation.report.history_html import chart
 from activation.report.matrix import Matrix, of_report
-from activation.report.model import AgentSettings, Report
+from activation.report.model import AgentSettings, Delta, Report
+from activation.verdicts.figures import Count
 from tests.support.behavior_reports import behavior_report
 from tests.support.reports import every_status_report
 
@@ -38,13 +47,34 @@ def test_the_last_green_run_is_the_last_with_exit_0() -> None:
     report = every_status_report()
     green, red = replace(report, exit_code=0), replace(report, exit_code=1)
     runs = [("a", _run(green)), ("b", _run(green)), ("c", _run(red))]
-    assert last_green(runs) == ("b", runs[1][1])
+    assert last_green(runs) == "b"
     assert last_green(runs[2:]) is None
-    found = against(history_of(runs[2:]), last_green(runs))
+    found = against(history_of(runs[2:]), runs)
     assert found.base_run == "b"
     delta = (found.deltas or {})[found.series[0].key]
     assert delta.base_run == "b"
     assert delta.changes == {"recall": 0.0, "false_positives": 0.0, "cost_usd": 0.0}
+
+
+def test_each_cell_is_measured_against_the_last_green_run_that_ran_it() -> None:
+    report = every_status_report()  # the candidate: recall 2/4, false positives 0/2
+    other = replace(report, skill=replace(report.skill, id="billing:invoices"))
+    green = replace(report, exit_code=0)
+    runs = [("main-1", _run(green)), ("main-2", _run(replace(other, exit_code=0))),
+            ("main-3", _run(replace(report, exit_code=1)))]  # fmt: skip
+    candidate = replace(report.summary.candidate, recall=Count(3, 4))
+    better = replace(report, summary=replace(report.summary, candidate=candidate))
+    pr = Matrix(version=report.version, exit_code=1, cells=(better, other), usage=report.usage)
+    cells = with_against(pr, runs).cells
+    assert [cell.against for cell in cells] == [
+        Delta("main-1", {"recall": 0.25, "false_positives": 0.0, "cost_usd": 0.0}),
+        Delta("main-2", {"recall": 0.0, "false_positives": 0.0, "cost_usd": 0.0}),
+    ]
+    assert cells[0].against is not None
+    assert delta_line(cells[0].against) == (
+        "against main-1: recall +25 pts, false positives +0 pts, cost (USD) +0.0000 USD"
+    )
+    assert with_against(pr, runs[2:]).cells == pr.cells
 
 
 def test_a_badge_is_grey_when_a_cell_has_no_verdict() -> None:

@@ -23,7 +23,7 @@ from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
 from activation.trials.agent.stage import AgentRunStage, agent_runs
 from activation.trials.agents import agent_named
-from activation.trials.api_check import MissingKey
+from activation.trials.api_check import DRY_RUN, MissingKey
 from activation.trials.backend import Backend
 from activation.trials.cache import Store
 from activation.trials.providers import provider_of
@@ -66,7 +66,9 @@ def check_judge(spec: RunSpec, inputs: BehaviorRunInputs) -> None:
         provider_of(judge_of(spec))[1].preflight(calls=True)
     except MissingKey as missing:
         whom = f" for the judge {judge_of(spec)}, which the suite's judge graders ask"
-        raise missing.needed_by(whom, "or pass --judge-model mock to judge offline; ") from None
+        raise missing.needed_by(
+            whom, "or pass --judge-model mock to judge offline; " + DRY_RUN
+        ) from None
 
 
 def check_shell(spec: RunSpec, cases: Sequence[BehaviorCase]) -> None:
