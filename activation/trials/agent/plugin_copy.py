@@ -268,22 +268,25 @@ class _SetSkill:
     """Its SKILL.md, relative to the set's root."""
     fields: Listed
     text: str
+    nested: bool = False
+    """A SKILL.md inside another skill's folder: listed as the variant lists it, never
+    installed as a skill folder of its own."""
 
 
 def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
     """The variant's set as the copy holds it: the measured skill first, then its sibling
-    skills (its Claude Code command files, and a SKILL.md inside a skill's folder, are the
-    working tree's, copied with the root: never a skill folder of their own)."""
+    skills, a SKILL.md inside another skill's folder among them (its Claude Code command
+    files are the working tree's, copied with the root)."""
     root = target.plugin_root.relative_to(target.repo)
     here = target.skill_file.relative_to(target.plugin_root)
     own = listed(variant.description, variant.when_to_use)
     skills = [_SetSkill(target.skill_id, here, own, variant.text)]
     for sibling in variant.siblings:
-        if is_command(sibling.path) or sibling.nested:
+        if is_command(sibling.path):
             continue
         fields = listed(sibling.description, sibling.when_to_use)
         relative = Path(sibling.path).relative_to(root)
-        skills.append(_SetSkill(sibling.name, relative, fields, sibling.text))
+        skills.append(_SetSkill(sibling.name, relative, fields, sibling.text, bool(sibling.nested)))
     return skills
 
 
@@ -291,7 +294,9 @@ def set_folders(target: Target, variant: Variant, copy_root: Path) -> tuple[tupl
     """Each skill of the variant's copy by id, with its folder there (the measured skill
     first): what an agent without plugins installs skill by skill."""
     return tuple(
-        (skill.id, copy_root / skill.relative.parent) for skill in _set_skills(target, variant)
+        (skill.id, copy_root / skill.relative.parent)
+        for skill in _set_skills(target, variant)
+        if not skill.nested
     )
 
 

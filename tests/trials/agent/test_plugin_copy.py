@@ -20,6 +20,7 @@ from activation.trials.agent.plugin_copy import (
     make_catalog_copy,
     make_set_copy,
     paired_copies,
+    set_folders,
 )
 from tests.support.skill_repo import SkillRepos
 
@@ -333,6 +334,33 @@ def test_each_copy_lists_its_variants_siblings(private_tmp: Path, skill_repo: Sk
         assert (
             (new / "skills" / "rollback" / "SKILL.md").read_text().endswith("---\nRollback body\n")
         )
+
+
+def test_a_nested_skill_lists_what_each_variant_lists_and_is_no_folder_of_its_own(
+    private_tmp: Path, skill_repo: SkillRepos
+) -> None:
+    """A `git:` baseline's copy is the working tree's files with the baseline's listed
+    fields: a SKILL.md inside a skill's folder (Codex and OpenCode list it) too."""
+    target = acme_target(skill_repo)
+    config = target.plugin_root / "skills" / "deploy" / "config"
+    config.mkdir()
+    text = "---\nname: config\ndescription: Edit deploy config.\n---\nConfig body\n"
+    (config / "SKILL.md").write_text(text)
+
+    def nested(description: str) -> Skill:
+        path = "plugins/acme/skills/deploy/config/SKILL.md"
+        return Skill("acme-tools:config", description, path=path, text=text,
+                     nested="deploy/config")  # fmt: skip
+
+    baseline = Variant("b", "Deploy.", ORIGINAL, "b", siblings=(nested("Old config."),))
+    candidate = Variant("c", "Deploy.", ORIGINAL, "c", siblings=(nested("Edit deploy config."),))
+    with paired_copies(target, baseline, candidate) as copies:
+        for name, said in (("baseline", "Old config."), ("candidate", "Edit deploy config.")):
+            copied = (copies.sets[name] / "skills" / "deploy" / "config" / "SKILL.md").read_text()
+            assert split_document(copied, "config").frontmatter["description"] == said
+            assert copied.endswith("---\nConfig body\n")
+        folders = set_folders(target, baseline, copies.sets["baseline"])
+        assert [skill for skill, _folder in folders] == ["acme-tools:deploy"]
 
 
 def test_a_skill_the_variant_lacks_is_not_in_its_copy(
