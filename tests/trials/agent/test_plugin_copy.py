@@ -355,9 +355,11 @@ def test_a_nested_skill_lists_what_each_variant_lists_and_is_no_folder_of_its_ow
     baseline = Variant("b", "Deploy.", ORIGINAL, "b", siblings=(nested("Old config."),))
     candidate = Variant("c", "Deploy.", ORIGINAL, "c", siblings=(nested("Edit deploy config."),))
     with paired_copies(target, baseline, candidate) as copies:
-        for name, said in (("baseline", "Old config."), ("candidate", "Edit deploy config.")):
+        said: dict[VariantName, str] = {"baseline": "Old config.",
+                                        "candidate": "Edit deploy config."}  # fmt: skip
+        for name, description in said.items():
             copied = (copies.sets[name] / "skills" / "deploy" / "config" / "SKILL.md").read_text()
-            assert split_document(copied, "config").frontmatter["description"] == said
+            assert split_document(copied, "config").frontmatter["description"] == description
             assert copied.endswith("---\nConfig body\n")
         folders = set_folders(target, baseline, copies.sets["baseline"])
         assert [skill for skill, _folder in folders] == ["acme-tools:deploy"]
