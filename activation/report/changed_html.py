@@ -28,8 +28,8 @@ HEADING_LEVEL = 3
 @dataclass(frozen=True)
 class Line:
     text: str
-    anchor: str | None = None
-    """The id of the gate's first section, for a link."""
+    anchor: str | None
+    """The id of the gate's first section, for a link (None: the gate ran no cell)."""
 
 
 @dataclass(frozen=True)

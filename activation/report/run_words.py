@@ -23,7 +23,6 @@ from activation.report.phrases import (
     word_diff,
 )
 from activation.report.views import view_of
-from activation.trials.errors import LABELS
 
 VERDICTS = {
     ExitCode.OK: "OK: no case regressed, no case errored.",
@@ -89,14 +88,15 @@ def against_line(report: Report) -> str | None:
 def errors_line(report: Report) -> str | None:
     """The cell's coverage and whose its errors were, once a trial errored or was retried:
     "Coverage: 10 of 12 planned trials (83%) scored; errors: 1 infrastructure, 1 model;
-    2 infrastructure errors retried." (None: every trial scored at the first attempt)."""
+    2 infrastructure errors retried." (None: every trial scored at the first attempt). A
+    class is named by its value, words apart ("agent setup")."""
     summary = report.summary
     if not summary.errors_by_class and not report.retried:
         return None
     parts = [f"Coverage: {coverage_text(summary.coverage)} scored"]
     if summary.errors_by_class:
         counts = summary.errors_by_class.items()
-        parts.append("errors: " + ", ".join(f"{n} {LABELS.get(k, k)}" for k, n in counts))
+        parts.append("errors: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts))
     if report.retried:
         parts.append(f"{report.retried} infrastructure error(s) retried")
     return "; ".join(parts) + "."

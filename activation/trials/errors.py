@@ -12,20 +12,10 @@ trial's environment (a sandbox, a container, the proxy, a lost worker) raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from activation._models import ErrorClass
 
 TIME_BUDGET = "time budget"
 """The prefix of the error of a trial the tool stopped at its time budget."""
-LABELS: Mapping[str, str] = {
-    ErrorClass.INFRASTRUCTURE: "infrastructure",
-    ErrorClass.AGENT_SETUP: "agent setup",
-    ErrorClass.MODEL: "model",
-    ErrorClass.BUDGET: "budget",
-    ErrorClass.GRADER: "grader",
-}
-"""How every output names each class (a report's counts are keyed by the class's value)."""
 
 
 class InfrastructureFailure(Exception):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
@@ -219,10 +220,13 @@ def rules_from(cls: type[Rules], tables: Sequence[Mapping[str, Any]], **computed
     return cls(**values)
 
 
-def rules_file(read: Callable[[str], Rules], package: str, name: str) -> Callable[[], Rules]:
-    """An agent's `packaged_rules`: its data file `name` (`packaged`), `read` into its
-    rules record once: the rules of the CLI version its package was measured against."""
-    return cache(lambda: read(packaged(package, name)))
+def rules_file(
+    read: Callable[[Mapping[str, Any]], Rules], package: str, name: str
+) -> Callable[[], Rules]:
+    """An agent's `packaged_rules`: its TOML data file `name` (`packaged`), parsed and
+    `read` into its rules record once: the rules of the CLI version its package was
+    measured against."""
+    return cache(lambda: read(tomllib.loads(packaged(package, name))))
 
 
 def builtin_skill(skill_id: str, description: str, **more: object) -> ListedSkill:

@@ -8,6 +8,7 @@ CLI itself.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,9 +260,11 @@ def test_text_in_order_moves_whole_entries() -> None:
 
 
 def test_rules_come_from_the_data_file() -> None:
-    rules = OpenCodeRules.from_toml(
-        'version = "9"\nintro = ["One.", "Two."]\nempty = "None."\n'
-        '[builtin]\nname = "own"\ndescription = "Own."\nlocation = "<in>"\n'
+    rules = OpenCodeRules.from_data(
+        tomllib.loads(
+            'version = "9"\nintro = ["One.", "Two."]\nempty = "None."\n'
+            '[builtin]\nname = "own"\ndescription = "Own."\nlocation = "<in>"\n'
+        )
     )
     assert render([], lambda skill: "", builtin=False, rules=rules).text == "One.\nTwo.\nNone."
     assert render([], lambda skill: "", rules=rules).text == (

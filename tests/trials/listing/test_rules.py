@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 
 import pytest
@@ -33,4 +34,4 @@ def test_a_field_no_table_has_is_a_key_error_naming_it() -> None:
 def test_the_packaged_rules_are_read_once() -> None:
     assert packaged_rules() is packaged_rules()
     text = packaged("activation.trials.agents.gemini", "gemini-cli-0.61.0.toml")
-    assert packaged_rules() == GeminiRules.from_toml(text)
+    assert packaged_rules() == GeminiRules.from_data(tomllib.loads(text))

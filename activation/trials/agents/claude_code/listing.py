@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -121,8 +120,7 @@ class ListingRules:
     builtins: tuple[ListedSkill, ...]
 
     @classmethod
-    def from_toml(cls, text: str) -> ListingRules:
-        data = tomllib.loads(text)
+    def from_data(cls, data: Mapping[str, Any]) -> ListingRules:
         budget = data["budget"]
         return rules_from(
             cls,
@@ -137,7 +135,7 @@ class ListingRules:
         )
 
 
-packaged_rules = rules_file(ListingRules.from_toml, __package__, DATA_FILE)
+packaged_rules = rules_file(ListingRules.from_data, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

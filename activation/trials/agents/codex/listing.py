@@ -48,11 +48,10 @@ packaged data file once.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
@@ -118,8 +117,7 @@ class CodexRules:
     """Its skills in `$CODEX_HOME/skills/.system`, as it lists them."""
 
     @classmethod
-    def from_toml(cls, text: str) -> CodexRules:
-        data = tomllib.loads(text)
+    def from_data(cls, data: Mapping[str, Any]) -> CodexRules:
         budget, how = data["budget"], data["how_to_use"]
         order = tuple(data["scope_order"])
         if sorted(order) != sorted(SCOPES):
@@ -135,7 +133,7 @@ class CodexRules:
         )
 
 
-packaged_rules = rules_file(CodexRules.from_toml, __package__, DATA_FILE)
+packaged_rules = rules_file(CodexRules.from_data, __package__, DATA_FILE)
 
 
 # --- the public entry points ---------------------------------------------------------------

@@ -40,9 +40,9 @@ but keeps it in this tool's reader.
 from __future__ import annotations
 
 import re
-import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
@@ -85,8 +85,7 @@ class CopilotRules:
     builtins: tuple[ListedSkill, ...]
 
     @classmethod
-    def from_toml(cls, text: str) -> CopilotRules:
-        data = tomllib.loads(text)
+    def from_data(cls, data: Mapping[str, Any]) -> CopilotRules:
         return rules_from(
             cls,
             (data, data["budget"], data["rules"]),
@@ -100,7 +99,7 @@ class CopilotRules:
         )
 
 
-packaged_rules = rules_file(CopilotRules.from_toml, __package__, DATA_FILE)
+packaged_rules = rules_file(CopilotRules.from_data, __package__, DATA_FILE)
 
 
 def escape(text: str) -> str:

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from activation._models import Inputs
 from activation.trials.listing.model import (
@@ -77,8 +77,7 @@ class GeminiRules:
     """Its skills under `bundle/builtin/`, as it lists them."""
 
     @classmethod
-    def from_toml(cls, text: str) -> GeminiRules:
-        data = tomllib.loads(text)
+    def from_data(cls, data: Mapping[str, Any]) -> GeminiRules:
         return rules_from(
             cls,
             (data, data["discovery"]),
@@ -90,7 +89,7 @@ class GeminiRules:
         )
 
 
-packaged_rules = rules_file(GeminiRules.from_toml, __package__, DATA_FILE)
+packaged_rules = rules_file(GeminiRules.from_data, __package__, DATA_FILE)
 
 
 def is_modern(model: str | None, rules: GeminiRules | None = None) -> bool:

@@ -47,8 +47,7 @@ is imported when first needed.
 from __future__ import annotations
 
 import re
-import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -84,8 +83,7 @@ class OpenCodeRules:
     builtin_location: str
 
     @classmethod
-    def from_toml(cls, text: str) -> OpenCodeRules:
-        data = tomllib.loads(text)
+    def from_data(cls, data: Mapping[str, Any]) -> OpenCodeRules:
         builtin = data["builtin"]
         intro = "\n".join(data["intro"])
         return cls(
@@ -103,7 +101,7 @@ class OpenCodeRules:
         )
 
 
-packaged_rules = rules_file(OpenCodeRules.from_toml, __package__, DATA_FILE)
+packaged_rules = rules_file(OpenCodeRules.from_data, __package__, DATA_FILE)
 
 
 @dataclass(frozen=True)
