@@ -250,6 +250,9 @@ def test_stage_b_runs_the_cli_the_built_image_holds_and_reads_as_on_the_host(
     held_only(seen, agent_image, agent_cli)
     agent = read_report(tmp_path / "report.json")["agent"]
     assert (agent["sandbox"], agent["image"]) == ("docker", agent_image)
+    assert main(["report", str(tmp_path / "report.json")]) == 0
+    label = agent_named(real_agent).label(agent["version"])
+    assert f"{label}, in a docker sandbox ({agent_image})" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("real_agent", [AGENT])
