@@ -5,12 +5,13 @@ once by .ci/sandbox-image as docs/sandboxes.md says, or any image `--image` name
 run's own folders, the skill copies, the CLI's install folder and Node are mounted at their
 host paths, so the adapter's command line runs unchanged (the install folder also at the
 path the CLI was named by, when that goes through a link: a CLI's own settings may name its
-files that way). Each trial's container has no network (`--network none`: no address of
-the host's, no route out), a non-root user, no capabilities, no new privileges, a read-only
-root filesystem but the mounted workspace, fresh home and temp, and CPU, memory and PID
-limits. Its only way out is the same relay as bwrap's, to the tool's egress proxy over a
-mounted unix socket (sandbox_egress.py). Inside, an agent's own sandbox is off where it
-cannot start (Codex's): the container is the boundary.
+files that way), unless the image holds them (`activation sandbox build`, sandbox_image.py):
+then the CLI and Node inside run, and nothing of theirs is mounted. Each trial's container
+has no network (`--network none`: no address of the host's, no route out), a non-root user,
+no capabilities, no new privileges, a read-only root filesystem but the mounted workspace,
+fresh home and temp, and CPU, memory and PID limits. Its only way out is the same relay as
+bwrap's, to the tool's egress proxy over a mounted unix socket (sandbox_egress.py). Inside,
+an agent's own sandbox is off where it cannot start (Codex's): the container is the boundary.
 
 Every container is labelled with the id of the process that started it: stopping a trial
 removes its container (`docker rm -f`, also after a signal), and a run that starts removes

@@ -172,8 +172,8 @@ def from_image(settings: AgentSettings, agent: Agent) -> AgentSettings | None:
     held = carried(settings.image, image_labels(settings.image), agent)
     if held is None:
         return None
-    executables = {**settings.executables, agent.name: held.executable}
-    return replace(settings, executables=executables, version=held.version)
+    named = {**settings.executables, agent.name: held.executable}
+    return replace(settings, executables=named, version=held.version)
 
 
 def image_labels(image: str) -> dict[str, str]:
