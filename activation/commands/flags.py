@@ -357,7 +357,8 @@ class Command:
                 groups[title] = made.add_argument_group(title)
             add_flags(groups[title], flags, marked)
         if self.actions:
-            chosen = made.add_subparsers(dest="action", required=True, metavar="{info,clear}")
+            names = "{" + ",".join(self.actions) + "}"
+            chosen = made.add_subparsers(dest="action", required=True, metavar=names)
             for name, action in self.actions.items():
                 sub = chosen.add_parser(name, help=action.description)
                 for _title, flags in action.sections:
@@ -736,7 +737,7 @@ RUN = Command(
     "the candidate makes the skill fire on fewer right prompts or more wrong ones. "
     "Example: activation --baseline git:origin/main --json report.json --html report.html. "
     "Subcommands: behavior, changed, suggest, lint, visibility, detect, calibrate, report, "
-    "diff, history, merge, cache, schema, import, example, init "
+    "diff, history, merge, cache, schema, import, example, init, sandbox "
     "(activation SUBCOMMAND --help). To see it work with no API key, try the offline mock "
     "model: activation example billing billing-demo.",
     (
@@ -1083,6 +1084,29 @@ CACHE = Command(
         ),
         "clear": Command(
             "activation cache clear", "remove entries", ((None, (CACHE_DIR, OLDER_THAN)),)
+        ),
+    },
+)
+SANDBOX_BUILD_FLAGS = (
+    replace(AGENTS_FLAG, help="the agent, or several, whose pinned CLI the image holds"),
+    *(Flag(a.flag, "PATH", f"{a.title} executable to copy", default=a.command) for a in every()),
+    Flag("--base", "IMAGE", "the image built on", default=SANDBOX_IMAGE),
+    Flag("--tag", "NAME", "the built image's name", shown="activation-sandbox:AGENT-VERSION"),
+)
+SANDBOX = Command(
+    "activation sandbox",
+    "The container image of --sandbox docker. build: the base image (--base) with the pinned "
+    "CLI of each --agent and Node, copied from this machine (no registry needed), so a run "
+    "with --image of it starts the CLI inside and mounts nothing of the host's. Prints the "
+    "image's name. Exit 2 when a CLI is missing or not the pinned version, or the image does "
+    "not build. Example: activation sandbox build --agent codex --codex "
+    "./clis/node_modules/.bin/codex",
+    ((None, (DEBUG,)),),
+    actions={
+        "build": Command(
+            "activation sandbox build",
+            "build an image holding the pinned agent CLIs and Node",
+            ((None, SANDBOX_BUILD_FLAGS),),
         ),
     },
 )
@@ -1535,6 +1559,7 @@ COMMANDS: Mapping[str, Command] = {
     "schema": SCHEMA,
     "example": EXAMPLE,
     "init": INIT,
+    "sandbox": SANDBOX,
 }
 CONFIGURED = {name: command for name, command in COMMANDS.items() if command.settings}
 """The commands that read the settings file and the environment."""

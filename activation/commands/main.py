@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = (
     "behavior", "changed", "suggest", "lint", "visibility", "detect", "calibrate", "report",
-    "diff", "history", "merge", "cache", "schema", "import", "example", "init",
+    "diff", "history", "merge", "cache", "schema", "import", "example", "init", "sandbox",
 )  # fmt: skip
 """Each is `main_<name>(session, argv)` in `activation.commands.<name>`, or in the module
 `MODULES` names."""

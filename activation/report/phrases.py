@@ -76,11 +76,14 @@ def agent_label(report: RunSettings) -> str | None:
 
 
 def sandbox_text(report: RunSettings) -> str:
-    """ ", in a bwrap sandbox": where the agent's runs happened (`--sandbox`)."""
+    """ ", in a bwrap sandbox": where the agent's runs happened (`--sandbox`); in docker,
+    with the image they ran in."""
     if report.agent is None:
         return ""
     if report.agent.sandbox == "host":
         return ", on the host (no sandbox)"
+    if report.agent.sandbox == "docker":
+        return f", in a docker sandbox ({report.agent.image})"
     return f", in a {report.agent.sandbox} sandbox"
 
 

@@ -11,7 +11,9 @@ from activation import _config
 from activation.commands import main as entry
 from activation.commands.main import main
 
-SUBCOMMANDS = ("lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema")
+SUBCOMMANDS = (
+    "lint", "detect", "calibrate", "report", "diff", "merge", "cache", "schema", "sandbox",
+)  # fmt: skip
 
 
 def help_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -136,9 +136,10 @@ def test_an_activation_gate_is_the_main_runs_request_on_the_gates_skill_and_case
     assert (built.cases_format, built.simulate, built.full_record) == (None, False, False)
 
 
-SAME_NAME_OTHER_FLAG = {"--json", "--skill", "--behavior", "file", "--cases"}
-"""Names two different flags share (`detect --json` is a switch, `lint --behavior` a path),
-and `--cases`, whose per-command meanings differ (a matrix, a skill's, one file to lint)."""
+SAME_NAME_OTHER_FLAG = {"--json", "--skill", "--behavior", "file", "--cases", "--base"}
+"""Names two different flags share (`detect --json` is a switch, `lint --behavior` a path,
+`changed --base` a git ref, `sandbox build --base` an image), and `--cases`, whose
+per-command meanings differ (a matrix, a skill's, one file to lint)."""
 
 
 def test_each_flag_is_declared_once_and_its_variants_replace_only_what_differs() -> None:
@@ -146,4 +147,4 @@ def test_each_flag_is_declared_once_and_its_variants_replace_only_what_differs()
     names = re.findall(r'(?:Flag|switch)\(\s*"([^"]+)"', source)
     again = sorted({name for name in names if names.count(name) > 1} - SAME_NAME_OTHER_FLAG)
     assert again == []
-    assert len(names) == len(set(names)) + 5  # each name in SAME_NAME_OTHER_FLAG twice
+    assert len(names) == len(set(names)) + 6  # each name in SAME_NAME_OTHER_FLAG twice

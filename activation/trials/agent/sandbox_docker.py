@@ -5,12 +5,13 @@ once by .ci/sandbox-image as docs/sandboxes.md says, or any image `--image` name
 run's own folders, the skill copies, the CLI's install folder and Node are mounted at their
 host paths, so the adapter's command line runs unchanged (the install folder also at the
 path the CLI was named by, when that goes through a link: a CLI's own settings may name its
-files that way). Each trial's container has no network (`--network none`: no address of
-the host's, no route out), a non-root user, no capabilities, no new privileges, a read-only
-root filesystem but the mounted workspace, fresh home and temp, and CPU, memory and PID
-limits. Its only way out is the same relay as bwrap's, to the tool's egress proxy over a
-mounted unix socket (sandbox_egress.py). Inside, an agent's own sandbox is off where it
-cannot start (Codex's): the container is the boundary.
+files that way), unless the image holds them (`activation sandbox build`, sandbox_image.py):
+then the CLI and Node inside run, and nothing of theirs is mounted. Each trial's container
+has no network (`--network none`: no address of the host's, no route out), a non-root user,
+no capabilities, no new privileges, a read-only root filesystem but the mounted workspace,
+fresh home and temp, and CPU, memory and PID limits. Its only way out is the same relay as
+bwrap's, to the tool's egress proxy over a mounted unix socket (sandbox_egress.py). Inside,
+an agent's own sandbox is off where it cannot start (Codex's): the container is the boundary.
 
 Every container is labelled with the id of the process that started it: stopping a trial
 removes its container (`docker rm -f`, also after a signal), and a run that starts removes
@@ -27,6 +28,7 @@ import subprocess
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import anyio
@@ -45,6 +47,7 @@ from activation.trials.agent.sandbox import (
     serving,
 )
 from activation.trials.agent.sandbox_egress import RELAY, THEN, Target, hosts_file, targets
+from activation.trials.agent.sandbox_image import NODE_LABEL, executables, image_labels
 
 IMAGE = SANDBOX_IMAGE
 """The image `--sandbox docker` runs by default (.ci/sandbox-image builds it)."""
@@ -73,14 +76,17 @@ _PROBE_TIMEOUT = 20.0
 
 @dataclass(frozen=True)
 class Container:
-    """One trial's container: its name, image and user, and the files it gets as /etc's
-    hosts, passwd and group."""
+    """One trial's container: its name, image and user, the files it gets as /etc's hosts,
+    passwd and group, and what the image holds (`activation sandbox build`): its Node
+    (None: the host's is mounted) and the agent CLIs' executables."""
 
     name: str
     image: str
     uid: int
     gid: int
     etc: Mapping[str, Path]
+    node: str | None = None
+    carried: frozenset[str] = frozenset()
 
 
 def docker_argv(
@@ -151,25 +157,39 @@ class Contained(Relayed):
     container: Container
 
     def wrap(self, launch: Launch) -> Launch:
-        executable, node = self.located(launch)
-        installed = install_folder(executable)
-        view = self.seeing(installed, node)
-        named = install_folder(Path(launch.argv[0]).absolute())
-        aliases = [] if named == installed else [(installed, named)]
+        view, node, command, aliases = self.mounted(launch)
         uid, gid = self.container.uid, self.container.gid
         hand_over(self.view, (socket for _t, socket in self.egress.routes), uid, gid)
         argv = docker_argv(
             shutil.which(DOCKER) or DOCKER,
             self.container,
             os.getpid(),
-            str(node),
-            [str(executable), *launch.argv[1:]],
+            node,
+            [command, *launch.argv[1:]],
             view,
             self.egress.routes,
             launch.env,
             aliases,
         )
         return replace(launch, argv=argv, env={**launch.env, **client_env(os.environ)})
+
+    def mounted(self, launch: Launch) -> tuple[View, str, str, list[tuple[Path, Path]]]:
+        """The trial's view, the Node of its relay, the command it starts and the folders
+        also mounted at another path. A CLI the image holds runs as it is, and the host's
+        Node is the image's: nothing of theirs is mounted. Any other CLI's install folder is
+        mounted (also at the path it was named by, when that goes through a link), and the
+        host's Node when the image has none."""
+        inside = self.container.node
+        executable, node = self.located(launch)
+        if inside is not None and launch.argv[0] in self.container.carried:
+            return self.view, inside, launch.argv[0], []
+        if inside is not None and executable == node:
+            return self.view, inside, inside, []
+        installed = install_folder(executable)
+        named = install_folder(Path(launch.argv[0]).absolute())
+        aliases = [] if named == installed else [(installed, named)]
+        view = self.seeing(installed) if inside else self.seeing(installed, node)
+        return view, inside or str(node), str(executable), aliases
 
     def never_started(self, returncode: int | None, stderr: str) -> str | None:
         """A container that did not start, in docker's own words: its `docker:` line, else
@@ -187,6 +207,11 @@ class Docker:
     def __init__(self, image: str = IMAGE) -> None:
         self.image = image
 
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """The image's labels, asked once: what of the CLIs and Node it holds."""
+        return image_labels(self.image)
+
     @asynccontextmanager
     async def confined(
         self, view: View, urls: Mapping[str, str], budget: int, base: Path
@@ -197,7 +222,9 @@ class Docker:
         for name, text in files.items():
             (base / name).write_text(text, encoding="utf-8")
         name = f"activation-{os.getpid()}-{secrets.token_hex(6)}"
-        container = Container(name, self.image, uid, gid, {n: base / n for n in files})
+        node, carried = self.labels.get(NODE_LABEL), executables(self.labels)
+        container = Container(name, self.image, uid, gid, {n: base / n for n in files}, node,
+                              carried)  # fmt: skip
         try:
             async with serving(urls, budget) as egress:
                 yield Contained(view, egress, container)

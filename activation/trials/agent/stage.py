@@ -104,12 +104,18 @@ class AgentStage(AgentRunStage):
 
     def preflight(self, spec: RunSpec, *, calls: bool = True) -> RunSpec:
         """The agent's credentials and the API's address (a CLI would retry for minutes
-        otherwise), and the CLI itself, which says its version (also for a dry run)."""
+        otherwise), and the CLI itself, which says its version (also for a dry run); in
+        docker, the CLI the image holds, when it holds the agent's (sandbox_image.py)."""
+        from activation.trials.agent.sandbox_image import from_image
+
         record = agent_named(spec.coding_agent)
         adapter = record.adapter()
         if calls:
             adapter.preflight()
         agent = spec.agent or AgentSettings()
+        held = from_image(agent, record)
+        if held is not None:
+            return replace(spec, agent=held)
         version = adapter.version(agent.executable(record.name, record.command))
         return replace(spec, agent=replace(agent, version=version))
 
