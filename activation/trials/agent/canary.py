@@ -36,9 +36,10 @@ from pathlib import Path
 import anyio
 from anyio.abc import SocketAttribute, SocketStream
 
+from activation._models import AgentSettings
 from activation.trials.agent.adapter import Launch
 from activation.trials.agent.reading import Reading
-from activation.trials.agent.sandbox import Sandbox, View
+from activation.trials.agent.sandbox import HOST, Sandbox, View
 
 INSIDE = "canary.txt"
 """The file the probe writes in its workspace."""
@@ -206,6 +207,19 @@ def agent_problem(reading: Reading, nonce: str, path: Path, stderr: str = "") ->
     else:
         did = f"it called {', '.join(calls)}, and no result held the file's nonce"
     return f"the agent did not read the canary's file with its own tool: {did}"
+
+
+def plan(settings: AgentSettings) -> str:
+    """A dry run's line on the canary: what it costs before the first trial, or why none."""
+    if not settings.canary:
+        return "canary: none (--no-canary)"
+    if settings.sandbox == HOST:
+        return "canary: none on the host"
+    return (
+        f"canary: before the first trial, a probe of the {settings.sandbox} sandbox (about "
+        "0.2 s, no model call) and one agent run that reads a file with its own tool (a few "
+        "model calls, about 2-20 s), shared by every cell of this agent, sandbox and config"
+    )
 
 
 AGENT_RUNS: dict[str, str | None] = {}
