@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import orjson
 import pytest
 
 from activation._models import ToolCall, Trajectory, Trial, TrialKey
@@ -222,3 +223,28 @@ def test_an_agent_that_does_not_return_the_nonce_fails_the_run_before_any_trial(
             "proves nothing)"
         )
     assert asked == [True] * (2 if tool else 1)
+
+
+def strings(value: object) -> list[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [text for item in value for text in strings(item)] if isinstance(value, list) else []
+
+
+@pytest.mark.parametrize("agent", sorted(conformance.CAPTURES))
+def test_each_agents_reader_keeps_what_its_tools_returned_as_the_cli_wrote_it(agent: str) -> None:
+    """Over the agent's captured streams: some tool results are kept, and each is a text
+    of the stream's own events (a tool's result as the CLI wrote it)."""
+    captured = conformance.CAPTURES[agent]
+    kept = 0
+    for path in sorted(captured.folder.glob("*.jsonl")):
+        lines = path.read_bytes().splitlines()
+        written = {text for line in lines if line.startswith(b"{")
+                   for text in strings(orjson.loads(line))}  # fmt: skip
+        returned = conformance.read(agent, path.name).returned
+        assert all(text in written for _tool, text in returned), (path.name, returned)
+        kept += len(returned)
+    assert kept > 0

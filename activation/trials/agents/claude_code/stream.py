@@ -287,7 +287,7 @@ class StreamReader(AgentReader):
                 self._returned(self._uses.get(use_id, "?"), _result_text(block.get("content")))
                 if file_use is not None:
                     self._touched(*file_use)
-            call = self._calls.pop(str(block.get("tool_use_id")), None)
+            call = self._calls.pop(use_id, None)
             if call is None:
                 continue
             text = _result_text(block.get("content"))

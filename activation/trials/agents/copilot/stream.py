@@ -63,9 +63,9 @@ class CopilotReader(CopiesReader):
     def setup(self) -> None:
         self._calls: dict[str, str] = {}
         self._file_calls: dict[str, tuple[object, bool]] = {}
+        """A file tool's call by id: its path and whether it writes, until it completes."""
         self._tools: dict[str, str] = {}
         """Each tool call's name by its id."""
-        """A file tool's call by id: its path and whether it writes, until it completes."""
         self._tokens_known = False
 
     @property
@@ -106,7 +106,7 @@ class CopilotReader(CopiesReader):
         file_call = self._file_calls.pop(call, None)
         if file_call is not None and data.get("success") is True:
             self._touched(*file_call)
-        name = self._calls.pop(str(data.get("toolCallId", "")), None)
+        name = self._calls.pop(call, None)
         if name is None:
             return
         skill = self._by_name.get(name)

@@ -67,9 +67,9 @@ class GeminiReader(CopiesReader):
 
     LAST = "result"
     MEASURED = CopiesReader.MEASURED | {"input_tokens", "cache_read_tokens", "output_tokens"}
+    """`result.stats` has no cache writes, and no event marks a model turn."""
     READS_SHOWN = False
     """A `read_file` result's `output` is empty: the content goes to the model only."""
-    """`result.stats` has no cache writes, and no event marks a model turn."""
     _stats = False
 
     def loaded_by(self, skill: SkillCopy) -> str | None:
