@@ -22,6 +22,8 @@ reads with its shell)."""
 
 
 class Answering(Protocol):
+    """A stand-in that may answer the canary itself (tests/support/local_server.py)."""
+
     answers_canary: bool
 
 

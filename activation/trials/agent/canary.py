@@ -17,8 +17,10 @@ in a run's workspace (never in the prompt or the config) and asks the agent CLI,
 same sandbox with the same config as the cell's trials (Stage B's tools that look around,
 Stage C's work tools), to read it (`ask`). It passes only when the agent's stream, as its
 own reader reads it (`Reading.returned`), shows a tool call whose result holds the nonce:
-an agent that only writes text cannot pass, whatever it guesses. One such run serves every
-cell that shares its agent, sandbox and config in a process (`AGENT_RUNS`).
+an agent that only writes text cannot pass, whatever it guesses (an agent whose stream
+shows no read's content, Gemini CLI's, passes on its file tool's successful read of that
+file). One such run serves every cell that shares its agent, sandbox and config in a
+process (`AGENT_RUNS`).
 
 On the host there is no boundary to prove: no canary runs, and the run says what that
 leaves unchecked. `--no-canary` skips it, and the run says so.
