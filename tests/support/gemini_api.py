@@ -25,6 +25,7 @@ from typing import Any, TypeAlias
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tests.support.canary_agent import canary_file, reading_call
 from tests.support.local_server import StandIn
 
 ROUTE = re.compile(
@@ -171,7 +172,8 @@ class FakeGeminiAPI(StandIn):
             stream=found is not None and found["method"] == "streamGenerateContent",
         )
         with self._lock:
-            self._requests.append(request)
+            canary = canary_file(self, request.prompt) is not None
+            (self.canary_requests if canary else self._requests).append(request)
         if http.method != "POST" or found is None:
             return _error(Error(404, f"not found: {request.path}", "NOT_FOUND"))
         delay = self.latency(request) if callable(self.latency) else self.latency
@@ -180,7 +182,7 @@ class FakeGeminiAPI(StandIn):
         if self.key is not None and request.headers.get("x-goog-api-key") != self.key:
             return _error(Error(400, BAD_KEY, "API_KEY_INVALID"))
         try:
-            reply = self.script(request)
+            reply = self._canary(request) or self.script(request)
         except Exception as exc:
             self._script_errors.append(exc)
             return _error(Error(500, f"fake script raised: {exc!r}"))
@@ -190,6 +192,15 @@ class FakeGeminiAPI(StandIn):
         if not request.stream:
             return JSONResponse(answer)
         return Response(f"data: {json.dumps(answer)}\r\n\r\n", media_type="text/event-stream")
+
+    def _canary(self, request: GeminiRequest) -> Text | Call | None:
+        """The agent canary's answer: its file read with `read_file`, then a text (None:
+        not the canary's prompt, or no reading tool offered)."""
+        path = canary_file(self, request.prompt)
+        call = None if path is None else reading_call(request.tool_names, path)
+        if call is None:
+            return None
+        return Text("Done.") if request.function_responses else Call(*call)
 
     def _answer(self, request: GeminiRequest, reply: Text | Call) -> dict[str, Any]:
         part: dict[str, Any] = (

@@ -108,8 +108,13 @@ class StandIn:
     `_handle`; a script that raised there is noted in `_script_errors` (it answered 500),
     and `__exit__` raises, so a broken script cannot pass for an API error."""
 
+    answers_canary = True
+    """Whether it answers the agent canary's prompt itself (tests/support/canary_agent.py)."""
+
     def __init__(self, name: str) -> None:
         self._script_errors: list[BaseException] = []
+        self.canary_requests: list[object] = []
+        """The requests of the agent canary's runs it answered, out of `requests`."""
         self._local = LocalServer(self._handle, name)
         self.base_url = ""
 

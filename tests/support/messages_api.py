@@ -59,6 +59,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tests.support.canary_agent import canary_file, reading_call
 from tests.support.local_server import StandIn
 
 __all__ = [
@@ -701,7 +702,8 @@ class FakeMessagesAPI(StandIn):
             method=http.method,
         )
         with self._lock:
-            self._requests.append(request)
+            canary = canary_file(self, request.prompt) is not None
+            (self.canary_requests if canary else self._requests).append(request)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -729,7 +731,7 @@ class FakeMessagesAPI(StandIn):
                 Error(400, message="Request body is not a JSON object"), request_id
             )
         try:
-            reply = self._script(request)
+            reply = self._canary(request) or self._script(request)
             if not isinstance(reply, _REPLY_TYPES):
                 raise TypeError(f"script returned {reply!r}, not a reply")
         except Exception as exc:
@@ -747,6 +749,15 @@ class FakeMessagesAPI(StandIn):
             )
         message = _message(request, _render(reply, request), tokens)
         return JSONResponse(message, headers={"request-id": request_id})
+
+    def _canary(self, request: FakeRequest) -> Reply | None:
+        """The agent canary's answer: its file read with the agent's reading tool, then a
+        text (None: not the canary's prompt, or no reading tool offered)."""
+        path = canary_file(self, request.prompt)
+        call = None if path is None else reading_call(request.tool_names, path)
+        if call is None:
+            return None
+        return Text("Done.") if request.tool_results else ToolUse(*call)
 
     # ------------------------------------------------------------------ Message Batches
 

@@ -24,6 +24,7 @@ class StandIn(Protocol):
     """A scripted stand-in API (tests/support/local_server.py), as these tests use it."""
 
     base_url: str
+    answers_canary: bool
 
     @property
     def requests(self) -> Sequence[Any]: ...

@@ -36,6 +36,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tests.support.canary_agent import canary_file
 from tests.support.local_server import StandIn
 
 __all__ = [
@@ -437,14 +438,15 @@ class FakeResponsesAPI(StandIn):
             method=http.method,
         )
         with self._lock:
-            self._requests.append(request)
+            canary = canary_file(self, request.prompt) is not None
+            (self.canary_requests if canary else self._requests).append(request)
         if not request.is_responses:
             return _error(404, f"not found: {request.path}", "invalid_request_error")
         delay = self.latency(request) if callable(self.latency) else self.latency
         if delay > 0:
             await asyncio.sleep(delay)
         try:
-            reply = self.script(request)
+            reply = self._canary(request) or self.script(request)
         except Exception as exc:
             return self._broken(exc)
         if isinstance(reply, Error):
@@ -464,6 +466,14 @@ class FakeResponsesAPI(StandIn):
                 TypeError(f"a stream answers Text, Shell, Patch or Error only: {reply!r}")
             )
         return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
+
+    def _canary(self, request: ResponsesRequest) -> Text | Shell | None:
+        """The agent canary's answer: its file read with the shell (`cat`), then a text
+        (None: not the canary's prompt)."""
+        path = canary_file(self, request.prompt)
+        if path is None:
+            return None
+        return Text("Done.") if request.tool_outputs else Shell(f"cat {path}")
 
     def _broken(self, exc: Exception) -> Response:
         """A broken script: 500 now, and `__exit__` raises."""

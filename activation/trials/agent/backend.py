@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -42,8 +43,16 @@ from activation._models import (
     TrialKey,
     Usage,
 )
-from activation.trials.agent.adapter import Asked, Detector, Run, RunDirs, Settled
-from activation.trials.agent.canary import HOST_UNCHECKED, SKIPPED, run_probe
+from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.canary import (
+    AGENT_RUNS,
+    HOST_UNCHECKED,
+    NONCE_FILE,
+    SKIPPED,
+    agent_problem,
+    ask,
+    run_probe,
+)
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import allowlisted, fresh_dirs, scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
@@ -119,6 +128,7 @@ class _RunState:
     stderr_closed: anyio.Event = field(default_factory=anyio.Event)
     stopped_early: bool = False
     timed_out: bool = False
+    returncode: int | None = None
 
 
 class AgentBackend:
@@ -250,8 +260,44 @@ class AgentBackend:
         finally:
             shutil.rmtree(base, ignore_errors=True)
         if not found:
+            urls = sorted(self.api_urls().items())
+            key = repr((self.agent.name, self.executable, self.settings, self.agent_model,
+                        self.sandbox.name, self.works, urls))  # fmt: skip
+            if key not in AGENT_RUNS:
+                AGENT_RUNS[key] = await self._agent_canary()
+            found = tuple(filter(None, [AGENT_RUNS[key]]))
+        if not found:
             return None
         return scrub(f"the {self.sandbox.name} canary failed: {'; '.join(found)}", self._secrets)
+
+    async def _agent_canary(self) -> str | None:
+        """One run of the agent, as the cell's trials run it, asked to read a file that
+        holds a fresh nonce (canary.py's `ask`): what it did instead, None when a tool
+        call's result held the nonce."""
+        nonce = secrets.token_hex(16)
+        skills = next(iter(self.skills.values()))
+        base = Path(tempfile.mkdtemp(prefix="activation-canary-"))
+        dirs = RunDirs(base / "work", base / "home", base / "tmp")
+        try:
+            async with AsyncExitStack() as stack:
+                confined = await self._confine(stack, dirs, base)
+                for folder in (dirs.work, dirs.home, dirs.tmp):
+                    folder.mkdir(parents=True, exist_ok=True)
+                path = dirs.work / NONCE_FILE
+                path.write_text(nonce, encoding="utf-8")
+                run = Run(self.settings, self.agent_model, self.executable, ask(path), dirs,
+                          skills, work=self.works, shell=self.shell)  # fmt: skip
+                launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
+                reader = self.adapter.reader(skills, lambda _fired: False, lambda: None)
+                state = await self._drive(launch, base, dirs.work, reader, base / "canary.jsonl")
+                ended = None if state.stopped_early or state.timed_out else state.returncode
+                stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
+                unstarted = confined.never_started(ended, stderr)
+                return unstarted or agent_problem(reader.reading(ended), nonce, path, stderr)
+        except (InfrastructureFailure, *RUN_FAILURES) as error:
+            return f"the agent's canary run could not start: {type(error).__name__}: {error}"
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
 
     def _private_files(self) -> tuple[Path, ...]:
         """Files of the user's no sandboxed run may read: the measured SKILL.md in the
@@ -337,6 +383,27 @@ class AgentBackend:
         launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
         self._laid_out(key, dirs)
         reader = self.adapter.reader(skills, self._settled(key), throttled)
+        state = await self._drive(launch, base, dirs.work, reader, transcript)
+        ended_by_us = state.stopped_early or state.timed_out
+        stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
+        unstarted = confined.never_started(None if ended_by_us else state.returncode, stderr)
+        if unstarted is not None:
+            return key.failed(unstarted, transcript=str(transcript),
+                              kind=ErrorClass.INFRASTRUCTURE)  # fmt: skip
+        trial = self._trial(key, reader, state.returncode, state, transcript)
+        if confined.over_budget is not None:
+            trial = key.failed(confined.over_budget, trial.usage, str(transcript),
+                               kind=ErrorClass.BUDGET)  # fmt: skip
+        roots = (str(dirs.work), str(dirs.work.resolve()))
+        did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
+        trial = replace(trial, trajectory=did)
+        return await self._finish(key, trial, dirs)
+
+    async def _drive(
+        self, launch: Launch, base: Path, cwd: Path, reader: Detector, transcript: Path
+    ) -> _RunState:
+        """Start the run `launch` in `cwd` and read its stream into `reader` and the
+        `transcript` until the verdict, its end or its time budget; its group stopped."""
         state = _RunState()
         with ExitStack() as files:
             stdin: int | BinaryIO = subprocess.DEVNULL
@@ -349,7 +416,7 @@ class AgentBackend:
                 stdin=stdin,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=dirs.work,
+                cwd=cwd,
                 env=launch.env,
                 start_new_session=True,
             )
@@ -370,20 +437,8 @@ class AgentBackend:
             with anyio.CancelScope(shield=True):
                 await stop_group(process)
                 await process.aclose()
-        ended_by_us = state.stopped_early or state.timed_out
-        stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
-        unstarted = confined.never_started(None if ended_by_us else process.returncode, stderr)
-        if unstarted is not None:
-            return key.failed(unstarted, transcript=str(transcript),
-                              kind=ErrorClass.INFRASTRUCTURE)  # fmt: skip
-        trial = self._trial(key, reader, process.returncode, state, transcript)
-        if confined.over_budget is not None:
-            trial = key.failed(confined.over_budget, trial.usage, str(transcript),
-                               kind=ErrorClass.BUDGET)  # fmt: skip
-        roots = (str(dirs.work), str(dirs.work.resolve()))
-        did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
-        trial = replace(trial, trajectory=did)
-        return await self._finish(key, trial, dirs)
+        state.returncode = process.returncode
+        return state
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         """Put what the trial starts from in its folders, before the adapter's own layout."""

@@ -12,6 +12,16 @@ reaches the model API and nothing else). What landed and what connected is check
 on the host, not taken from the probe's word. A failed canary makes every trial of the cell
 an infrastructure ERROR (`AgentBackend.run_round`), never a vote.
 
+Then the agent's own tool (`agent_problem`): the canary lays a file holding a fresh nonce
+in a run's workspace (never in the prompt or the config) and asks the agent CLI, in the
+same sandbox with the same config as the cell's trials (Stage B's tools that look around,
+Stage C's work tools), to read it (`ask`). It passes only when the agent's stream, as its
+own reader reads it (`Reading.returned`), shows a tool call whose result holds the nonce:
+an agent that only writes text cannot pass, whatever it guesses (an agent whose stream
+shows no read's content, Gemini CLI's, passes on its file tool's successful read of that
+file). One such run serves every cell that shares its agent, sandbox and config in a
+process (`AGENT_RUNS`).
+
 On the host there is no boundary to prove: no canary runs, and the run says what that
 leaves unchecked. `--no-canary` skips it, and the run says so.
 """
@@ -28,8 +38,10 @@ from pathlib import Path
 import anyio
 from anyio.abc import SocketAttribute, SocketStream
 
+from activation._models import AgentSettings
 from activation.trials.agent.adapter import Launch
-from activation.trials.agent.sandbox import Sandbox, View
+from activation.trials.agent.reading import Reading
+from activation.trials.agent.sandbox import HOST, Sandbox, View
 
 INSIDE = "canary.txt"
 """The file the probe writes in its workspace."""
@@ -44,6 +56,12 @@ HOST_UNCHECKED = (
     "workspace, its reads of your home and repository or its connections to other hosts"
 )
 SKIPPED = "--no-canary: the sandbox's boundary is not checked before the trials"
+NONCE_FILE = "canary-nonce.txt"
+"""The file in the agent's workspace whose nonce the agent's tool must return."""
+STDERR_TAIL = 300
+"""Characters of a failed canary run's stderr quoted."""
+ASK = "Use a tool to read the file {path} and answer with its content only."
+"""The agent's canary prompt, with the nonce file's absolute path."""
 
 PROBE = f"""
 const fs = require("fs"), net = require("net");
@@ -166,3 +184,46 @@ def _text(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except OSError:
         return None
+
+
+def ask(path: Path) -> str:
+    """The prompt that asks the agent to read the nonce file at `path` with its tool."""
+    return ASK.format(path=path)
+
+
+def agent_problem(reading: Reading, nonce: str, path: Path, stderr: str = "") -> str | None:
+    """What the agent did instead of returning the nonce through a tool (None: a tool's
+    result held it, or, for an agent whose stream shows no read's content, its file tool
+    read `path`), with the tail of its `stderr` when its run failed. Only what the CLI
+    says its tools did counts: the model's prose is never read."""
+    if any(nonce in text for _tool, text in reading.returned):
+        return None
+    if not reading.reads_shown and str(path) in reading.trajectory.files_read:
+        return None
+    calls = tuple(dict.fromkeys(call.name for call in reading.trajectory.tool_calls))
+    if reading.outcome == "error":
+        said = " ".join(stderr.split())[-STDERR_TAIL:]
+        did = f"its run failed: {reading.reason}" + (f"; stderr: {said}" if said else "")
+    elif not calls:
+        did = "it called no tool (an answer in prose alone proves nothing)"
+    else:
+        did = f"it called {', '.join(calls)}, and no result held the file's nonce"
+    return f"the agent did not read the canary's file with its own tool: {did}"
+
+
+def plan(settings: AgentSettings) -> str:
+    """A dry run's line on the canary: what it costs before the first trial, or why none."""
+    if not settings.canary:
+        return "canary: none (--no-canary)"
+    if settings.sandbox == HOST:
+        return "canary: none on the host"
+    return (
+        f"canary: before the first trial, a probe of the {settings.sandbox} sandbox (about "
+        "0.2 s, no model call) and one agent run that reads a file with its own tool (a few "
+        "model calls, about 2-20 s), shared by every cell of this agent, sandbox and config"
+    )
+
+
+AGENT_RUNS: dict[str, str | None] = {}
+"""The agent canary's outcome (None: it passed) per agent, sandbox and config, in this
+process: one run serves every cell that shares them."""

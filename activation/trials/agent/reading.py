@@ -78,6 +78,12 @@ class Reading:
     """Whose the error is, as the stream showed it (None: not an error): the model's when
     its API failed the run, else the agent's setup (refused credentials, a refused load, no
     run of this agent, output it cannot read)."""
+    returned: tuple[tuple[str, str], ...] = ()
+    """Each tool call's successful result as the stream gave it, in order: the tool's name
+    and the result's text (the canary looks for its nonce there, never in the prose)."""
+    reads_shown: bool = True
+    """Whether the stream shows what a file tool's read returned (Gemini CLI's does not:
+    only that the read succeeded, `trajectory.files_read`)."""
 
     @property
     def activated(self) -> bool | None:
@@ -298,6 +304,8 @@ class AgentReader(JsonLines):
     (unknown in a run stopped before it said them), `turns` when it shows each model
     turn, and always the tool calls and the wall time. The cost is the run's when the CLI
     says it or its tokens can be priced (the backend adds it)."""
+    READS_SHOWN: ClassVar[bool] = True
+    """Whether its stream shows what a file tool's read returned (`Reading.reads_shown`)."""
     TOKENS: ClassVar[frozenset[str]] = frozenset(
         {"input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens"}
     )
@@ -329,6 +337,7 @@ class AgentReader(JsonLines):
         self._commands: list[str] = []
         self._files_read: list[str] = []
         self._files_written: list[str] = []
+        self._returned_texts: list[tuple[str, str]] = []
 
     @property
     def decided(self) -> bool:
@@ -409,6 +418,11 @@ class AgentReader(JsonLines):
         """The agent called the tool `name` with the input `given` (its stream's JSON)."""
         text = "" if given is None else orjson.dumps(given, option=orjson.OPT_SORT_KEYS).decode()
         self._tool_calls.append(ToolCall(name, text))
+
+    def _returned(self, name: str, output: object) -> None:
+        """The tool `name` succeeded and returned `output` (its text) to the agent."""
+        if isinstance(output, str) and output:
+            self._returned_texts.append((name, output))
 
     def _ran(self, command: object, read: bool = True) -> None:
         """The agent ran a shell command: kept, and (when it is known to have succeeded,
@@ -497,6 +511,8 @@ class AgentReader(JsonLines):
             tokens_known=self._tokens_known,
             trajectory=self.trajectory(),
             error_class=self._error_class() if outcome == "error" else None,
+            returned=tuple(self._returned_texts),
+            reads_shown=self.READS_SHOWN,
         )
 
     def _prologue(self) -> tuple[Outcome, str] | None:

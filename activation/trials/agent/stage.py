@@ -133,6 +133,8 @@ class AgentStage(AgentRunStage):
         return None
 
     def plan(self, spec: RunSpec, inputs: AnyInputs) -> list[str]:
+        from activation.trials.agent import canary
+
         record = agent_named(spec.coding_agent)
         adapter = record.adapter()
         agent = spec.agent or AgentSettings()
@@ -140,7 +142,8 @@ class AgentStage(AgentRunStage):
             f"agent: {record.label(agent.version)} "
             f"({agent.executable(record.name, record.command)}), "
             f"skill {inputs.target.skill_id}, {adapter.limits(agent)} and "
-            f"{agent.timeout:g} s a run"
+            f"{agent.timeout:g} s a run",
+            canary.plan(agent),
         ]
 
     def select(self, inputs: Inputs, say: Say) -> Inputs:

@@ -1,7 +1,9 @@
 """The fake agent's CLI: `--version` says `fake-agent 1.0.0`; otherwise it reads the prompt
 on stdin and writes JSON lines: a `start` event, a `load` event with the SKILL.md text of
 each project skill under `.agents/skills/` whose folder name the prompt names as a word,
-then an `end` event. Run as a script (through the `fake-agent` shim), standard library only.
+a `read` event with the text of each file the prompt names by its absolute path (its tool
+that reads a file: the agent canary's), then an `end` event. Run as a script (through the
+`fake-agent` shim), standard library only.
 
 With `--work` (Stage C) it also does what it is told: every line `WRITE <path>: <text>` of
 the prompt, then of each SKILL.md it loaded, writes `<text>` and a newline to `<path>`
@@ -31,6 +33,9 @@ def events(prompt: str, work: Path, *, writes: bool = False) -> list[dict[str, o
             text = skill_file.read_text(encoding="utf-8")
             found.append({"type": "load", "skill": folder, "content": text})
             told.append(text)
+    for word in prompt.split():
+        if word.startswith("/") and Path(word).is_file():
+            found.append({"type": "read", "path": word, "content": Path(word).read_text()})
     if writes:
         found += [write(work, order["path"], order["text"])
                   for text in told for order in WRITE.finditer(text)]  # fmt: skip

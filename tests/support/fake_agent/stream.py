@@ -1,6 +1,7 @@
 """Reading the fake CLI's JSON lines: `start`, a `load` per skill it loaded (with the
-SKILL.md text it read), `end`. A load counts for a skill only when that skill's copy's
-nonce is in the text that came back; the target's is an activation."""
+SKILL.md text it read), a `read` per file it read (its tool's result), `end`. A load counts
+for a skill only when that skill's copy's nonce is in the text that came back; the target's
+is an activation."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class FakeReader(JsonLines):
         self._started = False
         self._ended = False
         self._cost: float | None = None
+        self._returned: list[tuple[str, str]] = []
 
     @property
     def decided(self) -> bool:
@@ -41,6 +43,8 @@ class FakeReader(JsonLines):
             self._started = True
         elif kind == "load":
             self._load(str(event.get("skill")), str(event.get("content", "")))
+        elif kind == "read":
+            self._returned.append(("read", str(event.get("content", ""))))
         elif kind == "end":
             self._ended = True
             cost = event.get("cost_usd")
@@ -76,6 +80,7 @@ class FakeReader(JsonLines):
             skipped_lines=self._skipped,
             model_calls=1 if self._started else 0,
             fired=tuple(self._fired),
+            returned=tuple(self._returned),
         )
 
     def _verdict(self, exit_code: int | None) -> tuple[Outcome, str]:

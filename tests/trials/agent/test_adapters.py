@@ -143,7 +143,7 @@ def inputs(skill_repo: SkillRepos, tmp_path: Path) -> Inputs:
 def test_the_plan_line_names_the_agent(agent: str, line: str, inputs: Inputs) -> None:
     version = {"claude-code": "2.1.332 (Claude Code)", "opencode": "1.18.33", "codex": "0.171.0"}
     spec = RunSpec(stage="B", coding_agent=agent, agent=AgentSettings(version=version[agent]))
-    assert stage_named("B").plan(spec, inputs) == [line]
+    assert stage_named("B").plan(spec, inputs) == [line, "canary: none on the host"]
 
 
 def test_the_listings_are_the_agents_own(inputs: Inputs) -> None:

@@ -3,7 +3,8 @@ write in the workspace lands while a write outside, a read of the user's home an
 and a connection to another host do not; a sandbox that lets them through (here: one that
 confines nothing) fails the canary with each escape named, and then every trial of the cell
 is that infrastructure error, never run, never retried, never a vote. On the host and with
-`--no-canary` no canary runs, and the run says what that leaves unchecked."""
+`--no-canary` no canary runs, and the run says what that leaves unchecked. (The agent's own
+tool, the canary's last step: test_canary_agent.py.)"""
 
 from __future__ import annotations
 
@@ -171,20 +172,28 @@ def test_a_failed_canary_makes_every_trial_of_the_cell_an_infrastructure_error(
     assert said == set()
 
 
-def test_a_passing_canary_lets_the_trials_run(
+def test_an_agent_that_cannot_run_in_the_sandbox_fails_the_canary_before_any_trial(
     tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch, said: set[str]
 ) -> None:
+    """Under real bubblewrap the boundary's probe passes, then the agent's own run does not
+    start: the fake agent's Python (under this user's folders) is out of its sight there.
+    The canary says so, with the CLI's stderr, and no trial is spent on it."""
     problem = bwrap_problem()
     if problem is not None:
         unavailable("bubblewrap", problem)
-    backend, trials, _ = cell(tmp_path, skill_repo, monkeypatch, Bwrap())
-    assert backend.canary_failure is None
-    # Each trial ran, in the sandbox: the fake agent's Python (under this user's folders)
-    # is out of its sight there, which is the agent's setup, not the canary's.
-    assert sorted((t.index, t.error_class) for t in trials) == [
-        (index, ErrorClass.AGENT_SETUP) for index in range(3)
+    backend, trials, slots = cell(tmp_path, skill_repo, monkeypatch, Bwrap())
+    failure = backend.canary_failure
+    assert failure is not None
+    assert failure.startswith(
+        "the bwrap canary failed: the agent did not read the canary's file with its own tool: "
+        "its run failed: no events: not a fake agent stream; stderr: "
+    )
+    assert failure.endswith(f"exec: {sys.executable}: not found")
+    assert [(t.index, t.error, t.error_class) for t in trials] == [
+        (index, failure, ErrorClass.INFRASTRUCTURE) for index in range(3)
     ]
-    assert all(f"exec: {sys.executable}: not found" in str(t.error) for t in trials)
+    assert slots.retried == 0
+    assert not (tmp_path / "t" / "deploy-prod").exists()  # no trial ran: no transcript
     assert said == set()
 
 

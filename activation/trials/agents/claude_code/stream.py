@@ -124,7 +124,8 @@ class StreamReader(AgentReader):
         self._result: dict[str, Any] | None = None
         self._calls: dict[str, _Call] = {}
         self._message_usage: dict[str, tuple[int, int, int, int]] = {}
-        self._uses: set[str] = set()
+        self._uses: dict[str, str] = {}
+        """Each tool call's name by its id."""
         self._file_uses: dict[str, tuple[object, bool]] = {}
         """A file tool's call by id: its path and whether it writes, until its result."""
 
@@ -239,7 +240,7 @@ class StreamReader(AgentReader):
         or wrote."""
         if use_id in self._uses:
             return
-        self._uses.add(use_id)
+        self._uses[use_id] = name
         self._called(name, tool_input)
         if name == "Bash":
             self._ran(tool_input.get("command"))
@@ -280,10 +281,13 @@ class StreamReader(AgentReader):
         for block in message["content"]:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
-            file_use = self._file_uses.pop(str(block.get("tool_use_id")), None)
-            if file_use is not None and block.get("is_error") is not True:
-                self._touched(*file_use)
-            call = self._calls.pop(str(block.get("tool_use_id")), None)
+            use_id = str(block.get("tool_use_id"))
+            file_use = self._file_uses.pop(use_id, None)
+            if block.get("is_error") is not True:
+                self._returned(self._uses.get(use_id, "?"), _result_text(block.get("content")))
+                if file_use is not None:
+                    self._touched(*file_use)
+            call = self._calls.pop(use_id, None)
             if call is None:
                 continue
             text = _result_text(block.get("content"))

@@ -129,6 +129,7 @@ class CodexReader(CopiesReader):
             self._note(f"{ran}: failed (status {status}, exit code {code})")
             self._failed_read(command, output, status, code)
             return
+        self._returned("command_execution", output)
         loaded = sorted((output.index(nonce), id) for nonce, id in self._nonces if nonce in output)
         found = [] if loaded else _BUNDLED.findall(command)
         bundled = [bundled_id(name, self._ids) for name in found]

@@ -64,6 +64,8 @@ class CopilotReader(CopiesReader):
         self._calls: dict[str, str] = {}
         self._file_calls: dict[str, tuple[object, bool]] = {}
         """A file tool's call by id: its path and whether it writes, until it completes."""
+        self._tools: dict[str, str] = {}
+        """Each tool call's name by its id."""
         self._tokens_known = False
 
     @property
@@ -82,6 +84,7 @@ class CopilotReader(CopiesReader):
         arguments = mapping(data.get("arguments"))
         call = str(data.get("toolCallId", ""))
         self._called(str(tool), arguments)
+        self._tools[call] = str(tool)
         if tool == "bash":
             self._ran(arguments.get("command"))
         elif tool in _FILES:
@@ -97,10 +100,13 @@ class CopilotReader(CopiesReader):
 
     def _complete(self, event: dict[str, Any]) -> None:
         data = mapping(event.get("data"))
-        file_call = self._file_calls.pop(str(data.get("toolCallId", "")), None)
+        call = str(data.get("toolCallId", ""))
+        if data.get("success") is True:
+            self._returned(self._tools.get(call, "?"), mapping(data.get("result")).get("content"))
+        file_call = self._file_calls.pop(call, None)
         if file_call is not None and data.get("success") is True:
             self._touched(*file_call)
-        name = self._calls.pop(str(data.get("toolCallId", "")), None)
+        name = self._calls.pop(call, None)
         if name is None:
             return
         skill = self._by_name.get(name)

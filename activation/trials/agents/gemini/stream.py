@@ -68,6 +68,8 @@ class GeminiReader(CopiesReader):
     LAST = "result"
     MEASURED = CopiesReader.MEASURED | {"input_tokens", "cache_read_tokens", "output_tokens"}
     """`result.stats` has no cache writes, and no event marks a model turn."""
+    READS_SHOWN = False
+    """A `read_file` result's `output` is empty: the content goes to the model only."""
     _stats = False
 
     def loaded_by(self, skill: SkillCopy) -> str | None:
@@ -103,6 +105,8 @@ class GeminiReader(CopiesReader):
     def _tool_result(self, event: dict[str, Any]) -> None:
         tool, parameters, _ = self._calls.get(str(event.get("tool_id")), ("?", {}, 0))
         ok = event.get("status") == "success"
+        if ok:
+            self._returned(tool, event.get("output"))
         if ok and tool in (READ_TOOL, *_WRITE_TOOLS):
             self._touched(parameters.get("file_path"), written=tool in _WRITE_TOOLS)
         if tool == READ_TOOL:

@@ -102,6 +102,8 @@ class OpenCodeReader(CopiesReader):
         tool_input = mapping(state.get("input"))
         status = state.get("status")
         self._called(str(tool), tool_input)
+        if status == "completed":
+            self._returned(str(tool), state.get("output"))
         if tool == "bash":
             self._ran(tool_input.get("command"))
         elif tool in _FILES and status == "completed":
