@@ -7,6 +7,7 @@ fixed answer came back to the model. One trial per arm, no control arm."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "behavior" / "mcp"
 ANSWER = "INV-1042: Ada Lovelace, EUR 1,234.50, overdue, due 2026-03-31"
 """What the shipped server's lookup_invoice answers for INV-1042."""
 ASKED = {"invoice_id": "INV-1042"}
+DEFERRED = re.compile(r"Deferred tool namespaces:[^<]*- (mcp__invoices)\b")
 
 
 def called(request: Any, name: str) -> Any:
@@ -45,13 +47,24 @@ def said(request: Any, text: str) -> Any:
     return messages_api.Text(text)
 
 
+def lookup_tool(request: Any) -> str | None:
+    """The name the agent offers the invoices server's lookup_invoice under: the one offered
+    tool whose name ends so, or, where the agent defers the server's tools (Codex's code
+    mode lists `Deferred tool namespaces: - mcp__invoices`, each tool still callable on its
+    `tools`), the namespace's tool."""
+    offered = [name for name in request.tool_names if name.endswith("lookup_invoice")]
+    if offered:
+        (name,) = offered
+        return name
+    deferred = DEFERRED.search(orjson.dumps(request.body).decode())
+    return None if deferred is None else f"{deferred.group(1)}__lookup_invoice"
+
+
 def looks_up(request: Any) -> Any:
     """The model: on its first turn, the invoices server's lookup_invoice under the name
-    the agent offers it (the one offered tool whose name ends so); then it is done."""
-    offered = [name for name in request.tool_names if name.endswith("lookup_invoice")]
-    print("TOOLS", request.tool_names)
-    if offered and request.turn == 0:
-        (name,) = offered
+    the agent offers it; then it is done."""
+    name = lookup_tool(request)
+    if name is not None and request.turn == 0:
         return called(request, name)
     return said(request, "INV-1042 is overdue: EUR 1,234.50.")
 
@@ -82,7 +95,6 @@ def test_an_mcp_tool_call_is_graded_by_tool_used_on_every_agent(
     report = read_report(saved)
     (case,) = report["cases"]
     trials = case["trials"]
-    print(orjson.dumps(trials, option=orjson.OPT_INDENT_2).decode()[:6000])
     assert code == 0
     assert [(trial["variant"], trial["correct"]) for trial in trials] == [
         ("baseline", True), ("candidate", True)

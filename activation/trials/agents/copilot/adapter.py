@@ -38,8 +38,9 @@ docs/agents.md, "GitHub Copilot CLI").
   unless the run is in a sandbox (`Run.shell`), which then bounds what its commands write.
 - **MCP servers** (`Run.mcp_servers`, Stage C): `--additional-mcp-config <json>`
   (`{"mcpServers": {<name>: {"type": "local", "command", "args", "env", "tools": ["*"]}}}`,
-  a JSON string the flag takes as well as an `@file`), every tool of the server in
-  `--available-tools`; `--allow-all-tools` already lets them run. It names a tool
+  a JSON string the flag takes as well as an `@file`) and the server's name in
+  `--available-tools`, which offers every tool of it (measured on 1.0.102: a `<name>-*`
+  pattern offers none); `--allow-all-tools` already lets them run. It names a tool
   `<name>-<tool>`, to its model and in its stream.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
@@ -141,7 +142,7 @@ def build_argv(
 ) -> list[str]:
     tools = ((*WORK_TOOLS, SHELL_TOOL) if shell else WORK_TOOLS) if work else LOOK_TOOLS
     mcp = ["--additional-mcp-config", mcp_config(servers)] if servers else []
-    own = [f"{server.name}-*" for server in servers]
+    own = [server.name for server in servers]
     return [copilot, "-p", prompt, *FLAGS, *mcp, "--available-tools", *tools, *own]
 
 

@@ -29,9 +29,11 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
   shell (`run_shell_command`) unless the run is in a sandbox (`Run.shell`), where the
   policy allows it and the sandbox bounds what its commands write.
 - **MCP servers** (`Run.mcp_servers`, Stage C): settings.json's `mcpServers` (`{<name>:
-  {command, args, env}}`) and a policy rule `mcpName = "<name>"` allowing every tool of the
-  server (the policy engine's own form for a server, docs/reference/policy-engine.md). Its
-  model and stream name a tool `mcp_<name>_<tool>` (mcp-tool.ts `generateValidName`).
+  {command, args, env}}`) and a policy rule `mcpName = "<name>"`, `toolName = "*"` allowing
+  every tool of the server (the policy engine's form for a server's tools,
+  docs/reference/policy-engine.md; its loader requires a `toolName`, and a policy file it
+  refuses takes every allowed tool away). Its model and stream name a tool
+  `mcp_<name>_<tool>` (mcp-tool.ts `generateValidName`).
 - **Explicit invocation** (`invoked`): the TUI's `/<name> <args>` (SkillCommandLoader) runs
   `activate_skill` itself and then submits the args, but headless `-p` has no skill
   commands (nonInteractiveCliCommands.ts loads only built-in, MCP and file commands), so a
@@ -91,7 +93,7 @@ def policy(*, work: bool = False, shell: bool = False, servers: Sequence[str] = 
         f'[[rule]]\ntoolName = "{tool}"\ndecision = "allow"\npriority = 100\n' for tool in tools
     ]
     rules += [
-        f'[[rule]]\nmcpName = "{server}"\ndecision = "allow"\npriority = 100\n'
+        f'[[rule]]\nmcpName = "{server}"\ntoolName = "*"\ndecision = "allow"\npriority = 100\n'
         for server in servers
     ]
     return "\n".join(rules)
