@@ -31,6 +31,9 @@ from activation.trials.agents.codex.adapter import config as codex_config
 from activation.trials.agents.copilot.adapter import build_argv as copilot_argv
 from activation.trials.agents.gemini.adapter import policy, settings_file
 from activation.trials.agents.opencode.adapter import config as opencode_config
+from tests.support.cli import read_report
+from tests.support.fake_agent_runs import fake_agent_on_path
+from tests.support.skill_repo import commit_all
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = REPO / "examples" / "behavior" / "mcp"
@@ -294,3 +297,39 @@ def test_the_shipped_server_answers_fixed_data_over_stdio() -> None:
         {"jsonrpc": "2.0", "id": 6,
          "error": {"code": -32601, "message": "Method not found: resources/list"}},
     ]  # fmt: skip
+
+
+def test_a_case_whose_server_changed_is_run_again_not_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through the fake agent (it starts no server): the servers are part of a trial's
+    cache key, by name, command, arguments and variables' names."""
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, repo)
+    commit_all(repo, "invoices and its eval").close()
+    monkeypatch.chdir(repo)
+    saved = tmp_path / "behavior.json"
+
+    def cached() -> list[bool]:
+        main(["behavior", "--agent", "fake", "--suite", "evals", "--no-control", "--trials",
+              "1", "--max-trials", "1", "--json", str(saved)])  # fmt: skip
+        (case,) = read_report(saved)["cases"]
+        return [trial.get("cached", False) for trial in case["trials"]]
+
+    assert cached() == [False, False]
+    assert cached() == [True, True]
+    prompt = repo / "evals" / "invoice-status" / "PROMPT.md"
+    text = prompt.read_text()
+    prompt.write_text(text.replace('"{mcp:invoices}"\n', '"{mcp:invoices}"\n    args: ["-v"]\n'))
+    assert cached() == [False, False]
+    prompt.write_text(text.replace('"{mcp:invoices}"\n', '"{mcp:invoices}"\n    env: [REGION]\n'))
+    capsys.readouterr()
+    assert main(["behavior", "--agent", "fake", "--suite", "evals", "--no-control"]) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("case 'invoice_status': its MCP servers need REGION set")
+    )
+    monkeypatch.setenv("REGION", "eu")
+    assert cached() == [False, False]
