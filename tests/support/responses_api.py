@@ -299,20 +299,31 @@ def _answer(
     return _response(request, response_id, [_message(part)], tokens)
 
 
+def _function_call(name: str, arguments: str) -> dict[str, Any]:
+    """The output item that calls the function tool `name` with `arguments` (JSON)."""
+    return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
+            "name": name, "arguments": arguments, "status": "completed"}  # fmt: skip
+
+
+def _in_code_mode(tool: str, argument: str) -> dict[str, Any]:
+    """The output item that calls code mode's custom tool `exec` with JavaScript that calls
+    the nested `tools.<tool>` with `argument` (JSON) and prints what it returned."""
+    script = (
+        f"const r = await tools.{tool}({argument});\n"
+        "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
+    )
+    return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
+            "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+
+
 def _shell_call(request: ResponsesRequest, reply: Shell) -> dict[str, Any]:
     """The output item that calls the request's shell tool with `reply.command`."""
     names = request.tool_names
+    arguments = json.dumps({"cmd": reply.command})
     if "exec_command" in names:
-        arguments = json.dumps({"cmd": reply.command})
-        return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
-                "name": "exec_command", "arguments": arguments, "status": "completed"}  # fmt: skip
+        return _function_call("exec_command", arguments)
     if "exec" in names:
-        script = (
-            f"const r = await tools.exec_command({json.dumps({'cmd': reply.command})});\n"
-            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
-        )
-        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
-                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+        return _in_code_mode("exec_command", arguments)
     raise ValueError(f"no shell tool offered: {names}")
 
 
@@ -323,12 +334,7 @@ def _patch_call(request: ResponsesRequest, reply: Patch) -> dict[str, Any]:
         return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
                 "name": "apply_patch", "input": reply.patch, "status": "completed"}  # fmt: skip
     if "exec" in names:
-        script = (
-            f"const r = await tools.apply_patch({json.dumps(reply.patch)});\n"
-            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
-        )
-        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
-                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+        return _in_code_mode("apply_patch", json.dumps(reply.patch))
     raise ValueError(f"no apply_patch tool offered: {names}")
 
 
@@ -337,15 +343,9 @@ def _tool_call(request: ResponsesRequest, reply: Tool) -> dict[str, Any]:
     names = request.tool_names
     arguments = json.dumps(reply.arguments)
     if reply.name in names:
-        return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
-                "name": reply.name, "arguments": arguments, "status": "completed"}  # fmt: skip
+        return _function_call(reply.name, arguments)
     if "exec" in names:
-        script = (
-            f"const r = await tools.{reply.name}({arguments});\n"
-            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
-        )
-        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
-                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+        return _in_code_mode(reply.name, arguments)
     raise ValueError(f"no tool {reply.name} offered: {names}")
 
 
