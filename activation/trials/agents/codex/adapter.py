@@ -35,7 +35,7 @@ section 2).
   config.toml (`command`, `args`, `env`), `required = true` (a server that does not start
   fails the run rather than leaving the agent without its tools) and
   `default_tools_approval_mode = "approve"` (its tools run with no person to approve them).
-  Codex starts them itself, outside its own sandbox but inside the trial's. Its model calls
+  Codex starts them itself, inside the trial's sandbox. Its model calls
   a tool `mcp__<name>__<tool>`; its stream gives the server and the tool apart
   (`mcp_tool_call`), joined the same way (stream.py).
 - **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
