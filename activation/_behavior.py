@@ -9,6 +9,7 @@ activation/graders/.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -19,6 +20,26 @@ from activation.graders.base import LEVEL_NAMES, LEVELS, Grader, Level
 ScaffoldFile = tuple[str, bytes | str]
 """A file laid into the agent's workspace before it starts: its relative POSIX path and its
 content (text from a case file, bytes from an eval folder's scaffold/)."""
+
+
+SERVER_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
+"""An MCP server's name in a case: one every agent's tool names read back unambiguously."""
+BUNDLED_SERVER = re.compile(r"^\{mcp:([a-z][a-z0-9]*)\}$")
+"""A server command naming a scripted server shipped with this tool."""
+BUNDLED_FOLDER = "mcp"
+"""The package's folder of scripted MCP servers (`<name>.mjs`)."""
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """An MCP server a case gives the agent: a stdio command the agent CLI starts itself, per
+    trial, inside the trial's sandbox (docs/behavior.md "MCP servers"). `env` names variables
+    of the user's environment handed to the server (their values never reach a cache key)."""
+
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,6 +67,8 @@ class BehaviorCase:
     origin_skill: str | None = None
     unread: tuple[str, ...] = ()
     """Keys of the case's file this tool does not use (lint warns about each, by name)."""
+    mcp_servers: tuple[McpServer, ...] = ()
+    """The MCP servers the agent gets in this case's trials, by name."""
 
     @property
     def manual(self) -> bool:
@@ -121,4 +144,5 @@ __all__ = [
     "BehaviorSuite",
     "Grader",
     "Level",
+    "McpServer",
 ]

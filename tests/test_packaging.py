@@ -19,6 +19,7 @@ def test_the_wheel_carries_the_suite_and_the_installed_package_finds_it(
     assert bundled_cases == (REPO / "cases.json").read_bytes()
     assert {
         "activation/pricing.toml",
+        "activation/mcp/invoices.mjs",
         "activation/report/templates/report.html.j2",
         "activation/suite/calibration/narrow/SKILL.md",
         "activation/suite/calibration/broad/SKILL.md",

@@ -1,5 +1,6 @@
 """The seeds' behavior case files, read as they are: one JSON object per file, `{slug,
-origin_skill, evals: [{prompt, expectations}], graders: [...] | null, scaffold: {path: text}}`.
+origin_skill, evals: [{prompt, expectations}], graders: [...] | null, scaffold: {path: text},
+mcp_servers: {name: {command, args, env}}}` (the last ours, behavior_mcp.py).
 
 Each eval of a file is a case of its own (ids `slug`, `slug-2`, ...) with the file's graders
 and scaffold. A file whose `graders` is null or missing is expectations-only: its cases are
@@ -17,9 +18,10 @@ from collections.abc import Mapping
 from activation._behavior import BehaviorCase, ScaffoldFile
 from activation._errors import InputError
 from activation.inputs.behavior_graders import parse_graders
+from activation.inputs.behavior_mcp import parse_mcp_servers
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-FILE_KEYS = frozenset({"slug", "origin_skill", "evals", "graders", "scaffold"})
+FILE_KEYS = frozenset({"slug", "origin_skill", "evals", "graders", "scaffold", "mcp_servers"})
 EVAL_KEYS = frozenset({"prompt", "expectations"})
 
 
@@ -40,6 +42,7 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
     raw_graders = data.get("graders")
     graders = () if raw_graders is None else parse_graders(raw_graders, where)
     scaffold = _scaffold(data.get("scaffold"), where)
+    servers = parse_mcp_servers(data.get("mcp_servers"), where)
     unread = unread_keys(data, FILE_KEYS)
     cases = []
     for number, raw in enumerate(evals, 1):
@@ -57,6 +60,7 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
                 scaffold=scaffold,
                 origin_skill=origin,
                 unread=unread,
+                mcp_servers=servers,
             )
         )
         unread = ()

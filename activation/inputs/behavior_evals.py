@@ -2,7 +2,8 @@
 
 PROMPT.md has YAML frontmatter (`id`, required, matching ^[a-z][a-z0-9_]{0,63}$; `name`,
 default the id; `category`, default the folder above the eval's; `skills`, one name or a
-list; `setup_command`; any other key is kept for lint to name) and a body with optional
+list; `setup_command`; `mcp_servers`, as behavior_mcp.py reads them; any other key is kept
+for lint to name) and a body with optional
 `## System`, `## Agent System` and `## Task` sections. Without any of the three, the whole
 body is the task. Only these three headings split the body (a task may have `##` headings of
 its own), none inside a fenced code block; text above the first section (a title) is not
@@ -26,6 +27,7 @@ from activation._errors import InputError
 from activation._yaml import load_yaml
 from activation.inputs.behavior_cases import unread_keys
 from activation.inputs.behavior_graders import parse_graders
+from activation.inputs.behavior_mcp import parse_mcp_servers
 from activation.inputs.frontmatter import split_document
 
 EVAL_ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -33,7 +35,7 @@ PROMPT_FILE = "PROMPT.md"
 SCAFFOLD_DIR = "scaffold"
 GRADERS_FILES = ("graders.json", "graders.yaml", "graders.yml")
 GRADERS_TS = "graders.ts"
-FRONT_KEYS = frozenset({"id", "name", "category", "skills", "setup_command"})
+FRONT_KEYS = frozenset({"id", "name", "category", "skills", "setup_command", "mcp_servers"})
 _SECTIONS = {"system": "system", "agent system": "agent_system", "task": "task"}
 _HEADING = re.compile(r"^##[ \t]+(system|agent[ \t]+system|task)[ \t]*#*[ \t]*$", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
@@ -82,6 +84,7 @@ def parse_prompt(text: str, source: str, category: str | None = None) -> Behavio
         system=sections.get("system") or None,
         agent_system=sections.get("agent_system") or None,
         unread=unread_keys(front, FRONT_KEYS),
+        mcp_servers=parse_mcp_servers(front.get("mcp_servers"), where),
     )
 
 

@@ -57,6 +57,8 @@ Behavior cases (Stage C), per graded case (`lint_behavior`):
 - error: a trajectory grader that passes when one of the case's skills is merely loaded
   (`tool_used` of a load tool, `command_ran` or `file_read` matching its SKILL.md read):
   it checks the load, not that the body was followed;
+- error: a `tool_used` or `tool_not_used` that names `<server>.<tool>` of an MCP server the
+  case does not give, or a server's tool in one agent's own form (behavior_mcp.py);
 - advice, the seeds' authoring rules (a warning; `--strict` makes it an error, and a run
   never refuses it): every grader but a judge has a level (L1-L5), since per-level results
   are what a user reads first (outputs report the others as unlevelled; a judge with no
@@ -80,7 +82,9 @@ from activation._config import DESCRIPTION_LIMIT, SIMILAR_ERROR, SIMILAR_WARN
 from activation._errors import InputError
 from activation._models import Case, Skill
 from activation.graders.judge import Judge
+from activation.graders.tool_used import ToolCalls
 from activation.graders.trajectory import Traced
+from activation.inputs.behavior_mcp import tool_name_problem
 from activation.inputs.cases import CaseFile, normalise_prompt, resolve_ids
 from activation.inputs.commands import is_command
 from activation.inputs.overlap import listed_text, overlaps
@@ -451,6 +455,10 @@ def _case_findings(
         for grader in top.walk():
             if isinstance(grader, Traced) and any(map(grader.passes_on_load, names)):
                 yield Finding("error", case.id, f"grader {number} ({grader.description}) {ON_LOAD}")
+            servers = [server.name for server in case.mcp_servers]
+            named = isinstance(grader, ToolCalls) and tool_name_problem(grader.name, servers)
+            if named:
+                yield Finding("error", case.id, f"grader {number} ({grader.description}) {named}")
 
 
 def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:

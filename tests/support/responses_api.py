@@ -51,6 +51,7 @@ __all__ = [
     "Shell",
     "Text",
     "Tokens",
+    "Tool",
 ]
 
 LISTING_START = "<skills_instructions>"
@@ -213,6 +214,17 @@ class Patch:
 
 
 @dataclass(frozen=True)
+class Tool:
+    """A call of the function tool `name` (an MCP server's tool, `mcp__<server>__<tool>`)
+    with `arguments`: at the top level when the request offers it there, else through code
+    mode's custom tool `exec`, whose JavaScript calls the nested `tools.<name>` and prints
+    what it returned."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Tokens:
     """The usage every completed response reports: `cached` of the `input` tokens were
     read from OpenAI's prompt cache."""
@@ -222,8 +234,8 @@ class Tokens:
     output: int
 
 
-Reply: TypeAlias = Text | Refusal | Incomplete | Error | Shell | Patch
-Call: TypeAlias = Shell | Patch
+Reply: TypeAlias = Text | Refusal | Incomplete | Error | Shell | Patch | Tool
+Call: TypeAlias = Shell | Patch | Tool
 Script: TypeAlias = Callable[[ResponsesRequest], Reply]
 
 
@@ -288,20 +300,31 @@ def _answer(
     return _response(request, response_id, [_message(part)], tokens)
 
 
+def _function_call(name: str, arguments: str) -> dict[str, Any]:
+    """The output item that calls the function tool `name` with `arguments` (JSON)."""
+    return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
+            "name": name, "arguments": arguments, "status": "completed"}  # fmt: skip
+
+
+def _in_code_mode(tool: str, argument: str) -> dict[str, Any]:
+    """The output item that calls code mode's custom tool `exec` with JavaScript that calls
+    the nested `tools.<tool>` with `argument` (JSON) and prints what it returned."""
+    script = (
+        f"const r = await tools.{tool}({argument});\n"
+        "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
+    )
+    return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
+            "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+
+
 def _shell_call(request: ResponsesRequest, reply: Shell) -> dict[str, Any]:
     """The output item that calls the request's shell tool with `reply.command`."""
     names = request.tool_names
+    arguments = json.dumps({"cmd": reply.command})
     if "exec_command" in names:
-        arguments = json.dumps({"cmd": reply.command})
-        return {"type": "function_call", "id": _new_id("fc"), "call_id": _new_id("call"),
-                "name": "exec_command", "arguments": arguments, "status": "completed"}  # fmt: skip
+        return _function_call("exec_command", arguments)
     if "exec" in names:
-        script = (
-            f"const r = await tools.exec_command({json.dumps({'cmd': reply.command})});\n"
-            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
-        )
-        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
-                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+        return _in_code_mode("exec_command", arguments)
     raise ValueError(f"no shell tool offered: {names}")
 
 
@@ -312,19 +335,30 @@ def _patch_call(request: ResponsesRequest, reply: Patch) -> dict[str, Any]:
         return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
                 "name": "apply_patch", "input": reply.patch, "status": "completed"}  # fmt: skip
     if "exec" in names:
-        script = (
-            f"const r = await tools.apply_patch({json.dumps(reply.patch)});\n"
-            "text(typeof r === 'string' ? r : JSON.stringify(r));\n"
-        )
-        return {"type": "custom_tool_call", "id": _new_id("ctc"), "call_id": _new_id("call"),
-                "name": "exec", "input": script, "status": "completed"}  # fmt: skip
+        return _in_code_mode("apply_patch", json.dumps(reply.patch))
     raise ValueError(f"no apply_patch tool offered: {names}")
+
+
+def _tool_call(request: ResponsesRequest, reply: Tool) -> dict[str, Any]:
+    """The output item that calls the function tool `reply.name` with its arguments."""
+    names = request.tool_names
+    arguments = json.dumps(reply.arguments)
+    if reply.name in names:
+        return _function_call(reply.name, arguments)
+    if "exec" in names:
+        return _in_code_mode(reply.name, arguments)
+    raise ValueError(f"no tool {reply.name} offered: {names}")
 
 
 def _call_events(request: ResponsesRequest, reply: Call) -> list[tuple[str, dict[str, Any]]]:
     """The SSE events of one tool call, in the real API's order."""
     response_id = _new_id("resp")
-    item = _shell_call(request, reply) if isinstance(reply, Shell) else _patch_call(request, reply)
+    if isinstance(reply, Shell):
+        item = _shell_call(request, reply)
+    elif isinstance(reply, Patch):
+        item = _patch_call(request, reply)
+    else:
+        item = _tool_call(request, reply)
     return [
         (
             "response.created",
@@ -452,10 +486,10 @@ class FakeResponsesAPI(StandIn):
         if isinstance(reply, Error):
             return _error(reply.status, reply.message, reply.kind, reply.retry_after_ms)
         if request.body.get("stream") is not True:
-            if isinstance(reply, Shell | Patch):
+            if isinstance(reply, Shell | Patch | Tool):
                 return self._broken(TypeError(f"a tool call answers a stream only: {reply!r}"))
             return JSONResponse(_answer(request, reply, self.tokens))
-        if isinstance(reply, Shell | Patch):
+        if isinstance(reply, Shell | Patch | Tool):
             try:
                 events = _call_events(request, reply)
             except ValueError as exc:
@@ -463,7 +497,7 @@ class FakeResponsesAPI(StandIn):
             return EventSourceResponse(_sse(events), sep="\n", ping=0)
         if not isinstance(reply, Text):
             return self._broken(
-                TypeError(f"a stream answers Text, Shell, Patch or Error only: {reply!r}")
+                TypeError(f"a stream answers Text, Shell, Patch, Tool or Error only: {reply!r}")
             )
         return EventSourceResponse(_sse(_stream_events(request, reply)), sep="\n", ping=0)
 

@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING, Protocol
 from activation._models import AgentSettings, RunSpec
 from activation.trials.agent.reading import Settled
 
-__all__ = ["Adapter", "Asked", "Detector", "Launch", "Run", "RunDirs", "Settled", "read_through"]
+__all__ = [
+    "Adapter",
+    "Asked",
+    "Detector",
+    "Launch",
+    "McpLaunch",
+    "Run",
+    "RunDirs",
+    "Settled",
+    "read_through",
+]
 
 if TYPE_CHECKING:
     from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -39,6 +49,21 @@ class RunDirs:
     work: Path
     home: Path
     tmp: Path
+
+
+@dataclass(frozen=True)
+class McpLaunch:
+    """An MCP server as one run's agent config starts it (trials/agent/mcp.py): its name,
+    its command and arguments as the sandbox sees them, and its environment's values."""
+
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def environment(self) -> dict[str, str]:
+        return dict(self.env)
 
 
 @dataclass(frozen=True)
@@ -58,6 +83,9 @@ class Run:
     shell: bool = False
     """Stage C in a sandbox (docker or bwrap): the agent's shell tool is offered too, the
     sandbox being the boundary; on the host it stays denied (`Adapter.own_shell` aside)."""
+    mcp_servers: tuple[McpLaunch, ...] = ()
+    """Stage C: the case's MCP servers, which the adapter writes into the agent's own config
+    and whose tools it allows (and nothing else new)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +171,12 @@ class Adapter(Protocol):
 
     def configure(self, spec: RunSpec) -> None:
         """InputError for what this agent cannot run (its models, its options)."""
+        ...
+
+    def mcp_prefix(self, server: str) -> str:
+        """How the names its stream gives the tools of the MCP server `server` begin
+        (`mcp__<server>__` for Claude Code): a trajectory names such a tool
+        `<server>.<tool>`, the same on every agent."""
         ...
 
     def preflight(self) -> None:

@@ -43,7 +43,15 @@ from activation._models import (
     TrialKey,
     Usage,
 )
-from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.adapter import (
+    Asked,
+    Detector,
+    Launch,
+    McpLaunch,
+    Run,
+    RunDirs,
+    Settled,
+)
 from activation.trials.agent.canary import (
     AGENT_RUNS,
     HOST_UNCHECKED,
@@ -379,7 +387,8 @@ class AgentBackend:
         await self._lay_out(key, dirs)
         asked = self._prompt(key, skills)
         run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
-                  work=self.works, shell=self.shell)  # fmt: skip
+                  work=self.works, shell=self.shell,
+                  mcp_servers=self._mcp_servers(key, dirs))  # fmt: skip
         launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
         self._laid_out(key, dirs)
         reader = self.adapter.reader(skills, self._settled(key), throttled)
@@ -450,6 +459,10 @@ class AgentBackend:
 
     def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
         return key.case.prompt
+
+    def _mcp_servers(self, key: TrialKey, dirs: RunDirs) -> tuple[McpLaunch, ...]:
+        """The MCP servers the run's agent gets, laid out in `dirs` (Stage C's cases)."""
+        return ()
 
     def _settled(self, key: TrialKey) -> Settled:
         """When a run can stop: as soon as the skills that fired decide the case."""

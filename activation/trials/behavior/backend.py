@@ -38,7 +38,8 @@ from activation._models import (
     Usage,
 )
 from activation.graders.base import Answer, Answers, Ask, Grader, Need, Run, Trace, Votes, needs_of
-from activation.trials.agent.adapter import RunDirs
+from activation.trials.agent import mcp
+from activation.trials.agent.adapter import McpLaunch, RunDirs
 from activation.trials.agent.backend import AgentBackend
 from activation.trials.agent.installed import SkillSet, without_set
 from activation.trials.agent.plugin_copy import TEMP_PREFIX, tree_digest
@@ -103,6 +104,7 @@ class BehaviorBackend(AgentBackend):
             self.skills["none"] = without_set(self.skills["candidate"], empty)
             self.copy_digests["none"] = "none:" + tree_digest(empty)
             for case in self.cases.values():
+                mcp.check_environment(case.mcp_servers, self._parent_env, case.id)
                 await self._prepare(case)
             needs = (need for case in self.cases.values() for need in needs_of(case.graders))
             if any(isinstance(need, Ask) for need in needs):
@@ -217,6 +219,9 @@ class BehaviorBackend(AgentBackend):
             Path(entry.name) for entry in dirs.work.iterdir() if entry.name not in ours
         ]
 
+    def _mcp_servers(self, key: TrialKey, dirs: RunDirs) -> tuple[McpLaunch, ...]:
+        return mcp.laid_out(self.cases[key.case.id].mcp_servers, dirs.home, self._parent_env)
+
     def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
         if self.invoke and not skills.target.absent:
             return self.adapter.invoked(key.case.prompt, skills.target)
@@ -224,6 +229,10 @@ class BehaviorBackend(AgentBackend):
 
     async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
         installed = self._installed.pop(dirs.work, [])
+        servers = self.cases[key.case.id].mcp_servers
+        if servers and trial.trajectory is not None:
+            trial = replace(trial, trajectory=mcp.named(trial.trajectory, servers,
+                                                        self.adapter.mcp_prefix))  # fmt: skip
         if trial.is_error:
             return trial
         if self.invoke and key.variant in VARIANTS and self.skill_id not in trial.chose:
@@ -320,6 +329,7 @@ class BehaviorBackend(AgentBackend):
             return request_digest("llm:behavior", alone, key)
         run = {
             **self._asked(key),
+            **mcp.asked(case.mcp_servers),
             "scaffold": case.scaffold_digest,
             "graders": [grader.identity() for grader in case.graders],
             "judge": self.judge_model,

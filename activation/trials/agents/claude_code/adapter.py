@@ -35,10 +35,19 @@
   types; in `-p` mode the CLI puts the skill's body in the first user message itself
   (`<command-name>/<id></command-name>`, then "Base directory for this skill: ..." and the
   body), with no `Skill` call in the stream.
+- **MCP servers** (`Run.mcp_servers`, Stage C): `--mcp-config <json>` (`{"mcpServers":
+  {<name>: {"type": "stdio", "command", "args", "env", "alwaysLoad": true}}}`, a JSON
+  string the flag takes as well as a file) with `--strict-mcp-config`, so no other server
+  (the user's, a plugin's) connects, and `mcp__<name>` in `--allowedTools`, every tool of
+  the server; its stream names a tool `mcp__<name>__<tool>`. `alwaysLoad`: the server's
+  tools are offered from the first request, not deferred behind the CLI's `ToolSearch`
+  (measured on 2.1.332: without it the model is offered only `ToolSearch` and a
+  placeholder), as a case's few servers are the task's own.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -46,7 +55,15 @@ from pathlib import Path
 from activation._config import CLI_API_ATTEMPTS
 from activation._models import AgentSettings
 from activation.trials import api_check
-from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
+from activation.trials.agent.adapter import (
+    Asked,
+    Detector,
+    Launch,
+    McpLaunch,
+    Run,
+    RunDirs,
+    Settled,
+)
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -81,6 +98,9 @@ PASSTHROUGH_NAMES = frozenset(
 PASSTHROUGH_PREFIXES = ("ANTHROPIC_", "AWS_", "VERTEX_REGION_")
 CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
 """The CLI can reach a model through a cloud provider's credentials instead of a key."""
+MCP_PREFIX = "mcp__"
+"""How Claude Code names an MCP server's tools (`mcp__<server>__<tool>`) and, with the
+server's name alone, the permission rule for all of them."""
 CONFIG_DIR = ".claude"
 """The run's CLAUDE_CONFIG_DIR, inside its home."""
 
@@ -105,13 +125,18 @@ def build_argv(
     *,
     work: bool = False,
     shell: bool = False,
+    servers: Sequence[McpLaunch] = (),
 ) -> list[str]:
     """The exact command line of one run (no shell; the prompt is the last argv item);
     `work`: Stage C's, which may edit files in the working directory; `shell`: and run
-    commands (`Run.shell`)."""
+    commands (`Run.shell`); `servers`: the case's MCP servers, their tools allowed."""
     argv = [claude, "-p"]
     for plugin_dir in plugin_dirs:
         argv += ["--plugin-dir", str(plugin_dir)]
+    allowed = (f"{WORK_TOOLS},{SHELL_TOOL}" if shell else WORK_TOOLS) if work else ALLOWED_TOOLS
+    if servers:
+        allowed += "".join(f",{MCP_PREFIX}{server.name}" for server in servers)
+        argv += ["--mcp-config", mcp_config(servers), "--strict-mcp-config"]
     argv += [
         "--output-format",
         "stream-json",
@@ -122,13 +147,23 @@ def build_argv(
         "--permission-mode",
         "dontAsk",
         "--allowedTools",
-        (f"{WORK_TOOLS},{SHELL_TOOL}" if shell else WORK_TOOLS) if work else ALLOWED_TOOLS,
+        allowed,
     ]
     if work:
         argv += ["--disallowedTools", WEB_TOOLS if shell else DENIED_TOOLS]
     if model:
         argv += ["--model", model]
     return [*argv, "--", prompt]
+
+
+def mcp_config(servers: Sequence[McpLaunch]) -> str:
+    """The `--mcp-config` JSON of the run's MCP servers."""
+    config = {
+        server.name: {"type": "stdio", "command": server.command, "args": list(server.args),
+                      "env": server.environment, "alwaysLoad": True}
+        for server in servers
+    }  # fmt: skip
+    return json.dumps({"mcpServers": config}, sort_keys=True)
 
 
 def check_claude(claude: str) -> str:
@@ -179,7 +214,7 @@ class ClaudeCode(CliAdapter):
             shutil.copytree(skills.catalog.user_skills, config_dir / "skills")
         env = agent_env(parent, dirs.home, config_dir, dirs.tmp)
         argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills),
-                          work=run.work, shell=run.shell)  # fmt: skip
+                          work=run.work, shell=run.shell, servers=run.mcp_servers)  # fmt: skip
         return Launch(argv, env)
 
     def request(self, asked: Asked) -> dict[str, object]:

@@ -31,6 +31,13 @@ section 2).
   so Stage C offers them on the host too (`Run.shell` changes nothing here).
 - **In a container** (`--sandbox docker`): `--sandbox danger-full-access` (and so in
   config.toml), as Codex's own sandbox cannot start there; the container is the boundary.
+- **MCP servers** (`Run.mcp_servers`, Stage C): a `[mcp_servers.<name>]` table each in
+  config.toml (`command`, `args`, `env`), `required = true` (a server that does not start
+  fails the run rather than leaving the agent without its tools) and
+  `default_tools_approval_mode = "approve"` (its tools run with no person to approve them).
+  Codex starts them itself, inside the trial's sandbox. Its model calls
+  a tool `mcp__<name>__<tool>`; its stream gives the server and the tool apart
+  (`mcp_tool_call`), joined the same way (stream.py).
 - **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
   Codex add the skill's whole SKILL.md to the turn as a `<skill>` user message before the
   prompt (its "Trigger rules": "If the user names a skill (with `$SkillName` ...)").
@@ -39,10 +46,10 @@ section 2).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, McpLaunch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, install_project_skills
 from activation.trials.agent.kit import CliAdapter, base_url, key_variable
@@ -92,9 +99,33 @@ def sandbox(work: bool, contained: bool = False) -> str:
     return WORK_SANDBOX if work else READ_ONLY
 
 
-def config(url: str | None, *, work: bool = False, contained: bool = False) -> str:
+def mcp_tables(servers: Sequence[McpLaunch]) -> list[str]:
+    """The config.toml tables of the run's MCP servers."""
+    lines: list[str] = []
+    for server in servers:
+        env = ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in server.env)
+        lines += [
+            "",
+            f"[mcp_servers.{server.name}]",
+            f"command = {json.dumps(server.command)}",
+            f"args = {json.dumps(list(server.args))}",
+            f"env = {{ {env} }}" if env else "env = {}",
+            "required = true",
+            'default_tools_approval_mode = "approve"',
+        ]
+    return lines
+
+
+def config(
+    url: str | None,
+    *,
+    work: bool = False,
+    contained: bool = False,
+    servers: Sequence[McpLaunch] = (),
+) -> str:
     """The run's `config.toml`; a string is written as JSON writes it, which is a TOML
-    basic string. `work`: Stage C's, which may write in the workspace."""
+    basic string. `work`: Stage C's, which may write in the workspace; `servers`: the
+    case's MCP servers."""
     lines = [
         f"model_provider = {json.dumps(PROVIDER)}",
         'approval_policy = "never"',
@@ -106,6 +137,7 @@ def config(url: str | None, *, work: bool = False, contained: bool = False) -> s
         *([f"base_url = {json.dumps(url)}"] if url is not None else []),
         f"wire_api = {json.dumps(OPENAI.api)}",
         f"env_key = {json.dumps(KEY)}",
+        *mcp_tables(servers),
     ]
     return "\n".join(lines) + "\n"
 
@@ -140,7 +172,7 @@ class Codex(CliAdapter):
         codex_home.mkdir()
         url = base_url(OPENAI, parent)
         contained = run.settings.sandbox == DOCKER
-        toml = config(url, work=run.work, contained=contained)
+        toml = config(url, work=run.work, contained=contained, servers=run.mcp_servers)
         (codex_home / "config.toml").write_text(toml, encoding="utf-8")
         argv = build_argv(run.executable, run.model, work=run.work, contained=contained)
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)

@@ -106,7 +106,8 @@ class CodexReader(CopiesReader):
         changed, an MCP tool by its own name."""
         kind = str(item.get("type"))
         if kind == "mcp_tool_call":
-            self._called(str(item.get("tool")), item.get("arguments"))
+            # The name Codex's model calls it by: `mcp__<server>__<tool>` (adapter.py).
+            self._called(f"mcp__{item.get('server')}__{item.get('tool')}", item.get("arguments"))
             return
         given = {
             key: value for key, value in item.items() if key in ("command", "changes", "query")

@@ -36,6 +36,12 @@ docs/agents.md, "GitHub Copilot CLI").
   headless run denies ("Permission denied because no interactive user response was
   available"). Web fetch and subagents are still not offered, nor the shell (`bash`)
   unless the run is in a sandbox (`Run.shell`), which then bounds what its commands write.
+- **MCP servers** (`Run.mcp_servers`, Stage C): `--additional-mcp-config <json>`
+  (`{"mcpServers": {<name>: {"type": "local", "command", "args", "env", "tools": ["*"]}}}`,
+  a JSON string the flag takes as well as an `@file`) and the server's name in
+  `--available-tools`, which offers every tool of it (measured on 1.0.102: a `<name>-*`
+  pattern offers none); `--allow-all-tools` already lets them run. It names a tool
+  `<name>-<tool>`, to its model and in its stream.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
   expanded: it reaches the model as typed, measured on 1.0.102).
@@ -43,12 +49,13 @@ docs/agents.md, "GitHub Copilot CLI").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
-from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, McpLaunch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
 from activation.trials.agent.kit import CliAdapter, base_url, key_variable, mark_repository
@@ -115,9 +122,28 @@ def environment(
     }
 
 
-def build_argv(copilot: str, prompt: str, *, work: bool = False, shell: bool = False) -> list[str]:
+def mcp_config(servers: Sequence[McpLaunch]) -> str:
+    """The `--additional-mcp-config` JSON of the run's MCP servers."""
+    config = {
+        server.name: {"type": "local", "command": server.command, "args": list(server.args),
+                      "env": server.environment, "tools": ["*"]}
+        for server in servers
+    }  # fmt: skip
+    return json.dumps({"mcpServers": config}, sort_keys=True)
+
+
+def build_argv(
+    copilot: str,
+    prompt: str,
+    *,
+    work: bool = False,
+    shell: bool = False,
+    servers: Sequence[McpLaunch] = (),
+) -> list[str]:
     tools = ((*WORK_TOOLS, SHELL_TOOL) if shell else WORK_TOOLS) if work else LOOK_TOOLS
-    return [copilot, "-p", prompt, *FLAGS, "--available-tools", *tools]
+    mcp = ["--additional-mcp-config", mcp_config(servers)] if servers else []
+    own = [server.name for server in servers]
+    return [copilot, "-p", prompt, *FLAGS, *mcp, "--available-tools", *tools, *own]
 
 
 class Copilot(CliAdapter):
@@ -161,7 +187,8 @@ class Copilot(CliAdapter):
         dirs = run.dirs
         install_project_skills(run.skills, dirs.work)
         mark_repository(dirs.work)
-        argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell)
+        argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell,
+                          servers=run.mcp_servers)  # fmt: skip
         return Launch(argv, environment(parent, dirs, run.model))
 
     def request(self, asked: Asked) -> dict[str, object]:
@@ -172,6 +199,9 @@ class Copilot(CliAdapter):
             "model": asked.model,
             "offline": SWITCHES,
         }
+
+    def mcp_prefix(self, server: str) -> str:
+        return f"{server}-"
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """ "Use the /<name> skill: <prompt>", as the CLI's documentation says to name one."""

@@ -28,6 +28,12 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
   run's home: `Config.validatePathAccess`); the web tools stay excluded, and so does the
   shell (`run_shell_command`) unless the run is in a sandbox (`Run.shell`), where the
   policy allows it and the sandbox bounds what its commands write.
+- **MCP servers** (`Run.mcp_servers`, Stage C): settings.json's `mcpServers` (`{<name>:
+  {command, args, env}}`) and a policy rule `mcpName = "<name>"`, `toolName = "*"` allowing
+  every tool of the server (the policy engine's form for a server's tools,
+  docs/reference/policy-engine.md; its loader requires a `toolName`, and a policy file it
+  refuses takes every allowed tool away). Its model and stream name a tool
+  `mcp_<name>_<tool>` (mcp-tool.ts `generateValidName`).
 - **Explicit invocation** (`invoked`): the TUI's `/<name> <args>` (SkillCommandLoader) runs
   `activate_skill` itself and then submits the args, but headless `-p` has no skill
   commands (nonInteractiveCliCommands.ts loads only built-in, MCP and file commands), so a
@@ -38,12 +44,12 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from activation._config import CLI_API_ATTEMPTS
 from activation._errors import InputError
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, McpLaunch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, install_project_skills
 from activation.trials.agent.kit import CliAdapter, key_variable
@@ -79,20 +85,33 @@ def environment(parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
     }
 
 
-def policy(*, work: bool = False, shell: bool = False) -> str:
-    """The policy file: `activate_skill` allowed (and Stage C's write tools, and its shell
-    in a sandbox)."""
+def policy(*, work: bool = False, shell: bool = False, servers: Sequence[str] = ()) -> str:
+    """The policy file: `activate_skill` allowed (and Stage C's write tools, its shell in a
+    sandbox, and every tool of the MCP `servers`)."""
     tools = (LOAD_TOOL, *WRITE_TOOLS, *((SHELL_TOOL,) if shell else ())) if work else (LOAD_TOOL,)
     rules = [
         f'[[rule]]\ntoolName = "{tool}"\ndecision = "allow"\npriority = 100\n' for tool in tools
+    ]
+    rules += [
+        f'[[rule]]\nmcpName = "{server}"\ntoolName = "*"\ndecision = "allow"\npriority = 100\n'
+        for server in servers
     ]
     return "\n".join(rules)
 
 
 def settings_file(
-    agent: AgentSettings, *, work: bool = False, shell: bool = False
+    agent: AgentSettings,
+    *,
+    work: bool = False,
+    shell: bool = False,
+    servers: Sequence[McpLaunch] = (),
 ) -> dict[str, object]:
-    """The run's `settings.json`."""
+    """The run's `settings.json` (with the case's MCP `servers`)."""
+    mcp = {
+        server.name: {"command": server.command, "args": list(server.args),
+                      "env": server.environment}
+        for server in servers
+    }  # fmt: skip
     return {
         "general": {
             "enableAutoUpdate": False,
@@ -107,6 +126,7 @@ def settings_file(
             "exclude": list((WEB_TOOLS if shell else EXCLUDED) if work else LOOK_ONLY_EXCLUDED)
         },
         "model": {"maxSessionTurns": agent.max_turns},
+        **({"mcpServers": mcp} if mcp else {}),
     }
 
 
@@ -132,10 +152,12 @@ class Gemini(CliAdapter):
         install_project_skills(run.skills, dirs.work)
         home = dirs.home / HOME_DIR
         home.mkdir(parents=True, exist_ok=True)
-        settings = settings_file(run.settings, work=run.work, shell=run.shell)
+        servers = run.mcp_servers
+        settings = settings_file(run.settings, work=run.work, shell=run.shell, servers=servers)
         (home / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
         policy_path = dirs.home / POLICY_FILE
-        policy_path.write_text(policy(work=run.work, shell=run.shell), encoding="utf-8")
+        rules = policy(work=run.work, shell=run.shell, servers=[s.name for s in servers])
+        policy_path.write_text(rules, encoding="utf-8")
         model = run.model if run.model is not None else self.model(None)
         argv = build_argv(run.executable, model, run.prompt, str(policy_path))
         return Launch(argv, environment(parent, dirs))
@@ -146,6 +168,9 @@ class Gemini(CliAdapter):
             "settings": settings_file(asked.settings, work=asked.work, shell=asked.shell),
             "policy": policy(work=asked.work, shell=asked.shell),
         }
+
+    def mcp_prefix(self, server: str) -> str:
+        return f"mcp_{server}_"
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`Use the skill <name>.` and the prompt (see above)."""

@@ -45,6 +45,10 @@ section 1).
   link in the workspace that points out of it is followed (measured), so a workspace must
   hold no such link (the agent, with no shell, cannot make one). In a sandbox (`Run.shell`)
   `bash` is allowed too: the sandbox, not the rule, then bounds what its commands write.
+- **MCP servers** (`Run.mcp_servers`, Stage C): opencode.json's `mcp` (`{<name>: {"type":
+  "local", "command": [command, ...args], "environment"}}`) and the permission
+  `"<name>_*": "allow"`, every tool of the server: OpenCode names a tool `<name>_<tool>`
+  (both sanitized to letters, digits, `_` and `-`), in its model's tools and its stream.
 - **Explicit invocation** (`invoked`): `/<name> <prompt>`, as a user types it in the TUI,
   where every skill is a command of its frontmatter name (its template the body, then
   "Base directory for this skill: ..."). `opencode run` does not read a slash in its
@@ -58,12 +62,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from activation._errors import InputError
 from activation._models import AgentSettings
-from activation.trials.agent.adapter import Asked, Launch, Run, RunDirs
+from activation.trials.agent.adapter import Asked, Launch, McpLaunch, Run, RunDirs
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet, install_project_skills
 from activation.trials.agent.kit import CliAdapter, key_variable, mark_repository
@@ -129,13 +133,25 @@ def settled_package(version: str) -> dict[str, str]:
 
 
 def config(
-    settings: AgentSettings, base_url: str | None, *, work: bool = False, shell: bool = False
+    settings: AgentSettings,
+    base_url: str | None,
+    *,
+    work: bool = False,
+    shell: bool = False,
+    servers: Sequence[McpLaunch] = (),
 ) -> dict[str, object]:
     """The run's `opencode.json` (the API's address only when one is set); `work`: Stage
-    C's, which may edit files in the workspace; `shell`: and run commands (`Run.shell`)."""
+    C's, which may edit files in the workspace; `shell`: and run commands (`Run.shell`);
+    `servers`: the case's MCP servers, their tools allowed."""
     provider: dict[str, object] = {}
     if base_url:
         provider = {PROVIDER: {"options": {"baseURL": f"{base_url.rstrip('/')}/v1"}}}
+    permission = (SHELL_PERMISSION if shell else WORK_PERMISSION) if work else PERMISSION
+    mcp = {
+        server.name: {"type": "local", "command": [server.command, *server.args],
+                      "environment": server.environment, "enabled": True}
+        for server in servers
+    }  # fmt: skip
     return {
         "$schema": "https://opencode.ai/config.json",
         "autoupdate": False,
@@ -143,8 +159,9 @@ def config(
         "snapshot": False,
         "enabled_providers": [PROVIDER],
         "provider": provider,
-        "permission": (SHELL_PERMISSION if shell else WORK_PERMISSION) if work else PERMISSION,
+        "permission": {**permission, **{f"{name}_*": "allow" for name in mcp}},
         "agent": {"build": {"steps": settings.max_turns}},
+        **({"mcp": mcp} if mcp else {}),
     }
 
 
@@ -200,7 +217,8 @@ class OpenCode(CliAdapter):
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
         url = parent.get(str(ANTHROPIC.url_variable))
-        settings = config(run.settings, url, work=run.work, shell=run.shell)
+        settings = config(run.settings, url, work=run.work, shell=run.shell,
+                          servers=run.mcp_servers)  # fmt: skip
         config_file = folders["XDG_CONFIG_HOME"] / "opencode" / "opencode.json"
         config_file.parent.mkdir()
         config_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
@@ -219,6 +237,9 @@ class OpenCode(CliAdapter):
             "config": config(asked.settings, None, work=work, shell=asked.shell),
             "prompt": prompt,
         }
+
+    def mcp_prefix(self, server: str) -> str:
+        return f"{server}_"
 
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`/<name> <prompt>`: the skill's command, as a user types it (see above)."""
