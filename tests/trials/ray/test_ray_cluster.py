@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +26,44 @@ from tests.trials.ray.conftest import AGENT
 ROW = REAL_AGENTS[AGENT]
 
 
+@dataclass
+class Sent:
+    """What went to the cluster, as Ray pickles it: each node actor's arguments (one actor
+    a node and cell) and each trial's call."""
+
+    actors: list[bytes] = field(default_factory=list)
+    trials: list[bytes] = field(default_factory=list)
+
+
 @pytest.fixture
-def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
-    """Every run of the test on the cluster; gives each task's arguments as Ray pickles
-    them, and checks after the test that no key is in them nor in any file Ray wrote."""
+def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sent]:
+    """Every run of the test on the cluster; gives what each actor and each trial's call
+    was sent, and checks after the test that no key is in it nor in any file Ray wrote."""
     monkeypatch.setenv("ACTIVATION_EXECUTOR", "ray")
     monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
-    sent: list[bytes] = []
-    arguments = RayBackend.arguments
+    sent = Sent()
+    opening, arguments = RayBackend.opening, RayBackend.arguments
 
-    def pickled(self: RayBackend, key: Any) -> Any:
-        given = arguments(self, key)
-        sent.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
+    def opened(self: RayBackend) -> Any:
+        given = opening(self)
+        sent.actors.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
         return given
 
-    monkeypatch.setattr(RayBackend, "arguments", pickled)
+    def called(self: RayBackend, key: Any) -> Any:
+        given = arguments(self, key)
+        sent.trials.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
+        return given
+
+    monkeypatch.setattr(RayBackend, "opening", opened)
+    monkeypatch.setattr(RayBackend, "arguments", called)
     yield sent
-    assert sent
-    assert not [task for task in sent if ROW.key.encode() in task]
+    assert sent.actors and sent.trials
+    assert not [task for task in sent.actors + sent.trials if ROW.key.encode() in task]
     assert not [path for path in ray_cluster.logs() if ROW.key.encode() in path.read_bytes()]
 
 
 def test_stage_b_on_the_cluster_reads_as_the_local_run(
-    on_cluster: list[bytes],
+    on_cluster: Sent,
     claude: Path,
     skill_repo: SkillRepos,
     tmp_path: Path,
@@ -65,12 +81,13 @@ def test_stage_b_on_the_cluster_reads_as_the_local_run(
     report = read_report(tmp_path / "report.json")
     assert report["agent"]["executor"] == "ray"
     trials = [trial for entry in report["cases"] for trial in entry["trials"]]
-    assert len(on_cluster) == len(trials) == 10
+    assert len(on_cluster.trials) == len(trials) == 10
+    assert len(on_cluster.actors) == 2  # one backend a node, built once
     assert all(Path(trial["transcript"]).is_relative_to(tmp_path) for trial in trials)
 
 
 def test_stage_c_on_the_cluster_grades_as_the_local_run(
-    on_cluster: list[bytes],
+    on_cluster: Sent,
     claude: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -88,14 +105,15 @@ def test_stage_c_on_the_cluster_grades_as_the_local_run(
         conformance.unchanged_body_passes(behaves, monkeypatch, capsys)
     report = read_report(tmp_path / "behavior.json")
     assert report["agent"]["executor"] == "ray"
-    assert len(on_cluster) == 9  # three arms, three trials each
+    assert len(on_cluster.trials) == 9  # three arms, three trials each
+    assert len(on_cluster.actors) == 2
 
 
 LOADS = 2
 
 
 def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
-    on_cluster: list[bytes],
+    on_cluster: Sent,
     ray_cluster: RayCluster,
     skill_repo: SkillRepos,
     claude: Path,
@@ -151,4 +169,5 @@ def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
         ("second", "candidate", 0, "activated"),
     ]
     assert report["retried"] == 1
-    assert len(on_cluster) == 5  # four trials, one of them sent twice
+    assert len(on_cluster.trials) == 5  # four trials, one of them sent twice
+    assert len(on_cluster.actors) == 2
