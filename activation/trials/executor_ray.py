@@ -236,20 +236,23 @@ class RayBackend(Wrapper[AgentBackend]):
     async def __aenter__(self) -> Self:
         connect(self.address)
         try:
-            await super().__aenter__()
             resource = agent_resource(self.inner.agent.name)
             settings = self.inner.settings
             needs = NodeNeeds(installed_version(), self.inner.agent.name, self.inner.executable,
                               settings.version, settings.sandbox, settings.image)  # fmt: skip
             nodes = live_nodes(self.address, resource)
             check_nodes(nodes, needs)
+            await super().__aenter__()
+        except BaseException:
+            disconnect()
+            raise
+        try:
             self._slots = _slots.setdefault(resource, NodeSlots())
             for node in nodes:
                 self._slots.add(node)
             await self._open(nodes)
         except BaseException:
-            await self._close()
-            disconnect()
+            await self.__aexit__(None, None, None)
             raise
         return self
 

@@ -59,11 +59,11 @@ class RayCluster:
         self.nodes: list[subprocess.Popen[bytes]] = []
         self.head: subprocess.Popen[bytes] | None = None
 
-    def _start(self, *flags: str) -> subprocess.Popen[bytes]:
+    def _start(self, *flags: str, env: Mapping[str, str] = {}) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [str(RAY), "start", "--block", "--disable-usage-stats", f"--temp-dir={self.temp}",
              *flags],
-            env=self.env,
+            env={**self.env, **env},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -83,15 +83,24 @@ class RayCluster:
             raise
         return self
 
-    def add_worker(self) -> None:
+    def add_worker(self, env: Mapping[str, str] = {}) -> None:
         """One more worker node, once it is up (one at a time: two nodes of one machine
-        joining at once can fail to)."""
+        joining at once can fail to); `env`: what its processes see unlike the others'."""
         resources = orjson.dumps({f"agent:{self.agent}": self.cpus}).decode()
         self.nodes.append(
             self._start(
-                f"--address={self.address}", f"--num-cpus={self.cpus}", f"--resources={resources}"
+                f"--address={self.address}",
+                f"--num-cpus={self.cpus}",
+                f"--resources={resources}",
+                env=env,
             )
         )
+        self.wait_for(len(self.nodes))
+
+    def remove_worker(self, node: int) -> None:
+        """The worker node killed and gone from the head's live nodes."""
+        self.kill(node)
+        self.nodes.pop(node)
         self.wait_for(len(self.nodes))
 
     def _wait_for_port(self) -> None:

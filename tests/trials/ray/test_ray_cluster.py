@@ -5,6 +5,8 @@ in Ray's files, and a worker node killed mid-run costs a retry, never a trial.""
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -171,3 +173,50 @@ def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
     assert report["retried"] == 1
     assert len(on_cluster.trials) == 5  # four trials, one of them sent twice
     assert len(on_cluster.actors) == 2
+
+
+REFUSED = (
+    "bwrap: No permissions to create new namespace, likely because the kernel does not allow "
+    "non-privileged user namespaces"
+)
+
+
+def test_a_node_whose_sandbox_cannot_run_stops_the_run_naming_it(
+    ray_cluster: RayCluster,
+    skill_repo: SkillRepos,
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A third node whose kernel refuses bubblewrap's namespaces (a bwrap first on its
+    PATH says so, as bwrap does there) while this machine's runs it: a run in bwrap stops
+    before any trial with one line naming that node, exit 2, no model asked."""
+    refusing = tmp_path / "refusing"
+    refusing.mkdir()
+    (refusing / "bwrap").write_text(f"#!/bin/sh\necho '{REFUSED}' >&2\nexit 1\n")
+    (refusing / "bwrap").chmod(0o755)
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
+    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
+    monkeypatch.chdir(repo.root)
+    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
+    ray_cluster.add_worker({"PATH": f"{refusing}:{os.environ['PATH']}"})
+    try:
+        with ROW.api(ROW.script(lambda request: "refunds")) as api:
+            for variable, value in ROW.variables(api.base_url, ROW.key).items():
+                monkeypatch.setenv(variable, value)
+            code = main([
+                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
+                "--trials", "1", "--max-trials", "1", "--sandbox", "bwrap", "--executor", "ray",
+            ])  # fmt: skip
+    finally:
+        ray_cluster.remove_worker(2)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert re.fullmatch(
+        r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run "
+        rf"claude-code: --sandbox bwrap: bwrap cannot run here: {re.escape(REFUSED)}",
+        err.splitlines()[-1],
+    ), err
+    assert api.requests == []
