@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import urlsplit
@@ -39,6 +40,7 @@ import ray
 import ray.exceptions
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from activation._config import DISTRIBUTION
 from activation._errors import InputError
 from activation._models import ErrorClass, Trial, TrialKey
 from activation.trials.agent.backend import AgentBackend, transcript_path
@@ -356,6 +358,11 @@ def connect(address: str) -> None:
             raise InputError(f"one run uses one Ray cluster, not {_drivers[0]} and {address}")
         _drivers.append(address)
         return
+    if address.startswith("ray://") and find_spec("grpc") is None:
+        raise InputError(
+            f"--executor {address} needs Ray Client on this machine: "
+            f"pip install '{DISTRIBUTION}[ray]'"
+        )
     reachable(address)
     try:
         ray.init(address=address, namespace="activation", logging_level=logging.ERROR,

@@ -48,11 +48,14 @@ class RayCluster:
         self.agent = agent
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
+        self.client_port = free_port()
+        self.client_address = f"ray://127.0.0.1:{self.client_port}"
+        """The head's Ray Client server (`--executor ray://HOST:PORT`)."""
         self.temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
         """Short: Ray's unix sockets live under it."""
         self.env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
             "RAY_USAGE_STATS_ENABLED": "0",
             **env,
         }
@@ -72,7 +75,8 @@ class RayCluster:
     def __enter__(self) -> Self:
         try:
             self.head = self._start(
-                "--head", f"--port={self.port}", "--num-cpus=0", "--include-dashboard=false",
+                "--head", f"--port={self.port}", f"--ray-client-server-port={self.client_port}",
+                "--num-cpus=0", "--include-dashboard=false",
                 f"--system-config={orjson.dumps(HEALTH).decode()}",
             )  # fmt: skip
             self._wait_for_port()

@@ -89,6 +89,18 @@ def test_a_cluster_nobody_answers_at_is_one_line_at_once() -> None:
     )
 
 
+def test_a_ray_client_address_without_ray_client_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(executor_ray, "find_spec", {"grpc": None}.get)
+    with pytest.raises(InputError) as refused:
+        connect("ray://10.0.0.5:10001")
+    assert str(refused.value) == (
+        "--executor ray://10.0.0.5:10001 needs Ray Client on this machine: "
+        "pip install 'skill-activation[ray]'"
+    )
+
+
 NEEDS = NodeNeeds(activation.__version__, "claude-code", "/nonexistent/claude", "2.1.0", "host")
 
 

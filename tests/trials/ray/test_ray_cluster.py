@@ -64,8 +64,9 @@ def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iter
     assert not [path for path in ray_cluster.logs() if ROW.key.encode() in path.read_bytes()]
 
 
-def test_stage_b_on_the_cluster_reads_as_the_local_run(
+def test_stage_b_through_ray_client_reads_as_the_local_run(
     on_cluster: Sent,
+    ray_cluster: RayCluster,
     claude: Path,
     skill_repo: SkillRepos,
     tmp_path: Path,
@@ -73,15 +74,17 @@ def test_stage_b_on_the_cluster_reads_as_the_local_run(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The conformance suite's Stage B scenario, every assertion of it (the statuses, the
-    loads, the error, the transcripts, which `detect` reads back), each run a task on a
-    node, in the node's own sandbox (bubblewrap, as the conformance runs ask): one task a
-    trial."""
+    loads, the error, the transcripts, which `detect` reads back), each run on a node, in
+    the node's own sandbox (bubblewrap, as the conformance runs ask): one call to the
+    node's actor a trial; this process a Ray Client of the head (`--executor
+    ray://HOST:PORT`)."""
+    monkeypatch.setenv("ACTIVATION_EXECUTOR", ray_cluster.client_address)
     monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
     conformance.test_a_real_run_reads_each_agents_own_loads(
         AGENT, claude, skill_repo, tmp_path, monkeypatch, capsys
     )
     report = read_report(tmp_path / "report.json")
-    assert report["agent"]["executor"] == "ray"
+    assert report["agent"]["executor"] == ray_cluster.client_address
     trials = [trial for entry in report["cases"] for trial in entry["trials"]]
     assert len(on_cluster.trials) == len(trials) == 10
     assert len(on_cluster.actors) == 2  # one backend a node, built once
