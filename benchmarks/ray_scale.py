@@ -1,13 +1,15 @@
 """Stage B on a Ray cluster: a 40-trial run of the real Claude Code CLI on one worker node
 and on two, at the same per-node concurrency, on the local stand-in with a fixed model
 latency per call (a real API is latency-bound); and the same run on this machine at that
-concurrency, for the time each trial spends being dispatched to the cluster. Each figure
-is printed with the machine's load average (1 minute) at its end.
+concurrency. Dispatch is what a trial costs on the cluster beyond its run: the mean time
+of a trial's call to its node's actor, less the mean time of a trial's run on this
+machine (both timed here, start-up excluded). Each figure is printed with the machine's
+load average (1 minute) at its end.
 
     python benchmarks/ray_scale.py [--latency 2] [--per-node 4] [--cases 20]
 
 `--cases N` runs N cases (2N trials) instead of 20: at `--per-node 1` each node runs its
-trials one by one, and `--cases 8` keeps the three runs under 6 minutes.
+trials one by one, and `--cases 8` keeps the three runs under 6 minutes on a quiet machine.
 
 It uses the pinned CLI the tests install into .claude-cli/ (installing it if needed) and
 starts its clusters on this machine (tests/support/ray_cluster.py): their nodes share its
@@ -18,17 +20,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
-from contextlib import ExitStack, redirect_stdout
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, redirect_stdout
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from activation.commands.main import main
+from activation.trials.agent.backend import AgentBackend
+from activation.trials.executor_ray import RayBackend
 from tests.support.claude_cli import CLAUDE
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
 from tests.support.ray_cluster import RayCluster
@@ -41,13 +48,34 @@ KEY = "sk-bench"
 
 @dataclass(frozen=True)
 class Timed:
-    """A run's wall time and the load average (1 minute) at its end."""
+    """A run's wall time, the mean time of its trials' runs as this process awaited them,
+    and the load average (1 minute) at its end."""
 
     seconds: float
+    per_trial: float
     load: float
 
     def __str__(self) -> str:
-        return f"{self.seconds:.1f} s (load {self.load:.1f})"
+        return f"{self.seconds:.1f} s, {self.per_trial:.2f} s a trial (load {self.load:.1f})"
+
+
+@contextmanager
+def timing(backend: type[Any], took: list[float]) -> Iterator[None]:
+    """Each `backend.run` this process awaits, timed into `took`."""
+    original = backend.run
+
+    async def timed(self: Any, key: Any, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original(self, key, *args, **kwargs)
+        finally:
+            took.append(time.perf_counter() - started)
+
+    backend.run = timed
+    try:
+        yield
+    finally:
+        backend.run = original
 
 
 def script(request: FakeRequest) -> Reply:
@@ -65,12 +93,16 @@ def timed_run(claude: Path, root: Path, cases: int, concurrency: int, executor: 
         "--concurrency", str(concurrency), "--max-turns", "3", "--no-cache",
         "--executor", executor,
     ]  # fmt: skip
+    took: list[float] = []
     started = time.perf_counter()
-    with redirect_stdout(StringIO()):
+    with (
+        redirect_stdout(StringIO()),
+        timing(RayBackend if executor == "ray" else AgentBackend, took),
+    ):
         failed = main(argv) != 0
     if failed:
         raise SystemExit(f"the {executor} run failed")
-    return Timed(time.perf_counter() - started, os.getloadavg()[0])
+    return Timed(time.perf_counter() - started, statistics.mean(took), os.getloadavg()[0])
 
 
 def on_cluster(claude: Path, root: Path, cases: int, nodes: int, per_node: int) -> Timed:
@@ -109,7 +141,7 @@ def main_benchmark() -> None:
         one = on_cluster(claude, root, args.cases, 1, args.per_node)
         two = on_cluster(claude, root, args.cases, 2, args.per_node)
     trials = 2 * args.cases
-    dispatch = (one.seconds - local.seconds) * args.per_node / trials
+    dispatch = one.per_trial - local.per_trial
     print(
         f"{trials} Stage B trials, latency {args.latency:g} s a call, {args.per_node} runs at "
         f"once a node: this machine {local}; one worker node {one}; two worker nodes {two} "

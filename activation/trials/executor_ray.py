@@ -153,8 +153,13 @@ class NodeRunner:
         self._urls = dict(urls)
         self._stack = AsyncExitStack()
         self._backend: AgentBackend | None = None
+        self._running = 0
+        self._idle: anyio.Event | None = None
+        """Set while no run is here (made in the actor's event loop, at `open`)."""
 
     async def open(self) -> None:
+        self._idle = anyio.Event()
+        self._idle.set()
         folder = Path(tempfile.mkdtemp(prefix="activation-ray-"))
         self._stack.callback(shutil.rmtree, folder, ignore_errors=True)
         self._stack.enter_context(addresses(self._urls))
@@ -164,11 +169,19 @@ class NodeRunner:
     async def run(self, key: TrialKey) -> tuple[Trial, bytes | None]:
         """The trial and its transcript's bytes (None when the run wrote none); every
         trial the infrastructure error when the node's canary failed, as a local run's."""
-        assert self._backend is not None
+        assert self._backend is not None and self._idle is not None
         failure = self._backend.canary_failure
         if failure is not None:
             return key.failed(failure, kind=ErrorClass.INFRASTRUCTURE), None
-        trial = await self._backend.run(key)
+        if not self._running:
+            self._idle = anyio.Event()
+        self._running += 1
+        try:
+            trial = await self._backend.run(key)
+        finally:
+            self._running -= 1
+            if not self._running:
+                self._idle.set()
         written = Path(trial.transcript) if trial.transcript else None
         if written is None or not written.is_file():
             return trial, None
@@ -177,6 +190,10 @@ class NodeRunner:
         return trial, transcript
 
     async def close(self) -> None:
+        """Once the runs still here have ended (a cancelled one cleans up: its container,
+        its folders), the backend is left."""
+        if self._idle is not None:
+            await self._idle.wait()
         await self._stack.aclose()
 
 

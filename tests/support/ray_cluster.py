@@ -41,16 +41,21 @@ class RayCluster:
     `env` (their own API key) and this checkout on PYTHONPATH."""
 
     def __init__(
-        self, workers: int, env: Mapping[str, str], cpus: int = 1, agent: str = "claude-code"
+        self,
+        workers: int,
+        env: Mapping[str, str],
+        cpus: int = 1,
+        agent: str = "claude-code",
+        client: bool = False,
     ) -> None:
         self.workers = workers
         self.cpus = cpus
         self.agent = agent
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.client_port = free_port()
-        self.client_address = f"ray://127.0.0.1:{self.client_port}"
-        """The head's Ray Client server (`--executor ray://HOST:PORT`)."""
+        self.client_port = free_port() if client else None
+        """The head's Ray Client server's (`--executor ray://HOST:PORT`), when it serves one
+        (its server needs grpcio, which Ray's `client` extra brings)."""
         self.temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
         """Short: Ray's unix sockets live under it."""
         self.env = {
@@ -75,9 +80,9 @@ class RayCluster:
     def __enter__(self) -> Self:
         try:
             self.head = self._start(
-                "--head", f"--port={self.port}", f"--ray-client-server-port={self.client_port}",
-                "--num-cpus=0", "--include-dashboard=false",
+                "--head", f"--port={self.port}", "--num-cpus=0", "--include-dashboard=false",
                 f"--system-config={orjson.dumps(HEALTH).decode()}",
+                *([f"--ray-client-server-port={self.client_port}"] if self.client_port else []),
             )  # fmt: skip
             self._wait_for_port()
             for _ in range(self.workers):
@@ -86,6 +91,12 @@ class RayCluster:
             self.__exit__(None, None, None)
             raise
         return self
+
+    @property
+    def client_address(self) -> str:
+        """The head's Ray Client server, as `--executor` names it."""
+        assert self.client_port is not None
+        return f"ray://127.0.0.1:{self.client_port}"
 
     def add_worker(self, env: Mapping[str, str] = {}) -> None:
         """One more worker node, once it is up (one at a time: two nodes of one machine
