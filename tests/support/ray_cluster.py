@@ -41,29 +41,37 @@ class RayCluster:
     `env` (their own API key) and this checkout on PYTHONPATH."""
 
     def __init__(
-        self, workers: int, env: Mapping[str, str], cpus: int = 1, agent: str = "claude-code"
+        self,
+        workers: int,
+        env: Mapping[str, str],
+        cpus: int = 1,
+        agent: str = "claude-code",
+        client: bool = False,
     ) -> None:
         self.workers = workers
         self.cpus = cpus
         self.agent = agent
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
+        self.client_port = free_port() if client else None
+        """The head's Ray Client server's (`--executor ray://HOST:PORT`), when it serves one
+        (its server needs grpcio, which Ray's `client` extra brings)."""
         self.temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
         """Short: Ray's unix sockets live under it."""
         self.env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
             "RAY_USAGE_STATS_ENABLED": "0",
             **env,
         }
         self.nodes: list[subprocess.Popen[bytes]] = []
         self.head: subprocess.Popen[bytes] | None = None
 
-    def _start(self, *flags: str) -> subprocess.Popen[bytes]:
+    def _start(self, *flags: str, env: Mapping[str, str] = {}) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [str(RAY), "start", "--block", "--disable-usage-stats", f"--temp-dir={self.temp}",
              *flags],
-            env=self.env,
+            env={**self.env, **env},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -74,6 +82,7 @@ class RayCluster:
             self.head = self._start(
                 "--head", f"--port={self.port}", "--num-cpus=0", "--include-dashboard=false",
                 f"--system-config={orjson.dumps(HEALTH).decode()}",
+                *([f"--ray-client-server-port={self.client_port}"] if self.client_port else []),
             )  # fmt: skip
             self._wait_for_port()
             for _ in range(self.workers):
@@ -83,15 +92,30 @@ class RayCluster:
             raise
         return self
 
-    def add_worker(self) -> None:
+    @property
+    def client_address(self) -> str:
+        """The head's Ray Client server, as `--executor` names it."""
+        assert self.client_port is not None
+        return f"ray://127.0.0.1:{self.client_port}"
+
+    def add_worker(self, env: Mapping[str, str] = {}) -> None:
         """One more worker node, once it is up (one at a time: two nodes of one machine
-        joining at once can fail to)."""
+        joining at once can fail to); `env`: what its processes see unlike the others'."""
         resources = orjson.dumps({f"agent:{self.agent}": self.cpus}).decode()
         self.nodes.append(
             self._start(
-                f"--address={self.address}", f"--num-cpus={self.cpus}", f"--resources={resources}"
+                f"--address={self.address}",
+                f"--num-cpus={self.cpus}",
+                f"--resources={resources}",
+                env=env,
             )
         )
+        self.wait_for(len(self.nodes))
+
+    def remove_worker(self, node: int) -> None:
+        """The worker node killed and gone from the head's live nodes."""
+        self.kill(node)
+        self.nodes.pop(node)
         self.wait_for(len(self.nodes))
 
     def _wait_for_port(self) -> None:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import anyio
 import pytest
 
 import activation
@@ -19,13 +20,17 @@ from activation._models import Case, TrialKey
 from activation.commands.main import main
 from activation.trials import executor_ray
 from activation.trials.agent.backend import AgentBackend
+from activation.trials.errors import InfrastructureFailure
 from activation.trials.executor import cluster_address, on_executor, parse_executor
 from activation.trials.executor_ray import (
+    Node,
     NodeNeeds,
+    NodeSlots,
     RayBackend,
     addresses,
     connect,
     node_problem,
+    sandbox_problem,
 )
 
 
@@ -84,7 +89,19 @@ def test_a_cluster_nobody_answers_at_is_one_line_at_once() -> None:
     )
 
 
-NEEDS = NodeNeeds(activation.__version__, "claude-code", "/nonexistent/claude", "2.1.0")
+def test_a_ray_client_address_without_ray_client_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(executor_ray, "find_spec", {"grpc": None}.get)
+    with pytest.raises(InputError) as refused:
+        connect("ray://10.0.0.5:10001")
+    assert str(refused.value) == (
+        "--executor ray://10.0.0.5:10001 needs Ray Client on this machine: "
+        "pip install 'skill-activation[ray]'"
+    )
+
+
+NEEDS = NodeNeeds(activation.__version__, "claude-code", "/nonexistent/claude", "2.1.0", "host")
 
 
 def test_a_node_without_a_key_says_which_variables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,7 +117,7 @@ def test_a_node_without_the_cli_or_this_package_says_so(monkeypatch: pytest.Monk
     problem = node_problem(NEEDS)
     assert problem is not None
     assert problem.startswith("cannot find the Claude Code CLI '/nonexistent/claude': install")
-    other = NodeNeeds("0.0.1", "claude-code", "/nonexistent/claude", None)
+    other = NodeNeeds("0.0.1", "claude-code", "/nonexistent/claude", None, "host")
     assert node_problem(other) == f"activation {activation.__version__} is installed, not 0.0.1"
 
 
@@ -152,9 +169,61 @@ def test_an_api_address_with_credentials_never_travels() -> None:
         "node's own environment and leave it out of this one"
     )
     backend = RayBackend(Addressed("https://proxy.example:8443/v1"), "auto")
+    assert backend.opening() == (Addressed, {"ANTHROPIC_BASE_URL": "https://proxy.example:8443/v1"})
     key = TrialKey(Case("refund", "refund order 1", True, "w"), "baseline", 0)
-    assert backend.arguments(key) == (
-        Addressed,
-        key,
-        {"ANTHROPIC_BASE_URL": "https://proxy.example:8443/v1"},
+    assert backend.arguments(key) == (key,)
+
+
+def test_a_node_without_the_runs_sandbox_says_which(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The node's own PATH decides: no bwrap there, or no docker, is the line that names
+    the flag; a run on the host needs neither."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert sandbox_problem("bwrap", None) == "--sandbox bwrap: bubblewrap (bwrap) is not on PATH"
+    assert sandbox_problem("docker", "activation-sandbox:x") == (
+        "--sandbox docker: docker is not on PATH"
     )
+    assert sandbox_problem("host", None) is None
+
+
+def test_a_docker_node_without_the_image_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A daemon that answers but lacks the image: the node's docker says which."""
+    docker = tmp_path / "docker"
+    docker.write_text("#!/bin/sh\necho 'Error: No such image: activation-sandbox:x' >&2\nexit 1\n")
+    docker.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert sandbox_problem("docker", "activation-sandbox:x") == (
+        "--sandbox docker: docker cannot run activation-sandbox:x: "
+        "Error: No such image: activation-sandbox:x"
+    )
+
+
+NODES = {"a": None, "b": None}
+
+
+def test_trials_take_the_freest_node_and_wait_for_a_slot() -> None:
+    """Two nodes of two and one runs at once: the third trial waits until one is given
+    back; a lost node takes no more, and with none left the trial is an infrastructure
+    error (run again by the run's slots, never a vote)."""
+
+    async def scenario() -> list[str]:
+        slots = NodeSlots()
+        slots.add(Node("a", "10.0.0.5 (a)", 2))
+        slots.add(Node("b", "10.0.0.6 (b)", 1))
+        taken = [await slots.take(NODES) for _ in range(3)]
+        with anyio.move_on_after(0.2) as waited:
+            await slots.take(NODES)
+        assert waited.cancelled_caught
+        await slots.give("b", lost=True)
+        await slots.give("a")
+        taken.append(await slots.take(NODES))
+        await slots.give("a", lost=True)
+        with pytest.raises(InfrastructureFailure) as none:
+            await slots.take(NODES)
+        assert str(none.value) == "no node of the Ray cluster is left"
+        return taken
+
+    assert anyio.run(scenario) == ["a", "a", "b", "a"]

@@ -5,8 +5,11 @@ in Ray's files, and a worker node killed mid-run costs a retry, never a trial.""
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +28,45 @@ from tests.trials.ray.conftest import AGENT
 ROW = REAL_AGENTS[AGENT]
 
 
+@dataclass
+class Sent:
+    """What went to the cluster, as Ray pickles it: each node actor's arguments (one actor
+    a node and cell) and each trial's call."""
+
+    actors: list[bytes] = field(default_factory=list)
+    trials: list[bytes] = field(default_factory=list)
+
+
 @pytest.fixture
-def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
-    """Every run of the test on the cluster; gives each task's arguments as Ray pickles
-    them, and checks after the test that no key is in them nor in any file Ray wrote."""
+def on_cluster(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sent]:
+    """Every run of the test on the cluster; gives what each actor and each trial's call
+    was sent, and checks after the test that no key is in it nor in any file Ray wrote."""
     monkeypatch.setenv("ACTIVATION_EXECUTOR", "ray")
     monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
-    sent: list[bytes] = []
-    arguments = RayBackend.arguments
+    sent = Sent()
+    opening, arguments = RayBackend.opening, RayBackend.arguments
 
-    def pickled(self: RayBackend, key: Any) -> Any:
-        given = arguments(self, key)
-        sent.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
+    def opened(self: RayBackend) -> Any:
+        given = opening(self)
+        sent.actors.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
         return given
 
-    monkeypatch.setattr(RayBackend, "arguments", pickled)
+    def called(self: RayBackend, key: Any) -> Any:
+        given = arguments(self, key)
+        sent.trials.append(cloudpickle.dumps(given))  # type: ignore[no-untyped-call]
+        return given
+
+    monkeypatch.setattr(RayBackend, "opening", opened)
+    monkeypatch.setattr(RayBackend, "arguments", called)
     yield sent
-    assert sent
-    assert not [task for task in sent if ROW.key.encode() in task]
+    assert sent.actors and sent.trials
+    assert not [task for task in sent.actors + sent.trials if ROW.key.encode() in task]
     assert not [path for path in ray_cluster.logs() if ROW.key.encode() in path.read_bytes()]
 
 
-def test_stage_b_on_the_cluster_reads_as_the_local_run(
-    on_cluster: list[bytes],
+def test_stage_b_through_ray_client_reads_as_the_local_run(
+    on_cluster: Sent,
+    ray_cluster: RayCluster,
     claude: Path,
     skill_repo: SkillRepos,
     tmp_path: Path,
@@ -55,22 +74,25 @@ def test_stage_b_on_the_cluster_reads_as_the_local_run(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The conformance suite's Stage B scenario, every assertion of it (the statuses, the
-    loads, the error, the transcripts, which `detect` reads back), each run a task on a
-    node, in the node's own sandbox (bubblewrap, as the conformance runs ask): one task a
-    trial."""
+    loads, the error, the transcripts, which `detect` reads back), each run on a node, in
+    the node's own sandbox (bubblewrap, as the conformance runs ask): one call to the
+    node's actor a trial; this process a Ray Client of the head (`--executor
+    ray://HOST:PORT`)."""
+    monkeypatch.setenv("ACTIVATION_EXECUTOR", ray_cluster.client_address)
     monkeypatch.setenv("ACTIVATION_SANDBOX", "bwrap")
     conformance.test_a_real_run_reads_each_agents_own_loads(
         AGENT, claude, skill_repo, tmp_path, monkeypatch, capsys
     )
     report = read_report(tmp_path / "report.json")
-    assert report["agent"]["executor"] == "ray"
+    assert report["agent"]["executor"] == ray_cluster.client_address
     trials = [trial for entry in report["cases"] for trial in entry["trials"]]
-    assert len(on_cluster) == len(trials) == 10
+    assert len(on_cluster.trials) == len(trials) == 10
+    assert len(on_cluster.actors) == 2  # one backend a node, built once
     assert all(Path(trial["transcript"]).is_relative_to(tmp_path) for trial in trials)
 
 
 def test_stage_c_on_the_cluster_grades_as_the_local_run(
-    on_cluster: list[bytes],
+    on_cluster: Sent,
     claude: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -88,14 +110,15 @@ def test_stage_c_on_the_cluster_grades_as_the_local_run(
         conformance.unchanged_body_passes(behaves, monkeypatch, capsys)
     report = read_report(tmp_path / "behavior.json")
     assert report["agent"]["executor"] == "ray"
-    assert len(on_cluster) == 9  # three arms, three trials each
+    assert len(on_cluster.trials) == 9  # three arms, three trials each
+    assert len(on_cluster.actors) == 2
 
 
 LOADS = 2
 
 
 def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
-    on_cluster: list[bytes],
+    on_cluster: Sent,
     ray_cluster: RayCluster,
     skill_repo: SkillRepos,
     claude: Path,
@@ -151,4 +174,52 @@ def test_a_node_killed_mid_run_costs_a_retry_and_no_trial(
         ("second", "candidate", 0, "activated"),
     ]
     assert report["retried"] == 1
-    assert len(on_cluster) == 5  # four trials, one of them sent twice
+    assert len(on_cluster.trials) == 5  # four trials, one of them sent twice
+    assert len(on_cluster.actors) == 2
+
+
+REFUSED = (
+    "bwrap: No permissions to create new namespace, likely because the kernel does not allow "
+    "non-privileged user namespaces"
+)
+
+
+def test_a_node_whose_sandbox_cannot_run_stops_the_run_naming_it(
+    ray_cluster: RayCluster,
+    skill_repo: SkillRepos,
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A third node whose kernel refuses bubblewrap's namespaces (a bwrap first on its
+    PATH says so, as bwrap does there) while this machine's runs it: a run in bwrap stops
+    before any trial with one line naming that node, exit 2, no model asked."""
+    refusing = tmp_path / "refusing"
+    refusing.mkdir()
+    (refusing / "bwrap").write_text(f"#!/bin/sh\necho '{REFUSED}' >&2\nexit 1\n")
+    (refusing / "bwrap").chmod(0o755)
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
+    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
+    monkeypatch.chdir(repo.root)
+    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
+    ray_cluster.add_worker({"PATH": f"{refusing}:{os.environ['PATH']}"})
+    try:
+        with ROW.api(ROW.script(lambda request: "refunds")) as api:
+            for variable, value in ROW.variables(api.base_url, ROW.key).items():
+                monkeypatch.setenv(variable, value)
+            code = main([
+                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
+                "--trials", "1", "--max-trials", "1", "--sandbox", "bwrap", "--executor", "ray",
+            ])  # fmt: skip
+    finally:
+        ray_cluster.remove_worker(2)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert re.fullmatch(
+        r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run "
+        rf"claude-code: --sandbox bwrap: bwrap cannot run here: {re.escape(REFUSED)}",
+        err.splitlines()[-1],
+    ), err
+    assert api.requests == []
