@@ -460,8 +460,8 @@ def _case_findings(
             if any(map(grader.passes_on_load, names)):
                 yield Finding("error", case.id, f"grader {number} ({grader.description}) {ON_LOAD}")
             if grader.turn is not None and grader.turn > len(case.prompts):
-                said = beyond(grader.turn, len(case.prompts))
-                yield Finding("error", case.id, f"grader {number} ({grader.description}) {said}")
+                why = beyond(grader.turn, len(case.prompts))
+                yield Finding("error", case.id, f"grader {number} ({grader.description}) {why}")
 
 
 def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:

@@ -58,6 +58,9 @@ class Run:
     shell: bool = False
     """Stage C in a sandbox (docker or bwrap): the agent's shell tool is offered too, the
     sandbox being the boundary; on the host it stays denied (`Adapter.own_shell` aside)."""
+    continued: bool = False
+    """More prompts follow in this session (a case's `turns`): the agent keeps its session
+    where `Adapter.resume` finds it (a CLI that saves none by default saves this one)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,9 @@ class Adapter(Protocol):
     own_shell: bool
     """Whether the CLI's shell runs inside a sandbox of its own at work (Codex's), so Stage
     C offers it on the host too; else the shell is offered only in a sandbox (`Run.shell`)."""
+    resumes: bool
+    """Whether the CLI continues a session headless (`resume`): a case with `turns` runs
+    only on an agent that does; the others refuse it before any run."""
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for
@@ -166,6 +172,12 @@ class Adapter(Protocol):
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         """Lay the run out in its folders (skills, config files) and say how to start it;
         credentials come from `parent`."""
+        ...
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        """How to send `run.prompt` as the next turn of the session `session` (the id the
+        previous turn's stream gave, `Reading.session`), in the folders `prepare` laid out;
+        InputError for an agent that cannot (`resumes` false)."""
         ...
 
     def request(self, asked: Asked) -> dict[str, object]:

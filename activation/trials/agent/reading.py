@@ -78,6 +78,9 @@ class Reading:
     """Whose the error is, as the stream showed it (None: not an error): the model's when
     its API failed the run, else the agent's setup (refused credentials, a refused load, no
     run of this agent, output it cannot read)."""
+    session: str | None = None
+    """The id of the agent's session, as its stream gave it: what `Adapter.resume` sends
+    the next prompt of a case's `turns` to (None: the stream gave none)."""
 
     @property
     def activated(self) -> bool | None:
@@ -278,7 +281,8 @@ class AgentReader(JsonLines):
     N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
     load it looked for, formatted with `target`), `START` and `LAST` (the events that open
     and close a run; None: any event, the exit code), `MEASURED` (the figures its stream
-    gives), and overrides `_ending` only when something else ends its runs in an error.
+    gives), `SESSION` (the key naming its session), and overrides `_ending` only when
+    something else ends its runs in an error.
     Its handlers also record the trajectory: `_called` for each tool call, `_ran` for a
     shell command, `_touched` for a file a file tool read or wrote."""
 
@@ -291,6 +295,9 @@ class AgentReader(JsonLines):
     """The event that closes a run (None: the exit code says it finished)."""
     STATUS: ClassVar[re.Pattern[str]] = re.compile(r"\bstatus:? (\d{3})\b")
     """Where a message names an HTTP status."""
+    SESSION: ClassVar[str | None] = None
+    """The key of its events that holds the session's id (the first event with it says it);
+    None: its stream names no session."""
     REFUSAL_DECIDES: ClassVar[bool] = False
     """Whether a refused load stops the run at once (else the run goes on to its end)."""
     MEASURED: ClassVar[frozenset[str]] = frozenset({"tool_calls", "seconds"})
@@ -329,6 +336,7 @@ class AgentReader(JsonLines):
         self._commands: list[str] = []
         self._files_read: list[str] = []
         self._files_written: list[str] = []
+        self._session: str | None = None
 
     @property
     def decided(self) -> bool:
@@ -350,6 +358,9 @@ class AgentReader(JsonLines):
         kind = event.get("type")
         if kind is not None and kind == self.START:
             self._started = True
+        if self._session is None and self.SESSION is not None:
+            session = event.get(self.SESSION)
+            self._session = session if isinstance(session, str) and session else None
         handler = self.EVENTS.get(str(kind))
         if handler is not None:
             handler(self, event)
@@ -497,6 +508,7 @@ class AgentReader(JsonLines):
             tokens_known=self._tokens_known,
             trajectory=self.trajectory(),
             error_class=self._error_class() if outcome == "error" else None,
+            session=self._session,
         )
 
     def _prologue(self) -> tuple[Outcome, str] | None:

@@ -36,6 +36,10 @@ docs/agents.md, "GitHub Copilot CLI").
   headless run denies ("Permission denied because no interactive user response was
   available"). Web fetch and subagents are still not offered, nor the shell (`bash`)
   unless the run is in a sandbox (`Run.shell`), which then bounds what its commands write.
+- **Turns** (a case's `turns`, `resume`): each later prompt is the same command with
+  `--resume <sessionId>` (its `-r, --resume [<value>]`: "Resume from a previous session
+  (optionally specify existing session ID ...)"; the id of the stream's `result` event), the
+  session's files being under the run's COPILOT_HOME.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
   expanded: it reaches the model as typed, measured on 1.0.102).
@@ -115,13 +119,23 @@ def environment(
     }
 
 
-def build_argv(copilot: str, prompt: str, *, work: bool = False, shell: bool = False) -> list[str]:
+def build_argv(
+    copilot: str,
+    prompt: str,
+    *,
+    work: bool = False,
+    shell: bool = False,
+    session: str | None = None,
+) -> list[str]:
+    """`session`: the session a later turn resumes."""
     tools = ((*WORK_TOOLS, SHELL_TOOL) if shell else WORK_TOOLS) if work else LOOK_TOOLS
-    return [copilot, "-p", prompt, *FLAGS, "--available-tools", *tools]
+    resumed = ["--resume", session] if session else []
+    return [copilot, "-p", prompt, *FLAGS, *resumed, "--available-tools", *tools]
 
 
 class Copilot(CliAdapter):
     environment = staticmethod(environment)
+    resumes = True
     reports_tokens = False
     uncounted = (
         "GitHub Copilot CLI's stream does not say what a run used (its tokens are only in "
@@ -161,8 +175,15 @@ class Copilot(CliAdapter):
         dirs = run.dirs
         install_project_skills(run.skills, dirs.work)
         mark_repository(dirs.work)
-        argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell)
-        return Launch(argv, environment(parent, dirs, run.model))
+        return self._launch(run, parent)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        return self._launch(run, parent, session)
+
+    def _launch(self, run: Run, parent: Mapping[str, str], session: str | None = None) -> Launch:
+        argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell,
+                          session=session)  # fmt: skip
+        return Launch(argv, environment(parent, run.dirs, run.model))
 
     def request(self, asked: Asked) -> dict[str, object]:
         return {
