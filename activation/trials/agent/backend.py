@@ -20,7 +20,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -38,11 +38,12 @@ from activation._models import (
     Arm,
     ErrorClass,
     RunSpec,
+    Trajectory,
     Trial,
     TrialKey,
     Usage,
 )
-from activation.trials.agent.adapter import Asked, Detector, Run, RunDirs, Settled
+from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.canary import HOST_UNCHECKED, SKIPPED, run_probe
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import allowlisted, fresh_dirs, scrub, scrub_bytes, secret_values
@@ -111,6 +112,39 @@ async def _lines(stream: ByteReceiveStream) -> AsyncGenerator[bytes]:
             search_from = 0
     if buffer:
         yield bytes(buffer)
+
+
+NO_SESSION = "{agent}'s stream named no session, so the case's next prompt cannot continue it"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One prompt's run: its trial, and the session its stream named (the next prompt's)."""
+
+    trial: Trial
+    session: str | None = None
+
+
+def joined(key: TrialKey, target: str, turns: Sequence[Turn], transcript: str) -> Trial:
+    """A trial of several prompts from each prompt's: the error of the turn that erred (said
+    with its number), else the skills every turn fired in order and each one's evidence; the
+    usage of every turn run, summed; the trajectory each turn's, end to end."""
+    trials = [turn.trial for turn in turns]
+    if len(trials) == 1:
+        return trials[0]
+    usage = sum((trial.usage for trial in trials), Usage())
+    parts = [trial.trajectory for trial in trials if trial.trajectory is not None]
+    did = Trajectory.joined(parts) if parts else None
+    last = trials[-1]
+    if last.is_error:
+        failed = key.failed(f"turn {len(trials)}: {last.error}", usage, transcript,
+                            kind=last.error_class)  # fmt: skip
+        return replace(failed, trajectory=did)
+    chose = tuple(skill for trial in trials for skill in trial.chose)
+    evidence = "; ".join(
+        f"turn {number}: {trial.evidence}" for number, trial in enumerate(trials, 1)
+    )
+    return replace(key.fired(chose, target, evidence, usage, transcript), trajectory=did)
 
 
 @dataclass
@@ -276,7 +310,7 @@ class AgentBackend:
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             dirs = RunDirs(base / "work", base / "home", base / "tmp")
             async with AsyncExitStack() as stack:
-                confined = await self._confine(stack, dirs, base)
+                confined = await self._confine(stack, dirs, base, 1 + len(self._turns(key)))
                 return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
@@ -286,10 +320,13 @@ class AgentBackend:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
 
-    async def _confine(self, stack: AsyncExitStack, dirs: RunDirs, base: Path) -> Confined:
-        """The run's sandbox, entered on `stack`; one that cannot start (its folders, the
-        proxy's sockets) is an InfrastructureFailure: retried, never the agent's fault."""
-        budget = request_budget(self.settings.max_turns)
+    async def _confine(
+        self, stack: AsyncExitStack, dirs: RunDirs, base: Path, prompts: int
+    ) -> Confined:
+        """The run's sandbox, entered on `stack`, its request budget a run's for each of
+        the trial's `prompts`; one that cannot start (its folders, the proxy's sockets) is
+        an InfrastructureFailure: retried, never the agent's fault."""
+        budget = request_budget(self.settings.max_turns) * prompts
         confining = self.sandbox.confined(self._view(dirs), self.api_urls(), budget, base)
         try:
             return await stack.enter_async_context(confining)
@@ -327,16 +364,50 @@ class AgentBackend:
         throttled: Callable[[], None],
         confined: Confined,
     ) -> Trial:
+        """The trial's run: its first prompt, then each of the case's `turns` in the same
+        folders, sandbox and session (the adapter's `resume`), each once the previous turn
+        ended; the first turn that errs is the trial's error."""
         for folder in (dirs.work, dirs.home, dirs.tmp):
             folder.mkdir(parents=True)
         skills = self.skills[key.variant]
         await self._lay_out(key, dirs)
-        asked = self._prompt(key, skills)
-        run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
-                  work=self.works, shell=self.shell)  # fmt: skip
-        launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
+        prompts = (self._prompt(key, skills), *self._turns(key))
+        run = Run(self.settings, self.agent_model, self.executable, prompts[0], dirs, skills,
+                  work=self.works, shell=self.shell, continued=len(prompts) > 1)  # fmt: skip
+        launch = self.adapter.prepare(run, self._parent_env)
         self._laid_out(key, dirs)
-        reader = self.adapter.reader(skills, self._settled(key), throttled)
+        turns: list[Turn] = []
+        with transcript.open("wb") as out:
+            for number, prompt in enumerate(prompts, 1):
+                if number > 1:
+                    session = turns[-1].session
+                    if session is None:
+                        unnamed = NO_SESSION.format(agent=self.agent.title)
+                        turns.append(Turn(key.failed(unnamed, kind=ErrorClass.AGENT_SETUP)))
+                        break
+                    next_run = replace(run, prompt=prompt)
+                    launch = self.adapter.resume(next_run, session, self._parent_env)
+                turn = await self._turn(key, base, dirs, confined.wrap(launch), out, throttled,
+                                        confined, transcript)  # fmt: skip
+                turns.append(turn)
+                if turn.trial.is_error:
+                    break
+        return await self._finish(key, joined(key, self.skill_id, turns, str(transcript)), dirs)
+
+    async def _turn(
+        self,
+        key: TrialKey,
+        base: Path,
+        dirs: RunDirs,
+        launch: Launch,
+        out: BinaryIO,
+        throttled: Callable[[], None],
+        confined: Confined,
+        transcript: Path,
+    ) -> Turn:
+        """One prompt's run to its end (or its verdict), its stream read and written to
+        `out`."""
+        reader = self.adapter.reader(self.skills[key.variant], self._settled(key), throttled)
         state = _RunState()
         with ExitStack() as files:
             stdin: int | BinaryIO = subprocess.DEVNULL
@@ -354,18 +425,17 @@ class AgentBackend:
                 start_new_session=True,
             )
         try:
-            with transcript.open("wb") as out:
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._drain_stderr, process, state)
-                    with anyio.move_on_after(self.settings.timeout) as deadline:
-                        await self._follow(process, reader, out, state)
-                    state.timed_out = deadline.cancelled_caught
-                    # Also after a natural exit: a straggling child could hold the pipes.
-                    with anyio.CancelScope(shield=True):
-                        await stop_group(process)
-                    with anyio.move_on_after(_DRAIN_GRACE):
-                        await state.stderr_closed.wait()
-                    group.cancel_scope.cancel()
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._drain_stderr, process, state)
+                with anyio.move_on_after(self.settings.timeout) as deadline:
+                    await self._follow(process, reader, out, state)
+                state.timed_out = deadline.cancelled_caught
+                # Also after a natural exit: a straggling child could hold the pipes.
+                with anyio.CancelScope(shield=True):
+                    await stop_group(process)
+                with anyio.move_on_after(_DRAIN_GRACE):
+                    await state.stderr_closed.wait()
+                group.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
                 await stop_group(process)
@@ -374,16 +444,16 @@ class AgentBackend:
         stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
         unstarted = confined.never_started(None if ended_by_us else process.returncode, stderr)
         if unstarted is not None:
-            return key.failed(unstarted, transcript=str(transcript),
-                              kind=ErrorClass.INFRASTRUCTURE)  # fmt: skip
+            return Turn(key.failed(unstarted, transcript=str(transcript),
+                                   kind=ErrorClass.INFRASTRUCTURE))  # fmt: skip
         trial = self._trial(key, reader, process.returncode, state, transcript)
         if confined.over_budget is not None:
             trial = key.failed(confined.over_budget, trial.usage, str(transcript),
                                kind=ErrorClass.BUDGET)  # fmt: skip
+        reading = reader.reading()
         roots = (str(dirs.work), str(dirs.work.resolve()))
-        did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
-        trial = replace(trial, trajectory=did)
-        return await self._finish(key, trial, dirs)
+        did = in_workspace(reading.trajectory, roots, trial.usage.cost_usd is not None)
+        return Turn(replace(trial, trajectory=did), reading.session)
 
     async def _lay_out(self, key: TrialKey, dirs: RunDirs) -> None:
         """Put what the trial starts from in its folders, before the adapter's own layout."""
@@ -395,6 +465,10 @@ class AgentBackend:
 
     def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
         return key.case.prompt
+
+    def _turns(self, key: TrialKey) -> tuple[str, ...]:
+        """The prompts sent after the first, in the same session (a case's `turns`)."""
+        return ()
 
     def _settled(self, key: TrialKey) -> Settled:
         """When a run can stop: as soon as the skills that fired decide the case."""
@@ -463,17 +537,20 @@ class AgentBackend:
     def _asked(self, key: TrialKey) -> dict[str, object]:
         """What a trial's run asks, as its cache key holds it: a sandboxed run is another
         run than one on the host (what the agent could read differs), so never shares a key
-        with it."""
+        with it; a case's later prompts are in it too (a key of one prompt reads as before
+        them)."""
         skills = self.skills[key.variant]
         prompt = self._prompt(key, skills)
         asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works,
                       shell=self.shell)  # fmt: skip
         sandboxed = {} if self.sandbox.name == HOST else {"sandbox": self.sandbox.name}
+        turns = self._turns(key)
         return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
             **sandboxed,
             **self.adapter.request(asked),
+            **({"turns": list(turns)} if turns else {}),
         }
 
     def _trial(

@@ -222,6 +222,9 @@ class BehaviorBackend(AgentBackend):
             return self.adapter.invoked(key.case.prompt, skills.target)
         return key.case.prompt
 
+    def _turns(self, key: TrialKey) -> tuple[str, ...]:
+        return self.cases[key.case.id].turns
+
     async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
         installed = self._installed.pop(dirs.work, [])
         if trial.is_error:
