@@ -5,10 +5,11 @@ second prompt sent in the same session (examples/behavior/turns)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -22,14 +23,16 @@ from activation.inputs.behavior_evals import parse_prompt
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.lint import lint_behavior
 from activation.trials.agent.backend import NO_SESSION, Turn, joined
-from activation.trials.agents import agent_named
+from activation.trials.agent.kit import CliAdapter
+from activation.trials.agents import agent_named, known
 from tests.support.behavior_repo import EXAMPLE
 from tests.support.cli import read_report
+from tests.support.fake_agent_runs import fake_agent_on_path
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.second_turn import SECOND, TURNS_EXAMPLE, answers_second, replies_since_second
 from tests.support.skill_repo import commit_all
 from tests.trials.agents.conftest import agent_cli, real_agent  # noqa: F401
-from tests.trials.agents.test_conformance import PROVIDER_VARIABLES
+from tests.trials.agents.test_conformance import CAPTURES, PROVIDER_VARIABLES, read
 
 FIRST, THEN = "Write app.py.", "Now test it."
 EVAL = TURNS_EXAMPLE / "evals" / "review-banner"
@@ -173,6 +176,50 @@ def test_an_error_in_any_turn_is_the_trials_error_said_with_its_turn() -> None:
         "continue it"
     )
     assert trial.usage == Usage(2, 10, 5, 0.25)
+
+
+@pytest.mark.parametrize("agent", known())
+def test_each_agents_stream_names_its_session(agent: str) -> None:
+    """Every capture of a run that loaded the skill gives the session its stream named
+    first, under the key the agent's reader reads it from (what `resume` continues)."""
+    captured = CAPTURES[agent]
+    key = captured.reader().SESSION  # type: ignore[attr-defined]
+    loaded = [name for name, (outcome, _) in captured.readings.items() if outcome == "activated"]
+    assert loaded
+    for name in loaded:
+        session = read(agent, name).session
+        assert session is not None
+        raw = (captured.folder / name).read_text()
+        first = re.search(rf'"{key}":"([^"]+)"', raw)
+        assert first is not None and first.group(1) == session
+
+
+def test_the_kits_default_is_an_agent_that_cannot_resume_in_one_line() -> None:
+    adapter = CliAdapter(agent_named("claude-code"))
+    assert adapter.resumes is False
+    with pytest.raises(InputError) as caught:
+        adapter.resume(cast(Any, None), "session-1", {})
+    assert str(caught.value) == (
+        "Claude Code cannot continue a session headless, so it cannot send a case's 'turns' "
+        "(its prompts after the first): run the case on an agent that can (docs/behavior.md)"
+    )
+
+
+def test_a_case_with_turns_on_an_agent_that_cannot_resume_is_refused_before_any_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_agent_on_path(tmp_path / "bin", monkeypatch)
+    repo = turns_repo(tmp_path / "repo")
+    monkeypatch.chdir(repo)
+    code = main(["behavior", "--agent", "fake", "--baseline", "git:HEAD", "--no-control",
+                 "--judge-model", "mock"])  # fmt: skip
+    assert code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "activation behavior: error: case review_banner: Fake Agent cannot continue a session "
+        "headless, so it cannot send a case's 'turns' (its prompts after the first): run the "
+        "case on an agent that can (docs/behavior.md)"
+    )
+    assert not (repo / ".activation" / "runs").exists()
 
 
 def turns_repo(root: Path) -> Path:
