@@ -161,6 +161,19 @@ def test_a_trial_of_two_turns_sums_their_usage_and_fires_what_each_fired() -> No
     assert trial.transcript == "t.jsonl"
 
 
+def test_an_agent_whose_resumed_turn_reports_the_sessions_cost_is_not_counted_twice() -> None:
+    """Claude Code's second turn says the session's cost so far (0.38 after the first's
+    0.25): the trial costs 0.38, its tokens still each turn's, summed."""
+    first = KEY.fired((TARGET,), TARGET, "loaded", Usage(2, 10, 5, 0.25), "t.jsonl")
+    second = KEY.fired((), TARGET, "no load", Usage(1, 4, 1, 0.38), "t.jsonl")
+    trial = joined(KEY, TARGET, [Turn(first, "session-1"), Turn(second)], "t.jsonl", True)
+    assert trial.usage == Usage(3, 14, 6, 0.38)
+    assert agent_named("claude-code").adapter().session_cost is True
+    unknown = KEY.fired((), TARGET, "no load", Usage(1, 4, 1, None), "t.jsonl")
+    trial = joined(KEY, TARGET, [Turn(first, "session-1"), Turn(unknown)], "t.jsonl", True)
+    assert trial.usage == Usage(3, 14, 6, None)
+
+
 def test_an_error_in_any_turn_is_the_trials_error_said_with_its_turn() -> None:
     first = KEY.fired((TARGET,), TARGET, "loaded", Usage(2, 10, 5, 0.25), "t.jsonl")
     unnamed = NO_SESSION.format(agent="Claude Code")
@@ -269,8 +282,7 @@ def test_a_case_of_two_prompts_runs_its_second_in_the_agents_own_session(
     for trial in trials:
         grades = {grade["grader"]: (grade["outcome"], grade["why"]) for grade in trial["grades"]}
         assert grades[TURN_GRADER] == ("passed", "read 'app.py'")
-        first, second = trial["trajectory"]["parts"]
-        assert "app.py" in first["files_read"]
+        _, second = trial["trajectory"]["parts"]
         assert second["files_read"] == ["app.py"]
         assert [call["turn"] for call in second["tool_calls"]] == [2]
         assert trial["evidence"].startswith("turn 1: ")

@@ -141,6 +141,9 @@ class Adapter(Protocol):
     resumes: bool
     """Whether the CLI continues a session headless (`resume`): a case with `turns` runs
     only on an agent that does; the others refuse it before any run."""
+    session_cost: bool
+    """Whether the cost a resumed turn's stream reports is the whole session's so far (not
+    its own turn's), so a trial of several prompts costs what its last turn says."""
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for

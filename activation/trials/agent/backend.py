@@ -125,14 +125,20 @@ class Turn:
     session: str | None = None
 
 
-def joined(key: TrialKey, target: str, turns: Sequence[Turn], transcript: str) -> Trial:
+def joined(
+    key: TrialKey, target: str, turns: Sequence[Turn], transcript: str, session_cost: bool = False
+) -> Trial:
     """A trial of several prompts from each prompt's: the error of the turn that erred (said
     with its number), else the skills every turn fired in order and each one's evidence; the
-    usage of every turn run, summed; the trajectory each turn's, end to end."""
+    usage of every turn run, summed (`session_cost`: each turn's cost is the session's so
+    far, so the trial's is the highest); the trajectory each turn's, end to end."""
     trials = [turn.trial for turn in turns]
     if len(trials) == 1:
         return trials[0]
     usage = sum((trial.usage for trial in trials), Usage())
+    costs = [trial.usage.cost_usd for trial in trials]
+    if session_cost and None not in costs:
+        usage = replace(usage, cost_usd=max(cost or 0.0 for cost in costs))
     parts = [trial.trajectory for trial in trials if trial.trajectory is not None]
     did = Trajectory.joined(parts) if parts else None
     last = trials[-1]
@@ -392,7 +398,8 @@ class AgentBackend:
                 turns.append(turn)
                 if turn.trial.is_error:
                     break
-        return await self._finish(key, joined(key, self.skill_id, turns, str(transcript)), dirs)
+        trial = joined(key, self.skill_id, turns, str(transcript), self.adapter.session_cost)
+        return await self._finish(key, trial, dirs)
 
     async def _turn(
         self,

@@ -70,6 +70,7 @@ class CliAdapter:
     None: it can."""
     resumes = False
     """Whether it continues a session headless (`resume`, its own): none by default."""
+    session_cost = False
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent

@@ -41,6 +41,7 @@ class FakeAgent:
     reports_tokens = True
     own_shell = False
     resumes = False
+    session_cost = False
 
     def model(self, model: str | None) -> str | None:
         return model

@@ -34,7 +34,10 @@
 - **Turns** (a case's `turns`, `resume`): the session is kept (no `--no-session-persistence`)
   and each later prompt is `claude -p ... --resume <session_id> -- <prompt>`, the id its
   stream's `system/init` and `result` events give (`--resume` with `-p`, in the CLI's
-  `--help`); the transcript it resumes is under the run's CLAUDE_CONFIG_DIR.
+  `--help`); the transcript it resumes is under the run's CLAUDE_CONFIG_DIR. The result of
+  a resumed turn gives that process's tokens but the session's whole cost so far
+  (`session_cost`; measured on 2.1.332: the second turn's `total_cost_usd` is the first's
+  plus its own tokens' price).
 - **Explicit invocation** (`invoked`): `/<skill id> <prompt>`, the slash command a user
   types; in `-p` mode the CLI puts the skill's body in the first user message itself
   (`<command-name>/<id></command-name>`, then "Base directory for this skill: ..." and the
@@ -161,6 +164,7 @@ class ClaudeCode(CliAdapter):
     marks_copies = False
     reports_cost = True
     resumes = True
+    session_cost = True
 
     def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
         return agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp)
