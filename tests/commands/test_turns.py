@@ -25,6 +25,7 @@ from activation.inputs.lint import lint_behavior
 from activation.trials.agent.backend import NO_SESSION, Turn, joined
 from activation.trials.agent.kit import CliAdapter
 from activation.trials.agents import agent_named, known
+from tests.support import responses_api
 from tests.support.behavior_repo import EXAMPLE
 from tests.support.cli import read_report
 from tests.support.fake_agent_runs import fake_agent_on_path
@@ -301,8 +302,6 @@ def test_a_case_of_two_prompts_runs_its_second_in_the_agents_own_session(
 def reads_app(row: Any) -> Any:
     """The agent's own read of app.py: its reply that reads the file instead of loading the
     skill; Codex's is a `cat` (its `instead` patches the file)."""
-    from tests.support import responses_api
-
     if row.api is responses_api.FakeResponsesAPI:
         return lambda _request: responses_api.Shell("cat app.py")
     return row.at_work.instead
