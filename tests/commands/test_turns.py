@@ -11,27 +11,38 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
+import anyio
 import pytest
 
 from activation._behavior import BehaviorCase
 from activation._errors import InputError
-from activation._models import ErrorClass, ToolCall, Trajectory, TrialKey, Usage
+from activation._models import (
+    AgentSettings,
+    ErrorClass,
+    RunSpec,
+    ToolCall,
+    Trajectory,
+    TrialKey,
+    Usage,
+)
 from activation.commands.main import main
 from activation.graders.base import TRACE
 from activation.inputs.behavior_cases import parse_case_file
 from activation.inputs.behavior_evals import parse_prompt
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.lint import lint_behavior
-from activation.trials.agent.backend import NO_SESSION, Turn, joined
+from activation.trials.agent.backend import NO_SESSION, AgentBackend, Turn, joined
 from activation.trials.agent.kit import CliAdapter
 from activation.trials.agents import agent_named, known
 from tests.support import responses_api
 from tests.support.behavior_repo import EXAMPLE
+from tests.support.claude_cli import CLAUDE_VERSION
 from tests.support.cli import read_report
 from tests.support.fake_agent_runs import fake_agent_on_path
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.second_turn import SECOND, TURNS_EXAMPLE, answers_second, replies_since_second
-from tests.support.skill_repo import commit_all
+from tests.support.skill_repo import SkillRepos, commit_all
+from tests.trials.agent.test_backend import case, deploy_target, inputs_for
 from tests.trials.agents.conftest import agent_cli, real_agent  # noqa: F401
 from tests.trials.agents.test_conformance import CAPTURES, PROVIDER_VARIABLES, read
 
@@ -305,3 +316,35 @@ def reads_app(row: Any) -> Any:
     if row.api is responses_api.FakeResponsesAPI:
         return lambda _request: responses_api.Shell("cat app.py")
     return row.at_work.instead
+
+
+class Turned(AgentBackend):
+    """A backend whose cases carry `turns` (Stage C's takes them from its cases)."""
+
+    turns: tuple[str, ...] = ()
+
+    def _turns(self, key: TrialKey) -> tuple[str, ...]:
+        return self.turns
+
+
+def test_every_prompt_is_in_the_cache_key_and_one_prompts_key_is_as_before(
+    tmp_path: Path, skill_repo: SkillRepos
+) -> None:
+    inputs = inputs_for(deploy_target(skill_repo), (case(),))
+    spec = RunSpec(stage="B", agent=AgentSettings(3, 60.0, CLAUDE_VERSION))
+
+    def key_of(backend: AgentBackend) -> str:
+        async def entered() -> str:
+            async with backend:
+                return backend.cache_key(TrialKey(inputs.cases[0], "candidate", 0))
+
+        return anyio.run(entered)
+
+    plain = key_of(AgentBackend(spec, inputs, tmp_path / "a"))
+    keys = []
+    for turns in ((), (THEN,), (THEN, "Commit."), ("Commit.", THEN)):
+        backend = Turned(spec, inputs, tmp_path / f"t{len(keys)}")
+        backend.turns = turns
+        keys.append(key_of(backend))
+    assert keys[0] == plain
+    assert len(set(keys)) == 4
