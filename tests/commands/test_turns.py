@@ -341,7 +341,7 @@ def test_every_prompt_is_in_the_cache_key_and_one_prompts_key_is_as_before(
         return anyio.run(entered)
 
     plain = key_of(AgentBackend(spec, inputs, tmp_path / "a"))
-    keys = []
+    keys: list[str] = []
     for turns in ((), (THEN,), (THEN, "Commit."), ("Commit.", THEN)):
         backend = Turned(spec, inputs, tmp_path / f"t{len(keys)}")
         backend.turns = turns
