@@ -69,6 +69,14 @@ class BehaviorCase:
     """Keys of the case's file this tool does not use (lint warns about each, by name)."""
     mcp_servers: tuple[McpServer, ...] = ()
     """The MCP servers the agent gets in this case's trials, by name."""
+    turns: tuple[str, ...] = ()
+    """The prompts sent after `prompt`, in order, each once the agent's previous turn
+    ended, in the same session (the agent's own resume); the graders run after the last."""
+
+    @property
+    def prompts(self) -> tuple[str, ...]:
+        """Every prompt the agent is sent: `prompt`, then its `turns`."""
+        return (self.prompt, *self.turns)
 
     @property
     def manual(self) -> bool:

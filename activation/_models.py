@@ -12,7 +12,7 @@ computed again whenever a record is made, also when one is read back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
@@ -558,6 +558,38 @@ class Trajectory:
     files_written: tuple[str, ...] = ()
     turns: int | None = None
     measured: frozenset[str] = frozenset()
+    parts: tuple[Trajectory, ...] = ()
+    """A case of several prompts (`BehaviorCase.turns`): each prompt's own trajectory, in
+    order; the fields above are theirs end to end (empty: one prompt)."""
+
+    @classmethod
+    def joined(cls, parts: Sequence[Trajectory]) -> Trajectory:
+        """The trajectory of a trial of several prompts: each prompt's, end to end, its tool
+        calls marked with their prompt's turn (from 1); a figure is measured when every
+        part measured it, and the model turns are their sum."""
+        if len(parts) == 1:
+            return parts[0]
+        marked = tuple(
+            replace(part, tool_calls=tuple(replace(call, turn=number) for call in part.tool_calls))
+            for number, part in enumerate(parts, 1)
+        )
+        turns = [part.turns for part in marked]
+        return cls(
+            tool_calls=tuple(call for part in marked for call in part.tool_calls),
+            commands=tuple(command for part in marked for command in part.commands),
+            files_read=tuple(path for part in marked for path in part.files_read),
+            files_written=tuple(path for part in marked for path in part.files_written),
+            turns=None if None in turns else sum(turn or 0 for turn in turns),
+            measured=frozenset.intersection(*(part.measured for part in marked)),
+            parts=marked,
+        )
+
+    def in_turn(self, turn: int) -> Trajectory:
+        """What the agent did after the `turn`-th prompt (from 1) and before the next: a
+        trajectory grader's `turn`. A turn the trial never reached did nothing."""
+        if self.parts:
+            return self.parts[turn - 1] if turn <= len(self.parts) else Trajectory()
+        return self if turn == 1 else Trajectory()
 
 
 @dataclass(frozen=True)

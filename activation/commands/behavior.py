@@ -239,7 +239,7 @@ def behavior_cells(
     from activation.commands.runner import cells_of, check_escalation
     from activation.inputs.load import load_pricing
     from activation.trials.agent.sandbox_docker import suite_image
-    from activation.trials.behavior.stage import check_shell
+    from activation.trials.behavior.stage import check_shell, check_turns
 
     check_escalation(args.trials, args.max_trials)
     keep = str(args.keep_workspaces.resolve()) if args.keep_workspaces else None
@@ -276,4 +276,5 @@ def behavior_cells(
     cells = cells_of(asked, stage, args)
     for cell in cells:
         check_shell(cell, cases)
+        check_turns(cell, cases)
     return cells

@@ -98,6 +98,10 @@ class Did(Protocol):
     @property
     def measured(self) -> AbstractSet[str]: ...
 
+    def in_turn(self, turn: int) -> Did:
+        """What it did after the case's `turn`-th prompt (from 1) only."""
+        ...
+
 
 Need = Ask | Run | Trace
 

@@ -18,11 +18,10 @@ from activation.graders.trajectory import (
 @dataclass(frozen=True, kw_only=True)
 class ToolCalls(Traced):
     """The calls of one tool, by its name as the agent's stream gives it (`Bash`, `bash`,
-    `run_shell_command`, an MCP tool's), whose input JSON `input` matches, in `turn`."""
+    `run_shell_command`, an MCP tool's), whose input JSON `input` matches."""
 
     name: str
     input: str | None = field(default=None, metadata={"shape": "a regular expression"})
-    turn: int | None = field(default=None, metadata={"shape": "a turn, from 1"})
 
     def summary(self) -> str:
         matching = f" with input /{self.input}/" if self.input else ""
@@ -36,13 +35,8 @@ class ToolCalls(Traced):
         return [
             call
             for call in did.tool_calls
-            if call.name == self.name
-            and (self.turn is None or call.turn == self.turn)
-            and (pattern is None or pattern.search(call.input))
+            if call.name == self.name and (pattern is None or pattern.search(call.input))
         ]
-
-    def where(self) -> str:
-        return "" if self.turn is None else f" in turn {self.turn}"
 
 
 @grader_type("tool_used")

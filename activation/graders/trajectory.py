@@ -5,6 +5,7 @@ stream, not the files it left. Each needs the `Trace`, which the run gives in.""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from activation.graders.base import (
@@ -31,8 +32,12 @@ def loads(skill: str) -> tuple[str, ...]:
     return (f"/bin/bash -lc 'cat {path}'", f"sed -n '1,200p' {path}", path)
 
 
+@dataclass(frozen=True, kw_only=True)
 class Traced(Grader):
-    """A grader over the trial's trajectory; a type says what it checks in `judge`."""
+    """A grader over the trial's trajectory; a type says what it checks in `judge`. With
+    `turn`, over what the agent did after that prompt of the case (`turns`) only."""
+
+    turn: int | None = field(default=None, metadata={"shape": "a turn, from 1"})
 
     def passes_on_load(self, skill: str) -> bool:
         """Whether loading `skill` alone passes it: it would check the load, which every
@@ -46,7 +51,11 @@ class Traced(Grader):
         did = answers.get(TRACE)
         if did is None or isinstance(did, Votes | CommandResult):
             raise ValueError(f"no trajectory given for the grader {self.description!r}")
-        return self.judge(did)
+        return self.judge(did if self.turn is None else did.in_turn(self.turn))
+
+    def where(self) -> str:
+        """The turn it looks at, in words for its results."""
+        return "" if self.turn is None else f" in turn {self.turn}"
 
     def judge(self, did: Did) -> Checked:
         raise NotImplementedError

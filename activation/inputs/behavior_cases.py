@@ -1,6 +1,8 @@
 """The seeds' behavior case files, read as they are: one JSON object per file, `{slug,
-origin_skill, evals: [{prompt, expectations}], graders: [...] | null, scaffold: {path: text},
-mcp_servers: {name: {command, args, env}}}` (the last ours, behavior_mcp.py).
+origin_skill, evals: [{prompt, expectations, turns}], graders: [...] | null, scaffold: {path:
+text}, mcp_servers: {name: {command, args, env}}}`. `turns` and `mcp_servers` are this tool's
+own: an eval's `turns` lists the prompts sent after its first, in the same session;
+`mcp_servers` are read by behavior_mcp.py.
 
 Each eval of a file is a case of its own (ids `slug`, `slug-2`, ...) with the file's graders
 and scaffold. A file whose `graders` is null or missing is expectations-only: its cases are
@@ -22,7 +24,7 @@ from activation.inputs.behavior_mcp import parse_mcp_servers
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 FILE_KEYS = frozenset({"slug", "origin_skill", "evals", "graders", "scaffold", "mcp_servers"})
-EVAL_KEYS = frozenset({"prompt", "expectations"})
+EVAL_KEYS = frozenset({"prompt", "expectations", "turns"})
 
 
 def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
@@ -47,7 +49,9 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
     cases = []
     for number, raw in enumerate(evals, 1):
         case_id = slug if number == 1 else f"{slug}-{number}"
-        prompt, expectations = _eval(raw, f"{source}: case {case_id!r}")
+        where_eval = f"{source}: case {case_id!r}"
+        prompt, expectations = _eval(raw, where_eval)
+        turns = parse_turns(raw.get("turns"), where_eval)
         unread += unread_keys(raw, EVAL_KEYS)
         cases.append(
             BehaviorCase(
@@ -61,6 +65,7 @@ def parse_case_file(data: object, source: str) -> tuple[BehaviorCase, ...]:
                 origin_skill=origin,
                 unread=unread,
                 mcp_servers=servers,
+                turns=turns,
             )
         )
         unread = ()
@@ -71,6 +76,18 @@ def unread_keys(data: object, known: frozenset[str]) -> tuple[str, ...]:
     """The keys of an object this tool does not use (`_` comments aside), for lint to name."""
     keys = data if isinstance(data, Mapping) else ()
     return tuple(str(key) for key in keys if str(key) not in known and not str(key).startswith("_"))
+
+
+def parse_turns(raw: object, where: str) -> tuple[str, ...]:
+    """A case's `turns`: the prompts sent after its first, each non-empty text (none: one
+    prompt)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(t, str) and t.strip() for t in raw):
+        raise InputError(
+            f"{where}: 'turns' must be a list of non-empty prompts, sent after the first in order"
+        )
+    return tuple(raw)
 
 
 def _eval(raw: object, where: str) -> tuple[str, tuple[str, ...]]:

@@ -2,12 +2,12 @@
 
 PROMPT.md has YAML frontmatter (`id`, required, matching ^[a-z][a-z0-9_]{0,63}$; `name`,
 default the id; `category`, default the folder above the eval's; `skills`, one name or a
-list; `setup_command`; `mcp_servers`, as behavior_mcp.py reads them; any other key is kept
-for lint to name) and a body with optional
-`## System`, `## Agent System` and `## Task` sections. Without any of the three, the whole
-body is the task. Only these three headings split the body (a task may have `##` headings of
-its own), none inside a fenced code block; text above the first section (a title) is not
-sent to the model.
+list; `setup_command`; `mcp_servers`, as behavior_mcp.py reads them; `turns`, the prompts
+sent after the task, in the same session; any other key is kept for lint to name) and a body
+with optional `## System`, `## Agent System` and `## Task` sections. Without any of the three,
+the whole body is the task. Only these three headings split the body (a task may have `##`
+headings of its own), none inside a fenced code block; text above the first section (a
+title) is not sent to the model.
 
 The graders are the case files' primitives, in `graders.json` or `graders.yaml` (`.yml`): a
 `graders.ts` is the seeds' TypeScript and cannot be run here.
@@ -25,7 +25,7 @@ import yaml
 from activation._behavior import BehaviorCase, Grader, ScaffoldFile
 from activation._errors import InputError
 from activation._yaml import load_yaml
-from activation.inputs.behavior_cases import unread_keys
+from activation.inputs.behavior_cases import parse_turns, unread_keys
 from activation.inputs.behavior_graders import parse_graders
 from activation.inputs.behavior_mcp import parse_mcp_servers
 from activation.inputs.frontmatter import split_document
@@ -35,7 +35,9 @@ PROMPT_FILE = "PROMPT.md"
 SCAFFOLD_DIR = "scaffold"
 GRADERS_FILES = ("graders.json", "graders.yaml", "graders.yml")
 GRADERS_TS = "graders.ts"
-FRONT_KEYS = frozenset({"id", "name", "category", "skills", "setup_command", "mcp_servers"})
+FRONT_KEYS = frozenset(
+    {"id", "name", "category", "skills", "setup_command", "mcp_servers", "turns"}
+)
 _SECTIONS = {"system": "system", "agent system": "agent_system", "task": "task"}
 _HEADING = re.compile(r"^##[ \t]+(system|agent[ \t]+system|task)[ \t]*#*[ \t]*$", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
@@ -85,6 +87,7 @@ def parse_prompt(text: str, source: str, category: str | None = None) -> Behavio
         agent_system=sections.get("agent_system") or None,
         unread=unread_keys(front, FRONT_KEYS),
         mcp_servers=parse_mcp_servers(front.get("mcp_servers"), where),
+        turns=parse_turns(front.get("turns"), where),
     )
 
 

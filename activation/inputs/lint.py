@@ -422,6 +422,12 @@ ON_LOAD = (
 )
 
 
+def beyond(turn: int, prompts: int) -> str:
+    """Why a trajectory grader's `turn` names no turn of a case of `prompts` prompts."""
+    sent = "one prompt" if prompts == 1 else f"{prompts} prompts"
+    return f"looks at turn {turn}, and the case sends {sent}: it can never pass"
+
+
 def unread_text(key: str, cases: int = 1) -> str:
     """Why a key of a case file is said; `cases`: how many of the file's cases carry it."""
     whose = f"the key {key!r} of {cases} cases" if cases > 1 else f"its file's key {key!r}"
@@ -453,12 +459,17 @@ def _case_findings(
     names = [skill.rpartition(":")[2] for skill in case.skills] or ["skill"]
     for number, top in enumerate(case.graders, 1):
         for grader in top.walk():
-            if isinstance(grader, Traced) and any(map(grader.passes_on_load, names)):
+            if not isinstance(grader, Traced):
+                continue
+            if any(map(grader.passes_on_load, names)):
                 yield Finding("error", case.id, f"grader {number} ({grader.description}) {ON_LOAD}")
             servers = [server.name for server in case.mcp_servers]
             named = isinstance(grader, ToolCalls) and tool_name_problem(grader.name, servers)
             if named:
                 yield Finding("error", case.id, f"grader {number} ({grader.description}) {named}")
+            if grader.turn is not None and grader.turn > len(case.prompts):
+                why = beyond(grader.turn, len(case.prompts))
+                yield Finding("error", case.id, f"grader {number} ({grader.description}) {why}")
 
 
 def unread_warning(cases: Iterable[BehaviorCase], suite: str) -> list[str]:

@@ -74,7 +74,7 @@ def report_data(report: Matrix | Report, full: bool = True) -> dict[str, Any]:
         for entry in cell["cases"]:
             for trial in entry["trials"]:
                 if trial.get("trajectory"):
-                    trial["trajectory"]["measured"] = _in_order(trial["trajectory"]["measured"])
+                    trial["trajectory"] = _trajectory_trimmed(trial["trajectory"])
                 trial["grades"] = [_grade_trimmed(grade) for grade in trial.get("grades", ())]
     if full:
         return data
@@ -105,11 +105,21 @@ def _in_order(figures: list[str]) -> list[str]:
     )
 
 
+def _trajectory_trimmed(trajectory: dict[str, Any]) -> dict[str, Any]:
+    """A trajectory's measured figures in order, and its `parts` only for a case of several
+    prompts (a trial of one reads as reports before them)."""
+    trimmed = {**trajectory, "measured": _in_order(trajectory["measured"])}
+    parts = trimmed.pop("parts", [])
+    return {**trimmed, "parts": [_trajectory_trimmed(part) for part in parts]} if parts else trimmed
+
+
 def _compact_trajectory(trajectory: dict[str, Any]) -> dict[str, Any]:
-    """A trajectory without its tool calls' inputs, and no field at its default."""
+    """A trajectory (and each prompt's part) without its tool calls' inputs, and no field
+    at its default."""
     calls = [{k: v for k, v in call.items() if k == "name" or (k == "turn" and v != 1)}
              for call in trajectory.get("tool_calls", [])]  # fmt: skip
-    return {key: value for key, value in {**trajectory, "tool_calls": calls}.items()
+    parts = [_compact_trajectory(part) for part in trajectory.get("parts", [])]
+    return {key: value for key, value in {**trajectory, "tool_calls": calls, "parts": parts}.items()
             if not _default(value, TRAJECTORY_DEFAULTS[key])}  # fmt: skip
 
 

@@ -50,7 +50,10 @@ def trial_entry(trial: Trial) -> dict[str, Any]:
         "usage": dataclasses.asdict(trial.usage),
     }
     if trial.trajectory is not None:
-        entry["trajectory"] = msgspec.to_builtins(trial.trajectory, order="deterministic")
+        saved = msgspec.to_builtins(trial.trajectory, order="deterministic")
+        if not trial.trajectory.parts:  # one prompt: the entry earlier versions wrote
+            del saved["parts"]
+        entry["trajectory"] = saved
     if trial.grades:
         entry |= {
             "passed": trial.correct,

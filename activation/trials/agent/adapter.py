@@ -87,6 +87,10 @@ class Run:
     """Stage C: the case's MCP servers, which the adapter writes into the agent's own config
     and whose tools it allows (and nothing else new)."""
 
+    continued: bool = False
+    """More prompts follow in this session (a case's `turns`): the agent keeps its session
+    where `Adapter.resume` finds it (a CLI that saves none by default saves this one)."""
+
 
 @dataclass(frozen=True)
 class Asked:
@@ -163,6 +167,12 @@ class Adapter(Protocol):
     own_shell: bool
     """Whether the CLI's shell runs inside a sandbox of its own at work (Codex's), so Stage
     C offers it on the host too; else the shell is offered only in a sandbox (`Run.shell`)."""
+    resumes: bool
+    """Whether the CLI continues a session headless (`resume`): a case with `turns` runs
+    only on an agent that does; the others refuse it before any run."""
+    session_cost: bool
+    """Whether the cost a resumed turn's stream reports is the whole session's so far (not
+    its own turn's), so a trial of several prompts costs what its last turn says."""
 
     def model(self, model: str | None) -> str | None:
         """A cell's model as the CLI takes it (None: the CLI's own default); InputError for
@@ -200,6 +210,12 @@ class Adapter(Protocol):
     def prepare(self, run: Run, parent: Mapping[str, str]) -> Launch:
         """Lay the run out in its folders (skills, config files) and say how to start it;
         credentials come from `parent`."""
+        ...
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        """How to send `run.prompt` as the next turn of the session `session` (the id the
+        previous turn's stream gave, `Reading.session`), in the folders `prepare` laid out;
+        InputError for an agent that cannot (`resumes` false)."""
         ...
 
     def request(self, asked: Asked) -> dict[str, object]:

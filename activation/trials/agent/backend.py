@@ -21,7 +21,7 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, ExitStack, aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -39,6 +39,7 @@ from activation._models import (
     Arm,
     ErrorClass,
     RunSpec,
+    Trajectory,
     Trial,
     TrialKey,
     Usage,
@@ -128,6 +129,45 @@ async def _lines(stream: ByteReceiveStream) -> AsyncGenerator[bytes]:
             search_from = 0
     if buffer:
         yield bytes(buffer)
+
+
+NO_SESSION = "{agent}'s stream named no session, so the case's next prompt cannot continue it"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One prompt's run: its trial, and the session its stream named (the next prompt's)."""
+
+    trial: Trial
+    session: str | None = None
+
+
+def joined(
+    key: TrialKey, target: str, turns: Sequence[Turn], transcript: str, session_cost: bool = False
+) -> Trial:
+    """A trial of several prompts from each prompt's: the error of the turn that erred (said
+    with its number), else the skills every turn fired in order and each one's evidence; the
+    usage of every turn run, summed (`session_cost`: each turn's cost is the session's so
+    far, so the trial's is the highest); the trajectory each turn's, end to end."""
+    trials = [turn.trial for turn in turns]
+    if len(trials) == 1:
+        return trials[0]
+    usage = sum((trial.usage for trial in trials), Usage())
+    costs = [trial.usage.cost_usd for trial in trials]
+    if session_cost and None not in costs:
+        usage = replace(usage, cost_usd=max(cost or 0.0 for cost in costs))
+    parts = [trial.trajectory for trial in trials if trial.trajectory is not None]
+    did = Trajectory.joined(parts) if parts else None
+    last = trials[-1]
+    if last.is_error:
+        failed = key.failed(f"turn {len(trials)}: {last.error}", usage, transcript,
+                            kind=last.error_class)  # fmt: skip
+        return replace(failed, trajectory=did)
+    chose = tuple(skill for trial in trials for skill in trial.chose)
+    evidence = "; ".join(
+        f"turn {number}: {trial.evidence}" for number, trial in enumerate(trials, 1)
+    )
+    return replace(key.fired(chose, target, evidence, usage, transcript), trajectory=did)
 
 
 @dataclass
@@ -288,7 +328,7 @@ class AgentBackend:
         dirs = RunDirs(base / "work", base / "home", base / "tmp")
         try:
             async with AsyncExitStack() as stack:
-                confined = await self._confine(stack, dirs, base)
+                confined = await self._confine(stack, dirs, base, 1)
                 for folder in (dirs.work, dirs.home, dirs.tmp):
                     folder.mkdir(parents=True, exist_ok=True)
                 path = dirs.work / NONCE_FILE
@@ -297,7 +337,8 @@ class AgentBackend:
                           skills, work=self.works, shell=self.shell)  # fmt: skip
                 launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
                 reader = self.adapter.reader(skills, lambda _fired: False, lambda: None)
-                state = await self._drive(launch, base, dirs.work, reader, base / "canary.jsonl")
+                with (base / "canary.jsonl").open("wb") as out:
+                    state = await self._drive(launch, base, dirs.work, reader, out)
                 ended = None if state.stopped_early or state.timed_out else state.returncode
                 stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
                 unstarted = confined.never_started(ended, stderr)
@@ -330,7 +371,7 @@ class AgentBackend:
             base = Path(tempfile.mkdtemp(prefix="activation-run-"))
             dirs = RunDirs(base / "work", base / "home", base / "tmp")
             async with AsyncExitStack() as stack:
-                confined = await self._confine(stack, dirs, base)
+                confined = await self._confine(stack, dirs, base, 1 + len(self._turns(key)))
                 return await self._run_in(key, base, dirs, transcript, throttled, confined)
         except RUN_FAILURES as error:
             reason = f"could not run {self.agent.command}: {type(error).__name__}: {error}"
@@ -340,10 +381,13 @@ class AgentBackend:
             if base is not None:
                 shutil.rmtree(base, ignore_errors=True)
 
-    async def _confine(self, stack: AsyncExitStack, dirs: RunDirs, base: Path) -> Confined:
-        """The run's sandbox, entered on `stack`; one that cannot start (its folders, the
-        proxy's sockets) is an InfrastructureFailure: retried, never the agent's fault."""
-        budget = request_budget(self.settings.max_turns)
+    async def _confine(
+        self, stack: AsyncExitStack, dirs: RunDirs, base: Path, prompts: int
+    ) -> Confined:
+        """The run's sandbox, entered on `stack`, its request budget a run's for each of
+        the trial's `prompts`; one that cannot start (its folders, the proxy's sockets) is
+        an InfrastructureFailure: retried, never the agent's fault."""
+        budget = request_budget(self.settings.max_turns) * prompts
         confining = self.sandbox.confined(self._view(dirs), self.api_urls(), budget, base)
         try:
             return await stack.enter_async_context(confining)
@@ -381,38 +425,73 @@ class AgentBackend:
         throttled: Callable[[], None],
         confined: Confined,
     ) -> Trial:
+        """The trial's run: its first prompt, then each of the case's `turns` in the same
+        folders, sandbox and session (the adapter's `resume`), each once the previous turn
+        ended; the first turn that errs is the trial's error."""
         for folder in (dirs.work, dirs.home, dirs.tmp):
             folder.mkdir(parents=True)
         skills = self.skills[key.variant]
         await self._lay_out(key, dirs)
-        asked = self._prompt(key, skills)
-        run = Run(self.settings, self.agent_model, self.executable, asked, dirs, skills,
-                  work=self.works, shell=self.shell,
+        prompts = (self._prompt(key, skills), *self._turns(key))
+        run = Run(self.settings, self.agent_model, self.executable, prompts[0], dirs, skills,
+                  work=self.works, shell=self.shell, continued=len(prompts) > 1,
                   mcp_servers=self._mcp_servers(key, dirs))  # fmt: skip
-        launch = confined.wrap(self.adapter.prepare(run, self._parent_env))
+        launch = self.adapter.prepare(run, self._parent_env)
         self._laid_out(key, dirs)
-        reader = self.adapter.reader(skills, self._settled(key), throttled)
-        state = await self._drive(launch, base, dirs.work, reader, transcript)
+        turns: list[Turn] = []
+        with transcript.open("wb") as out:
+            for number, prompt in enumerate(prompts, 1):
+                if number > 1:
+                    session = turns[-1].session
+                    if session is None:
+                        unnamed = NO_SESSION.format(agent=self.agent.title)
+                        turns.append(Turn(key.failed(unnamed, kind=ErrorClass.AGENT_SETUP)))
+                        break
+                    next_run = replace(run, prompt=prompt)
+                    launch = self.adapter.resume(next_run, session, self._parent_env)
+                turn = await self._turn(key, base, dirs, confined.wrap(launch), out, throttled,
+                                        confined, transcript)  # fmt: skip
+                turns.append(turn)
+                if turn.trial.is_error:
+                    break
+        trial = joined(key, self.skill_id, turns, str(transcript), self.adapter.session_cost)
+        return await self._finish(key, trial, dirs)
+
+    async def _turn(
+        self,
+        key: TrialKey,
+        base: Path,
+        dirs: RunDirs,
+        launch: Launch,
+        out: BinaryIO,
+        throttled: Callable[[], None],
+        confined: Confined,
+        transcript: Path,
+    ) -> Turn:
+        """One prompt's run to its end (or its verdict), its stream read and written to
+        `out`."""
+        reader = self.adapter.reader(self.skills[key.variant], self._settled(key), throttled)
+        state = await self._drive(launch, base, dirs.work, reader, out)
         ended_by_us = state.stopped_early or state.timed_out
         stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
         unstarted = confined.never_started(None if ended_by_us else state.returncode, stderr)
         if unstarted is not None:
-            return key.failed(unstarted, transcript=str(transcript),
-                              kind=ErrorClass.INFRASTRUCTURE)  # fmt: skip
+            return Turn(key.failed(unstarted, transcript=str(transcript),
+                                   kind=ErrorClass.INFRASTRUCTURE))  # fmt: skip
         trial = self._trial(key, reader, state.returncode, state, transcript)
         if confined.over_budget is not None:
             trial = key.failed(confined.over_budget, trial.usage, str(transcript),
                                kind=ErrorClass.BUDGET)  # fmt: skip
+        reading = reader.reading()
         roots = (str(dirs.work), str(dirs.work.resolve()))
-        did = in_workspace(reader.reading().trajectory, roots, trial.usage.cost_usd is not None)
-        trial = replace(trial, trajectory=did)
-        return await self._finish(key, trial, dirs)
+        did = in_workspace(reading.trajectory, roots, trial.usage.cost_usd is not None)
+        return Turn(replace(trial, trajectory=did), reading.session)
 
     async def _drive(
-        self, launch: Launch, base: Path, cwd: Path, reader: Detector, transcript: Path
+        self, launch: Launch, base: Path, cwd: Path, reader: Detector, out: BinaryIO
     ) -> _RunState:
         """Start the run `launch` in `cwd` and read its stream into `reader` and the
-        `transcript` until the verdict, its end or its time budget; its group stopped."""
+        transcript `out` until the verdict, its end or its time budget; its group stopped."""
         state = _RunState()
         with ExitStack() as files:
             stdin: int | BinaryIO = subprocess.DEVNULL
@@ -430,18 +509,17 @@ class AgentBackend:
                 start_new_session=True,
             )
         try:
-            with transcript.open("wb") as out:
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._drain_stderr, process, state)
-                    with anyio.move_on_after(self.settings.timeout) as deadline:
-                        await self._follow(process, reader, out, state)
-                    state.timed_out = deadline.cancelled_caught
-                    # Also after a natural exit: a straggling child could hold the pipes.
-                    with anyio.CancelScope(shield=True):
-                        await stop_group(process)
-                    with anyio.move_on_after(_DRAIN_GRACE):
-                        await state.stderr_closed.wait()
-                    group.cancel_scope.cancel()
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._drain_stderr, process, state)
+                with anyio.move_on_after(self.settings.timeout) as deadline:
+                    await self._follow(process, reader, out, state)
+                state.timed_out = deadline.cancelled_caught
+                # Also after a natural exit: a straggling child could hold the pipes.
+                with anyio.CancelScope(shield=True):
+                    await stop_group(process)
+                with anyio.move_on_after(_DRAIN_GRACE):
+                    await state.stderr_closed.wait()
+                group.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
                 await stop_group(process)
@@ -462,6 +540,10 @@ class AgentBackend:
 
     def _mcp_servers(self, key: TrialKey, dirs: RunDirs) -> tuple[McpLaunch, ...]:
         """The MCP servers the run's agent gets, laid out in `dirs` (Stage C's cases)."""
+        return ()
+
+    def _turns(self, key: TrialKey) -> tuple[str, ...]:
+        """The prompts sent after the first, in the same session (a case's `turns`)."""
         return ()
 
     def _settled(self, key: TrialKey) -> Settled:
@@ -531,17 +613,20 @@ class AgentBackend:
     def _asked(self, key: TrialKey) -> dict[str, object]:
         """What a trial's run asks, as its cache key holds it: a sandboxed run is another
         run than one on the host (what the agent could read differs), so never shares a key
-        with it."""
+        with it; a case's later prompts are in it too (a key of one prompt reads as before
+        them)."""
         skills = self.skills[key.variant]
         prompt = self._prompt(key, skills)
         asked = Asked(self.settings, self.agent_model, prompt, skills, work=self.works,
                       shell=self.shell)  # fmt: skip
         sandboxed = {} if self.sandbox.name == HOST else {"sandbox": self.sandbox.name}
+        turns = self._turns(key)
         return {
             "version": self.settings.version,
             "plugin": self.copy_digests[key.variant],
             **sandboxed,
             **self.adapter.request(asked),
+            **({"turns": list(turns)} if turns else {}),
         }
 
     def _trial(

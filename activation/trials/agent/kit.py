@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
-from activation.trials.agent.adapter import Detector, RunDirs, Settled
+from activation.trials.agent.adapter import Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.installed import SkillSet, project_folders
 from activation.trials.providers import ModelProvider, provider_named, runnable
@@ -36,6 +36,14 @@ def mark_repository(work: Path) -> None:
     for folder in ("objects", "refs"):
         (git / folder).mkdir(parents=True, exist_ok=True)
     (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+
+
+def cannot_resume(title: str) -> str:
+    """Why a case with `turns` cannot run on an agent that does not resume a session."""
+    return (
+        f"{title} cannot continue a session headless, so it cannot send a case's 'turns' "
+        "(its prompts after the first): run the case on an agent that can (docs/behavior.md)"
+    )
 
 
 def key_variable(provider: ModelProvider) -> str:
@@ -60,6 +68,9 @@ class CliAdapter:
     uncounted: str | None = None
     """Why `--max-cost-usd` cannot be held to (its stream does not say what a run used);
     None: it can."""
+    resumes = False
+    """Whether it continues a session headless (`resume`, its own): none by default."""
+    session_cost = False
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
@@ -112,6 +123,9 @@ class CliAdapter:
 
     def limits(self, settings: AgentSettings) -> str:
         return f"up to {settings.max_turns} turns"
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        raise InputError(cannot_resume(self.agent.title))
 
     def check(self, skills: SkillSet, listing: Listing) -> str | None:
         """The agent's stream does not say what it lists, so its listing (the renderer of

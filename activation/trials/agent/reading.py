@@ -85,6 +85,10 @@ class Reading:
     """Whether the stream shows what a file tool's read returned (Gemini CLI's does not:
     only that the read succeeded, `trajectory.files_read`)."""
 
+    session: str | None = None
+    """The id of the agent's session, as its stream gave it: what `Adapter.resume` sends
+    the next prompt of a case's `turns` to (None: the stream gave none)."""
+
     @property
     def activated(self) -> bool | None:
         """The trial's vote: None for an error, which is never a vote."""
@@ -284,7 +288,8 @@ class AgentReader(JsonLines):
     N"), `NOT_A_RUN` (why a stream without its first event is no run of it), `NO_LOAD` (the
     load it looked for, formatted with `target`), `START` and `LAST` (the events that open
     and close a run; None: any event, the exit code), `MEASURED` (the figures its stream
-    gives), and overrides `_ending` only when something else ends its runs in an error.
+    gives), `SESSION` (the key naming its session), and overrides `_ending` only when
+    something else ends its runs in an error.
     Its handlers also record the trajectory: `_called` for each tool call, `_ran` for a
     shell command, `_touched` for a file a file tool read or wrote."""
 
@@ -297,6 +302,9 @@ class AgentReader(JsonLines):
     """The event that closes a run (None: the exit code says it finished)."""
     STATUS: ClassVar[re.Pattern[str]] = re.compile(r"\bstatus:? (\d{3})\b")
     """Where a message names an HTTP status."""
+    SESSION: ClassVar[str | None] = None
+    """The key of its events that holds the session's id (the first event with it says it);
+    None: its stream names no session."""
     REFUSAL_DECIDES: ClassVar[bool] = False
     """Whether a refused load stops the run at once (else the run goes on to its end)."""
     MEASURED: ClassVar[frozenset[str]] = frozenset({"tool_calls", "seconds"})
@@ -339,6 +347,8 @@ class AgentReader(JsonLines):
         self._files_written: list[str] = []
         self._returned_texts: list[tuple[str, str]] = []
 
+        self._session: str | None = None
+
     @property
     def decided(self) -> bool:
         return (
@@ -359,6 +369,9 @@ class AgentReader(JsonLines):
         kind = event.get("type")
         if kind is not None and kind == self.START:
             self._started = True
+        if self._session is None and self.SESSION is not None:
+            session = event.get(self.SESSION)
+            self._session = session if isinstance(session, str) and session else None
         handler = self.EVENTS.get(str(kind))
         if handler is not None:
             handler(self, event)
@@ -513,6 +526,7 @@ class AgentReader(JsonLines):
             error_class=self._error_class() if outcome == "error" else None,
             returned=tuple(self._returned_texts),
             reads_shown=self.READS_SHOWN,
+            session=self._session,
         )
 
     def _prologue(self) -> tuple[Outcome, str] | None:

@@ -57,7 +57,8 @@ INVOKED = "loaded by the prompt's explicit invocation (--invoke)"
 LLM_ANSWER = "response.md"
 """The file the `llm` arm's reply is graded as."""
 ALONE = Trajectory(turns=1, measured=AgentReader.MEASURED | AgentReader.TOKENS | {"turns"})
-"""What the `llm` arm does: one model turn, no tool call; the provider says its tokens."""
+"""What the `llm` arm does: one model turn (one per prompt), no tool call; the provider says
+its tokens."""
 
 
 class BehaviorBackend(AgentBackend):
@@ -179,29 +180,39 @@ class BehaviorBackend(AgentBackend):
 
     async def _answer_alone(self, key: TrialKey) -> Trial:
         """The `llm` arm, the seeds' baseline mode: one model call with the case's system
-        prompt and task, no agent and no skill; its reply is the one file it leaves
+        prompt and task (and one more per prompt of its `turns`, the conversation so far
+        before it), no agent and no skill; its last reply is the one file it leaves
         (`response.md`, beside the scaffold), graded as an agent's files are."""
         case = self.cases[key.case.id]
         assert self._llm is not None and self._scratch is not None
-        request = {
-            "model": provider_of(self.llm_model)[0].id,
-            "max_tokens": _config.BEHAVIOR_LLM_MAX_TOKENS,
-            "system": case.system or "",
-            "messages": [{"role": "user", "content": case.prompt}],
-        }
-        answer = await call(self._llm, request, reply_text)
-        if answer.value is None:
-            return key.failed(
-                f"the model gave no answer: {answer.problem}", answer.usage, kind=ErrorClass.MODEL
-            )
+        messages: list[dict[str, str]] = []
+        spent = Usage()
+        for prompt in case.prompts:
+            messages.append({"role": "user", "content": prompt})
+            request = {
+                "model": provider_of(self.llm_model)[0].id,
+                "max_tokens": _config.BEHAVIOR_LLM_MAX_TOKENS,
+                "system": case.system or "",
+                "messages": list(messages),
+            }
+            answer = await call(self._llm, request, reply_text)
+            spent += answer.usage
+            if answer.value is None:
+                return key.failed(
+                    f"the model gave no answer: {answer.problem}", spent, kind=ErrorClass.MODEL
+                )
+            messages.append({"role": "assistant", "content": answer.value})
         work = Path(tempfile.mkdtemp(prefix="activation-llm-", dir=self._scratch))
         try:
             shutil.copytree(self._prepared[case.scaffold_digest], work, dirs_exist_ok=True)
-            (work / LLM_ANSWER).write_text(answer.value, encoding="utf-8")
-            trial = key.graded(False, (), (), self.skill_id, usage=answer.usage,
-                               evidence="one model call, no agent")  # fmt: skip
-            did = in_workspace(ALONE, (), answer.usage.cost_usd is not None)
-            trial = replace(trial, trajectory=did)
+            (work / LLM_ANSWER).write_text(messages[-1]["content"], encoding="utf-8")
+            calls = (
+                "one model call" if len(case.prompts) == 1 else f"{len(case.prompts)} model calls"
+            )
+            trial = key.graded(False, (), (), self.skill_id, usage=spent,
+                               evidence=f"{calls}, no agent")  # fmt: skip
+            alone = replace(ALONE, turns=len(case.prompts))
+            trial = replace(trial, trajectory=in_workspace(alone, (), spent.cost_usd is not None))
             return await self._graded(key, trial, work, [])
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -226,6 +237,9 @@ class BehaviorBackend(AgentBackend):
         if self.invoke and not skills.target.absent:
             return self.adapter.invoked(key.case.prompt, skills.target)
         return key.case.prompt
+
+    def _turns(self, key: TrialKey) -> tuple[str, ...]:
+        return self.cases[key.case.id].turns
 
     async def _finish(self, key: TrialKey, trial: Trial, dirs: RunDirs) -> Trial:
         installed = self._installed.pop(dirs.work, [])
@@ -321,6 +335,7 @@ class BehaviorBackend(AgentBackend):
                 "model": self.llm_model,
                 "system": case.system,
                 "prompt": key.case.prompt,
+                **({"turns": list(case.turns)} if case.turns else {}),
                 "scaffold": case.scaffold_digest,
                 "graders": [grader.identity() for grader in case.graders],
                 "judge": self.judge_model,

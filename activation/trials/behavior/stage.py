@@ -91,6 +91,17 @@ def check_shell(spec: RunSpec, cases: Sequence[BehaviorCase]) -> None:
             )
 
 
+def check_turns(spec: RunSpec, cases: Sequence[BehaviorCase]) -> None:
+    """A case with `turns` needs an agent that continues its session headless (its
+    adapter's `resume`): on one that cannot, one line, before any run."""
+    from activation.trials.agent.kit import cannot_resume
+
+    adapter = agent_named(spec.coding_agent).adapter()
+    turned = next((case for case in cases if case.turns), None)
+    if turned is not None and not adapter.resumes:
+        raise InputError(f"case {turned.id}: {cannot_resume(adapter.agent.title)}")
+
+
 class BehaviorStage(AgentRunStage):
     name = "C"
     flags: tuple[str, ...] = ("behavior",)

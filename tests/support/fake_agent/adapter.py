@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from activation._errors import InputError
 from activation._models import AgentSettings, RunSpec
 from activation.trials.agent.adapter import Asked, Detector, Launch, Run, RunDirs, Settled
 from activation.trials.agent.cli import check_version, install_hint
@@ -20,6 +21,7 @@ from activation.trials.agent.installed import (
     install_project_skills,
     project_folders,
 )
+from activation.trials.agent.kit import cannot_resume
 from activation.trials.listing.model import Listing
 from tests.support.fake_agent import AGENT
 
@@ -38,6 +40,8 @@ class FakeAgent:
     reports_cost = True
     reports_tokens = True
     own_shell = False
+    resumes = False
+    session_cost = False
 
     def model(self, model: str | None) -> str | None:
         return model
@@ -52,6 +56,9 @@ class FakeAgent:
         """`fake-agent --version` says `fake-agent 1.0.0`."""
         hint = install_hint(self.agent.package, self.agent.flag)
         return check_version(executable, self.agent.title, hint, environment).split()[-1]
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        raise InputError(cannot_resume(self.agent.title))
 
     def limits(self, settings: AgentSettings) -> str:
         return "one turn"

@@ -17,18 +17,25 @@ from activation.trials.behavior.graders import grade
 from activation.trials.behavior.workspace import Workspace
 
 VALIDATE = '{"command":"python .claude/skills/pdf/scripts/validate.py out.pdf"}'
-DID = Trajectory(
-    tool_calls=(
-        ToolCall("Skill", '{"skill":"pdf"}'),
-        ToolCall("Read", '{"file_path":"/tmp/run/plugin/skills/pdf/references/forms.md"}'),
-        ToolCall("Bash", VALIDATE),
-        ToolCall("Bash", '{"command":"ls"}', turn=2),
+MEASURED = frozenset({"turns", "tool_calls", "seconds"})
+DID = Trajectory.joined([
+    Trajectory(
+        tool_calls=(
+            ToolCall("Skill", '{"skill":"pdf"}'),
+            ToolCall("Read", '{"file_path":"/tmp/run/plugin/skills/pdf/references/forms.md"}'),
+            ToolCall("Bash", VALIDATE),
+        ),
+        commands=("python .claude/skills/pdf/scripts/validate.py out.pdf",),
+        files_read=("/tmp/run/plugin/skills/pdf/references/forms.md", "notes.txt"),
+        turns=3,
+        measured=MEASURED,
     ),
-    commands=("python .claude/skills/pdf/scripts/validate.py out.pdf", "ls"),
-    files_read=("/tmp/run/plugin/skills/pdf/references/forms.md", "notes.txt"),
-    turns=5,
-    measured=frozenset({"turns", "tool_calls", "seconds"}),
-)
+    Trajectory(
+        tool_calls=(ToolCall("Bash", '{"command":"ls"}'),), commands=("ls",), turns=2,
+        measured=MEASURED,
+    ),
+])  # fmt: skip
+"""Two prompts: the skill's work after the first, an `ls` after the second."""
 
 
 def one(raw: Mapping[str, object], did: Trajectory = DID) -> tuple[str, str]:

@@ -31,6 +31,13 @@
   denied): the sandbox, not the `Edit` rule, bounds what its commands write.
   `--restricted`, which confines the file tools too, is not used: it hides the workspace's
   project skills (`.claude/skills`).
+- **Turns** (a case's `turns`, `resume`): the session is kept (no `--no-session-persistence`)
+  and each later prompt is `claude -p ... --resume <session_id> -- <prompt>`, the id its
+  stream's `system/init` and `result` events give (`--resume` with `-p`, in the CLI's
+  `--help`); the transcript it resumes is under the run's CLAUDE_CONFIG_DIR. The result of
+  a resumed turn gives that process's tokens but the session's whole cost so far
+  (`session_cost`; measured on 2.1.332: the second turn's `total_cost_usd` is the first's
+  plus its own tokens' price).
 - **Explicit invocation** (`invoked`): `/<skill id> <prompt>`, the slash command a user
   types; in `-p` mode the CLI puts the skill's body in the first user message itself
   (`<command-name>/<id></command-name>`, then "Base directory for this skill: ..." and the
@@ -126,10 +133,14 @@ def build_argv(
     work: bool = False,
     shell: bool = False,
     servers: Sequence[McpLaunch] = (),
+    continued: bool = False,
+    session: str | None = None,
 ) -> list[str]:
     """The exact command line of one run (no shell; the prompt is the last argv item);
     `work`: Stage C's, which may edit files in the working directory; `shell`: and run
-    commands (`Run.shell`); `servers`: the case's MCP servers, their tools allowed."""
+    commands (`Run.shell`); `servers`: the case's MCP servers, their tools allowed;
+    `continued`: a turn of a case of several prompts, whose session is kept; `session`: the
+    session a later turn resumes."""
     argv = [claude, "-p"]
     for plugin_dir in plugin_dirs:
         argv += ["--plugin-dir", str(plugin_dir)]
@@ -143,7 +154,8 @@ def build_argv(
         "--verbose",
         "--max-turns",
         str(settings.max_turns),
-        "--no-session-persistence",
+        *(() if continued else ("--no-session-persistence",)),
+        *(("--resume", session) if session else ()),
         "--permission-mode",
         "dontAsk",
         "--allowedTools",
@@ -187,6 +199,8 @@ class ClaudeCode(CliAdapter):
     credentials = "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN"
     marks_copies = False
     reports_cost = True
+    resumes = True
+    session_cost = True
 
     def environment(self, parent: Mapping[str, str], dirs: RunDirs) -> dict[str, str]:
         return agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp)
@@ -212,9 +226,20 @@ class ClaudeCode(CliAdapter):
             shutil.copytree(skills.root, dirs.work / CONFIG_DIR / "skills")
         if skills.catalog.user_skills is not None:
             shutil.copytree(skills.catalog.user_skills, config_dir / "skills")
-        env = agent_env(parent, dirs.home, config_dir, dirs.tmp)
-        argv = build_argv(run.settings, run.model, run.executable, run.prompt, plugin_dirs(skills),
-                          work=run.work, shell=run.shell, servers=run.mcp_servers)  # fmt: skip
+        return self._launch(run, parent)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        """`--resume <session id>` with `-p` (its stream's `session_id`), the first turn's
+        flags again: the session's transcript is in the run's CLAUDE_CONFIG_DIR."""
+        return self._launch(run, parent, session)
+
+    def _launch(self, run: Run, parent: Mapping[str, str], session: str | None = None) -> Launch:
+        dirs = run.dirs
+        env = agent_env(parent, dirs.home, dirs.home / CONFIG_DIR, dirs.tmp)
+        argv = build_argv(run.settings, run.model, run.executable, run.prompt,
+                          plugin_dirs(run.skills), work=run.work, shell=run.shell,
+                          servers=run.mcp_servers, continued=run.continued,
+                          session=session)  # fmt: skip
         return Launch(argv, env)
 
     def request(self, asked: Asked) -> dict[str, object]:

@@ -105,6 +105,7 @@ class StreamReader(AgentReader):
     """
 
     NOT_A_RUN = "no init event: the output is not a Claude Code stream-json run"
+    SESSION = "session_id"
     MEASURED = AgentReader.MEASURED | AgentReader.TOKENS | {"turns"}
 
     def __init__(

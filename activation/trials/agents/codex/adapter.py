@@ -38,6 +38,11 @@ section 2).
   Codex starts them itself, inside the trial's sandbox. Its model calls
   a tool `mcp__<name>__<tool>`; its stream gives the server and the tool apart
   (`mcp_tool_call`), joined the same way (stream.py).
+
+- **Turns** (a case's `turns`, `resume`): the first turn keeps its session (no
+  `--ephemeral`), each later prompt is `codex exec resume --json --skip-git-repo-check
+  --disable ... [-m <id>] <thread_id> -` (its `exec resume [SESSION_ID] [PROMPT]`, the id of
+  the stream's `thread.started`), the prompt on stdin; the sandbox is the config.toml's.
 - **Explicit invocation** (`invoked`): `$<name> <prompt>`, a skill mention, which makes
   Codex add the skill's whole SKILL.md to the turn as a `<skill>` user message before the
   prompt (its "Trigger rules": "If the user names a skill (with `$SkillName` ...)").
@@ -62,8 +67,10 @@ PROVIDER = "activation"
 OPENAI = provider_named("openai")
 KEY = key_variable(OPENAI)
 HOME_DIR = ".codex"
-FLAGS = ("--skip-git-repo-check", "--ephemeral")
-"""No git check (the workspace is no repository), no session files."""
+GIT_CHECK = "--skip-git-repo-check"
+"""No git check (the workspace is no repository)."""
+EPHEMERAL = "--ephemeral"
+"""No session files (unless a later turn resumes the session)."""
 FEATURES_OFF = ("--disable", "plugins", "--disable", "remote_plugin", "--disable", "apps")
 """None of the features that reach other services."""
 READ_ONLY = "read-only"
@@ -143,15 +150,30 @@ def config(
 
 
 def build_argv(
-    codex: str, model: str | None, *, work: bool = False, contained: bool = False
+    codex: str,
+    model: str | None,
+    *,
+    work: bool = False,
+    contained: bool = False,
+    continued: bool = False,
 ) -> list[str]:
+    """`continued`: the first turn of a case of several prompts, whose session is kept."""
     model_flags = ["-m", model] if model else []
     sandbox_flags = ["--sandbox", sandbox(work, contained)]
-    return [codex, "exec", "--json", *FLAGS, *sandbox_flags, *FEATURES_OFF, *model_flags, "-"]
+    flags = (GIT_CHECK,) if continued else (GIT_CHECK, EPHEMERAL)
+    return [codex, "exec", "--json", *flags, *sandbox_flags, *FEATURES_OFF, *model_flags, "-"]
+
+
+def resume_argv(codex: str, model: str | None, session: str) -> list[str]:
+    """A later turn of the session `session`: its sandbox is the config.toml's."""
+    model_flags = ["-m", model] if model else []
+    return [codex, "exec", "resume", "--json", GIT_CHECK, *FEATURES_OFF, *model_flags, session,
+            "-"]  # fmt: skip
 
 
 class Codex(CliAdapter):
     own_shell = True
+    resumes = True
     environment = staticmethod(environment)
     uncounted = (
         "Codex reports its tokens only when a run ends, and a run is stopped at the skill's "
@@ -174,8 +196,13 @@ class Codex(CliAdapter):
         contained = run.settings.sandbox == DOCKER
         toml = config(url, work=run.work, contained=contained, servers=run.mcp_servers)
         (codex_home / "config.toml").write_text(toml, encoding="utf-8")
-        argv = build_argv(run.executable, run.model, work=run.work, contained=contained)
+        argv = build_argv(run.executable, run.model, work=run.work, contained=contained,
+                          continued=run.continued)  # fmt: skip
         return Launch(argv, environment(parent, dirs), stdin=run.prompt)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        argv = resume_argv(run.executable, run.model, session)
+        return Launch(argv, environment(parent, run.dirs), stdin=run.prompt)
 
     def request(self, asked: Asked) -> dict[str, object]:
         return {

@@ -70,6 +70,7 @@ class CodexReader(CopiesReader):
 
     AGENT = "codex"
     START = "thread.started"
+    SESSION = "thread_id"
     NOT_A_RUN = "no thread.started event: the output is not a Codex JSON run"
     NO_LOAD = "a command that returned {target!r}'s SKILL.md"
 

@@ -42,6 +42,10 @@ docs/agents.md, "GitHub Copilot CLI").
   `--available-tools`, which offers every tool of it (measured on 1.0.102: a `<name>-*`
   pattern offers none); `--allow-all-tools` already lets them run. It names a tool
   `<name>-<tool>`, to its model and in its stream.
+- **Turns** (a case's `turns`, `resume`): each later prompt is the same command with
+  `--resume <sessionId>` (its `-r, --resume [<value>]`: "Resume from a previous session
+  (optionally specify existing session ID ...)"; the id of the stream's `result` event), the
+  session's files being under the run's COPILOT_HOME.
 - **Explicit invocation** (`invoked`): "Use the /<name> skill: <prompt>", as the CLI's
   documentation tells users to name a skill (in prompt mode a leading `/<name>` is not
   expanded: it reaches the model as typed, measured on 1.0.102).
@@ -139,15 +143,20 @@ def build_argv(
     work: bool = False,
     shell: bool = False,
     servers: Sequence[McpLaunch] = (),
+    session: str | None = None,
 ) -> list[str]:
+    """`servers`: the case's MCP servers, their tools offered; `session`: the session a
+    later turn resumes."""
     tools = ((*WORK_TOOLS, SHELL_TOOL) if shell else WORK_TOOLS) if work else LOOK_TOOLS
     mcp = ["--additional-mcp-config", mcp_config(servers)] if servers else []
     own = [server.name for server in servers]
-    return [copilot, "-p", prompt, *FLAGS, *mcp, "--available-tools", *tools, *own]
+    resumed = ["--resume", session] if session else []
+    return [copilot, "-p", prompt, *FLAGS, *mcp, *resumed, "--available-tools", *tools, *own]
 
 
 class Copilot(CliAdapter):
     environment = staticmethod(environment)
+    resumes = True
     reports_tokens = False
     uncounted = (
         "GitHub Copilot CLI's stream does not say what a run used (its tokens are only in "
@@ -187,9 +196,15 @@ class Copilot(CliAdapter):
         dirs = run.dirs
         install_project_skills(run.skills, dirs.work)
         mark_repository(dirs.work)
+        return self._launch(run, parent)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        return self._launch(run, parent, session)
+
+    def _launch(self, run: Run, parent: Mapping[str, str], session: str | None = None) -> Launch:
         argv = build_argv(run.executable, run.prompt, work=run.work, shell=run.shell,
-                          servers=run.mcp_servers)  # fmt: skip
-        return Launch(argv, environment(parent, dirs, run.model))
+                          servers=run.mcp_servers, session=session)  # fmt: skip
+        return Launch(argv, environment(parent, run.dirs, run.model))
 
     def request(self, asked: Asked) -> dict[str, object]:
         return {

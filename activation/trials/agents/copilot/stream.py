@@ -54,6 +54,7 @@ class CopilotReader(CopiesReader):
     """An incremental reader of one Copilot CLI run's JSON lines for one target skill."""
 
     AGENT = "copilot"
+    SESSION = "sessionId"
     NOT_A_RUN = "no events: the output is not a Copilot CLI JSON run"
 
     MEASURED = CopiesReader.MEASURED | {"turns"}

@@ -34,6 +34,9 @@ it; ../shared/agents/NOTES.md "Seen working offline, turn 4").
   docs/reference/policy-engine.md; its loader requires a `toolName`, and a policy file it
   refuses takes every allowed tool away). Its model and stream name a tool
   `mcp_<name>_<tool>` (mcp-tool.ts `generateValidName`).
+- **Turns** (a case's `turns`, `resume`): each later prompt is the same command with
+  `--resume <session_id>` (the stream's `init` event's; the CLI's `SessionSelector.findSession`
+  takes a session's UUID), which reloads the chat the CLI records under the run's home.
 - **Explicit invocation** (`invoked`): the TUI's `/<name> <args>` (SkillCommandLoader) runs
   `activate_skill` itself and then submits the args, but headless `-p` has no skill
   commands (nonInteractiveCliCommands.ts loads only built-in, MCP and file commands), so a
@@ -130,13 +133,18 @@ def settings_file(
     }
 
 
-def build_argv(gemini: str, model: str, prompt: str, policy_path: str) -> list[str]:
+def build_argv(
+    gemini: str, model: str, prompt: str, policy_path: str, session: str | None = None
+) -> list[str]:
+    """`session`: the session a later turn resumes."""
+    resumed = ["--resume", session] if session else []
     return [gemini, "-p", prompt, "-m", model, "--output-format", "stream-json",
-            "--policy", policy_path]  # fmt: skip
+            "--policy", policy_path, *resumed]  # fmt: skip
 
 
 class Gemini(CliAdapter):
     environment = staticmethod(environment)
+    resumes = True
 
     def model(self, model: str | None) -> str:
         """`google:gemini-3.1-pro-preview` is `-m gemini-3.1-pro-preview`; a run needs one."""
@@ -158,9 +166,16 @@ class Gemini(CliAdapter):
         policy_path = dirs.home / POLICY_FILE
         rules = policy(work=run.work, shell=run.shell, servers=[s.name for s in servers])
         policy_path.write_text(rules, encoding="utf-8")
+        return self._launch(run, parent)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        return self._launch(run, parent, session)
+
+    def _launch(self, run: Run, parent: Mapping[str, str], session: str | None = None) -> Launch:
         model = run.model if run.model is not None else self.model(None)
-        argv = build_argv(run.executable, model, run.prompt, str(policy_path))
-        return Launch(argv, environment(parent, dirs))
+        argv = build_argv(run.executable, model, run.prompt, str(run.dirs.home / POLICY_FILE),
+                          session)  # fmt: skip
+        return Launch(argv, environment(parent, run.dirs))
 
     def request(self, asked: Asked) -> dict[str, object]:
         return {

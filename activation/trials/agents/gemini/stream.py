@@ -60,6 +60,7 @@ class GeminiReader(CopiesReader):
 
     AGENT = "gemini"
     START = "init"
+    SESSION = "session_id"
     NOT_A_RUN = "no init event: the output is not a Gemini CLI stream-json run"
     NO_LOAD = "a successful activate_skill of {target!r}"
     STATUS = re.compile(r'"code":\s*(\d{3})|\bstatus:? (\d{3})\b')

@@ -49,6 +49,10 @@ section 1).
   "local", "command": [command, ...args], "environment"}}`) and the permission
   `"<name>_*": "allow"`, every tool of the server: OpenCode names a tool `<name>_<tool>`
   (both sanitized to letters, digits, `_` and `-`), in its model's tools and its stream.
+
+- **Turns** (a case's `turns`, `resume`): each later prompt is `opencode run ... --session
+  <sessionID>` (its `-s, --session`: "session id to continue"; the id every event of its
+  stream carries), the session being in the run's XDG data folder.
 - **Explicit invocation** (`invoked`): `/<name> <prompt>`, as a user types it in the TUI,
   where every skill is a command of its frontmatter name (its template the body, then
   "Base directory for this skill: ..."). `opencode run` does not read a slash in its
@@ -165,9 +169,14 @@ def config(
     }
 
 
-def build_argv(opencode: str, model: str | None, command: str | None = None) -> list[str]:
-    """`command`: the skill whose command runs (`--command`), the prompt its arguments."""
+def build_argv(
+    opencode: str, model: str | None, command: str | None = None, session: str | None = None
+) -> list[str]:
+    """`command`: the skill whose command runs (`--command`), the prompt its arguments;
+    `session`: the session a later turn continues."""
     argv = [opencode, "run", "--format", "json", "--title", TITLE]
+    if session is not None:
+        argv += ["--session", session]
     if command is not None:
         argv += ["--command", command]
     return [*argv, "--model", model] if model else argv
@@ -191,6 +200,7 @@ def split_command(prompt: str, skills: SkillSet) -> tuple[str | None, str]:
 
 class OpenCode(CliAdapter):
     reports_cost = True
+    resumes = True
 
     environment = staticmethod(environment)
 
@@ -225,9 +235,15 @@ class OpenCode(CliAdapter):
         for name, text in settled_package(self.agent.version).items():
             (config_file.parent / name).write_text(text, encoding="utf-8")
         (config_file.parent / "node_modules").mkdir()
+        return self._launch(run, parent)
+
+    def resume(self, run: Run, session: str, parent: Mapping[str, str]) -> Launch:
+        return self._launch(run, parent, session)
+
+    def _launch(self, run: Run, parent: Mapping[str, str], session: str | None = None) -> Launch:
         command, prompt = split_command(run.prompt, run.skills) if run.work else (None, run.prompt)
-        argv = build_argv(run.executable, run.model, command)
-        return Launch(argv, environment(parent, dirs), stdin=prompt)
+        argv = build_argv(run.executable, run.model, command, session)
+        return Launch(argv, environment(parent, run.dirs), stdin=prompt)
 
     def request(self, asked: Asked) -> dict[str, object]:
         work, prompt = asked.work, asked.prompt

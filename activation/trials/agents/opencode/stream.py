@@ -53,6 +53,7 @@ class OpenCodeReader(CopiesReader):
     """An incremental reader of one OpenCode run's JSON lines for one target skill."""
 
     AGENT = "opencode"
+    SESSION = "sessionID"
     NOT_A_RUN = "no events: the output is not an OpenCode JSON run"
 
     MEASURED = CopiesReader.MEASURED | CopiesReader.TOKENS | {"turns"}
