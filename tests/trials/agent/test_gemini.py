@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 from collections.abc import Iterator
+from itertools import chain, repeat
 from pathlib import Path
 
 import pytest
@@ -179,8 +180,13 @@ def test_a_failing_api_is_tried_as_often_as_the_tool_allows_and_is_the_models_er
     harness: AgentHarness,
 ) -> None:
     """Left to itself the CLI tries a failing API ten times over minutes; the run's settings
-    (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error."""
-    with turns(Error(503, "overloaded", "UNAVAILABLE")) as api:
+    (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error.
+    The CLI reads no Retry-After and backs off from 5 s, unless a model-capacity answer's
+    RetryInfo sets its delay: the first answer says "capacity exhausted, retry in 1 ms", so the
+    retries take milliseconds instead of a minute, and every later one is "overloaded"."""
+    capacity = Error(503, "model capacity exhausted", "MODEL_CAPACITY_EXHAUSTED", "0.001s")
+    answers = chain([capacity], repeat(Error(503, "overloaded", "UNAVAILABLE")))
+    with FakeGeminiAPI(lambda _request: next(answers)) as api:
         trial = harness.run(api, model=MODEL, timeout=240)
         assert len(api.requests) == CLI_API_ATTEMPTS == 5
     assert trial.activated is None
