@@ -141,15 +141,6 @@ def test_prose_about_the_skill_is_not_activated_and_a_model_id_is_opencodes(
     assert "You are powered by the model named claude-haiku-4-5." in first.body["system"][0]["text"]
 
 
-def test_a_failed_skill_call_is_not_activated(harness: AgentHarness) -> None:
-    with turns(ToolUse("skill", {"name": "refund"}), Text("Done.")) as api:
-        trial = harness.run(api)
-        results = [result for request in loop_requests(api) for result in request.tool_results]
-    assert (trial.activated, trial.chose, trial.error) == (False, (), None)
-    assert results[0]["is_error"] is True
-    assert 'Skill "refund" not found' in str(results[0]["content"])
-
-
 @pytest.mark.parametrize(
     ("rule", "reason", "requests"),
     [
@@ -179,26 +170,35 @@ def test_a_refused_load_is_an_error_not_a_miss(
     assert sent == requests
 
 
-def test_reading_the_skill_files_is_not_a_load(harness: AgentHarness) -> None:
+def test_reading_the_skill_files_and_a_failed_skill_call_are_not_a_load(
+    harness: AgentHarness,
+) -> None:
     """A `read` of the target's SKILL.md returns its content (nonce included) but is not
-    how OpenCode loads a skill; a skill call for the sibling is the sibling's load."""
+    how OpenCode loads a skill; a skill call for a name it does not list fails; a skill
+    call for the sibling is the sibling's load."""
 
     def script(request: FakeRequest) -> Reply:
+        """By the tool results so far (OpenCode adds a turn of its own after a failed call)."""
         if "skill" not in request.tool_names:
             return Text("a title")
-        if request.turn == 0:
+        done = len(request.tool_results)
+        if done == 0:
             listing = sent_listing(request)
             (root,) = re.findall(r"<location>(.*)/refunds/SKILL\.md</location>", listing)
             return ToolUse("read", {"filePath": f"{root}/refunds/SKILL.md"})
-        if request.turn == 1:
+        if done == 1:
+            return ToolUse("skill", {"name": "refund"})
+        if done == 2:
             return ToolUse("skill", {"name": "charts"})
         return Text("Done.")
 
     with FakeMessagesAPI(script) as api:
         trial = harness.run(api)
-        results = [result for request in loop_requests(api) for result in request.tool_results]
+        results = loop_requests(api)[-1].tool_results
     assert (trial.activated, trial.chose, trial.error) == (False, (SIBLING_ID,), None)
     assert "<!-- activation nonce: " in str(results[0]["content"])
+    assert results[1]["is_error"] is True
+    assert 'Skill "refund" not found' in str(results[1]["content"])
     assert trial.evidence == (f"the run completed without a successful skill call for '{SKILL_ID}'")
 
 
