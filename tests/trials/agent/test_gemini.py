@@ -201,9 +201,10 @@ def test_a_failing_api_is_tried_as_often_as_the_tool_allows_and_is_the_models_er
 ) -> None:
     """Left to itself the CLI tries a failing API ten times over minutes; the run's settings
     (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error.
-    The CLI reads no Retry-After and backs off from 5 s, unless a model-capacity answer's
-    RetryInfo sets its delay: the first answer says "capacity exhausted, retry in 1 ms", so the
-    retries take milliseconds instead of a minute, and every later one is "overloaded"."""
+    Its retry of a model request reads no Retry-After header and backs off from 5 s, unless
+    a model-capacity answer's RetryInfo sets the delay: the first answer says "capacity
+    exhausted, retry in 1 ms", every later one "overloaded", so the retries take
+    milliseconds instead of a minute (@google/gemini-cli 0.61.0, retryWithBackoff)."""
     capacity = Error(503, "model capacity exhausted", "MODEL_CAPACITY_EXHAUSTED", "0.001s")
     answers = chain([capacity], repeat(Error(503, "overloaded", "UNAVAILABLE")))
     with FakeGeminiAPI(lambda _request: next(answers)) as api:
