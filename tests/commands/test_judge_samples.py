@@ -49,7 +49,7 @@ def behave(tmp_path: Path, claude: Path, samples: int) -> tuple[int, dict[str, A
     code = main(["behavior", "--claude", str(claude), "--json", str(report), "--markdown",
                  str(tmp_path / "behavior.md"), "--html", str(tmp_path / "behavior.html"),
                  "--baseline", "git:HEAD", "--only", "welcome_banner",
-                 "--trials", "2", "--max-trials", "2", "--no-control", "--concurrency", "1",
+                 "--trials", "1", "--max-trials", "1", "--no-control", "--concurrency", "1",
                  "--no-cache", "--judge-samples", str(samples)])  # fmt: skip
     return code, read_report(report), tmp_path
 
@@ -78,32 +78,32 @@ def test_the_majority_of_three_samples_decides_and_every_output_says_how_often_t
     assert (code, report["judge_samples"], report["cases"][0]["status"]) == (0, 3, "PASS")
     assert [(grade["outcome"], grade["why"], grade["votes"]) for grade in judge_grades(report)] == [
         ("passed", "the judge answered YES (2 of 3 samples)", [2, 1])
-    ] * 4
+    ] * 2
     assert report["behavior"]["judges"] == [
         {
             "case": "welcome_banner",
             "grader": JUDGE,
-            "asked": 4,
-            "split": 4,
-            "samples": 12,
-            "minority": 4,
-            "split_interval": [pytest.approx(0.5101, abs=1e-4), 1.0],
+            "asked": 2,
+            "split": 2,
+            "samples": 6,
+            "minority": 2,
+            "split_interval": [pytest.approx(0.3424, abs=1e-4), 1.0],
         }
     ]
-    assert len([r for r in repo.message_requests if r.schema is not None]) == 12
+    assert len([r for r in repo.message_requests if r.schema is not None]) == 6
     line = (
-        f"judge agreement, welcome_banner, {JUDGE!r}: its samples split in 4/4 = 100%  "
-        "(95% Wilson 51%-100%) of the trials; 4/12 samples against the majority"
+        f"judge agreement, welcome_banner, {JUDGE!r}: its samples split in 2/2 = 100%  "
+        "(95% Wilson 34%-100%) of the trials; 2/6 samples against the majority"
     )
     assert line in " ".join(out.split("\n"))
-    split = "4/4 = 100%  (95% Wilson 51%-100%)"
+    split = "2/2 = 100%  (95% Wilson 34%-100%)"
     markdown = (outputs / "behavior.md").read_text()
-    assert f"| `welcome_banner` | {escape(JUDGE)} | {escape(split)} | 4/12 |" in markdown
+    assert f"| `welcome_banner` | {escape(JUDGE)} | {escape(split)} | 2/6 |" in markdown
     page = (outputs / "behavior.html").read_text()
     row = (
         '<tr data-case="welcome_banner"><td class="mono">welcome_banner</td><td>'
         f'{html.escape(JUDGE, quote=False)}</td><td class="num mono">{split}</td>'
-        '<td class="num mono">4/12</td></tr>'
+        '<td class="num mono">2/6</td></tr>'
     )
     assert row in page
 
@@ -120,7 +120,7 @@ def test_a_tie_between_the_samples_is_an_error_of_the_trial_and_the_gate_fails_c
             f"grader {JUDGE!r}: the judge's samples split 1 YES, 1 NO: no majority"
         )
         assert trial["error_class"] == "grader"
-    assert report["behavior"]["judges"][0]["split"] == 4
+    assert report["behavior"]["judges"][0]["split"] == 2
 
 
 def test_calibrate_behavior_reports_each_judges_agreement_with_itself_on_the_a_a_run(
@@ -129,13 +129,13 @@ def test_calibrate_behavior_reports_each_judges_agreement_with_itself_on_the_a_a
     repo.script = flipping([False, False, True])  # each trial: right, right, wrong
     record = tmp_path / "calibration.json"
     main(["calibrate", "--behavior", "--broken", str(BROKEN_BODY), "--claude", str(claude),
-          "--json", str(record), "--only", "welcome_banner", "--trials", "2", "--max-trials",
-          "2", "--concurrency", "1", "--no-cache", "--judge-samples", "3"])  # fmt: skip
+          "--json", str(record), "--only", "welcome_banner", "--trials", "1", "--max-trials",
+          "1", "--concurrency", "1", "--no-cache", "--judge-samples", "3"])  # fmt: skip
     out = " ".join(capsys.readouterr().out.split("\n"))
     assert (
-        f"A/A judge agreement, welcome_banner, {JUDGE!r}: its samples split in 6/6 = 100%  "
-        "(95% Wilson 61%-100%) of the trials; 6/18 samples against the majority"
+        f"A/A judge agreement, welcome_banner, {JUDGE!r}: its samples split in 3/3 = 100%  "
+        "(95% Wilson 44%-100%) of the trials; 3/9 samples against the majority"
     ) in out
     same = orjson.loads(record.read_bytes())["same"]
     assert [(judge["asked"], judge["split"], judge["minority"])
-            for judge in same["behavior"]["judges"]] == [(6, 6, 6)]  # fmt: skip
+            for judge in same["behavior"]["judges"]] == [(3, 3, 3)]  # fmt: skip

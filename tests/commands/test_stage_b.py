@@ -227,6 +227,9 @@ def test_real_run_statuses_evidence_early_stop_and_exit_1(
     assert read_evidence == {f"the run completed without a successful Skill call for '{SKILL_ID}'"}
     assert "FAILED: the candidate regressed." in captured.out
     assert API_KEY not in captured.out + captured.err
+    # `detect` reads a transcript the run kept as the run read it.
+    assert main(["detect", plain_trial["transcript"], "--skill", SKILL_ID, "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["reading"] == "activated"
 
 
 def test_errors_alone_fail_closed_with_exit_3(
@@ -312,21 +315,6 @@ def test_missing_claude_is_exit_2_with_an_install_hint(
         "error": line.removeprefix("activation: error: "),
     }
     assert api.requests == []
-
-
-def test_detect_reads_a_transcript_the_run_kept(
-    tmp_path: Path,
-    stage_b: tuple[SkillRepo, FakeMessagesAPI, Path],
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    _repo, _api, claude = stage_b
-    code, report = real(tmp_path, claude, "--only", "plain", "--trials", "1")
-    assert code == 0
-    transcript = report["cases"][0]["trials"][0]["transcript"]
-    capsys.readouterr()
-    assert main(["detect", transcript, "--skill", SKILL_ID, "--json"]) == 0
-    reading = orjson.loads(capsys.readouterr().out)
-    assert reading["reading"] == "activated"
 
 
 def test_calibrate_through_the_real_agent(

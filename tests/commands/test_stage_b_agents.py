@@ -2,9 +2,9 @@
 drives the real pinned CLI against its local stand-in (the Messages API for OpenCode, the
 Responses API for Codex), on a plugin that is not auth0, with the model scripted per case
 and per description: what is these two agents' own (a look at the skills that is not a
-load, the marked copy a load returns) and both in one matrix. A load, prose, a failed load,
-another skill's load, an API error and SIGTERM in the middle of a run, on every agent:
-tests/trials/agents/test_conformance.py.
+load, the marked copy a load returns), and a matrix of two agents' cells. A load, prose, a
+failed load, another skill's load, an API error and SIGTERM in the middle of a run, on every
+agent: tests/trials/agents/test_conformance.py.
 
 The user's HOME holds planted configs and skills of both agents, and the temp folder a
 planted skill above the run folders: none may reach a run."""
@@ -30,6 +30,7 @@ from tests.support.responses_api import Text as ResponsesText
 from tests.support.skill_repo import (
     DISTRACTORS,
     REFERENCE,
+    SKILL_ID,
     SKILL_PATH,
     case,
     write_cases,
@@ -39,7 +40,8 @@ from tests.support.skill_repo import (
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 CANDIDATE = "Use when issuing refunds."
 CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
-KEYS = {"opencode": "sk-ant-test-e2e-opencode-SECRET", "codex": "sk-test-e2e-codex-SECRET"}
+KEYS = {"opencode": "sk-ant-test-e2e-opencode-SECRET", "codex": "sk-test-e2e-codex-SECRET",
+        "claude-code": "sk-ant-test-e2e-claude-code-SECRET"}  # fmt: skip
 CASES = [
     {**case("dispute", "a stripe dispute came in, refund it", True), "spot_check": True},
     case("plain", "refund order 1234", True),
@@ -210,28 +212,40 @@ def test_a_look_at_the_skills_is_no_load_and_a_load_returns_the_marked_copy(
     )
 
 
+def claude_script(request: FakeRequest) -> Any:
+    """Claude Code's loop (it offers `Skill`), by prompt and by the description it lists."""
+    if not request.is_main_loop:
+        return Text("a title")
+    behaviour = BEHAVIOUR[request.prompt][request.menu[SKILL_ID] != BASELINE]
+    if request.turn > 0:
+        return Text("Done.")
+    return ToolUse("Skill", {"skill": {"load": SKILL_ID, "other": "billing:charts"}[behaviour]})
+
+
 def test_stage_b_cells_run_both_agents_in_one_matrix(
     skill_repo: Any,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    opencode_cli: Path,
+    claude: Path,
     codex_cli: Path,
 ) -> None:
-    """`--real --agent opencode,codex`: one run, a cell per agent CLI, each against its own
-    API, judged together."""
+    """`--real --agent claude-code,codex`: one run, a cell per agent CLI, each against its
+    own API (the Messages API, the Responses API), judged together. Claude Code rather than
+    OpenCode: a run of it starts in a second, OpenCode's in four."""
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
     write_cases(tmp_path / "cases.json", CASES)
     monkeypatch.chdir(repo.root)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["opencode"])
+    monkeypatch.setenv("CLAUDE_CODE_MAX_RETRIES", "0")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["claude-code"])
     monkeypatch.setenv("OPENAI_API_KEY", KEYS["codex"])
     report = tmp_path / "matrix.json"
-    with FakeMessagesAPI(opencode_script) as messages, FakeResponsesAPI(codex_script) as responses:
+    with FakeMessagesAPI(claude_script) as messages, FakeResponsesAPI(codex_script) as responses:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", messages.base_url)
         monkeypatch.setenv("OPENAI_BASE_URL", f"{responses.base_url}/v1")
         code = main([
-            "--real", "--agent", "opencode,codex", "--opencode", str(opencode_cli),
+            "--real", "--agent", "claude-code,codex", "--claude", str(claude),
             "--codex", str(codex_cli), "--cases", str(tmp_path / "cases.json"),
             "--distractors", str(tmp_path / "distractors"), "--skill-path", SKILL_PATH,
             "--only", "plain,other", "--trials", "1", "--max-trials", "1",
@@ -242,7 +256,7 @@ def test_stage_b_cells_run_both_agents_in_one_matrix(
     assert code == 0
     assert data["schema"] == "activation-matrix/1"
     assert [(cell["stage"], cell["coding_agent"], cell["model"]) for cell in data["cells"]] == [
-        ("B", "opencode", None),
+        ("B", "claude-code", None),
         ("B", "codex", None),
     ]
     assert [statuses(cell) for cell in data["cells"]] == [{"plain": "PASS", "other": "PASS"}] * 2

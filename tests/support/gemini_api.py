@@ -7,9 +7,10 @@ Both routes of a model are served, under any API version: `POST
 `data:` line per chunk) and `/v1/models/<model>:generateContent` (the Python SDK's: one JSON
 object). A *script* (a callable `GeminiRequest -> Reply`) decides every
 answer: text (`Text`), a function call (`Call`), or an HTTP error with the API's error body
-(`Error`). With `key` set a request whose `x-goog-api-key` is another is refused as the real
-API refuses a bad key: HTTP 400, `INVALID_ARGUMENT`, reason `API_KEY_INVALID`. `latency`
-(seconds, or a callable of the request) delays an answer, so a run can be left hanging.
+(`Error`, with the API's `RetryInfo` delay when given). With `key` set a request whose
+`x-goog-api-key` is another is refused as the real API refuses a bad key: HTTP 400,
+`INVALID_ARGUMENT`, reason `API_KEY_INVALID`. `latency` (seconds, or a callable of the
+request) delays an answer, so a run can be left hanging.
 """
 
 from __future__ import annotations
@@ -108,11 +109,13 @@ class Call:
 
 @dataclass(frozen=True)
 class Error:
-    """An HTTP error with the Gemini API's error body."""
+    """An HTTP error with the Gemini API's error body; `retry_delay` (a duration such as
+    "0.001s") adds the `RetryInfo` detail the API sends when it says when to try again."""
 
     status: int
     message: str = "error"
     reason: str = "INTERNAL"
+    retry_delay: str | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,11 @@ def _error(error: Error) -> JSONResponse:
     status = STATUS_NAMES.get(error.status, "UNKNOWN")
     info = {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": error.reason,
             "domain": "googleapis.com"}  # fmt: skip
+    details: list[dict[str, str]] = [info]
+    if error.retry_delay is not None:
+        retry = {"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                 "retryDelay": error.retry_delay}  # fmt: skip
+        details.append(retry)
     body = {"error": {"code": error.status, "message": error.message, "status": status,
-                      "details": [info]}}  # fmt: skip
+                      "details": details}}  # fmt: skip
     return JSONResponse(body, status_code=error.status)

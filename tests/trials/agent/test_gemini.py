@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 from collections.abc import Iterator
+from itertools import chain, repeat
 from pathlib import Path
 
 import pytest
@@ -53,15 +54,35 @@ def listing_of(request: GeminiRequest) -> str:
     return system[start : system.index("</available_skills>", start) + len("</available_skills>")]
 
 
-def test_the_listing_reaches_the_model_as_stage_a_renders_it(harness: AgentHarness) -> None:
+def test_the_listing_reaches_the_model_as_stage_a_renders_it_and_nothing_of_the_users(
+    harness: AgentHarness,
+) -> None:
     """The whole description, unescaped, in the listing Stage A renders for Gemini CLI, but
     for where the run's workspace and the CLI's built-ins are; the run's own settings:
-    activate_skill offered, no web, shell or write tool, the pinned model, the key."""
+    activate_skill offered, no web, shell or write tool, the pinned model, the key. Control
+    first: run by hand with the planted HOME, Gemini CLI lists the planted skill. Stage B's
+    run lists neither planted skill, and writes nothing outside its folders."""
+    project = harness.systemp / "by-hand"
+    project.mkdir()
+    with turns(Text("ok")) as api:
+        env = {**harness.parent_env(api), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+        argv = [str(harness.executable), "-p", "hi", "-m", "gemini-3.1-pro-preview",
+                "--output-format", "stream-json"]  # fmt: skip
+        done = subprocess.run(argv, cwd=project, env=env, capture_output=True, timeout=90,
+                              stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        control = listing_of(api.requests[0])
+    shutil.rmtree(project)
+    assert f"<name>{LEAKY}</name>" in control
+    home_before = sorted(str(p) for p in harness.home.rglob("*"))
     with turns(Text("ok")) as api:
         trial = harness.run(api, model=MODEL)
         (first,) = api.requests
     assert trial.error is None, trial.error
     sent = listing_of(first)
+    assert LEAKY not in sent and ABOVE not in sent
+    assert str(harness.repo.root) not in json.dumps(first.body)
+    assert sorted(str(p) for p in harness.home.rglob("*")) == home_before
     workspace = sent.split("<location>")[3].split("/.agents/skills/")[0]
     assert workspace.endswith("/work")
     shown = stage_named("B").listings(harness.spec(MODEL), harness.inputs)["candidate"]
@@ -179,8 +200,14 @@ def test_a_failing_api_is_tried_as_often_as_the_tool_allows_and_is_the_models_er
     harness: AgentHarness,
 ) -> None:
     """Left to itself the CLI tries a failing API ten times over minutes; the run's settings
-    (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error."""
-    with turns(Error(503, "overloaded", "UNAVAILABLE")) as api:
+    (`general.maxAttempts`) hold it to CLI_API_ATTEMPTS, and the trial is the model's error.
+    Its retry of a model request reads no Retry-After header and backs off from 5 s, unless
+    a model-capacity answer's RetryInfo sets the delay: the first answer says "capacity
+    exhausted, retry in 1 ms", every later one "overloaded", so the retries take
+    milliseconds instead of a minute (@google/gemini-cli 0.61.0, retryWithBackoff)."""
+    capacity = Error(503, "model capacity exhausted", "MODEL_CAPACITY_EXHAUSTED", "0.001s")
+    answers = chain([capacity], repeat(Error(503, "overloaded", "UNAVAILABLE")))
+    with FakeGeminiAPI(lambda _request: next(answers)) as api:
         trial = harness.run(api, model=MODEL, timeout=240)
         assert len(api.requests) == CLI_API_ATTEMPTS == 5
     assert trial.activated is None
@@ -197,29 +224,3 @@ def test_a_refused_key_aborts_the_run(harness: AgentHarness) -> None:
 def test_a_run_needs_a_pinned_model(harness: AgentHarness) -> None:
     with FakeGeminiAPI() as api, pytest.raises(Exception, match="needs a pinned model"):
         harness.run(api)
-
-
-def test_the_users_config_and_skills_do_not_leak(harness: AgentHarness) -> None:
-    """Control first: run by hand with the planted HOME, Gemini CLI lists the planted skill.
-    Stage B's run lists neither planted skill, and writes nothing outside its folders."""
-    project = harness.systemp / "by-hand"
-    project.mkdir()
-    with turns(Text("ok")) as api:
-        env = {**harness.parent_env(api), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
-        argv = [str(harness.executable), "-p", "hi", "-m", "gemini-3.1-pro-preview",
-                "--output-format", "stream-json"]  # fmt: skip
-        done = subprocess.run(argv, cwd=project, env=env, capture_output=True, timeout=90,
-                              stdin=subprocess.DEVNULL, check=False)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        control = listing_of(api.requests[0])
-    shutil.rmtree(project)
-    assert f"<name>{LEAKY}</name>" in control
-    home_before = sorted(str(p) for p in harness.home.rglob("*"))
-    with turns(Text("ok")) as api:
-        trial = harness.run(api, model=MODEL)
-        (first,) = api.requests
-    assert trial.error is None, trial.error
-    sent = listing_of(first)
-    assert LEAKY not in sent and ABOVE not in sent
-    assert str(harness.repo.root) not in json.dumps(first.body)
-    assert sorted(str(p) for p in harness.home.rglob("*")) == home_before

@@ -65,12 +65,29 @@ def sent_listing(request: FakeRequest) -> str:
     return text[text.index(LISTING_START) :]
 
 
-def test_the_description_reaches_the_model_whole_in_stage_as_listing(
-    harness: AgentHarness,
+def test_the_description_reaches_the_model_whole_and_nothing_of_the_users_does(
+    harness: AgentHarness, tmp_path: Path
 ) -> None:
     """OpenCode cuts nothing: the 1,100-character description arrives as written, and the
     whole listing is the one Stage A renders for OpenCode, but for where the run's
-    workspace is."""
+    workspace is. Control first: run by hand with the planted HOME, in a folder under the
+    planted skill, OpenCode lists both. Stage B's run lists neither, reads no user config
+    (its model and address stand), and sends the key it was given."""
+    project = harness.systemp / "by-hand"
+    project.mkdir()
+    with turns(Text("ok")) as api:
+        env = {**harness.parent_env(api), "OPENCODE_CONFIG": str(tmp_path / "none.json")}
+        stand_in = {"provider": {"anthropic": {"options": {"baseURL": f"{api.base_url}/v1"}}}}
+        (tmp_path / "none.json").write_bytes(orjson.dumps(stand_in))
+        argv = [str(harness.executable), "run", "--format", "json", "--title", "t", "--model",
+                "anthropic/claude-sonnet-4-5"]  # fmt: skip
+        done = subprocess.run(argv, input=b"hi", cwd=project, env=env, capture_output=True,
+                              timeout=120, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        control = sent_listing(loop_requests(api)[0])
+    project.rmdir()
+    assert f"<name>{LEAKY}</name>" in control
+    assert f"<name>{ABOVE}</name>" in control
     with turns(Text("ok")) as api:
         trial = harness.run(api)
         (first,) = loop_requests(api)
@@ -83,16 +100,12 @@ def test_the_description_reaches_the_model_whole_in_stage_as_listing(
     shown = stage_named("B").listings(harness.spec(), harness.inputs)["candidate"]
     assert sent == shown.text.replace(str(harness.repo.root / ".agents" / "skills"), root)
     assert list(shown.ids) == ["billing:charts", "customize-opencode", SKILL_ID]
-    assert first.model == "claude-sonnet-4-6"  # OpenCode's own default without --model
-
-
-def test_a_model_id_is_opencodes_anthropic_model(harness: AgentHarness) -> None:
-    with turns(Text("ok")) as api:
-        trial = harness.run(api, model="claude-haiku-4-5", variant="baseline")
-        (first,) = loop_requests(api)
-    assert trial.error is None, trial.error
-    assert first.model == "claude-haiku-4-5"
-    assert "You are powered by the model named claude-haiku-4-5." in first.body["system"][0]["text"]
+    assert LEAKY not in sent
+    assert ABOVE not in sent
+    assert first.headers["x-api-key"] == harness.key
+    assert first.model == "claude-sonnet-4-6"  # OpenCode's own default, not the planted one's
+    assert "Is directory a git repo: yes" in first.body["system"][0]["text"]
+    assert str(harness.repo.root) not in first.body["system"][0]["text"]
 
 
 def test_a_skill_call_that_returns_the_copy_activates_and_stops_early(
@@ -115,20 +128,17 @@ def test_a_skill_call_that_returns_the_copy_activates_and_stops_early(
     assert trial.usage.cost_usd > 0  # OpenCode's own figure for the step
 
 
-def test_prose_about_the_skill_is_not_activated(harness: AgentHarness) -> None:
+def test_prose_about_the_skill_is_not_activated_and_a_model_id_is_opencodes(
+    harness: AgentHarness,
+) -> None:
+    """A model id is OpenCode's anthropic model: the run's requests name it."""
     with turns(Text("I'll use the refunds skill. Refund issued.")) as api:
-        trial = harness.run(api)
+        trial = harness.run(api, model="claude-haiku-4-5", variant="baseline")
+        (first,) = loop_requests(api)
     assert (trial.activated, trial.error) == (False, None)
     assert trial.evidence == (f"the run completed without a successful skill call for '{SKILL_ID}'")
-
-
-def test_a_failed_skill_call_is_not_activated(harness: AgentHarness) -> None:
-    with turns(ToolUse("skill", {"name": "refund"}), Text("Done.")) as api:
-        trial = harness.run(api)
-        results = [result for request in loop_requests(api) for result in request.tool_results]
-    assert (trial.activated, trial.chose, trial.error) == (False, (), None)
-    assert results[0]["is_error"] is True
-    assert 'Skill "refund" not found' in str(results[0]["content"])
+    assert first.model == "claude-haiku-4-5"
+    assert "You are powered by the model named claude-haiku-4-5." in first.body["system"][0]["text"]
 
 
 @pytest.mark.parametrize(
@@ -160,26 +170,35 @@ def test_a_refused_load_is_an_error_not_a_miss(
     assert sent == requests
 
 
-def test_reading_the_skill_files_is_not_a_load(harness: AgentHarness) -> None:
+def test_reading_the_skill_files_and_a_failed_skill_call_are_not_a_load(
+    harness: AgentHarness,
+) -> None:
     """A `read` of the target's SKILL.md returns its content (nonce included) but is not
-    how OpenCode loads a skill; a skill call for the sibling is the sibling's load."""
+    how OpenCode loads a skill; a skill call for a name it does not list fails; a skill
+    call for the sibling is the sibling's load."""
 
     def script(request: FakeRequest) -> Reply:
+        """By the tool results so far (OpenCode adds a turn of its own after a failed call)."""
         if "skill" not in request.tool_names:
             return Text("a title")
-        if request.turn == 0:
+        done = len(request.tool_results)
+        if done == 0:
             listing = sent_listing(request)
             (root,) = re.findall(r"<location>(.*)/refunds/SKILL\.md</location>", listing)
             return ToolUse("read", {"filePath": f"{root}/refunds/SKILL.md"})
-        if request.turn == 1:
+        if done == 1:
+            return ToolUse("skill", {"name": "refund"})
+        if done == 2:
             return ToolUse("skill", {"name": "charts"})
         return Text("Done.")
 
     with FakeMessagesAPI(script) as api:
         trial = harness.run(api)
-        results = [result for request in loop_requests(api) for result in request.tool_results]
+        results = loop_requests(api)[-1].tool_results
     assert (trial.activated, trial.chose, trial.error) == (False, (SIBLING_ID,), None)
     assert "<!-- activation nonce: " in str(results[0]["content"])
+    assert results[1]["is_error"] is True
+    assert 'Skill "refund" not found' in str(results[1]["content"])
     assert trial.evidence == (f"the run completed without a successful skill call for '{SKILL_ID}'")
 
 
@@ -199,38 +218,6 @@ def test_refused_credentials_abort_the_run(harness: AgentHarness) -> None:
         pytest.raises(AuthError, match=r"HTTP 401.*OpenCode run; check ANTHROPIC_API_KEY"),
     ):
         harness.run(api)
-
-
-def test_the_users_config_and_skills_do_not_leak(harness: AgentHarness, tmp_path: Path) -> None:
-    """Control first: run by hand with the planted HOME, in a folder under the planted
-    skill, OpenCode lists both. Stage B's run lists neither, reads no user config (its
-    model and address stand), and sends the key it was given."""
-    project = harness.systemp / "by-hand"
-    project.mkdir()
-    with turns(Text("ok")) as api:
-        env = {**harness.parent_env(api), "OPENCODE_CONFIG": str(tmp_path / "none.json")}
-        stand_in = {"provider": {"anthropic": {"options": {"baseURL": f"{api.base_url}/v1"}}}}
-        (tmp_path / "none.json").write_bytes(orjson.dumps(stand_in))
-        argv = [str(harness.executable), "run", "--format", "json", "--title", "t", "--model",
-                "anthropic/claude-sonnet-4-5"]  # fmt: skip
-        done = subprocess.run(argv, input=b"hi", cwd=project, env=env, capture_output=True,
-                              timeout=120, check=False)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        control = sent_listing(loop_requests(api)[0])
-    project.rmdir()
-    assert f"<name>{LEAKY}</name>" in control
-    assert f"<name>{ABOVE}</name>" in control
-    with turns(Text("ok")) as api:
-        trial = harness.run(api)
-        (first,) = loop_requests(api)
-    listing = sent_listing(first)
-    assert trial.error is None, trial.error
-    assert LEAKY not in listing
-    assert ABOVE not in listing
-    assert first.headers["x-api-key"] == harness.key
-    assert first.model == "claude-sonnet-4-6"  # not the planted config's model
-    assert "Is directory a git repo: yes" in first.body["system"][0]["text"]
-    assert str(harness.repo.root) not in first.body["system"][0]["text"]
 
 
 def test_a_run_installs_no_package(opencode_cli: Path, tmp_path: Path) -> None:

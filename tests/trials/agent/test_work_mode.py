@@ -169,16 +169,26 @@ def files_under(folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_a_work_run_writes_and_edits_in_its_workspace(agent: str, bench_for: Any) -> None:
-    """The agent loads the skill its own way, writes two new files (one in a new folder)
-    and edits a scaffold file: each lands in the workspace with exactly that content."""
+def test_a_work_run_writes_and_edits_in_its_workspace_and_nowhere_else(
+    agent: str, bench_for: Any
+) -> None:
+    """The agent loads the skill its own way; writes aimed out of the workspace (an absolute
+    path under the run's temp folder or home, and a `../` path) are each refused and
+    nothing appears there; after them it writes two new files (one in a new folder) and
+    edits a scaffold file: each lands in the workspace with exactly that content."""
     bench = bench_for(agent)
     dirs = bench.fresh_dirs()
     (dirs.work / "config.txt").write_text("mode = old\nkeep = yes\n")
     if agent == "copilot":  # its create tool: "Parent directories must exist"
         (dirs.work / "src").mkdir()
+    outside = [
+        Write(str(dirs.tmp / "escaped.txt"), "tmp\n"),
+        Write(str(dirs.home / "escaped.txt"), "home\n"),
+        Write("../escaped.txt", "parent\n"),
+    ]
     steps = [
         Load(LOADS[agent]),
+        *outside,
         Write("src/refund.py", "def refund(order):\n    return ledger.refund(order)\n"),
         Write("NOTES.md", "# Refunds\n\nThrough the ledger.\n"),
         Replace("config.txt", "mode = old", "mode = new"),
@@ -186,8 +196,14 @@ def test_a_work_run_writes_and_edits_in_its_workspace(agent: str, bench_for: Any
     with bench.api(agent_writes.SCRIPTS[agent](steps)) as api:
         bench.run(api, dirs)
         first, after_load, *_ = bench.loop(api)
+        results = bench.results(api)
     assert "REFUNDS-BODY" in sent_text(after_load)  # the skill loaded
     assert_no_shell_or_web(agent, first)
+    assert not (dirs.tmp / "escaped.txt").exists()
+    assert not (dirs.home / "escaped.txt").exists()
+    assert not (dirs.work.parent / "escaped.txt").exists()
+    refused = [index for index, result in enumerate(results) if REFUSED[agent] in result]
+    assert refused == [1, 2, 3], results  # the three writes out, after the load
     written = {name: text for name, text in files_under(dirs.work).items()
                if not name.startswith((".agents", ".claude"))}  # fmt: skip
     assert written == {
@@ -228,30 +244,6 @@ STAGE_B_REFUSED = {
     "codex": "patch rejected: writing is blocked by read-only sandbox",
     "copilot": "Tool 'create' does not exist. Available tools that can be called are view,",
 }
-
-
-@pytest.mark.parametrize("agent", AGENTS)
-def test_a_write_outside_the_workspace_is_refused(agent: str, bench_for: Any) -> None:
-    """An absolute path under the run's temp folder or home, and a `../` path: each is
-    refused and nothing appears there; the write inside, after them, still lands."""
-    bench = bench_for(agent)
-    dirs = bench.fresh_dirs()
-    outside = {
-        str(dirs.tmp / "escaped.txt"): "tmp\n",
-        str(dirs.home / "escaped.txt"): "home\n",
-        "../escaped.txt": "parent\n",
-    }
-    with bench.api(writes(agent, {**outside, "inside.txt": "kept\n"})) as api:
-        bench.run(api, dirs)
-        results = bench.results(api)
-    base = dirs.work.parent
-    assert not (dirs.tmp / "escaped.txt").exists()
-    assert not (dirs.home / "escaped.txt").exists()
-    assert not (base / "escaped.txt").exists()
-    assert (dirs.work / "inside.txt").read_text() == "kept\n"
-    assert len(results) == 4
-    for result in results[:3]:
-        assert REFUSED[agent] in result, result
 
 
 @pytest.mark.parametrize("agent", AGENTS)
