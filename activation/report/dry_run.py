@@ -26,8 +26,8 @@ from activation.report.changed import (
 from activation.report.changed import cost_text as gates_cost_text
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
-from activation.trials.listing.model import Listing
 from activation.trials.behavior.stage import JudgeCalls
+from activation.trials.listing.model import Listing
 from activation.trials.listing.visibility import LessVisible
 from activation.trials.stage import CostEstimate
 
