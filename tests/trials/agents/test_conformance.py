@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -843,6 +844,8 @@ CHECKED = (
 CARD_CASES = {"run_the_checker": CHECKED, **{f"cards_{n}": WRITTEN for n in range(2, 6)}}
 """The checker's case, and four more the cost gate needs (it judges five cases or more)."""
 GRACE, RAN = "A card for Grace in the house format", "Ran the skill's checker"
+NAMES_PRINTED = re.compile(r"Ada\\+nGrace")
+"""names.txt as `cat` printed it, in a request's JSON (Codex's nests its output once more)."""
 
 
 @pytest.mark.usefixtures("under_bwrap")
@@ -880,7 +883,7 @@ def test_a_body_that_stops_running_the_checker_regresses_costs_more_and_is_loade
             for commands in ran] == [[check], ["cat cards.txt", "cat cards.txt"]]  # fmt: skip
     # The shell really ran in the sandbox: what `cat names.txt` printed came back to the
     # model, and the files the agent printed count as read.
-    assert any("Ada\\nGrace" in sent(request) for request in behaves.loop)
+    assert any(NAMES_PRINTED.search(sent(request)) for request in behaves.loop)
     assert {"cards.txt", "names.txt"} <= set(trials["candidate"][0]["trajectory"]["files_read"])
     # The chain: every trial listed and loaded the skill; only the checker's case marks a
     # grader `follows`, and only the baseline's trials followed it.
