@@ -6,7 +6,7 @@ names (`run: <command>`, its `SKILL_DIR` the skill's installed folder), then say
 done. What changes between two bodies is which commands the agent runs, and so how many
 turns it takes: the trajectory graders and the efficiency figures see it.
 
-One row per agent of the registry (`CARDS`): its own load, write and shell calls, how many
+One row per agent of the registry (`CARDS_AT_WORK`): its own load, write and shell calls, how many
 tool calls its conversation holds, and where its run installs the skill.
 """
 
@@ -83,56 +83,51 @@ def cards_repo(root: Path, cases: dict[str, str], baseline: str, candidate: str)
     return root
 
 
-@dataclass(frozen=True)
-class AtCards:
-    """One agent's own calls on the cards task, at its stand-in."""
-
-    skills: str
-    """Where its run installs the skill, from the workspace."""
-    load: Any
-    write: Callable[[Any], Any]
-    """Its reply that writes cards.txt (given the request: some tools take absolute paths)."""
-    shell: Callable[[str], Any]
-    steps: Callable[[Any], int]
-    """How many tool calls its conversation already holds."""
-
-
 def messages_steps(request: messages_api.FakeRequest) -> int:
     return len(request.tool_results)
 
 
+def bash(command: str) -> messages_api.ToolUse:
+    """OpenCode's and Copilot CLI's shell call (each asks what the command is for)."""
+    return messages_api.ToolUse("bash", {"command": command, "description": "Runs a step"})
+
+
+@dataclass(frozen=True)
+class AtCards:
+    """One agent's own calls on the cards task, at its stand-in."""
+
+    load: Any
+    write: Callable[[Any], Any]
+    """Its reply that writes cards.txt (given the request: some tools take absolute paths)."""
+    shell: Callable[[str], Any] = bash
+    steps: Callable[[Any], int] = messages_steps
+    """How many tool calls its conversation already holds."""
+    skills: str = ".agents/skills"
+    """Where its run installs the skill, from the workspace."""
+
+
 CARDS_AT_WORK: dict[str, AtCards] = {
     "claude-code": AtCards(
-        ".claude/skills",
         messages_api.ToolUse("Skill", {"skill": "cards"}),
         lambda request: messages_api.ToolUse(
             "Write", {"file_path": f"{workdir(request)}/cards.txt", "content": CARDS}
         ),
         lambda command: messages_api.ToolUse("Bash", {"command": command}),
-        messages_steps,
+        skills=".claude/skills",
     ),
     "opencode": AtCards(
-        ".agents/skills",
         messages_api.ToolUse("skill", {"name": "cards"}),
         lambda _request: messages_api.ToolUse("write", {"filePath": "cards.txt",
                                                         "content": CARDS}),
-        lambda command: messages_api.ToolUse("bash", {"command": command,
-                                                      "description": "Runs a step"}),
-        messages_steps,
     ),
     "copilot": AtCards(
-        ".agents/skills",
         messages_api.ToolUse("skill", {"skill": "cards"}),
         lambda request: messages_api.ToolUse("create", {
             "path": posixpath.join(workdir(request, COPILOT_WORKDIR), "cards.txt"),
             "file_text": CARDS,
         }),
-        lambda command: messages_api.ToolUse("bash", {"command": command,
-                                                      "description": "Runs a step"}),
-        messages_steps,
     ),
     "gemini": AtCards(
-        ".agents/skills",
         gemini_api.Call("activate_skill", {"name": "cards"}),
         lambda _request: gemini_api.Call("write_file", {"file_path": "cards.txt",
                                                         "content": CARDS}),
@@ -140,7 +135,6 @@ CARDS_AT_WORK: dict[str, AtCards] = {
         lambda request: len(request.function_responses),
     ),
     "codex": AtCards(
-        ".agents/skills",
         responses_api.Shell("cat .agents/skills/cards/SKILL.md"),
         lambda _request: responses_api.Patch(add_file("cards.txt", CARDS)),
         responses_api.Shell,
@@ -149,25 +143,22 @@ CARDS_AT_WORK: dict[str, AtCards] = {
 }  # fmt: skip
 
 
-def follows_the_body(agent: str, *, load: bool = True, follow: bool = True) -> Callable[..., Any]:
-    """The agent's model on the cards: load the skill when it is listed (unless not
-    `load`), write the cards, run each command the loaded body names (unless not `follow`:
-    it ignores them), then say it is done."""
+def follows_the_body(agent: str) -> Callable[..., Any]:
+    """The agent's model on the cards: load the skill when it is listed, write the cards,
+    run each command the loaded body names, then say it is done."""
     row, at = REAL_AGENTS[agent], CARDS_AT_WORK[agent]
 
     def reply(request: Any) -> Any:
         if not row.in_loop(request):
             return row.text("Done.")
         said = orjson.dumps(request.body).decode()
-        listed = load and DESCRIPTION[:40] in row.system(request)
         loaded = HEADING in said
         start = said.find(HEADING)
         named = _RUN.findall(said[start : said.find(LAST, start)]) if loaded else []
-        commands = [command.replace("SKILL_DIR", f"{at.skills}/cards") for command in named]
         steps = [
-            *([at.load] if listed or loaded else []),
+            *([at.load] if loaded or DESCRIPTION[:40] in row.system(request) else []),
             at.write(request),
-            *(map(at.shell, commands) if loaded and follow else ()),
+            *(at.shell(command.replace("SKILL_DIR", f"{at.skills}/cards")) for command in named),
         ]
         done = at.steps(request)
         return steps[done] if done < len(steps) else row.text("Done.")
