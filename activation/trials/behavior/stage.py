@@ -75,12 +75,13 @@ class JudgeCalls:
 def judge_calls(spec: RunSpec, inputs: BehaviorRunInputs) -> JudgeCalls | None:
     """The judge calls of a run (None: no grader of the suite asks the judge). Every arm's
     trial is graded, the `llm` arm's too; only baseline and candidate escalate."""
-    per_trial = sum(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
-    if not per_trial:
+    # The suite's judge graders: each asks one question per trial of its case.
+    judges = sum(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
+    if not judges:
         return None
     samples = options_of(spec).judge_samples
-    questions = per_trial * spec.trials * (2 + len(spec.controls))
-    worst = per_trial * (2 * spec.max_trials + len(spec.controls) * spec.trials) * samples
+    questions = judges * spec.trials * (2 + len(spec.controls))
+    worst = judges * (2 * spec.max_trials + len(spec.controls) * spec.trials) * samples
     prices = spec.pricing.for_model(judge_of(spec)) if spec.pricing else None
     tokens, output = _config.BEHAVIOR_JUDGE_ESTIMATE
     asked = Usage(input_tokens=tokens, output_tokens=output)
