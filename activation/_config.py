@@ -183,6 +183,9 @@ BEHAVIOR_LLM_MAX_TOKENS = 16_000
 BEHAVIOR_RUN_ESTIMATE = (150_000, 6_000)
 """(input, output) tokens one Stage C run is assumed to take in cost estimates: the CLI's
 own prompt and tools over a task's turns, each turn sending the conversation again."""
+BEHAVIOR_JUDGE_ESTIMATE = (6_000, 400)
+"""(input, output) tokens one judge question is assumed to take in cost estimates: the case's
+question and the workspace's files it is shown, its reasoning and verdict."""
 BEHAVIOR_RUN_SECONDS = 120
 """Stage C: how long one agent run at work is assumed to take, for a dry run's time."""
 BEHAVIOR_TRIALS = 3

@@ -6,9 +6,10 @@ and nothing else is asked of the stage."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    from activation._behavior import BehaviorRunInputs
     from activation._models import Inputs, RunSpec
     from activation.commands.session import Session
     from activation.report.dry_run import CellPlan, ChangedPlan, RunPlan
@@ -75,6 +76,7 @@ def cell_plan(
     from activation.report.dry_run import CellPlan
     from activation.report.model import cell_visibility, listed_distractors
     from activation.report.visibility import cell_lines
+    from activation.trials.behavior.stage import judge_calls
     from activation.trials.stage import planned_calls, worst_case_calls
 
     listings = stage.listings(spec, inputs)
@@ -93,6 +95,7 @@ def cell_plan(
         worst_calls=worst_case_calls(spec, inputs) - llm_calls,
         llm_calls=llm_calls,
         llm_model=(spec.model or judge) if llm_calls else None,
+        judge=judge_calls(spec, cast("BehaviorRunInputs", inputs)) if spec.stage == "C" else None,
         cost=cost,
         detectable=found,
         listings=listings,

@@ -14,7 +14,7 @@ from activation._models import (
     Trial,
     VariantName,
 )
-from activation.report import chain_view
+from activation.report import chain_view, judge_view
 from activation.report.efficiency_view import GRID_COLUMNS, grid_cells
 from activation.report.model import Report
 from activation.report.phrases import (
@@ -67,6 +67,7 @@ BEHAVIOR_COLUMNS = (
     "skill lift",
     *GRID_COLUMNS,
     chain_view.GRID_COLUMN,
+    judge_view.GRID_COLUMN,
     "statuses",
 )
 """The grid's columns when every cell is a behavior run."""
@@ -86,12 +87,13 @@ BEHAVIOR_ARMS = ("baseline", "candidate", "none")
 
 def behavior_grid(cells: Sequence[tuple[Report, Behavior]]) -> Grid:
     """Per cell: its pass rates per arm, its lift, the candidate's pass@k / pass^k, cost
-    ratio to the baseline and attribution chain, and its statuses."""
+    ratio to the baseline, attribution chain and judges' split samples, and its statuses."""
     rows = []
     for cell, found in cells:
         rates = [rate_cell(found.suite.get(arm)) or "n/a" for arm in BEHAVIOR_ARMS]
         rows.append([cell.cell, *rates, lift_cell(found.lift), *grid_cells(found),
-                     chain_view.grid_cell(cell.chain or ()), status_counts(cell)])  # fmt: skip
+                     chain_view.grid_cell(cell.chain or ()), judge_view.grid_cell(found.judges),
+                     status_counts(cell)])  # fmt: skip
     return BEHAVIOR_COLUMNS, rows
 
 

@@ -26,6 +26,7 @@ from activation.report.changed import (
 from activation.report.changed import cost_text as gates_cost_text
 from activation.report.plan import Detectable, characteristics_text, cost_text, diff_text, groups
 from activation.report.views import view_of
+from activation.trials.behavior.stage import JudgeCalls
 from activation.trials.listing.model import Listing
 from activation.trials.listing.visibility import LessVisible
 from activation.trials.stage import CostEstimate
@@ -54,6 +55,8 @@ class CellPlan:
     """The llm arm's model calls: one per case and trial, no agent (0 without that arm)."""
     llm_model: str | None
     """The model the llm arm asks (None without that arm)."""
+    judge: JudgeCalls | None
+    """What the run would ask its judge (None: no grader asks one, or not Stage C)."""
     cost: CostEstimate
     detectable: Detectable | None
     """What the settings can detect, simulated (None: not asked, or declined)."""
@@ -140,16 +143,32 @@ def calls_text(plan: CellPlan) -> Text:
     model = f" to {spec.model}" if spec.model else ""
     arms = 2 + len(spec.controls) - bool(plan.llm_calls)
     sides = f"{arms} arms" if spec.controls else "2 variants"
-    llm = (
-        f" and {plan.llm_calls:,} model call(s) to {plan.llm_model} (the llm arm)"
-        if plan.llm_calls
-        else ""
-    )
+    extra = [
+        *([f"{plan.llm_calls:,} model call(s) to {plan.llm_model} (the llm arm)"]
+          if plan.llm_calls else []),
+        *([judge_text(plan.judge)] if plan.judge is not None else []),
+    ]  # fmt: skip
+    also = "".join(f" and {text}" for text in extra)
     return Text(
         f"\nThe first round would make {plan.calls:,} {plan.noun}(s){model} ({cases} cases x "
-        f"{sides} x {spec.trials} trials){llm}; suspicious cases then get more, up to "
-        f"{spec.max_trials} trials ({plan.worst_calls:,} at most). No call was made."
+        f"{sides} x {spec.trials} trials){also}; suspicious cases then get more, up to "
+        f"{spec.max_trials} trials ({plan.worst_calls:,} at most{judge_worst(plan.judge)}). "
+        "No call was made."
     )
+
+
+def judge_text(judge: JudgeCalls) -> str:
+    """ "54 judge call(s) to claude-haiku-5-5 (18 judge question(s) x 3 sample(s), about
+    $0.04)": every sample of `--judge-samples` is a call, priced."""
+    cost = "no price for its model" if judge.cost is None else f"about ${judge.cost:,.2f}"
+    return (
+        f"{judge.calls:,} judge call(s) to {judge.model} ({judge.questions:,} judge "
+        f"question(s) x {judge.samples} sample(s), {cost})"
+    )
+
+
+def judge_worst(judge: JudgeCalls | None) -> str:
+    return "" if judge is None else f", {judge.worst:,} judge call(s)"
 
 
 def changed_lines(plan: ChangedPlan) -> list[str]:

@@ -19,6 +19,8 @@ NOT_SAMPLED = (
     "each three times and takes the majority)"
 )
 HEADS = ("case", "judge", "trials whose samples split", "samples against the majority")
+GRID_COLUMN = "judge samples split"
+"""A matrix's column: over a cell's judge graders, the trials whose samples split."""
 
 
 def split_text(judge: JudgeAgreement) -> str:
@@ -52,6 +54,21 @@ def agreement_lines(judges: Sequence[JudgeAgreement]) -> list[str]:
         "majority"
         for judge in judges
     ]
+
+
+def grid_cell(judges: Sequence[JudgeAgreement]) -> str:
+    """ "2/12 trials": a cell's judge graders together; each one's line follows the grid."""
+    if not judges:
+        return "no judge"
+    if not sampled(judges):
+        return "not measured"
+    split = sum(judge.split for judge in judges)
+    return f"{split}/{sum(judge.asked for judge in judges)} trials"
+
+
+def cell_lines(cell: str, judges: Sequence[JudgeAgreement]) -> list[str]:
+    """A matrix cell's line per judge grader, named by its cell (none unless sampled)."""
+    return [f"{cell}: {line}" for line in agreement_lines(judges)] if sampled(judges) else []
 
 
 def markdown(figures: Behavior) -> list[str]:

@@ -43,6 +43,8 @@ def render_matrix_html(matrix: Matrix, base: PurePath | None = None) -> str:
         grid=list(zip(sections, matrix_words.matrix_rows(matrix), strict=True)),
         flagged=flagged,
         agreement=agreement,
+        judges=matrix_words.judge_lines(matrix),
+        judges_title=matrix_words.JUDGES,
         sections=sections,
         prefixes=[part.prefix for part in sections],
         **shared(),

@@ -1,6 +1,7 @@
 """The Markdown report of a run of several cells: the verdict naming the cells, the grid,
-the flagged cases per cell, the agreement between cells, then each cell's own summary
-folded (`<details>`), so a pull-request comment stays short."""
+the flagged cases per cell, the agreement between cells and each cell's judges with
+themselves, then each cell's own summary folded (`<details>`), so a pull-request comment
+stays short."""
 
 from __future__ import annotations
 
@@ -44,12 +45,19 @@ def _agreement(matrix: Matrix) -> list[str]:
     return [*lines, ""]
 
 
+def _judges(matrix: Matrix) -> list[str]:
+    found = matrix_words.judge_lines(matrix)
+    if not found:
+        return []
+    return [matrix_words.JUDGES, "", *(f"- {escape(line)}" for line in found), ""]
+
+
 def render_matrix_markdown(matrix: Matrix) -> str:
     verdict = matrix_words.matrix_verdict(matrix)
     title = " ".join(filter(None, (ICONS.get(matrix.exit_code), "activation:", verdict)))
     skill = matrix.cells[0].skill.id
     lines = [f"### {escape(title)}", "", f"Skill {code(skill)}, {len(matrix.cells)} cells.", ""]
-    lines += _grid(matrix) + _changes(matrix) + _agreement(matrix)
+    lines += _grid(matrix) + _changes(matrix) + _agreement(matrix) + _judges(matrix)
     for cell in matrix.cells:
         lines += [f"<details><summary>cell {escape(cell.cell)}</summary>", ""]
         lines += [render_markdown(cell).replace("\n### ", "\n#### ", 1).rstrip("\n"), ""]

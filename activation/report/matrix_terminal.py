@@ -56,6 +56,10 @@ def render_matrix(matrix: Matrix, show: str = "auto") -> RenderableType:
     if agreement:
         parts.append(Text("Agreement between cells (the candidate's verdicts):", style="bold"))
         parts += [Text(f"  {matrix_words.agreement_text(found)}") for found in agreement]
+    judges = matrix_words.judge_lines(matrix)
+    if judges:
+        parts.append(Text(matrix_words.JUDGES, style="bold"))
+        parts += [Text(f"  {line}") for line in judges]
     for cell in matrix.cells:
         parts += [Rule(f"cell {cell.cell}"), render_report(cell, show)]
     parts.append(Rule("the whole run"))

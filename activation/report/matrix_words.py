@@ -1,5 +1,6 @@
 """A matrix's words: the whole run's verdict naming the cells that decided it, its grid
-(as its cells' stage's view draws it), and how far two cells agree."""
+(as its cells' stage's view draws it), how far two cells agree, and how often each cell's
+judges disagreed with themselves."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from activation.report.behavior_words import (
     NO_LIFT,
 )
 from activation.report.efficiency_view import COSTS_MORE
+from activation.report.judge_view import cell_lines
 from activation.report.matrix import Matrix
 from activation.report.run_words import (
     LESS_VISIBLE,
@@ -63,6 +65,20 @@ def matrix_columns(matrix: Matrix) -> tuple[str, ...]:
 
 def matrix_rows(matrix: Matrix) -> list[list[str]]:
     return matrix_grid(matrix)[1]
+
+
+JUDGES = "Judge agreement per cell (--judge-samples):"
+
+
+def judge_lines(matrix: Matrix) -> list[str]:
+    """Each cell's line per judge grader whose samples were more than one, named by its
+    cell, as a one-cell run's outputs give them (report/judge_view.py)."""
+    return [
+        line
+        for cell in matrix.cells
+        if cell.behavior is not None
+        for line in cell_lines(cell.cell, cell.behavior.judges)
+    ]
 
 
 def agreement_text(found: Agreement) -> str:

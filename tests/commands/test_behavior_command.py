@@ -280,9 +280,28 @@ def test_a_dry_run_plans_without_the_agent_cli_and_counts_the_llm_arm_as_model_c
     assert "  llm: 9 model call(s), no agent" in shown.out
     assert (
         "The first round would make 27 agent run(s) (3 cases x 3 arms x 3 trials) and 9 "
-        "model call(s) to claude-haiku-5-5 (the llm arm); suspicious cases then get more, up "
-        "to 21 trials (135 at most). No call was made."
+        "model call(s) to claude-haiku-5-5 (the llm arm) and 36 judge call(s) to "
+        "claude-haiku-5-5 (36 judge question(s) x 1 sample(s), about $0.03); suspicious cases "
+        "then get more, up to 21 trials (135 at most, 144 judge call(s)). No call was made."
     ) in " ".join(shown.out.split())
+
+
+def test_a_dry_run_prices_every_judge_sample(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--judge-samples 3` asks each judge question three times: the plan counts and prices
+    three calls per question (one judge grader per case, every arm's trial graded, the
+    llm arm's too; only baseline and candidate escalate)."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    missing = str(repo / "no-such-claude")
+    argv = ["behavior", "--dry-run", "--claude", missing, "--judge-samples", "3", "--arm", "none"]
+    assert main(argv) == 0
+    assert (
+        "The first round would make 27 agent run(s) (3 cases x 3 arms x 3 trials) and 81 "
+        "judge call(s) to claude-haiku-5-5 (27 judge question(s) x 3 sample(s), about $0.06); "
+        "suspicious cases then get more, up to 21 trials (135 at most, 405 judge call(s)). No "
+        "call was made."
+    ) in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.usefixtures("repo")

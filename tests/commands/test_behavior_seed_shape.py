@@ -90,9 +90,11 @@ def test_the_dry_run_plans_the_seed_cases(capsys: pytest.CaptureFixture[str]) ->
     assert "2 behavior case(s), 5 grader(s) in all" in out
     assert "arms: baseline, candidate, none; judge: claude-haiku-5-5" in out
     assert (
-        "The first round would make 18 agent run(s) (2 cases x 3 arms x 3 trials); suspicious "
-        "cases then get more, up to 21 trials (90 at most). No call was made."
-    ) in out
+        "The first round would make 18 agent run(s) (2 cases x 3 arms x 3 trials) and 9 judge "
+        "call(s) to claude-haiku-5-5 (9 judge question(s) x 1 sample(s), about $0.01); "
+        "suspicious cases then get more, up to 21 trials (90 at most, 45 judge call(s)). No "
+        "call was made."
+    ) in " ".join(out.split())
 
 
 def test_a_key_the_tool_does_not_use_is_named_by_the_run_too(

@@ -1,10 +1,11 @@
-"""Stage C graded on what the agent did, end to end: `activation behavior` drives a real
-agent CLI at its local stand-in on examples/behavior/trajectory, the model scripted to
+"""Stage C graded on what the agent did, end to end: `activation behavior` drives the real
+Claude Code at its local stand-in on examples/behavior/trajectory, the model scripted to
 follow the body it loaded. The candidate's body (`edits/skip-format.md`) no longer sends the
-agent to the skill's format or its checker, so the cards still pass the file grader while a
-trajectory grader fails: REGRESSED by what the agent did, the trajectory in the report.
-Claude Code stops reading the format (`file_read`); Codex, the one agent whose Stage C may
-run commands, stops running the checker (`command_ran`)."""
+agent to the skill's format, so the cards still pass the file grader while the `file_read`
+grader fails: REGRESSED by what the agent did, the trajectory in the report (its tool calls,
+files read and written, turns, and the figures Claude Code's stream gives). A body that
+stops running the skill's checker (`command_ran`), through every agent's real CLI in a
+sandbox: the conformance suite (tests/trials/agents/test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ import orjson
 import pytest
 
 from activation.commands.main import main
-from tests.support import responses_api
-from tests.support.agent_writes import add_file
 from tests.support.behavior_repo import calls, workdir
 from tests.support.cli import read_report
 from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Reply, Text, ToolUse
@@ -120,63 +119,3 @@ def test_a_body_that_stops_sending_the_agent_to_its_format_regresses_by_file_rea
     candidate = trials_of(report, "candidate")[0]["trajectory"]
     assert [call["name"] for call in candidate["tool_calls"]] == ["Skill", "Write"]
     assert candidate["files_read"] == []
-
-
-CHECK = "python3 .agents/skills/cards/scripts/check_cards.py cards.txt"
-
-
-def codex_follows_the_body(request: responses_api.ResponsesRequest) -> responses_api.Reply:
-    """Codex at work on the cards: `cat` the skill, add cards.txt, run the checker when the
-    body it printed says to, done. The judge (no stream, a JSON schema) answers YES."""
-    if request.body.get("stream") is not True:
-        return responses_api.Text(
-            orjson.dumps({"reasoning": "scripted", "verdict": "YES"}).decode()
-        )
-    printed = "".join(request.tool_outputs)
-    if "- cards: " in (request.listing or "") and request.turn == 0:
-        return responses_api.Shell("cat .agents/skills/cards/SKILL.md")
-    if "*** Begin Patch" not in orjson.dumps(request.input).decode():
-        cards = CARDS.replace("Happy birthday", "Thank you")
-        return responses_api.Patch(add_file("cards.txt", cards))
-    if "check_cards.py" in printed and CHECK not in orjson.dumps(request.input).decode():
-        return responses_api.Shell(CHECK)
-    return responses_api.Text("Done.")
-
-
-def test_a_body_that_stops_running_the_checker_regresses_by_command_ran_on_codex(
-    tmp_path: Path, codex_cli: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for variable in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(variable, raising=False)
-    in_repo(tmp_path, monkeypatch)
-    saved = tmp_path / "behavior.json"
-    with responses_api.FakeResponsesAPI(codex_follows_the_body) as api:
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-codex-trajectory")
-        monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
-        code = main(["behavior", "--agent", "codex", "--codex", str(codex_cli), "--judge-model",
-                     "openai:gpt-5.4-mini", "--baseline", "git:HEAD", "--only", "run_the_checker",
-                     "--trials", "3", "--max-trials", "3", "--timeout", "120", "--json",
-                     str(saved), "--full-record"])  # fmt: skip
-    report, outcomes = regressed(code, saved)
-    followed = dict.fromkeys(
-        (
-            "A card for Grace in the house format",
-            "Ran the skill's checker (scripts/check_cards.py)",
-            "Ran the checker at most 3 times",
-            "Deletes no file",
-            "Does cards.txt hold one card per name of names.txt, each `To <name>: <greeting>!`?",
-        ),
-        "passed",
-    )
-    assert outcomes["baseline"] == [followed] * 3
-    skipped = {**followed, "Ran the skill's checker (scripts/check_cards.py)": "failed",
-               "Ran the checker at most 3 times": "failed"}  # fmt: skip
-    assert outcomes["candidate"] == [skipped] * 3
-    baseline = trials_of(report, "baseline")[0]["trajectory"]
-    assert [command.split("'")[1] if "'" in command else command
-            for command in baseline["commands"]] == [
-        "cat .agents/skills/cards/SKILL.md", CHECK
-    ]  # fmt: skip
-    assert baseline["files_read"] == [".agents/skills/cards/SKILL.md"]
-    assert baseline["files_written"][-1].endswith("cards.txt")
-    assert "turns" not in baseline["measured"]

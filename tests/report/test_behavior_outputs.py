@@ -10,6 +10,7 @@ The report is tests/support/behavior_reports.py's: `checkout` REGRESSED at its L
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import jsonschema
 import junitparser
+import markupsafe
 import orjson
 import pytest
 
@@ -28,7 +30,7 @@ from activation.report.codec import parse_report, report_data, report_json
 from activation.report.diff import compare
 from activation.report.html import render_html
 from activation.report.junit import render_junit
-from activation.report.markdown import render_markdown
+from activation.report.markdown import escape, render_markdown
 from activation.report.matrix import assembled, of_report
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.merge import merge_saved
@@ -438,29 +440,81 @@ def test_a_matrix_of_behavior_cells_grids_their_pass_rates_and_lift() -> None:
     assert matrix_words.matrix_columns(matrix) == (
         "cell", "passed (baseline)", "passed (candidate)", "passed (none)", "skill lift",
         "pass@k / pass^k (candidate)", "cost ÷ baseline", "listed / loaded / followed (candidate)",
-        "statuses",
+        "judge samples split", "statuses",
     )  # fmt: skip
     assert matrix_words.matrix_rows(matrix) == [
         ["C/claude-code/claude-test-1", "9/9 (70-100%)", "6/9 (35-88%)", "1/8 (2-47%) +1 err",
          "+54 (+8 to +78), shown", "k=3: 67% / 67%", "not measured", "9 / 8 / n/a of 9",
-         "1 REGRESSED, 2 PASS"],
+         "not measured", "1 REGRESSED, 2 PASS"],
         ["C/claude-code/claude-test-2", "9/9 (70-100%)", "9/9 (70-100%)", "1/8 (2-47%) +1 err",
          "+88 (+42 to +98), shown", "k=3: 100% / 100%", "not measured", "9 / 8 / n/a of 9",
-         "3 PASS"],
+         "not measured", "3 PASS"],
     ]  # fmt: skip
     lines = render_matrix_markdown(matrix).splitlines()
     assert lines[4:7] == [
         "| cell | passed (baseline) | passed (candidate) | passed (none) | skill lift | "
         "pass@k / pass^k (candidate) | cost ÷ baseline | listed / loaded / followed (candidate) | "
-        "statuses |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "judge samples split | statuses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         "| `C/claude-code/claude-test-1` | 9/9 \\(70-100%\\) | 6/9 \\(35-88%\\) | 1/8 \\(2-47%\\) "
         "\\+1 err | \\+54 \\(\\+8 to \\+78\\), shown | k=3: 67% / 67% | not measured | "
-        "9 / 8 / n/a of 9 | 1 REGRESSED, 2 PASS |",
+        "9 / 8 / n/a of 9 | not measured | 1 REGRESSED, 2 PASS |",
     ]
     assert matrix_words.matrix_verdict(matrix) == (
         "FAILED: the candidate regressed in C/claude-code/claude-test-1."
     )
+
+
+def sampled_thrice(report: Report, split: int) -> Report:
+    """The report as if each judge question had been asked three times: its first `split`
+    judge grades (in trial order) 2 YES to 1 NO, the others unanimous."""
+    outcome = behavior_reports.behavior_outcome(broken=report.model == "claude-test-1")
+    seen = iter(range(10_000))
+
+    def voted(trial: Trial) -> Trial:
+        return replace(trial, grades=tuple(
+            replace(g, votes=(2, 1) if next(seen) < split else (3, 0)) if g.type == "judge" else g
+            for g in trial.grades
+        ))  # fmt: skip
+
+    verdicts = tuple(replace(v, trials=tuple(map(voted, v.trials))) for v in outcome.verdicts)
+    every = tuple(trial for verdict in verdicts for trial in verdict.trials)
+    spec = replace(outcome.spec, model=report.model)
+    return build_report(replace(outcome, spec=spec, verdicts=verdicts, trials=every), "0.2.0")
+
+
+def test_a_matrix_shows_each_cells_judge_graders_split_samples_in_every_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--judge-samples` in a run of several cells: the grid gives each cell's trials whose
+    judge samples split, and a line per cell and judge grader follows it in the terminal,
+    Markdown and HTML, as a one-cell run's outputs give them; a cell of one sample per
+    question says it was not measured."""
+    from rich.console import Console
+
+    from activation.report.matrix_html import render_matrix_html
+    from activation.report.matrix_terminal import render_matrix
+
+    split = sampled_thrice(behavior_report(), 2)
+    steady = replace(behavior_report(broken=False), model="claude-test-2")
+    matrix = assembled((split, steady), "0.2.0", "fingerprint")
+    assert [row[-2] for row in matrix_words.matrix_rows(matrix)] == ["2/26 trials", "not measured"]
+    (judge,) = {(j.case, j.grader) for j in split.behavior.judges if j.split}  # type: ignore[union-attr]
+    line = (
+        f"C/claude-code/claude-test-1: judge agreement, {judge[0]}, {judge[1]!r}: its samples "
+        "split in 2/9 = 22%  (95% Wilson 6%-55%) of the trials; 2/27 samples against the majority"
+    )
+    assert line in matrix_words.judge_lines(matrix)
+    assert all(text.startswith("C/claude-code/claude-test-1: ")
+               for text in matrix_words.judge_lines(matrix))  # fmt: skip
+    markdown = render_matrix_markdown(matrix)
+    assert f"{matrix_words.JUDGES}\n\n- {escape(line)}\n" in markdown
+    page = render_matrix_html(matrix)
+    assert f"<li>{markupsafe.escape(line)}</li>" in page.split('<ul id="judges">')[1]
+    console = Console(record=True, width=400, file=io.StringIO())
+    console.print(render_matrix(matrix))
+    out = "\n".join(text.rstrip() for text in console.export_text().splitlines())
+    assert f"{matrix_words.JUDGES}\n  {line}\n" in out
 
 
 def test_the_heat_maps_in_a_browser(chromium: Launcher, tmp_path: Path) -> None:

@@ -11,13 +11,13 @@ Nothing heavy is imported here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from activation import _config, state
 from activation._behavior import BehaviorCase, BehaviorRunInputs
 from activation._errors import InputError
-from activation._models import AgentSettings, BehaviorOptions, RunSpec
+from activation._models import AgentSettings, BehaviorOptions, RunSpec, Usage
 from activation.graders.command_ran import CommandRan
 from activation.graders.judge import Judge
 from activation.trials.agent.stage import STAGE as AGENT_STAGE
@@ -54,6 +54,39 @@ def llm_model(spec: RunSpec) -> tuple[str, ...]:
 def judged(inputs: BehaviorRunInputs) -> bool:
     """Whether a grader of the suite (one inside an `all` too) asks the judge."""
     return any(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
+
+
+@dataclass(frozen=True)
+class JudgeCalls:
+    """What a run would ask its judge: every judge question of a graded trial, each asked
+    `samples` times (`--judge-samples`), in the first round and with every case escalated."""
+
+    model: str
+    questions: int
+    """Judge questions of the first round (one per judge grader and trial)."""
+    samples: int
+    calls: int
+    worst: int
+    cost: float | None
+    """The first round's calls at the judge's list price, a rough figure per question
+    (None: no price for its model)."""
+
+
+def judge_calls(spec: RunSpec, inputs: BehaviorRunInputs) -> JudgeCalls | None:
+    """The judge calls of a run (None: no grader of the suite asks the judge). Every arm's
+    trial is graded, the `llm` arm's too; only baseline and candidate escalate."""
+    # The suite's judge graders: each asks one question per trial of its case.
+    judges = sum(isinstance(g, Judge) for case in inputs.cases for g in case.all_graders())
+    if not judges:
+        return None
+    samples = options_of(spec).judge_samples
+    questions = judges * spec.trials * (2 + len(spec.controls))
+    worst = judges * (2 * spec.max_trials + len(spec.controls) * spec.trials) * samples
+    prices = spec.pricing.for_model(judge_of(spec)) if spec.pricing else None
+    tokens, output = _config.BEHAVIOR_JUDGE_ESTIMATE
+    asked = Usage(input_tokens=tokens, output_tokens=output)
+    cost = None if prices is None else prices.cost(asked) * questions * samples
+    return JudgeCalls(judge_of(spec), questions, samples, questions * samples, worst, cost)
 
 
 def check_judge(spec: RunSpec, inputs: BehaviorRunInputs) -> None:

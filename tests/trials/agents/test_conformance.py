@@ -6,11 +6,13 @@ pinned CLI at its local stand-in (its row of tests/support/real_agents.py), Stag
 listing against the one the CLI sends, each renderer's listing byte for byte against the
 CLI's on the skill sets of tests/trials/agents/fidelity_cases.py (and what the visibility
 verdicts say of a cut, hidden or same-name skill), Stage B end to end, Stage C end to end
-on the bundled behavior example, and SIGTERM in the middle of a Stage B and of a Stage C
-run (Stage B's runs under bubblewrap, which CI has: the sandbox's coverage is these runs,
-not a second copy of them). A new agent is one row in each table; `test_every_agent_has_a_row`,
-`test_every_agent_has_a_real_cli_row` and `test_every_agent_has_listing_fidelity_checks`
-fail until it has them.
+on the bundled behavior example and, under bubblewrap, on a cards suite graded on what the
+agent did (tests/support/conformance_cards.py), and SIGTERM in the middle of a Stage B and
+of a Stage C run (Stage B's runs under bubblewrap, which CI has: the sandbox's coverage is
+these runs, not a second copy of them). A new agent is one row in each table;
+`test_every_agent_has_a_row`, `test_every_agent_has_a_real_cli_row`,
+`test_every_agent_has_a_cards_row` and `test_every_agent_has_listing_fidelity_checks` fail
+until it has them.
 
 The per-agent modules (tests/trials/agent/test_<agent>_stream.py, test_stream.py) keep what
 is the agent's own: the reasons, the evidence, where a run can stop.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -48,6 +51,7 @@ from activation.trials.agents.gemini.stream import GeminiReader
 from activation.trials.agents.opencode.stream import OpenCodeReader
 from activation.trials.listing.model import ListedSkill
 from activation.trials.stage import stage_named
+from tests.support import conformance_cards as cards
 from tests.support.agent_harness import (
     ABOVE,
     LEAKY,
@@ -757,6 +761,13 @@ def unchanged_body_passes(
     assert out.splitlines()[-1] == "OK: no case regressed, no case errored."
 
 
+def chain_steps(report: dict[str, Any]) -> dict[str, list[tuple[int, int] | None]]:
+    """Per arm with the skill: (passed, applied) at each step of the attribution chain."""
+    steps = ("trials", "listed", "loaded", "followed")
+    return {arm["arm"]: [None if arm[step] is None else (arm[step]["passed"], arm[step]["applied"])
+                         for step in steps] for arm in report["chain"]}  # fmt: skip
+
+
 class SkipsTheSkill:
     """Every second run of the agent (in the order they start) does not load the skill it
     is offered: it does what its row says instead (a look at the file, or its guess)."""
@@ -780,6 +791,9 @@ class SkipsTheSkill:
 def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
     behaves: Behaves, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A trial whose agent skips the skill it is offered is graded as it is, and the
+    attribution chain counts it listed but not loaded (the chain's loaded-but-not-followed
+    and followed trials: the cards scenario's run)."""
     monkeypatch.chdir(example_repo(behaves.tmp_path / "repo"))
     behaves.api.script = SkipsTheSkill(behaves.row.at_work)
     code, report = behaves.behave("--only", "welcome_banner", "--trials", "1", "--max-trials",
@@ -797,6 +811,119 @@ def test_a_trial_where_the_skill_did_not_load_is_graded_and_counted_as_such(
     assert report["arms"] == []
     assert report["cases"][0]["status"] == "UNSTABLE"
     assert code == 0
+    # The chain: the candidate's skill was listed but not loaded (no grader of the example
+    # marks `follows`: no followed step).
+    assert chain_steps(report) == {
+        "baseline": [(1, 1), (1, 1), (1, 1), None],
+        "candidate": [(0, 1), (0, 1), (0, 0), None],
+    }
+
+
+def test_every_agent_has_a_cards_row() -> None:
+    assert sorted(cards.CARDS_AT_WORK) == sorted(known())
+
+
+WRITTEN = """\
+- type: file_contains
+  file_pattern: cards.txt
+  value: 'To Grace: '
+  case_sensitive: true
+  description: A card for Grace in the house format
+  level: L1
+"""
+CHECKED = (
+    WRITTEN
+    + """\
+- type: command_ran
+  pattern: 'scripts/check_cards\\.py'
+  description: Ran the skill's checker
+  level: L4
+  follows: true
+"""
+)
+CARD_CASES = {"run_the_checker": CHECKED, **{f"cards_{n}": WRITTEN for n in range(2, 6)}}
+"""The checker's case, and four more the cost gate needs (it judges five cases or more)."""
+GRACE, RAN = "A card for Grace in the house format", "Ran the skill's checker"
+NAMES_PRINTED = re.compile(r"Ada\\+nGrace")
+"""names.txt as `cat` printed it, in a request's JSON (Codex's nests its output once more)."""
+
+
+@pytest.mark.usefixtures("under_bwrap")
+def test_a_body_that_stops_running_the_checker_regresses_costs_more_and_is_loaded_not_followed(
+    behaves: Behaves, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each agent at work in bubblewrap (its shell offered), on five cards cases: the
+    baseline's body has it write the cards and run the skill's checker; the candidate's,
+    the same description, has it look at the files four times instead. One run answers
+    three questions. The cards pass either way, the checker's `command_ran` grader fails:
+    REGRESSED by what the agent did. The candidate takes twice the turns: where the agent's
+    stream gives a cost, `--fail-on cost` fails over the five cases (where it gives none,
+    the gate says it measured nothing). And the attribution chain tells the candidate's
+    trials, loaded but not followed, from the baseline's, followed."""
+    at = cards.CARDS_AT_WORK[behaves.agent]
+    behaves.api.script = cards.follows_the_body(behaves.agent)
+    repo = cards.cards_repo(behaves.tmp_path / "repo", CARD_CASES, cards.CHECKS, cards.LOOKS)
+    monkeypatch.chdir(repo)
+    code, report = behaves.behave("--trials", "1", "--max-trials", "4", "--no-control",
+                                  "--fail-on", "cost")  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 1
+    assert report["agent"]["sandbox"] == asked_sandbox()
+    statuses = {entry["id"]: entry["status"] for entry in report["cases"]}
+    assert statuses == {**dict.fromkeys(CARD_CASES, "PASS"), "run_the_checker": "REGRESSED"}
+    checker = next(entry for entry in report["cases"] if entry["id"] == "run_the_checker")
+    trials = {arm: [t for t in checker["trials"] if t["variant"] == arm]
+              for arm in ("baseline", "candidate")}  # fmt: skip
+    assert [outcomes(t) for t in trials["baseline"]] == [{GRACE: "passed", RAN: "passed"}] * 4
+    assert [outcomes(t) for t in trials["candidate"]] == [{GRACE: "passed", RAN: "failed"}] * 4
+    check = f"python3 {at.skills}/cards/scripts/check_cards.py cards.txt"
+    ran = [[command for command in t["trajectory"]["commands"] if "cards.txt" in command]
+           for arm in ("baseline", "candidate") for t in trials[arm][:1]]  # fmt: skip
+    assert [[shown.split("'")[1] if "'" in shown else shown for shown in commands]
+            for commands in ran] == [[check], ["cat cards.txt", "cat cards.txt"]]  # fmt: skip
+    # The shell really ran in the sandbox: what `cat names.txt` printed came back to the
+    # model, and the files the agent printed count as read.
+    assert any(NAMES_PRINTED.search(sent(request)) for request in behaves.loop)
+    assert {"cards.txt", "names.txt"} <= set(trials["candidate"][0]["trajectory"]["files_read"])
+    # The chain: every trial listed and loaded the skill; only the checker's case marks a
+    # grader `follows`, and only the baseline's trials followed it.
+    assert chain_steps(report) == {
+        "baseline": [(8, 8), (8, 8), (8, 8), (4, 4)],
+        "candidate": [(4, 8), (4, 8), (4, 8), (0, 0)],
+    }
+    efficiency = report["behavior"]["efficiency"]
+    if "cost_usd" in trials["baseline"][0]["trajectory"]["measured"]:
+        assert efficiency["cost"] == {"margin": 0.25, "cases": 5, "p": 1 / 32, "alpha": 0.05}
+        assert "p = 0.0312, FAILED (--fail-on cost)" in out
+    else:
+        assert efficiency["cost"] == {"margin": 0.25, "cases": 0, "p": None, "alpha": 0.05}
+        assert "cost gate: not measured (no case has a cost in both baseline and candidate)" in out
+
+
+def test_a_vacuous_transcript_grader_is_refused_in_one_line_before_any_agent_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `command_ran` grader that a look at the SKILL.md passes checks the load, not that
+    the agent followed the body: `behavior` refuses the suite in one line, before it looks
+    for an agent CLI (no agent run: one agent is enough), and `lint --behavior` says why."""
+    vacuous = WRITTEN + "- type: command_ran\n  pattern: 'SKILL\\.md'\n  level: L4\n"
+    repo = cards.cards_repo(tmp_path / "repo", {"run_the_checker": vacuous}, cards.CHECKS,
+                            cards.LOOKS)  # fmt: skip
+    monkeypatch.chdir(repo)
+    missing = str(tmp_path / "no-such-claude")
+    assert main(["behavior", "--baseline", "git:HEAD", "--sandbox", "bwrap", "--claude",
+                 missing]) == 2  # fmt: skip
+    said = (
+        "grader 2 (command_ran /SKILL\\.md/) passes when the skill is merely loaded (its load "
+        "tool, or a read of its SKILL.md): it checks the load, which every trial records "
+        "already, not that the agent followed the skill"
+    )
+    assert capsys.readouterr().err == (
+        f"activation behavior: error: {repo / 'evals'}: case run_the_checker: {said}; see "
+        f"activation lint --behavior {repo / 'evals'}\n"
+    )
+    assert main(["lint", "--behavior", str(repo / "evals")]) == 1
+    assert f"error run_the_checker {said}" in " ".join(capsys.readouterr().out.split())
 
 
 def test_sigterm_stops_every_agent_at_work_removes_the_workspaces_and_writes_a_partial_report(
