@@ -43,8 +43,8 @@ from tests.support.real_agents import REAL_AGENTS
 from tests.support.second_turn import SECOND, TURNS_EXAMPLE, answers_second, replies_since_second
 from tests.support.skill_repo import SkillRepos, commit_all
 from tests.trials.agent.test_backend import case, deploy_target, inputs_for
-from tests.trials.agents.conftest import agent_cli, real_agent  # noqa: F401
-from tests.trials.agents.test_conformance import CAPTURES, PROVIDER_VARIABLES, read
+from tests.trials.agents.conftest import agent_cli, real_agent, under_bwrap  # noqa: F401
+from tests.trials.agents.test_conformance import CAPTURES, PROVIDER_VARIABLES, asked_sandbox, read
 
 FIRST, THEN = "Write app.py.", "Now test it."
 EVAL = TURNS_EXAMPLE / "evals" / "review-banner"
@@ -259,13 +259,16 @@ def turns_repo(root: Path) -> Path:
 def test_a_case_of_two_prompts_runs_its_second_in_the_agents_own_session(
     real_agent: str,  # noqa: F811
     agent_cli: Path,  # noqa: F811
+    under_bwrap: None,  # noqa: F811
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One trial per arm (baseline and candidate, no control): the agent does the task, its
-    turn ends, the second prompt goes to the same session (the stand-in gets it with the
-    whole first turn before it), the agent reads app.py again, and the `turn: 2` grader
-    passes on that read alone. An agent that cannot resume refuses the case in one line."""
+    """One trial per arm (baseline and candidate, no control), in a sandbox (bubblewrap, or
+    the one a caller puts in ACTIVATION_SANDBOX: tests/trials/sandbox/test_docker_turns.py),
+    each turn a new process of it: the agent does the task, its turn ends, the second prompt
+    goes to the same session (the stand-in gets it with the whole first turn before it), the
+    agent reads app.py again, and the `turn: 2` grader passes on that read alone. An agent
+    that cannot resume refuses the case in one line."""
     row = REAL_AGENTS[real_agent]
     agent = agent_named(real_agent)
     for variable in PROVIDER_VARIABLES:
@@ -287,6 +290,7 @@ def test_a_case_of_two_prompts_runs_its_second_in_the_agents_own_session(
         assert (code, report.exists()) == (2, False)
         return
     assert code == 0
+    assert read_report(report)["agent"]["sandbox"] == asked_sandbox()
     (entry,) = read_report(report)["cases"]
     assert (entry["id"], entry["status"]) == ("review_banner", "PASS")
     trials = entry["trials"]

@@ -435,7 +435,7 @@ class AgentBackend:
         prompts = (self._prompt(key, skills), *self._turns(key))
         run = Run(self.settings, self.agent_model, self.executable, prompts[0], dirs, skills,
                   work=self.works, shell=self.shell, continued=len(prompts) > 1,
-                  mcp_servers=self._mcp_servers(key, dirs))  # fmt: skip
+                  mcp_servers=self._mcp_servers(key, dirs, confined.node))  # fmt: skip
         launch = self.adapter.prepare(run, self._parent_env)
         self._laid_out(key, dirs)
         turns: list[Turn] = []
@@ -538,8 +538,9 @@ class AgentBackend:
     def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
         return key.case.prompt
 
-    def _mcp_servers(self, key: TrialKey, dirs: RunDirs) -> tuple[McpLaunch, ...]:
-        """The MCP servers the run's agent gets, laid out in `dirs` (Stage C's cases)."""
+    def _mcp_servers(self, key: TrialKey, dirs: RunDirs, node: str) -> tuple[McpLaunch, ...]:
+        """The MCP servers the run's agent gets, laid out in `dirs` (Stage C's cases), a
+        shipped one run by the sandbox's `node`."""
         return ()
 
     def _turns(self, key: TrialKey) -> tuple[str, ...]:

@@ -26,11 +26,6 @@ SERVERS_DIR = ".activation-mcp"
 """The folder of the run's home that holds its copies of the shipped servers."""
 
 
-def node() -> str:
-    """Node by its real path: the one the sandbox binds for the CLI (sandbox.py `located`)."""
-    return str(Path(shutil.which("node") or "node").resolve())
-
-
 def unset_variables(servers: Sequence[McpServer], parent: Mapping[str, str]) -> tuple[str, ...]:
     """The variables the servers take from the environment that `parent` does not set."""
     return tuple(dict.fromkeys(name for s in servers for name in s.env if name not in parent))
@@ -44,10 +39,11 @@ def check_environment(servers: Sequence[McpServer], parent: Mapping[str, str], c
 
 
 def laid_out(
-    servers: Sequence[McpServer], home: Path, parent: Mapping[str, str]
+    servers: Sequence[McpServer], home: Path, parent: Mapping[str, str], node: str
 ) -> tuple[McpLaunch, ...]:
     """The servers as the run starts them: a shipped one copied into `home` and run by
-    Node, each with its variables' values from `parent`."""
+    `node` (the sandbox's: `Confined.node`), each with its variables' values from
+    `parent`."""
     launched = []
     for server in servers:
         env = tuple((name, parent[name]) for name in server.env)
@@ -59,7 +55,7 @@ def laid_out(
         script.parent.mkdir(parents=True, exist_ok=True)
         with as_file(files("activation").joinpath(BUNDLED_FOLDER, script.name)) as shipped:
             shutil.copyfile(shipped, script)
-        launched.append(McpLaunch(server.name, node(), (str(script), *server.args), env))
+        launched.append(McpLaunch(server.name, node, (str(script), *server.args), env))
     return tuple(launched)
 
 

@@ -103,6 +103,12 @@ class Confined(Protocol):
         None when the tool ended it; its `stderr`): an infrastructure error, retried."""
         ...
 
+    @property
+    def node(self) -> str:
+        """The Node inside the sandbox, by its path there: what starts a shipped MCP server
+        (mcp.py), as the run's agent CLI does."""
+        ...
+
 
 class Sandbox(Protocol):
     name: str
@@ -125,6 +131,10 @@ class Unconfined:
     def wrap(self, launch: Launch) -> Launch:
         return launch
 
+    @property
+    def node(self) -> str:
+        return str(host_node())
+
     def never_started(self, returncode: int | None, stderr: str) -> str | None:
         return None
 
@@ -139,6 +149,12 @@ class Host:
         self, view: View, urls: Mapping[str, str], budget: int, base: Path
     ) -> AbstractAsyncContextManager[Confined]:
         return nullcontext(Unconfined())
+
+
+def host_node() -> Path:
+    """This machine's Node by its real path: what bwrap binds, and docker mounts where the
+    image has none."""
+    return Path(shutil.which("node") or "node").resolve()
 
 
 def install_folder(executable: Path) -> Path:
@@ -203,10 +219,13 @@ class Relayed:
     def never_started(self, returncode: int | None, stderr: str) -> str | None:
         return None
 
+    @property
+    def node(self) -> str:
+        return str(host_node())
+
     def located(self, launch: Launch) -> tuple[Path, Path]:
         """The CLI's executable and Node, by their real paths."""
-        node = shutil.which("node") or "node"
-        return Path(launch.argv[0]).resolve(), Path(node).resolve()
+        return Path(launch.argv[0]).resolve(), host_node()
 
     def seeing(self, *paths: Path) -> View:
         """The trial's view, `paths` readable too."""

@@ -156,6 +156,12 @@ class Contained(Relayed):
 
     container: Container
 
+    @property
+    def node(self) -> str:
+        """The image's Node where it has one (the host's is then not mounted), else the
+        host's, mounted at its own path."""
+        return self.container.node or super().node
+
     def wrap(self, launch: Launch) -> Launch:
         view, node, command, aliases = self.mounted(launch)
         uid, gid = self.container.uid, self.container.gid

@@ -230,8 +230,9 @@ class BehaviorBackend(AgentBackend):
             Path(entry.name) for entry in dirs.work.iterdir() if entry.name not in ours
         ]
 
-    def _mcp_servers(self, key: TrialKey, dirs: RunDirs) -> tuple[McpLaunch, ...]:
-        return mcp.laid_out(self.cases[key.case.id].mcp_servers, dirs.home, self._parent_env)
+    def _mcp_servers(self, key: TrialKey, dirs: RunDirs, node: str) -> tuple[McpLaunch, ...]:
+        servers = self.cases[key.case.id].mcp_servers
+        return mcp.laid_out(servers, dirs.home, self._parent_env, node)
 
     def _prompt(self, key: TrialKey, skills: SkillSet) -> str:
         if self.invoke and not skills.target.absent:

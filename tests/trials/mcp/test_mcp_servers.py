@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -25,6 +26,9 @@ from activation.inputs.lint import lint_behavior
 from activation.inputs.load import load_behavior_suite
 from activation.trials.agent import mcp
 from activation.trials.agent.adapter import McpLaunch
+from activation.trials.agent.sandbox import Bubblewrapped, Unconfined, View
+from activation.trials.agent.sandbox_docker import Contained, Container
+from activation.trials.agent.sandbox_egress import Egress
 from activation.trials.agents import agent_named, known
 from activation.trials.agents.claude_code.adapter import build_argv as claude_argv
 from activation.trials.agents.codex.adapter import config as codex_config
@@ -238,12 +242,15 @@ def test_every_agents_name_of_an_mcp_tool_reads_back_as_server_dot_tool(agent: s
     )
 
 
-def test_a_run_gets_its_copy_of_the_shipped_server_run_by_node(tmp_path: Path) -> None:
+def test_a_run_gets_its_copy_of_the_shipped_server_run_by_the_sandboxs_node(
+    tmp_path: Path,
+) -> None:
     ledger = McpServer("ledger", "ledger-mcp", ("--stdio",), ("LEDGER_TOKEN",))
-    laid = mcp.laid_out([INVOICES, ledger], tmp_path, {"LEDGER_TOKEN": "t-123", "HOME": "/h"})
+    parent = {"LEDGER_TOKEN": "t-123", "HOME": "/h"}
+    laid = mcp.laid_out([INVOICES, ledger], tmp_path, parent, IMAGE_NODE)
     copy = tmp_path / ".activation-mcp" / "invoices.mjs"
     assert laid == (
-        McpLaunch("invoices", str(Path(shutil.which("node") or "").resolve()), (str(copy),)),
+        McpLaunch("invoices", IMAGE_NODE, (str(copy),)),
         McpLaunch("ledger", "ledger-mcp", ("--stdio",), (("LEDGER_TOKEN", "t-123"),)),
     )
     assert copy.read_bytes() == SERVER.read_bytes()
@@ -252,6 +259,25 @@ def test_a_run_gets_its_copy_of_the_shipped_server_run_by_node(tmp_path: Path) -
                         ["ledger", "ledger-mcp", ["--stdio"], ["LEDGER_TOKEN"]]]
     }  # fmt: skip
     assert mcp.asked([]) == {}
+
+
+IMAGE_NODE = "/usr/local/bin/node"
+"""Where an image `activation sandbox build` made holds its Node (its `activation.node`)."""
+
+
+def test_the_sandboxs_node_is_the_images_where_it_has_one_else_the_hosts(tmp_path: Path) -> None:
+    """A shipped server starts by the Node the run's sandbox has: in an image holding its
+    own (not the host's path, which is not mounted there), that one; else, on the host,
+    under bwrap and in an image without one, this machine's by its real path."""
+    host = str(Path(shutil.which("node") or "").resolve())
+    view = View(tmp_path, (), ())
+    built = Container("activation-7-abc", "img:1", 1000, 1000, {}, IMAGE_NODE)
+    plain = replace(built, node=None)
+    egress = Egress((), 16)
+    assert Contained(view, egress, built).node == IMAGE_NODE
+    assert Contained(view, egress, plain).node == host
+    assert Bubblewrapped(view, egress, tmp_path / "hosts").node == host
+    assert Unconfined().node == host
 
 
 def test_a_variable_a_server_needs_must_be_set_before_any_run() -> None:

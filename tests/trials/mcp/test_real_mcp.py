@@ -1,4 +1,5 @@
-"""A case's MCP server end to end, through each agent's real pinned CLI under bubblewrap:
+"""A case's MCP server end to end, through each agent's real pinned CLI under bubblewrap (or
+the sandbox a caller puts in ACTIVATION_SANDBOX: tests/trials/sandbox/test_docker_turns.py):
 `activation behavior` on examples/behavior/mcp gives the agent the shipped scripted
 `invoices` server in its own configuration; the model at the agent's stand-in calls the
 server's `lookup_invoice` tool by whatever name the agent offers it under; the trajectory
@@ -21,7 +22,7 @@ from tests.support import gemini_api, messages_api, responses_api
 from tests.support.cli import read_report
 from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import commit_all
-from tests.trials.agents.test_conformance import PROVIDER_VARIABLES
+from tests.trials.agents.test_conformance import PROVIDER_VARIABLES, asked_sandbox
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "behavior" / "mcp"
 ANSWER = "INV-1042: Ada Lovelace, EUR 1,234.50, overdue, due 2026-03-31"
@@ -93,6 +94,7 @@ def test_an_mcp_tool_call_is_graded_by_tool_used_on_every_agent(
                      str(saved), "--full-record"])  # fmt: skip
         bodies = [orjson.dumps(request.body).decode() for request in api.requests]
     report = read_report(saved)
+    assert report["agent"]["sandbox"] == asked_sandbox()
     (case,) = report["cases"]
     trials = case["trials"]
     assert code == 0
