@@ -243,7 +243,7 @@ def daemon(folder: Path, labels: dict[str, str] | None) -> None:
     answer = (
         "echo 'Error: No such image: activation-sandbox:held' >&2; exit 1"
         if labels is None
-        else f"case \"$4\" in *json*) echo '{orjson.dumps(labels).decode()}' ;; *) echo sha256:1 ;; esac"
+        else f"case \"$4\" in *json*) echo '{orjson.dumps(labels).decode()}';; *) echo 1;; esac"
     )
     folder.mkdir()
     (folder / "docker").write_text(f"#!/bin/sh\n{answer}\n")
