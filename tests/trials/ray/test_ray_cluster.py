@@ -17,6 +17,8 @@ import pytest
 from ray import cloudpickle
 
 from activation.commands.main import main
+from activation.trials.agent.sandbox_docker import LABEL
+from activation.trials.agent.sandbox_image import image_labels, version_label
 from activation.trials.executor_ray import RayBackend
 from tests.support.cli import read_report, wait_until
 from tests.support.ray_cluster import RayCluster
@@ -24,6 +26,9 @@ from tests.support.real_agents import REAL_AGENTS
 from tests.support.skill_repo import SKILL_PATH, SkillRepos, case, write_cases
 from tests.trials.agents import test_conformance as conformance
 from tests.trials.ray.conftest import AGENT
+from tests.trials.sandbox.test_image_build import agent_image, docker_image, held_only, watched
+
+__all__ = ["agent_image", "docker_image"]
 
 ROW = REAL_AGENTS[AGENT]
 
@@ -89,6 +94,46 @@ def test_stage_b_through_ray_client_reads_as_the_local_run(
     assert len(on_cluster.trials) == len(trials) == 10
     assert len(on_cluster.actors) == 2  # one backend a node, built once
     assert all(Path(trial["transcript"]).is_relative_to(tmp_path) for trial in trials)
+
+
+@pytest.fixture
+def real_agent() -> str:
+    """The agent of the image the sandbox tests build (`agent_image`): the cluster's."""
+    return AGENT
+
+
+@pytest.fixture
+def agent_cli(claude: Path) -> Path:
+    return claude
+
+
+def test_stage_b_in_the_image_holding_the_cli_reads_as_the_local_run(
+    on_cluster: Sent,
+    agent_image: str,
+    claude: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The conformance suite's Stage B scenario, every assertion of it, each run on a node
+    in a container of the image `activation sandbox build` made (tests/trials/sandbox/):
+    the nodes start the CLI the image holds, mounting nothing of the host's CLI or Node,
+    and the report names the image and the version it holds."""
+    monkeypatch.setenv("ACTIVATION_SANDBOX", "docker")
+    monkeypatch.setenv("ACTIVATION_IMAGE", agent_image)
+    with watched(f"image={agent_image}") as seen:
+        conformance.test_a_real_run_reads_each_agents_own_loads(
+            AGENT, claude, skill_repo, tmp_path, monkeypatch, capsys
+        )
+    held_only(seen, agent_image, claude)
+    started = {container["Config"]["Labels"][LABEL] for container in seen}
+    assert len(started - {str(os.getpid())}) == 2  # each node's actor, not only this canary
+    agent = read_report(tmp_path / "report.json")["agent"]
+    assert (agent["executor"], agent["sandbox"], agent["image"]) == ("ray", "docker", agent_image)
+    assert agent["version"] == image_labels(agent_image)[version_label(AGENT)]
+    assert len(on_cluster.trials) == 10
+    assert len(on_cluster.actors) == 2
 
 
 def test_stage_c_on_the_cluster_grades_as_the_local_run(
