@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from ray import cloudpickle
 
 from activation.commands.main import main
 from activation.trials.agent.sandbox_docker import LABEL
 from activation.trials.agent.sandbox_image import image_labels, version_label
+from activation.trials.agents import agent_named
 from activation.trials.executor_ray import RayBackend
 from tests.support.cli import read_report, wait_until
 from tests.support.ray_cluster import RayCluster
@@ -265,6 +268,55 @@ def test_a_node_whose_sandbox_cannot_run_stops_the_run_naming_it(
     assert re.fullmatch(
         r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run "
         rf"claude-code: --sandbox bwrap: bwrap cannot run here: {re.escape(REFUSED)}",
+        err.splitlines()[-1],
+    ), err
+    assert api.requests == []
+
+
+def test_a_node_whose_image_holds_another_cli_stops_the_run_naming_it(
+    ray_cluster: RayCluster,
+    agent_image: str,
+    skill_repo: SkillRepos,
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A third node whose daemon's image of that name holds an older Claude Code (a docker
+    first on its PATH gives those labels, as docker would): a run in that image stops
+    before any trial with one line naming that node, exit 2, no model asked."""
+    older = {**image_labels(agent_image), version_label(AGENT): "2.1.0 (Claude Code)"}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "docker").write_text(
+        f"#!/bin/sh\ncase \"$4\" in *json*) echo '{orjson.dumps(older).decode()}'; exit 0;; esac\n"
+        f'exec {shutil.which("docker")} "$@"\n'
+    )
+    (other / "docker").chmod(0o755)
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
+    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
+    monkeypatch.chdir(repo.root)
+    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
+    ray_cluster.add_worker({"PATH": f"{other}:{os.environ['PATH']}"})
+    try:
+        with ROW.api(ROW.script(lambda request: "refunds")) as api:
+            for variable, value in ROW.variables(api.base_url, ROW.key).items():
+                monkeypatch.setenv(variable, value)
+            code = main([
+                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
+                "--trials", "1", "--max-trials", "1", "--sandbox", "docker", "--image",
+                agent_image, "--executor", "ray",
+            ])  # fmt: skip
+    finally:
+        ray_cluster.remove_worker(2)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert re.fullmatch(
+        r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run claude-code: "
+        rf"--image {re.escape(agent_image)} holds Claude Code 2\.1\.0 \(Claude Code\), not the "
+        rf"pinned {re.escape(agent_named(AGENT).version)}: build it again with "
+        r"`activation sandbox build --agent claude-code`",
         err.splitlines()[-1],
     ), err
     assert api.requests == []
