@@ -232,6 +232,53 @@ REFUSED = (
 )
 
 
+NODE_LINE = (
+    r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run claude-code: (.*)"
+)
+
+
+def refused_by_a_third_node(
+    ray_cluster: RayCluster,
+    first_on_path: dict[str, str],
+    flags: list[str],
+    skill_repo: SkillRepos,
+    claude: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    """A one-trial run with `flags` while a third node has the scripts `first_on_path`
+    (name: shell) first on its PATH: exit 2 before any model call, with one line naming
+    that node; what the node lacks, as that line says it."""
+    folder = tmp_path / "first-on-path"
+    folder.mkdir()
+    for name, script in first_on_path.items():
+        (folder / name).write_text(f"#!/bin/sh\n{script}\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
+    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
+    monkeypatch.chdir(repo.root)
+    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
+    ray_cluster.add_worker({"PATH": f"{folder}:{os.environ['PATH']}"})
+    try:
+        with ROW.api(ROW.script(lambda request: "refunds")) as api:
+            for variable, value in ROW.variables(api.base_url, ROW.key).items():
+                monkeypatch.setenv(variable, value)
+            code = main([
+                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
+                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
+                "--trials", "1", "--max-trials", "1", *flags, "--executor", "ray",
+            ])  # fmt: skip
+    finally:
+        ray_cluster.remove_worker(2)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert api.requests == []
+    said = re.fullmatch(NODE_LINE, err.splitlines()[-1])
+    assert said is not None, err
+    return said[1]
+
+
 def test_a_node_whose_sandbox_cannot_run_stops_the_run_naming_it(
     ray_cluster: RayCluster,
     skill_repo: SkillRepos,
@@ -243,34 +290,10 @@ def test_a_node_whose_sandbox_cannot_run_stops_the_run_naming_it(
     """A third node whose kernel refuses bubblewrap's namespaces (a bwrap first on its
     PATH says so, as bwrap does there) while this machine's runs it: a run in bwrap stops
     before any trial with one line naming that node, exit 2, no model asked."""
-    refusing = tmp_path / "refusing"
-    refusing.mkdir()
-    (refusing / "bwrap").write_text(f"#!/bin/sh\necho '{REFUSED}' >&2\nexit 1\n")
-    (refusing / "bwrap").chmod(0o755)
-    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
-    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
-    monkeypatch.chdir(repo.root)
-    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
-    ray_cluster.add_worker({"PATH": f"{refusing}:{os.environ['PATH']}"})
-    try:
-        with ROW.api(ROW.script(lambda request: "refunds")) as api:
-            for variable, value in ROW.variables(api.base_url, ROW.key).items():
-                monkeypatch.setenv(variable, value)
-            code = main([
-                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
-                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
-                "--trials", "1", "--max-trials", "1", "--sandbox", "bwrap", "--executor", "ray",
-            ])  # fmt: skip
-    finally:
-        ray_cluster.remove_worker(2)
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert re.fullmatch(
-        r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run "
-        rf"claude-code: --sandbox bwrap: bwrap cannot run here: {re.escape(REFUSED)}",
-        err.splitlines()[-1],
-    ), err
-    assert api.requests == []
+    refusing = {"bwrap": f"echo '{REFUSED}' >&2\nexit 1"}
+    said = refused_by_a_third_node(ray_cluster, refusing, ["--sandbox", "bwrap"], skill_repo,
+                                   claude, tmp_path, monkeypatch, capsys)  # fmt: skip
+    assert said == f"--sandbox bwrap: bwrap cannot run here: {REFUSED}"
 
 
 def test_a_node_whose_image_holds_another_cli_stops_the_run_naming_it(
@@ -286,37 +309,15 @@ def test_a_node_whose_image_holds_another_cli_stops_the_run_naming_it(
     first on its PATH gives those labels, as docker would): a run in that image stops
     before any trial with one line naming that node, exit 2, no model asked."""
     older = {**image_labels(agent_image), version_label(AGENT): "2.1.0 (Claude Code)"}
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "docker").write_text(
-        f"#!/bin/sh\ncase \"$4\" in *json*) echo '{orjson.dumps(older).decode()}'; exit 0;; esac\n"
-        f'exec {shutil.which("docker")} "$@"\n'
+    docker = (
+        f"case \"$4\" in *json*) echo '{orjson.dumps(older).decode()}'; exit 0;; esac\n"
+        f'exec {shutil.which("docker")} "$@"'
     )
-    (other / "docker").chmod(0o755)
-    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.address)
-    repo = skill_repo("Use when issuing refunds.", candidate="Use for refunds.")
-    monkeypatch.chdir(repo.root)
-    write_cases(tmp_path / "cases.json", [case("first", "refund order 1", True)])
-    ray_cluster.add_worker({"PATH": f"{other}:{os.environ['PATH']}"})
-    try:
-        with ROW.api(ROW.script(lambda request: "refunds")) as api:
-            for variable, value in ROW.variables(api.base_url, ROW.key).items():
-                monkeypatch.setenv(variable, value)
-            code = main([
-                "--real", "--agent", AGENT, "--claude", str(claude), "--cases",
-                str(tmp_path / "cases.json"), "--skill-path", SKILL_PATH, "--only", "first",
-                "--trials", "1", "--max-trials", "1", "--sandbox", "docker", "--image",
-                agent_image, "--executor", "ray",
-            ])  # fmt: skip
-    finally:
-        ray_cluster.remove_worker(2)
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert re.fullmatch(
-        r"activation: error: the Ray node at [0-9.]+ \([0-9a-f]{8}\) cannot run claude-code: "
-        rf"--image {re.escape(agent_image)} holds Claude Code 2\.1\.0 \(Claude Code\), not the "
-        rf"pinned {re.escape(agent_named(AGENT).version)}: build it again with "
-        r"`activation sandbox build --agent claude-code`",
-        err.splitlines()[-1],
-    ), err
-    assert api.requests == []
+    flags = ["--sandbox", "docker", "--image", agent_image]
+    said = refused_by_a_third_node(ray_cluster, {"docker": docker}, flags, skill_repo, claude,
+                                   tmp_path, monkeypatch, capsys)  # fmt: skip
+    assert said == (
+        f"--image {agent_image} holds Claude Code 2.1.0 (Claude Code), not the pinned "
+        f"{agent_named(AGENT).version}: build it again with "
+        "`activation sandbox build --agent claude-code`"
+    )
