@@ -5,12 +5,14 @@ Entered, the backend connects to the cluster and checks every node that offers t
 (the custom resource `agent:<name>`) before the first trial: the same version of this
 package, the agent CLI at the same path and version, a key for the agent's API in the
 node's own environment, and the run's sandbox (bubblewrap runs there, or the docker daemon
-answers and has the image). Then each node gets one actor for the run's cell, which builds
-the stage's backend there once from the spec and inputs (never this process's
-environment: the node reads its own key) and keeps it, entered, until the cell ends: a
-trial is one call to a node's actor, which runs it in the node's sandbox (`--sandbox`, as a
-local run) and sends back the trial and its transcript, written here where a local run
-writes it. Only API addresses (no key, no credentials) travel to a node.
+answers and has the image). A run in docker that starts the CLI its image holds
+(sandbox_image.py) needs no CLI on the node: the node's image holds that CLI, by its
+labels. Then each node gets one actor for the run's cell, which builds the stage's backend
+there once from the spec and inputs (never this process's environment: the node reads its
+own key) and keeps it, entered, until the cell ends: a trial is one call to a node's
+actor, which runs it in the node's sandbox (`--sandbox`, as a local run) and sends back the
+trial and its transcript, written here where a local run writes it. Only API addresses (no
+key, no credentials) travel to a node.
 
 This process spreads the trials over the nodes, at most a node's `agent:<name>` count at
 once (shared by every cell of the run). A call that a lost node or actor could not finish
@@ -32,7 +34,7 @@ from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
 import anyio
@@ -40,16 +42,20 @@ import ray
 import ray.exceptions
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from activation._config import DISTRIBUTION
+from activation._config import DISTRIBUTION, SANDBOX_IMAGE
 from activation._errors import InputError
 from activation._models import ErrorClass, Trial, TrialKey
 from activation.trials.agent.backend import AgentBackend, transcript_path
 from activation.trials.agent.cli import resolve
 from activation.trials.agent.sandbox import BWRAP, DOCKER, bwrap_problem
+from activation.trials.agent.sandbox_image import carried, from_image, image_labels
 from activation.trials.agents import agent_named
 from activation.trials.backend import Round, Wrapper
 from activation.trials.errors import InfrastructureFailure
 from activation.trials.providers import provider_named
+
+if TYPE_CHECKING:
+    from activation.trials.agents.record import Agent
 
 CONNECT_SECONDS = 5.0
 """How long the cluster's address may take to accept a connection."""
@@ -77,6 +83,8 @@ class NodeNeeds:
     version: str | None
     sandbox: str
     image: str | None = None
+    held: bool = False
+    """The run starts the CLI its image holds (sandbox_image.py), not a CLI of the node's."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,8 @@ def node_problem(needs: NodeNeeds) -> str | None:
     variables = [name for p in record.providers for name in provider_named(p).key_variables]
     if not any(os.environ.get(name) for name in variables):
         return f"no key in its environment ({' or '.join(variables)})"
+    if needs.held:
+        return sandbox_problem(needs.sandbox, needs.image) or held_problem(needs, record)
     try:
         version = record.adapter().version(resolve(needs.executable))
     except InputError as error:
@@ -118,12 +128,30 @@ def sandbox_problem(sandbox: str, image: str | None) -> str | None:
     if sandbox == BWRAP:
         problem = bwrap_problem()
     elif sandbox == DOCKER:
-        from activation.trials.agent.sandbox_docker import IMAGE, docker_problem
+        from activation.trials.agent.sandbox_docker import docker_problem
 
-        problem = docker_problem(image or IMAGE)
+        problem = docker_problem(image or SANDBOX_IMAGE)
     else:
         return None
     return None if problem is None else f"--sandbox {sandbox}: {problem}"
+
+
+def held_problem(needs: NodeNeeds, record: Agent) -> str | None:
+    """Why the node's image does not hold the CLI the run starts, by its labels on the
+    node's daemon (None: it holds that one, at that path and version)."""
+    image = needs.image or SANDBOX_IMAGE
+    try:
+        held = carried(image, image_labels(image), record)
+    except InputError as error:
+        return str(error)
+    if held is None:
+        return f"--image {image} holds no {record.title} CLI there"
+    if (held.executable, held.version) != (needs.executable, needs.version):
+        return (
+            f"--image {image} holds {record.label(held.version)} at {held.executable} there, "
+            f"not {record.label(needs.version)} at {needs.executable}"
+        )
+    return None
 
 
 @contextmanager
@@ -257,8 +285,9 @@ class RayBackend(Wrapper[AgentBackend]):
         try:
             resource = agent_resource(self.inner.agent.name)
             settings = self.inner.settings
+            held = from_image(settings, self.inner.agent) is not None
             needs = NodeNeeds(installed_version(), self.inner.agent.name, self.inner.executable,
-                              settings.version, settings.sandbox, settings.image)  # fmt: skip
+                              settings.version, settings.sandbox, settings.image, held)  # fmt: skip
             nodes = live_nodes(self.address, resource)
             check_nodes(nodes, needs)
             await super().__aenter__()

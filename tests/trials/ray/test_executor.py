@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import orjson
 import pytest
 
 import activation
@@ -20,6 +21,7 @@ from activation._models import Case, TrialKey
 from activation.commands.main import main
 from activation.trials import executor_ray
 from activation.trials.agent.backend import AgentBackend
+from activation.trials.agents import agent_named
 from activation.trials.errors import InfrastructureFailure
 from activation.trials.executor import cluster_address, on_executor, parse_executor
 from activation.trials.executor_ray import (
@@ -227,3 +229,67 @@ def test_trials_take_the_freest_node_and_wait_for_a_slot() -> None:
         return taken
 
     assert anyio.run(scenario) == ["a", "a", "b", "a"]
+
+
+PINNED = agent_named("claude-code").version
+IN_IMAGE = "/opt/activation/agents/claude-code/node_modules/@anthropic-ai/claude-code/cli.js"
+HELD = NodeNeeds(activation.__version__, "claude-code", IN_IMAGE, f"{PINNED} (Claude Code)",
+                 "docker", "activation-sandbox:held", held=True)  # fmt: skip
+
+
+def daemon(folder: Path, labels: dict[str, str] | None) -> None:
+    """A `docker` first on PATH whose daemon has an image of `labels` (None: no such
+    image), and a `node` beside it for the relay."""
+    answer = (
+        "echo 'Error: No such image: activation-sandbox:held' >&2; exit 1"
+        if labels is None
+        else f"case \"$4\" in *json*) echo '{orjson.dumps(labels).decode()}';; *) echo 1;; esac"
+    )
+    folder.mkdir()
+    (folder / "docker").write_text(f"#!/bin/sh\n{answer}\n")
+    (folder / "node").write_text("#!/bin/sh\n")
+    for tool in ("docker", "node"):
+        (folder / tool).chmod(0o755)
+
+
+def image_of(version: str, executable: str = IN_IMAGE) -> dict[str, str]:
+    return {"activation.agent.claude-code.version": version,
+            "activation.agent.claude-code.executable": executable}  # fmt: skip
+
+
+def test_a_node_running_the_images_cli_needs_the_image_not_a_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No CLI at the image's path on the node: its daemon's image holding that CLI, at that
+    version, is all it needs."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-node-own")
+    daemon(tmp_path / "bin", image_of(f"{PINNED} (Claude Code)"))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert not Path(IN_IMAGE).exists()
+    assert node_problem(HELD) is None
+
+
+@pytest.mark.parametrize(
+    ("labels", "problem"),
+    [
+        (None, "--sandbox docker: docker cannot run activation-sandbox:held: "
+               "Error: No such image: activation-sandbox:held"),
+        ({"activation.node": "/usr/local/bin/node"},
+         "--image activation-sandbox:held holds no Claude Code CLI there"),
+        (image_of("2.0.1 (Claude Code)"),
+         f"--image activation-sandbox:held holds Claude Code 2.0.1 (Claude Code), not the "
+         f"pinned {PINNED}: build it again with `activation sandbox build --agent claude-code`"),
+        (image_of(f"{PINNED} (Claude Code)", "/opt/claude"),
+         f"--image activation-sandbox:held holds Claude Code {PINNED} (Claude Code) at "
+         f"/opt/claude there, not Claude Code {PINNED} (Claude Code) at {IN_IMAGE}"),
+    ],
+)  # fmt: skip
+def test_a_node_whose_image_lacks_the_runs_cli_says_what_it_holds(
+    labels: dict[str, str] | None, problem: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The image missing on the node's daemon, holding no CLI of the agent, another
+    version, or the CLI elsewhere: one line each."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-node-own")
+    daemon(tmp_path / "bin", labels)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert node_problem(HELD) == problem

@@ -178,12 +178,13 @@ def agent_image(docker_image: str, real_agent: str, agent_cli: Path) -> str:
 
 
 @contextmanager
-def watched(pid: int) -> Iterator[list[dict[str, Any]]]:
-    """Each container the process `pid` starts while the block runs, as docker inspects it
-    the moment it is created (its mounts, image and command)."""
+def watched(started: str) -> Iterator[list[dict[str, Any]]]:
+    """Each container docker's events filter `started` matches (`label=...`, `image=...`)
+    created while the block runs, as docker inspects it the moment it is created (its
+    mounts, image and command)."""
     seen: list[dict[str, Any]] = []
     events = subprocess.Popen(
-        ["docker", "events", "--filter", f"label={LABEL}={pid}", "--filter", "event=create",
+        ["docker", "events", "--filter", started, "--filter", "event=create",
          "--format", "{{.ID}}"],
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -243,7 +244,7 @@ def test_stage_b_runs_the_cli_the_built_image_holds_and_reads_as_on_the_host(
     pinned version."""
     monkeypatch.setenv("ACTIVATION_SANDBOX", "docker")
     monkeypatch.setenv("ACTIVATION_IMAGE", agent_image)
-    with watched(os.getpid()) as seen:
+    with watched(f"label={LABEL}={os.getpid()}") as seen:
         conformance.test_a_real_run_reads_each_agents_own_loads(
             real_agent, agent_cli, skill_repo, tmp_path, monkeypatch, capsys
         )
@@ -264,7 +265,7 @@ def test_stage_c_runs_the_cli_the_built_image_holds_and_grades_as_on_the_host(
     the CLI or Node mounted."""
     monkeypatch.setenv("ACTIVATION_SANDBOX", "docker")
     monkeypatch.setenv("ACTIVATION_IMAGE", agent_image)
-    with watched(os.getpid()) as seen:
+    with watched(f"label={LABEL}={os.getpid()}") as seen:
         conformance.test_a_body_that_teaches_the_removed_api_regresses_the_case_and_fails_the_gate(
             behaves, monkeypatch
         )
