@@ -86,3 +86,29 @@ def test_reading_every_providers_model_imports_no_sdk(fresh_python: str, tmp_pat
         [fresh_python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert completed.stderr.strip().splitlines()[-1] == "sdk:"
+
+
+@pytest.mark.parametrize(
+    ("backend", "max_trials", "statuses", "heavy"),
+    [
+        ("AnswersAtOnce", 3, ["PASS"] * 4, []),
+        ("AllAtOnce", 9, ["REGRESSED", "UNSTABLE", "PASS", "PASS"], ["scipy", "numpy"]),
+    ],
+    ids=["variants-agree", "variants-differ"],
+)
+def test_a_run_imports_scipy_only_once_its_variants_differ(
+    backend: str, max_trials: int, statuses: list[str], heavy: list[str], fresh_python: str
+) -> None:
+    """scipy (0.7 CPU-s to import, most of a small Stage B run's own CPU) serves the exact
+    test only: a run whose every case's variants agree, as most small runs, never loads
+    it; one whose variants differ does, and judges with it."""
+    code = (
+        "from activation._models import RunSpec\n"
+        "from activation.trials.engine import execute\n"
+        "from activation.trials.simulate import simulated_inputs, typical\n"
+        f"from tests.trials.test_engine import {backend}\n"
+        f"spec = RunSpec(trials=3, max_trials={max_trials})\n"
+        f"outcome = execute(spec, simulated_inputs(typical(4)), {backend}())\n"
+        f"assert [v.status.value for v in outcome.verdicts] == {statuses!r}\n"
+    )
+    assert heavy_modules_after(fresh_python, code, REPO) == heavy

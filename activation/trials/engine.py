@@ -140,11 +140,16 @@ def judge_schedules(
     )
 
 
-async def drive(schedule: Schedule, backend: Backend, slots: RunSlots, progress: Progress) -> None:
+async def drive(
+    schedule: Schedule, backend: Backend, slots: RunSlots, progress: Progress, behavior: bool
+) -> None:
     """Every round the schedule makes ready, on the backend, until none is left.
 
-    scipy, which the verdicts need, loads in a daemon thread once the first trial is back
-    (so the first requests go out without competing with the import). Until it has loaded,
+    scipy, which the verdicts may need, loads in a daemon thread once the first trial is
+    back that may need it (so the first requests go out without competing with the import):
+    any trial of a `behavior` run (its efficiency figures are scipy's rank tests), else a
+    trial after which its case's variants differ (`Schedule.may_test`); a run whose variants
+    never differ never imports it (most of a small run's own CPU). Until it has loaded,
     finished trials wait to be recorded (deciding a case's next round may need an exact
     test) rather than stall the event loop on the import; the schedule decides from the
     trials, not from when they came, so only its timing moves. The loop looks for the end of
@@ -189,7 +194,7 @@ async def drive(schedule: Schedule, backend: Backend, slots: RunSlots, progress:
 
             def deliver(trial: Trial) -> None:
                 progress.trial(trial)
-                if loaded.is_set() and not waiting:
+                if not waiting and (loaded.is_set() or not (behavior or schedule.may_test(trial))):
                     record(trial)
                     return
                 if loading.ident is None:
@@ -237,7 +242,9 @@ async def execute_cells_async(
 
     async def run(cell: Cell, schedule: Schedule, cell_slots: RunSlots) -> None:
         async with cell.backend:
-            await drive(schedule, cell.backend, cell_slots, watching)
+            await drive(
+                schedule, cell.backend, cell_slots, watching, cell.spec.behavior is not None
+            )
 
     with ExitStack() as stack:
         try:

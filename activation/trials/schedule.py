@@ -30,7 +30,7 @@ from activation.trials.budget import Budget, kept_out
 from activation.trials.errors import InfrastructureFailure
 from activation.trials.limiter import Limiter
 from activation.verdicts.escalation import Escalation
-from activation.verdicts.judge import p_value, q_values, tallies
+from activation.verdicts.judge import p_value, q_values, rates_differ, tallies
 
 
 def round_keys(case: StageCase, first: int, count: int) -> list[TrialKey]:
@@ -107,6 +107,13 @@ class Schedule:
         else:
             keys = self._next(case, baseline, candidate)
         return keys if self._first_rounds_left else keys + self._release()
+
+    def may_test(self, trial: Trial) -> bool:
+        """Whether recording `trial` may need the exact test (scipy): only if its case's
+        variants, with it, have valid trials at different correct rates. Equal rates give
+        p = 1 and an escalation that carries them equal; the run's picture at the end of
+        the first rounds only tests cases whose first round already said yes here."""
+        return rates_differ(*tallies([*self.by_case.get(trial.case_id, []), trial]))
 
     def _open(self, case: StageCase, first: int, size: int) -> list[TrialKey]:
         self._round[case.id] = first + size

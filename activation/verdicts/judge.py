@@ -19,14 +19,22 @@ def can_regress(trials: int, alpha: float) -> bool:
     return unanimous_flip_p(trials) < alpha
 
 
+def rates_differ(baseline: Tally, candidate: Tally) -> bool:
+    """Whether both variants have valid trials at different correct rates: the only tallies
+    whose p-value needs the exact test (and so scipy)."""
+    if not (baseline.valid and candidate.valid):
+        return False
+    return baseline.correct * candidate.valid != candidate.correct * baseline.valid
+
+
 def p_value(case: StageCase, baseline: Tally, candidate: Tally) -> float | None:
     """One-sided, in the direction the correct counts moved (1 when they did not move);
     None without a valid trial on each side."""
     if not (baseline.valid and candidate.valid):
         return None
-    base_correct, cand_correct = baseline.correct, candidate.correct
-    if base_correct * candidate.valid == cand_correct * baseline.valid:
+    if not rates_differ(baseline, candidate):
         return 1.0
+    base_correct, cand_correct = baseline.correct, candidate.correct
     if base_correct * candidate.valid > cand_correct * baseline.valid:
         return one_sided_p(base_correct, baseline.valid, cand_correct, candidate.valid)
     return one_sided_p(cand_correct, candidate.valid, base_correct, baseline.valid)

@@ -3,7 +3,7 @@ adjustment across cases, and a Wilson interval.
 
 scipy is imported inside the exact test only: `--help`, `lint`, `detect`, a dry run and a
 run where no case's variants differ never need it, and a run imports it in a worker thread
-while its first requests are out (see `warm_up`). The exact test and the interval are
+once a trial shows a case's variants differ (see `warm_up`). The exact test and the interval are
 cached: verdicts are recomputed from the same counts again and again.
 """
 

@@ -12,8 +12,9 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from activation._models import RunSpec, Trial, TrialKey
-from activation.trials.backend import Round
+import activation.trials.engine as engine
+from activation._models import BehaviorOptions, RunSpec, Trial, TrialKey
+from activation.trials.backend import Backend, Round
 from activation.trials.engine import execute
 from activation.trials.fake import fake_trial, scripted
 from activation.trials.simulate import simulated_inputs, typical
@@ -147,3 +148,24 @@ def test_a_signal_stops_the_scheduling_at_once_even_when_answers_never_wait(
     assert 100 <= backend.started <= 100 + 4 * concurrency
     assert len(outcome.trials) == backend.started
     assert len(outcome.verdicts) + len(outcome.unfinished) == 200
+
+
+@pytest.mark.parametrize(
+    ("spec", "backend", "trials", "loads"),
+    [
+        (RunSpec(trials=3, max_trials=3), AnswersAtOnce(), 24, 0),
+        (RunSpec(trials=3, max_trials=9), AllAtOnce(), 48, 1),
+        (RunSpec(trials=3, max_trials=3, behavior=BehaviorOptions()), AnswersAtOnce(), 24, 1),
+    ],
+    ids=["variants-agree", "variants-differ", "behavior"],
+)
+def test_the_statistics_load_once_a_trial_may_need_them(
+    spec: RunSpec, backend: Backend, trials: int, loads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scipy loads (once) when a case's variants differ, or for a behavior run's efficiency
+    figures; a run whose variants agree never pays for it."""
+    calls: list[None] = []
+    monkeypatch.setattr(engine, "warm_up", lambda: calls.append(None))
+    outcome = execute(spec, simulated_inputs(typical(4)), backend)
+    assert len(outcome.trials) == trials
+    assert len(calls) == loads

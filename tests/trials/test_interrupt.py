@@ -11,12 +11,20 @@ from typing import Any
 import pytest
 
 import activation.trials.engine as engine
-from activation._models import RunSpec, TrialKey
+from activation._models import RunSpec, Trial, TrialKey
 from activation.trials.cache import LOOKUP_STEP, CachedBackend
 from activation.trials.engine import execute
 from activation.trials.schedule import Schedule
 from activation.trials.simulate import simulated_inputs, typical
-from tests.trials.test_engine import AnswersAtOnce, SignalsAt
+from tests.trials.test_engine import SignalsAt
+
+
+class CandidateMisses(SignalsAt):
+    """Its candidates never fire, so each case's variants differ and the statistics load."""
+
+    async def one(self, key: TrialKey) -> Trial:
+        await super().one(key)
+        return key.answer(key.variant == "baseline")
 
 
 @pytest.fixture
@@ -36,7 +44,7 @@ def test_a_run_interrupted_while_the_statistics_load_leaves_no_thread_to_wait_fo
     on a busy machine) held the exit until scipy was in. Now no thread the interpreter
     waits for is left, and the waiting trials are judged."""
     before = set(threading.enumerate())
-    backend = SignalsAt(signal.SIGINT, at=20)
+    backend = CandidateMisses(signal.SIGINT, at=20)
     spec = RunSpec(trials=3, max_trials=3, concurrency=2)
     outcome = execute(spec, simulated_inputs(typical(40)), backend, stop_on_signals=True)
     assert outcome.interrupted is True
@@ -44,7 +52,7 @@ def test_a_run_interrupted_while_the_statistics_load_leaves_no_thread_to_wait_fo
     waited_for = [thread for thread in set(threading.enumerate()) - before if not thread.daemon]
     assert waited_for == []
     assert len(outcome.trials) == backend.started
-    # Every trial waited for the statistics, and each was recorded on the way out.
+    # The trials waited for the statistics, and each was recorded on the way out.
     judged = sum(len(verdict.trials) for verdict in outcome.verdicts)
     cut_short = sum(trial.case_id in outcome.unfinished for trial in outcome.trials)
     assert outcome.verdicts != ()
@@ -57,9 +65,8 @@ def test_trials_that_waited_for_the_statistics_go_on_once_they_are_in(
 ) -> None:
     """The loop looks for the end of the import, so the run goes on to its end."""
     threading.Timer(0.2, slow_statistics.set).start()
-    outcome = execute(
-        RunSpec(trials=3, max_trials=3), simulated_inputs(typical(5)), AnswersAtOnce()
-    )
+    backend = CandidateMisses(signal.SIGINT, at=0)
+    outcome = execute(RunSpec(trials=3, max_trials=3), simulated_inputs(typical(5)), backend)
     assert outcome.interrupted is False
     assert outcome.unfinished == ()
     assert len(outcome.trials) == 5 * 2 * 3
