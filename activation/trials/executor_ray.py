@@ -414,6 +414,7 @@ def connect(address: str) -> None:
         ray.init(address=address, namespace="activation", logging_level=logging.ERROR,
                  log_to_driver=False)  # fmt: skip
     except (ConnectionError, RuntimeError, ValueError) as error:
+        ray.shutdown()  # a half-made Ray Client connection would break this process's next run
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise InputError(f"could not reach the Ray cluster at {address}: {first}") from None
     _drivers.append(address)

@@ -174,7 +174,7 @@ def test_a_load_the_cli_refuses_is_an_error_with_its_reason(
     removes the tool, the model's call fails `tool_not_registered`, and the run, which
     "succeeds", is an ERROR that says why, never a miss."""
     deny = adapter.policy().replace('decision = "allow"', 'decision = "deny"')
-    monkeypatch.setattr(adapter, "policy", lambda *, work=False, shell=False: deny)
+    monkeypatch.setattr(adapter, "policy", lambda *, work=False, shell=False, servers=(): deny)
     with turns(Call("activate_skill", {"name": "refunds"}), Text("Done.")) as api:
         trial = harness.run(api, model=MODEL)
         (first, *_) = api.requests

@@ -91,6 +91,30 @@ def test_a_cluster_nobody_answers_at_is_one_line_at_once() -> None:
     )
 
 
+def test_a_failed_handshake_leaves_no_half_made_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Something listens but Ray Client's handshake fails (a server still starting): the
+    run is one line, and the connection Ray half-made is shut, or the next run of this
+    process (the Python API, a test) would crash on it."""
+    calls: list[str] = []
+
+    def refused_init(**_settings: object) -> None:
+        calls.append("init")
+        raise ConnectionError("Initialization failure from server:\nTraceback ...")
+
+    monkeypatch.setattr(executor_ray, "reachable", lambda _address: None)
+    monkeypatch.setattr(executor_ray.ray, "init", refused_init)
+    monkeypatch.setattr(executor_ray.ray, "shutdown", lambda: calls.append("shutdown"))
+    with pytest.raises(InputError) as refused:
+        connect("ray://127.0.0.1:10001")
+    assert str(refused.value) == (
+        "could not reach the Ray cluster at ray://127.0.0.1:10001: Initialization failure "
+        "from server:"
+    )
+    assert calls == ["init", "shutdown"]
+
+
 def test_a_ray_client_address_without_ray_client_says_how_to_get_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
