@@ -6,6 +6,7 @@ with the mock model, and Stage C on its scripted stand-in (tests/support/fake_be
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import git
@@ -27,13 +28,49 @@ BROKEN = '---\nname: invoices\ndescription: "unclosed\n---\n# Invoices\n'
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
+    """The layout's repo, the test's own: for a test that changes it."""
     layout: Layout = request.getfixturevalue("layout")
     root = tmp_path / "repo"
     build_layout(root, layout)
+    enter(root, monkeypatch)
+    return root
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, tuple[Path, str]]:
+    """Each layout's repo built so far in this module, and its `git status` as built."""
+    return {}
+
+
+@pytest.fixture
+def shared_repo(
+    layout: Layout,
+    built: dict[str, tuple[Path, str]],
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Path]:
+    """The layout's repo, built once for every test that only reads it (a repo's git init
+    and commit are most of such a test's time); each test leaves it as it found it (a run
+    writes its record in `.activation/`: a run's test takes `repo`)."""
+    if layout.name not in built:
+        root = tmp_path_factory.mktemp(layout.name) / "repo"
+        built[layout.name] = (root, status(build_layout(root, layout)))
+    root, as_built = built[layout.name]
+    enter(root, monkeypatch)
+    yield root
+    assert status(git.Repo(root)) == as_built
+
+
+def enter(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test runs in the repo, with no model API's credentials."""
     monkeypatch.chdir(root)
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
-    return root
+
+
+def status(repo: git.Repo) -> str:
+    """Every change to the repo's working tree, untracked and ignored files included."""
+    return str(repo.git.status("--porcelain", "--untracked-files=all", "--ignored"))
 
 
 def sibling_path(layout: Layout) -> str:
@@ -41,10 +78,10 @@ def sibling_path(layout: Layout) -> str:
 
 
 @ALL
-def test_the_ids_and_the_set_are_the_agents(layout: Layout, repo: Path) -> None:
-    inputs = load_inputs(repo, cases=Path("cases.json"))
+def test_the_ids_and_the_set_are_the_agents(layout: Layout, shared_repo: Path) -> None:
+    inputs = load_inputs(shared_repo, cases=Path("cases.json"))
     assert inputs.target.skill_id == layout.skill_id
-    assert inputs.target.plugin_root == (repo / layout.set_root).resolve()
+    assert inputs.target.plugin_root == (shared_repo / layout.set_root).resolve()
     for variant in (inputs.baseline, inputs.candidate):
         assert [skill.name for skill in variant.siblings] == [layout.sibling]
     assert inputs.baseline.description.startswith("Use when issuing refunds, handling")
@@ -53,7 +90,7 @@ def test_the_ids_and_the_set_are_the_agents(layout: Layout, repo: Path) -> None:
 
 @ALL
 def test_lint_and_visibility(
-    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+    layout: Layout, shared_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["lint", "--skill-path", layout.measured, "--cases", "cases.json"]) == 0
     capsys.readouterr()
@@ -81,7 +118,7 @@ def test_the_mock_run_measures_the_skill_by_its_id(
 
 @ALL
 def test_behavior_reads_the_set_at_head_and_in_the_working_tree(
-    layout: Layout, repo: Path, tmp_path: Path
+    layout: Layout, shared_repo: Path, tmp_path: Path
 ) -> None:
     stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
     report = tmp_path / "behavior.json"
@@ -99,7 +136,9 @@ def test_behavior_reads_the_set_at_head_and_in_the_working_tree(
 
 
 @ALL
-def test_calibrate_behavior_runs_its_controls(layout: Layout, repo: Path, tmp_path: Path) -> None:
+def test_calibrate_behavior_runs_its_controls(
+    layout: Layout, shared_repo: Path, tmp_path: Path
+) -> None:
     broken = tmp_path / "broken.md"
     broken.write_text(skill_text("refunds", CANDIDATE).replace("Steps for", "Never do"))
     stages = FakeBehavior(passing({"refund_note": {"baseline": 3, "candidate": 3}}))
@@ -130,7 +169,7 @@ def test_changed_names_the_skill_and_finds_its_cases(
 
 @ALL
 def test_suggest_plans_a_search_for_the_skill_by_its_id(
-    layout: Layout, repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    layout: Layout, shared_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A suite large enough for suggest's three splits (the proposer is a mock elsewhere)."""
     cases = [
@@ -151,7 +190,7 @@ def test_suggest_plans_a_search_for_the_skill_by_its_id(
 
 
 @ALL
-def test_import_keeps_the_skills_id(layout: Layout, repo: Path, tmp_path: Path) -> None:
+def test_import_keeps_the_skills_id(layout: Layout, shared_repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "imported.json"
     assert main(["import", "cases.json", "--out", str(out)]) == 0
     assert orjson.loads(out.read_bytes())["skill"] == layout.skill_id
@@ -159,9 +198,9 @@ def test_import_keeps_the_skills_id(layout: Layout, repo: Path, tmp_path: Path) 
 
 @ALL
 def test_a_copy_of_the_set_is_what_the_agent_loads(
-    layout: Layout, repo: Path, tmp_path: Path
+    layout: Layout, shared_repo: Path, tmp_path: Path
 ) -> None:
-    inputs = load_inputs(repo, cases=Path("cases.json"))
+    inputs = load_inputs(shared_repo, cases=Path("cases.json"))
     copy = make_set_copy(inputs.target, inputs.candidate, tmp_path / "copy")
     found = sorted(path.relative_to(copy).as_posix() for path in copy.rglob("SKILL.md"))
     set_root = Path(layout.set_root)
@@ -299,7 +338,7 @@ def test_lint_names_a_sibling_with_no_description(
     ids=["marketplace-nested", "marketplace-folder"],
 )
 def test_a_marketplaces_plugins_in_any_folder_are_found_with_no_flag(
-    layout: Layout, repo: Path, capsys: pytest.CaptureFixture[str]
+    layout: Layout, shared_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The reported bugs (dbt Labs' skills): plugins served from `./skills/<plugin>` were
     never linted, shown or seen as changed, and `changed` said "no skill changed"; served

@@ -1,13 +1,13 @@
-"""Stage B end to end on OpenCode and Codex: `activation --real --agent opencode|codex`
-drives the real pinned CLI against its local stand-in (the Messages API for OpenCode, the
-Responses API for Codex), on a plugin that is not auth0, with the model scripted per case
-and per description: what is these two agents' own (a look at the skills that is not a
-load, the marked copy a load returns), and a matrix of two agents' cells. A load, prose, a
-failed load, another skill's load, an API error and SIGTERM in the middle of a run, on every
-agent: tests/trials/agents/test_conformance.py.
+"""Stage B end to end on Codex: `activation --real --agent codex` drives the real pinned
+CLI against its local stand-in (the Responses API), on a plugin that is not auth0, with the
+model scripted per case and per description: a look at the skills that is not a load, the
+marked copy a load returns, and a matrix of two agents' cells. A load, prose, a failed load,
+another skill's load, an API error and SIGTERM in the middle of a run, on every agent:
+tests/trials/agents/test_conformance.py; OpenCode's read of a skill's file that is not a
+load, and its load of the marked copy: tests/trials/agent/test_opencode.py.
 
-The user's HOME holds planted configs and skills of both agents, and the temp folder a
-planted skill above the run folders: none may reach a run."""
+The user's HOME holds planted configs and skills, and the temp folder a planted skill above
+the run folders: none may reach a run."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import pytest
 from activation.commands.main import main
 from tests.support.agent_harness import ABOVE, LEAKY, plant_user_config
 from tests.support.cli import read_report
-from tests.support.messages_api import Error, FakeMessagesAPI, FakeRequest, Text, ToolUse
+from tests.support.messages_api import FakeMessagesAPI, FakeRequest, Text, ToolUse
 from tests.support.responses_api import Error as ResponsesError
 from tests.support.responses_api import FakeResponsesAPI, ResponsesRequest, Shell
 from tests.support.responses_api import Text as ResponsesText
@@ -40,8 +40,7 @@ from tests.support.skill_repo import (
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."
 CANDIDATE = "Use when issuing refunds."
 CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n"
-KEYS = {"opencode": "sk-ant-test-e2e-opencode-SECRET", "codex": "sk-test-e2e-codex-SECRET",
-        "claude-code": "sk-ant-test-e2e-claude-code-SECRET"}  # fmt: skip
+KEYS = {"codex": "sk-test-e2e-codex-SECRET", "claude-code": "sk-ant-test-e2e-claude-code-SECRET"}
 CASES = [
     {**case("dispute", "a stripe dispute came in, refund it", True), "spot_check": True},
     case("plain", "refund order 1234", True),
@@ -59,27 +58,6 @@ BEHAVIOUR = {
     "plot refunds per month": ("other", "other"),
     "refund the duplicate charge": ("load", "api_error"),
 }
-
-
-def opencode_script(request: FakeRequest) -> Any:
-    """OpenCode's loop (it offers `skill`), by prompt and by the description it lists."""
-    if "skill" not in request.tool_names:
-        return Text("a title")
-    (block,) = request.body["system"]
-    system = str(block["text"])
-    (description,) = re.findall(
-        r"<name>refunds</name>\n    <description>(.*?)</description>", system
-    )
-    behaviour = BEHAVIOUR[request.prompt][description != BASELINE]
-    if behaviour == "api_error":
-        return Error(400, message="scripted bad request")
-    if request.turn > 0 or behaviour == "prose":
-        return Text("I'll use the billing:refunds skill for this. Done.")
-    if behaviour == "look":
-        (location,) = re.findall(r"<location>(.*/charts/SKILL\.md)</location>", system)
-        return ToolUse("read", {"filePath": location})  # another skill's file
-    name = {"load": "refunds", "failed": "refund", "other": "charts"}[behaviour]
-    return ToolUse("skill", {"name": name})
 
 
 def codex_script(request: ResponsesRequest) -> Any:
@@ -102,15 +80,14 @@ def codex_script(request: ResponsesRequest) -> Any:
 
 
 @dataclass
-class AgentRun:
-    agent: str
+class CodexRun:
     cli: Path
-    api: FakeMessagesAPI | FakeResponsesAPI
+    api: FakeResponsesAPI
     tmp_path: Path
 
     def flags(self, *more: str) -> list[str]:
         return [
-            "--real", "--agent", self.agent, f"--{self.agent}", str(self.cli),
+            "--real", "--agent", "codex", "--codex", str(self.cli),
             "--cases", str(self.tmp_path / "cases.json"),
             "--distractors", str(self.tmp_path / "distractors"),
             "--skill-path", SKILL_PATH, "--timeout", "90", *more,
@@ -125,23 +102,13 @@ class AgentRun:
     @property
     def listings(self) -> list[str]:
         """The listing of every agent-loop request the stand-in got."""
-        if isinstance(self.api, FakeMessagesAPI):
-            return [str(r.body["system"][0]["text"]) for r in self.api.message_requests
-                    if "skill" in r.tool_names]  # fmt: skip
         return [r.listing or "" for r in self.api.requests if r.is_responses]
 
 
-@pytest.fixture(params=["opencode", "codex"])
-def agent_run(
-    request: pytest.FixtureRequest,
-    opencode_cli: Path,
-    codex_cli: Path,
-    skill_repo: Any,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> Iterator[AgentRun]:
-    agent: str = request.param
-    cli = {"opencode": opencode_cli, "codex": codex_cli}[agent]
+@pytest.fixture
+def codex_run(
+    codex_cli: Path, skill_repo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[CodexRun]:
     files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
     write_distractors(tmp_path / "distractors", DISTRACTORS)
@@ -160,19 +127,10 @@ def agent_run(
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     before = {p: p.read_bytes() for p in repo.root.rglob("*") if p.is_file() and ".git" not in
               p.parts and ".activation" not in p.parts}  # fmt: skip
-    api: FakeMessagesAPI | FakeResponsesAPI
-    if agent == "opencode":
-        api = FakeMessagesAPI(opencode_script)
-        monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS[agent])
-    else:
-        api = FakeResponsesAPI(codex_script)
-        monkeypatch.setenv("OPENAI_API_KEY", KEYS[agent])
-    with api:
-        if agent == "opencode":
-            monkeypatch.setenv("ANTHROPIC_BASE_URL", api.base_url)
-        else:
-            monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
-        yield AgentRun(agent, cli, api, tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", KEYS["codex"])
+    with FakeResponsesAPI(codex_script) as api:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{api.base_url}/v1")
+        yield CodexRun(codex_cli, api, tmp_path)
     assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
     after = {p: p.read_bytes() for p in repo.root.rglob("*") if p.is_file() and ".git" not in
              p.parts and ".activation" not in p.parts}  # fmt: skip
@@ -184,14 +142,13 @@ def statuses(report: dict[str, Any]) -> dict[str, str]:
 
 
 def test_a_look_at_the_skills_is_no_load_and_a_load_returns_the_marked_copy(
-    agent_run: AgentRun, capsys: pytest.CaptureFixture[str]
+    codex_run: CodexRun, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What is OpenCode's and Codex's own in a real run (the rest, on every agent:
-    tests/trials/agents/test_conformance.py): a read of another skill's file, or a listing
-    of the skills folder and a grep of the descriptions, is not a load; a load is read from
-    the target's SKILL.md coming back with the run's nonce; and their transcripts are not
-    Claude Code's."""
-    code, report = agent_run.main("--trials", "1", "--max-trials", "1", "--concurrency", "2",
+    """What is Codex's own in a real run (the rest, on every agent:
+    tests/trials/agents/test_conformance.py): a listing of the skills folder and a grep of
+    the descriptions is not a load; a load is read from the target's SKILL.md coming back
+    with the run's nonce; and its transcripts are not Claude Code's."""
+    code, report = codex_run.main("--trials", "1", "--max-trials", "1", "--concurrency", "2",
                                   "--only", "plain,look")  # fmt: skip
     captured = capsys.readouterr()
     assert code == 0, captured.err
@@ -202,10 +159,10 @@ def test_a_look_at_the_skills_is_no_load_and_a_load_returns_the_marked_copy(
     assert "returned the target's SKILL.md, nonce included" in plain["evidence"]
     assert plain["evidence"].endswith("run stopped early at that point")
     assert {tuple(t["chose"]) for t in cases["look"]["trials"]} == {()}
-    assert KEYS[agent_run.agent] not in captured.out + captured.err
+    assert KEYS["codex"] not in captured.out + captured.err
     assert main(["detect", plain["transcript"], "--skill", "billing:refunds"]) == 2
     capsys.readouterr()
-    listings = agent_run.listings
+    listings = codex_run.listings
     assert listings and all(LEAKY not in text and ABOVE not in text for text in listings)
     assert any(BASELINE in text for text in listings) and any(
         CANDIDATE in text for text in listings

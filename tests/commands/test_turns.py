@@ -284,6 +284,7 @@ def test_a_case_of_two_prompts_runs_its_second_in_the_agents_own_session(
             "behavior", "--agent", real_agent, f"--{agent.command}", str(agent_cli), *row.model,
             *row.at_work.judge, "--baseline", "git:HEAD", "--timeout", "120", "--json",
             str(report), "--full-record", "--no-control", "--trials", "1", "--max-trials", "1",
+            "--no-canary",
         ])  # fmt: skip
         requests = list(api.requests)
     if not agent.adapter().resumes:

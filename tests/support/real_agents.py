@@ -25,6 +25,7 @@ class StandIn(Protocol):
 
     base_url: str
     answers_canary: bool
+    canary_requests: list[object]
 
     @property
     def requests(self) -> Sequence[Any]: ...

@@ -328,16 +328,15 @@ def listed(agent: str, request: Any) -> str:
         return str(request.listing)
     if agent == "claude-code":
         return "\n".join(request.menu)
-    if agent == "copilot":
-        return "\n".join(block["text"] for block in request.body["system"])
-    (block,) = request.body["system"]
-    return str(block["text"])
+    return "\n".join(block["text"] for block in request.body["system"])
 
 
-@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("agent", [agent for agent in AGENTS if agent != "opencode"])
 def test_the_none_arm_installs_and_lists_nothing_of_the_set(agent: str, bench_for: Any) -> None:
     """`without_set`: no file of the set in the workspace or the home, none of its skills
-    listed; the catalog's `notes` is installed and listed as before."""
+    listed; the catalog's `notes` is installed and listed as before. (OpenCode's none arm,
+    a run that starts in about 17 s of CPU: the conformance suite's, which checks its
+    listing too, tests/trials/agents/test_conformance.py.)"""
     bench = bench_for(agent)
     dirs = bench.fresh_dirs()
     empty = bench.folder / "empty"

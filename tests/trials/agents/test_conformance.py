@@ -40,6 +40,7 @@ import pytest
 from activation._models import RunSpec
 from activation.commands.main import main
 from activation.inputs.load import load_inputs
+from activation.trials.agent import backend as backend_module
 from activation.trials.agent.adapter import Detector, read_through
 from activation.trials.agent.reading import Reading
 from activation.trials.agent.sandbox import SOCKETS, egress_prefix
@@ -405,6 +406,7 @@ def test_a_real_run_reads_each_agents_own_loads(
                             "GEMINI_CLI_HOME": str(home)}.items():  # fmt: skip
         monkeypatch.setenv(variable, value)
     before = working_tree(repo.root)
+    monkeypatch.setattr(backend_module, "AGENT_RUNS", {})  # this run pays its own canary
 
     def first_turn(request: Any) -> str | None:
         (_id, with_baseline, with_candidate), = (
@@ -425,6 +427,7 @@ def test_a_real_run_reads_each_agents_own_loads(
             "--json", str(report), "--full-record",
         ])  # fmt: skip
         loop = [request for request in api.requests if row.in_loop(request)]
+        canaries = list(api.canary_requests)
     bodies = [sent(request) for request in loop]
     captured = capsys.readouterr()
     data = read_report(report)
@@ -436,6 +439,10 @@ def test_a_real_run_reads_each_agents_own_loads(
         "broken": "ERROR",
     }  # fmt: skip
     assert (data["coding_agent"], data["agent"]["sandbox"]) == (real_agent, asked_sandbox())
+    # The agent canary ran in the sandbox and passed (a failed one errs every trial): the
+    # one sandboxed run per agent that keeps it; the others pass --no-canary.
+    assert data["agent"]["canary"] is True
+    assert canaries  # its agent run's requests, which the stand-in answered
     record = agent_named(real_agent)  # Claude Code says its name after its version
     assert data["agent"]["version"] in {record.version, f"{record.version} ({record.title})"}
     plain = cases["plain"]["trials"][0]
@@ -504,10 +511,12 @@ def test_sigterm_kills_every_run_removes_the_copies_and_keeps_a_partial_report(
             repo.root, tmp_path, tmp_path / "cases.json", report,
             "--real", "--agent", real_agent, f"--{agent_named(real_agent).command}",
             str(agent_cli), *row.model, "--skill-path", SKILL_PATH, "--timeout", "120",
-            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4",
+            "--only", "dispute,plain", "--max-trials", "3", "--concurrency", "4", "--no-canary",
             env={**os.environ, "TMPDIR": str(scratch), **row.variables(api.base_url, row.key)},
         )  # fmt: skip
         data, out, err = terminated(process, api, plain, scratch, report)
+        canaries = list(api.canary_requests)
+    assert (data["agent"]["canary"], canaries) == (False, [])  # --no-canary: no canary run
     assert list(Path(SOCKETS).glob(egress_prefix(process.pid) + "*")) == []
     assert data["agent"]["sandbox"] == asked_sandbox()
     finished = {entry["id"]: entry for entry in data["cases"]}
@@ -596,7 +605,9 @@ PROVIDER_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BA
 @dataclass
 class Behaves:
     """`activation behavior` through one agent's real CLI, its model (and judge) at the
-    stand-in `api`; each agent runs with only its own provider's variables."""
+    stand-in `api`; each agent runs with only its own provider's variables. No canary: in a
+    sandbox, the Stage B scenario's run is the agent canary's coverage, and each canary is
+    one more agent run (`test_a_real_run_reads_each_agents_own_loads`)."""
 
     agent: str
     cli: Path
@@ -613,7 +624,7 @@ class Behaves:
         code = main([
             "behavior", "--agent", self.agent, f"--{agent_named(self.agent).command}",
             str(self.cli), *self.row.model, *self.row.at_work.judge, "--baseline", "git:HEAD",
-            "--timeout", "120", "--json", str(report), "--full-record", *flags,
+            "--timeout", "120", "--json", str(report), "--full-record", "--no-canary", *flags,
         ])  # fmt: skip
         return code, read_report(report) if report.exists() else {}
 
@@ -868,7 +879,8 @@ def test_a_body_that_stops_running_the_checker_regresses_costs_more_and_is_loade
                                   "--fail-on", "cost")  # fmt: skip
     out = " ".join(capsys.readouterr().out.split())
     assert code == 1
-    assert report["agent"]["sandbox"] == asked_sandbox()
+    assert (report["agent"]["sandbox"], report["agent"]["canary"]) == (asked_sandbox(), False)
+    assert behaves.api.canary_requests == []
     statuses = {entry["id"]: entry["status"] for entry in report["cases"]}
     assert statuses == {**dict.fromkeys(CARD_CASES, "PASS"), "run_the_checker": "REGRESSED"}
     checker = next(entry for entry in report["cases"] if entry["id"] == "run_the_checker")

@@ -192,7 +192,7 @@ def test_a_suites_own_dockerfile_is_built_and_its_runs_read_what_it_adds(
             "behavior", "--agent", real_agent, "--codex", str(agent_cli), *row.model,
             *row.at_work.judge, "--baseline", "git:HEAD", "--only", "welcome_banner",
             "--no-control", "--trials", "1", "--max-trials", "1", "--timeout", "120",
-            "--json", str(report),
+            "--json", str(report), "--no-canary",
         ])  # fmt: skip
         said = [out for r in api.requests if r.is_responses for out in r.tool_outputs]
     built = f"activation-suite:{context_digest(suite, docker_image)}"
