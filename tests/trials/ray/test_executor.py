@@ -14,6 +14,7 @@ from pathlib import Path
 import anyio
 import orjson
 import pytest
+import ray
 
 import activation
 from activation._errors import InputError
@@ -104,8 +105,8 @@ def test_a_failed_handshake_leaves_no_half_made_connection(
         raise ConnectionError("Initialization failure from server:\nTraceback ...")
 
     monkeypatch.setattr(executor_ray, "reachable", lambda _address: None)
-    monkeypatch.setattr(executor_ray.ray, "init", refused_init)
-    monkeypatch.setattr(executor_ray.ray, "shutdown", lambda: calls.append("shutdown"))
+    monkeypatch.setattr(ray, "init", refused_init)
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
     with pytest.raises(InputError) as refused:
         connect("ray://127.0.0.1:10001")
     assert str(refused.value) == (
