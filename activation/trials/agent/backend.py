@@ -31,6 +31,7 @@ from typing import BinaryIO, Self
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 
+from activation._config import INFRASTRUCTURE_RETRIES
 from activation._documents import document_json
 from activation._errors import AuthError
 from activation._models import (
@@ -321,7 +322,19 @@ class AgentBackend:
     async def _agent_canary(self) -> str | None:
         """One run of the agent, as the cell's trials run it, asked to read a file that
         holds a fresh nonce (canary.py's `ask`): what it did instead, None when a tool
-        call's result held the nonce."""
+        call's result held the nonce. A run that could not start (its sandbox, its
+        container) is an infrastructure error, run again as a trial's is, at most
+        INFRASTRUCTURE_RETRIES times."""
+        problem, started = await self._canary_run()
+        for _ in range(INFRASTRUCTURE_RETRIES):
+            if started:
+                break
+            problem, started = await self._canary_run()
+        return problem
+
+    async def _canary_run(self) -> tuple[str | None, bool]:
+        """One agent canary run: what it did instead of returning the nonce (None: it
+        did), and whether it started at all."""
         nonce = secrets.token_hex(16)
         skills = next(iter(self.skills.values()))
         base = Path(tempfile.mkdtemp(prefix="activation-canary-"))
@@ -342,9 +355,11 @@ class AgentBackend:
                 ended = None if state.stopped_early or state.timed_out else state.returncode
                 stderr = scrub(state.stderr.decode("utf-8", "replace"), self._secrets)
                 unstarted = confined.never_started(ended, stderr)
-                return unstarted or agent_problem(reader.reading(ended), nonce, path, stderr)
+                if unstarted is not None:
+                    return unstarted, False
+                return agent_problem(reader.reading(ended), nonce, path, stderr), True
         except (InfrastructureFailure, *RUN_FAILURES) as error:
-            return f"the agent's canary run could not start: {type(error).__name__}: {error}"
+            return f"the agent's canary run could not start: {type(error).__name__}: {error}", False
         finally:
             shutil.rmtree(base, ignore_errors=True)
 

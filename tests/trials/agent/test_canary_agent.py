@@ -18,6 +18,7 @@ import anyio
 import orjson
 import pytest
 
+from activation._config import INFRASTRUCTURE_RETRIES
 from activation._models import ToolCall, Trajectory, Trial, TrialKey
 from activation.commands.main import main
 from activation.trials.agent import backend as backend_module
@@ -154,6 +155,48 @@ def test_an_agent_whose_tool_returns_the_nonce_passes_and_one_run_serves_every_c
     assert [each.canary_failure for each in backends] == [None, None]
     assert [(t.activated, t.error) for t in trials] == [(True, None), (True, None)]
     assert runs == 1
+
+
+def test_a_canary_run_that_could_not_start_is_run_again_as_a_trials_would_be(
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent canary's first run fails to start (a docker hiccup): it is an
+    infrastructure error, run again, and the cell's trials run once it passes."""
+    drive = AgentBackend._drive
+    calls = 0
+
+    async def hiccup_first(self: AgentBackend, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OSError("Cannot connect to the Docker daemon")
+        return await drive(self, *args)
+
+    monkeypatch.setattr(AgentBackend, "_drive", hiccup_first)
+    backends, trials, runs = run_cells(tmp_path, skill_repo, monkeypatch, 1)
+    assert [each.canary_failure for each in backends] == [None]
+    assert [(t.activated, t.error) for t in trials] == [(True, None)]
+    assert (runs, calls) == (1, 3)  # one canary: two of its runs, then the trial's
+
+
+def test_a_canary_run_that_never_starts_fails_the_cell_after_the_retries(
+    tmp_path: Path, skill_repo: SkillRepos, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = 0
+
+    async def never(self: AgentBackend, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        raise OSError("Cannot connect to the Docker daemon")
+
+    monkeypatch.setattr(AgentBackend, "_drive", never)
+    backends, trials, _runs = run_cells(tmp_path, skill_repo, monkeypatch, 1)
+    assert calls == 1 + INFRASTRUCTURE_RETRIES
+    assert backends[0].canary_failure == (
+        "the bwrap canary failed: the agent's canary run could not start: OSError: Cannot "
+        "connect to the Docker daemon"
+    )
+    assert [t.error for t in trials] == [backends[0].canary_failure]
 
 
 # --- through the real agent CLI --------------------------------------------------------------
