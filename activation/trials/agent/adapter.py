@@ -183,12 +183,6 @@ class Adapter(Protocol):
         """InputError for what this agent cannot run (its models, its options)."""
         ...
 
-    def mcp_prefix(self, server: str) -> str:
-        """How the names its stream gives the tools of the MCP server `server` begin
-        (`mcp__<server>__` for Claude Code): a trajectory names such a tool
-        `<server>.<tool>`, the same on every agent."""
-        ...
-
     def preflight(self) -> None:
         """Check its credentials and the API's address before any run."""
         ...

@@ -79,10 +79,6 @@ class CliAdapter:
         """The environment of a run in `dirs`, built from `parent` (the agent's own)."""
         raise NotImplementedError
 
-    def mcp_prefix(self, server: str) -> str:
-        """`mcp__<server>__`: how Claude Code and Codex name an MCP server's tools."""
-        return f"mcp__{server}__"
-
     def providers(self) -> tuple[ModelProvider, ...]:
         return tuple(provider_named(name) for name in self.agent.providers)
 

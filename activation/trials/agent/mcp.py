@@ -6,7 +6,7 @@ runs where the agent does: in the trial's sandbox, its network off. A scripted s
 shipped with this tool (`{mcp:<name>}`, activation/mcp/<name>.mjs) is copied into the run's
 home and run by the Node the sandbox already gives the CLI. Every agent names an MCP tool
 its own way (`mcp__invoices__lookup_invoice`, `invoices_lookup_invoice`, ...); a trajectory
-names it `invoices.lookup_invoice` (the adapter's `mcp_prefix`), which graders match.
+names it `invoices.lookup_invoice` (the agent record's `mcp_tools`), which graders match.
 """
 
 from __future__ import annotations

@@ -89,6 +89,9 @@ class Agent:
     nested_skills: bool = False
     """Whether it lists a SKILL.md inside another skill's folder as a skill of its own (its
     discovery walks the whole tree) rather than stopping at the skill's folder."""
+    mcp_tools: str = "mcp__{server}__"
+    """How its stream's names of an MCP server's tools begin, `{server}` the server's name
+    (Claude Code's and Codex's `mcp__<server>__`, the default)."""
 
     @property
     def flag(self) -> str:
@@ -99,6 +102,11 @@ class Agent:
     def version(self) -> str:
         """The release measured (from `package`)."""
         return self.package.rpartition("@")[2]
+
+    def mcp_prefix(self, server: str) -> str:
+        """The start of its names of `server`'s tools: a trajectory names each such tool
+        `<server>.<tool>`, the same on every agent (trials/agent/mcp.py)."""
+        return self.mcp_tools.format(server=server)
 
     def label(self, version: str | None = None) -> str:
         """ "OpenCode 1.18.33": the title and the version a run found (else the pinned one)."""

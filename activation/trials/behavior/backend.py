@@ -247,7 +247,7 @@ class BehaviorBackend(AgentBackend):
         servers = self.cases[key.case.id].mcp_servers
         if servers and trial.trajectory is not None:
             trial = replace(trial, trajectory=mcp.named(trial.trajectory, servers,
-                                                        self.adapter.mcp_prefix))  # fmt: skip
+                                                        self.adapter.agent.mcp_prefix))  # fmt: skip
         if trial.is_error:
             return trial
         if self.invoke and key.variant in VARIANTS and self.skill_id not in trial.chose:

@@ -78,9 +78,6 @@ class FakeAgent:
         argv = [self.agent.command, *(WORK_ARGS if asked.work else ARGS)]
         return {"argv": argv, "prompt": asked.prompt}
 
-    def mcp_prefix(self, server: str) -> str:
-        return f"mcp__{server}__"
-
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         return f"/{skill.folder.name} {prompt}"
 

@@ -230,7 +230,7 @@ OWN_NAMES = {
 
 @pytest.mark.parametrize("agent", known())
 def test_every_agents_name_of_an_mcp_tool_reads_back_as_server_dot_tool(agent: str) -> None:
-    prefix = agent_named(agent).adapter().mcp_prefix
+    prefix = agent_named(agent).mcp_prefix
     own = f"{prefix('invoices')}lookup_invoice"
     assert own in OWN_NAMES
     did = Trajectory(tool_calls=(ToolCall(own, '{"invoice_id":"INV-1042"}', 2),

@@ -215,9 +215,6 @@ class Copilot(CliAdapter):
             "offline": SWITCHES,
         }
 
-    def mcp_prefix(self, server: str) -> str:
-        return f"{server}-"
-
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """ "Use the /<name> skill: <prompt>", as the CLI's documentation says to name one."""
         return f"Use the /{listed_name(skill)} skill: {prompt}"

@@ -184,9 +184,6 @@ class Gemini(CliAdapter):
             "policy": policy(work=asked.work, shell=asked.shell),
         }
 
-    def mcp_prefix(self, server: str) -> str:
-        return f"mcp_{server}_"
-
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`Use the skill <name>.` and the prompt (see above)."""
         return f"Use the skill {listed_name(skill.name or skill.folder.name)}. {prompt}"

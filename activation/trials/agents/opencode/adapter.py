@@ -254,9 +254,6 @@ class OpenCode(CliAdapter):
             "prompt": prompt,
         }
 
-    def mcp_prefix(self, server: str) -> str:
-        return f"{server}_"
-
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`/<name> <prompt>`: the skill's command, as a user types it (see above)."""
         return f"/{command_name(skill)} {prompt}"
