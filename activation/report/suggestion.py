@@ -8,7 +8,7 @@ description as baseline, the chosen one as candidate, on cases no step of the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from activation._errors import ExitCode
@@ -23,16 +23,11 @@ SCHEMA = "activation-suggestion/1"
 
 
 @dataclass(frozen=True)
-class ProposalRecord:
-    text: str
-    verdict: str
-    """"chosen", "better, not chosen", "not better", or why it was out."""
-    correct: int
-    current_correct: int
-    worst_cell: int
-    regressed: tuple[str, ...] = ()
-    stolen: tuple[str, ...] = ()
-    improved: tuple[str, ...] = ()
+class ProposalRecord(Judged):
+    """A proposal as its select runs judged it, and what the search made of it."""
+
+    verdict: str = field(kw_only=True)
+    """"chosen", "better, not the best", "not significantly better", or why it was out."""
 
     @classmethod
     def of(cls, judged: Judged, chosen: Judged | None) -> ProposalRecord:
@@ -44,9 +39,8 @@ class ProposalRecord:
             verdict = "better, not the best"
         else:
             verdict = "not significantly better"
-        return cls(judged.text, verdict, judged.correct, judged.current_correct,
-                   judged.worst_cell, judged.regressed, judged.stolen,
-                   judged.improved)  # fmt: skip
+        return cls(**{found.name: getattr(judged, found.name) for found in fields(Judged)},
+                   verdict=verdict)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -343,6 +343,8 @@ def test_a_proposal_that_costs_one_cell_a_case_is_out(
     (judged,) = found["rounds"][0]["proposals"]
     refunds = [i for i in found["splits"]["select"] if i.startswith("refund-")]
     assert judged["verdict"] == f"out: REGRESSED {', '.join(refunds)} (A/claude-code/{haiku})"
+    assert judged["regressed"] == [f"A/claude-code/{haiku}: {id}" for id in refunds]
+    assert (judged["weakened"], judged["errors"], judged["rejected"]) == ([], [], None)
     assert found["chosen"] == CURRENT and found["holdback"] is None
 
 
