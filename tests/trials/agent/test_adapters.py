@@ -403,7 +403,7 @@ def test_a_codex_run_is_laid_out_in_its_own_folders(tmp_path: Path) -> None:
     }
     assert (dirs.home / ".codex" / "config.toml").read_text() == (
         'model_provider = "activation"\napproval_policy = "never"\nsandbox_mode = "read-only"\n'
-        '\n[model_providers.activation]\nname = "activation"\n'
+        '\n[analytics]\nenabled = false\n\n[model_providers.activation]\nname = "activation"\n'
         'base_url = "http://127.0.0.1:8/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n'
     )
     assert not (dirs.work / ".git").exists()

@@ -492,11 +492,11 @@ def test_codexs_work_sandbox_writes_the_workspace_only_with_no_network() -> None
         'model_provider = "activation"\napproval_policy = "never"\n'
         'sandbox_mode = "workspace-write"\nweb_search = "disabled"\n\n'
         "[sandbox_workspace_write]\nnetwork_access = false\nexclude_tmpdir_env_var = true\n"
-        "exclude_slash_tmp = true\n\n"
+        "exclude_slash_tmp = true\n\n[analytics]\nenabled = false\n\n"
         '[model_providers.activation]\nname = "activation"\n'
         'base_url = "http://127.0.0.1:8/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n'
     )
-    assert 'sandbox_mode = "read-only"\n\n[model_providers' in codex.config(None)
+    assert 'sandbox_mode = "read-only"\n\n[analytics]' in codex.config(None)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,11 @@ section 2).
   skill) but not write; with `approval_policy = "never"` no command waits for a person.
 - **Config**: `$CODEX_HOME/config.toml` (the run's own): a model provider `activation`
   speaking the Responses API at `OPENAI_BASE_URL` (default `https://api.openai.com/v1`),
-  its key from `OPENAI_API_KEY`, sandbox read-only and no approvals.
+  its key from `OPENAI_API_KEY`, sandbox read-only and no approvals, and `[analytics]
+  enabled = false`: otherwise, after its last event, Codex exports usage metrics to
+  OpenAI's own host (measured on 0.171.0 with strace: a lookup of `ab.chatgpt.com` as
+  the process ends), which in a sandbox without network held every run that ended on its
+  own for 5 s more (its resolver's two tries) and on the host sends the run's metrics out.
 - **Environment**: the base allowlist plus `OPENAI_API_KEY` and `OPENAI_BASE_URL`; HOME,
   CODEX_HOME (inside it) and TMPDIR fresh. Nothing else passes.
 - **Models**: `openai:<id>` runs `<id>`; no `--model` is Codex's own default. An id without
@@ -138,6 +142,9 @@ def config(
         'approval_policy = "never"',
         f"sandbox_mode = {json.dumps(sandbox(work, contained))}",
         *(WORK_CONFIG if work else ()),
+        "",
+        "[analytics]",
+        "enabled = false",
         "",
         f"[model_providers.{PROVIDER}]",
         f"name = {json.dumps(PROVIDER)}",
