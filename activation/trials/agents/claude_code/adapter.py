@@ -56,21 +56,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from activation._config import CLI_API_ATTEMPTS
 from activation._models import AgentSettings
 from activation.trials import api_check
-from activation.trials.agent.adapter import (
-    Asked,
-    Detector,
-    Launch,
-    McpLaunch,
-    Run,
-    RunDirs,
-    Settled,
-)
+from activation.trials.agent.adapter import Asked, Launch, McpLaunch, Run, RunDirs
 from activation.trials.agent.cli import check_version, install_hint
 from activation.trials.agent.env import allowlisted, fresh_dirs
 from activation.trials.agent.installed import SkillCopy, SkillSet
@@ -251,14 +243,6 @@ class ClaudeCode(CliAdapter):
     def invoked(self, prompt: str, skill: SkillCopy) -> str:
         """`/<id> <prompt>`: the skill's slash command, as a user types it."""
         return f"/{skill.id} {prompt}"
-
-    def reader(
-        self, skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
-    ) -> Detector:
-        from activation.trials.agents.claude_code.stream import StreamReader
-
-        return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled,
-                            offered=not skills.target.absent)  # fmt: skip
 
 
 ADAPTER = ClaudeCode(AGENT)

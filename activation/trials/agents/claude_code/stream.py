@@ -47,7 +47,8 @@ from typing import Any, ClassVar
 import orjson
 
 from activation._models import ErrorClass
-from activation.trials.agent.adapter import read_through
+from activation.trials.agent.adapter import Settled, read_through
+from activation.trials.agent.installed import SkillSet
 from activation.trials.agent.reading import (
     MAX_EVIDENCE,
     AgentReader,
@@ -413,6 +414,19 @@ class StreamReader(AgentReader):
             "not_activated",
             f"the run completed without a successful Skill call for {self.skill_id!r}",
         )
+
+
+def copies_reader(
+    skills: SkillSet, settled: Settled, on_throttle: Callable[[], None]
+) -> StreamReader:
+    """The reader of a run of the tool's copies, as the agent kit makes one (`READER`):
+    Claude Code loads a skill by its id, and must offer the target unless Stage C's `none`
+    arm installs nothing."""
+    return StreamReader(skills.target.id, on_throttle=on_throttle, settled=settled,
+                        offered=not skills.target.absent)  # fmt: skip
+
+
+READER = copies_reader
 
 
 def read_stream(
