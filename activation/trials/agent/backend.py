@@ -67,7 +67,7 @@ from activation.trials.agent.cli import resolve
 from activation.trials.agent.env import allowlisted, fresh_dirs, scrub, scrub_bytes, secret_values
 from activation.trials.agent.installed import SkillSet, skill_sets, skills_record
 from activation.trials.agent.plugin_copy import CatalogCopy, Copies, paired_copies, tree_digest
-from activation.trials.agent.process_group import stop_group
+from activation.trials.agent.process_group import start_group, stop_group
 from activation.trials.agent.reading import Reading, in_workspace
 from activation.trials.agent.sandbox import HOST, Confined, View, sandbox_named, say_once
 from activation.trials.agent.sandbox_egress import request_budget, targets
@@ -514,15 +514,7 @@ class AgentBackend:
                 prompt = base / PROMPT_FILE
                 prompt.write_text(launch.stdin, encoding="utf-8")
                 stdin = files.enter_context(prompt.open("rb"))
-            process = await anyio.open_process(
-                launch.argv,
-                stdin=stdin,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=launch.env,
-                start_new_session=True,
-            )
+            process = await start_group(launch.argv, cwd, launch.env, stdin, subprocess.PIPE)
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._drain_stderr, process, state)

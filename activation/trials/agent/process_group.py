@@ -1,5 +1,5 @@
-"""Stopping a run's process group: the agent CLI (or a grader's command) and everything it
-started, which `start_new_session` put in a group of their own.
+"""Starting and stopping a run's process group: the agent CLI (or a grader's command) and
+everything it started, in a session and group of their own.
 
 SIGTERM goes to the whole group first, so the agent can end its own children and remove
 what it wrote outside the run's folders (as it does on a user's Ctrl-C); once its leader
@@ -11,13 +11,35 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from pathlib import Path
+from typing import IO
 
 import anyio
 from anyio.abc import Process
 
 STOP_GRACE = 2.0
 """Seconds a process group has to end on SIGTERM before SIGKILL."""
+
+
+async def start_group(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    stdin: int | IO[bytes],
+    stderr: int,
+) -> Process:
+    """`argv` started in a session (and group) of its own, its stdout a pipe. The start is
+    shielded from cancellation: cancelled half-way, asyncio would SIGKILL the leader alone
+    (no SIGTERM, its children left running); shielded, the cancellation reaches the caller
+    once the process is its to stop with `stop_group`."""
+    with anyio.CancelScope(shield=True):
+        process = await anyio.open_process(list(argv), stdin=stdin, stdout=subprocess.PIPE,
+                                           stderr=stderr, cwd=cwd, env=env,
+                                           start_new_session=True)  # fmt: skip
+    return process
 
 
 def signal_group(process: Process, number: signal.Signals) -> None:

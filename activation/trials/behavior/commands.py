@@ -20,7 +20,7 @@ import anyio
 
 from activation.graders.base import CommandResult
 from activation.trials.agent.env import allowlisted
-from activation.trials.agent.process_group import stop_group
+from activation.trials.agent.process_group import start_group, stop_group
 
 OUTPUT_LIMIT = 2000
 """Characters of a command's output kept (its end)."""
@@ -75,15 +75,7 @@ async def run_command(
         argv = ["unshare", "-rn", *argv]
     env = command_env(os.environ if parent is None else parent, home, network)
     try:
-        process = await anyio.open_process(
-            argv,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = await start_group(argv, cwd, env, subprocess.DEVNULL, subprocess.STDOUT)
     except OSError as error:
         return CommandResult(None, output=f"could not start bash: {error}")
     output = bytearray()

@@ -15,12 +15,13 @@ from functools import partial
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from activation._models import AgentSettings, RunSpec, TrialKey
 from activation.trials.agent import backend as backend_module
 from activation.trials.agent.backend import AgentBackend
-from activation.trials.agent.process_group import stop_group
+from activation.trials.agent.process_group import start_group, stop_group
 from activation.trials.agents import REGISTRY
 from tests.support.cli import wait_until
 from tests.support.npm_cli import processes_using
@@ -44,14 +45,9 @@ while true; do sleep 0.05; done
 async def started_group(script: str, record: Path, marker: Path) -> anyio.abc.Process:
     """`script` in a process group of its own, once it has said it started; `marker` is in
     every process's environment, to find what is left of the group."""
-    process = await anyio.open_process(
-        ["bash", "-c", script],
-        env={**os.environ, "RECORD": str(record), "MARKER": str(marker)},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    env = {**os.environ, "RECORD": str(record), "MARKER": str(marker)}
+    process = await start_group(["bash", "-c", script], marker, env, subprocess.DEVNULL,
+                                subprocess.DEVNULL)  # fmt: skip
     await anyio.to_thread.run_sync(wait_until, lambda: started(record))
     return process
 
@@ -82,6 +78,30 @@ def test_the_group_gets_sigterm_then_sigkill_for_what_outlives_it(tmp_path: Path
     assert record.read_text() == "started\nTERM\n"
     assert code == 143
     assert took < 5
+    gone(tmp_path)
+
+
+def test_a_group_cancelled_as_it_starts_still_gets_sigterm_first(tmp_path: Path) -> None:
+    """A user's Ctrl-C that lands while the CLI is starting: the start completes (asyncio
+    would otherwise SIGKILL the leader alone and leave its children running), and the
+    cancelled caller's stop gives the whole group SIGTERM first."""
+    record = tmp_path / "record"
+
+    async def main() -> anyio.abc.Process:
+        env = {**os.environ, "RECORD": str(record), "MARKER": str(tmp_path)}
+        with anyio.CancelScope() as scope:
+            scope.cancel()
+            process = await start_group(["bash", "-c", TRAPS_TERM], tmp_path, env,
+                                        subprocess.DEVNULL, subprocess.DEVNULL)  # fmt: skip
+            await anyio.lowlevel.checkpoint()  # where the cancellation reaches the caller
+        assert scope.cancelled_caught
+        await anyio.to_thread.run_sync(wait_until, lambda: started(record))
+        await stop_group(process, grace=10)
+        return process
+
+    process = anyio.run(main)
+    assert record.read_text() == "started\nTERM\n"
+    assert process.returncode == 143
     gone(tmp_path)
 
 
