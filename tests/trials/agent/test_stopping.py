@@ -45,9 +45,14 @@ while true; do sleep 0.05; done
 async def started_group(script: str, record: Path, marker: Path) -> anyio.abc.Process:
     """`script` in a process group of its own, once it has said it started; `marker` is in
     every process's environment, to find what is left of the group."""
-    env = {**os.environ, "RECORD": str(record), "MARKER": str(marker)}
-    process = await start_group(["bash", "-c", script], marker, env, subprocess.DEVNULL,
-                                subprocess.DEVNULL)  # fmt: skip
+    process = await anyio.open_process(
+        ["bash", "-c", script],
+        env={**os.environ, "RECORD": str(record), "MARKER": str(marker)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     await anyio.to_thread.run_sync(wait_until, lambda: started(record))
     return process
 
@@ -97,6 +102,7 @@ def test_a_group_cancelled_as_it_starts_still_gets_sigterm_first(tmp_path: Path)
         assert scope.cancelled_caught
         await anyio.to_thread.run_sync(wait_until, lambda: started(record))
         await stop_group(process, grace=10)
+        await process.aclose()
         return process
 
     process = anyio.run(main)
