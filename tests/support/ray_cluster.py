@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
 READY_SECONDS = 300.0
 """How long a node may take to join: minutes on a machine whose CPUs are all taken."""
+ALIVE_MARK = "alive-workers:"
+"""What starts the line of `alive_workers`' count in its child's output."""
 HEALTH = {"health_check_period_ms": 1000, "health_check_failure_threshold": 10}
 """How soon the head declares a killed node dead: about 10 s, not Ray's default 15 s (a
 tighter check declares live nodes dead on a busy machine)."""
@@ -129,16 +131,19 @@ class RayCluster:
 
     def alive_workers(self) -> int:
         """Live nodes that offer the agent, as the head sees them (asked from a child
-        process, so this one never becomes a driver)."""
+        process, so this one never becomes a driver). The count comes on a line of its own,
+        after `ALIVE_MARK`: Ray may print its own notices to stdout too."""
         resource = f"agent:{self.agent}"
         script = (
             f"import ray, logging; ray.init(address={self.address!r}, "
-            "logging_level=logging.ERROR, log_to_driver=False); print(sum(1 for n in "
-            f"ray.nodes() if n['Alive'] and n['Resources'].get({resource!r})))"
+            f"logging_level=logging.ERROR, log_to_driver=False); print({ALIVE_MARK!r}, "
+            f"sum(1 for n in ray.nodes() if n['Alive'] and n['Resources'].get({resource!r})))"
         )
-        done = subprocess.run([sys.executable, "-c", script], env=self.env,
+        done = subprocess.run([sys.executable, "-c", script], env=self.env, text=True,
                               capture_output=True, timeout=READY_SECONDS, check=True)  # fmt: skip
-        return int(done.stdout.split()[-1])
+        (count,) = [line.split()[1] for line in done.stdout.splitlines()
+                    if line.startswith(f"{ALIVE_MARK} ")]  # fmt: skip
+        return int(count)
 
     def wait_for(self, count: int) -> None:
         deadline = time.monotonic() + READY_SECONDS
