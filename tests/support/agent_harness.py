@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,13 @@ CANDIDATE = (
 hold: OpenCode shows it whole and as written, Codex collapses the spaces and cuts it."""
 CHARTS = "---\nname: charts\ndescription: Use when plotting charts.\n---\n# Charts\n\nPlot them.\n"
 SIBLING_ID = "billing:charts"
+AXES = {
+    "plugins/payments/skills/charts/axes/SKILL.md": (
+        "---\nname: axes\ndescription: Use when labelling chart axes.\n---\n# Axes\n"
+    )
+}
+"""A SKILL.md inside the `charts` folder: Codex and OpenCode list it as a skill of its own."""
+AXES_ID = "billing:charts-axes"
 LEAKY = "leaky-user-skill"
 """A skill planted in the real HOME: it must never show up in a measured run."""
 ABOVE = "leaky-parent-skill"
@@ -161,13 +168,16 @@ def harness_for(
     skill_repo: SkillRepos,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    more: Mapping[str, str] | None = None,
+    siblings: Sequence[str] = (SIBLING_ID,),
 ) -> Iterator[AgentHarness]:
-    """The harness, and after the test: nothing left in the temp folder, the user's
+    """The harness (`more`: files the repository holds too, `siblings`: the set's other
+    skills it then has), and after the test: nothing left in the temp folder, the user's
     working tree untouched."""
     systemp = tmp_path / "systemp"
     leaky_skill(systemp / ".agents" / "skills", ABOVE)
     monkeypatch.setattr(tempfile, "tempdir", str(systemp))
-    files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS}
+    files = {**REFERENCE, "plugins/payments/skills/charts/SKILL.md": CHARTS, **(more or {})}
     repo = skill_repo(BASELINE, files=files, candidate=CANDIDATE)
     cases = tmp_path / "cases.json"
     cases.write_text(
@@ -175,7 +185,7 @@ def harness_for(
     )
     inputs = load_inputs(repo.root, repo=repo.root, skill_path=SKILL_PATH, cases=cases)
     assert inputs.target.skill_id == SKILL_ID
-    assert [skill.name for skill in inputs.candidate.siblings] == [SIBLING_ID]
+    assert [skill.name for skill in inputs.candidate.siblings] == list(siblings)
     home = tmp_path / "real-home"
     plant_user_config(home)
     before = snapshot(repo.root)

@@ -243,7 +243,8 @@ class AgentBackend:
             )
         )
         try:
-            sets = skill_sets(self.inputs, self.copies, marked=self.adapter.marks_copies)
+            sets = skill_sets(self.inputs, self.copies, marked=self.adapter.marks_copies,
+                              nested=self.agent.nested_skills)  # fmt: skip
             listings = variant_listings(
                 self.inputs, self.model, distractors=False, agent=self.agent.name
             )

@@ -40,6 +40,9 @@ class SkillCopy:
     absent: bool = False
     """Not installed: Stage C's `none` arm keeps the target's id for the detector (a load
     of it can never be seen) and puts nothing of the set on disk."""
+    nested: bool = False
+    """A SKILL.md inside another skill's folder, which an agent that walks the whole tree
+    loads as a skill of its own: installed with that folder, never on its own."""
 
 
 @dataclass(frozen=True)
@@ -106,27 +109,26 @@ def named_only(skill: str) -> SkillSet:
     return SkillSet(Path(skill), False, CatalogCopy(), (SkillCopy(skill, Path(skill), None),))
 
 
-def skill_sets(inputs: Inputs, copies: Copies, *, marked: bool) -> dict[VariantName, SkillSet]:
+def skill_sets(
+    inputs: Inputs, copies: Copies, *, marked: bool, nested: bool = False
+) -> dict[VariantName, SkillSet]:
     """Each variant's skills in `copies`; with `marked`, every copied SKILL.md gets its
-    nonce first (the catalog's copy, which both variants share, once)."""
+    nonce first (the catalog's copy, which both variants share, once); with `nested`, the
+    SKILL.md files inside another skill's folder are skills too, after the set's (the
+    agent lists them: `Agent.nested_skills`)."""
     catalog = tuple(_skill(id, folder, marked) for id, folder in copies.catalog.folders)
-    return {
-        name: SkillSet(
-            copies.sets[name],
-            inputs.target.in_plugin,
-            copies.catalog,
-            (
-                *(
-                    _skill(id, folder, marked)
-                    for id, folder in set_folders(
-                        inputs.target, inputs.variant(name), copies.sets[name]
-                    )
-                ),
-                *catalog,
-            ),
+    sets = {}
+    for name in VARIANTS:
+        variant, root = inputs.variant(name), copies.sets[name]
+        own = set_folders(inputs.target, variant, root)
+        inside = set_folders(inputs.target, variant, root, nested=True) if nested else ()
+        skills = (
+            *(_skill(id, folder, marked) for id, folder in own),
+            *(_skill(id, folder, marked, nested=True) for id, folder in inside),
+            *catalog,
         )
-        for name in VARIANTS
-    }
+        sets[name] = SkillSet(root, inputs.target.in_plugin, copies.catalog, skills)
+    return sets
 
 
 def without_set(skills: SkillSet, empty: Path) -> SkillSet:
@@ -138,11 +140,11 @@ def without_set(skills: SkillSet, empty: Path) -> SkillSet:
     return SkillSet(empty, False, skills.catalog, (target, *catalog))
 
 
-def _skill(id: str, folder: Path, marked: bool) -> SkillCopy:
+def _skill(id: str, folder: Path, marked: bool, nested: bool = False) -> SkillCopy:
     skill_file = folder / SKILL_FILE
     nonce = mark(skill_file) if marked else None
     document = read_listed(skill_file.read_text(encoding="utf-8"), str(skill_file))
-    return SkillCopy(id, folder, document.name, nonce)
+    return SkillCopy(id, folder, document.name, nonce, nested=nested)
 
 
 def project_folders(skills: SkillSet) -> Mapping[str, SkillCopy]:
@@ -150,7 +152,7 @@ def project_folders(skills: SkillSet) -> Mapping[str, SkillCopy]:
     skills would share one (an agent without plugins finds both in one folder)."""
     folders: dict[str, SkillCopy] = {}
     for skill in skills.skills:
-        if skill.absent:
+        if skill.absent or skill.nested:
             continue
         other = folders.setdefault(skill.folder.name, skill)
         if other is not skill:

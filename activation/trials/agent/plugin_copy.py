@@ -290,13 +290,17 @@ def _set_skills(target: Target, variant: Variant) -> list[_SetSkill]:
     return skills
 
 
-def set_folders(target: Target, variant: Variant, copy_root: Path) -> tuple[tuple[str, Path], ...]:
+def set_folders(
+    target: Target, variant: Variant, copy_root: Path, *, nested: bool = False
+) -> tuple[tuple[str, Path], ...]:
     """Each skill of the variant's copy by id, with its folder there (the measured skill
-    first): what an agent without plugins installs skill by skill."""
+    first): what an agent without plugins installs skill by skill. With `nested`, instead
+    each SKILL.md inside another skill's folder: what an agent that walks the whole tree
+    lists and loads as a skill of its own, found in that folder's copy."""
     return tuple(
         (skill.id, copy_root / skill.relative.parent)
         for skill in _set_skills(target, variant)
-        if not skill.nested
+        if skill.nested == nested
     )
 
 

@@ -361,8 +361,13 @@ def test_a_nested_skill_lists_what_each_variant_lists_and_is_no_folder_of_its_ow
             copied = (copies.sets[name] / "skills" / "deploy" / "config" / "SKILL.md").read_text()
             assert split_document(copied, "config").frontmatter["description"] == description
             assert copied.endswith("---\nConfig body\n")
-        folders = set_folders(target, baseline, copies.sets["baseline"])
-        assert [skill for skill, _folder in folders] == ["acme-tools:deploy"]
+        root = copies.sets["baseline"]
+        assert set_folders(target, baseline, root) == (
+            ("acme-tools:deploy", root / "skills" / "deploy"),
+        )
+        assert set_folders(target, baseline, root, nested=True) == (
+            ("acme-tools:config", root / "skills" / "deploy" / "config"),
+        )
 
 
 def test_a_skill_the_variant_lacks_is_not_in_its_copy(
