@@ -16,6 +16,7 @@ from activation.report.markdown import code
 from activation.report.model import Report
 from activation.report.terminal import STATUS_STYLE
 from activation.report.views import CaseWords, ExtraTest, PageFigures
+from activation.verdicts.judge_agreement import JudgeAgreement
 
 
 class ActivationView:
@@ -92,6 +93,12 @@ class ActivationView:
 
     def matrix_grid(self, cells: Sequence[Report]) -> views.Grid:
         return activation_words.recall_grid(cells)
+
+    def trend(self, report: Report) -> dict[str, views.Figure]:
+        return {}
+
+    def judges(self, report: Report) -> Sequence[JudgeAgreement]:
+        return ()
 
 
 def activation_table(entries: list[CaseVerdict], case: CaseWords, legend: str) -> Table:

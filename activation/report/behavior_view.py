@@ -31,6 +31,7 @@ from activation.report.terminal import STATUS_STYLE
 from activation.report.views import ExtraTest, PageFigures
 from activation.verdicts.behavior import LEVEL_ORDER, Behavior, Rate
 from activation.verdicts.chain import ArmChain
+from activation.verdicts.judge_agreement import JudgeAgreement
 
 
 class BehaviorView:
@@ -97,6 +98,12 @@ class BehaviorView:
         if len(graded) < len(cells):
             return activation_words.recall_grid(cells)
         return behavior_words.behavior_grid(graded)
+
+    def trend(self, report: Report) -> dict[str, views.Figure]:
+        return drawn(report).trend()
+
+    def judges(self, report: Report) -> Sequence[JudgeAgreement]:
+        return drawn(report).judges()
 
 
 def drawn(report: Report) -> Figures | Ungraded:
@@ -197,6 +204,21 @@ class Figures:
     def lift_line(self) -> str | None:
         return behavior_words.lift_text(self.figures.lift)
 
+    def trend(self) -> dict[str, views.Figure]:
+        """The candidate's pass rate and the skill's lift, where the run measured them."""
+        found = {}
+        rate = self.figures.suite.get("candidate")
+        if rate is not None and (passed := views.share((rate.passed, rate.applied), rate.interval)):
+            found["pass_rate"] = passed
+        lift = self.figures.lift
+        if lift:
+            low, high = lift.interval
+            found["lift"] = views.Figure(lift.difference, low, high, f"{lift.difference:+.0%}")
+        return found
+
+    def judges(self) -> Sequence[JudgeAgreement]:
+        return self.figures.judges
+
 
 class Ungraded:
     """A Stage C run before any trial was graded (every one errored): its cases as they
@@ -238,6 +260,12 @@ class Ungraded:
 
     def lift_line(self) -> str | None:
         return None
+
+    def trend(self) -> dict[str, views.Figure]:
+        return {}
+
+    def judges(self) -> Sequence[JudgeAgreement]:
+        return ()
 
 
 UNGRADED = Ungraded()

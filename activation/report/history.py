@@ -17,6 +17,7 @@ from typing import Literal, TypeAlias
 
 from activation.report.matrix import Matrix
 from activation.report.model import Delta, Report
+from activation.report.views import Figure, share, view_of
 
 METRICS = ("recall", "false_positives", "pass_rate", "lift", "cost_usd")
 """What each point measures, in the order every output shows them."""
@@ -26,16 +27,6 @@ HASH_CHARS = 12
 Change = Literal["first", "edit", "drift", "same"]
 CellKey: TypeAlias = tuple[str, str]
 """A skill and a cell (stage, agent, model): what a series follows over the runs."""
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One measured value, its interval where the run computed one, and how it reads."""
-
-    value: float
-    low: float | None
-    high: float | None
-    text: str
 
 
 @dataclass(frozen=True)
@@ -93,31 +84,14 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:HASH_CHARS]
 
 
-def _share(count: tuple[int, int], interval: tuple[float, float] | None) -> Figure | None:
-    hits, total = count
-    if not total:
-        return None
-    low, high = interval if interval else (None, None)
-    return Figure(hits / total, low, high, f"{hits}/{total}")
-
-
 def figures_of(report: Report) -> dict[str, Figure]:
-    """What a cell's report measured, each metric it has."""
+    """What a cell's report measured, each metric it has (the stage's own by its view)."""
+    candidate = report.summary.candidate
     found = {
-        "recall": _share(report.summary.candidate.recall, report.summary.candidate.recall_interval),
-        "false_positives": _share(
-            report.summary.candidate.false_positives,
-            report.summary.candidate.false_positives_interval,
-        ),
+        "recall": share(candidate.recall, candidate.recall_interval),
+        "false_positives": share(candidate.false_positives, candidate.false_positives_interval),
+        **view_of(report).trend(report),
     }
-    behavior = report.behavior
-    rate = behavior.suite.get("candidate") if behavior else None
-    if rate is not None and rate.applied:
-        found["pass_rate"] = _share((rate.passed, rate.applied), rate.interval)
-    if behavior and behavior.lift:
-        low, high = behavior.lift.interval
-        found["lift"] = Figure(behavior.lift.difference, low, high,
-                               f"{behavior.lift.difference:+.0%}")  # fmt: skip
     cost = report.usage.cost_usd
     if cost is not None:
         found["cost_usd"] = Figure(cost, None, None, f"${cost:.4f}")

@@ -74,10 +74,7 @@ def judge_lines(matrix: Matrix) -> list[str]:
     """Each cell's line per judge grader whose samples were more than one, named by its
     cell, as a one-cell run's outputs give them (report/judge_view.py)."""
     return [
-        line
-        for cell in matrix.cells
-        if cell.behavior is not None
-        for line in cell_lines(cell.cell, cell.behavior.judges)
+        line for cell in matrix.cells for line in cell_lines(cell.cell, view_of(cell).judges(cell))
     ]
 
 

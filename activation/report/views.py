@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from activation._models import CaseVerdict, Inputs, RunSettings, Tally, Trial, VariantName
     from activation.report.model import Report
+    from activation.verdicts.judge_agreement import JudgeAgreement
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,26 @@ class TrialWords:
     def line(self) -> str:
         """Its outcome, then what it left, in a line."""
         return "; ".join([self.head, *self.details])
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured value of a run, its interval where the run computed one, and how it
+    reads: a point of `activation history`'s trends."""
+
+    value: float
+    low: float | None
+    high: float | None
+    text: str
+
+
+def share(count: tuple[int, int], interval: tuple[float, float] | None) -> Figure | None:
+    """A rate as a figure ("2/3"); None when it counted nothing."""
+    hits, total = count
+    if not total:
+        return None
+    low, high = interval if interval else (None, None)
+    return Figure(hits / total, low, high, f"{hits}/{total}")
 
 
 Grid = tuple[tuple[str, ...], list[list[str]]]
@@ -186,6 +207,16 @@ class View(Protocol):
 
     def matrix_grid(self, cells: Sequence[Report]) -> Grid:
         """A matrix's grid of its cells (columns and a row per cell), in every format."""
+        ...
+
+    def trend(self, report: Report) -> dict[str, Figure]:
+        """The stage's own figures `activation history` follows, by metric (Stage C: its
+        pass rate and the skill's lift)."""
+        ...
+
+    def judges(self, report: Report) -> Sequence[JudgeAgreement]:
+        """How often each of its judge graders disagreed with itself, for a matrix's lines
+        (none: a stage with no judge)."""
         ...
 
 

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from activation._models import CaseVerdict, Inputs, Tally, Trial, VariantName
 from activation.report import behavior_words, run_words, views
+from activation.report.history import figures_of
 from activation.report.html import render_html
 from activation.report.junit import render_junit
 from activation.report.markdown import render_markdown
@@ -22,7 +23,8 @@ from activation.report.matrix import assembled
 from activation.report.matrix_markdown import render_matrix_markdown
 from activation.report.model import Report
 from activation.report.terminal import render_report
-from activation.report.views import ExtraTest, PageFigures, TrialWords, view_of
+from activation.report.views import ExtraTest, Figure, PageFigures, TrialWords, view_of
+from activation.verdicts.judge_agreement import JudgeAgreement
 from tests.support.behavior_reports import behavior_report
 
 
@@ -114,6 +116,12 @@ class FakeView:
 
     def matrix_grid(self, cells: Sequence[Report]) -> tuple[tuple[str, ...], list[list[str]]]:
         return ("cell", "fake figure"), [[cell.cell, f"fake {cell.model}"] for cell in cells]
+
+    def trend(self, report: Report) -> dict[str, Figure]:
+        return {"pass_rate": Figure(0.25, None, None, "fake 1/4")}
+
+    def judges(self, report: Report) -> Sequence[JudgeAgreement]:
+        return (JudgeAgreement("checkout", "fake judge", 2, 1, 6, 1, (0.1, 0.9)),)
 
 
 VIEW = FakeView()
@@ -215,3 +223,22 @@ def test_a_matrix_draws_the_fake_view(fake: Report) -> None:
         "| `C/claude-code/claude-test-1` | fake claude-test-1 |",
         "| `C/claude-code/claude-test-2` | fake claude-test-2 |",
     ]
+    judged = (
+        "judge agreement, checkout, 'fake judge': its samples split in 1/2 = 50% \\(95% Wilson "
+        "10%-90%\\) of the trials; 1/6 samples against the majority"
+    )
+    assert lines[lines.index("Judge agreement per cell (--judge-samples):") + 2 :][:2] == [
+        f"- C/claude-code/claude-test-1: {judged}",
+        f"- C/claude-code/claude-test-2: {judged}",
+    ]
+
+
+def test_a_history_point_holds_the_fake_views_figures(fake: Report) -> None:
+    """Recall and cost are every report's; the rest is what the view gives (no lift here,
+    though the report's Stage C figures have one)."""
+    assert fake.behavior is not None and fake.behavior.lift is not None
+    found = figures_of(fake)
+    assert list(found) == ["recall", "pass_rate", "cost_usd"]
+    assert found["pass_rate"] == Figure(0.25, None, None, "fake 1/4")
+    assert found["recall"].text == "2/3"
+    assert found["cost_usd"].text == "$0.2600"
