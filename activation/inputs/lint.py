@@ -186,9 +186,9 @@ def lint(
 ) -> tuple[Finding, ...]:
     """Every check; `description` None skips those that need one, `menu` None those about
     the skills around it. `alone`: the file is one of several in the repo, each skill's
-    own, so the siblings no case of it expects are not its to cover, nor the set's skills
-    that read alike (said once per set); a routing file still covers its set. Errors
-    first, then warnings."""
+    own, so the siblings no case of it expects are not its to cover (a routing file still
+    covers its set), nor the set's skills that read alike (said once per set, routing file
+    or not). Errors first, then warnings."""
     findings = [Finding("error", problem.case_id, problem.message) for problem in checked.problems]
     if description is not None:
         findings += description_findings(description)
@@ -221,6 +221,7 @@ def lint(
     if menu is not None:
         covers = not alone or routes
         findings += _menu_findings(cases, menu, policy if strict and routes else "warning", covers)
+        findings += [] if alone else overlap_findings(menu)
     if strict:
         findings += _group_findings(cases, routes)
     return tuple(sorted(findings, key=lambda finding: finding.level != "error"))
@@ -262,8 +263,8 @@ def _menu_findings(
     cases: Sequence[Case], menu: Menu, uncovered: Level, covers: bool = True
 ) -> list[Finding]:
     """When the file `covers` the set: skills of it no case expects (at `uncovered`: an
-    error under a routing suite's strict policy, where even a set of one is checked) and
-    skills that read alike; always, prompts that copy a sibling's entry."""
+    error under a routing suite's strict policy, where even a set of one is checked);
+    always, prompts that copy a sibling's entry."""
     findings = []
     several = covers and (len(menu.ours) > 1 or uncovered == "error")  # else a single skill
     for skill in menu.ours if several else ():
@@ -276,7 +277,6 @@ def _menu_findings(
                     "loses to a sibling goes unseen",
                 )
             )
-    findings += overlap_findings(menu) if covers else []
     for case in cases:
         for skill in menu.ours[1:]:
             reason = echo(case.prompt, listed_text(skill))

@@ -954,3 +954,25 @@ def test_a_link_to_a_page_the_skill_writes_is_a_warning_and_a_missing_reference_
         f"error    -  {skill}:18 refers to references/contributor-guide.md, which its skill lacks"
     )
     assert out.splitlines()[2] == f"lint: checked {checked}: 1 error, 1 warning"
+
+
+def test_skills_that_read_alike_are_said_once_though_a_routing_file_covers_their_set(
+    shelf: SkillRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A set's own finding, not its routing file's: `init` drafts routing files, and a
+    repo's set whose skills read alike got the same error once per file besides."""
+    (shelf.root / "skills/atlas-v2").mkdir()
+    (shelf.root / "skills/atlas-v2/SKILL.md").write_text(
+        skill_text("Use when drawing tile maps.", "atlas-v2")
+    )
+    write_cases(
+        shelf.root / "skills/atlas/cases.json",
+        [routed("map", "sketch a dungeon map", "atlas"), routed("quiet", "tidy my desk", None)],
+    )
+    code, out, err = run([], capsys)
+    alike = [line for line in out.splitlines() if "read alike" in line]
+    assert (code, err) == (1, "")
+    assert alike == [
+        "error    -  atlas and atlas-v2 read alike (similarity 1.00, error from 0.75): the agent "
+        "may confuse them"
+    ]
