@@ -20,9 +20,8 @@ import pytest
 from activation._models import AgentSettings, Case, Inputs, RunSpec, Trial, TrialKey, VariantName
 from activation.inputs.load import load_inputs
 from activation.trials.agent.backend import AgentBackend
-from tests.support.local_server import StandIn
 from tests.support.npm_cli import processes_using
-from tests.support.real_agents import REAL_AGENTS
+from tests.support.real_agents import REAL_AGENTS, StandIn
 from tests.support.skill_repo import REFERENCE, SKILL_ID, SKILL_PATH, SkillRepo, SkillRepos
 
 BASELINE = "Use when issuing refunds, handling chargebacks, or answering Stripe disputes."

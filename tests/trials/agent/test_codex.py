@@ -21,8 +21,6 @@ from activation.trials.agents.codex.listing import collapse_whitespace
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
-    AXES,
-    AXES_ID,
     CANDIDATE,
     LEAKY,
     SIBLING_ID,
@@ -242,28 +240,3 @@ def test_the_catalog_is_installed_as_project_skills(harness: AgentHarness, tmp_p
     assert any(line.startswith("- cart: Fill a shopping cart. (file: r") for line in lines)
     assert any(line.startswith("- mine: My own widget skill. (file: r") for line in lines)
     assert {path: path.read_bytes() for path in catalog.rglob("*") if path.is_file()} == before
-
-
-@pytest.fixture
-def nested_harness(
-    codex_cli: Path, skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[AgentHarness]:
-    yield from harness_for("codex", codex_cli, skill_repo, tmp_path, monkeypatch, AXES,
-                           (SIBLING_ID, AXES_ID))  # fmt: skip
-
-
-def test_reading_a_skill_inside_another_skills_folder_is_its_load(
-    nested_harness: AgentHarness,
-) -> None:
-    """Codex lists `charts/axes/SKILL.md` as a skill of its own, as Stage A's listing does:
-    a prompt that went there went to that skill, not to no skill."""
-    with turns(Shell("cat .agents/skills/charts/axes/SKILL.md"), Text("ok")) as api:
-        trial = nested_harness.run(api)
-        (first, *_) = responses(api)
-        output = responses(api)[-1].tool_outputs[0]
-    assert (trial.activated, trial.chose, trial.error) == (False, (AXES_ID,), None)
-    assert "<!-- activation nonce: " in output
-    assert first.listing is not None
-    (line,) = [line for line in first.listing.split("\n") if line.startswith("- axes: ")]
-    assert line.startswith("- axes: Use when labelling chart axes. (file: r")
-    assert line.endswith("/charts/axes/SKILL.md)")

@@ -24,8 +24,6 @@ from activation.trials.agents.opencode import adapter
 from activation.trials.stage import stage_named
 from tests.support.agent_harness import (
     ABOVE,
-    AXES,
-    AXES_ID,
     CANDIDATE,
     LEAKY,
     SIBLING_ID,
@@ -202,28 +200,6 @@ def test_reading_the_skill_files_and_a_failed_skill_call_are_not_a_load(
     assert results[1]["is_error"] is True
     assert 'Skill "refund" not found' in str(results[1]["content"])
     assert trial.evidence == (f"the run completed without a successful skill call for '{SKILL_ID}'")
-
-
-@pytest.fixture
-def nested_harness(
-    opencode_cli: Path, skill_repo: SkillRepos, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[AgentHarness]:
-    yield from harness_for("opencode", opencode_cli, skill_repo, tmp_path, monkeypatch, AXES,
-                           (SIBLING_ID, AXES_ID))  # fmt: skip
-
-
-def test_a_skill_inside_another_skills_folder_is_loaded_as_itself(
-    nested_harness: AgentHarness,
-) -> None:
-    """OpenCode lists `charts/axes/SKILL.md` as a skill of its own, as Stage A's listing
-    does: a prompt that went there went to that skill, not to no skill."""
-    with turns(ToolUse("skill", {"name": "axes"}), Text("Done.")) as api:
-        trial = nested_harness.run(api)
-        listing = sent_listing(loop_requests(api)[0])
-    assert (trial.activated, trial.chose, trial.error) == (False, (AXES_ID,), None)
-    assert trial.evidence == (f"the run completed without a successful skill call for '{SKILL_ID}'")
-    assert "<name>axes</name>" in listing
-    assert "/charts/axes/SKILL.md</location>" in listing
 
 
 def test_an_api_error_is_an_error_not_a_miss(harness: AgentHarness) -> None:

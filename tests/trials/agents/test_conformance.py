@@ -55,7 +55,11 @@ from activation.trials.stage import stage_named
 from tests.support import conformance_cards as cards
 from tests.support.agent_harness import (
     ABOVE,
+    AXES,
+    AXES_ID,
     LEAKY,
+    SIBLING_ID,
+    harness_for,
     leaky_skill,
     plant_user_config,
     working_tree,
@@ -476,6 +480,37 @@ def test_a_real_run_reads_each_agents_own_loads(
     assert [text for name, text in listed if name.endswith("refunds")] == [BASELINE]
     assert [path.name for path in scratch.iterdir()] == [".agents"]  # copies, runs: gone
     assert working_tree(repo.root) == before
+
+
+NESTED_LOADS = {"codex": "charts/axes", "opencode": "axes"}
+"""What each agent that lists a SKILL.md inside another skill's folder loads it by (the
+argument of its row's `load`): Codex its folder below the skills root, OpenCode its name."""
+
+
+def test_every_agent_that_lists_nested_skills_has_a_nested_load() -> None:
+    assert set(NESTED_LOADS) == {agent.name for agent in every() if agent.nested_skills}
+
+
+@pytest.mark.parametrize("real_agent", sorted(NESTED_LOADS))
+def test_a_skill_inside_another_skills_folder_is_loaded_as_itself(
+    real_agent: str,
+    agent_cli: Path,
+    skill_repo: SkillRepos,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An agent that lists `charts/axes/SKILL.md` as a skill of its own (as Stage A's listing
+    does) loads it by its own action: the prompt went to that skill, by the id Stage A's
+    menu gives it, not to no skill."""
+    row = REAL_AGENTS[real_agent]
+    harness = harness_for(real_agent, agent_cli, skill_repo, tmp_path, monkeypatch, AXES,
+                          (SIBLING_ID, AXES_ID))  # fmt: skip
+    with row.api(row.script(lambda _request: NESTED_LOADS[real_agent])) as api:
+        trial = next(harness).run(api)
+        listings = [row.system(request) for request in api.requests if row.in_loop(request)]
+    assert (trial.activated, trial.chose, trial.error) == (False, (AXES_ID,), None)
+    assert "Use when labelling chart axes." in listings[0]
+    assert next(harness, None) is None  # its checks: nothing left behind, the tree untouched
 
 
 @pytest.mark.usefixtures("under_bwrap")
