@@ -415,9 +415,17 @@ def connect(address: str) -> None:
                  log_to_driver=False)  # fmt: skip
     except (ConnectionError, RuntimeError, ValueError) as error:
         ray.shutdown()  # a half-made Ray Client connection would break this process's next run
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise InputError(f"could not reach the Ray cluster at {address}: {first}") from None
+        raise InputError(f"could not reach the Ray cluster at {address}: {reason(error)}") from None
     _drivers.append(address)
+
+
+def reason(error: Exception) -> str:
+    """Why a connection failed, in a line: its first line and, for a server's traceback (Ray
+    Client's "Initialization failure from server:"), the exception it ends with."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    return lines[0] if len(lines) == 1 else f"{lines[0]} {lines[-1]}"
 
 
 def disconnect() -> None:

@@ -26,6 +26,10 @@ READY_SECONDS = 300.0
 """How long a node may take to join: minutes on a machine whose CPUs are all taken."""
 ALIVE_MARK = "alive-workers:"
 """What starts the line of `alive_workers`' count in its child's output."""
+CLIENT_SECONDS = "180"
+"""How long the head's Ray Client server waits for the server it starts for each client to
+answer (Ray's `RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S`, 30 s by default): that server is
+a new Python process, which took longer on this machine with both CPUs taken by agent runs."""
 HEALTH = {"health_check_period_ms": 1000, "health_check_failure_threshold": 10}
 """How soon the head declares a killed node dead: about 10 s, not Ray's default 15 s (a
 tighter check declares live nodes dead on a busy machine)."""
@@ -64,6 +68,7 @@ class RayCluster:
             **os.environ,
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
             "RAY_USAGE_STATS_ENABLED": "0",
+            "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": CLIENT_SECONDS,
             **env,
         }
         self.nodes: list[subprocess.Popen[bytes]] = []

@@ -102,7 +102,11 @@ def test_a_failed_handshake_leaves_no_half_made_connection(
 
     def refused_init(**_settings: object) -> None:
         calls.append("init")
-        raise ConnectionError("Initialization failure from server:\nTraceback ...")
+        raise ConnectionError(
+            "Initialization failure from server:\nTraceback (most recent call last):\n"
+            '  File "proxier.py", line 779, in Datapath\n'
+            "RuntimeError: Proxy failed to Connect to backend! Check `ray_client_server.err`\n"
+        )
 
     monkeypatch.setattr(executor_ray, "reachable", lambda _address: None)
     monkeypatch.setattr(ray, "init", refused_init)
@@ -111,7 +115,8 @@ def test_a_failed_handshake_leaves_no_half_made_connection(
         connect("ray://127.0.0.1:10001")
     assert str(refused.value) == (
         "could not reach the Ray cluster at ray://127.0.0.1:10001: Initialization failure "
-        "from server:"
+        "from server: RuntimeError: Proxy failed to Connect to backend! Check "
+        "`ray_client_server.err`"
     )
     assert calls == ["init", "shutdown"]
 
